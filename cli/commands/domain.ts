@@ -1,0 +1,91 @@
+// `postern domain …`: add, list, show, dns, verify, set, disable, delete.
+import type { Command } from "commander";
+import type { Domain } from "../../src/core/model.ts";
+import type { DnsRecord } from "../../src/core/domain-dns.ts";
+import { action } from "../context.ts";
+import { isoTime, table, UsageError } from "../output.ts";
+
+const onOff = (v: string | undefined, flag: string): boolean | undefined => {
+  if (v === undefined) return undefined;
+  if (v === "on" || v === "true") return true;
+  if (v === "off" || v === "false") return false;
+  throw new UsageError(`${flag} takes on or off, got "${v}"`);
+};
+
+export const domainJson = (d: Domain) => ({
+  name: d.name, state: d.state, zone: d.zone, wildcard: d.wildcard, dkim_selector: d.dkimSelector,
+  validation: d.validation, bot_detection: d.botDetection, open_tracking: d.openTracking, click_tracking: d.clickTracking,
+  limit: d.limitMax ? `${d.limitMax}/${d.limitWindow}` : null, created_at: isoTime(d.createdAt), updated_at: isoTime(d.updatedAt),
+});
+
+const recordJson = (r: DnsRecord) => ({ type: r.type, name: r.name, value: r.value, ...(r.priority !== undefined ? { priority: r.priority } : {}),
+  purpose: r.purpose, required: r.required, ...(r.valid ? { valid: r.valid } : {}) });
+
+const recordsHuman = (records: DnsRecord[]) =>
+  table(records.map((r) => ({ ...recordJson(r), value: r.priority !== undefined ? `${r.priority} ${r.value}` : r.value })),
+    records.some((r) => r.valid) ? ["type", "name", "value", "valid"] : ["type", "name", "value"]);
+
+export function registerDomain(program: Command) {
+  const domain = program.command("domain").description("sending domains: DKIM keys, DNS records, verification and settings");
+
+  domain.command("add <name>").description("create a domain, generate its DKIM keys and print the DNS records to publish")
+    .option("--zone <zone>", "data zone of the domain (default: zones.default)")
+    .option("--wildcard", "also send from subdomains of NAME")
+    .action(action(async (ctx, name: string, opts: { zone?: string; wildcard?: boolean }) => {
+      const app = await ctx.app();
+      const d = await app.domains.add(name, { zone: opts.zone, wildcard: opts.wildcard });
+      const records = await app.domains.records(d.name);
+      ctx.out.print({ domain: domainJson(d), records: records.map(recordJson) },
+        () => `created ${d.name} (zone ${d.zone}, ${d.state}); publish these records, then run \`postern domain verify ${d.name}\`:\n${recordsHuman(records)}`);
+    }));
+
+  domain.command("list").description("list domains").action(action(async (ctx) => {
+    const list = (await (await ctx.app()).domains.list()).map(domainJson);
+    ctx.out.print(list, () => table(list, ["name", "state", "zone", "validation", "bot_detection", "open_tracking", "click_tracking", "limit"]));
+  }));
+
+  domain.command("show <name>").description("a domain's settings and state").action(action(async (ctx, name: string) => {
+    const d = domainJson(await (await ctx.app()).domains.require(name));
+    ctx.out.print(d, () => Object.entries(d).map(([k, v]) => `${k.padEnd(15)} ${v ?? "-"}`).join("\n"));
+  }));
+
+  domain.command("dns <name>").description("the DNS records to publish (SPF, DKIM, DMARC, bounce MX, tracking CNAME)")
+    .action(action(async (ctx, name: string) => {
+      const records = await (await ctx.app()).domains.records(name);
+      ctx.out.print({ records: records.map(recordJson) }, () => recordsHuman(records));
+    }));
+
+  domain.command("verify <name>").description("check the DNS records and activate the domain")
+    .option("--force", "activate without checking DNS (private relays, tests)")
+    .action(action(async (ctx, name: string, opts: { force?: boolean }) => {
+      const { domain: d, records } = await (await ctx.app()).domains.verify(name, Boolean(opts.force));
+      ctx.out.print({ domain: domainJson(d), records: records.map(recordJson) }, () => `${d.name}: ${d.state}\n${recordsHuman(records)}`);
+      if (d.state !== "active") process.exitCode = 1;
+    }));
+
+  domain.command("set <name>").description("change domain settings")
+    .option("--validation <on|off>", "address validation API for this domain")
+    .option("--bot-detection <on|off>", "bot classification of opens and clicks")
+    .option("--open-tracking <on|off>", "open tracking by default")
+    .option("--click-tracking <on|off>", "click tracking by default")
+    .option("--unsubscribe-tracking <on|off>", "unsubscribe link and List-Unsubscribe headers by default")
+    .option("--limit <N/M>", "at most N messages per M (hour, day, month or a duration such as 12h); 0/month removes it")
+    .action(action(async (ctx, name: string, o: Record<string, string | undefined>) => {
+      const d = await (await ctx.app()).domains.set(name, {
+        validation: onOff(o.validation, "--validation"), botDetection: onOff(o.botDetection, "--bot-detection"),
+        openTracking: onOff(o.openTracking, "--open-tracking"), clickTracking: onOff(o.clickTracking, "--click-tracking"),
+        unsubscribeTracking: onOff(o.unsubscribeTracking, "--unsubscribe-tracking"), limit: o.limit,
+      });
+      ctx.out.print(domainJson(d), () => `updated ${d.name}`);
+    }));
+
+  domain.command("disable <name>").description("stop sending for a domain (keys stay)").action(action(async (ctx, name: string) => {
+    const d = await (await ctx.app()).domains.disable(name);
+    ctx.out.print(domainJson(d), () => `${d.name}: disabled`);
+  }));
+
+  domain.command("delete <name>").description("delete a domain, its keys, credentials and webhooks").action(action(async (ctx, name: string) => {
+    await (await ctx.app()).domains.remove(name);
+    ctx.out.print({ deleted: name }, () => `deleted ${name}`);
+  }));
+}

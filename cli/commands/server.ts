@@ -1,0 +1,67 @@
+// `postern init`, `postern serve`, `postern status` and `postern account show`.
+import type { Command } from "commander";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { renderConfigTemplate } from "../../src/config/schema.ts";
+import { loadConfig } from "../../src/config/load.ts";
+import { createApp } from "../../src/app.ts";
+import { createLogger } from "../../src/log.ts";
+import { AppError } from "../../src/core/errors.ts";
+import { action, contextFrom } from "../context.ts";
+
+export function registerServer(program: Command) {
+  program.command("init").description("write a commented postern.toml and the data dir; print the account key once")
+    .option("--dir <dir>", "where to write postern.toml (default: the current directory)", ".")
+    .action(async (o: { dir: string }, cmd: Command) => {
+      const ctx = contextFrom(cmd);
+      const file = join(resolve(o.dir), "postern.toml");
+      if (existsSync(file)) throw new AppError("conflict", `${file} already exists`);
+      mkdirSync(resolve(o.dir), { recursive: true });
+      writeFileSync(file, renderConfigTemplate());
+      const config = loadConfig({ file, env: process.env });
+      mkdirSync(config.storage.templates_dir, { recursive: true });
+      const app = createApp(config, { log: createLogger({ level: "warn" }) });
+      try {
+        const key = await app.ensureAccount();
+        ctx.out.print({ config: file, data_dir: config.storage.data_dir, account_key: key },
+          () => `wrote ${file}\ndata in ${config.storage.data_dir}\n${key ? `account (primary) key, shown once: ${key}` : "the account already existed"}`);
+      } finally { await app.stop(); }
+    });
+
+  program.command("serve").description("start every HTTP surface, the MTA, inbound SMTP, webhooks and the bot classifier")
+    .action(async (_o: unknown, cmd: Command) => {
+      const ctx = contextFrom(cmd);
+      const app = createApp(ctx.config());
+      const key = await app.ensureAccount();
+      if (key) process.stdout.write(`created the account; its primary key (shown once): ${key}\n`);
+      const where = await app.start();
+      process.stdout.write(`postern listening: ${Object.entries(where).map(([k, v]) => `${k} ${v}`).join(", ")}` +
+        ` (config: ${ctx.configFile ?? "embedded defaults"}, data: ${app.config.storage.data_dir})\n`);
+      const stop = async () => { await app.stop(); process.exit(0); };
+      process.on("SIGINT", stop);
+      process.on("SIGTERM", stop);
+      await new Promise(() => {});
+    });
+
+  program.command("status").description("the running server's health, queue depth and last errors")
+    .action(async (_o: unknown, cmd: Command) => {
+      const ctx = contextFrom(cmd);
+      const listen = ctx.config().server.listen;
+      let body: Record<string, unknown>;
+      try {
+        body = await (await fetch(`http://${listen}/healthz`, { signal: AbortSignal.timeout(5000) })).json() as Record<string, unknown>;
+      } catch {
+        throw new AppError("unavailable", `no postern server answers on ${listen}`);
+      }
+      ctx.out.print(body, () => Object.entries(body).map(([k, v]) => `${k.padEnd(12)} ${typeof v === "object" ? JSON.stringify(v) : v}`).join("\n"));
+    });
+
+  const account = program.command("account").description("the installation's account");
+  account.command("show").description("account id, zones and the webhook signing key").action(action(async (ctx) => {
+    const app = await ctx.app();
+    const a = (await app.store.control.getAccount())!;
+    const data = { id: a.id, webhook_signing_key: a.webhookSigningKey, zones: app.config.zones.names, default_zone: app.config.zones.default,
+      server_zone: app.config.server.zone, domains: (await app.domains.list()).length };
+    ctx.out.print(data, () => Object.entries(data).map(([k, v]) => `${k.padEnd(20)} ${v}`).join("\n"));
+  }));
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env bun
+// The postern command line: commander root with the global flags (--config, --json), the
+// command groups, and the contract's exit codes (0 ok, 1 user error, 2 usage error).
+import { Command, CommanderError } from "commander";
+import { registerServer } from "./commands/server.ts";
+import { registerDomain } from "./commands/domain.ts";
+import { registerAccess } from "./commands/access.ts";
+import { exitCodeFor } from "./output.ts";
+import pkg from "../package.json" with { type: "json" };
+
+export function buildProgram(): Command {
+  const program = new Command("postern")
+    .description("self-hosted email delivery: SendGrid, Mailgun, SparkPost and native APIs on its own MTA")
+    .version(pkg.version)
+    .option("--config <file>", "config file (else $POSTERN_CONFIG, ./postern.toml, /etc/postern/postern.toml, embedded defaults)")
+    .option("--json", "machine-readable output on stdout")
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  registerServer(program);
+  registerDomain(program);
+  registerAccess(program);
+  // Global flags work after the command too: every subcommand knows them.
+  const addGlobals = (cmd: Command) => {
+    for (const sub of cmd.commands) {
+      sub.option("--config <file>", "config file").option("--json", "machine-readable output on stdout").exitOverride();
+      addGlobals(sub);
+    }
+  };
+  addGlobals(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return 0;
+      return 2;
+    }
+    return exitCodeFor(err);
+  }
+}
+
+if (import.meta.main) {
+  const code = await main(process.argv);
+  process.exit(code);
+}

@@ -1,0 +1,32 @@
+// Per-request facts the dispatcher learns before a surface runs (the authenticated principal and
+// the client's IP), kept beside the Request object rather than in headers a client could forge.
+import type { Principal } from "../core/model.ts";
+import { forbidden, unauthenticated } from "../core/errors.ts";
+
+export interface RequestContext {
+  principal: Principal | null;
+  ip: string;
+  requestId: string;
+}
+
+const contexts = new WeakMap<Request, RequestContext>();
+
+export const setContext = (req: Request, ctx: RequestContext) => contexts.set(req, ctx);
+
+export function contextOf(req: Request): RequestContext {
+  return contexts.get(req) ?? { principal: null, ip: "", requestId: "" };
+}
+
+/** The caller's principal; throws 401 when the request carried no valid key. */
+export function principalOf(req: Request): Principal {
+  const p = contextOf(req).principal;
+  if (!p) throw unauthenticated();
+  return p;
+}
+
+/** Refuses a domain key acting on another domain (contract: no key usable outside its scope). */
+export function requireDomainScope(req: Request, domain: string): Principal {
+  const p = principalOf(req);
+  if (p.kind === "domain" && p.domain?.name !== domain.toLowerCase()) throw forbidden(`this key may not act on domain ${domain}`);
+  return p;
+}

@@ -1,0 +1,33 @@
+// Shared pieces of the per-surface error mappers: turning anything thrown (AppError, Elysia's
+// VALIDATION / PARSE / NOT_FOUND, unknown failures) into a status and a message, never a stack.
+import { AppError, STATUS_BY_CODE, type Issue } from "../core/errors.ts";
+
+export interface ErrorInfo {
+  status: number;
+  message: string;
+  issues: Issue[];
+  code: AppError["code"];
+}
+
+/** Classifies a thrown value; `elysiaCode` is the code Elysia's onError reports, if any. */
+export function describeError(err: unknown, elysiaCode?: string | number): ErrorInfo {
+  if (err instanceof AppError) return { status: STATUS_BY_CODE[err.code], message: err.message, issues: err.issues, code: err.code };
+  if (elysiaCode === "NOT_FOUND") return { status: 404, message: "not found", issues: [], code: "not_found" };
+  if (elysiaCode === "PARSE") return { status: 400, message: "the request body could not be parsed", issues: [], code: "invalid" };
+  if (elysiaCode === "VALIDATION") return { status: 400, message: validationMessage(err), issues: [], code: "invalid" };
+  const status = (err as { status?: unknown })?.status;
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    return { status, message: (err as Error).message || "bad request", issues: [], code: "invalid" };
+  }
+  return { status: 500, message: "internal server error", issues: [], code: "internal" };
+}
+
+function validationMessage(err: unknown): string {
+  const all = (err as { all?: { path?: string; summary?: string; message?: string }[] })?.all;
+  const first = Array.isArray(all) ? all[0] : undefined;
+  if (first) return `${first.path ? first.path.replace(/^\//, "").replace(/\//g, ".") + ": " : ""}${first.summary ?? first.message ?? "invalid value"}`;
+  return "invalid request";
+}
+
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });

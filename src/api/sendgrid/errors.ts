@@ -1,0 +1,21 @@
+// SendGrid's error shape: {"errors":[{"message","field","help"}]}, one entry per problem, with
+// dotted field paths such as personalizations.0.to.1.email.
+import { describeError, json } from "../errors.ts";
+
+const MESSAGES: Record<number, string> = {
+  401: "The provided authorization grant is invalid, expired, or revoked",
+  403: "access forbidden",
+  404: "not found",
+  413: "content too large",
+  429: "too many requests",
+  500: "internal server error",
+};
+
+export function renderSendgridError(err: unknown, elysiaCode?: string | number): Response {
+  const info = describeError(err, elysiaCode);
+  const message = info.status === 401 || info.status >= 500 ? MESSAGES[info.status] ?? info.message : info.message;
+  const errors = info.issues.length && info.status === 400
+    ? info.issues.map((i) => ({ message: i.message, field: i.field ?? null, help: null }))
+    : [{ message, field: info.issues[0]?.field ?? null, help: null }];
+  return json(info.status, { errors });
+}

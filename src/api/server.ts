@@ -1,0 +1,85 @@
+// The one HTTP listener: routes each request by the contract's prefix table to a surface,
+// authenticates it with that surface's scheme, answers /healthz and /metrics itself, and turns
+// every failure into the owning surface's error shape.
+import type { Principal } from "../core/model.ts";
+import type { Metrics } from "../metrics.ts";
+import type { Logger } from "../log.ts";
+import { newId } from "../core/ids.ts";
+import { extractKey, type Authenticate } from "./auth.ts";
+import { setContext } from "./context.ts";
+import { normalizePath, surfaceForPath, type Surface } from "./surfaces.ts";
+import { renderSendgridError } from "./sendgrid/errors.ts";
+import { renderMailgunError } from "./mailgun/errors.ts";
+import { renderSparkpostError } from "./sparkpost/errors.ts";
+import { renderNativeError } from "./native/errors.ts";
+import { json } from "./errors.ts";
+import { unauthenticated } from "../core/errors.ts";
+
+export interface SurfaceHandler {
+  handle(req: Request): Promise<Response> | Response;
+}
+
+type Rendered = Exclude<Surface, "system" | "tracking">;
+
+export const ERROR_RENDERERS: Record<Rendered, (err: unknown, code?: string | number) => Response> = {
+  sendgrid: renderSendgridError,
+  mailgun: renderMailgunError,
+  sparkpost: renderSparkpostError,
+  native: renderNativeError,
+};
+
+export interface HttpDeps {
+  authenticate: Authenticate;
+  surfaces: Partial<Record<Rendered | "tracking", SurfaceHandler>>;
+  health: () => Promise<Record<string, unknown>>;
+  metrics: Metrics;
+  log: Logger;
+  now: () => number;
+  /** Resolves the client IP from the socket peer and X-Forwarded-For (trusted proxies only). */
+  clientIp: (peer: string, headers: Headers) => string;
+}
+
+/** Builds the fetch handler for Bun.serve (or for tests: `handler(new Request(...))`). */
+export function createHttpHandler(deps: HttpDeps) {
+  async function dispatch(req: Request, peer: string): Promise<Response> {
+    const url = new URL(req.url);
+    const path = normalizePath(url.pathname);
+    if (path !== url.pathname) {
+      url.pathname = path;
+      req = new Request(url.toString(), req);
+    }
+    const surface = surfaceForPath(path);
+    if (surface === "system") return system(path);
+    const ip = deps.clientIp(peer, req.headers);
+    const requestId = newId(deps.now());
+    if (surface === "tracking") {
+      setContext(req, { principal: null, ip, requestId });
+      return deps.surfaces.tracking ? deps.surfaces.tracking.handle(req) : new Response("not found", { status: 404 });
+    }
+    const render = ERROR_RENDERERS[surface];
+    try {
+      const principal: Principal | null = await deps.authenticate(extractKey(surface, req.headers));
+      if (!principal) return render(unauthenticated());
+      setContext(req, { principal, ip, requestId });
+      const handler = deps.surfaces[surface];
+      if (!handler) return render(undefined, "NOT_FOUND");
+      return await handler.handle(req);
+    } catch (err) {
+      deps.log.error("request failed", { surface, path, requestId, error: String((err as Error)?.stack ?? err) });
+      return render(err);
+    }
+  }
+
+  async function system(path: string): Promise<Response> {
+    if (path === "/healthz") return json(200, await deps.health());
+    if (path === "/metrics") return new Response(await deps.metrics.render(), { headers: { "content-type": "text/plain; version=0.0.4" } });
+    return json(404, { message: "not found" });
+  }
+
+  return async function handle(req: Request, peer = "127.0.0.1"): Promise<Response> {
+    const res = await dispatch(req, peer);
+    const surface = surfaceForPath(new URL(req.url).pathname);
+    deps.metrics.inc("postern_http_requests_total", "HTTP requests by surface and status", { surface, status: res.status });
+    return res;
+  };
+}

@@ -1,0 +1,158 @@
+// Loads the configuration: embedded defaults < TOML file < POSTERN_<SECTION>_<KEY> environment.
+// Every problem is reported with the file, the key and the reason; the result is frozen.
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, resolve } from "node:path";
+import { KEYS, SECTIONS, ZONE_TABLE_KEYS, findKey, type KeyDef } from "./schema.ts";
+import { parseDuration } from "./duration.ts";
+
+export interface Config {
+  /** The file the config came from, or null for embedded defaults. */
+  file: string | null;
+  server: { listen: string; public_url: string; zone: string; trusted_proxies: string[] };
+  storage: { data_dir: string; templates_dir: string };
+  zones: { names: string[]; default: string; remote: Record<string, { url: string }> };
+  mta: {
+    hostname: string; bounce_domain: string; max_queue_lifetime: number; retry: number[]; dns_servers: string[];
+    max_connections: number; max_connections_per_host: number; messages_per_connection: number;
+    routes: Record<string, string>;
+  };
+  smtp: { listen: string; allow_insecure_auth: boolean; tls_cert: string; tls_key: string; max_message_size: number };
+  webhooks: { allow_private: boolean };
+  validation: { smtp_probe: boolean };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join("\n"));
+    this.name = "ConfigError";
+  }
+}
+
+/** Where the config file is looked for: --config, $POSTERN_CONFIG, ./postern.toml, /etc/postern/postern.toml. */
+export function findConfigFile(explicit: string | undefined, env: Record<string, string | undefined>): string | null {
+  if (explicit) return explicit;
+  if (env.POSTERN_CONFIG) return env.POSTERN_CONFIG;
+  for (const candidate of ["./postern.toml", "/etc/postern/postern.toml"]) if (existsSync(candidate)) return candidate;
+  return null;
+}
+
+type Raw = Record<string, unknown>;
+
+function coerce(def: KeyDef, value: unknown, where: string, problems: string[]): unknown {
+  const bad = (why: string) => { problems.push(`${where}: ${def.section}.${def.key}: ${why}`); return undefined; };
+  switch (def.type) {
+    case "string": return typeof value === "string" ? value : bad(`expected a string, got ${JSON.stringify(value)}`);
+    case "bool": return typeof value === "boolean" ? value : bad(`expected true or false, got ${JSON.stringify(value)}`);
+    case "int": return Number.isInteger(value) && (value as number) >= 0 ? value : bad(`expected a whole number, got ${JSON.stringify(value)}`);
+    case "strings":
+      return Array.isArray(value) && value.every((v) => typeof v === "string") ? value : bad("expected an array of strings");
+    case "duration": {
+      const ms = typeof value === "string" ? parseDuration(value) : null;
+      return ms ?? bad(`expected a duration such as "30s", "5m", "2h" or "5d", got ${JSON.stringify(value)}`);
+    }
+    case "durations": {
+      if (!Array.isArray(value) || value.length === 0) return bad("expected a non-empty array of durations");
+      const ms = value.map((v) => (typeof v === "string" ? parseDuration(v) : null));
+      return ms.every((m) => m !== null) ? ms : bad(`expected durations such as "30s" or "5m", got ${JSON.stringify(value)}`);
+    }
+    case "table": {
+      const ok = value && typeof value === "object" && !Array.isArray(value) && Object.values(value).every((v) => typeof v === "string");
+      return ok ? value : bad('expected a table of "name" = "host:port" strings');
+    }
+  }
+}
+
+function applyFile(target: Record<string, Raw>, raw: Raw, where: string, problems: string[]) {
+  for (const [section, body] of Object.entries(raw)) {
+    if (!SECTIONS.some((s) => s.name === section)) { problems.push(`${where}: [${section}]: unknown section`); continue; }
+    if (!body || typeof body !== "object" || Array.isArray(body)) { problems.push(`${where}: ${section}: expected a table`); continue; }
+    for (const [key, value] of Object.entries(body as Raw)) {
+      const def = findKey(section, key);
+      if (section === "zones" && !def && value && typeof value === "object" && !Array.isArray(value)) {
+        applyZoneTable(target, key, value as Raw, where, problems);
+        continue;
+      }
+      if (!def) { problems.push(`${where}: ${section}.${key}: unknown key`); continue; }
+      const v = coerce(def, value, where, problems);
+      if (v !== undefined) target[section]![key] = v;
+    }
+  }
+}
+
+function applyZoneTable(target: Record<string, Raw>, zone: string, body: Raw, where: string, problems: string[]) {
+  for (const [key, value] of Object.entries(body)) {
+    if (!ZONE_TABLE_KEYS.includes(key)) problems.push(`${where}: zones.${zone}.${key}: unknown key`);
+    else if (typeof value !== "string" || !/^https?:\/\//.test(value)) problems.push(`${where}: zones.${zone}.url: expected an http(s) URL`);
+    else (target.zones!.remote as Record<string, { url: string }>)[zone] = { url: value };
+  }
+}
+
+function envValue(def: KeyDef, text: string): unknown {
+  switch (def.type) {
+    case "bool": return text === "true" ? true : text === "false" ? false : text;
+    case "int": return /^\d+$/.test(text) ? Number(text) : text;
+    case "strings": case "durations":
+      return text.trim().startsWith("[") ? safeJson(text) : text.split(",").map((s) => s.trim()).filter(Boolean);
+    case "table": return safeJson(text);
+    default: return text;
+  }
+}
+
+function safeJson(text: string): unknown {
+  try { return JSON.parse(text); } catch { return text; }
+}
+
+function applyEnv(target: Record<string, Raw>, env: Record<string, string | undefined>, problems: string[]) {
+  for (const def of KEYS) {
+    const name = `POSTERN_${def.section}_${def.key}`.toUpperCase();
+    const text = env[name];
+    if (text === undefined) continue;
+    const v = coerce(def, envValue(def, text), name, problems);
+    if (v !== undefined) target[def.section]![def.key] = v;
+  }
+}
+
+function checkMeaning(cfg: Config, where: string, problems: string[]) {
+  const hostPort = /^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/;
+  if (!hostPort.test(cfg.server.listen)) problems.push(`${where}: server.listen: expected host:port, got "${cfg.server.listen}"`);
+  if (!hostPort.test(cfg.smtp.listen)) problems.push(`${where}: smtp.listen: expected host:port, got "${cfg.smtp.listen}"`);
+  if (!/^https?:\/\//.test(cfg.server.public_url)) problems.push(`${where}: server.public_url: expected an http(s) URL`);
+  if (!cfg.zones.names.includes(cfg.zones.default)) problems.push(`${where}: zones.default: "${cfg.zones.default}" is not in zones.names`);
+  if (!cfg.zones.names.includes(cfg.server.zone)) problems.push(`${where}: server.zone: "${cfg.server.zone}" is not in zones.names`);
+  for (const name of cfg.zones.names) if (!/^[a-z0-9-]{1,32}$/.test(name)) problems.push(`${where}: zones.names: "${name}" must be lower-case letters, digits or -`);
+  for (const [dom, hop] of Object.entries(cfg.mta.routes)) if (!/^[^\s:]+(:\d{1,5})?$/.test(hop)) problems.push(`${where}: mta.routes."${dom}": expected host[:port], got "${hop}"`);
+  if (Boolean(cfg.smtp.tls_cert) !== Boolean(cfg.smtp.tls_key)) problems.push(`${where}: smtp.tls_cert and smtp.tls_key must be set together`);
+}
+
+/** Reads and validates the configuration; throws ConfigError listing every problem. */
+export function loadConfig(opts: { file: string | null; env?: Record<string, string | undefined>; cwd?: string }): Config {
+  const env = opts.env ?? {};
+  const problems: string[] = [];
+  const target: Record<string, Raw> = {};
+  for (const s of SECTIONS) target[s.name] = {};
+  for (const def of KEYS) target[def.section]![def.key] = structuredClone(def.default);
+  (target.mta as Raw).retry = (KEYS.find((d) => d.key === "retry")!.default as string[]).map((d) => parseDuration(d)!);
+  (target.mta as Raw).max_queue_lifetime = parseDuration("5d");
+  target.zones!.remote = {};
+  const where = opts.file ?? "defaults";
+  if (opts.file) {
+    let text: string;
+    try { text = readFileSync(opts.file, "utf8"); } catch (e) { throw new ConfigError([`${opts.file}: cannot read: ${(e as Error).message}`]); }
+    let raw: Raw;
+    try { raw = Bun.TOML.parse(text) as Raw; } catch (e) { throw new ConfigError([`${opts.file}: syntax error: ${(e as Error).message}`]); }
+    applyFile(target, raw, opts.file, problems);
+  }
+  applyEnv(target, env, problems);
+  const cfg = { file: opts.file, ...target } as unknown as Config;
+  checkMeaning(cfg, where, problems);
+  if (problems.length) throw new ConfigError(problems);
+  const base = opts.file ? dirname(resolve(opts.cwd ?? process.cwd(), opts.file)) : resolve(opts.cwd ?? process.cwd());
+  cfg.storage.data_dir = isAbsolute(cfg.storage.data_dir) ? cfg.storage.data_dir : resolve(base, cfg.storage.data_dir);
+  cfg.storage.templates_dir = isAbsolute(cfg.storage.templates_dir) ? cfg.storage.templates_dir : resolve(base, cfg.storage.templates_dir);
+  return deepFreeze(cfg);
+}
+
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === "object") { for (const v of Object.values(o)) deepFreeze(v); Object.freeze(o); }
+  return o;
+}

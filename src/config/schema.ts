@@ -1,0 +1,96 @@
+// The single source of truth for postern's configuration: every key, its type, default and
+// description. `config/postern.example.toml` and the file `postern init` writes are rendered from
+// it (test/config/schema.test.ts fails when they drift).
+
+export type KeyType = "string" | "bool" | "int" | "duration" | "strings" | "durations" | "table";
+
+export interface KeyDef {
+  section: string;
+  key: string;
+  type: KeyType;
+  default: unknown;
+  description: string;
+  /** Shown commented out in the rendered file instead of the default (for keys with no default). */
+  example?: string;
+}
+
+export interface SectionDef {
+  name: string;
+  description: string;
+}
+
+export const SECTIONS: SectionDef[] = [
+  { name: "server", description: "The HTTP listener that serves all four API surfaces, tracking and /healthz" },
+  { name: "storage", description: "Where data lives: control.sqlite plus one <zone>.sqlite per data zone" },
+  { name: "zones", description: "Data zones: a domain's messages, events and suppressions live only in its zone's file" },
+  { name: "mta", description: "The outbound MTA: queue, retries, DNS and static routes" },
+  { name: "smtp", description: "Inbound SMTP: bounces (DSN), complaints (ARF) and authenticated submission" },
+  { name: "webhooks", description: "Event delivery to webhook targets" },
+  { name: "validation", description: "Address validation" },
+];
+
+const k = (section: string, key: string, type: KeyType, def: unknown, description: string, example?: string): KeyDef =>
+  ({ section, key, type, default: def, description, example });
+
+export const KEYS: KeyDef[] = [
+  k("server", "listen", "string", "127.0.0.1:8025", "host:port of the one HTTP listener (all four surfaces, routed by path prefix)"),
+  k("server", "public_url", "string", "http://127.0.0.1:8025", "base of tracking, unsubscribe and honeypot links"),
+  k("server", "zone", "string", "us", "the zone this node serves"),
+  k("server", "trusted_proxies", "strings", ["127.0.0.1/8", "::1/128"], "X-Forwarded-For is believed only from these peers"),
+  k("storage", "data_dir", "string", "./postern-data", "control.sqlite + one <zone>.sqlite per data zone; relative paths are relative to the config file"),
+  k("storage", "templates_dir", "string", "./postern-data/templates", "stored templates (Handlebars files) used by name"),
+  k("zones", "names", "strings", ["us", "eu"], "data zones this installation knows"),
+  k("zones", "default", "string", "us", "zone of new domains unless `domain add --zone` says otherwise"),
+  k("mta", "hostname", "string", "", "EHLO name and Message-ID domain (with a matching PTR); empty: this machine's host name", '"mail.example.com"'),
+  k("mta", "bounce_domain", "string", "", "domain of VERP return paths (its MX must point here); empty: bounces.<sending domain>", '"bounces.example.com"'),
+  k("mta", "max_queue_lifetime", "duration", "5d", "a message still undelivered after this fails permanently"),
+  k("mta", "retry", "durations", ["1m", "5m", "15m", "30m", "1h", "2h", "4h"], "delays between attempts; then the last step until the lifetime ends (RFC 5321 §4.5.4.1)"),
+  k("mta", "dns_servers", "strings", [], "\"host:port\" resolvers for MX, validation and bot MX look-ups; empty: the system resolver"),
+  k("mta", "max_connections", "int", 200, "outbound SMTP connections open at once, all destinations together"),
+  k("mta", "max_connections_per_host", "int", 10, "outbound SMTP connections open at once to one MX host"),
+  k("mta", "messages_per_connection", "int", 100, "messages sent over one SMTP connection before it is closed"),
+  k("mta", "routes", "table", {}, "static routes that override MX, like Postfix transport maps: \"domain\" = \"host:port\", \"*\" = smarthost", '"example.org" = "127.0.0.1:2526"'),
+  k("smtp", "listen", "string", "127.0.0.1:2525", "inbound: bounces (DSN), complaints (ARF), authenticated submission"),
+  k("smtp", "allow_insecure_auth", "bool", false, "AUTH without TLS only from loopback, unless this is true"),
+  k("smtp", "tls_cert", "string", "", "PEM certificate for STARTTLS on the inbound listener", '"/etc/postern/tls.crt"'),
+  k("smtp", "tls_key", "string", "", "PEM private key for STARTTLS on the inbound listener", '"/etc/postern/tls.key"'),
+  k("smtp", "max_message_size", "int", 31457280, "largest message accepted, in bytes (inbound SMTP and every API)"),
+  k("webhooks", "allow_private", "bool", false, "refuse loopback/private/link-local targets unless true"),
+  k("validation", "smtp_probe", "bool", false, "RCPT-only probing of mailboxes, never DATA"),
+];
+
+/** Sections whose sub-tables are allowed, and the keys those sub-tables may hold. */
+export const ZONE_TABLE_KEYS = ["url"];
+
+export function findKey(section: string, key: string): KeyDef | undefined {
+  return KEYS.find((d) => d.section === section && d.key === key);
+}
+
+function renderValue(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(renderValue).join(", ")}]`;
+  if (typeof v === "string") return JSON.stringify(v);
+  return String(v);
+}
+
+/** The commented TOML file that `postern init` writes and config/postern.example.toml holds. */
+export function renderConfigTemplate(): string {
+  const out = [
+    "# postern configuration. Every key is optional: the value shown is the default.",
+    "# Environment variables POSTERN_<SECTION>_<KEY> override single keys (POSTERN_SERVER_LISTEN).",
+    "# Durations: 500ms, 30s, 5m, 2h, 5d. Generated from src/config/schema.ts; do not edit by hand.",
+  ];
+  for (const section of SECTIONS) {
+    out.push("", `# ${section.description}`, `[${section.name}]`);
+    for (const def of KEYS.filter((d) => d.section === section.name)) {
+      if (def.type === "table") continue;
+      const line = def.example !== undefined && def.default === "" ? `# ${def.key} = ${def.example}` : `${def.key} = ${renderValue(def.default)}`;
+      out.push(`${line.padEnd(44)} # ${def.description}`);
+    }
+    if (section.name === "zones") out.push('# [zones.eu] url = "https://eu.mail.example.com"   # another node owns this zone: proxy to it');
+    if (section.name === "mta") {
+      const routes = findKey("mta", "routes")!;
+      out.push("", `# ${routes.description}`, "[mta.routes]", `# ${routes.example}`, '# "*" = "smtp.relay.example:587"');
+    }
+  }
+  return out.join("\n") + "\n";
+}

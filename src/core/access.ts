@@ -1,0 +1,142 @@
+// API keys (account and domain kinds) and SMTP credentials: random secrets shown once, stored as
+// hashes, compared in constant time; a key string → Principal. No caching: a revoke takes effect
+// on the next request of a running server.
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { Domain, KeyKind, Principal } from "./model.ts";
+import type { ControlStore, StoredKey } from "../store/store.ts";
+import { newSecret } from "./ids.ts";
+import { AppError, invalid, notFound } from "./errors.ts";
+
+const KEY_PATTERN = /^(pk|sk)\.([0-9a-z]{12})\.([0-9a-z]{32,})$/;
+const TOUCH_FLUSH_MS = 30_000;
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+export interface KeyInfo {
+  id: string;
+  kind: KeyKind;
+  domain: string | null;
+  label: string;
+  grants: string[];
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
+export interface AccessDeps {
+  control: ControlStore;
+  now: () => number;
+}
+
+export function createAccessService({ control, now }: AccessDeps) {
+  const pendingTouches = new Map<string, number>();
+  let lastFlush = 0;
+
+  async function flushTouches(force = false) {
+    if (!pendingTouches.size || (!force && now() - lastFlush < TOUCH_FLUSH_MS)) return;
+    lastFlush = now();
+    const batch = new Map(pendingTouches);
+    pendingTouches.clear();
+    await control.touchKeys(batch);
+  }
+
+  async function toInfo(k: StoredKey): Promise<KeyInfo> {
+    const domain = k.domainId !== null ? await control.getDomainById(k.domainId) : null;
+    return { id: k.id, kind: k.kind, domain: domain?.name ?? null, label: k.label, grants: k.grants, createdAt: k.createdAt,
+      lastUsedAt: pendingTouches.get(k.id) ?? k.lastUsedAt };
+  }
+
+  return {
+    /** Creates a key and returns its secret: the only time it is ever visible. */
+    async createKey(opts: { kind: KeyKind; domain?: string; label?: string; grants?: string[] }): Promise<KeyInfo & { key: string }> {
+      let domain: Domain | null = null;
+      if (opts.kind === "domain") {
+        if (!opts.domain) throw invalid("a domain key needs a domain", "domain");
+        domain = await control.getDomain(opts.domain);
+        if (!domain) throw notFound(`domain ${opts.domain} not found`);
+      }
+      const id = newSecret(8).slice(0, 12);
+      const secret = newSecret(20);
+      const stored: StoredKey = { id, kind: opts.kind, domainId: domain?.id ?? null, label: opts.label ?? "", grants: opts.grants ?? [],
+        hash: sha256(secret), createdAt: now(), lastUsedAt: null, revokedAt: null };
+      await control.insertKey(stored);
+      return { ...(await toInfo(stored)), key: `${opts.kind === "account" ? "pk" : "sk"}.${id}.${secret}` };
+    },
+
+    async listKeys(domain?: string): Promise<KeyInfo[]> {
+      const infos = await Promise.all((await control.listKeys()).map(toInfo));
+      return domain ? infos.filter((k) => k.domain === domain) : infos;
+    },
+
+    async getKey(id: string): Promise<KeyInfo | null> {
+      const k = await control.getKey(id);
+      return k && k.revokedAt === null ? toInfo(k) : null;
+    },
+
+    async revokeKey(id: string): Promise<void> {
+      if (!(await control.revokeKey(id, now()))) throw notFound(`key ${id} not found`);
+    },
+
+    /** Turns a presented key into a Principal, or null for anything unknown, malformed or revoked. */
+    async authenticate(presented: string | null | undefined): Promise<Principal | null> {
+      const m = presented ? KEY_PATTERN.exec(presented.trim()) : null;
+      if (!m) return null;
+      const stored = await control.getKey(m[2]!);
+      if (!stored || stored.revokedAt !== null) return null;
+      const a = Buffer.from(sha256(m[3]!));
+      const b = Buffer.from(stored.hash);
+      if (a.length !== b.length || !timingSafeEqual(a, b)) return null;
+      if ((m[1] === "pk") !== (stored.kind === "account")) return null;
+      const domain = stored.domainId !== null ? await control.getDomainById(stored.domainId) : null;
+      if (stored.kind === "domain" && !domain) return null;
+      const account = await control.getAccount();
+      pendingTouches.set(stored.id, now());
+      void flushTouches();
+      return { accountId: account?.id ?? 1, keyId: stored.id, kind: stored.kind, domain, grants: stored.grants };
+    },
+
+    flushTouches: () => flushTouches(true),
+
+    /** Adds or replaces an SMTP credential; returns the password (generated when not given). */
+    async setCredential(domainName: string, login: string, password?: string): Promise<{ login: string; password: string }> {
+      const domain = await control.getDomain(domainName);
+      if (!domain) throw notFound(`domain ${domainName} not found`);
+      const local = normalizeLogin(login, domain.name);
+      const pass = password ?? newSecret(15);
+      if (pass.length < 5 || pass.length > 128) throw invalid("password must be 5 to 128 characters", "password");
+      await control.upsertCredential({ domainId: domain.id, login: local, hash: await Bun.password.hash(pass), createdAt: now() });
+      return { login: `${local}@${domain.name}`, password: pass };
+    },
+
+    async listCredentials(domainName: string) {
+      const domain = await control.getDomain(domainName);
+      if (!domain) throw notFound(`domain ${domainName} not found`);
+      return (await control.listCredentials(domain.id)).map((c) => ({ login: `${c.login}@${domain.name}`, createdAt: c.createdAt }));
+    },
+
+    async deleteCredential(domainName: string, login: string) {
+      const domain = await control.getDomain(domainName);
+      if (!domain) throw notFound(`domain ${domainName} not found`);
+      if (!(await control.deleteCredential(domain.id, normalizeLogin(login, domain.name)))) throw notFound(`credential ${login} not found`);
+    },
+
+    /** SMTP AUTH: user is LOGIN@DOMAIN (as Mailgun's); returns the domain on success. */
+    async authenticateSmtp(user: string, password: string): Promise<Domain | null> {
+      const at = user.lastIndexOf("@");
+      if (at < 1) return null;
+      const domain = await control.getDomain(user.slice(at + 1));
+      if (!domain) return null;
+      const cred = await control.getCredential(domain.id, user.slice(0, at).toLowerCase());
+      if (!cred) return null;
+      return (await Bun.password.verify(password, cred.hash)) ? domain : null;
+    },
+  };
+}
+
+function normalizeLogin(login: string, domain: string): string {
+  const lower = login.trim().toLowerCase();
+  const local = lower.endsWith(`@${domain}`) ? lower.slice(0, -domain.length - 1) : lower;
+  if (!/^[a-z0-9._+-]{1,64}$/.test(local)) throw new AppError("invalid", `invalid login "${login}"`, { field: "login" });
+  return local;
+}
+
+export type AccessService = ReturnType<typeof createAccessService>;

@@ -1,0 +1,78 @@
+// The DNS records a domain publishes (SPF, DKIM, DMARC, bounce MX, tracking CNAME) and checking
+// them through the configured resolver.
+import type { DkimKey, Domain } from "./model.ts";
+import type { Resolver } from "../dns.ts";
+import { dkimRecordValue } from "./dkim-keys.ts";
+
+export interface DnsRecord {
+  type: "TXT" | "MX" | "CNAME";
+  name: string;
+  value: string;
+  priority?: number;
+  /** What the record is for: spf, dkim, dmarc, bounce-mx, bounce-spf, tracking. */
+  purpose: string;
+  required: boolean;
+  valid?: "valid" | "invalid" | "unknown";
+  found?: string[];
+}
+
+export interface DnsContext {
+  /** EHLO name of this MTA: where SPF points and the bounce MX goes. */
+  mtaHostname: string;
+  /** Configured global bounce domain, or "" for bounces.<domain>. */
+  bounceDomain: string;
+  /** Host of server.public_url: target of the tracking CNAME. */
+  trackingHost: string;
+}
+
+export const bounceDomainFor = (domain: string, configured: string) => configured || `bounces.${domain}`;
+
+/** The records `domain add` prints and `domain dns` lists. */
+export function recordsFor(domain: Domain, keys: DkimKey[], ctx: DnsContext): DnsRecord[] {
+  const spf = `v=spf1 a:${ctx.mtaHostname} ~all`;
+  const bounce = bounceDomainFor(domain.name, ctx.bounceDomain);
+  const records: DnsRecord[] = [{ type: "TXT", name: domain.name, value: spf, purpose: "spf", required: false }];
+  for (const k of keys) {
+    records.push({ type: "TXT", name: `${k.selector}._domainkey.${domain.name}`, value: dkimRecordValue(k), purpose: "dkim",
+      required: k.algorithm === "rsa-sha256" });
+  }
+  records.push(
+    { type: "TXT", name: `_dmarc.${domain.name}`, value: `v=DMARC1; p=none; rua=mailto:postmaster@${domain.name}`, purpose: "dmarc", required: false },
+    { type: "MX", name: bounce, value: ctx.mtaHostname, priority: 10, purpose: "bounce-mx", required: false },
+    { type: "TXT", name: bounce, value: spf, purpose: "bounce-spf", required: false },
+    { type: "CNAME", name: `email.${domain.name}`, value: ctx.trackingHost, purpose: "tracking", required: false },
+  );
+  return records;
+}
+
+async function lookup(resolver: Resolver, r: DnsRecord): Promise<string[] | null> {
+  try {
+    if (r.type === "TXT") return (await resolver.txt(r.name)).map((parts) => parts.join(""));
+    if (r.type === "MX") return (await resolver.mx(r.name)).map((m) => m.exchange);
+    return await resolver.cname(r.name);
+  } catch (e) {
+    const code = (e as { code?: string }).code ?? "";
+    return ["ENOTFOUND", "ENODATA", "NXDOMAIN"].includes(code) ? [] : null;
+  }
+}
+
+const norm = (s: string) => s.replace(/\s+/g, "").replace(/\.$/, "").toLowerCase();
+
+function matches(r: DnsRecord, found: string[]): boolean {
+  if (r.purpose === "dkim") {
+    const p = /p=([^;]+)/.exec(r.value)?.[1];
+    return found.some((f) => norm(f).includes(`p=${norm(p ?? "")}`));
+  }
+  if (r.purpose === "spf" || r.purpose === "bounce-spf") return found.some((f) => norm(f).startsWith("v=spf1"));
+  if (r.purpose === "dmarc") return found.some((f) => norm(f).startsWith("v=dmarc1"));
+  return found.some((f) => norm(f) === norm(r.value));
+}
+
+/** Looks every record up and marks it valid, invalid (missing or different) or unknown (DNS failed). */
+export async function checkRecords(records: DnsRecord[], resolver: Resolver): Promise<DnsRecord[]> {
+  return Promise.all(records.map(async (r) => {
+    const found = await lookup(resolver, r);
+    if (found === null) return { ...r, valid: "unknown" as const, found: [] };
+    return { ...r, valid: matches(r, found) ? ("valid" as const) : ("invalid" as const), found };
+  }));
+}

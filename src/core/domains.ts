@@ -1,0 +1,111 @@
+// Domain lifecycle and settings: add (with DKIM keys), verify through DNS (or --force), enable
+// features, limits, disable and delete. Only `active` domains send.
+import type { Domain, DomainSettings } from "./model.ts";
+import type { ControlStore } from "../store/store.ts";
+import type { Resolver } from "../dns.ts";
+import { AppError, conflict, invalid, notFound } from "./errors.ts";
+import { generateDkimKeys } from "./dkim-keys.ts";
+import { checkRecords, recordsFor, type DnsContext, type DnsRecord } from "./domain-dns.ts";
+import { parseLimit } from "../config/duration.ts";
+
+const DOMAIN_NAME = /^(?=.{1,253}$)(?!-)([a-z0-9-]{1,63}(?<!-)\.)+[a-z]{2,63}$/;
+const DEFAULT_SELECTOR = "s1";
+
+export interface DomainDeps {
+  control: ControlStore;
+  resolver: Resolver;
+  now: () => number;
+  zones: { names: string[]; default: string };
+  dns: DnsContext;
+}
+
+export interface DomainSettingsPatch {
+  validation?: boolean;
+  botDetection?: boolean;
+  openTracking?: boolean;
+  clickTracking?: boolean;
+  unsubscribeTracking?: boolean;
+  /** "N/M": N messages per M (hour, day, month or a duration); "0/month" removes the limit. */
+  limit?: string;
+  wildcard?: boolean;
+}
+
+const DEFAULT_SETTINGS: DomainSettings = {
+  validation: true, botDetection: true, openTracking: false, clickTracking: false, unsubscribeTracking: false,
+  limitMax: 0, limitWindow: "month",
+};
+
+export function createDomainService(deps: DomainDeps) {
+  const { control, now } = deps;
+
+  async function require(name: string): Promise<Domain> {
+    const d = await control.getDomain(name);
+    if (!d) throw notFound(`domain ${name} not found`);
+    return d;
+  }
+
+  return {
+    require,
+    get: (name: string) => control.getDomain(name),
+    list: () => control.listDomains(),
+
+    async add(name: string, opts: { zone?: string; wildcard?: boolean } & DomainSettingsPatch = {}): Promise<Domain> {
+      const lower = name.trim().toLowerCase().replace(/\.$/, "");
+      if (!DOMAIN_NAME.test(lower)) throw invalid(`"${name}" is not a valid domain name`, "name");
+      const zone = opts.zone ?? deps.zones.default;
+      if (!deps.zones.names.includes(zone)) throw invalid(`unknown zone "${zone}" (configured: ${deps.zones.names.join(", ")})`, "zone");
+      if (await control.getDomain(lower)) throw conflict(`domain ${lower} already exists`);
+      const keys = await generateDkimKeys(DEFAULT_SELECTOR);
+      const settings = applyPatch(DEFAULT_SETTINGS, opts);
+      return control.insertDomain({ ...settings, name: lower, zone, wildcard: opts.wildcard ?? false, dkimSelector: DEFAULT_SELECTOR, keys }, now());
+    },
+
+    async records(name: string): Promise<DnsRecord[]> {
+      const d = await require(name);
+      return recordsFor(d, await control.getDkimKeys(d.id), deps.dns);
+    },
+
+    /** Checks the records; the domain becomes active when every required one is valid, or at once with force. */
+    async verify(name: string, force = false): Promise<{ domain: Domain; records: DnsRecord[] }> {
+      const d = await require(name);
+      const records = await checkRecords(recordsFor(d, await control.getDkimKeys(d.id), deps.dns), deps.resolver);
+      const ok = records.every((r) => !r.required || r.valid === "valid");
+      if (d.state === "disabled" && !force) return { domain: d, records };
+      const state = ok || force ? "active" : "unverified";
+      const domain = state === d.state ? d : (await control.updateDomain(d.name, { state }, now()))!;
+      return { domain, records };
+    },
+
+    async set(name: string, patch: DomainSettingsPatch): Promise<Domain> {
+      const d = await require(name);
+      const settings = applyPatch(d, patch);
+      return (await control.updateDomain(d.name, { ...settings, wildcard: patch.wildcard ?? d.wildcard }, now()))!;
+    },
+
+    async disable(name: string): Promise<Domain> {
+      await require(name);
+      return (await control.updateDomain(name, { state: "disabled" }, now()))!;
+    },
+
+    async remove(name: string): Promise<void> {
+      if (!(await control.deleteDomain(name))) throw notFound(`domain ${name} not found`);
+    },
+  };
+}
+
+function applyPatch(base: DomainSettings, patch: DomainSettingsPatch): DomainSettings {
+  const out: DomainSettings = {
+    validation: patch.validation ?? base.validation, botDetection: patch.botDetection ?? base.botDetection,
+    openTracking: patch.openTracking ?? base.openTracking, clickTracking: patch.clickTracking ?? base.clickTracking,
+    unsubscribeTracking: patch.unsubscribeTracking ?? base.unsubscribeTracking, limitMax: base.limitMax, limitWindow: base.limitWindow,
+  };
+  if (patch.limit !== undefined) {
+    const limit = parseLimit(patch.limit);
+    if (!limit) throw new AppError("invalid", `limit must look like N/hour, N/day, N/month or N/<duration>, got "${patch.limit}"`, { field: "limit" });
+    out.limitMax = limit.max;
+    out.limitWindow = limit.window;
+  }
+  return out;
+}
+
+export type DomainService = ReturnType<typeof createDomainService>;

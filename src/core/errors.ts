@@ -1,0 +1,57 @@
+// The one domain error of postern. Each HTTP surface maps it to its vendor's body in its own
+// errors.ts; the CLI maps it to exit 1 with one line on stderr.
+
+export type ErrorCode =
+  | "invalid"
+  | "unauthenticated"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "too_large"
+  | "payment_required"
+  | "rate_limited"
+  | "unavailable"
+  | "internal";
+
+/** One problem with one input field; `field` is a dotted path such as `personalizations.0.to.1.email`. */
+export interface Issue {
+  field?: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly field?: string;
+  readonly issues: Issue[];
+  constructor(code: ErrorCode, message: string, opts: { field?: string; issues?: Issue[] } = {}) {
+    super(message);
+    this.name = "AppError";
+    this.code = code;
+    this.field = opts.field;
+    this.issues = opts.issues ?? (opts.field ? [{ field: opts.field, message }] : []);
+  }
+}
+
+export const invalid = (message: string, field?: string) => new AppError("invalid", message, { field });
+export const invalidMany = (issues: Issue[]) =>
+  new AppError("invalid", issues[0]?.message ?? "invalid request", { issues });
+export const notFound = (message: string) => new AppError("not_found", message);
+export const forbidden = (message: string) => new AppError("forbidden", message);
+export const unauthenticated = (message = "invalid or missing API key") => new AppError("unauthenticated", message);
+export const conflict = (message: string) => new AppError("conflict", message);
+
+/** HTTP status that fits each code when a surface has no better vendor rule. */
+export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  payment_required: 402,
+  rate_limited: 429,
+  unavailable: 503,
+  internal: 500,
+};
+
+export const isAppError = (e: unknown): e is AppError => e instanceof AppError;

@@ -1,0 +1,31 @@
+// Application-generated ids: time-ordered, lower-case base32 (survive case-folding in VERP
+// addresses and sort by creation for index locality), and random API key secrets.
+import { randomBytes } from "node:crypto";
+
+const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"; // Crockford base32, lower case
+
+function encodeBase32(bytes: Uint8Array): string {
+  let out = "";
+  let bits = 0;
+  let value = 0;
+  for (const b of bytes) {
+    value = (value << 8) | b;
+    bits += 8;
+    while (bits >= 5) { out += ALPHABET[(value >>> (bits - 5)) & 31]; bits -= 5; }
+  }
+  if (bits > 0) out += ALPHABET[(value << (5 - bits)) & 31];
+  return out;
+}
+
+/** A 20-character id: 10 characters of milliseconds, then 10 random ones (50 bits). */
+export function newId(nowMs: number): string {
+  let t = "";
+  let n = Math.floor(nowMs);
+  for (let i = 0; i < 10; i++) { t = ALPHABET[n % 32] + t; n = Math.floor(n / 32); }
+  return t + encodeBase32(randomBytes(7)).slice(0, 10);
+}
+
+/** A random secret of `bytes` bytes, base32 (for keys, passwords, signing secrets). */
+export function newSecret(bytes = 24): string {
+  return encodeBase32(randomBytes(bytes));
+}

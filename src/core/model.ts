@@ -1,0 +1,165 @@
+// Domain types shared by every layer. Times are integer milliseconds (UTC); ids are generated in
+// the application. Nothing here knows about HTTP, SQL or SMTP.
+
+export type DomainState = "unverified" | "active" | "disabled";
+export type KeyKind = "account" | "domain";
+export type SuppressionType = "bounces" | "unsubscribes" | "complaints" | "whitelists";
+
+export interface Account {
+  id: number;
+  webhookSigningKey: string;
+  createdAt: number;
+}
+
+export interface DomainSettings {
+  validation: boolean;
+  botDetection: boolean;
+  openTracking: boolean;
+  clickTracking: boolean;
+  unsubscribeTracking: boolean;
+  /** Sending limit: at most `limitMax` messages per `limitWindow` ("hour", "day", "month"). 0 = none. */
+  limitMax: number;
+  limitWindow: string;
+}
+
+export interface Domain extends DomainSettings {
+  id: number;
+  name: string;
+  zone: string;
+  state: DomainState;
+  wildcard: boolean;
+  dkimSelector: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface DkimKey {
+  domainId: number;
+  selector: string;
+  algorithm: "rsa-sha256" | "ed25519-sha256";
+  privateKeyPem: string;
+  /** The base64 public key as published in the `p=` tag. */
+  publicKey: string;
+}
+
+export interface ApiKey {
+  id: string;
+  kind: KeyKind;
+  domainId: number | null;
+  label: string;
+  /** SparkPost-style grants; empty means every grant of the key's kind. */
+  grants: string[];
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
+/** Who is calling: the result of authenticating an API key or SMTP credential. */
+export interface Principal {
+  accountId: number;
+  keyId: string;
+  kind: KeyKind;
+  /** Set for domain keys and SMTP credentials: the only domain this principal may act on. */
+  domain: Domain | null;
+  grants: string[];
+}
+
+export interface Address {
+  email: string;
+  name?: string;
+}
+
+export interface Attachment {
+  filename: string;
+  contentType: string;
+  content: Uint8Array;
+  /** Set for inline parts (referenced from HTML as cid:...). */
+  contentId?: string;
+  disposition: "attachment" | "inline";
+}
+
+export interface TrackingFlags {
+  opens?: boolean;
+  clicks?: boolean;
+  unsubscribe?: boolean;
+}
+
+/**
+ * A normalized send request: what every surface, the CLI and SMTP submission hand to the core.
+ * Bodies are final (templating already applied per envelope by the surface) unless `raw` is set,
+ * in which case the MIME message is sent as is (Mailgun messages.mime, SparkPost email_rfc822, SMTP).
+ */
+export interface SendRequest {
+  domain: string;
+  from: Address;
+  replyTo?: Address[];
+  envelopes: SendEnvelope[];
+  attachments?: Attachment[];
+  tags?: string[];
+  campaignId?: string;
+  ipPool?: string;
+  callbackUrl?: string;
+  tracking?: TrackingFlags;
+  isTransactional?: boolean;
+  isTestMode?: boolean;
+  skipSuppression?: boolean;
+  /** The surface the message came in through: picks the callback_url webhook format. */
+  source: "sendgrid" | "mailgun" | "sparkpost" | "native" | "cli" | "smtp";
+}
+
+/** One rendered message to one set of recipients (one per recipient when data differs). */
+export interface SendEnvelope {
+  to: Address[];
+  cc?: Address[];
+  bcc?: Address[];
+  from?: Address;
+  subject: string;
+  text?: string;
+  html?: string;
+  amp?: string;
+  headers?: Record<string, string>;
+  /** custom_args / user-variables / metadata: never substituted, carried to events. */
+  metadata?: Record<string, string>;
+  sendAt?: number;
+  /** A complete MIME message (RFC 5322) to send as is instead of composing one. */
+  raw?: Uint8Array;
+}
+
+export interface SendResult {
+  /** Id of the first message; every envelope's message id is in `messages`. */
+  id: string;
+  messages: { id: string; messageIdHeader: string; recipients: string[] }[];
+  accepted: number;
+  rejected: { email: string; reason: string }[];
+}
+
+export type EventType =
+  | "accepted"
+  | "delivered"
+  | "deferred"
+  | "failed"
+  | "opened"
+  | "clicked"
+  | "unsubscribed"
+  | "complained"
+  | "rejected";
+
+export interface MessageEvent {
+  id: string;
+  type: EventType;
+  messageId: string;
+  recipient: string;
+  domain: string;
+  timestamp: number;
+  severity?: "temporary" | "permanent";
+  code?: number;
+  enhancedCode?: string;
+  description?: string;
+  mx?: string;
+  url?: string;
+  ip?: string;
+  userAgent?: string;
+  isBot?: boolean;
+  botReasons?: string[];
+  tags: string[];
+  metadata: Record<string, string>;
+}

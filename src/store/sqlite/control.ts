@@ -1,0 +1,149 @@
+// control.sqlite: the account, domains, DKIM keys, API keys, SMTP credentials and webhook targets.
+import type { Database } from "bun:sqlite";
+import type { Account, DkimKey, Domain, DomainSettings, DomainState } from "../../core/model.ts";
+import type { ControlStore, Credential, NewDomain, StoredKey, WebhookTarget } from "../store.ts";
+import { bool, json } from "./db.ts";
+
+type Row = Record<string, unknown>;
+
+const toDomain = (r: Row): Domain => ({
+  id: r.id as number, name: r.name as string, zone: r.zone as string, state: r.state as DomainState,
+  wildcard: bool(r.wildcard), dkimSelector: r.dkim_selector as string, validation: bool(r.validation),
+  botDetection: bool(r.bot_detection), openTracking: bool(r.open_tracking), clickTracking: bool(r.click_tracking),
+  unsubscribeTracking: bool(r.unsubscribe_tracking), limitMax: r.limit_max as number, limitWindow: r.limit_window as string,
+  createdAt: r.created_at as number, updatedAt: r.updated_at as number,
+});
+
+const toKey = (r: Row): StoredKey => ({
+  id: r.id as string, kind: r.kind as StoredKey["kind"], domainId: (r.domain_id as number | null) ?? null,
+  label: r.label as string, hash: r.hash as string, grants: json<string[]>(r.grants, []),
+  createdAt: r.created_at as number, lastUsedAt: (r.last_used_at as number | null) ?? null,
+  revokedAt: (r.revoked_at as number | null) ?? null,
+});
+
+const toWebhook = (r: Row): WebhookTarget => ({
+  id: r.id as string, domainId: (r.domain_id as number | null) ?? null, events: json<string[]>(r.events, []),
+  url: r.url as string, format: r.format as WebhookTarget["format"], extra: json(r.extra, {}), createdAt: r.created_at as number,
+});
+
+const SETTING_COLUMNS: Record<keyof DomainSettings | "state" | "wildcard", string> = {
+  validation: "validation", botDetection: "bot_detection", openTracking: "open_tracking", clickTracking: "click_tracking",
+  unsubscribeTracking: "unsubscribe_tracking", limitMax: "limit_max", limitWindow: "limit_window", state: "state", wildcard: "wildcard",
+};
+
+export function createControlStore(db: Database): ControlStore {
+  const q = {
+    domainByName: db.query("SELECT * FROM domains WHERE name = ?"),
+    domainById: db.query("SELECT * FROM domains WHERE id = ?"),
+    key: db.query("SELECT * FROM api_keys WHERE id = ?"),
+    touch: db.query("UPDATE api_keys SET last_used_at = ? WHERE id = ?"),
+  };
+  return {
+    async getAccount() {
+      const r = db.query("SELECT * FROM account LIMIT 1").get() as Row | null;
+      return r ? { id: r.id as number, webhookSigningKey: r.webhook_signing_key as string, createdAt: r.created_at as number } : null;
+    },
+    async createAccount(a: Account & { secret: string }) {
+      db.query("INSERT INTO account (id, webhook_signing_key, secret, created_at) VALUES (?, ?, ?, ?)").run(a.id, a.webhookSigningKey, a.secret, a.createdAt);
+    },
+    async getSecret() {
+      const r = db.query("SELECT secret FROM account LIMIT 1").get() as Row | null;
+      if (!r) throw new Error("no account: run `postern init` or `postern serve` once");
+      return r.secret as string;
+    },
+    async insertDomain(d: NewDomain, now: number) {
+      return db.transaction(() => {
+        const r = db.query(`INSERT INTO domains (name, zone, wildcard, dkim_selector, validation, bot_detection, open_tracking,
+          click_tracking, unsubscribe_tracking, limit_max, limit_window, created_at, updated_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`).get(d.name, d.zone, d.wildcard ? 1 : 0, d.dkimSelector,
+          d.validation ? 1 : 0, d.botDetection ? 1 : 0, d.openTracking ? 1 : 0, d.clickTracking ? 1 : 0,
+          d.unsubscribeTracking ? 1 : 0, d.limitMax, d.limitWindow, now, now) as Row;
+        const ins = db.query("INSERT INTO dkim_keys (domain_id, selector, algorithm, private_key, public_key) VALUES (?, ?, ?, ?, ?)");
+        for (const k of d.keys) ins.run(r.id as number, k.selector, k.algorithm, k.privateKeyPem, k.publicKey);
+        return toDomain(r);
+      }).immediate();
+    },
+    async getDomain(name: string) {
+      const r = q.domainByName.get(name.toLowerCase()) as Row | null;
+      return r ? toDomain(r) : null;
+    },
+    async getDomainById(id: number) {
+      const r = q.domainById.get(id) as Row | null;
+      return r ? toDomain(r) : null;
+    },
+    async listDomains() {
+      return (db.query("SELECT * FROM domains ORDER BY id").all() as Row[]).map(toDomain);
+    },
+    async updateDomain(name, patch, now) {
+      const sets: string[] = [];
+      const values: (string | number)[] = [];
+      for (const [k, v] of Object.entries(patch)) {
+        const col = SETTING_COLUMNS[k as keyof typeof SETTING_COLUMNS];
+        if (!col || v === undefined) continue;
+        sets.push(`${col} = ?`);
+        values.push(typeof v === "boolean" ? (v ? 1 : 0) : (v as string | number));
+      }
+      sets.push("updated_at = ?");
+      values.push(now, name.toLowerCase());
+      const r = db.query(`UPDATE domains SET ${sets.join(", ")} WHERE name = ? RETURNING *`).get(...values) as Row | null;
+      return r ? toDomain(r) : null;
+    },
+    async deleteDomain(name: string) {
+      return db.query("DELETE FROM domains WHERE name = ?").run(name.toLowerCase()).changes > 0;
+    },
+    async getDkimKeys(domainId: number) {
+      const rows = db.query("SELECT * FROM dkim_keys WHERE domain_id = ? ORDER BY algorithm DESC").all(domainId) as Row[];
+      return rows.map((r): DkimKey => ({ domainId, selector: r.selector as string, algorithm: r.algorithm as DkimKey["algorithm"],
+        privateKeyPem: r.private_key as string, publicKey: r.public_key as string }));
+    },
+    async insertKey(k: StoredKey) {
+      db.query(`INSERT INTO api_keys (id, kind, domain_id, label, hash, grants, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+        .run(k.id, k.kind, k.domainId, k.label, k.hash, JSON.stringify(k.grants), k.createdAt);
+    },
+    async getKey(id: string) {
+      const r = q.key.get(id) as Row | null;
+      return r ? toKey(r) : null;
+    },
+    async listKeys() {
+      return (db.query("SELECT * FROM api_keys WHERE revoked_at IS NULL ORDER BY created_at").all() as Row[]).map(toKey);
+    },
+    async revokeKey(id: string, now: number) {
+      return db.query("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").run(now, id).changes > 0;
+    },
+    async touchKeys(used: Map<string, number>) {
+      db.transaction(() => { for (const [id, at] of used) q.touch.run(at, id); })();
+    },
+    async upsertCredential(c: Credential) {
+      db.query(`INSERT INTO smtp_credentials (domain_id, login, hash, created_at) VALUES (?, ?, ?, ?)
+        ON CONFLICT (domain_id, login) DO UPDATE SET hash = excluded.hash`).run(c.domainId, c.login, c.hash, c.createdAt);
+    },
+    async getCredential(domainId: number, login: string) {
+      const r = db.query("SELECT * FROM smtp_credentials WHERE domain_id = ? AND login = ?").get(domainId, login) as Row | null;
+      return r ? { domainId, login, hash: r.hash as string, createdAt: r.created_at as number } : null;
+    },
+    async listCredentials(domainId: number) {
+      const rows = db.query("SELECT * FROM smtp_credentials WHERE domain_id = ? ORDER BY login").all(domainId) as Row[];
+      return rows.map((r) => ({ domainId, login: r.login as string, hash: r.hash as string, createdAt: r.created_at as number }));
+    },
+    async deleteCredential(domainId: number, login: string) {
+      return db.query("DELETE FROM smtp_credentials WHERE domain_id = ? AND login = ?").run(domainId, login).changes > 0;
+    },
+    async insertWebhook(w: WebhookTarget) {
+      db.query("INSERT INTO webhooks (id, domain_id, events, url, format, extra, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        .run(w.id, w.domainId, JSON.stringify(w.events), w.url, w.format, JSON.stringify(w.extra), w.createdAt);
+    },
+    async updateWebhook(w: WebhookTarget) {
+      db.query("UPDATE webhooks SET events = ?, url = ?, format = ?, extra = ? WHERE id = ?")
+        .run(JSON.stringify(w.events), w.url, w.format, JSON.stringify(w.extra), w.id);
+    },
+    async listWebhooks(domainId: number | null) {
+      const rows = domainId === null
+        ? db.query("SELECT * FROM webhooks ORDER BY created_at").all()
+        : db.query("SELECT * FROM webhooks WHERE domain_id = ? OR domain_id IS NULL ORDER BY created_at").all(domainId);
+      return (rows as Row[]).map(toWebhook);
+    },
+    async deleteWebhook(id: string) {
+      return db.query("DELETE FROM webhooks WHERE id = ?").run(id).changes > 0;
+    },
+  };
+}

@@ -1,0 +1,34 @@
+// Opens one SQLite file the way postern needs it: WAL (management commands work while the server
+// runs), a busy timeout, foreign keys, and the embedded migrations applied in order.
+import { Database } from "bun:sqlite";
+
+/** Opens `path` (or ":memory:") and applies `migrations` beyond the file's user_version. */
+export function openDatabase(path: string, migrations: string[]): Database {
+  const db = new Database(path, { create: true, strict: true });
+  db.exec("PRAGMA journal_mode = WAL");
+  // NORMAL in WAL mode: a commit survives a crash of the process (kill -9); only a power loss
+  // can take the last transactions, and it costs no fsync per commit.
+  db.exec("PRAGMA synchronous = NORMAL");
+  db.exec("PRAGMA busy_timeout = 5000");
+  db.exec("PRAGMA foreign_keys = ON");
+  migrate(db, migrations);
+  return db;
+}
+
+export function migrate(db: Database, migrations: string[]): void {
+  const row = db.query("PRAGMA user_version").get() as { user_version: number };
+  const applied = row.user_version;
+  if (applied > migrations.length) throw new Error(`database schema version ${applied} is newer than this postern (${migrations.length})`);
+  for (let i = applied; i < migrations.length; i++) {
+    db.transaction(() => {
+      db.exec(migrations[i]!);
+      db.exec(`PRAGMA user_version = ${i + 1}`);
+    }).immediate();
+  }
+}
+
+export const bool = (v: unknown) => v === 1 || v === true;
+export const json = <T>(v: unknown, fallback: T): T => {
+  if (typeof v !== "string") return fallback;
+  try { return JSON.parse(v) as T; } catch { return fallback; }
+};

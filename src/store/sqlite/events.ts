@@ -1,0 +1,48 @@
+// Events inside <zone>.sqlite: append-only, searched by domain and time, message or recipient.
+import type { Database } from "bun:sqlite";
+import type { MessageEvent } from "../../core/model.ts";
+import type { EventQuery } from "../store.ts";
+import { json } from "./db.ts";
+
+type Row = Record<string, unknown>;
+
+function toEvent(r: Row): MessageEvent {
+  const data = json<Partial<MessageEvent>>(r.data, {});
+  return { ...data, id: r.id as string, type: r.type as MessageEvent["type"], messageId: r.message_id as string,
+    recipient: r.recipient as string, domain: r.domain as string, timestamp: r.ts as number,
+    tags: data.tags ?? [], metadata: data.metadata ?? {} };
+}
+
+export function createEventStatements(db: Database) {
+  const ins = db.query("INSERT OR IGNORE INTO events (id, type, message_id, recipient, domain, ts, data) VALUES (?, ?, ?, ?, ?, ?, ?)");
+  return {
+    insertMany(events: MessageEvent[]) {
+      for (const e of events) {
+        const { id, type, messageId, recipient, domain, timestamp, ...rest } = e;
+        ins.run(id, type, messageId, recipient, domain, timestamp, JSON.stringify(rest));
+      }
+    },
+    search(q: EventQuery): MessageEvent[] {
+      const where: string[] = [];
+      const args: (string | number)[] = [];
+      if (q.domain) { where.push("domain = ?"); args.push(q.domain); }
+      if (q.messageId) { where.push("message_id = ?"); args.push(q.messageId); }
+      if (q.recipient) { where.push("recipient = ?"); args.push(q.recipient.toLowerCase()); }
+      if (q.types?.length) { where.push(`type IN (${q.types.map(() => "?").join(",")})`); args.push(...q.types); }
+      if (q.begin !== undefined) { where.push("ts >= ?"); args.push(q.begin); }
+      if (q.end !== undefined) { where.push("ts <= ?"); args.push(q.end); }
+      if (q.cursor) { where.push(q.ascending ? "id > ?" : "id < ?"); args.push(q.cursor); }
+      const sql = `SELECT * FROM events ${where.length ? "WHERE " + where.join(" AND ") : ""}
+        ORDER BY ts ${q.ascending ? "ASC" : "DESC"}, id ${q.ascending ? "ASC" : "DESC"} LIMIT ?`;
+      return (db.query(sql).all(...args, q.limit) as Row[]).map(toEvent);
+    },
+    count(q: { domain?: string; begin: number; end: number }) {
+      const where = ["ts >= ?", "ts <= ?"];
+      const args: (string | number)[] = [q.begin, q.end];
+      if (q.domain) { where.push("domain = ?"); args.push(q.domain); }
+      return db.query(`SELECT type, (ts / 3600000) * 3600000 AS bucket, COUNT(*) AS count FROM events
+        WHERE ${where.join(" AND ")} AND (json_extract(data, '$.isBot') IS NULL OR json_extract(data, '$.isBot') = 0)
+        GROUP BY type, bucket ORDER BY bucket`).all(...args) as { type: string; bucket: number; count: number }[];
+    },
+  };
+}

@@ -1,0 +1,34 @@
+// openSqliteStore: control.sqlite plus one <zone>.sqlite per configured zone, all in WAL mode.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Database } from "bun:sqlite";
+import type { Store, ZoneStore } from "../store.ts";
+import { createControlStore } from "./control.ts";
+import { openDatabase } from "./db.ts";
+import { CONTROL_MIGRATIONS, ZONE_MIGRATIONS } from "./migrations.ts";
+import { createZoneStore } from "./zone.ts";
+
+/** Opens the store in `dataDir`, or entirely in memory when dataDir is ":memory:". */
+export function openSqliteStore(dataDir: string, zoneNames: string[]): Store {
+  const inMemory = dataDir === ":memory:";
+  if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  const path = (name: string) => (inMemory ? ":memory:" : join(dataDir, `${name}.sqlite`));
+  const controlDb = openDatabase(path("control"), CONTROL_MIGRATIONS);
+  const dbs: Database[] = [controlDb];
+  const zones = new Map<string, ZoneStore>();
+  for (const name of zoneNames) {
+    const db = openDatabase(path(name), ZONE_MIGRATIONS);
+    dbs.push(db);
+    zones.set(name, createZoneStore(name, db));
+  }
+  return {
+    control: createControlStore(controlDb),
+    zone(name: string) {
+      const z = zones.get(name);
+      if (!z) throw new Error(`unknown zone "${name}" (configured: ${zoneNames.join(", ")})`);
+      return z;
+    },
+    zoneNames: () => [...zones.keys()],
+    close() { for (const db of dbs) db.close(); },
+  };
+}

@@ -1,0 +1,56 @@
+// Ordered, append-only schema migrations, embedded in the binary. Never edit a shipped entry:
+// add a new one. `user_version` records how many have been applied.
+
+export const CONTROL_MIGRATIONS: string[] = [
+  `CREATE TABLE account (
+     id INTEGER PRIMARY KEY, webhook_signing_key TEXT NOT NULL, secret TEXT NOT NULL, created_at INTEGER NOT NULL);
+   CREATE TABLE domains (
+     id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL UNIQUE, zone TEXT NOT NULL,
+     state TEXT NOT NULL DEFAULT 'unverified', wildcard INTEGER NOT NULL DEFAULT 0,
+     dkim_selector TEXT NOT NULL, validation INTEGER NOT NULL DEFAULT 0, bot_detection INTEGER NOT NULL DEFAULT 0,
+     open_tracking INTEGER NOT NULL DEFAULT 0, click_tracking INTEGER NOT NULL DEFAULT 0,
+     unsubscribe_tracking INTEGER NOT NULL DEFAULT 0, limit_max INTEGER NOT NULL DEFAULT 0,
+     limit_window TEXT NOT NULL DEFAULT 'month', created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+   CREATE TABLE dkim_keys (
+     domain_id INTEGER NOT NULL REFERENCES domains(id) ON DELETE CASCADE, selector TEXT NOT NULL,
+     algorithm TEXT NOT NULL, private_key TEXT NOT NULL, public_key TEXT NOT NULL,
+     PRIMARY KEY (domain_id, algorithm));
+   CREATE TABLE api_keys (
+     id TEXT PRIMARY KEY, kind TEXT NOT NULL, domain_id INTEGER REFERENCES domains(id) ON DELETE CASCADE,
+     label TEXT NOT NULL DEFAULT '', hash TEXT NOT NULL, grants TEXT NOT NULL DEFAULT '[]',
+     created_at INTEGER NOT NULL, last_used_at INTEGER, revoked_at INTEGER);
+   CREATE TABLE smtp_credentials (
+     domain_id INTEGER NOT NULL REFERENCES domains(id) ON DELETE CASCADE, login TEXT NOT NULL,
+     hash TEXT NOT NULL, created_at INTEGER NOT NULL, PRIMARY KEY (domain_id, login));
+   CREATE TABLE webhooks (
+     id TEXT PRIMARY KEY, domain_id INTEGER REFERENCES domains(id) ON DELETE CASCADE, events TEXT NOT NULL,
+     url TEXT NOT NULL, format TEXT NOT NULL, extra TEXT NOT NULL DEFAULT '{}', created_at INTEGER NOT NULL);`,
+];
+
+export const ZONE_MIGRATIONS: string[] = [
+  `CREATE TABLE messages (
+     id TEXT PRIMARY KEY, send_id TEXT NOT NULL, domain TEXT NOT NULL, message_id_header TEXT NOT NULL,
+     mail_from TEXT NOT NULL, subject TEXT NOT NULL, content TEXT, raw BLOB, tags TEXT NOT NULL,
+     metadata TEXT NOT NULL, callback_url TEXT, source TEXT NOT NULL, is_test INTEGER NOT NULL,
+     size INTEGER NOT NULL, created_at INTEGER NOT NULL);
+   CREATE INDEX messages_domain_created ON messages(domain, created_at);
+   CREATE TABLE attachments (
+     send_id TEXT NOT NULL, idx INTEGER NOT NULL, filename TEXT NOT NULL, content_type TEXT NOT NULL,
+     content_id TEXT, disposition TEXT NOT NULL, data BLOB NOT NULL, PRIMARY KEY (send_id, idx));
+   CREATE TABLE recipients (
+     id TEXT PRIMARY KEY, message_id TEXT NOT NULL, email TEXT NOT NULL, rcpt_domain TEXT NOT NULL,
+     kind TEXT NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL, first_attempt_at INTEGER, expires_at INTEGER NOT NULL,
+     last_code INTEGER, last_response TEXT, mx TEXT, updated_at INTEGER NOT NULL);
+   CREATE INDEX recipients_message ON recipients(message_id);
+   CREATE INDEX recipients_due ON recipients(next_attempt_at) WHERE status IN ('queued', 'deferred');
+   CREATE TABLE events (
+     id TEXT PRIMARY KEY, type TEXT NOT NULL, message_id TEXT NOT NULL, recipient TEXT NOT NULL,
+     domain TEXT NOT NULL, ts INTEGER NOT NULL, data TEXT NOT NULL);
+   CREATE INDEX events_domain_ts ON events(domain, ts);
+   CREATE INDEX events_message ON events(message_id);
+   CREATE TABLE suppressions (
+     domain TEXT NOT NULL, type TEXT NOT NULL, address TEXT NOT NULL, reason TEXT NOT NULL DEFAULT '',
+     code TEXT NOT NULL DEFAULT '', scope TEXT, created_at INTEGER NOT NULL, PRIMARY KEY (domain, type, address));
+   CREATE INDEX suppressions_address ON suppressions(domain, address);`,
+];

@@ -1,0 +1,54 @@
+// The outbound queue inside <zone>.sqlite: recipients that are queued or deferred. A claim moves
+// next_attempt_at forward by the lease, so a crashed claimer's rows come back when it ends.
+import type { Database } from "bun:sqlite";
+import type { RecipientUpdate, StoredRecipient } from "../store.ts";
+
+type Row = Record<string, unknown>;
+
+export const toRecipient = (r: Row): StoredRecipient => ({
+  id: r.id as string, messageId: r.message_id as string, email: r.email as string, rcptDomain: r.rcpt_domain as string,
+  kind: r.kind as StoredRecipient["kind"], status: r.status as StoredRecipient["status"], attempts: r.attempts as number,
+  nextAttemptAt: r.next_attempt_at as number, firstAttemptAt: (r.first_attempt_at as number | null) ?? null,
+  expiresAt: r.expires_at as number, lastCode: (r.last_code as number | null) ?? null,
+  lastResponse: (r.last_response as string | null) ?? null, mx: (r.mx as string | null) ?? null, updatedAt: r.updated_at as number,
+});
+
+const PENDING = "status IN ('queued', 'deferred')";
+
+export function createQueueStatements(db: Database) {
+  const claim = db.query(`UPDATE recipients SET next_attempt_at = ?1 + ?3 WHERE id IN (
+      SELECT id FROM recipients WHERE ${PENDING} AND next_attempt_at <= ?1 ORDER BY next_attempt_at LIMIT ?2)
+    RETURNING *`);
+  const update = db.query(`UPDATE recipients SET status = ?, attempts = ?, next_attempt_at = ?, first_attempt_at = ?,
+    last_code = ?, last_response = ?, mx = ?, updated_at = ? WHERE id = ?`);
+  return {
+    claimDue(now: number, limit: number, leaseMs: number): StoredRecipient[] {
+      return db.transaction(() => (claim.all(now, limit, leaseMs) as Row[]).map(toRecipient)).immediate();
+    },
+    applyUpdates(updates: RecipientUpdate[], now: number) {
+      for (const u of updates) update.run(u.status, u.attempts, u.nextAttemptAt, u.firstAttemptAt, u.lastCode, u.lastResponse, u.mx, now, u.id);
+    },
+    stats(now: number) {
+      const counts = db.query("SELECT status, COUNT(*) AS n FROM recipients GROUP BY status").all() as Row[];
+      const by = (s: string) => (counts.find((c) => c.status === s)?.n as number | undefined) ?? 0;
+      const due = (db.query(`SELECT COUNT(*) AS n FROM recipients WHERE ${PENDING} AND next_attempt_at <= ?`).get(now) as Row).n as number;
+      const byDomain = (db.query(`SELECT rcpt_domain AS domain, COUNT(*) AS count FROM recipients WHERE ${PENDING}
+        GROUP BY rcpt_domain ORDER BY count DESC LIMIT 20`).all() as { domain: string; count: number }[]);
+      return { queued: by("queued"), deferred: by("deferred"), due, delivered: by("delivered"), failed: by("failed"), byDomain };
+    },
+    list(limit: number): StoredRecipient[] {
+      return (db.query(`SELECT * FROM recipients WHERE ${PENDING} ORDER BY next_attempt_at LIMIT ?`).all(limit) as Row[]).map(toRecipient);
+    },
+    retryNow(id: string, now: number): number {
+      return db.query(`UPDATE recipients SET next_attempt_at = ? WHERE ${PENDING} AND (id = ? OR message_id = ?)`).run(now, id, id).changes;
+    },
+    purge(now: number): number {
+      return db.query(`UPDATE recipients SET status = 'failed', last_response = 'purged by the administrator', updated_at = ?
+        WHERE ${PENDING}`).run(now).changes;
+    },
+    nextDueAt(): number | null {
+      const r = db.query(`SELECT MIN(next_attempt_at) AS t FROM recipients WHERE ${PENDING}`).get() as Row;
+      return (r.t as number | null) ?? null;
+    },
+  };
+}

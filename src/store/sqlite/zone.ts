@@ -1,0 +1,128 @@
+// <zone>.sqlite: messages, attachments, recipients (which are also the queue), events and
+// suppressions of the domains that live in this zone. Queue statements are in queue.ts.
+import type { Database } from "bun:sqlite";
+import type { MessageEvent } from "../../core/model.ts";
+import type { StoredAttachment, StoredMessage, StoredRecipient, Suppression, ZoneStore } from "../store.ts";
+import { bool, json } from "./db.ts";
+import { createQueueStatements, toRecipient } from "./queue.ts";
+import { createEventStatements } from "./events.ts";
+
+type Row = Record<string, unknown>;
+
+const toMessage = (r: Row): StoredMessage => ({
+  id: r.id as string, sendId: r.send_id as string, domain: r.domain as string, messageIdHeader: r.message_id_header as string,
+  from: r.mail_from as string, subject: r.subject as string, content: (r.content as string | null) ?? null,
+  raw: r.raw ? new Uint8Array(r.raw as Uint8Array) : null, tags: json(r.tags, []), metadata: json(r.metadata, {}),
+  callbackUrl: (r.callback_url as string | null) ?? null, source: r.source as string, isTest: bool(r.is_test),
+  size: r.size as number, createdAt: r.created_at as number,
+});
+
+const toSuppression = (r: Row): Suppression => ({
+  domain: r.domain as string, type: r.type as Suppression["type"], address: r.address as string, reason: r.reason as string,
+  code: r.code as string, scope: (r.scope as string | null) ?? null, createdAt: r.created_at as number,
+});
+
+export function createZoneStore(zone: string, db: Database): ZoneStore {
+  const insMessage = db.query(`INSERT INTO messages (id, send_id, domain, message_id_header, mail_from, subject, content, raw,
+    tags, metadata, callback_url, source, is_test, size, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insRecipient = db.query(`INSERT INTO recipients (id, message_id, email, rcpt_domain, kind, status, attempts,
+    next_attempt_at, first_attempt_at, expires_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, NULL, ?, ?)`);
+  const insAttachment = db.query(`INSERT INTO attachments (send_id, idx, filename, content_type, content_id, disposition, data)
+    VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  const insSuppression = db.query(`INSERT INTO suppressions (domain, type, address, reason, code, scope, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (domain, type, address) DO UPDATE SET reason = excluded.reason,
+    code = excluded.code, scope = excluded.scope, created_at = excluded.created_at`);
+  const queue = createQueueStatements(db);
+  const events = createEventStatements(db);
+
+  const writeSuppressions = (list: Suppression[]) => {
+    for (const s of list) insSuppression.run(s.domain, s.type, s.address.toLowerCase(), s.reason, s.code, s.scope, s.createdAt);
+  };
+
+  return {
+    zone,
+    async createSend({ messages, recipients, attachments, events: evs }) {
+      db.transaction(() => {
+        for (const m of messages) insMessage.run(m.id, m.sendId, m.domain, m.messageIdHeader, m.from, m.subject, m.content, m.raw,
+          JSON.stringify(m.tags), JSON.stringify(m.metadata), m.callbackUrl, m.source, m.isTest ? 1 : 0, m.size, m.createdAt);
+        for (const r of recipients) insRecipient.run(r.id, r.messageId, r.email, r.rcptDomain, r.kind, r.status, r.nextAttemptAt, r.expiresAt, r.updatedAt);
+        for (const a of attachments) insAttachment.run(a.sendId, a.idx, a.filename, a.contentType, a.contentId, a.disposition, a.data);
+        events.insertMany(evs);
+      })();
+    },
+    async getMessage(id) {
+      const r = db.query("SELECT * FROM messages WHERE id = ?").get(id) as Row | null;
+      return r ? toMessage(r) : null;
+    },
+    async getAttachments(sendId) {
+      const rows = db.query("SELECT * FROM attachments WHERE send_id = ? ORDER BY idx").all(sendId) as Row[];
+      return rows.map((r): StoredAttachment => ({ sendId, idx: r.idx as number, filename: r.filename as string,
+        contentType: r.content_type as string, contentId: (r.content_id as string | null) ?? null,
+        disposition: r.disposition as StoredAttachment["disposition"], data: new Uint8Array(r.data as Uint8Array) }));
+    },
+    async getRecipient(id) {
+      const r = db.query("SELECT * FROM recipients WHERE id = ?").get(id) as Row | null;
+      return r ? toRecipient(r) : null;
+    },
+    async listRecipients(messageId) {
+      return (db.query("SELECT * FROM recipients WHERE message_id = ? ORDER BY rowid").all(messageId) as Row[]).map(toRecipient);
+    },
+    claimDue: async (now, limit, leaseMs) => queue.claimDue(now, limit, leaseMs),
+    async applyOutcomes(updates, evs, suppressions, now) {
+      db.transaction(() => {
+        queue.applyUpdates(updates, now);
+        events.insertMany(evs);
+        writeSuppressions(suppressions);
+      })();
+    },
+    queueStats: async (now) => queue.stats(now),
+    listQueue: async (limit) => queue.list(limit),
+    retryNow: async (id, now) => queue.retryNow(id, now),
+    purgeQueue: async (now) => queue.purge(now),
+    nextDueAt: async () => queue.nextDueAt(),
+    async recordEvents(evs: MessageEvent[]) {
+      db.transaction(() => events.insertMany(evs))();
+    },
+    searchEvents: async (q) => events.search(q),
+    countEvents: async (q) => events.count(q),
+    async addSuppressions(list) {
+      db.transaction(() => writeSuppressions(list))();
+    },
+    async getSuppression(domain, type, address) {
+      const r = db.query("SELECT * FROM suppressions WHERE domain = ? AND type = ? AND address = ?").get(domain, type, address.toLowerCase()) as Row | null;
+      return r ? toSuppression(r) : null;
+    },
+    async findSuppressed(domain, addresses) {
+      if (addresses.length === 0) return [];
+      const lower = [...new Set(addresses.map((a) => a.toLowerCase()))];
+      const out: Suppression[] = [];
+      const stmt = db.query("SELECT * FROM suppressions WHERE domain = ? AND address = ?");
+      for (const a of lower) for (const r of stmt.all(domain, a) as Row[]) out.push(toSuppression(r));
+      return out;
+    },
+    async listSuppressions({ domain, type, after, limit, address }) {
+      const where = ["domain = ?"];
+      const args: (string | number)[] = [domain];
+      if (type) { where.push("type = ?"); args.push(type); }
+      if (after) { where.push("address > ?"); args.push(after); }
+      if (address) { where.push("address = ?"); args.push(address.toLowerCase()); }
+      args.push(limit);
+      const rows = db.query(`SELECT * FROM suppressions WHERE ${where.join(" AND ")} ORDER BY address LIMIT ?`).all(...args) as Row[];
+      return rows.map(toSuppression);
+    },
+    async deleteSuppression(domain, type, address) {
+      const sql = type ? "DELETE FROM suppressions WHERE domain = ? AND address = ? AND type = ?" : "DELETE FROM suppressions WHERE domain = ? AND address = ?";
+      const args = type ? [domain, address.toLowerCase(), type] : [domain, address.toLowerCase()];
+      return db.query(sql).run(...args).changes;
+    },
+    async deleteAllSuppressions(domain, type) {
+      return db.query("DELETE FROM suppressions WHERE domain = ? AND type = ?").run(domain, type).changes;
+    },
+    async countSends(domain, since) {
+      const r = db.query("SELECT COUNT(*) AS n FROM messages WHERE domain = ? AND created_at >= ?").get(domain, since) as Row;
+      return r.n as number;
+    },
+  };
+}
+
+export type { StoredRecipient };

@@ -1,0 +1,175 @@
+// The only storage API. Methods are async (a PostgreSQL store will not be synchronous), sized to a
+// use case, and return domain types. SQL lives only under store/sqlite/.
+import type { Account, ApiKey, DkimKey, Domain, DomainSettings, DomainState, KeyKind, MessageEvent, SuppressionType } from "../core/model.ts";
+
+export interface NewDomain extends DomainSettings {
+  name: string;
+  zone: string;
+  wildcard: boolean;
+  dkimSelector: string;
+  keys: Omit<DkimKey, "domainId">[];
+}
+
+export interface StoredKey extends ApiKey { hash: string; revokedAt: number | null }
+
+export interface Credential { domainId: number; login: string; hash: string; createdAt: number }
+
+export interface WebhookTarget {
+  id: string;
+  domainId: number | null;
+  /** Event types this target receives (native names; empty = all). */
+  events: string[];
+  url: string;
+  format: "mailgun" | "sendgrid" | "sparkpost" | "native";
+  /** Vendor-specific extras (SparkPost name, auth_type, custom headers...). */
+  extra: Record<string, unknown>;
+  createdAt: number;
+}
+
+export interface ControlStore {
+  getAccount(): Promise<Account | null>;
+  createAccount(a: Account & { secret: string }): Promise<void>;
+  /** The server-wide HMAC secret for VERP and tracking tokens. */
+  getSecret(): Promise<string>;
+  insertDomain(d: NewDomain, now: number): Promise<Domain>;
+  getDomain(name: string): Promise<Domain | null>;
+  getDomainById(id: number): Promise<Domain | null>;
+  listDomains(): Promise<Domain[]>;
+  updateDomain(name: string, patch: Partial<DomainSettings> & { state?: DomainState; wildcard?: boolean }, now: number): Promise<Domain | null>;
+  deleteDomain(name: string): Promise<boolean>;
+  getDkimKeys(domainId: number): Promise<DkimKey[]>;
+  insertKey(k: StoredKey): Promise<void>;
+  getKey(id: string): Promise<StoredKey | null>;
+  listKeys(): Promise<StoredKey[]>;
+  revokeKey(id: string, now: number): Promise<boolean>;
+  touchKeys(used: Map<string, number>): Promise<void>;
+  upsertCredential(c: Credential): Promise<void>;
+  getCredential(domainId: number, login: string): Promise<Credential | null>;
+  listCredentials(domainId: number): Promise<Credential[]>;
+  deleteCredential(domainId: number, login: string): Promise<boolean>;
+  insertWebhook(w: WebhookTarget): Promise<void>;
+  updateWebhook(w: WebhookTarget): Promise<void>;
+  listWebhooks(domainId: number | null): Promise<WebhookTarget[]>;
+  deleteWebhook(id: string): Promise<boolean>;
+}
+
+/** One message as stored: the envelope's content, composed into MIME at delivery time. */
+export interface StoredMessage {
+  id: string;
+  sendId: string;
+  domain: string;
+  messageIdHeader: string;
+  from: string;
+  subject: string;
+  /** JSON of the composed-at-delivery content (see core/compose.ts), or null when `raw` is set. */
+  content: string | null;
+  raw: Uint8Array | null;
+  tags: string[];
+  metadata: Record<string, string>;
+  callbackUrl: string | null;
+  source: string;
+  isTest: boolean;
+  size: number;
+  createdAt: number;
+}
+
+export type RecipientStatus = "queued" | "deferred" | "delivered" | "failed" | "suppressed" | "test";
+
+export interface StoredRecipient {
+  id: string;
+  messageId: string;
+  email: string;
+  rcptDomain: string;
+  kind: "to" | "cc" | "bcc";
+  status: RecipientStatus;
+  attempts: number;
+  nextAttemptAt: number;
+  firstAttemptAt: number | null;
+  expiresAt: number;
+  lastCode: number | null;
+  lastResponse: string | null;
+  mx: string | null;
+  updatedAt: number;
+}
+
+export interface StoredAttachment {
+  sendId: string;
+  idx: number;
+  filename: string;
+  contentType: string;
+  contentId: string | null;
+  disposition: "attachment" | "inline";
+  data: Uint8Array;
+}
+
+export interface Suppression {
+  domain: string;
+  type: SuppressionType;
+  address: string;
+  reason: string;
+  code: string;
+  /** SparkPost: transactional / non_transactional; null = both. */
+  scope: string | null;
+  createdAt: number;
+}
+
+/** The outcome the scheduler applies to one claimed recipient. */
+export interface RecipientUpdate {
+  id: string;
+  status: RecipientStatus;
+  attempts: number;
+  nextAttemptAt: number;
+  firstAttemptAt: number | null;
+  lastCode: number | null;
+  lastResponse: string | null;
+  mx: string | null;
+}
+
+export interface EventQuery {
+  domain?: string;
+  messageId?: string;
+  recipient?: string;
+  types?: string[];
+  begin?: number;
+  end?: number;
+  /** Page after this event id (ascending) or before it (descending). */
+  cursor?: string;
+  ascending?: boolean;
+  limit: number;
+}
+
+export interface ZoneStore {
+  readonly zone: string;
+  /** Commits a whole send: messages, recipients (the queue), attachments and their events, in one transaction. */
+  createSend(input: { messages: StoredMessage[]; recipients: StoredRecipient[]; attachments: StoredAttachment[]; events: MessageEvent[] }): Promise<void>;
+  getMessage(id: string): Promise<StoredMessage | null>;
+  getAttachments(sendId: string): Promise<StoredAttachment[]>;
+  getRecipient(id: string): Promise<StoredRecipient | null>;
+  listRecipients(messageId: string): Promise<StoredRecipient[]>;
+  /** Claims due recipients for `leaseMs`: a crash leaves them due again once the lease ends. */
+  claimDue(now: number, limit: number, leaseMs: number): Promise<StoredRecipient[]>;
+  /** Applies delivery outcomes and their events in one transaction. */
+  applyOutcomes(updates: RecipientUpdate[], events: MessageEvent[], suppressions: Suppression[], now: number): Promise<void>;
+  queueStats(now: number): Promise<{ queued: number; deferred: number; due: number; delivered: number; failed: number; byDomain: { domain: string; count: number }[] }>;
+  listQueue(limit: number): Promise<StoredRecipient[]>;
+  retryNow(idOrMessageId: string, now: number): Promise<number>;
+  purgeQueue(now: number): Promise<number>;
+  nextDueAt(): Promise<number | null>;
+  recordEvents(events: MessageEvent[]): Promise<void>;
+  searchEvents(q: EventQuery): Promise<MessageEvent[]>;
+  countEvents(q: { domain?: string; begin: number; end: number }): Promise<{ type: string; bucket: number; count: number }[]>;
+  addSuppressions(s: Suppression[]): Promise<void>;
+  getSuppression(domain: string, type: string, address: string): Promise<Suppression | null>;
+  findSuppressed(domain: string, addresses: string[]): Promise<Suppression[]>;
+  listSuppressions(q: { domain: string; type?: string; after?: string; limit: number; address?: string }): Promise<Suppression[]>;
+  deleteSuppression(domain: string, type: string | null, address: string): Promise<number>;
+  deleteAllSuppressions(domain: string, type: string): Promise<number>;
+  countSends(domain: string, since: number): Promise<number>;
+}
+
+export interface Store {
+  control: ControlStore;
+  zone(name: string): ZoneStore;
+  zoneNames(): string[];
+  close(): void;
+}
