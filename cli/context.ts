@@ -26,9 +26,8 @@ export function contextFrom(cmd: Command): CliContext {
     config: () => (config ??= loadConfig({ file: configFile, env: process.env })),
     async app() {
       if (!app) {
-        app = createApp(ctx.config(), { log: createLogger({ level: process.env.POSTERN_LOG === "debug" ? "debug" : "warn" }) });
-        const key = await app.ensureAccount();
-        if (key) process.stderr.write(`postern: created the account; its primary key (shown once): ${key}\n`);
+        app = await createApp(ctx.config(), { log: createLogger({ level: process.env.POSTERN_LOG === "debug" ? "debug" : "warn" }) });
+        if (app.newAccountKey) process.stderr.write(`postern: created the account; its primary key (shown once): ${app.newAccountKey}\n`);
       }
       return app;
     },

@@ -10,8 +10,11 @@ import { createMetrics } from "./metrics.ts";
 import { createAccessService } from "./core/access.ts";
 import { createDomainService } from "./core/domains.ts";
 import { ensureAccount } from "./core/account.ts";
+import { createSendService } from "./core/send.ts";
 import { createHttpHandler } from "./api/server.ts";
 import { createClientIp } from "./api/client-ip.ts";
+import { createTokenCodec } from "./tracking/token.ts";
+import { createMta } from "./mta/index.ts";
 
 export interface AppOptions {
   resolver?: Resolver;
@@ -21,7 +24,8 @@ export interface AppOptions {
   inMemory?: boolean;
 }
 
-export function createApp(config: Config, opts: AppOptions = {}) {
+/** Builds everything; creates the account on first use (its primary key is in `newAccountKey`). */
+export async function createApp(config: Config, opts: AppOptions = {}) {
   const now = opts.now ?? (() => Date.now());
   const log = opts.log ?? createLogger({ level: "info" });
   const resolver = opts.resolver ?? createSystemResolver(config.mta.dns_servers);
@@ -29,17 +33,17 @@ export function createApp(config: Config, opts: AppOptions = {}) {
   const metrics = createMetrics();
   const mtaHostname = config.mta.hostname || osHostname();
   const access = createAccessService({ control: store.control, now });
+  const newAccountKey = await ensureAccount(store.control, access, now());
+  const secret = await store.control.getSecret();
+  const codec = createTokenCodec(secret);
   const domains = createDomainService({
     control: store.control, resolver, now, zones: config.zones,
     dns: { mtaHostname, bounceDomain: config.mta.bounce_domain, trackingHost: new URL(config.server.public_url).hostname },
   });
-
-  const http = createHttpHandler({
-    authenticate: access.authenticate,
-    surfaces: {},
-    health: async () => ({ status: "ok", zone: config.server.zone, queue: await queueDepth() }),
-    metrics, log: log.child("http"), now,
-    clientIp: createClientIp(config.server.trusted_proxies),
+  const mta = createMta({ config, store, resolver, now, log: log.child("mta"), hostname: mtaHostname, secret, codec });
+  const sender = createSendService({
+    store, now, hostname: mtaHostname, lifetimeMs: config.mta.max_queue_lifetime, maxMessageBytes: config.smtp.max_message_size,
+    onQueued: () => mta.scheduler.poke(),
   });
 
   async function queueDepth(): Promise<number> {
@@ -49,22 +53,31 @@ export function createApp(config: Config, opts: AppOptions = {}) {
   }
   metrics.gauge("postern_queue_depth", "recipients queued or deferred", async () => [[{}, await queueDepth()]]);
 
+  const http = createHttpHandler({
+    authenticate: access.authenticate,
+    surfaces: {},
+    health: async () => ({ status: "ok", zone: config.server.zone, queue: await queueDepth(), connections: mta.pool.stats().open }),
+    metrics, log: log.child("http"), now,
+    clientIp: createClientIp(config.server.trusted_proxies),
+  });
+
   let server: ReturnType<typeof Bun.serve> | null = null;
   return {
-    config, store, log, now, resolver, metrics, access, domains, http, mtaHostname,
-    ensureAccount: () => ensureAccount(store.control, access, now()),
-    /** Starts the HTTP listener (and, as they are built, the MTA, inbound SMTP and webhooks). */
-    async start() {
+    config, store, log, now, resolver, metrics, access, domains, sender, mta, http, mtaHostname, codec, newAccountKey,
+    /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */
+    async start(): Promise<Record<string, string>> {
       const [host, port] = splitHostPort(config.server.listen);
       server = Bun.serve({
         hostname: host, port, maxRequestBodySize: 64 * 1024 * 1024,
         fetch: (req, srv) => http(req, srv.requestIP(req)?.address ?? ""),
         error: () => new Response("internal server error", { status: 500 }),
       });
+      mta.scheduler.start();
       return { http: `${server.hostname}:${server.port}` };
     },
     async stop() {
       await server?.stop(true);
+      await mta.stop();
       await access.flushTouches();
       store.close();
     },
@@ -76,4 +89,4 @@ export function splitHostPort(text: string): [string, number] {
   return [text.slice(0, i).replace(/^\[|\]$/g, ""), Number(text.slice(i + 1))];
 }
 
-export type App = ReturnType<typeof createApp>;
+export type App = Awaited<ReturnType<typeof createApp>>;

@@ -20,9 +20,9 @@ export function registerServer(program: Command) {
       writeFileSync(file, renderConfigTemplate());
       const config = loadConfig({ file, env: process.env });
       mkdirSync(config.storage.templates_dir, { recursive: true });
-      const app = createApp(config, { log: createLogger({ level: "warn" }) });
+      const app = await createApp(config, { log: createLogger({ level: "warn" }) });
       try {
-        const key = await app.ensureAccount();
+        const key = app.newAccountKey;
         ctx.out.print({ config: file, data_dir: config.storage.data_dir, account_key: key },
           () => `wrote ${file}\ndata in ${config.storage.data_dir}\n${key ? `account (primary) key, shown once: ${key}` : "the account already existed"}`);
       } finally { await app.stop(); }
@@ -31,8 +31,8 @@ export function registerServer(program: Command) {
   program.command("serve").description("start every HTTP surface, the MTA, inbound SMTP, webhooks and the bot classifier")
     .action(async (_o: unknown, cmd: Command) => {
       const ctx = contextFrom(cmd);
-      const app = createApp(ctx.config());
-      const key = await app.ensureAccount();
+      const app = await createApp(ctx.config());
+      const key = app.newAccountKey;
       if (key) process.stdout.write(`created the account; its primary key (shown once): ${key}\n`);
       const where = await app.start();
       process.stdout.write(`postern listening: ${Object.entries(where).map(([k, v]) => `${k} ${v}`).join(", ")}` +

@@ -122,6 +122,8 @@ export interface SendEnvelope {
   sendAt?: number;
   /** A complete MIME message (RFC 5322) to send as is instead of composing one. */
   raw?: Uint8Array;
+  /** Field path of this envelope in the surface's request (`personalizations.0`), for error messages. */
+  path?: string;
 }
 
 export interface SendResult {
@@ -160,6 +162,8 @@ export interface MessageEvent {
   userAgent?: string;
   isBot?: boolean;
   botReasons?: string[];
+  /** The recipient row the event belongs to (VERP and tracking tokens carry it). */
+  recipientId?: string;
   tags: string[];
   metadata: Record<string, string>;
 }

@@ -1,0 +1,23 @@
+// What a stored message holds until delivery: the envelope's content, composed into MIME (with
+// tracking and DKIM) per delivery attempt so the accept path stays a single cheap write.
+import type { Address } from "./model.ts";
+
+export interface MessageContent {
+  from: Address;
+  replyTo?: Address[];
+  to: Address[];
+  cc?: Address[];
+  subject: string;
+  text?: string;
+  html?: string;
+  amp?: string;
+  headers?: Record<string, string>;
+  /** Indexes into the send's attachments table (shared by every envelope of one send). */
+  attachments: number[];
+  tracking: { opens: boolean; clicks: boolean; clickText: boolean; unsubscribe: boolean; honeypot: boolean; openTag?: string };
+  /** RFC 5322 Date in ms (the accept time). */
+  date: number;
+}
+
+export const encodeContent = (c: MessageContent) => JSON.stringify(c);
+export const decodeContent = (s: string) => JSON.parse(s) as MessageContent;

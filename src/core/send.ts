@@ -1,0 +1,160 @@
+// The send service every surface, the CLI and SMTP submission use: checks scope, domain state,
+// addresses, limits and suppressions, then commits messages + recipients (the queue) + accepted
+// events in one transaction before it returns. A returned SendResult means durable on disk.
+import type { Address, Domain, MessageEvent, Principal, SendEnvelope, SendRequest, SendResult } from "./model.ts";
+import type { StoredAttachment, StoredMessage, StoredRecipient, Store, Suppression } from "../store/store.ts";
+import { AppError, forbidden, invalidMany, notFound, type Issue } from "./errors.ts";
+import { checkHeaders, hasLineBreak } from "./headers.ts";
+import { checkSyntax } from "../validation/address.ts";
+import { encodeContent, type MessageContent } from "./content.ts";
+import { newId } from "./ids.ts";
+import { windowStart } from "./limits.ts";
+
+export interface SendDeps {
+  store: Store;
+  now: () => number;
+  /** mta.hostname: the right-hand side of Message-IDs. */
+  hostname: string;
+  lifetimeMs: number;
+  maxMessageBytes: number;
+  /** Called after a commit so the scheduler can look at the queue at once. */
+  onQueued?: () => void;
+}
+
+const SUPPRESSING = new Set(["bounces", "unsubscribes", "complaints"]);
+const emailDomain = (email: string) => email.slice(email.lastIndexOf("@") + 1).toLowerCase();
+
+export function createSendService(deps: SendDeps) {
+  const { store, now } = deps;
+
+  async function sendingDomain(principal: Principal, name: string): Promise<Domain> {
+    const domain = await store.control.getDomain(name);
+    if (!domain) throw notFound(`domain ${name} not found`);
+    if (principal.kind === "domain" && principal.domain?.id !== domain.id) throw forbidden(`this key may not send for ${name}`);
+    if (domain.state !== "active") throw new AppError("forbidden", `domain ${name} is ${domain.state}: only active domains send`, { field: "from" });
+    return domain;
+  }
+
+  async function checkLimit(domain: Domain, count: number) {
+    if (!domain.limitMax) return;
+    const used = await store.zone(domain.zone).countSends(domain.name, windowStart(domain.limitWindow, now()));
+    if (used + count > domain.limitMax) {
+      throw new AppError("payment_required", `sending limit of ${domain.limitMax} messages per ${domain.limitWindow} reached for ${domain.name}`);
+    }
+  }
+
+  return {
+    /** Accepts `req` for delivery; throws AppError for anything the caller got wrong. */
+    async send(principal: Principal, req: SendRequest): Promise<SendResult> {
+      const domain = await sendingDomain(principal, req.domain);
+      const issues = checkRequest(req, domain);
+      if (issues.length) throw invalidMany(issues);
+      const at = now();
+      const zone = store.zone(domain.zone);
+      const all = req.envelopes.flatMap((e) => [...e.to, ...(e.cc ?? []), ...(e.bcc ?? [])].map((a) => a.email));
+      await checkLimit(domain, req.envelopes.length);
+      const suppressed = req.skipSuppression ? new Map<string, Suppression>() : await suppressedMap(store, domain.name, all);
+      const built = buildRows(req, domain, suppressed, at, deps);
+      const size = built.messages.reduce((n, m) => n + m.size, 0);
+      if (size > deps.maxMessageBytes) throw new AppError("too_large", `message size ${size} exceeds the limit of ${deps.maxMessageBytes} bytes`);
+      await zone.createSend(built);
+      if (built.recipients.some((r) => r.status === "queued")) deps.onQueued?.();
+      return {
+        id: built.messages[0]!.id,
+        messages: built.messages.map((m) => ({ id: m.id, messageIdHeader: m.messageIdHeader,
+          recipients: built.recipients.filter((r) => r.messageId === m.id).map((r) => r.email) })),
+        accepted: built.recipients.filter((r) => r.status === "queued" || r.status === "test").length,
+        rejected: built.recipients.filter((r) => r.status === "suppressed").map((r) => ({ email: r.email, reason: suppressed.get(r.email.toLowerCase())?.type ?? "suppressed" })),
+      };
+    },
+  };
+}
+
+async function suppressedMap(store: Store, domain: string, emails: string[]): Promise<Map<string, Suppression>> {
+  const d = await store.control.getDomain(domain);
+  const list = await store.zone(d!.zone).findSuppressed(domain, emails);
+  const whitelisted = new Set(list.filter((s) => s.type === "whitelists").map((s) => s.address));
+  return new Map(list.filter((s) => SUPPRESSING.has(s.type) && !whitelisted.has(s.address)).map((s) => [s.address, s]));
+}
+
+function checkAddress(a: Address, field: string, issues: Issue[]) {
+  issues.push(...checkSyntax(a.email, { field: `${field}.email` }));
+  if (hasLineBreak(a.name)) issues.push({ field: `${field}.name`, message: "a name must be a single line" });
+}
+
+function checkRequest(req: SendRequest, domain: Domain): Issue[] {
+  const issues: Issue[] = [];
+  checkAddress(req.from, "from", issues);
+  if (!issues.length && !fromMatches(req.from.email, domain)) {
+    issues.push({ field: "from.email", message: `the from address must belong to ${domain.name}` });
+  }
+  req.replyTo?.forEach((a, i) => checkAddress(a, `reply_to.${i}`, issues));
+  if (req.envelopes.length === 0) issues.push({ field: "to", message: "at least one recipient is required" });
+  req.envelopes.forEach((e, i) => checkEnvelope(e, e.path ?? `envelopes.${i}`, domain, issues));
+  return issues;
+}
+
+function checkEnvelope(e: SendEnvelope, path: string, domain: Domain, issues: Issue[]) {
+  const count = e.to.length + (e.cc?.length ?? 0) + (e.bcc?.length ?? 0);
+  if (count === 0) issues.push({ field: `${path}.to`, message: "at least one recipient is required" });
+  e.to.forEach((a, j) => checkAddress(a, `${path}.to.${j}`, issues));
+  e.cc?.forEach((a, j) => checkAddress(a, `${path}.cc.${j}`, issues));
+  e.bcc?.forEach((a, j) => checkAddress(a, `${path}.bcc.${j}`, issues));
+  if (e.from) {
+    checkAddress(e.from, `${path}.from`, issues);
+    if (!fromMatches(e.from.email, domain)) issues.push({ field: `${path}.from.email`, message: `the from address must belong to ${domain.name}` });
+  }
+  if (hasLineBreak(e.subject)) issues.push({ field: `${path}.subject`, message: "the subject must be a single line" });
+  issues.push(...checkHeaders(e.headers, `${path}.headers`));
+  if (!e.raw && !e.text && !e.html && !e.amp) issues.push({ field: `${path}.content`, message: "a text or html body is required" });
+}
+
+function fromMatches(email: string, domain: Domain): boolean {
+  const d = emailDomain(email);
+  return d === domain.name || (domain.wildcard && d.endsWith(`.${domain.name}`));
+}
+
+function buildRows(req: SendRequest, domain: Domain, suppressed: Map<string, Suppression>, at: number, deps: SendDeps) {
+  const sendId = newId(at);
+  const attachments: StoredAttachment[] = (req.attachments ?? []).map((a, idx) => ({ sendId, idx, filename: a.filename,
+    contentType: a.contentType, contentId: a.contentId ?? null, disposition: a.disposition, data: a.content }));
+  const attachmentBytes = attachments.reduce((n, a) => n + a.data.byteLength, 0);
+  const messages: StoredMessage[] = [];
+  const recipients: StoredRecipient[] = [];
+  const events: MessageEvent[] = [];
+  const tracking = {
+    opens: req.tracking?.opens ?? domain.openTracking, clicks: req.tracking?.clicks ?? domain.clickTracking, clickText: false,
+    unsubscribe: !req.isTransactional && (req.tracking?.unsubscribe ?? domain.unsubscribeTracking), honeypot: domain.botDetection,
+  };
+  for (const e of req.envelopes) {
+    const id = newId(at);
+    const from = e.from ?? req.from;
+    const content: MessageContent | null = e.raw ? null : {
+      from, replyTo: req.replyTo, to: e.to, cc: e.cc, subject: e.subject, text: e.text, html: e.html, amp: e.amp,
+      headers: e.headers, attachments: attachments.map((a) => a.idx), tracking, date: at,
+    };
+    const contentText = content ? encodeContent(content) : null;
+    const metadata = e.metadata ?? {};
+    messages.push({ id, sendId, domain: domain.name, messageIdHeader: `<${id}@${deps.hostname}>`, from: from.email, subject: e.subject,
+      content: contentText, raw: e.raw ?? null, tags: req.tags ?? [], metadata, callbackUrl: req.callbackUrl ?? null, source: req.source,
+      isTest: Boolean(req.isTestMode), size: (contentText?.length ?? e.raw?.byteLength ?? 0) + attachmentBytes, createdAt: at });
+    const rcpts: (readonly [Address, StoredRecipient["kind"]])[] = [...e.to.map((a) => [a, "to"] as const), ...(e.cc ?? []).map((a) => [a, "cc"] as const),
+      ...(e.bcc ?? []).map((a) => [a, "bcc"] as const)];
+    for (const [a, kind] of rcpts) {
+      const email = a.email.trim();
+      const sup = suppressed.get(email.toLowerCase());
+      const status = sup ? "suppressed" : req.isTestMode ? "test" : "queued";
+      const rid = newId(at);
+      recipients.push({ id: rid, messageId: id, email, rcptDomain: emailDomain(email), kind, status, attempts: 0,
+        nextAttemptAt: e.sendAt && e.sendAt > at ? e.sendAt : at, firstAttemptAt: null, expiresAt: Math.max(e.sendAt ?? at, at) + deps.lifetimeMs,
+        lastCode: null, lastResponse: sup ? `suppressed: ${sup.type}` : null, mx: null, updatedAt: at });
+      const base = { messageId: id, recipient: email.toLowerCase(), domain: domain.name, timestamp: at, tags: req.tags ?? [], metadata };
+      events.push(sup
+        ? { ...base, id: newId(at), type: "failed", severity: "permanent", code: 605, description: `Not delivering to previously ${sup.type.replace(/s$/, "")}d address`, recipientId: rid }
+        : { ...base, id: newId(at), type: "accepted", recipientId: rid });
+    }
+  }
+  return { messages, recipients, attachments, events };
+}
+
+export type SendService = ReturnType<typeof createSendService>;

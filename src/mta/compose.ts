@@ -1,0 +1,78 @@
+// Turns a stored message into the MIME bytes of one delivery: nodemailer's composer for composed
+// content (with per-recipient tracking when enabled), or the raw message with the headers postern
+// owns fixed up (Message-ID, Date; Bcc removed).
+import MailComposer from "nodemailer/lib/mail-composer";
+import type { StoredAttachment, StoredMessage } from "../store/store.ts";
+import { decodeContent, type MessageContent } from "../core/content.ts";
+import type { Address } from "../core/model.ts";
+import { prepareTracking, type TrackingTemplate } from "../tracking/rewrite.ts";
+import type { TokenCodec } from "../tracking/token.ts";
+
+export interface ComposeDeps {
+  publicUrl: string;
+  codec: TokenCodec;
+  hostname: string;
+}
+
+const fmt = (a: Address) => (a.name ? { name: a.name, address: a.email } : a.email);
+
+/** A message prepared once for all its recipients: `build(recipientId)` gives one recipient's bytes. */
+export interface PreparedMessage {
+  /** True when each recipient gets different bytes (tracking tokens inside). */
+  isPerRecipient: boolean;
+  build(recipientId: string): Promise<Buffer>;
+}
+
+export function prepareMessage(msg: StoredMessage, attachments: StoredAttachment[], deps: ComposeDeps): PreparedMessage {
+  if (msg.raw) {
+    const bytes = fixRawHeaders(Buffer.from(msg.raw), msg);
+    return { isPerRecipient: false, build: async () => bytes };
+  }
+  const content = decodeContent(msg.content!);
+  const t = content.tracking;
+  const tracked = t.opens || t.clicks || t.unsubscribe || (t.honeypot && Boolean(content.html));
+  const template: TrackingTemplate | null = tracked
+    ? prepareTracking({ html: content.html, text: content.text, headers: content.headers ?? {} }, {
+      publicUrl: deps.publicUrl, domain: msg.domain, messageId: msg.id, codec: deps.codec, opens: t.opens, clicks: t.clicks,
+      clickText: t.clickText, unsubscribe: t.unsubscribe, honeypot: t.honeypot, openSubstitutionTag: t.openTag })
+    : null;
+  let shared: Promise<Buffer> | null = null;
+  return {
+    isPerRecipient: template !== null,
+    build(recipientId: string) {
+      if (!template) return (shared ??= compose(msg, content, content, attachments));
+      const r = template.render({ recipientId });
+      return compose(msg, content, { html: r.html, text: r.text, headers: r.headers }, attachments);
+    },
+  };
+}
+
+async function compose(msg: StoredMessage, c: MessageContent, body: Pick<MessageContent, "html" | "text" | "headers">, attachments: StoredAttachment[]): Promise<Buffer> {
+  const wanted = new Set(c.attachments);
+  const composer = new MailComposer({
+    from: fmt(c.from), to: c.to.map(fmt), cc: c.cc?.map(fmt), replyTo: c.replyTo?.map(fmt), subject: c.subject,
+    text: body.text, html: body.html, amp: c.amp, date: new Date(c.date), messageId: msg.messageIdHeader,
+    headers: { ...(body.headers ?? {}), "X-Postern-Id": msg.id },
+    attachments: attachments.filter((a) => wanted.has(a.idx)).map((a) => ({ filename: a.filename, contentType: a.contentType,
+      content: Buffer.from(a.data), cid: a.contentId ?? undefined, contentDisposition: a.disposition })),
+    disableFileAccess: true, disableUrlAccess: true,
+  });
+  return composer.compile().build();
+}
+
+const HEADER_END = /\r?\n\r?\n/;
+
+/** Adds Message-ID and Date when missing and drops Bcc (RFC 5322 §3.6.3: not shown to recipients). */
+function fixRawHeaders(raw: Buffer, msg: StoredMessage): Buffer {
+  const text = raw.toString("latin1");
+  const m = HEADER_END.exec(text);
+  const headEnd = m ? m.index : text.length;
+  let head = text.slice(0, headEnd);
+  const rest = text.slice(headEnd);
+  head = head.replace(/^bcc:.*(\r?\n[ \t].*)*(\r?\n)?/gim, "");
+  const extra: string[] = [];
+  if (!/^message-id:/im.test(head)) extra.push(`Message-ID: ${msg.messageIdHeader}`);
+  if (!/^date:/im.test(head)) extra.push(`Date: ${new Date(msg.createdAt).toUTCString().replace("GMT", "+0000")}`);
+  extra.push(`X-Postern-Id: ${msg.id}`);
+  return Buffer.from(`${extra.join("\r\n")}\r\n${head.replace(/\r?\n$/, "")}${rest}`, "latin1");
+}

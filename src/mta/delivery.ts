@@ -1,0 +1,135 @@
+// One delivery attempt for the recipients of one destination domain, as a list of steps: next
+// hops → TLS policy → message bytes (composed, tracked, DKIM-signed) → SMTP per recipient with
+// its VERP return path → an outcome per recipient. Outcomes are values; nothing here writes.
+import type { StoredMessage, StoredRecipient, ZoneStore } from "../store/store.ts";
+import type { Resolver } from "../dns.ts";
+import type { Logger } from "../log.ts";
+import { resolveNextHops, type Hop, type HopResult } from "./mx.ts";
+import { classifyReply, type DeliveryOutcome } from "./outcome.ts";
+import { prepareMessage, type ComposeDeps, type PreparedMessage } from "./compose.ts";
+import type { Pool } from "./pool.ts";
+import type { Signer } from "./dkim.ts";
+import type { TlsPolicy } from "./tls-policy.ts";
+import type { SmtpError } from "./smtp-client.ts";
+import { encodeReturnPath } from "../inbound/verp.ts";
+import { bounceDomainFor } from "../core/domain-dns.ts";
+
+const HOP_CACHE_MS = 300_000;
+const HOP_ERROR_CACHE_MS = 30_000;
+const MESSAGE_CACHE_SIZE = 2_000;
+
+export interface DeliveryDeps {
+  resolver: Resolver;
+  routes: Readonly<Record<string, string>>;
+  pool: Pool;
+  signer: Signer;
+  tlsPolicy: TlsPolicy;
+  compose: ComposeDeps;
+  /** VERP: the server secret and the configured bounce domain ("" = bounces.<domain>). */
+  verp: { secret: string; bounceDomain: string };
+  now: () => number;
+  log: Logger;
+}
+
+export type Attempt = { recipient: StoredRecipient; message: StoredMessage; outcome: DeliveryOutcome & { mx?: string } };
+
+interface CachedMessage { message: StoredMessage; prepared: PreparedMessage; signed: Promise<Buffer> | null }
+
+export function createDelivery(deps: DeliveryDeps) {
+  const hopCache = new Map<string, { result: HopResult; at: number }>();
+  const messages = new Map<string, CachedMessage>();
+
+  async function hopsFor(domain: string): Promise<HopResult> {
+    const hit = hopCache.get(domain);
+    const ttl = hit && "error" in hit.result ? HOP_ERROR_CACHE_MS : HOP_CACHE_MS;
+    if (hit && deps.now() - hit.at < ttl) return hit.result;
+    const result = await resolveNextHops(domain, { resolver: deps.resolver, routes: deps.routes });
+    hopCache.set(domain, { result, at: deps.now() });
+    return result;
+  }
+
+  async function messageFor(zone: ZoneStore, id: string): Promise<CachedMessage | null> {
+    const hit = messages.get(id);
+    if (hit) return hit;
+    const message = await zone.getMessage(id);
+    if (!message) return null;
+    const attachments = message.raw ? [] : await zone.getAttachments(message.sendId);
+    if (messages.size >= MESSAGE_CACHE_SIZE) messages.delete(messages.keys().next().value!);
+    const entry: CachedMessage = { message, prepared: prepareMessage(message, attachments, deps.compose), signed: null };
+    messages.set(id, entry);
+    return entry;
+  }
+
+  /** The signed bytes for one recipient: shared by all recipients unless tracking makes them differ. */
+  function bytesFor(entry: CachedMessage, recipientId: string): Promise<Buffer> {
+    const sign = async () => deps.signer.sign(await entry.prepared.build(recipientId), entry.message.domain);
+    if (entry.prepared.isPerRecipient) return sign();
+    return (entry.signed ??= sign());
+  }
+
+  async function sendVia(hops: Hop[], tls: "opportunistic" | "require", from: string, rcpt: string, bytes: Buffer): Promise<DeliveryOutcome & { mx?: string }> {
+    let last: SmtpError | null = null;
+    for (const hop of hops) {
+      for (const mode of tls === "opportunistic" ? (["opportunistic", "none"] as const) : (["require"] as const)) {
+        let client;
+        try { client = await deps.pool.acquire(hop, mode); } catch (err) {
+          last = err as SmtpError;
+          if ((err as SmtpError).code === "ETLS" && mode === "opportunistic") continue; // RFC 7435: fall back to cleartext
+          break;
+        }
+        try {
+          const res = await client.send(from, [rcpt], bytes);
+          const refused = res.rejected[0];
+          if (refused) return { ...classifyReply({ responseCode: refused.code, response: refused.response }), mx: hop.host };
+          return { ...classifyReply({ responseCode: 250, response: res.response }), mx: hop.host };
+        } catch (err) {
+          const e = err as SmtpError;
+          const reply = e.rejectedErrors?.[0] ?? e;
+          if (reply.responseCode) return { ...classifyReply({ responseCode: reply.responseCode, response: reply.response, command: e.command }), mx: hop.host };
+          last = e;
+          break;
+        } finally {
+          await deps.pool.release(client, mode);
+        }
+      }
+    }
+    return classifyReply({ errorCode: last?.code ?? "ECONNECTION", errorMessage: last?.message ?? "no next hop answered", command: last?.command });
+  }
+
+  return {
+    /** Attempts every recipient (all of `domain`) and returns one outcome each. */
+    async deliverDomain(zone: ZoneStore, domain: string, recipients: StoredRecipient[], concurrency: number): Promise<Attempt[]> {
+      const hops = await hopsFor(domain);
+      const out: Attempt[] = [];
+      const queue = [...recipients];
+      const fixed: (DeliveryOutcome & { mx?: string }) | null = "error" in hops
+        ? { kind: hops.error.permanent ? "failed" : "deferred", permanent: hops.error.permanent, enhancedCode: hops.error.enhancedCode, message: hops.error.message }
+        : null;
+      const decision = "hops" in hops ? await deps.tlsPolicy.decide(domain, hops.hops) : null;
+      const worker = async () => {
+        for (let r = queue.shift(); r; r = queue.shift()) {
+          const entry = await messageFor(zone, r.messageId);
+          if (!entry) continue;
+          out.push({ recipient: r, message: entry.message, outcome: fixed ?? await attemptOne(entry, r, decision!) });
+        }
+      };
+      await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, recipients.length)) }, worker));
+      return out;
+    },
+    forget(messageId: string) { messages.delete(messageId); },
+  };
+
+  async function attemptOne(entry: CachedMessage, r: StoredRecipient, decision: { hops: Hop[]; tls: "opportunistic" | "require"; error?: string }) {
+    if (decision.error) return classifyReply({ errorCode: "ETLS", errorMessage: decision.error });
+    let bytes: Buffer;
+    try { bytes = await bytesFor(entry, r.id); } catch (err) {
+      deps.log.error("could not build message", { msgId: entry.message.id, error: String(err) });
+      return classifyReply({ errorCode: "ESTREAM", errorMessage: `could not build the message: ${(err as Error).message}` });
+    }
+    const bounceDomain = bounceDomainFor(entry.message.domain, deps.verp.bounceDomain);
+    const from = encodeReturnPath({ messageId: entry.message.id, recipientId: r.id, bounceDomain, secret: deps.verp.secret });
+    return sendVia(decision.hops, decision.tls, from, r.email, bytes);
+  }
+}
+
+export type Delivery = ReturnType<typeof createDelivery>;

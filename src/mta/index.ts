@@ -1,0 +1,62 @@
+// Assembles the outbound MTA from config: connection pool, DKIM signer, MTA-STS policy,
+// delivery steps and the scheduler loop.
+import type { Config } from "../config/load.ts";
+import type { Store } from "../store/store.ts";
+import type { Resolver } from "../dns.ts";
+import type { Logger } from "../log.ts";
+import type { DkimKey } from "../core/model.ts";
+import type { TokenCodec } from "../tracking/token.ts";
+import { createPool } from "./pool.ts";
+import { createSigner } from "./dkim.ts";
+import { createTlsPolicy } from "./tls-policy.ts";
+import { createDelivery } from "./delivery.ts";
+import { createScheduler } from "./scheduler.ts";
+
+const KEY_CACHE_MS = 60_000;
+
+export interface MtaDeps {
+  config: Config;
+  store: Store;
+  resolver: Resolver;
+  now: () => number;
+  log: Logger;
+  hostname: string;
+  secret: string;
+  codec: TokenCodec;
+  onEvents?: Parameters<typeof createScheduler>[0]["onEvents"];
+}
+
+export function createMta(deps: MtaDeps) {
+  const { config, store, now } = deps;
+  const keys = new Map<string, { keys: DkimKey[]; at: number }>();
+  const keysFor = async (domain: string) => {
+    const hit = keys.get(domain);
+    if (hit && now() - hit.at < KEY_CACHE_MS) return hit.keys;
+    const d = await store.control.getDomain(domain);
+    const list = d ? await store.control.getDkimKeys(d.id) : [];
+    keys.set(domain, { keys: list, at: now() });
+    return list;
+  };
+  const pool = createPool({ hostname: deps.hostname, maxTotal: config.mta.max_connections, maxPerHost: config.mta.max_connections_per_host,
+    messagesPerConnection: config.mta.messages_per_connection });
+  const delivery = createDelivery({
+    resolver: deps.resolver, routes: config.mta.routes, pool, signer: createSigner({ keysFor }),
+    tlsPolicy: createTlsPolicy({ resolver: deps.resolver, now }), now, log: deps.log,
+    compose: { publicUrl: config.server.public_url, codec: deps.codec, hostname: deps.hostname },
+    verp: { secret: deps.secret, bounceDomain: config.mta.bounce_domain },
+  });
+  const scheduler = createScheduler({
+    store, delivery, now, log: deps.log, onEvents: deps.onEvents,
+    policy: { schedule: config.mta.retry, lifetimeMs: config.mta.max_queue_lifetime },
+    maxInFlight: Math.max(100, config.mta.max_connections * 10), perDomainConcurrency: config.mta.max_connections_per_host,
+  });
+  return {
+    pool, delivery, scheduler,
+    async stop() {
+      await scheduler.stop();
+      pool.closeAll();
+    },
+  };
+}
+
+export type Mta = ReturnType<typeof createMta>;

@@ -1,0 +1,96 @@
+// Outbound connections: reused for several messages to the same next hop, bounded globally
+// (mta.max_connections) and per host (mta.max_connections_per_host); callers wait for a slot.
+import { SmtpClient, type ClientOptions } from "./smtp-client.ts";
+import type { Hop } from "./mx.ts";
+
+const IDLE_CLOSE_MS = 5_000;
+
+export interface PoolOptions {
+  hostname: string;
+  maxTotal: number;
+  maxPerHost: number;
+  messagesPerConnection: number;
+}
+
+interface HostState { open: number; idle: { client: SmtpClient; timer: ReturnType<typeof setTimeout> }[]; waiters: (() => void)[] }
+
+export function createPool(opts: PoolOptions) {
+  const hosts = new Map<string, HostState>();
+  let total = 0;
+  const keyOf = (hop: Hop, tls: ClientOptions["tls"]) => `${hop.host}:${hop.port}:${tls}`;
+  const stateOf = (key: string) => {
+    let s = hosts.get(key);
+    if (!s) hosts.set(key, (s = { open: 0, idle: [], waiters: [] }));
+    return s;
+  };
+
+  function wakeOne() {
+    for (const s of hosts.values()) {
+      const w = s.waiters.shift();
+      if (w) return w();
+    }
+  }
+
+  function forget(key: string) {
+    const s = stateOf(key);
+    s.open--;
+    total--;
+    (s.waiters.shift() ?? wakeOne)();
+  }
+
+  return {
+    /** A connection to `hop`: an idle one, a new one when limits allow, else after waiting. Throws on connect failure. */
+    async acquire(hop: Hop, tls: ClientOptions["tls"]): Promise<SmtpClient> {
+      const key = keyOf(hop, tls);
+      const s = stateOf(key);
+      for (;;) {
+        const idle = s.idle.pop();
+        if (idle) {
+          clearTimeout(idle.timer);
+          if (!idle.client.isBroken) return idle.client;
+          forget(key);
+          continue;
+        }
+        if (s.open < opts.maxPerHost && total < opts.maxTotal) break;
+        await new Promise<void>((resolve) => s.waiters.push(resolve));
+      }
+      s.open++;
+      total++;
+      try {
+        return await SmtpClient.open(hop, { hostname: opts.hostname, tls });
+      } catch (err) {
+        forget(key);
+        throw err;
+      }
+    },
+
+    /** Returns a connection: kept idle for reuse, or closed when broken or used up. */
+    async release(client: SmtpClient, tls: ClientOptions["tls"]) {
+      const key = keyOf(client.hop, tls);
+      const s = stateOf(key);
+      if (client.isBroken || client.sent >= opts.messagesPerConnection) {
+        client.close();
+        return forget(key);
+      }
+      await client.reset();
+      if (client.isBroken) { client.close(); return forget(key); }
+      const waiter = s.waiters.shift();
+      const timer = setTimeout(() => {
+        const i = s.idle.findIndex((x) => x.client === client);
+        if (i >= 0) { s.idle.splice(i, 1); client.close(); forget(key); }
+      }, IDLE_CLOSE_MS);
+      s.idle.push({ client, timer });
+      waiter?.();
+    },
+
+    closeAll() {
+      for (const [key, s] of hosts) {
+        for (const { client, timer } of s.idle.splice(0)) { clearTimeout(timer); client.close(); forget(key); }
+      }
+    },
+
+    stats: () => ({ open: total }),
+  };
+}
+
+export type Pool = ReturnType<typeof createPool>;

@@ -1,0 +1,46 @@
+// Queue policy: what one delivery outcome does to a recipient row (delivered, retried on the
+// schedule, or failed when permanent or past max_queue_lifetime), which events it records and
+// which suppression it adds. Pure.
+import type { MessageEvent } from "../core/model.ts";
+import type { RecipientUpdate, StoredMessage, StoredRecipient, Suppression } from "../store/store.ts";
+import { newId } from "../core/ids.ts";
+import { nextAttemptAt, type DeliveryOutcome } from "./outcome.ts";
+
+export interface QueuePolicy {
+  /** Delays between attempts in ms; after the last, the last step repeats until the lifetime ends. */
+  schedule: number[];
+  lifetimeMs: number;
+}
+
+export interface AppliedOutcome {
+  update: RecipientUpdate;
+  events: MessageEvent[];
+  suppression: Suppression | null;
+}
+
+/** Decides the next state of `rcpt` after `outcome` at `now`. */
+export function applyOutcome(rcpt: StoredRecipient, msg: StoredMessage, outcome: DeliveryOutcome & { mx?: string }, now: number, policy: QueuePolicy): AppliedOutcome {
+  const attempts = rcpt.attempts + 1;
+  const firstAttemptAt = rcpt.firstAttemptAt ?? now;
+  const base = { id: rcpt.id, attempts, firstAttemptAt, lastCode: outcome.code ?? null, lastResponse: outcome.message, mx: outcome.mx ?? null };
+  const event = (type: MessageEvent["type"], extra: Partial<MessageEvent> = {}): MessageEvent => ({
+    id: newId(now), type, messageId: msg.id, recipient: rcpt.email.toLowerCase(), recipientId: rcpt.id, domain: msg.domain, timestamp: now,
+    code: outcome.code, enhancedCode: outcome.enhancedCode, description: outcome.message, mx: outcome.mx, tags: msg.tags, metadata: msg.metadata, ...extra,
+  });
+  if (outcome.kind === "delivered") {
+    return { update: { ...base, status: "delivered", nextAttemptAt: now }, events: [event("delivered")], suppression: null };
+  }
+  // The lifetime counts from acceptance (RFC 5321 §4.5.4.1: give up after 4-5 days in the queue).
+  const next = outcome.kind === "deferred" ? nextAttemptAt(attempts, msg.createdAt, now, policy.schedule, policy.lifetimeMs) : null;
+  if (next !== null && now < rcpt.expiresAt) {
+    return { update: { ...base, status: "deferred", nextAttemptAt: next }, events: [event("deferred", { severity: "temporary" })], suppression: null };
+  }
+  const expired = outcome.kind === "deferred";
+  const description = expired ? `gave up after ${attempts} attempts: ${outcome.message}` : outcome.message;
+  const failed = event("failed", { severity: "permanent", description, ...(expired ? { code: outcome.code ?? 498 } : {}) });
+  const suppression: Suppression | null = expired ? null : {
+    domain: msg.domain, type: "bounces", address: rcpt.email.toLowerCase(), reason: outcome.message.slice(0, 500),
+    code: String(outcome.code ?? outcome.enhancedCode ?? 550), scope: null, createdAt: now,
+  };
+  return { update: { ...base, status: "failed", nextAttemptAt: now }, events: [failed], suppression };
+}

@@ -1,0 +1,149 @@
+// The delivery loop: claims due recipients with a lease, groups them by zone and destination
+// domain, runs the attempts within the connection limits, and writes outcomes back in batches
+// (one transaction per zone per flush), handing new events to the recorder.
+import type { MessageEvent } from "../core/model.ts";
+import type { RecipientUpdate, Store, StoredRecipient, Suppression } from "../store/store.ts";
+import type { Logger } from "../log.ts";
+import type { Delivery } from "./delivery.ts";
+import { applyOutcome, type QueuePolicy } from "./queue.ts";
+
+/** Longer than any SMTP transaction can take (RFC 5321 §4.5.3.2 timeouts), so a live claim never expires. */
+const LEASE_MS = 15 * 60_000;
+const IDLE_POLL_MS = 1_000;
+const FLUSH_INTERVAL_MS = 25;
+const FLUSH_BATCH = 1_000;
+
+export interface SchedulerDeps {
+  store: Store;
+  delivery: Delivery;
+  policy: QueuePolicy;
+  now: () => number;
+  log: Logger;
+  /** Recipients in flight at once (claimed, not yet written back). */
+  maxInFlight: number;
+  perDomainConcurrency: number;
+  onEvents?: (events: MessageEvent[]) => void;
+}
+
+interface Pending { updates: RecipientUpdate[]; events: MessageEvent[]; suppressions: Suppression[] }
+
+export function createScheduler(deps: SchedulerDeps) {
+  let running = false;
+  let inFlight = 0;
+  let wake: (() => void) | null = null;
+  let loopDone: Promise<void> | null = null;
+  const pending = new Map<string, Pending>();
+  let flushTimer: ReturnType<typeof setTimeout> | null = null;
+  const active = new Set<Promise<void>>();
+
+  const poke = () => { const w = wake; wake = null; w?.(); };
+  const sleep = (ms: number) => new Promise<void>((resolve) => {
+    const t = setTimeout(() => { wake = null; resolve(); }, ms);
+    wake = () => { clearTimeout(t); resolve(); };
+  });
+
+  async function flush() {
+    flushTimer = null;
+    const batches = [...pending.entries()];
+    pending.clear();
+    for (const [zone, p] of batches) {
+      await deps.store.zone(zone).applyOutcomes(p.updates, p.events, p.suppressions, deps.now());
+      deps.onEvents?.(p.events);
+    }
+  }
+
+  function record(zone: string, updates: RecipientUpdate[], events: MessageEvent[], suppressions: Suppression[]) {
+    let p = pending.get(zone);
+    if (!p) pending.set(zone, (p = { updates: [], events: [], suppressions: [] }));
+    p.updates.push(...updates);
+    p.events.push(...events);
+    p.suppressions.push(...suppressions);
+    if (p.updates.length >= FLUSH_BATCH) void flush();
+    else flushTimer ??= setTimeout(() => void flush(), FLUSH_INTERVAL_MS);
+  }
+
+  async function runGroup(zone: string, domain: string, rcpts: StoredRecipient[]) {
+    try {
+      const attempts = await deps.delivery.deliverDomain(deps.store.zone(zone), domain, rcpts, deps.perDomainConcurrency);
+      const applied = attempts.map((a) => applyOutcome(a.recipient, a.message, a.outcome, deps.now(), deps.policy));
+      record(zone, applied.map((a) => a.update), applied.flatMap((a) => a.events), applied.flatMap((a) => (a.suppression ? [a.suppression] : [])));
+    } catch (err) {
+      deps.log.error("delivery group failed; the lease will bring it back", { domain, error: String((err as Error)?.stack ?? err) });
+    } finally {
+      inFlight -= rcpts.length;
+      poke();
+    }
+  }
+
+  async function claimAndStart(): Promise<number> {
+    let claimed = 0;
+    for (const zone of deps.store.zoneNames()) {
+      const room = deps.maxInFlight - inFlight;
+      if (room <= 0) break;
+      const rows = await deps.store.zone(zone).claimDue(deps.now(), room, LEASE_MS);
+      claimed += rows.length;
+      inFlight += rows.length;
+      const byDomain = new Map<string, StoredRecipient[]>();
+      for (const r of rows) {
+        const list = byDomain.get(r.rcptDomain);
+        if (list) list.push(r); else byDomain.set(r.rcptDomain, [r]);
+      }
+      for (const [domain, list] of byDomain) {
+        const p = runGroup(zone, domain, list);
+        active.add(p);
+        void p.finally(() => active.delete(p));
+      }
+    }
+    return claimed;
+  }
+
+  async function nextWait(): Promise<number> {
+    let next: number | null = null;
+    for (const zone of deps.store.zoneNames()) {
+      const t = await deps.store.zone(zone).nextDueAt();
+      if (t !== null && (next === null || t < next)) next = t;
+    }
+    return next === null ? IDLE_POLL_MS : Math.max(0, Math.min(IDLE_POLL_MS, next - deps.now()));
+  }
+
+  async function loop() {
+    while (running) {
+      try {
+        if (inFlight >= deps.maxInFlight) { await sleep(IDLE_POLL_MS); continue; }
+        const claimed = await claimAndStart();
+        if (claimed === 0) await sleep(await nextWait());
+      } catch (err) {
+        deps.log.error("scheduler loop error", { error: String(err) });
+        await sleep(IDLE_POLL_MS);
+      }
+    }
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      loopDone = loop();
+    },
+    /** Wakes the loop at once (new mail was accepted, or a retry was forced). */
+    poke,
+    /** Stops claiming, waits for attempts in flight, and writes their outcomes. */
+    async stop() {
+      running = false;
+      poke();
+      await loopDone;
+      await Promise.all([...active]);
+      if (flushTimer) clearTimeout(flushTimer);
+      await flush();
+    },
+    /** Resolves when nothing is in flight and every outcome is written (tests, benchmarks). */
+    async drain() {
+      while (inFlight > 0 || active.size > 0) await Promise.all([...active]);
+      if (flushTimer) clearTimeout(flushTimer);
+      await flush();
+    },
+    stats: () => ({ inFlight }),
+  };
+}
+
+export type Scheduler = ReturnType<typeof createScheduler>;

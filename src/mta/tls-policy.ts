@@ -1,0 +1,42 @@
+// MTA-STS (RFC 8461) through mailauth: which MX hosts may be used and whether TLS is required.
+// Static routes ([mta.routes]) are the operator's choice and skip MTA-STS.
+import { getPolicy, validateMx } from "mailauth/lib/mta-sts.js";
+import { toMailauthResolver, type Resolver } from "../dns.ts";
+import type { Hop } from "./mx.ts";
+
+const POLICY_CACHE_MS = 3_600_000;
+
+export interface TlsDecision {
+  hops: Hop[];
+  tls: "opportunistic" | "require";
+  /** Set when enforce mode leaves no usable MX (RFC 8461 §5.1: do not deliver, try later). */
+  error?: string;
+}
+
+export function createTlsPolicy(deps: { resolver: Resolver; now: () => number }) {
+  const cache = new Map<string, { policy: unknown; at: number }>();
+  const resolver = toMailauthResolver(deps.resolver);
+
+  async function policyFor(domain: string): Promise<{ mode?: string; mx?: string[] }> {
+    const hit = cache.get(domain);
+    if (hit && deps.now() - hit.at < POLICY_CACHE_MS) return hit.policy as { mode?: string };
+    const result = (await getPolicy(domain, (hit?.policy ?? null) as never, { resolver: resolver as never, timeout: 10_000 })) as { policy?: unknown };
+    const policy = (result.policy ?? { mode: "none" }) as { mode?: string };
+    cache.set(domain, { policy, at: deps.now() });
+    return policy;
+  }
+
+  return {
+    async decide(domain: string, hops: Hop[]): Promise<TlsDecision> {
+      if (hops.every((h) => h.isStaticRoute)) return { hops, tls: "opportunistic" };
+      let policy: { mode?: string };
+      try { policy = await policyFor(domain); } catch { return { hops, tls: "opportunistic" }; }
+      if (policy.mode !== "enforce") return { hops, tls: "opportunistic" };
+      const allowed = hops.filter((h) => (validateMx(h.host, policy as never) as { valid: boolean }).valid);
+      if (!allowed.length) return { hops: [], tls: "require", error: `no MX of ${domain} matches its MTA-STS policy` };
+      return { hops: allowed, tls: "require" };
+    },
+  };
+}
+
+export type TlsPolicy = ReturnType<typeof createTlsPolicy>;

@@ -1,0 +1,56 @@
+// makeTestApp: a real app on a temporary data dir with a config written as TOML (so tests go
+// through the same loading path as users), a MockResolver, and quiet logs.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config/load.ts";
+import { createApp, type App } from "../../src/app.ts";
+import { createLogger } from "../../src/log.ts";
+import { createMockResolver, type MockZone } from "../../src/dns.ts";
+
+export interface TestApp {
+  app: App;
+  dir: string;
+  /** A domain key for `domain` (added, active). */
+  domainKey: string;
+  accountKey: string;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  toml?: string;
+  dns?: Record<string, MockZone>;
+  domain?: string;
+  dir?: string;
+  keepDir?: boolean;
+}
+
+export function writeConfig(dir: string, extra = ""): string {
+  const file = join(dir, "postern.toml");
+  writeFileSync(file, `[server]\nlisten = "127.0.0.1:0"\n[mta]\nhostname = "mta.test"\nretry = ["1s"]\n${extra}\n`);
+  return file;
+}
+
+export async function makeTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "postern-test-"));
+  const file = writeConfig(dir, opts.toml);
+  const config = loadConfig({ file, env: {} });
+  const app = await createApp(config, {
+    resolver: createMockResolver(opts.dns ?? {}),
+    log: createLogger({ level: process.env.POSTERN_LOG ? "debug" : "silent" }),
+  });
+  const domain = opts.domain ?? "example.com";
+  if (!(await app.domains.get(domain))) {
+    await app.domains.add(domain);
+    await app.domains.verify(domain, true);
+  }
+  const dk = await app.access.createKey({ kind: "domain", domain });
+  const ak = await app.access.createKey({ kind: "account" });
+  return {
+    app, dir, domainKey: dk.key, accountKey: ak.key,
+    async close() {
+      await app.stop();
+      if (!opts.keepDir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// A scripted SMTP server on 127.0.0.1:0 that records every transaction and answers the codes a
+// test chooses per recipient and attempt (after smtp-server's own tests).
+import { SMTPServer, type SMTPServerSession } from "smtp-server";
+
+export interface SinkMessage {
+  from: string;
+  to: string[];
+  raw: Buffer;
+  session: { secure: boolean; hostNameAppearsAs?: string };
+}
+
+/** Decides the reply to RCPT TO: null accepts; otherwise the code and message to refuse with. */
+export type RcptScript = (rcpt: string, attempt: number) => { code: number; message: string } | null;
+
+export interface Sink {
+  port: number;
+  messages: SinkMessage[];
+  connections: number;
+  /** Resolves when `n` messages have arrived. */
+  waitFor(n: number, timeoutMs?: number): Promise<SinkMessage[]>;
+  close(): Promise<void>;
+}
+
+export async function startSink(opts: { script?: RcptScript; hideStartTls?: boolean } = {}): Promise<Sink> {
+  const messages: SinkMessage[] = [];
+  const attempts = new Map<string, number>();
+  let waiters: (() => void)[] = [];
+  const sink: Sink = {
+    port: 0, messages, connections: 0,
+    async waitFor(n, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (messages.length < n) {
+        if (Date.now() > deadline) throw new Error(`sink: ${messages.length} of ${n} messages after ${timeoutMs} ms`);
+        await new Promise<void>((r) => { waiters.push(r); setTimeout(r, 50); });
+      }
+      return messages;
+    },
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+  const server = new SMTPServer({
+    authOptional: true, disabledCommands: opts.hideStartTls ? ["STARTTLS", "AUTH"] : ["AUTH"], logger: false,
+    size: 50 * 1024 * 1024,
+    onConnect(_s, cb) { sink.connections++; cb(); },
+    onRcptTo(address, _session, cb) {
+      const n = (attempts.get(address.address) ?? 0) + 1;
+      attempts.set(address.address, n);
+      const reply = opts.script?.(address.address, n);
+      if (!reply) return cb();
+      const err = new Error(reply.message) as Error & { responseCode: number };
+      err.responseCode = reply.code;
+      cb(err);
+    },
+    onData(stream, session: SMTPServerSession, cb) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        messages.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks), session: { secure: session.secure, hostNameAppearsAs: session.hostNameAppearsAs } });
+        const w = waiters; waiters = []; w.forEach((f) => f());
+        cb();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  sink.port = (server.server.address() as { port: number }).port;
+  return sink;
+}

@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { dkimVerify } from "mailauth/lib/dkim/verify.js";
+import { makeTestApp, type TestApp } from "../helpers/app.ts";
+import { startSink, type Sink } from "../helpers/smtp-sink.ts";
+import type { Principal } from "../../src/core/model.ts";
+
+let t: TestApp | null = null;
+let sink: Sink | null = null;
+afterEach(async () => { await t?.close(); await sink?.close(); t = null; sink = null; });
+
+async function setup(script?: Parameters<typeof startSink>[0]["script"]) {
+  sink = await startSink({ script });
+  t = await makeTestApp({ toml: `[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n` });
+  const principal = (await t.app.access.authenticate(t.domainKey)) as Principal;
+  t.app.mta.scheduler.start();
+  return principal;
+}
+
+const resolverFor = (t: TestApp) => async (name: string, rr: string) => {
+  const keys = await t.app.domains.records("example.com");
+  const hit = keys.filter((r) => r.type === rr && r.name === name).map((r) => [r.value]);
+  if (!hit.length) throw Object.assign(new Error("not found"), { code: "ENOTFOUND" });
+  return hit;
+};
+
+async function statusOf(t: TestApp, email: string) {
+  const events = await t.app.store.zone("us").searchEvents({ recipient: email, limit: 50, ascending: true });
+  return events.map((e) => e.type);
+}
+
+describe("delivery through a local SMTP sink", () => {
+  test("signs with RSA and Ed25519 DKIM that mailauth verifies", async () => {
+    const principal = await setup();
+    await t!.app.sender.send(principal, { domain: "example.com", source: "cli", from: { email: "news@example.com", name: "News" },
+      envelopes: [{ to: [{ email: "rcpt@dest.test" }], subject: "Hello", text: "plain body", html: "<p>html body</p>" }] });
+    const [msg] = await sink!.waitFor(1);
+    const result = await dkimVerify(msg!.raw, { resolver: resolverFor(t!) as never });
+    const verdicts = result.results.map((r: { status: { result: string }; signingDomain: string; algo: string }) => [r.signingDomain, r.algo, r.status.result]);
+    expect(verdicts).toEqual([["example.com", "rsa-sha256", "pass"], ["example.com", "ed25519-sha256", "pass"]]);
+    expect(msg!.from).toMatch(/^b\+[a-z2-7]+@bounces\.example\.com$/);
+    expect(msg!.raw.toString()).toContain("Message-ID: <");
+  });
+
+  test("defers on 451 and delivers on the retry", async () => {
+    const principal = await setup((_rcpt, n) => (n === 1 ? { code: 451, message: "4.7.1 greylisted, try later" } : null));
+    await t!.app.sender.send(principal, { domain: "example.com", source: "cli", from: { email: "a@example.com" },
+      envelopes: [{ to: [{ email: "grey@dest.test" }], subject: "s", text: "t" }] });
+    await sink!.waitFor(1, 8000);
+    await t!.app.mta.scheduler.drain();
+    expect(await statusOf(t!, "grey@dest.test")).toEqual(["accepted", "deferred", "delivered"]);
+  });
+
+  test("fails on 550 and adds the address to the bounce list", async () => {
+    const principal = await setup(() => ({ code: 550, message: "5.1.1 no such user" }));
+    await t!.app.sender.send(principal, { domain: "example.com", source: "cli", from: { email: "a@example.com" },
+      envelopes: [{ to: [{ email: "gone@dest.test" }], subject: "s", text: "t" }] });
+    for (let i = 0; i < 50 && (await statusOf(t!, "gone@dest.test")).length < 2; i++) await Bun.sleep(50);
+    await t!.app.mta.scheduler.drain();
+    const events = await t!.app.store.zone("us").searchEvents({ recipient: "gone@dest.test", limit: 10, ascending: true });
+    expect(events.map((e) => e.type)).toEqual(["accepted", "failed"]);
+    expect(events[1]).toMatchObject({ severity: "permanent", code: 550, enhancedCode: "5.1.1" });
+    const sup = await t!.app.store.zone("us").getSuppression("example.com", "bounces", "gone@dest.test");
+    expect(sup?.code).toBe("550");
+    await expect(t!.app.sender.send(principal, { domain: "example.com", source: "cli", from: { email: "a@example.com" },
+      envelopes: [{ to: [{ email: "gone@dest.test" }], subject: "s", text: "t" }] })).resolves.toMatchObject({ accepted: 0 });
+  });
+});
