@@ -15,6 +15,15 @@ import { createHttpHandler } from "./api/server.ts";
 import { createClientIp } from "./api/client-ip.ts";
 import { createTokenCodec } from "./tracking/token.ts";
 import { createMta } from "./mta/index.ts";
+import { createSuppressionService } from "./core/suppressions.ts";
+import { createWebhookService } from "./core/webhooks.ts";
+import { createActivityService } from "./core/activity.ts";
+import { createValidator } from "./validation/verdict.ts";
+import type { SurfaceDeps } from "./api/deps.ts";
+import { createSendgridSurface } from "./api/sendgrid/routes.ts";
+import { createMailgunSurface } from "./api/mailgun/routes.ts";
+import { createSparkpostSurface } from "./api/sparkpost/routes.ts";
+import { createNativeSurface } from "./api/native/routes.ts";
 
 export interface AppOptions {
   resolver?: Resolver;
@@ -46,6 +55,14 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     onQueued: () => mta.scheduler.poke(),
   });
 
+  const suppressions = createSuppressionService({ store, now });
+  const webhooks = createWebhookService({ store, now });
+  const activity = createActivityService({ store });
+  const validator = createValidator({ resolver, now });
+  const account = (await store.control.getAccount())!;
+  const surfaceDeps: SurfaceDeps = { config, access, domains, sender, suppressions, webhooks, activity, validator, codec, now,
+    webhookSigningKey: account.webhookSigningKey };
+
   async function queueDepth(): Promise<number> {
     let n = 0;
     for (const z of store.zoneNames()) { const s = await store.zone(z).queueStats(now()); n += s.queued + s.deferred; }
@@ -55,7 +72,10 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
 
   const http = createHttpHandler({
     authenticate: access.authenticate,
-    surfaces: {},
+    surfaces: {
+      sendgrid: createSendgridSurface(surfaceDeps), mailgun: createMailgunSurface(surfaceDeps),
+      sparkpost: createSparkpostSurface(surfaceDeps), native: createNativeSurface(surfaceDeps),
+    },
     health: async () => ({ status: "ok", zone: config.server.zone, queue: await queueDepth(), connections: mta.pool.stats().open }),
     metrics, log: log.child("http"), now,
     clientIp: createClientIp(config.server.trusted_proxies),
@@ -64,6 +84,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   let server: ReturnType<typeof Bun.serve> | null = null;
   return {
     config, store, log, now, resolver, metrics, access, domains, sender, mta, http, mtaHostname, codec, newAccountKey,
+    suppressions, webhooks, activity, validator,
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */
     async start(): Promise<Record<string, string>> {
       const [host, port] = splitHostPort(config.server.listen);

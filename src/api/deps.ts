@@ -1,0 +1,26 @@
+// What the composition root hands the surfaces. Each surface declares the part it uses
+// (`Pick<SurfaceDeps, ...>`), so a route module sees only its own dependencies.
+import type { Config } from "../config/load.ts";
+import type { AccessService } from "../core/access.ts";
+import type { DomainService } from "../core/domains.ts";
+import type { SendService } from "../core/send.ts";
+import type { SuppressionService } from "../core/suppressions.ts";
+import type { WebhookService } from "../core/webhooks.ts";
+import type { ActivityService } from "../core/activity.ts";
+import type { Validator } from "../validation/verdict.ts";
+import type { TokenCodec } from "../tracking/token.ts";
+
+export interface SurfaceDeps {
+  config: Config;
+  access: AccessService;
+  domains: DomainService;
+  sender: SendService;
+  suppressions: SuppressionService;
+  webhooks: WebhookService;
+  activity: ActivityService;
+  validator: Validator;
+  codec: TokenCodec;
+  now: () => number;
+  /** The account's webhook signing key (Mailgun-style HMAC signatures). */
+  webhookSigningKey: string;
+}

@@ -1,0 +1,61 @@
+// Suppression lists per domain: bounces, unsubscribes, complaints (honoured at send time) and
+// whitelists (which exempt an address from the others). Automatic adds come from delivery
+// failures, DSNs, complaints and unsubscribe clicks.
+import type { SuppressionType } from "./model.ts";
+import type { Store, Suppression } from "../store/store.ts";
+import { AppError, invalid, notFound } from "./errors.ts";
+import { checkSyntax } from "../validation/address.ts";
+
+export const SUPPRESSION_TYPES: SuppressionType[] = ["bounces", "unsubscribes", "complaints", "whitelists"];
+
+export interface SuppressionInput {
+  address: string;
+  reason?: string;
+  code?: string;
+  scope?: string | null;
+  createdAt?: number;
+}
+
+export function createSuppressionService(deps: { store: Store; now: () => number }) {
+  async function zoneOf(domain: string) {
+    const d = await deps.store.control.getDomain(domain);
+    if (!d) throw notFound(`domain ${domain} not found`);
+    return deps.store.zone(d.zone);
+  }
+  const checkType = (type: string): SuppressionType => {
+    if (!SUPPRESSION_TYPES.includes(type as SuppressionType)) throw invalid(`type must be one of ${SUPPRESSION_TYPES.join(", ")}`, "type");
+    return type as SuppressionType;
+  };
+
+  return {
+    checkType,
+    /** Adds or replaces entries; every address is checked first, nothing is written when one is bad. */
+    async add(domain: string, type: string, entries: SuppressionInput[]): Promise<number> {
+      const t = checkType(type);
+      const issues = entries.flatMap((e, i) => checkSyntax(e.address, { field: `${i}.address` }));
+      if (issues.length) throw new AppError("invalid", issues[0]!.message, { issues });
+      const zone = await zoneOf(domain);
+      const rows: Suppression[] = entries.map((e) => ({ domain: domain.toLowerCase(), type: t, address: e.address.trim().toLowerCase(),
+        reason: e.reason ?? "", code: e.code ?? "", scope: e.scope ?? null, createdAt: e.createdAt ?? deps.now() }));
+      await zone.addSuppressions(rows);
+      return rows.length;
+    },
+    async get(domain: string, type: string, address: string): Promise<Suppression | null> {
+      return (await zoneOf(domain)).getSuppression(domain.toLowerCase(), checkType(type), address);
+    },
+    /** Lists entries ordered by address, after `after` (cursor paging). */
+    async list(domain: string, q: { type?: string; after?: string; limit: number; address?: string }): Promise<Suppression[]> {
+      if (q.type) checkType(q.type);
+      return (await zoneOf(domain)).listSuppressions({ domain: domain.toLowerCase(), ...q });
+    },
+    /** Removes `address` from one list (or all when type is null); returns how many entries went. */
+    async remove(domain: string, type: string | null, address: string): Promise<number> {
+      return (await zoneOf(domain)).deleteSuppression(domain.toLowerCase(), type ? checkType(type) : null, address);
+    },
+    async clear(domain: string, type: string): Promise<number> {
+      return (await zoneOf(domain)).deleteAllSuppressions(domain.toLowerCase(), checkType(type));
+    },
+  };
+}
+
+export type SuppressionService = ReturnType<typeof createSuppressionService>;

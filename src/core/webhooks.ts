@@ -1,0 +1,29 @@
+// Webhook targets: per domain (or account-wide when domainId is null), per event type, in the
+// format of the surface that created them. Delivery of events to them is events/'s job.
+import type { Store, WebhookTarget } from "../store/store.ts";
+import { invalid, notFound } from "./errors.ts";
+import { newId } from "./ids.ts";
+
+export function createWebhookService(deps: { store: Store; now: () => number }) {
+  const { control } = deps.store;
+  return {
+    async create(input: Omit<WebhookTarget, "id" | "createdAt">): Promise<WebhookTarget> {
+      if (!/^https?:\/\/[^\s]+$/i.test(input.url)) throw invalid("url must be an http or https URL", "url");
+      const target: WebhookTarget = { ...input, id: newId(deps.now()), createdAt: deps.now() };
+      await control.insertWebhook(target);
+      return target;
+    },
+    async update(target: WebhookTarget): Promise<WebhookTarget> {
+      if (!/^https?:\/\/[^\s]+$/i.test(target.url)) throw invalid("url must be an http or https URL", "url");
+      await control.updateWebhook(target);
+      return target;
+    },
+    /** Targets of a domain (including account-wide ones); null lists every target. */
+    list: (domainId: number | null) => control.listWebhooks(domainId),
+    async remove(id: string): Promise<void> {
+      if (!(await control.deleteWebhook(id))) throw notFound(`webhook ${id} not found`);
+    },
+  };
+}
+
+export type WebhookService = ReturnType<typeof createWebhookService>;
