@@ -1,0 +1,171 @@
+// The pure bot classifier: one interaction's signals → human | bot | unknown, with reasons.
+// Opens and clicks follow different rules because the same network means opposite things for
+// them (Apple egress: machine open, human click; Google/Outlook proxies: human open, no click).
+// It never touches I/O or the clock; callers pass timing, MX, honeypot and pattern facts in.
+
+import type { ClassifierContext, MxMatch, NetworkMatch, UaMatch } from "./context.ts";
+import type { BotVerdict, InteractionSignals } from "./types.ts";
+
+interface Facts {
+  network: NetworkMatch | undefined;
+  ua: UaMatch | undefined;
+  gateway: MxMatch | undefined;
+  seconds: number | undefined;
+  isEmptyUa: boolean;
+  isStaleChrome: boolean;
+  isHead: boolean;
+  /** Ranges that carry many people: a honeypot hit from them says nothing about this request. */
+  isSharedHumanNetwork: boolean;
+}
+
+type Decision = BotVerdict | undefined;
+
+const CHROME_MAJOR = /\bChrome\/(\d+)\./;
+const WINDOWS = /Windows NT/;
+const DECLARED_BOT_KINDS = new Set(["tool", "headless", "crawler", "unfurler", "scanner"]);
+const IMAGE_FETCHER_KINDS = new Set(["gmail-prefetch", "gmail-proxy", "yahoo-proxy", "bare-mozilla"]);
+const SHARED_HUMAN_ROLES = new Set(["apple-egress", "google", "mail-proxy-human"]);
+
+function bot(family: string, ...reasons: string[]): BotVerdict {
+  return { verdict: "bot", isBot: true, reasons, family };
+}
+
+function human(...reasons: string[]): BotVerdict {
+  return { verdict: "human", isBot: false, reasons };
+}
+
+function unknown(...reasons: string[]): BotVerdict {
+  return { verdict: "unknown", isBot: false, reasons };
+}
+
+function isStaleWindowsChrome(userAgent: string, belowMajor: number): boolean {
+  if (!WINDOWS.test(userAgent)) return false;
+  const major = CHROME_MAJOR.exec(userAgent)?.[1];
+  return major !== undefined && Number(major) < belowMajor;
+}
+
+function collectFacts(s: InteractionSignals, ctx: ClassifierContext): Facts {
+  const network = s.ip ? ctx.networks.lookup(s.ip) : undefined;
+  const userAgent = s.userAgent.trim();
+  const seconds = s.secondsSinceDelivery;
+  return {
+    network,
+    ua: userAgent ? ctx.matchUserAgent(userAgent) : undefined,
+    gateway: s.mxHosts && s.mxHosts.length > 0 ? ctx.matchMx(s.mxHosts) : undefined,
+    seconds: seconds !== undefined && Number.isFinite(seconds) ? Math.max(0, seconds) : undefined,
+    isEmptyUa: userAgent === "",
+    isStaleChrome: isStaleWindowsChrome(userAgent, ctx.thresholds.staleChromeBelowMajor),
+    isHead: (s.method ?? "GET").toUpperCase() === "HEAD",
+    isSharedHumanNetwork: network !== undefined && SHARED_HUMAN_ROLES.has(network.role),
+  };
+}
+
+/** The family to report when only timing or honeypot evidence exists: the gateway we expect. */
+function expectedScanner(f: Facts): string {
+  return f.gateway && f.gateway.role !== "mailbox" ? f.gateway.family : "unknown-scanner";
+}
+
+function decideDeclared(f: Facts): Decision {
+  if (f.ua && DECLARED_BOT_KINDS.has(f.ua.kind)) return bot(f.ua.family, `ua:${f.ua.kind}`);
+  if (f.network?.role === "scanner") return bot(f.network.family, `network:${f.network.family}`);
+  return undefined;
+}
+
+/** Vendor networks that also host browser isolation: bot only near delivery. */
+function decideProbableNetwork(f: Facts, windowSeconds: number): Decision {
+  if (f.network?.role !== "scanner-probable") return undefined;
+  const reason = `network:${f.network.family}`;
+  if (f.seconds === undefined) return unknown(reason, "timing:unknown");
+  if (f.seconds < windowSeconds) return bot(f.network.family, reason, "timing:delivery-window");
+  return human(reason, "timing:after-window(browser-isolation)");
+}
+
+function decideHoneypot(s: InteractionSignals, f: Facts, ctx: ClassifierContext): Decision {
+  if (!s.hasHoneypotHit || f.isSharedHumanNetwork) return undefined;
+  const t = ctx.thresholds;
+  const isEarly = f.seconds !== undefined && f.seconds < t.honeypotWindowSeconds;
+  // The honeypot itself is one of the distinct links, so a crawl means honeypot + a burst's worth.
+  const isCrawl = (s.pattern?.distinctLinksInWindow ?? 0) > t.linksInBurst;
+  if (isEarly || isCrawl || f.isEmptyUa) {
+    const why = isEarly ? "timing:delivery-window" : isCrawl ? "pattern:many-links" : "ua:empty";
+    return bot(expectedScanner(f), "honeypot:same-ip-ua", why);
+  }
+  // People tap hidden links too (groupvalet); alone, a late hit is not enough to condemn.
+  return unknown("honeypot:same-ip-ua", "uncorroborated");
+}
+
+function decideTiming(f: Facts, ctx: ClassifierContext): Decision {
+  if (f.seconds === undefined) return undefined;
+  const t = ctx.thresholds;
+  if (f.seconds < t.instantSeconds) return bot(expectedScanner(f), "timing:instant");
+  if (f.seconds < t.scanWindowSeconds && (f.isEmptyUa || f.isStaleChrome)) {
+    return bot(expectedScanner(f), "timing:scan-window", f.isEmptyUa ? "ua:empty" : "ua:stale-chrome");
+  }
+  return undefined;
+}
+
+function decidePattern(s: InteractionSignals, ctx: ClassifierContext): Decision {
+  const p = s.pattern;
+  if (!p) return undefined;
+  const t = ctx.thresholds;
+  if (p.distinctLinksInSecond >= t.linksInSecond) return bot("unknown-scanner", "pattern:links-in-one-second");
+  if (p.distinctLinksInBurst >= t.linksInBurst) return bot("unknown-scanner", "pattern:link-burst");
+  const isAllLinks = p.linkCount !== undefined && p.linkCount >= t.allLinksMinimum;
+  if (isAllLinks && p.distinctLinksInWindow > (p.linkCount ?? Infinity)) {
+    // More distinct links than the message has means the honeypot was among them.
+    return bot("unknown-scanner", "pattern:every-link-and-honeypot");
+  }
+  if (isAllLinks && p.distinctLinksInWindow >= (p.linkCount ?? Infinity)) {
+    return bot("unknown-scanner", "pattern:every-link");
+  }
+  return undefined;
+}
+
+function classifyOpen(s: InteractionSignals, f: Facts, ctx: ClassifierContext): BotVerdict {
+  const declared = decideDeclared(f);
+  if (declared) return declared;
+  const kind = f.ua?.kind;
+  if (kind === "gmail-prefetch") return bot("gmail-prefetch", "ua:gmail-prefetch");
+  if (kind === "office-preflight") return bot("outlook-preflight", "ua:office-preflight");
+  if (f.isHead) return bot(expectedScanner(f), "method:head");
+  if (kind === "gmail-proxy" || kind === "yahoo-proxy") return human(`proxy:${kind}`);
+  if (f.network?.role === "apple-egress") return bot("apple-mpp", "network:apple-egress", "action:open");
+  if (kind === "bare-mozilla") return bot("apple-mpp", "ua:bare-mozilla");
+  const rest =
+    decideProbableNetwork(f, ctx.thresholds.probableNetworkWindowSeconds) ??
+    decideHoneypot(s, f, ctx) ??
+    decideTiming(f, ctx);
+  if (rest) return rest;
+  // Every mail client and image proxy in the research sends a UA; an empty one is a script.
+  if (f.isEmptyUa) return bot(expectedScanner(f), "ua:empty");
+  if (f.network?.role === "mail-proxy-human") return human(`proxy:${f.network.family}`);
+  if (f.network?.role === "google") return human("network:google");
+  return human("no-bot-signal");
+}
+
+function classifyClick(s: InteractionSignals, f: Facts, ctx: ClassifierContext): BotVerdict {
+  const declared = decideDeclared(f);
+  if (declared) return declared;
+  const kind = f.ua?.kind;
+  if (kind === "office-preflight" || kind === "outlook-webview") {
+    return bot("outlook-preflight", `ua:${kind}`, "action:click");
+  }
+  if (f.isHead) return bot(expectedScanner(f), "method:head");
+  if (kind && IMAGE_FETCHER_KINDS.has(kind)) return bot(f.ua?.family ?? "unknown-scanner", `ua:${kind}`, "action:click");
+  const rest =
+    decidePattern(s, ctx) ??
+    decideProbableNetwork(f, ctx.thresholds.probableNetworkWindowSeconds) ??
+    decideHoneypot(s, f, ctx) ??
+    decideTiming(f, ctx);
+  if (rest) return rest;
+  // Browsers always send a UA; a bare request is a script.
+  if (f.isEmptyUa) return bot(expectedScanner(f), "ua:empty");
+  if (f.network?.role === "apple-egress") return human("network:apple-egress", "private-relay-click");
+  return human("no-bot-signal");
+}
+
+/** Classifies one open or click. Pure: same signals and context always give the same verdict. */
+export function classifyInteraction(signals: InteractionSignals, ctx: ClassifierContext): BotVerdict {
+  const facts = collectFacts(signals, ctx);
+  return signals.action === "open" ? classifyOpen(signals, facts, ctx) : classifyClick(signals, facts, ctx);
+}

@@ -1,0 +1,142 @@
+// Compiles the signature data (IP ranges, UA patterns, MX suffixes, thresholds) into the lookup
+// structures the classifier reads. Build once at startup and share; the result is immutable.
+
+import { createIpRangeMatcher, parseCidr, type IpRangeMatcher } from "./cidr.ts";
+import { NETWORK_RANGES, type NetworkRangeSet, type NetworkRole } from "./data/ip-ranges.ts";
+import { MX_GATEWAYS, type MxRole } from "./data/mx-gateways.ts";
+import { DEFAULT_STALE_CHROME_BELOW_MAJOR, UA_PATTERNS, type UaKind } from "./data/ua-patterns.ts";
+import type { ClassifierThresholds } from "./types.ts";
+
+export interface NetworkMatch {
+  family: string;
+  role: NetworkRole;
+}
+
+export interface UaMatch {
+  kind: UaKind;
+  family: string;
+}
+
+export interface MxMatch {
+  family: string;
+  role: MxRole;
+}
+
+export interface ClassifierContext {
+  readonly networks: IpRangeMatcher<NetworkMatch>;
+  readonly thresholds: Readonly<ClassifierThresholds>;
+  matchUserAgent(userAgent: string): UaMatch | undefined;
+  matchMx(mxHosts: readonly string[]): MxMatch | undefined;
+}
+
+export interface ClassifierOptions {
+  /** Ranges added to (and, being inserted later, overriding on equal prefixes) the shipped ones. */
+  extraRanges?: readonly NetworkRangeSet[];
+  /** Drop the shipped ranges, e.g. when a refreshed full set is passed in extraRanges. */
+  omitBuiltinRanges?: boolean;
+  thresholds?: Partial<ClassifierThresholds>;
+}
+
+export const DEFAULT_THRESHOLDS: Readonly<ClassifierThresholds> = Object.freeze({
+  // Mautic's default is 2 s and Collie's 1.5 s; nobody opens, reads and clicks faster.
+  instantSeconds: 2,
+  // Defender detonates 0-90 s after delivery (emdash-cms/emdash#3298 saw 22 s); margin to 120 s.
+  scanWindowSeconds: 120,
+  // Proofpoint TAP 5 s-5 min, Mimecast 2 s-2 min, Cisco 5 s-3 min; isolation clicks come later.
+  probableNetworkWindowSeconds: 300,
+  // Same bound: every delivery-time sandbox in the research has finished by 5 minutes.
+  honeypotWindowSeconds: 300,
+  linksInSecond: 2,
+  // autoemails' "Leo" rule: >= 3 unique links in < 2 s; we allow 5 s for scanner jitter.
+  linksInBurst: 3,
+  // CustomerMinds flags "clicked every link" from 3 links; 4 keeps fast three-link readers human.
+  allLinksMinimum: 4,
+  staleChromeBelowMajor: DEFAULT_STALE_CHROME_BELOW_MAJOR,
+});
+
+/** UAs repeat heavily (a handful of scanner and client strings), so memoising is a big win. */
+const UA_CACHE_MAX_ENTRIES = 4096;
+
+function compileUaMatcher(): (userAgent: string) => UaMatch | undefined {
+  const cache = new Map<string, UaMatch | null>();
+  return (userAgent) => {
+    const cached = cache.get(userAgent);
+    if (cached !== undefined) return cached ?? undefined;
+    let found: UaMatch | null = null;
+    for (const p of UA_PATTERNS) {
+      if (p.pattern.test(userAgent)) {
+        found = { kind: p.kind, family: p.family };
+        break;
+      }
+    }
+    if (cache.size >= UA_CACHE_MAX_ENTRIES) cache.clear();
+    cache.set(userAgent, found);
+    return found ?? undefined;
+  };
+}
+
+function normaliseHost(host: string): string {
+  const lower = host.trim().toLowerCase();
+  return lower.endsWith(".") ? lower.slice(0, -1) : lower;
+}
+
+function compileMxMatcher(): (mxHosts: readonly string[]) => MxMatch | undefined {
+  const bySuffix = new Map<string, MxMatch>();
+  for (const g of MX_GATEWAYS) bySuffix.set(g.suffix, { family: g.family, role: g.role });
+  const matchHost = (host: string): MxMatch | undefined => {
+    let rest = normaliseHost(host);
+    while (rest.length > 0) {
+      const hit = bySuffix.get(rest);
+      if (hit) return hit;
+      const dot = rest.indexOf(".");
+      if (dot < 0) return undefined;
+      rest = rest.slice(dot + 1);
+    }
+    return undefined;
+  };
+  // A gateway anywhere in the MX set wins over a mailbox: mail may pass through it.
+  return (mxHosts) => {
+    let mailbox: MxMatch | undefined;
+    for (const host of mxHosts) {
+      const hit = matchHost(host);
+      if (hit && hit.role !== "mailbox") return hit;
+      mailbox ??= hit;
+    }
+    return mailbox;
+  };
+}
+
+function* rangeEntries(sets: readonly NetworkRangeSet[]): Generator<readonly [string, NetworkMatch]> {
+  for (const set of sets) {
+    const match: NetworkMatch = { family: set.family, role: set.role };
+    for (const cidr of set.cidrs) yield [cidr, match];
+  }
+}
+
+/** Builds a classifier context from the shipped data plus options; throws on malformed data. */
+export function createClassifierContext(options: ClassifierOptions = {}): ClassifierContext {
+  const sets = [...(options.omitBuiltinRanges ? [] : NETWORK_RANGES), ...(options.extraRanges ?? [])];
+  return {
+    networks: createIpRangeMatcher(rangeEntries(sets)),
+    thresholds: Object.freeze({ ...DEFAULT_THRESHOLDS, ...options.thresholds }),
+    matchUserAgent: compileUaMatcher(),
+    matchMx: compileMxMatcher(),
+  };
+}
+
+/**
+ * Extracts prefixes from a published range list (Apple's egress CSV: prefix in the first column;
+ * plain one-per-line lists work too). Bad lines are returned, not thrown: the file is external.
+ */
+export function parseRangeList(text: string): { cidrs: string[]; rejected: string[] } {
+  const cidrs: string[] = [];
+  const rejected: string[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#")) continue;
+    const first = (line.split(",")[0] ?? "").trim();
+    if (parseCidr(first)) cidrs.push(first);
+    else rejected.push(line);
+  }
+  return { cidrs, rejected };
+}

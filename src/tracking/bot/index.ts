@@ -1,0 +1,22 @@
+// Public surface of bot detection: the pure classifier, its compiled context, and the two small
+// in-memory helpers (honeypot memory, interaction tracker) that produce its stateful signals.
+
+export { classifyInteraction } from "./classifier.ts";
+export {
+  createClassifierContext,
+  parseRangeList,
+  DEFAULT_THRESHOLDS,
+  type ClassifierContext,
+  type ClassifierOptions,
+} from "./context.ts";
+export { createIpRangeMatcher, parseCidr, parseIp, type IpRangeMatcher } from "./cidr.ts";
+export { createHoneypotMemory, HONEYPOT_TTL_MS, type HoneypotMemory } from "./honeypot.ts";
+export { createInteractionTracker, HONEYPOT_LINK_ID, type InteractionTracker } from "./pattern.ts";
+export type {
+  BotVerdict,
+  ClassifierThresholds,
+  InteractionAction,
+  InteractionPattern,
+  InteractionSignals,
+  Verdict,
+} from "./types.ts";

@@ -1,0 +1,65 @@
+// Input and output shapes of the bot classifier, shared by the classifier, the interaction tracker
+// and callers (tracking endpoints, the bot-detection API). No logic lives here.
+
+export type InteractionAction = "open" | "click";
+
+export type Verdict = "human" | "bot" | "unknown";
+
+/** How one message's interactions cluster in time, as produced by createInteractionTracker. */
+export interface InteractionPattern {
+  /** Distinct links (honeypot included) hit on this message within 1 s of this interaction. */
+  distinctLinksInSecond: number;
+  /** Distinct links hit within the burst window (5 s by default). */
+  distinctLinksInBurst: number;
+  /** Distinct links hit within the pattern window (60 s by default). */
+  distinctLinksInWindow: number;
+  /** Number of tracked links in the message, when the sender knows it (honeypot excluded). */
+  linkCount?: number;
+}
+
+export interface InteractionSignals {
+  /** Client IP as seen by the tracking endpoint (after trusted-proxy unwrapping); "" if unknown. */
+  ip: string;
+  /** Raw User-Agent header; "" when absent. */
+  userAgent: string;
+  action: InteractionAction;
+  /** HTTP method of the request; defaults to GET. */
+  method?: string;
+  /** Seconds between delivery (or send, if delivery is unknown) and this interaction. */
+  secondsSinceDelivery?: number;
+  /** MX hosts of the recipient's domain, preferred first; undefined when not looked up. */
+  mxHosts?: readonly string[];
+  /** The same (ip, user agent) pair hit a honeypot link within the honeypot memory's TTL. */
+  hasHoneypotHit?: boolean;
+  pattern?: InteractionPattern;
+}
+
+export interface BotVerdict {
+  verdict: Verdict;
+  /** True only for verdict "bot"; "unknown" gives the benefit of the doubt. */
+  isBot: boolean;
+  /** Short machine-readable reasons, most decisive first (e.g. "network:microsoft-eop"). */
+  reasons: string[];
+  /** Which known family the interaction belongs to, when one is recognised. */
+  family?: string;
+}
+
+/** Time windows and thresholds; every field has a default in DEFAULT_THRESHOLDS. */
+export interface ClassifierThresholds {
+  /** Interactions this soon after delivery cannot be a person reading the message. */
+  instantSeconds: number;
+  /** Delivery-time scanning window in which weak signals (stale or empty UA) become decisive. */
+  scanWindowSeconds: number;
+  /** Window in which a match on a browser-isolation vendor network counts as its scanner. */
+  probableNetworkWindowSeconds: number;
+  /** Window in which a honeypot hit by the same (ip, UA) counts without further corroboration. */
+  honeypotWindowSeconds: number;
+  /** Distinct links within one second that no person produces. */
+  linksInSecond: number;
+  /** Distinct links within the burst window that no person produces. */
+  linksInBurst: number;
+  /** Minimum link count for the "clicked every link within the window" rule. */
+  allLinksMinimum: number;
+  /** Windows Chrome majors below this are stale (scanners pin old builds). */
+  staleChromeBelowMajor: number;
+}

@@ -1,0 +1,95 @@
+// Table tests: click signals → verdict, reason and family, per scanner family and hard human case.
+
+import { describe, expect, test } from "bun:test";
+import { classifyInteraction } from "../../../src/tracking/bot/classifier.ts";
+import { createClassifierContext } from "../../../src/tracking/bot/context.ts";
+import type { InteractionPattern, InteractionSignals, Verdict } from "../../../src/tracking/bot/types.ts";
+import { IP, MX, UA, signals } from "./signals.ts";
+
+const ctx = createClassifierContext();
+const click = (o: Partial<InteractionSignals>): InteractionSignals => signals({ action: "click", ...o });
+const pattern = (inSecond: number, inBurst: number, inWindow: number, linkCount?: number): InteractionPattern => ({
+  distinctLinksInSecond: inSecond,
+  distinctLinksInBurst: inBurst,
+  distinctLinksInWindow: inWindow,
+  ...(linkCount === undefined ? {} : { linkCount }),
+});
+
+type Row = [name: string, s: InteractionSignals, verdict: Verdict, reason: string, family?: string];
+
+const scannerClicks: Row[] = [
+  ["Safe Links detonation from EOP (mautic#9400 IP)", click({ ip: IP.eop2, userAgent: UA.chrome97Win, secondsSinceDelivery: 22 }), "bot", "network:microsoft-eop", "microsoft-eop"],
+  ["Safe Links from EOP hours later (AIR re-crawl)", click({ ip: IP.eop, secondsSinceDelivery: 20_000 }), "bot", "network:microsoft-eop"],
+  ["Safe Links from Azure: empty UA 22 s after delivery", click({ ip: IP.azure, userAgent: "", secondsSinceDelivery: 22, mxHosts: MX.m365 }), "bot", "ua:empty", "microsoft-365"],
+  ["Safe Links from Azure: Chrome/72 seconds after delivery", click({ ip: IP.azure, userAgent: UA.chrome97Win.replace("97.0.4692.99", "72.0.3626.121"), secondsSinceDelivery: 40 }), "bot", "ua:stale-chrome"],
+  ["HEAD request (next-auth#1840)", click({ method: "HEAD", secondsSinceDelivery: 3000 }), "bot", "method:head"],
+  ["Barracuda EGD", click({ ip: IP.barracudaEgd, secondsSinceDelivery: 4 }), "bot", "network:barracuda", "barracuda"],
+  ["Barracuda Sentinel announces itself (isbot misses it)", click({ ip: IP.azure, userAgent: UA.barracuda }), "bot", "ua:scanner", "named-scanner"],
+  ["Proofpoint TAP within 5 min", click({ ip: IP.proofpoint, secondsSinceDelivery: 120, mxHosts: MX.proofpoint }), "bot", "timing:delivery-window", "proofpoint"],
+  ["Mimecast pre-scan", click({ ip: IP.mimecast, secondsSinceDelivery: 8, mxHosts: MX.mimecast }), "bot", "network:mimecast", "mimecast"],
+  ["Cisco sandbox", click({ ip: IP.cisco, secondsSinceDelivery: 60 }), "bot", "network:cisco", "cisco"],
+  ["two links in the same second", click({ secondsSinceDelivery: 9000, pattern: pattern(2, 2, 2, 6) }), "bot", "pattern:links-in-one-second"],
+  ["three links in a 5 s burst", click({ secondsSinceDelivery: 9000, pattern: pattern(1, 3, 3, 8) }), "bot", "pattern:link-burst"],
+  ["every link of a 4-link message within a minute", click({ secondsSinceDelivery: 9000, pattern: pattern(1, 2, 4, 4) }), "bot", "pattern:every-link"],
+  ["every link plus the honeypot", click({ secondsSinceDelivery: 9000, pattern: pattern(1, 2, 5, 4) }), "bot", "pattern:every-link-and-honeypot"],
+  ["honeypot hit by the same ip+UA soon after delivery", click({ ip: IP.azure, hasHoneypotHit: true, secondsSinceDelivery: 200 }), "bot", "honeypot:same-ip-ua"],
+  ["honeypot hit by a crawler hours later (with many links)", click({ hasHoneypotHit: true, secondsSinceDelivery: 30_000, pattern: pattern(1, 1, 4, 10) }), "bot", "pattern:many-links"],
+  ["click 1 s after delivery (Collie: < 1.5 s)", click({ secondsSinceDelivery: 1 }), "bot", "timing:instant"],
+  ["empty UA later", click({ userAgent: "", secondsSinceDelivery: 50_000 }), "bot", "ua:empty"],
+  ["Outlook existence discovery", click({ userAgent: UA.officeDiscovery, method: "HEAD" }), "bot", "ua:office-preflight", "outlook-preflight"],
+  ["new Outlook preflight GET (OneOutlook)", click({ userAgent: UA.newOutlook, secondsSinceDelivery: 400 }), "bot", "ua:outlook-webview", "outlook-preflight"],
+  ["an image proxy UA does not click", click({ ip: IP.googleProxy, userAgent: UA.gmailProxy }), "bot", "ua:gmail-proxy"],
+  ["bare Mozilla/5.0 does not click either", click({ userAgent: UA.bareMozilla }), "bot", "ua:bare-mozilla"],
+  ["python-requests (craft-campaign#546)", click({ userAgent: UA.pythonRequests }), "bot", "ua:tool", "http-tool"],
+  ["Slack unfurl of a forwarded mail", click({ userAgent: UA.slackbot, secondsSinceDelivery: 90_000 }), "bot", "ua:unfurler", "link-unfurler"],
+  ["facebookexternalhit", click({ userAgent: UA.facebook }), "bot", "ua:unfurler"],
+];
+
+const humanClicks: Row[] = [
+  ["iCloud Private Relay click from Apple egress", click({ ip: IP.appleV4, userAgent: UA.iosSafari, secondsSinceDelivery: 4000 }), "human", "private-relay-click"],
+  ["Private Relay over IPv6", click({ ip: IP.appleV6, userAgent: UA.iosSafari, secondsSinceDelivery: 600 }), "human", "network:apple-egress"],
+  ["Azure VDI user on a current browser", click({ ip: IP.azure, secondsSinceDelivery: 3000, mxHosts: MX.m365 }), "human", "no-bot-signal"],
+  ["Azure VDI user, fast, current browser", click({ ip: IP.azure, secondsSinceDelivery: 60, mxHosts: MX.m365 }), "human", "no-bot-signal"],
+  ["browser isolation via Proofpoint an hour later", click({ ip: IP.proofpoint, secondsSinceDelivery: 3600, mxHosts: MX.proofpoint }), "human", "timing:after-window(browser-isolation)"],
+  ["browser isolation via Mimecast a day later", click({ ip: IP.mimecast, secondsSinceDelivery: 86_400 }), "human", "timing:after-window(browser-isolation)"],
+  ["fast reader clicks 20 s after delivery on current Chrome", click({ secondsSinceDelivery: 20, mxHosts: MX.gmail }), "human", "no-bot-signal"],
+  ["fast multi-link human: 3 links within a minute, spaced", click({ secondsSinceDelivery: 700, pattern: pattern(1, 1, 3, 8) }), "human", "no-bot-signal"],
+  ["human clicks every link of a 3-link mail (below the 4-link minimum)", click({ secondsSinceDelivery: 700, pattern: pattern(1, 1, 3, 3) }), "human", "no-bot-signal"],
+  ["old corporate Chrome 109, not near delivery", click({ userAgent: UA.chrome109Win7, secondsSinceDelivery: 1800 }), "human", "no-bot-signal"],
+  ["honeypot taint never sticks to Apple relay IPs", click({ ip: IP.appleV4, userAgent: UA.iosSafari, hasHoneypotHit: true, secondsSinceDelivery: 30 }), "human", "private-relay-click"],
+  ["mobile IPv6", click({ ip: IP.mobileV6, userAgent: UA.androidChrome, secondsSinceDelivery: 500 }), "human", "no-bot-signal"],
+  ["Outlook user's own click after the preflight", click({ userAgent: UA.chromeWin, secondsSinceDelivery: 400, mxHosts: MX.m365 }), "human", "no-bot-signal"],
+];
+
+const undecided: Row[] = [
+  ["accidental honeypot tap, then a late single click", click({ hasHoneypotHit: true, secondsSinceDelivery: 9000, pattern: pattern(1, 2, 2, 6) }), "unknown", "uncorroborated"],
+  ["Proofpoint network, delivery time unknown", click({ ip: IP.proofpoint }), "unknown", "timing:unknown"],
+];
+
+describe("classifyInteraction: clicks", () => {
+  test.each([...scannerClicks, ...humanClicks, ...undecided])("%s", (...row) => {
+    const [, s, verdict, reason, family] = row as unknown as Row;
+    const v = classifyInteraction(s, ctx);
+    expect(v.verdict).toBe(verdict);
+    expect(v.isBot).toBe(verdict === "bot");
+    expect(v.reasons).toContain(reason);
+    if (family !== undefined) expect(v.family).toBe(family);
+  });
+
+  test("the same Apple egress address is a machine for opens and a person for clicks", () => {
+    const base = { ip: IP.appleV4, userAgent: UA.iosSafari, secondsSinceDelivery: 600 };
+    expect(classifyInteraction(signals({ action: "open", ...base }), ctx).isBot).toBe(true);
+    expect(classifyInteraction(signals({ action: "click", ...base }), ctx).isBot).toBe(false);
+  });
+
+  test("a gateway anywhere in the MX set names the expected scanner", () => {
+    const s = click({ ip: IP.azure, userAgent: "", secondsSinceDelivery: 10, mxHosts: ["mx.example.com", ...MX.proofpoint] });
+    expect(classifyInteraction(s, ctx).family).toBe("proofpoint");
+  });
+
+  test("extra ranges can be loaded at startup (e.g. a refreshed vendor list)", () => {
+    const custom = createClassifierContext({ extraRanges: [{ family: "acme-scanner", role: "scanner", source: "test", cidrs: ["81.2.69.0/24"] }] });
+    expect(classifyInteraction(click({ ip: IP.home }), custom)).toMatchObject({ isBot: true, family: "acme-scanner" });
+    expect(classifyInteraction(click({ ip: IP.home }), ctx).isBot).toBe(false);
+  });
+});

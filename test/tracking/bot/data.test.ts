@@ -1,0 +1,76 @@
+// Invariants of the shipped signature data: every range parses and names its source, ranges that
+// carry people never sit under a scanner range, MX suffixes are normalised, UA patterns behave.
+
+import { describe, expect, test } from "bun:test";
+import { createIpRangeMatcher, parseCidr } from "../../../src/tracking/bot/cidr.ts";
+import { createClassifierContext, parseRangeList } from "../../../src/tracking/bot/context.ts";
+import { NETWORK_RANGES } from "../../../src/tracking/bot/data/ip-ranges.ts";
+import { MX_GATEWAYS } from "../../../src/tracking/bot/data/mx-gateways.ts";
+import { UA_PATTERNS } from "../../../src/tracking/bot/data/ua-patterns.ts";
+import { UA } from "./signals.ts";
+
+describe("signature data", () => {
+  test("every CIDR parses and every set names a source", () => {
+    for (const set of NETWORK_RANGES) {
+      expect(set.source.length).toBeGreaterThan(10);
+      for (const cidr of set.cidrs) expect(parseCidr(cidr), `${set.family} ${cidr}`).toBeDefined();
+    }
+  });
+
+  test("no range is listed under two roles (a human-carrying range must not hide under a scanner)", () => {
+    const seen = createIpRangeMatcher(NETWORK_RANGES.flatMap((s) => s.cidrs.map((c) => [c, s.family] as const)));
+    for (const set of NETWORK_RANGES) {
+      for (const cidr of set.cidrs) {
+        const first = cidr.split("/")[0] ?? "";
+        expect(seen.lookup(first), cidr).toBe(set.family);
+      }
+    }
+  });
+
+  test("MX suffixes are lower-case, dot-free at the ends and unique", () => {
+    const suffixes = MX_GATEWAYS.map((g) => g.suffix);
+    expect(new Set(suffixes).size).toBe(suffixes.length);
+    for (const s of suffixes) expect(s).toMatch(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/);
+  });
+
+  test("MX matching is on label boundaries and case-insensitive, with trailing dots", () => {
+    const ctx = createClassifierContext();
+    expect(ctx.matchMx(["MX0A-001.PPHOSTED.COM."])?.family).toBe("proofpoint");
+    expect(ctx.matchMx(["notpphosted.com"])).toBeUndefined();
+    expect(ctx.matchMx(["contoso-com.mail.protection.outlook.com"])?.role).toBe("mailbox-scanning");
+    expect(ctx.matchMx(["hotmail-com.olc.protection.outlook.com"])?.family).toBe("outlook-consumer");
+    expect(ctx.matchMx(["contoso-com.a1b2.mx.microsoft"])?.family).toBe("microsoft-365");
+  });
+
+  const uaTable: [string, string | undefined][] = [
+    [UA.chromeWin, undefined],
+    [UA.iosSafari, undefined],
+    [UA.androidChrome, undefined],
+    [UA.outlookDesktop, undefined],
+    [UA.msOffice, undefined],
+    [UA.appleMailMac, undefined],
+    [UA.gmailProxy, "gmail-proxy"],
+    [UA.gmailPrefetch, "gmail-prefetch"],
+    [UA.yahooProxy, "yahoo-proxy"],
+    [UA.bareMozilla, "bare-mozilla"],
+    [UA.newOutlook, "outlook-webview"],
+    [UA.officeDiscovery, "office-preflight"],
+    [UA.curl, "tool"],
+    [UA.headless, "headless"],
+    [UA.slackbot, "unfurler"],
+    [UA.barracuda, "scanner"],
+    [UA.googlebot, "crawler"],
+  ];
+  test.each(uaTable)("UA %p → %p", (ua, kind) => {
+    expect(createClassifierContext().matchUserAgent(ua)?.kind as string | undefined).toBe(kind);
+  });
+
+  test("every UA pattern names a source", () => {
+    for (const p of UA_PATTERNS) expect(p.source.length).toBeGreaterThan(5);
+  });
+
+  test("parseRangeList reads Apple's CSV (prefix in column 1) and returns bad lines", () => {
+    const csv = "172.224.226.0/27,GB,GB-EN,London,\n2a02:26f7:b3c0:4000::/64,DE,DE-BE,Berlin,\n# comment\nbogus,US,,,\n";
+    expect(parseRangeList(csv)).toEqual({ cidrs: ["172.224.226.0/27", "2a02:26f7:b3c0:4000::/64"], rejected: ["bogus,US,,,"] });
+  });
+});

@@ -1,0 +1,65 @@
+// Interaction tracker: per-message distinct-link counts over 1 s / burst / window, honeypot as a
+// link, expiry and the memory bound, all with an injected clock.
+
+import { describe, expect, test } from "bun:test";
+import { createInteractionTracker } from "../../../src/tracking/bot/pattern.ts";
+
+function clock(): { now: () => number; at: (ms: number) => void } {
+  let t = 0;
+  return { now: () => t, at: (ms) => (t = ms) };
+}
+
+describe("createInteractionTracker", () => {
+  test("a scanner burst: distinct links within 1 s, 5 s and 60 s", () => {
+    const c = clock();
+    const tracker = createInteractionTracker({ now: c.now });
+    const hit = (ms: number, link: string) => {
+      c.at(ms);
+      return tracker.record({ messageId: "m1", recipientId: "r1", action: "click", linkId: link, linkCount: 5 });
+    };
+    expect(hit(0, "a")).toEqual({ distinctLinksInSecond: 1, distinctLinksInBurst: 1, distinctLinksInWindow: 1, linkCount: 5 });
+    expect(hit(300, "b").distinctLinksInSecond).toBe(2);
+    expect(hit(2_000, "c")).toMatchObject({ distinctLinksInSecond: 1, distinctLinksInBurst: 3, distinctLinksInWindow: 3 });
+    expect(hit(30_000, "d")).toMatchObject({ distinctLinksInBurst: 1, distinctLinksInWindow: 4 });
+    expect(hit(90_000, "e")).toMatchObject({ distinctLinksInWindow: 2 });
+  });
+
+  test("repeat clicks on one link count once; opens add no link", () => {
+    const c = clock();
+    const tracker = createInteractionTracker({ now: c.now });
+    tracker.record({ messageId: "m", action: "click", linkId: "a" });
+    c.at(100);
+    tracker.record({ messageId: "m", action: "open" });
+    c.at(200);
+    expect(tracker.record({ messageId: "m", action: "click", linkId: "a" }).distinctLinksInSecond).toBe(1);
+  });
+
+  test("a honeypot hit counts as one more distinct link", () => {
+    const c = clock();
+    const tracker = createInteractionTracker({ now: c.now });
+    tracker.record({ messageId: "m", action: "honeypot" });
+    c.at(400);
+    expect(tracker.record({ messageId: "m", action: "click", linkId: "a" }).distinctLinksInSecond).toBe(2);
+  });
+
+  test("messages and recipients are tracked separately", () => {
+    const c = clock();
+    const tracker = createInteractionTracker({ now: c.now });
+    tracker.record({ messageId: "m", recipientId: "r1", action: "click", linkId: "a" });
+    expect(tracker.record({ messageId: "m", recipientId: "r2", action: "click", linkId: "b" }).distinctLinksInSecond).toBe(1);
+    expect(tracker.record({ messageId: "n", recipientId: "r1", action: "click", linkId: "b" }).distinctLinksInSecond).toBe(1);
+  });
+
+  test("history expires after the window and the number of messages is bounded", () => {
+    const c = clock();
+    const tracker = createInteractionTracker({ now: c.now, windowMs: 1000, maxMessages: 50 });
+    for (let i = 0; i < 500; i++) {
+      c.at(i * 10);
+      tracker.record({ messageId: `m${i}`, action: "click", linkId: "a" });
+    }
+    expect(tracker.size).toBeLessThanOrEqual(50);
+    c.at(100_000);
+    tracker.record({ messageId: "late", action: "click", linkId: "a" });
+    expect(tracker.size).toBe(1);
+  });
+});
