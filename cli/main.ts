@@ -5,6 +5,7 @@ import { Command, CommanderError } from "commander";
 import { registerServer } from "./commands/server.ts";
 import { registerDomain } from "./commands/domain.ts";
 import { registerAccess } from "./commands/access.ts";
+import { registerMail } from "./commands/mail.ts";
 import { exitCodeFor } from "./output.ts";
 import pkg from "../package.json" with { type: "json" };
 
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
   registerServer(program);
   registerDomain(program);
   registerAccess(program);
+  registerMail(program);
   // Global flags work after the command too: every subcommand knows them.
   const addGlobals = (cmd: Command) => {
     for (const sub of cmd.commands) {

@@ -20,6 +20,9 @@ import { createWebhookService } from "./core/webhooks.ts";
 import { createActivityService } from "./core/activity.ts";
 import { createValidator } from "./validation/verdict.ts";
 import type { SurfaceDeps } from "./api/deps.ts";
+import { createInboundServer } from "./inbound/smtp-server.ts";
+import { createReportHandler } from "./inbound/report-handler.ts";
+import { bounceDomainFor } from "./core/domain-dns.ts";
 import { createSendgridSurface } from "./api/sendgrid/routes.ts";
 import { createMailgunSurface } from "./api/mailgun/routes.ts";
 import { createSparkpostSurface } from "./api/sparkpost/routes.ts";
@@ -81,6 +84,21 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     clientIp: createClientIp(config.server.trusted_proxies),
   });
 
+  const REPORT_MAILBOXES = new Set(["postmaster", "abuse", "fbl"]);
+  const inbound = createInboundServer({
+    listen: splitHostPort(config.smtp.listen), hostname: mtaHostname, allowInsecureAuth: config.smtp.allow_insecure_auth,
+    tls: config.smtp.tls_cert ? { cert: config.smtp.tls_cert, key: config.smtp.tls_key } : undefined,
+    maxMessageBytes: config.smtp.max_message_size, authenticate: access.authenticateSmtp, sender,
+    reports: createReportHandler({ store, secret, now }), log: log.child("inbound"),
+    record: async (o) => store.zone(o.zone).applyOutcomes(o.updates, o.events, o.suppressions, now()),
+    isReportMailbox: async (address) => {
+      const at = address.lastIndexOf("@");
+      if (!REPORT_MAILBOXES.has(address.slice(0, at).toLowerCase())) return false;
+      const host = address.slice(at + 1).toLowerCase();
+      return (await domains.list()).some((d) => d.name === host || bounceDomainFor(d.name, config.mta.bounce_domain) === host);
+    },
+  });
+
   let server: ReturnType<typeof Bun.serve> | null = null;
   return {
     config, store, log, now, resolver, metrics, access, domains, sender, mta, http, mtaHostname, codec, newAccountKey,
@@ -93,11 +111,12 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
         fetch: (req, srv) => http(req, srv.requestIP(req)?.address ?? ""),
         error: () => new Response("internal server error", { status: 500 }),
       });
+      const smtp = await inbound.listen();
       mta.scheduler.start();
-      return { http: `${server.hostname}:${server.port}` };
+      return { http: `${server.hostname}:${server.port}`, smtp };
     },
     async stop() {
-      await server?.stop(true);
+      if (server) { await server.stop(true); await inbound.close(); }
       await mta.stop();
       await access.flushTouches();
       store.close();

@@ -27,7 +27,7 @@ export interface TestAppOptions {
 
 export function writeConfig(dir: string, extra = ""): string {
   const file = join(dir, "postern.toml");
-  writeFileSync(file, `[server]\nlisten = "127.0.0.1:0"\n[mta]\nhostname = "mta.test"\nretry = ["1s"]\n${extra}\n`);
+  writeFileSync(file, `[server]\nlisten = "127.0.0.1:0"\n[smtp]\nlisten = "127.0.0.1:0"\n[mta]\nhostname = "mta.test"\nretry = ["1s"]\n${extra}\n`);
   return file;
 }
 

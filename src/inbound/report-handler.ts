@@ -1,0 +1,87 @@
+// Matches a parsed DSN or ARF report back to our message and recipient (VERP first, then the
+// returned headers) and turns it into events, status changes and suppressions.
+import type { MessageEvent } from "../core/model.ts";
+import type { RecipientUpdate, Store, StoredMessage, StoredRecipient, Suppression, ZoneStore } from "../store/store.ts";
+import { newId } from "../core/ids.ts";
+import { decodeReturnPath } from "./verp.ts";
+import type { BounceReport, ComplaintReport } from "./reports.ts";
+
+export interface ReportOutcome {
+  zone: string;
+  updates: RecipientUpdate[];
+  events: MessageEvent[];
+  suppressions: Suppression[];
+}
+
+interface Match { zone: ZoneStore; message: StoredMessage; recipients: StoredRecipient[] }
+
+export function createReportHandler(deps: { store: Store; secret: string; now: () => number }) {
+  async function byIds(messageId: string, recipientId?: string): Promise<Match | null> {
+    for (const name of deps.store.zoneNames()) {
+      const zone = deps.store.zone(name);
+      const message = await zone.getMessage(messageId);
+      if (!message) continue;
+      const all = await zone.listRecipients(messageId);
+      return { zone, message, recipients: recipientId ? all.filter((r) => r.id === recipientId) : all };
+    }
+    return null;
+  }
+
+  /** Finds our message: the VERP address it came to, the returned return path, then X-Postern-Id. */
+  async function locate(report: BounceReport | ComplaintReport, rcptTo: string[]): Promise<Match | null> {
+    for (const addr of [...rcptTo, report.returnPath ?? "", report.original?.returnPath ?? ""]) {
+      const ids = addr ? decodeReturnPath(addr, deps.secret) : null;
+      if (ids) return byIds(ids.messageId, ids.recipientId);
+    }
+    const own = report.original?.headers["x-postern-id"];
+    return own ? byIds(own.trim()) : null;
+  }
+
+  function event(m: Match, r: StoredRecipient, type: MessageEvent["type"], extra: Partial<MessageEvent>): MessageEvent {
+    return { id: newId(deps.now()), type, messageId: m.message.id, recipient: r.email.toLowerCase(), recipientId: r.id, domain: m.message.domain,
+      timestamp: deps.now(), tags: m.message.tags, metadata: m.message.metadata, ...extra };
+  }
+
+  const update = (r: StoredRecipient, status: StoredRecipient["status"], code: number | null, text: string): RecipientUpdate => ({
+    id: r.id, status, attempts: r.attempts, nextAttemptAt: r.nextAttemptAt, firstAttemptAt: r.firstAttemptAt, lastCode: code, lastResponse: text, mx: r.mx });
+
+  function bounce(m: Match, report: BounceReport): ReportOutcome {
+    const out: ReportOutcome = { zone: m.zone.zone, updates: [], events: [], suppressions: [] };
+    for (const br of report.recipients) {
+      const r = m.recipients.find((x) => x.email.toLowerCase() === br.finalRecipient.toLowerCase() || x.email.toLowerCase() === br.originalRecipient?.toLowerCase())
+        ?? (m.recipients.length === 1 ? m.recipients[0] : undefined);
+      if (!r || (br.action !== "failed" && br.action !== "delayed")) continue;
+      const code = br.diagnostic?.code ?? (br.status.startsWith("5") ? 550 : 450);
+      const text = br.diagnostic?.text ?? `status ${br.status}`;
+      if (br.action === "delayed") { out.events.push(event(m, r, "deferred", { severity: "temporary", code, enhancedCode: br.status, description: text, mx: br.remoteMta })); continue; }
+      out.events.push(event(m, r, "failed", { severity: "permanent", code, enhancedCode: br.status, description: text, mx: br.remoteMta }));
+      out.updates.push(update(r, "failed", code, text));
+      out.suppressions.push({ domain: m.message.domain, type: "bounces", address: r.email.toLowerCase(), reason: text.slice(0, 500), code: String(code), scope: null, createdAt: deps.now() });
+    }
+    return out;
+  }
+
+  function complaint(m: Match, report: ComplaintReport): ReportOutcome {
+    const out: ReportOutcome = { zone: m.zone.zone, updates: [], events: [], suppressions: [] };
+    const targets = new Set(report.originalRcptTo.map((a) => a.toLowerCase()));
+    const list = m.recipients.filter((r) => targets.size === 0 || targets.has(r.email.toLowerCase()));
+    for (const r of list.length ? list : m.recipients.slice(0, 1)) {
+      out.events.push(event(m, r, "complained", { description: report.feedbackType }));
+      out.suppressions.push({ domain: m.message.domain, type: "complaints", address: r.email.toLowerCase(), reason: "complaint (ARF)", code: "", scope: null, createdAt: deps.now() });
+    }
+    return out;
+  }
+
+  return {
+    /** The outcome of a report, or null when it matches none of our messages. */
+    async handle(report: BounceReport | ComplaintReport, rcptTo: string[]): Promise<ReportOutcome | null> {
+      const m = await locate(report, rcptTo);
+      if (!m || !m.recipients.length) return null;
+      return report.kind === "bounce" ? bounce(m, report) : complaint(m, report);
+    },
+    /** True when `address` is one of our VERP return paths. */
+    isReturnPath: (address: string) => decodeReturnPath(address, deps.secret) !== null,
+  };
+}
+
+export type ReportHandler = ReturnType<typeof createReportHandler>;

@@ -1,0 +1,114 @@
+// The inbound SMTP listener (smtp-server): DSNs and ARF complaints addressed to our return paths,
+// and authenticated submission with a domain's SMTP credentials. Everything else is refused:
+// postern is never an open relay.
+import { SMTPServer, type SMTPServerAuthentication, type SMTPServerSession } from "smtp-server";
+import { readFileSync } from "node:fs";
+import PostalMime from "postal-mime";
+import type { Domain, Principal } from "../core/model.ts";
+import type { SendService } from "../core/send.ts";
+import type { Logger } from "../log.ts";
+import { AppError } from "../core/errors.ts";
+import { parseAddress } from "../validation/address.ts";
+import { inspectDataLineEndings } from "./smuggling.ts";
+import { parseReport } from "./reports.ts";
+import type { ReportHandler, ReportOutcome } from "./report-handler.ts";
+
+export interface InboundDeps {
+  listen: [string, number];
+  hostname: string;
+  allowInsecureAuth: boolean;
+  tls?: { cert: string; key: string };
+  maxMessageBytes: number;
+  authenticate: (user: string, password: string) => Promise<Domain | null>;
+  sender: SendService;
+  reports: ReportHandler;
+  /** Accepts a report's outcome (events, status, suppressions) for writing. */
+  record: (outcome: ReportOutcome) => Promise<void>;
+  /** True for addresses that take reports besides VERP paths: postmaster@/abuse@/fbl@ our domains. */
+  isReportMailbox: (address: string) => Promise<boolean>;
+  log: Logger;
+}
+
+type Session = SMTPServerSession & { user?: unknown };
+
+const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
+const isLoopback = (ip: string) => /^(127\.|::1$|::ffff:127\.)/.test(ip);
+
+export function createInboundServer(deps: InboundDeps) {
+  const server = new SMTPServer({
+    name: deps.hostname, banner: "postern ESMTP", logger: false, size: deps.maxMessageBytes,
+    authMethods: ["PLAIN", "LOGIN"], authOptional: true,
+    // The loopback-only rule below is ours; smtp-server's flag only knows "TLS or not".
+    allowInsecureAuth: true,
+    disabledCommands: deps.tls ? [] : ["STARTTLS"],
+    ...(deps.tls ? { key: readFileSync(deps.tls.key), cert: readFileSync(deps.tls.cert) } : {}),
+    onAuth: (auth, session, cb) => void onAuth(auth, session).then((user) => cb(null, { user }), (e) => cb(e)),
+    onRcptTo: (address, session, cb) => void onRcptTo(address.address, session as Session).then(() => cb(), (e) => cb(e)),
+    onData: (stream, session, cb) => {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        if ((stream as unknown as { sizeExceeded?: boolean }).sizeExceeded) return cb(smtpError(552, "5.3.4 message too big"));
+        void onData(Buffer.concat(chunks), session as Session).then((msg) => cb(null, msg), (e) => cb(e));
+      });
+    },
+  });
+
+  async function onAuth(auth: SMTPServerAuthentication, session: SMTPServerSession) {
+    // RFC 4954 §4: plain AUTH only inside TLS, except from loopback unless configured otherwise.
+    if (!session.secure && !deps.allowInsecureAuth && !isLoopback(session.remoteAddress)) throw smtpError(538, "5.7.11 encryption required for AUTH");
+    const domain = await deps.authenticate(auth.username ?? "", auth.password ?? "");
+    if (!domain) throw smtpError(535, "5.7.8 authentication credentials invalid");
+    return { domain };
+  }
+
+  async function onRcptTo(address: string, session: Session) {
+    if (session.user) return;
+    if (deps.reports.isReturnPath(address) || (await deps.isReportMailbox(address))) return;
+    throw smtpError(554, "5.7.1 relay access denied");
+  }
+
+  async function onData(raw: Buffer, session: Session): Promise<string> {
+    const finding = inspectDataLineEndings(raw);
+    if (finding) throw smtpError(554, `5.5.2 ${finding.reason} refused (RFC 5321 §2.3.8)`);
+    const user = session.user as { domain: Domain } | undefined;
+    if (user) return submit(raw, session, user.domain);
+    const report = await parseReport(raw);
+    if (!report) throw smtpError(550, "5.7.1 this address only takes delivery and complaint reports");
+    const outcome = await deps.reports.handle(report, session.envelope.rcptTo.map((r) => r.address));
+    if (outcome) await deps.record(outcome);
+    else deps.log.info("report for an unknown message", { kind: report.kind });
+    return "2.0.0 report received";
+  }
+
+  async function submit(raw: Buffer, session: Session, domain: Domain): Promise<string> {
+    const parsed = await PostalMime.parse(raw, { attachmentEncoding: "arraybuffer" });
+    const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
+    const from = parseAddress(parsed.from?.address ?? mailFrom);
+    const principal: Principal = { accountId: 1, keyId: "smtp", kind: "domain", domain, grants: [] };
+    try {
+      const r = await deps.sender.send(principal, {
+        domain: domain.name, source: "smtp", from: { email: from?.email ?? "" },
+        envelopes: [{ to: session.envelope.rcptTo.map((a) => ({ email: a.address })), subject: parsed.subject ?? "", raw }],
+      });
+      return `2.0.0 queued as ${r.id}`;
+    } catch (e) {
+      if (e instanceof AppError) throw smtpError(e.code === "too_large" ? 552 : e.code === "invalid" ? 553 : 550, `5.7.1 ${e.message}`);
+      throw smtpError(451, "4.3.0 temporary failure, try again");
+    }
+  }
+
+  return {
+    server,
+    listen(): Promise<string> {
+      return new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(deps.listen[1], deps.listen[0], () => {
+          const a = server.server.address() as { address: string; port: number };
+          resolve(`${a.address}:${a.port}`);
+        });
+      });
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}

@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import SMTPConnection from "nodemailer/lib/smtp-connection";
+import { makeTestApp, type TestApp } from "../helpers/app.ts";
+import { startSink, type Sink } from "../helpers/smtp-sink.ts";
+import type { Principal } from "../../src/core/model.ts";
+
+const FIXTURES = join(import.meta.dir, "../fixtures/reports");
+let t: TestApp;
+let sink: Sink;
+let smtpPort = 0;
+let principal: Principal;
+
+beforeAll(async () => {
+  sink = await startSink();
+  t = await makeTestApp({ toml: `[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n` });
+  const where = await t.app.start();
+  smtpPort = Number(where.smtp!.split(":").pop());
+  principal = (await t.app.access.authenticate(t.domainKey))!;
+  await t.app.access.setCredential("example.com", "app", "s3cret-pass");
+});
+afterAll(async () => { await t.close(); await sink.close(); });
+
+/** Sends one message to `rcpt` through postern and returns the VERP return path it used. */
+async function sendAndCapture(rcpt: string): Promise<string> {
+  const before = sink.messages.length;
+  await t.app.sender.send(principal, { domain: "example.com", source: "cli", from: { email: "news@example.com" },
+    envelopes: [{ to: [{ email: rcpt }], subject: "hi", text: "body" }] });
+  const msgs = await sink.waitFor(before + 1);
+  return msgs[before]!.from;
+}
+
+function smtpSend(opts: { from: string; to: string[]; raw: string | Buffer; auth?: { user: string; pass: string } }): Promise<{ ok: boolean; code?: number; response?: string }> {
+  const conn = new SMTPConnection({ host: "127.0.0.1", port: smtpPort, ignoreTLS: true });
+  return new Promise((resolve) => {
+    conn.on("error", (e: Error & { responseCode?: number; response?: string }) => resolve({ ok: false, code: e.responseCode, response: e.response }));
+    conn.connect(() => {
+      const go = () => conn.send({ from: opts.from, to: opts.to }, opts.raw, (err, info) => {
+        conn.quit();
+        if (err) resolve({ ok: false, code: (err as { responseCode?: number }).responseCode, response: (err as { response?: string }).response });
+        else resolve({ ok: true, response: info.response });
+      });
+      if (!opts.auth) return go();
+      conn.login({ user: opts.auth.user, pass: opts.auth.pass }, (err) => {
+        if (err) { conn.quit(); return resolve({ ok: false, code: (err as { responseCode?: number }).responseCode }); }
+        go();
+      });
+    });
+  });
+}
+
+/** Speaks SMTP line by line over a raw socket; returns the reply to the greeting and each line. */
+async function rawDialog(lines: string[]): Promise<string[]> {
+  const { connect } = await import("node:net");
+  const socket = connect(smtpPort, "127.0.0.1");
+  const replies: string[] = [];
+  let buffer = "";
+  let notify: (() => void) | null = null;
+  socket.on("data", (d) => { buffer += d.toString(); notify?.(); });
+  const nextReply = async () => {
+    for (;;) {
+      const m = /^(\d{3}) .*\r\n/m.exec(buffer);
+      if (m) { const end = m.index + m[0].length; const reply = buffer.slice(m.index, end).trim(); buffer = buffer.slice(end); return reply; }
+      await new Promise<void>((r) => { notify = r; setTimeout(r, 200); });
+    }
+  };
+  replies.push(await nextReply());
+  for (const line of lines) {
+    socket.write(line.endsWith("\r\n") ? line : `${line}\r\n`);
+    replies.push(await nextReply());
+  }
+  socket.destroy();
+  return replies;
+}
+
+const fixture = (name: string, returnPath: string, rcpt: string, fixtureRcpt: string) =>
+  readFileSync(join(FIXTURES, name), "utf8")
+    .replace(/b\+[a-z2-7]+@bounces\.example\.com/g, returnPath)
+    .replaceAll(fixtureRcpt, rcpt);
+
+async function eventsOf(rcpt: string) {
+  for (let i = 0; i < 40; i++) {
+    const ev = await t.app.activity.events("example.com", { recipient: rcpt, limit: 20, ascending: true });
+    if (ev.some((e) => e.type === "failed" || e.type === "complained")) return ev;
+    await Bun.sleep(50);
+  }
+  return t.app.activity.events("example.com", { recipient: rcpt, limit: 20, ascending: true });
+}
+
+describe("inbound reports", () => {
+  const bounces: [string, string][] = [
+    ["postfix-hard-5.1.1.eml", "nosuchuser@remote.example"], ["gmail-5.1.1.eml", "nosuchuser.abc@gmail.com"],
+    ["o365-5.1.10.eml", "nobody@contoso.com"], ["exim-5.1.1.eml", "gone@remote.example"],
+  ];
+  for (const [file, fixtureRcpt] of bounces) {
+    test(`a ${file.split("-")[0]} DSN to the VERP address fails its recipient and suppresses it`, async () => {
+      const rcpt = `${file.split(".")[0]}@dest.test`;
+      const returnPath = await sendAndCapture(rcpt);
+      const res = await smtpSend({ from: "", to: [returnPath], raw: fixture(file, returnPath, rcpt, fixtureRcpt) });
+      expect(res.ok).toBe(true);
+      const types = (await eventsOf(rcpt)).map((e) => e.type);
+      expect(types).toEqual(["accepted", "delivered", "failed"]);
+      expect(await t.app.suppressions.get("example.com", "bounces", rcpt)).not.toBeNull();
+    });
+  }
+
+  test("an ARF complaint becomes a complained event and a complaint suppression", async () => {
+    const rcpt = "reader@dest.test";
+    const returnPath = await sendAndCapture(rcpt);
+    const raw = fixture("arf-yahoo.eml", returnPath, rcpt, "reader.one@yahoo.com");
+    const res = await smtpSend({ from: "", to: ["fbl@example.com"], raw });
+    expect(res.ok).toBe(true);
+    expect((await eventsOf(rcpt)).map((e) => e.type)).toContain("complained");
+    expect(await t.app.suppressions.get("example.com", "complaints", rcpt)).not.toBeNull();
+  });
+
+  test("a message that is not a report is refused", async () => {
+    const returnPath = await sendAndCapture("other@dest.test");
+    const res = await smtpSend({ from: "x@y.test", to: [returnPath], raw: readFileSync(join(FIXTURES, "not-report-reply.eml")) });
+    expect(res).toMatchObject({ ok: false, code: 550 });
+  });
+
+  test("relaying for strangers is refused", async () => {
+    const res = await smtpSend({ from: "spam@evil.test", to: ["victim@elsewhere.test"], raw: "Subject: x\r\n\r\nbody\r\n" });
+    expect(res).toMatchObject({ ok: false, code: 554 });
+  });
+
+  test("a forged VERP token is refused like any stranger", async () => {
+    const res = await smtpSend({ from: "", to: ["b+aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa@bounces.example.com"], raw: "Subject: x\r\n\r\nbody\r\n" });
+    expect(res).toMatchObject({ ok: false, code: 554 });
+  });
+});
+
+describe("authenticated submission", () => {
+  const raw = "From: App <app@example.com>\r\nTo: someone@dest.test\r\nSubject: via smtp\r\n\r\nhello over SMTP\r\n";
+
+  test("a good credential submits through the core and the message is delivered", async () => {
+    const before = sink.messages.length;
+    const res = await smtpSend({ from: "app@example.com", to: ["someone@dest.test"], raw, auth: { user: "app@example.com", pass: "s3cret-pass" } });
+    expect(res.ok).toBe(true);
+    const msgs = await sink.waitFor(before + 1);
+    const got = msgs[before]!;
+    expect(got.to).toEqual(["someone@dest.test"]);
+    expect(got.raw.toString()).toContain("hello over SMTP");
+    expect(got.raw.toString()).toContain("DKIM-Signature:");
+  });
+
+  test("a bad password is refused", async () => {
+    const res = await smtpSend({ from: "app@example.com", to: ["someone@dest.test"], raw, auth: { user: "app@example.com", pass: "wrong" } });
+    expect(res).toMatchObject({ ok: false, code: 535 });
+  });
+
+  test("a sender outside the credential's domain is refused", async () => {
+    const res = await smtpSend({ from: "x@other.test", to: ["someone@dest.test"], raw: raw.replace("app@example.com", "x@other.test"),
+      auth: { user: "app@example.com", pass: "s3cret-pass" } });
+    expect(res.ok).toBe(false);
+  });
+
+  // nodemailer's client repairs bare line endings, so these go over a raw socket.
+  for (const [what, body] of [["a smuggling sequence", "body\n.\r\nMAIL FROM:<evil@x>\r\n"], ["a bare LF", "line one\nline two\r\n"]]) {
+    test(`${what} in DATA is refused`, async () => {
+      const auth = Buffer.from("\0app@example.com\0s3cret-pass").toString("base64");
+      const data = `From: app@example.com\r\nTo: someone@dest.test\r\nSubject: x\r\n\r\n${body}.\r\n`;
+      const replies = await rawDialog(["EHLO client.test", `AUTH PLAIN ${auth}`, "MAIL FROM:<app@example.com>", "RCPT TO:<someone@dest.test>", "DATA", data, "QUIT"]);
+      expect(replies[6] ?? replies.join(" / ")).toStartWith("554 5.5.2");
+    });
+  }
+});
