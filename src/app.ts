@@ -112,7 +112,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
         error: () => new Response("internal server error", { status: 500 }),
       });
       const smtp = await inbound.listen();
-      mta.scheduler.start();
+      await mta.scheduler.start();
       return { http: `${server.hostname}:${server.port}`, smtp };
     },
     async stop() {

@@ -120,9 +120,14 @@ export function createScheduler(deps: SchedulerDeps) {
   }
 
   return {
-    start() {
+    /** Starts the loop; first takes back the claims a crashed predecessor left (at-least-once delivery). */
+    async start() {
       if (running) return;
       running = true;
+      for (const zone of deps.store.zoneNames()) {
+        const n = await deps.store.zone(zone).releaseClaims(deps.now());
+        if (n) deps.log.warn("took back recipients claimed before a restart", { zone, count: n });
+      }
       loopDone = loop();
     },
     /** Wakes the loop at once (new mail was accepted, or a retry was forced). */

@@ -155,6 +155,8 @@ export interface ZoneStore {
   retryNow(idOrMessageId: string, now: number): Promise<number>;
   purgeQueue(now: number): Promise<number>;
   nextDueAt(): Promise<number | null>;
+  /** Makes every claimed, unfinished recipient due now: run once by a starting server (one server per data dir). */
+  releaseClaims(now: number): Promise<number>;
   recordEvents(events: MessageEvent[]): Promise<void>;
   searchEvents(q: EventQuery): Promise<MessageEvent[]>;
   countEvents(q: { domain?: string; begin: number; end: number }): Promise<{ type: string; bucket: number; count: number }[]>;

@@ -21,7 +21,7 @@ export interface Sink {
   close(): Promise<void>;
 }
 
-export async function startSink(opts: { script?: RcptScript; hideStartTls?: boolean } = {}): Promise<Sink> {
+export async function startSink(opts: { script?: RcptScript; hideStartTls?: boolean; delayMs?: number } = {}): Promise<Sink> {
   const messages: SinkMessage[] = [];
   const attempts = new Map<string, number>();
   let waiters: (() => void)[] = [];
@@ -57,7 +57,7 @@ export async function startSink(opts: { script?: RcptScript; hideStartTls?: bool
         messages.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks), session: { secure: session.secure, hostNameAppearsAs: session.hostNameAppearsAs } });
         const w = waiters; waiters = []; w.forEach((f) => f());
-        cb();
+        if (opts.delayMs) setTimeout(() => cb(), opts.delayMs); else cb();
       });
     },
   });

@@ -12,7 +12,7 @@ async function setup(script?: Parameters<typeof startSink>[0]["script"]) {
   sink = await startSink({ script });
   t = await makeTestApp({ toml: `[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n` });
   const principal = (await t.app.access.authenticate(t.domainKey)) as Principal;
-  t.app.mta.scheduler.start();
+  await t.app.mta.scheduler.start();
   return principal;
 }
 

@@ -53,4 +53,7 @@ export const ZONE_MIGRATIONS: string[] = [
      domain TEXT NOT NULL, type TEXT NOT NULL, address TEXT NOT NULL, reason TEXT NOT NULL DEFAULT '',
      code TEXT NOT NULL DEFAULT '', scope TEXT, created_at INTEGER NOT NULL, PRIMARY KEY (domain, type, address));
    CREATE INDEX suppressions_address ON suppressions(domain, address);`,
+  // Marks rows claimed by a delivery attempt, so a restarted server can take back its own leases
+  // at once instead of waiting for them to run out.
+  `ALTER TABLE recipients ADD COLUMN claimed INTEGER NOT NULL DEFAULT 0;`,
 ];

@@ -16,11 +16,11 @@ export const toRecipient = (r: Row): StoredRecipient => ({
 const PENDING = "status IN ('queued', 'deferred')";
 
 export function createQueueStatements(db: Database) {
-  const claim = db.query(`UPDATE recipients SET next_attempt_at = ?1 + ?3 WHERE id IN (
+  const claim = db.query(`UPDATE recipients SET next_attempt_at = ?1 + ?3, claimed = 1 WHERE id IN (
       SELECT id FROM recipients WHERE ${PENDING} AND next_attempt_at <= ?1 ORDER BY next_attempt_at LIMIT ?2)
     RETURNING *`);
   const update = db.query(`UPDATE recipients SET status = ?, attempts = ?, next_attempt_at = ?, first_attempt_at = ?,
-    last_code = ?, last_response = ?, mx = ?, updated_at = ? WHERE id = ?`);
+    last_code = ?, last_response = ?, mx = ?, updated_at = ?, claimed = 0 WHERE id = ?`);
   return {
     claimDue(now: number, limit: number, leaseMs: number): StoredRecipient[] {
       return db.transaction(() => (claim.all(now, limit, leaseMs) as Row[]).map(toRecipient)).immediate();
@@ -45,6 +45,9 @@ export function createQueueStatements(db: Database) {
     purge(now: number): number {
       return db.query(`UPDATE recipients SET status = 'failed', last_response = 'purged by the administrator', updated_at = ?
         WHERE ${PENDING}`).run(now).changes;
+    },
+    releaseClaims(now: number): number {
+      return db.query(`UPDATE recipients SET claimed = 0, next_attempt_at = ? WHERE claimed = 1 AND ${PENDING}`).run(now).changes;
     },
     nextDueAt(): number | null {
       const r = db.query(`SELECT MIN(next_attempt_at) AS t FROM recipients WHERE ${PENDING}`).get() as Row;

@@ -80,6 +80,7 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
     retryNow: async (id, now) => queue.retryNow(id, now),
     purgeQueue: async (now) => queue.purge(now),
     nextDueAt: async () => queue.nextDueAt(),
+    releaseClaims: async (now) => queue.releaseClaims(now),
     async recordEvents(evs: MessageEvent[]) {
       db.transaction(() => events.insertMany(evs))();
     },
