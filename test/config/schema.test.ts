@@ -1,0 +1,74 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { renderConfigTemplate } from "../../src/config/schema.ts";
+import { ConfigError, findConfigFile, loadConfig } from "../../src/config/load.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "postern-config-"));
+function load(text: string, env: Record<string, string> = {}) {
+  const file = join(dir, `c${Math.random().toString(36).slice(2)}.toml`);
+  writeFileSync(file, text);
+  return loadConfig({ file, env });
+}
+function problems(text: string, env: Record<string, string> = {}): string[] {
+  try { load(text, env); } catch (e) { if (e instanceof ConfigError) return e.problems; throw e; }
+  return [];
+}
+
+describe("the config schema", () => {
+  test("config/postern.example.toml is the rendering of the schema (regenerate with bun run gen:config)", () => {
+    expect(readFileSync(join(import.meta.dir, "../../config/postern.example.toml"), "utf8")).toBe(renderConfigTemplate());
+  });
+  test("the rendered template loads and gives the contract's defaults", () => {
+    const c = load(renderConfigTemplate());
+    expect(c.server.listen).toBe("127.0.0.1:8025");
+    expect(c.smtp.listen).toBe("127.0.0.1:2525");
+    expect(c.mta.retry[0]).toBe(60_000);
+    expect(c.mta.max_queue_lifetime).toBe(5 * 86_400_000);
+    expect(c.zones.names).toEqual(["us", "eu"]);
+  });
+  test("no file means embedded defaults with data in ./postern-data", () => {
+    const c = loadConfig({ file: null, env: {}, cwd: "/srv/x" });
+    expect(c.storage.data_dir).toBe("/srv/x/postern-data");
+  });
+  test("relative paths are relative to the config file", () => {
+    expect(load(`[storage]\ndata_dir = "data"\n`).storage.data_dir).toBe(join(dir, "data"));
+  });
+  test("the result is frozen", () => {
+    const c = load("");
+    expect(Object.isFrozen(c.server)).toBe(true);
+  });
+});
+
+describe("bad config files name the file, the key and the problem", () => {
+  test("a syntax error", () => {
+    const p = problems("[server\nlisten = 1");
+    expect(p[0]).toMatch(/\.toml: syntax error/);
+  });
+  test("an unknown key", () => expect(problems(`[server]\nlisen = "x"\n`)[0]).toMatch(/\.toml: server\.lisen: unknown key$/));
+  test("an unknown section", () => expect(problems(`[nope]\na = 1\n`)[0]).toMatch(/\[nope\]: unknown section/));
+  test("a wrong type", () => expect(problems(`[smtp]\nallow_insecure_auth = "yes"\n`)[0]).toMatch(/smtp\.allow_insecure_auth: expected true or false/));
+  test("a bad duration", () => expect(problems(`[mta]\nmax_queue_lifetime = "5 days"\n`)[0]).toMatch(/mta\.max_queue_lifetime: expected a duration/));
+  test("a bad retry list", () => expect(problems(`[mta]\nretry = ["1m", "soon"]\n`)[0]).toMatch(/mta\.retry: expected durations/));
+  test("a listen address without a port", () => expect(problems(`[server]\nlisten = "localhost"\n`)[0]).toMatch(/server\.listen: expected host:port/));
+  test("a default zone that is not configured", () => expect(problems(`[zones]\nnames = ["us"]\ndefault = "eu"\n`)[0]).toMatch(/zones\.default/));
+  test("every problem is reported, not only the first", () => expect(problems(`[server]\nlisen = 1\n[mta]\nretry = 3\n`).length).toBe(2));
+  test("a bad route", () => expect(problems(`[mta.routes]\n"x.org" = "a b"\n`)[0]).toMatch(/mta\.routes\."x\.org"/));
+});
+
+describe("environment overrides", () => {
+  test("POSTERN_<SECTION>_<KEY> overrides single keys", () => {
+    const c = load(`[server]\nlisten = "127.0.0.1:1"\n`, { POSTERN_SERVER_LISTEN: "127.0.0.1:9999", POSTERN_MTA_RETRY: "5s,10s", POSTERN_SMTP_ALLOW_INSECURE_AUTH: "true" });
+    expect(c.server.listen).toBe("127.0.0.1:9999");
+    expect(c.mta.retry).toEqual([5000, 10000]);
+    expect(c.smtp.allow_insecure_auth).toBe(true);
+  });
+  test("a bad environment value names the variable", () => {
+    expect(problems("", { POSTERN_MTA_MAX_QUEUE_LIFETIME: "forever" })[0]).toMatch(/^POSTERN_MTA_MAX_QUEUE_LIFETIME: mta\.max_queue_lifetime/);
+  });
+  test("--config, then $POSTERN_CONFIG, then the default paths", () => {
+    expect(findConfigFile("/a.toml", { POSTERN_CONFIG: "/b.toml" })).toBe("/a.toml");
+    expect(findConfigFile(undefined, { POSTERN_CONFIG: "/b.toml" })).toBe("/b.toml");
+  });
+});
