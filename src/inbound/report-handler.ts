@@ -52,9 +52,11 @@ export function createReportHandler(deps: { store: Store; secret: string; now: (
         ?? (m.recipients.length === 1 ? m.recipients[0] : undefined);
       if (!r || (br.action !== "failed" && br.action !== "delayed")) continue;
       const code = br.diagnostic?.code ?? (br.status.startsWith("5") ? 550 : 450);
+      // Exim reports Status 5.0.0 and the specific code only in Diagnostic-Code.
+      const enhanced = br.diagnostic?.enhancedCode ?? br.status;
       const text = br.diagnostic?.text ?? `status ${br.status}`;
-      if (br.action === "delayed") { out.events.push(event(m, r, "deferred", { severity: "temporary", code, enhancedCode: br.status, description: text, mx: br.remoteMta })); continue; }
-      out.events.push(event(m, r, "failed", { severity: "permanent", code, enhancedCode: br.status, description: text, mx: br.remoteMta }));
+      if (br.action === "delayed") { out.events.push(event(m, r, "deferred", { severity: "temporary", code, enhancedCode: enhanced, description: text, mx: br.remoteMta })); continue; }
+      out.events.push(event(m, r, "failed", { severity: "permanent", code, enhancedCode: enhanced, description: text, mx: br.remoteMta }));
       out.updates.push(update(r, "failed", code, text));
       out.suppressions.push({ domain: m.message.domain, type: "bounces", address: r.email.toLowerCase(), reason: text.slice(0, 500), code: String(code), scope: null, createdAt: deps.now() });
     }

@@ -80,7 +80,7 @@ export function createDelivery(deps: DeliveryDeps) {
         try {
           const res = await client.send(from, [rcpt], bytes);
           const refused = res.rejected[0];
-          if (refused) return { ...classifyReply({ responseCode: refused.code, response: refused.response }), mx: hop.host };
+          if (refused) return { ...classifyReply({ responseCode: refused.code, response: refused.response, command: "RCPT TO" }), mx: hop.host };
           return { ...classifyReply({ responseCode: 250, response: res.response }), mx: hop.host };
         } catch (err) {
           const e = err as SmtpError;

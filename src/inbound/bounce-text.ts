@@ -1,0 +1,189 @@
+// Best-effort reading of bounces with no machine-readable part (qmail, older Exim, relays that
+// send plain-text NDRs): recipients, status and diagnostic from the human-readable text, and
+// the returned headers when they are quoted inline. reports.ts flags all of it heuristic.
+import type { BounceRecipient } from "./dsn.ts";
+import {
+  ENHANCED_CODE_RE,
+  normalizeEnhancedCode,
+  parseDiagnostic,
+  parseHeaderBlock,
+  type Diagnostic,
+  type OriginalMessage,
+} from "./report-fields.ts";
+
+export interface BounceTextInput {
+  /** The report's From address and display name. */
+  fromAddress?: string;
+  fromName?: string;
+  subject?: string;
+  /** X-Failed-Recipients header (Exim), comma-separated. */
+  failedRecipients?: string;
+  /** The report's plain text. */
+  text: string;
+  /** Addresses that are not bounced recipients: the report's own From and To. */
+  excluded: string[];
+}
+
+export interface BounceText {
+  recipients: BounceRecipient[];
+  original?: OriginalMessage;
+}
+
+const DAEMON_ADDRESS_RE = /^(mailer[-_]?daemon|postmaster|mail-daemon)@/i;
+const DAEMON_NAME_RE = /mail delivery (subsystem|system)|mailer[- ]daemon/i;
+const BOUNCE_SUBJECT_RE =
+  /undeliver|returned mail|failure notice|delivery (status notification|failure|failed|has failed|problem)|mail delivery failed|non[- ]?delivery|could not be delivered/i;
+const AUTO_REPLY_SUBJECT_RE = /^\s*(auto(matic)?[- ]?(reply|response)|out of (the )?office|autoreply)\b/i;
+/** Lines that introduce the returned message in Exim, qmail, Exchange and Sendmail texts. */
+const ORIGINAL_MARKER_RE =
+  /^[ \t-]*(this is a copy of the message|below this line is a copy of the message|original message (headers|follows)|-+ ?original message ?-+|undelivered message headers|text of the returned message)/im;
+const HEADER_START_RE = /^(Return-Path|Received|DKIM-Signature|Message-ID|MIME-Version):[ \t]/im;
+/** Bounded by RFC 5321 §4.5.3.1 sizes so that hostile text cannot make matching quadratic. */
+const ADDRESS = String.raw`[^\s<>()"',;:@\[\]]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,10}\.[A-Za-z]{2,63}`;
+const RECIPIENT_PATTERNS = [
+  new RegExp(String.raw`^<(${ADDRESS})>:`, "gm"), // qmail, Postfix text: "<user@host>:"
+  // An address alone on its line: Exim's indented list, Exchange's "user@host<mailto:user@host>".
+  new RegExp(String.raw`^[ \t]*<?(${ADDRESS})>?(?:<mailto:[^>\s]*>)?[ \t]*$`, "gm"),
+  new RegExp(String.raw`^[ \t]+(${ADDRESS}) on `, "gm"), // Exchange 2003: "user@host on <date>"
+  new RegExp(String.raw`(?:delivered|delivery|message) to:?\s*<?(${ADDRESS})>?`, "gi"), // O365, Gmail prose
+];
+/** A 4xx/5xx SMTP reply code in running text (RFC 5321 §4.2: 421-455, 500-556). */
+const SMTP_CODE_RE = /(?:^|[\s:;('"])([45][0-5]\d)(?=[ -]|$)/;
+const DELAY_PHRASE_RE = /delayed|will (be )?retr(y|ied)|still being retried|warning only|not yet been delivered/i;
+const MAX_CONTINUATION_LINES = 6;
+/** A bounce lists the recipients of one message to one host; more is noise (and quadratic). */
+const MAX_RECIPIENTS = 100;
+const MAX_MENTIONS = 1000;
+
+/** Reads a plain-text bounce, or returns null when the message does not look like one. */
+export function parseBounceText(input: BounceTextInput): BounceText | null {
+  const subject = input.subject ?? "";
+  if (AUTO_REPLY_SUBJECT_RE.test(subject)) return null;
+  const isFromDaemon =
+    DAEMON_ADDRESS_RE.test(input.fromAddress ?? "") || DAEMON_NAME_RE.test(input.fromName ?? "");
+  const hasFailedHeader = Boolean(input.failedRecipients?.trim());
+  if (!isFromDaemon && !hasFailedHeader && !BOUNCE_SUBJECT_RE.test(subject)) return null;
+  const { notice, originalText } = splitAtOriginal(input.text);
+  const addresses = findRecipients(notice, input.failedRecipients ?? "", input.excluded);
+  const mentions = findMentions(notice, addresses);
+  const recipients = addresses.map((address) => readRecipient(notice, address, mentions));
+  if (recipients.length === 0) return null;
+  // A bounce-like subject alone is weak evidence: also require a status code in the text.
+  if (!isFromDaemon && !hasFailedHeader && recipients.every((r) => !r.diagnostic)) return null;
+  const original = originalText ? parseHeaderBlock(originalText) : undefined;
+  return { recipients, ...(original ? { original } : {}) };
+}
+
+function splitAtOriginal(text: string): { notice: string; originalText?: string } {
+  const normalized = text.replace(/\r\n?/g, "\n");
+  const marker = ORIGINAL_MARKER_RE.exec(normalized);
+  const searchFrom = marker ? marker.index + marker[0].length : 0;
+  const rest = normalized.slice(searchFrom);
+  const header = HEADER_START_RE.exec(rest);
+  const noticeEnd = marker ? marker.index : header ? header.index : normalized.length;
+  return {
+    notice: normalized.slice(0, noticeEnd),
+    ...(header ? { originalText: rest.slice(header.index) } : {}),
+  };
+}
+
+function findRecipients(notice: string, failedRecipients: string, excluded: string[]): string[] {
+  const skip = new Set(excluded.map((address) => address.toLowerCase()));
+  const found = new Map<string, string>();
+  const add = (address: string) => {
+    const key = address.toLowerCase();
+    if (!skip.has(key) && !found.has(key)) found.set(key, address);
+  };
+  for (const address of failedRecipients.split(",")) if (address.trim()) add(address.trim().replace(/^<(.*)>$/, "$1"));
+  for (const pattern of RECIPIENT_PATTERNS) {
+    for (const match of notice.matchAll(pattern)) if (match[1]) add(match[1]);
+  }
+  return [...found.values()].slice(0, MAX_RECIPIENTS);
+}
+
+/**
+ * Status and diagnostic for one recipient: the first of its mentions whose text, up to the
+ * next mention of another recipient, carries a code. Exchange lists every recipient first and
+ * gives the diagnostics later, so the first mention alone is not enough.
+ */
+function readRecipient(notice: string, address: string, mentions: Mention[]): BounceRecipient {
+  const key = address.toLowerCase();
+  let diagnostic: Diagnostic | undefined;
+  for (let i = 0; i < mentions.length && !diagnostic; i++) {
+    const mention = mentions[i];
+    // Only the first of a run of mentions: the later ones' text is a suffix of its text.
+    if (mention?.key !== key || mentions[i - 1]?.key === key) continue;
+    let end = i + 1;
+    while (mentions[end]?.key === key) end++;
+    diagnostic = findDiagnostic(notice.slice(mention.at, mentions[end]?.at ?? notice.length));
+  }
+  diagnostic ??= findDiagnostic(notice);
+  const enhanced = diagnostic?.enhancedCode;
+  const codeClass = diagnostic?.code ? String(diagnostic.code)[0] : undefined;
+  const status =
+    enhanced && enhanced[0] !== "2"
+      ? enhanced
+      : codeClass
+        ? `${codeClass}.0.0`
+        : DELAY_PHRASE_RE.test(notice) ? "4.0.0" : "5.0.0";
+  return {
+    finalRecipient: address,
+    action: status.startsWith("4") ? "delayed" : "failed",
+    status,
+    ...(diagnostic ? { diagnostic } : {}),
+  };
+}
+
+interface Mention {
+  key: string;
+  at: number;
+}
+
+/** Every position where a recipient is named, in text order. */
+function findMentions(notice: string, addresses: string[]): Mention[] {
+  const lower = notice.toLowerCase();
+  const mentions: Mention[] = [];
+  for (const address of addresses) {
+    const key = address.toLowerCase();
+    for (let at = lower.indexOf(key); at >= 0 && mentions.length < MAX_MENTIONS; at = lower.indexOf(key, at + key.length)) {
+      mentions.push({ key, at });
+    }
+  }
+  return mentions.sort((a, b) => a.at - b.at);
+}
+
+/** The first line with a reply code or enhanced code, plus its indented continuation lines. */
+function findDiagnostic(segment: string): Diagnostic | undefined {
+  const lines = segment.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? "";
+    const smtp = SMTP_CODE_RE.exec(line);
+    const enhanced = ENHANCED_CODE_RE.exec(line);
+    if (!smtp && !enhanced) continue;
+    // Wrapped text (Postfix) and multi-line replies (Exim) continue on indented lines.
+    const continuation: string[] = [];
+    for (let j = i + 1; j < lines.length && continuation.length < MAX_CONTINUATION_LINES; j++) {
+      const next = lines[j] ?? "";
+      const nextIndent = indentOf(next);
+      if (next.trim() === "" || nextIndent === 0 || nextIndent < indentOf(line)) break;
+      continuation.push(next.trim());
+    }
+    if (smtp) {
+      const codeAt = line.indexOf(smtp[1] ?? "", smtp.index);
+      let text = [line.slice(codeAt), ...continuation].join(" ").trim();
+      // Exchange quotes the reply: "Remote Server returned '550 5.4.1 ...'".
+      const quote = line[codeAt - 1];
+      if ((quote === "'" || quote === '"') && text.endsWith(quote)) text = text.slice(0, -1);
+      return parseDiagnostic(text, "smtp");
+    }
+    // A bare "<host #5.1.1>" line (Exchange) follows its explanation; keep the two together.
+    const previous = i > 1 ? (lines[i - 1] ?? "").trim() : "";
+    const text = [previous, line.trim(), ...continuation].filter(Boolean).join(" ").replace(/\s+/g, " ");
+    return { type: "text", text, enhancedCode: normalizeEnhancedCode(enhanced?.[0] ?? "") };
+  }
+  return undefined;
+}
+
+function indentOf(line: string): number {
+  return /^[ \t]*/.exec(line)?.[0].length ?? 0;
+}

@@ -1,0 +1,123 @@
+// Reads the body of a message/delivery-status part (RFC 3464 §2; RFC 6533 global form) into
+// per-message fields and one BounceRecipient per recipient group. Picking the part and the
+// returned headers is reports.ts's job.
+import {
+  cleanAddress,
+  cleanHost,
+  ENHANCED_CODE_RE,
+  fieldValue,
+  normalizeEnhancedCode,
+  parseDiagnostic,
+  parseFieldGroups,
+  type Diagnostic,
+  type Field,
+} from "./report-fields.ts";
+
+/** RFC 3464 §2.3.3 action values. */
+export type DsnAction = "failed" | "delayed" | "delivered" | "relayed" | "expanded";
+
+export interface BounceRecipient {
+  /** Final-Recipient address (RFC 3464 §2.3.2), type and angle brackets removed. */
+  finalRecipient: string;
+  /** Original-Recipient (RFC 3464 §2.3.1): the ORCPT we sent, when the MTA kept it. */
+  originalRecipient?: string;
+  action: DsnAction;
+  /** RFC 3463 status as reported (RFC 3464 §2.3.4), e.g. "5.1.1"; derived when missing. */
+  status: string;
+  /** Diagnostic-Code (RFC 3464 §2.3.6); often more specific than `status` (Exim sends 5.0.0). */
+  diagnostic?: Diagnostic;
+  /** Remote-MTA host name (RFC 3464 §2.3.5). */
+  remoteMta?: string;
+  lastAttemptDate?: string;
+  willRetryUntil?: string;
+}
+
+export interface DeliveryStatus {
+  reportingMta?: string;
+  arrivalDate?: string;
+  /** Original-Envelope-Id (RFC 3464 §2.2.1): the ENVID we sent, if the MTA supports DSN. */
+  originalEnvelopeId?: string;
+  /** X-Postfix-Sender: the envelope sender of the bounced message. */
+  originalSender?: string;
+  /** X-Original-Message-ID (Gmail) without angle brackets. */
+  originalMessageId?: string;
+  recipients: BounceRecipient[];
+}
+
+const ACTIONS: readonly DsnAction[] = ["failed", "delayed", "delivered", "relayed", "expanded"];
+const RECIPIENT_FIELDS = ["final-recipient", "original-recipient", "x-actual-recipient"];
+
+/** Parses a delivery-status body; null when it names no recipient at all. */
+export function parseDeliveryStatus(body: string): DeliveryStatus | null {
+  const groups = parseFieldGroups(body);
+  // RFC 3464 §2.1: one per-message group, then one group per recipient. Some MTAs omit the
+  // first group or merge everything into one, so groups are told apart by their fields.
+  const isRecipientGroup = (group: Field[]) => group.some((field) => RECIPIENT_FIELDS.includes(field.name));
+  const messageFields = groups.filter((group) => !isRecipientGroup(group)).flat();
+  const recipients = groups.filter(isRecipientGroup).flatMap((group) => {
+    const recipient = readRecipient(group);
+    return recipient ? [recipient] : [];
+  });
+  if (recipients.length === 0) return null;
+  const firstGroup = groups[0] ?? [];
+  const perMessage = messageFields.length > 0 ? messageFields : firstGroup;
+  const reportingMta = fieldValue(perMessage, "reporting-mta");
+  const arrivalDate = fieldValue(perMessage, "arrival-date");
+  const originalEnvelopeId = fieldValue(perMessage, "original-envelope-id");
+  const originalSender = fieldValue(perMessage, "x-postfix-sender");
+  const originalMessageId = fieldValue(perMessage, "x-original-message-id");
+  return {
+    recipients,
+    ...(reportingMta ? { reportingMta: cleanHost(reportingMta) } : {}),
+    ...(arrivalDate ? { arrivalDate } : {}),
+    ...(originalEnvelopeId ? { originalEnvelopeId } : {}),
+    ...(originalSender ? { originalSender: cleanAddress(originalSender) } : {}),
+    ...(originalMessageId ? { originalMessageId: cleanAddress(originalMessageId) } : {}),
+  };
+}
+
+function readRecipient(group: Field[]): BounceRecipient | null {
+  const original = fieldValue(group, "original-recipient");
+  const final = fieldValue(group, "final-recipient") ?? fieldValue(group, "x-actual-recipient") ?? original;
+  const finalRecipient = final ? cleanAddress(final) : "";
+  if (!finalRecipient) return null;
+  const diagnosticValue = fieldValue(group, "diagnostic-code");
+  const diagnostic = diagnosticValue ? parseDiagnostic(diagnosticValue) : undefined;
+  const { action, status } = readActionAndStatus(group, diagnostic);
+  const remoteMta = fieldValue(group, "remote-mta");
+  const lastAttemptDate = fieldValue(group, "last-attempt-date");
+  const willRetryUntil = fieldValue(group, "will-retry-until");
+  return {
+    finalRecipient,
+    action,
+    status,
+    ...(original ? { originalRecipient: cleanAddress(original) } : {}),
+    ...(diagnostic ? { diagnostic } : {}),
+    ...(remoteMta ? { remoteMta: cleanHost(remoteMta) } : {}),
+    ...(lastAttemptDate ? { lastAttemptDate } : {}),
+    ...(willRetryUntil ? { willRetryUntil } : {}),
+  };
+}
+
+/** Action and Status are both required (RFC 3464 §2.3.3-4); each is derived from the other if absent. */
+function readActionAndStatus(group: Field[], diagnostic: Diagnostic | undefined): { action: DsnAction; status: string } {
+  const actionWord = (fieldValue(group, "action") ?? "").toLowerCase().split(/[\s(;]/)[0] ?? "";
+  const statusMatch = ENHANCED_CODE_RE.exec(fieldValue(group, "status") ?? "");
+  const declared = ACTIONS.find((action) => action === actionWord);
+  const fallbackClass = diagnostic?.enhancedCode?.[0] ?? (diagnostic?.code ? String(diagnostic.code)[0] : undefined);
+  const status = statusMatch
+    ? normalizeEnhancedCode(statusMatch[0])
+    : `${fallbackClass ?? classOfAction(declared)}.0.0`;
+  return { action: declared ?? actionOfClass(status[0]), status };
+}
+
+function classOfAction(action: DsnAction | undefined): string {
+  if (action === "delayed") return "4";
+  if (action === "failed" || action === undefined) return "5";
+  return "2";
+}
+
+function actionOfClass(statusClass: string | undefined): DsnAction {
+  if (statusClass === "2") return "delivered";
+  return statusClass === "4" ? "delayed" : "failed";
+}

@@ -1,0 +1,178 @@
+// Turns an inbound message into a BounceReport (DSN, RFC 3464), a ComplaintReport (ARF,
+// RFC 5965) or null. Plain-text bounces without a machine-readable part are read best-effort
+// and flagged `heuristic`. Never throws; correlating with our messages is the caller's job.
+import PostalMime, { type Address, type Attachment, type Email } from "postal-mime";
+import { parseFeedbackFields, type FeedbackFields } from "./arf.ts";
+import { parseBounceText } from "./bounce-text.ts";
+import { parseDeliveryStatus, type BounceRecipient, type DeliveryStatus } from "./dsn.ts";
+import { parseHeaderBlock, type OriginalMessage } from "./report-fields.ts";
+
+export type { BounceRecipient, DsnAction } from "./dsn.ts";
+export type { Diagnostic, OriginalMessage } from "./report-fields.ts";
+
+/** The report message itself: who sent it, to whom (often our VERP address), and its subject. */
+export interface ReportMessage {
+  from?: string;
+  to: string[];
+  subject?: string;
+  messageId?: string;
+}
+
+export interface BounceReport {
+  kind: "bounce";
+  /** True when read from human-readable text rather than a message/delivery-status part. */
+  heuristic: boolean;
+  reportingMta?: string;
+  arrivalDate?: string;
+  originalEnvelopeId?: string;
+  recipients: BounceRecipient[];
+  /** Headers of the bounced message, when the report returned them. */
+  original?: OriginalMessage;
+  /**
+   * Best available envelope sender of the bounced message, for VERP decoding when the SMTP
+   * envelope is not at hand: X-Postfix-Sender, else the returned Return-Path, else the report's
+   * To (RFC 5321 §4.5.5: DSNs go to the reverse-path).
+   */
+  returnPath?: string;
+  report: ReportMessage;
+}
+
+export interface ComplaintReport extends FeedbackFields {
+  kind: "complaint";
+  /** Headers of the reported message (RFC 5965 §2 third part), when included. */
+  original?: OriginalMessage;
+  /** Original-Mail-From, else the returned Return-Path. */
+  returnPath?: string;
+  report: ReportMessage;
+}
+
+const FEEDBACK_TYPES = ["message/feedback-report"];
+/** RFC 3464 §2 and its UTF-8 form, RFC 6533 §6. */
+const DELIVERY_STATUS_TYPES = ["message/delivery-status", "message/global-delivery-status"];
+/** Full returned message first, then headers only (RFC 6522 §4 text/rfc822-headers). */
+const ORIGINAL_TYPES = ["message/rfc822", "message/global", "text/rfc822-headers", "message/global-headers"];
+const PARSER_OPTIONS = { forceRfc822Attachments: true, attachmentEncoding: "utf8" } as const;
+const MAX_REPORT_BYTES = 30 * 1024 * 1024;
+
+/** Parses a DSN, an ARF complaint or a recognisable plain-text bounce; null for anything else. */
+export async function parseReport(raw: Uint8Array | string): Promise<BounceReport | ComplaintReport | null> {
+  try {
+    if (raw.length > MAX_REPORT_BYTES) return null;
+    const email = await PostalMime.parse(raw, PARSER_OPTIONS);
+    return readComplaint(email) ?? readDeliveryStatus(email) ?? readTextBounce(email);
+  } catch {
+    // Malformed MIME is an ordinary input here: it is simply not a report.
+    return null;
+  }
+}
+
+function readComplaint(email: Email): ComplaintReport | null {
+  const part = findPart(email.attachments, FEEDBACK_TYPES);
+  const fields = part ? parseFeedbackFields(partText(part)) : null;
+  if (!fields) return null;
+  const original = readOriginal(email.attachments);
+  // Microsoft JMRP redacts Original-Rcpt-To but names the recipient in this returned header.
+  const jmrpRecipient = original?.headers["x-hmxmroriginalrecipient"]?.replace(/^<(.*)>$/, "$1");
+  if (fields.originalRcptTo.length === 0 && jmrpRecipient) fields.originalRcptTo.push(jmrpRecipient);
+  const returnPath = fields.originalMailFrom || original?.returnPath || undefined;
+  return {
+    kind: "complaint",
+    ...fields,
+    ...(original ? { original } : {}),
+    ...(returnPath ? { returnPath } : {}),
+    report: readReportMessage(email),
+  };
+}
+
+function readDeliveryStatus(email: Email): BounceReport | null {
+  const part = findPart(email.attachments, DELIVERY_STATUS_TYPES);
+  const status: DeliveryStatus | null = part ? parseDeliveryStatus(partText(part)) : null;
+  if (!status) return null;
+  const report = readReportMessage(email);
+  let original = readOriginal(email.attachments);
+  if (!original && status.originalMessageId) {
+    original = { messageId: status.originalMessageId, headers: {} };
+  }
+  const returnPath = status.originalSender || original?.returnPath || report.to[0];
+  return {
+    kind: "bounce",
+    heuristic: false,
+    recipients: status.recipients,
+    ...(status.reportingMta ? { reportingMta: status.reportingMta } : {}),
+    ...(status.arrivalDate ? { arrivalDate: status.arrivalDate } : {}),
+    ...(status.originalEnvelopeId ? { originalEnvelopeId: status.originalEnvelopeId } : {}),
+    ...(original ? { original } : {}),
+    ...(returnPath ? { returnPath } : {}),
+    report,
+  };
+}
+
+function readTextBounce(email: Email): BounceReport | null {
+  const report = readReportMessage(email);
+  const fromMailbox = email.from && !email.from.group ? email.from : undefined;
+  const failedRecipients = email.headers.find((header) => header.key === "x-failed-recipients")?.value;
+  const text = email.text ?? htmlToText(email.html ?? "");
+  const parsed = parseBounceText({
+    text,
+    excluded: [...report.to, ...(report.from ? [report.from] : [])],
+    ...(fromMailbox ? { fromAddress: fromMailbox.address, fromName: fromMailbox.name } : {}),
+    ...(email.subject ? { subject: email.subject } : {}),
+    ...(failedRecipients ? { failedRecipients } : {}),
+  });
+  if (!parsed) return null;
+  // A returned message attached as message/rfc822 beats headers quoted in the text.
+  const original = readOriginal(email.attachments) ?? parsed.original;
+  const returnPath = original?.returnPath || report.to[0];
+  return {
+    kind: "bounce",
+    heuristic: true,
+    recipients: parsed.recipients,
+    ...(original ? { original } : {}),
+    ...(returnPath ? { returnPath } : {}),
+    report,
+  };
+}
+
+function findPart(parts: Attachment[], types: string[]): Attachment | undefined {
+  return parts.find((part) => types.includes(part.mimeType));
+}
+
+function partText(part: Attachment): string {
+  return typeof part.content === "string" ? part.content : new TextDecoder().decode(part.content);
+}
+
+/** The first returned message or header block that yields any header. */
+function readOriginal(parts: Attachment[]): OriginalMessage | undefined {
+  for (const type of ORIGINAL_TYPES) {
+    const part = findPart(parts, [type]);
+    const original = part ? parseHeaderBlock(partText(part)) : undefined;
+    if (original) return original;
+  }
+  return undefined;
+}
+
+function readReportMessage(email: Email): ReportMessage {
+  const from = email.from && !email.from.group ? email.from.address : undefined;
+  const messageId = email.messageId?.trim().replace(/^<(.*)>$/, "$1");
+  return {
+    to: flattenAddresses(email.to ?? []),
+    ...(from ? { from } : {}),
+    ...(email.subject ? { subject: email.subject } : {}),
+    ...(messageId ? { messageId } : {}),
+  };
+}
+
+function flattenAddresses(addresses: Address[]): string[] {
+  return addresses.flatMap((entry) => (entry.group ? entry.group.map((member) => member.address) : [entry.address]));
+}
+
+/** Enough HTML-to-text for finding addresses and codes in HTML-only bounces (linear time). */
+function htmlToText(html: string): string {
+  return html
+    .replace(/<br\s*\/?>|<\/(p|div|tr|li|h\d)>/gi, "\n")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&nbsp;/gi, " ")
+    .replace(/&lt;/gi, "<")
+    .replace(/&gt;/gi, ">")
+    .replace(/&amp;/gi, "&");
+}

@@ -1,0 +1,46 @@
+import { describe, expect, test } from "bun:test";
+import { inspectDataLineEndings, type LineEndingProblem } from "../../src/inbound/smuggling.ts";
+
+const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
+const HEAD = "From: a@example.com\r\nTo: b@example.org\r\nSubject: hi\r\n\r\n";
+
+type Row = [name: string, data: string, problem: LineEndingProblem | null, reason?: string];
+
+const ROWS: Row[] = [
+  ["accepts a clean CRLF message", `${HEAD}Hello\r\nBye\r\n`, null],
+  ["accepts an un-stuffed line holding only a dot", `${HEAD}Hello\r\n.\r\nBye\r\n`, null],
+  ["accepts a dot starting a longer line", `${HEAD}Hello\r\n.hidden\r\n..two\r\n`, null],
+  ["accepts an empty message", "", null],
+  ["finds <LF>.<LF>", `${HEAD}Hello\n.\nMAIL FROM:<x@evil.example>\r\n`, "smuggling", "SMTP smuggling sequence <LF>.<LF>"],
+  ["finds <LF>.<CR><LF>", `${HEAD}Hello\n.\r\nMAIL FROM:<x@evil.example>\r\n`, "smuggling", "SMTP smuggling sequence <LF>.<CR><LF>"],
+  ["finds <CR><LF>.<LF>", `${HEAD}Hello\r\n.\nMAIL FROM:<x@evil.example>\r\n`, "smuggling", "SMTP smuggling sequence <CR><LF>.<LF>"],
+  ["finds <CR>.<LF>", `${HEAD}Hello\r.\nMAIL FROM:<x@evil.example>\r\n`, "smuggling", "SMTP smuggling sequence <CR>.<LF>"],
+  ["finds <CR>.<CR>", `${HEAD}Hello\r.\rMAIL FROM:<x@evil.example>\r\n`, "smuggling", "SMTP smuggling sequence <CR>.<CR>"],
+  ["finds <CR><LF>.<CR> without LF", `${HEAD}Hello\r\n.\rX\r\n`, "smuggling", "SMTP smuggling sequence <CR><LF>.<CR>"],
+  ["finds a dot line with bare LF at the very start", ".\nMAIL FROM:<x@evil.example>\r\n", "smuggling", "SMTP smuggling sequence <CR><LF>.<LF>"],
+  ["reports smuggling even after an earlier bare LF", `${HEAD}one\ntwo\r\n\n.\nrest\r\n`, "smuggling", "SMTP smuggling sequence <LF>.<LF>"],
+  ["reports a bare LF", `${HEAD}Hello\nBye\r\n`, "bare-lf", "bare <LF> line ending"],
+  ["reports a bare CR", `${HEAD}Hello\rBye\r\n`, "bare-cr", "bare <CR> in message"],
+  ["reports a trailing bare CR", `${HEAD}Hello\r`, "bare-cr", "bare <CR> in message"],
+  ["reports a message written with LF only", "Subject: x\n\nbody\n", "bare-lf", "bare <LF> line ending"],
+];
+
+describe("inspectDataLineEndings", () => {
+  for (const [name, data, problem, reason] of ROWS) {
+    test(name, () => {
+      const finding = inspectDataLineEndings(bytes(data));
+      expect(finding?.problem ?? null).toBe(problem);
+      if (reason) expect(finding?.reason).toBe(reason);
+    });
+  }
+
+  test("points at the dot of the smuggling sequence", () => {
+    const data = `${HEAD}Hello\n.\r\n`;
+    expect(inspectDataLineEndings(bytes(data))?.offset).toBe(data.indexOf("\n.") + 1);
+  });
+
+  test("points at the first bare LF", () => {
+    const data = `${HEAD}a\r\nb\nc\n`;
+    expect(inspectDataLineEndings(bytes(data))?.offset).toBe(data.indexOf("b\n") + 1);
+  });
+});
