@@ -23,6 +23,7 @@ import type { SurfaceDeps } from "./api/deps.ts";
 import { createInboundServer } from "./inbound/smtp-server.ts";
 import { createReportHandler } from "./inbound/report-handler.ts";
 import { bounceDomainFor } from "./core/domain-dns.ts";
+import { createEventPipeline } from "./events/index.ts";
 import { createSendgridSurface } from "./api/sendgrid/routes.ts";
 import { createMailgunSurface } from "./api/mailgun/routes.ts";
 import { createSparkpostSurface } from "./api/sparkpost/routes.ts";
@@ -52,17 +53,18 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     control: store.control, resolver, now, zones: config.zones,
     dns: { mtaHostname, bounceDomain: config.mta.bounce_domain, trackingHost: new URL(config.server.public_url).hostname },
   });
-  const mta = createMta({ config, store, resolver, now, log: log.child("mta"), hostname: mtaHostname, secret, codec });
+  const account = (await store.control.getAccount())!;
+  const events = await createEventPipeline({ store, resolver, now, log: log.child("events"), signingKey: account.webhookSigningKey, config: config.webhooks });
+  const mta = createMta({ config, store, resolver, now, log: log.child("mta"), hostname: mtaHostname, secret, codec, onEvents: () => events.poke() });
   const sender = createSendService({
     store, now, hostname: mtaHostname, lifetimeMs: config.mta.max_queue_lifetime, maxMessageBytes: config.smtp.max_message_size,
-    onQueued: () => mta.scheduler.poke(),
+    onQueued: () => { mta.scheduler.poke(); events.poke(); },
   });
 
   const suppressions = createSuppressionService({ store, now });
   const webhooks = createWebhookService({ store, now });
   const activity = createActivityService({ store });
   const validator = createValidator({ resolver, now });
-  const account = (await store.control.getAccount())!;
   const surfaceDeps: SurfaceDeps = { config, access, domains, sender, suppressions, webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey };
 
@@ -90,7 +92,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     tls: config.smtp.tls_cert ? { cert: config.smtp.tls_cert, key: config.smtp.tls_key } : undefined,
     maxMessageBytes: config.smtp.max_message_size, authenticate: access.authenticateSmtp, sender,
     reports: createReportHandler({ store, secret, now }), log: log.child("inbound"),
-    record: async (o) => store.zone(o.zone).applyOutcomes(o.updates, o.events, o.suppressions, now()),
+    record: async (o) => { await store.zone(o.zone).applyOutcomes(o.updates, o.events, o.suppressions, now()); events.poke(); },
     isReportMailbox: async (address) => {
       const at = address.lastIndexOf("@");
       if (!REPORT_MAILBOXES.has(address.slice(0, at).toLowerCase())) return false;
@@ -102,7 +104,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   let server: ReturnType<typeof Bun.serve> | null = null;
   return {
     config, store, log, now, resolver, metrics, access, domains, sender, mta, http, mtaHostname, codec, newAccountKey,
-    suppressions, webhooks, activity, validator,
+    suppressions, webhooks, activity, validator, events,
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */
     async start(): Promise<Record<string, string>> {
       const [host, port] = splitHostPort(config.server.listen);
@@ -113,11 +115,13 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       });
       const smtp = await inbound.listen();
       await mta.scheduler.start();
+      events.start();
       return { http: `${server.hostname}:${server.port}`, smtp };
     },
     async stop() {
       if (server) { await server.stop(true); await inbound.close(); }
       await mta.stop();
+      await events.stop();
       await access.flushTouches();
       store.close();
     },

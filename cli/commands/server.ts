@@ -60,7 +60,7 @@ export function registerServer(program: Command) {
   account.command("show").description("account id, zones and the webhook signing key").action(action(async (ctx) => {
     const app = await ctx.app();
     const a = (await app.store.control.getAccount())!;
-    const data = { id: a.id, webhook_signing_key: a.webhookSigningKey, zones: app.config.zones.names, default_zone: app.config.zones.default,
+    const data = { id: a.id, webhook_signing_key: a.webhookSigningKey, event_webhook_public_key: app.events.publicKey, zones: app.config.zones.names, default_zone: app.config.zones.default,
       server_zone: app.config.server.zone, domains: (await app.domains.list()).length };
     ctx.out.print(data, () => Object.entries(data).map(([k, v]) => `${k.padEnd(20)} ${v}`).join("\n"));
   }));

@@ -17,7 +17,7 @@ export interface Config {
     routes: Record<string, string>;
   };
   smtp: { listen: string; allow_insecure_auth: boolean; tls_cert: string; tls_key: string; max_message_size: number };
-  webhooks: { allow_private: boolean };
+  webhooks: { allow_private: boolean; retry: number[]; lifetime: number; timeout: number; concurrency_per_target: number };
   validation: { smtp_probe: boolean };
 }
 
@@ -131,8 +131,10 @@ export function loadConfig(opts: { file: string | null; env?: Record<string, str
   const target: Record<string, Raw> = {};
   for (const s of SECTIONS) target[s.name] = {};
   for (const def of KEYS) target[def.section]![def.key] = structuredClone(def.default);
-  (target.mta as Raw).retry = (KEYS.find((d) => d.key === "retry")!.default as string[]).map((d) => parseDuration(d)!);
-  (target.mta as Raw).max_queue_lifetime = parseDuration("5d");
+  for (const def of KEYS) {
+    if (def.type === "duration") target[def.section]![def.key] = parseDuration(def.default as string);
+    if (def.type === "durations") target[def.section]![def.key] = (def.default as string[]).map((d) => parseDuration(d)!);
+  }
   target.zones!.remote = {};
   const where = opts.file ?? "defaults";
   if (opts.file) {

@@ -31,6 +31,9 @@ export interface ControlStore {
   createAccount(a: Account & { secret: string }): Promise<void>;
   /** The server-wide HMAC secret for VERP and tracking tokens. */
   getSecret(): Promise<string>;
+  /** The SendGrid-format event webhook signing pair, PEM private and base64 DER public. */
+  getEventWebhookKeys(): Promise<{ privateKeyPem: string; publicKey: string } | null>;
+  setEventWebhookKeys(keys: { privateKeyPem: string; publicKey: string }): Promise<void>;
   insertDomain(d: NewDomain, now: number): Promise<Domain>;
   getDomain(name: string): Promise<Domain | null>;
   getDomainById(id: number): Promise<Domain | null>;
@@ -138,6 +141,23 @@ export interface EventQuery {
   limit: number;
 }
 
+/** One POST to a webhook target: the unsigned payload (an event or a batch), retried until acknowledged. */
+export interface OutboxItem {
+  id: string;
+  url: string;
+  format: WebhookTarget["format"];
+  /** The domain webhook target, or null for a message's callback_url. */
+  targetId: string | null;
+  domain: string;
+  /** JSON: an array of events in the stored MessageEvent shape plus context, formatted at send time. */
+  payload: string;
+  attempts: number;
+  nextAttemptAt: number;
+  status: "pending" | "delivered" | "rejected" | "expired";
+  lastError: string | null;
+  createdAt: number;
+}
+
 export interface ZoneStore {
   readonly zone: string;
   /** Commits a whole send: messages, recipients (the queue), attachments and their events, in one transaction. */
@@ -167,6 +187,15 @@ export interface ZoneStore {
   deleteSuppression(domain: string, type: string | null, address: string): Promise<number>;
   deleteAllSuppressions(domain: string, type: string): Promise<number>;
   countSends(domain: string, since: number): Promise<number>;
+  /** Position of a named cursor in the events table (0 when never set). */
+  cursor(name: string): Promise<number>;
+  eventsAfter(rowid: number, limit: number): Promise<{ rowid: number; event: MessageEvent }[]>;
+  /** Writes outbox items and moves the cursor in one transaction. */
+  enqueueWebhooks(items: OutboxItem[], cursorName: string, cursor: number): Promise<void>;
+  claimWebhooks(now: number, limit: number, leaseMs: number): Promise<OutboxItem[]>;
+  finishWebhook(id: string, status: OutboxItem["status"], attempts: number, nextAttemptAt: number, error: string | null, now: number): Promise<void>;
+  webhookStats(): Promise<{ status: string; count: number }[]>;
+  nextWebhookDueAt(): Promise<number | null>;
 }
 
 export interface Store {

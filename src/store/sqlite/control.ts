@@ -51,6 +51,13 @@ export function createControlStore(db: Database): ControlStore {
       if (!r) throw new Error("no account: run `postern init` or `postern serve` once");
       return r.secret as string;
     },
+    async getEventWebhookKeys() {
+      const r = db.query("SELECT event_webhook_private_key AS k, event_webhook_public_key AS p FROM account LIMIT 1").get() as Row | null;
+      return r && r.k ? { privateKeyPem: r.k as string, publicKey: r.p as string } : null;
+    },
+    async setEventWebhookKeys(keys) {
+      db.query("UPDATE account SET event_webhook_private_key = ?, event_webhook_public_key = ?").run(keys.privateKeyPem, keys.publicKey);
+    },
     async insertDomain(d: NewDomain, now: number) {
       return db.transaction(() => {
         const r = db.query(`INSERT INTO domains (name, zone, wildcard, dkim_selector, validation, bot_detection, open_tracking,

@@ -25,6 +25,9 @@ export const CONTROL_MIGRATIONS: string[] = [
    CREATE TABLE webhooks (
      id TEXT PRIMARY KEY, domain_id INTEGER REFERENCES domains(id) ON DELETE CASCADE, events TEXT NOT NULL,
      url TEXT NOT NULL, format TEXT NOT NULL, extra TEXT NOT NULL DEFAULT '{}', created_at INTEGER NOT NULL);`,
+  // The ECDSA P-256 pair that signs SendGrid-format event webhooks (the public key is published).
+  `ALTER TABLE account ADD COLUMN event_webhook_private_key TEXT NOT NULL DEFAULT '';
+   ALTER TABLE account ADD COLUMN event_webhook_public_key TEXT NOT NULL DEFAULT '';`,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [
@@ -56,4 +59,12 @@ export const ZONE_MIGRATIONS: string[] = [
   // Marks rows claimed by a delivery attempt, so a restarted server can take back its own leases
   // at once instead of waiting for them to run out.
   `ALTER TABLE recipients ADD COLUMN claimed INTEGER NOT NULL DEFAULT 0;`,
+  // The webhook outbox: events fanned out to their targets (durable before any POST), and the
+  // position in the events table up to which fan-out is done.
+  `CREATE TABLE outbox (
+     id TEXT PRIMARY KEY, url TEXT NOT NULL, format TEXT NOT NULL, target_id TEXT, domain TEXT NOT NULL,
+     payload TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER NOT NULL,
+     status TEXT NOT NULL DEFAULT 'pending', last_error TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+   CREATE INDEX outbox_due ON outbox(next_attempt_at) WHERE status = 'pending';
+   CREATE TABLE cursors (name TEXT PRIMARY KEY, value INTEGER NOT NULL);`,
 ];

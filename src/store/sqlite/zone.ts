@@ -6,6 +6,7 @@ import type { StoredAttachment, StoredMessage, StoredRecipient, Suppression, Zon
 import { bool, json } from "./db.ts";
 import { createQueueStatements, toRecipient } from "./queue.ts";
 import { createEventStatements } from "./events.ts";
+import { createOutboxStatements } from "./outbox.ts";
 
 type Row = Record<string, unknown>;
 
@@ -34,6 +35,7 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
     code = excluded.code, scope = excluded.scope, created_at = excluded.created_at`);
   const queue = createQueueStatements(db);
   const events = createEventStatements(db);
+  const outbox = createOutboxStatements(db);
 
   const writeSuppressions = (list: Suppression[]) => {
     for (const s of list) insSuppression.run(s.domain, s.type, s.address.toLowerCase(), s.reason, s.code, s.scope, s.createdAt);
@@ -119,6 +121,13 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
     async deleteAllSuppressions(domain, type) {
       return db.query("DELETE FROM suppressions WHERE domain = ? AND type = ?").run(domain, type).changes;
     },
+    cursor: async (name) => outbox.cursor(name),
+    eventsAfter: async (rowid, limit) => outbox.eventsAfter(rowid, limit),
+    enqueueWebhooks: async (items, name, cursor) => outbox.enqueue(items, name, cursor),
+    claimWebhooks: async (now, limit, leaseMs) => outbox.claim(now, limit, leaseMs),
+    finishWebhook: async (id, status, attempts, next, error, now) => outbox.finish(id, status, attempts, next, error, now),
+    webhookStats: async () => outbox.stats(),
+    nextWebhookDueAt: async () => outbox.nextDueAt(),
     async countSends(domain, since) {
       const r = db.query("SELECT COUNT(*) AS n FROM messages WHERE domain = ? AND created_at >= ?").get(domain, since) as Row;
       return r.n as number;

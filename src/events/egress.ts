@@ -1,0 +1,29 @@
+// Guard against webhook targets that point inside the network (SSRF): loopback, private,
+// link-local, CGNAT and metadata ranges are refused unless webhooks.allow_private is set.
+import { BlockList, isIP } from "node:net";
+import type { Resolver } from "../dns.ts";
+
+const PRIVATE = new BlockList();
+for (const [net, bits] of [["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
+  ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 4], ["240.0.0.0", 4]] as const) PRIVATE.addSubnet(net, bits, "ipv4");
+for (const [net, bits] of [["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8]] as const) PRIVATE.addSubnet(net, bits, "ipv6");
+
+export function isPrivateAddress(ip: string): boolean {
+  const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1] ?? ip;
+  const kind = isIP(v4);
+  if (kind === 4) return PRIVATE.check(v4, "ipv4");
+  if (kind === 6) return PRIVATE.check(v4, "ipv6");
+  return true;
+}
+
+/** Null when `url` may be posted to, else the reason it may not. */
+export async function checkEgress(url: string, opts: { allowPrivate: boolean; resolver: Resolver }): Promise<string | null> {
+  let host: string;
+  try { host = new URL(url).hostname.replace(/^\[|\]$/g, ""); } catch { return "not a valid URL"; }
+  if (opts.allowPrivate) return null;
+  if (host === "localhost" || host.endsWith(".localhost")) return `${host} is a loopback name`;
+  const addresses = isIP(host) ? [host] : [...(await opts.resolver.a(host).catch(() => [])), ...(await opts.resolver.aaaa(host).catch(() => []))];
+  if (addresses.length === 0) return `${host} does not resolve`;
+  const bad = addresses.find(isPrivateAddress);
+  return bad ? `${host} resolves to a private or loopback address (${bad}); set webhooks.allow_private to allow it` : null;
+}

@@ -1,0 +1,88 @@
+// Fan-out: reads the events recorded since the last run (a cursor in each zone), picks each
+// event's targets and writes one outbox item per POST to make (per event for Mailgun-format
+// targets, batches for SendGrid and SparkPost) together with the new cursor.
+import type { MessageEvent } from "../core/model.ts";
+import type { OutboxItem, Store, StoredMessage, WebhookTarget, ZoneStore } from "../store/store.ts";
+import { newId } from "../core/ids.ts";
+import type { EventContext, MessageSummary } from "./context.ts";
+import { callbackFormat, isSubscribed, type WebhookFormat } from "./targets.ts";
+
+const CURSOR = "webhooks";
+const READ_BATCH = 500;
+const MAX_BATCH_EVENTS = 100;
+
+interface Route { url: string; format: WebhookFormat; targetId: string | null }
+
+export function createFanout(deps: { store: Store; now: () => number }) {
+  const summaries = new Map<string, MessageSummary | null>();
+  const targetsCache = new Map<string, { targets: WebhookTarget[]; at: number }>();
+
+  async function summary(zone: ZoneStore, id: string): Promise<{ summary: MessageSummary | null; callback: string | null; source: string }> {
+    const m: StoredMessage | null = await zone.getMessage(id);
+    if (!m) return { summary: null, callback: null, source: "native" };
+    const s: MessageSummary = { id: m.id, messageIdHeader: m.messageIdHeader, from: m.from, subject: m.subject, size: m.size, source: m.source,
+      isTest: m.isTest, createdAt: m.createdAt };
+    return { summary: s, callback: m.callbackUrl, source: m.source };
+  }
+
+  async function domainTargets(domain: string): Promise<WebhookTarget[]> {
+    const hit = targetsCache.get(domain);
+    if (hit && deps.now() - hit.at < 2_000) return hit.targets;
+    const d = await deps.store.control.getDomain(domain);
+    const targets = d ? await deps.store.control.listWebhooks(d.id) : [];
+    targetsCache.set(domain, { targets, at: deps.now() });
+    return targets;
+  }
+
+  async function routesFor(zone: ZoneStore, e: MessageEvent): Promise<{ routes: Route[]; ctx: EventContext }> {
+    const info = await summary(zone, e.messageId);
+    summaries.set(e.messageId, info.summary);
+    const ctx: EventContext = { event: e, message: info.summary };
+    if (info.callback) return { routes: [{ url: info.callback, format: callbackFormat(info.source), targetId: null }], ctx };
+    const targets = (await domainTargets(e.domain)).filter((t) => isSubscribed(t, e));
+    return { routes: targets.map((t) => ({ url: t.url, format: t.format, targetId: t.id })), ctx };
+  }
+
+  /** Fans out one batch of new events in `zone`; returns how many events were read. */
+  async function runZone(zone: ZoneStore): Promise<number> {
+    const cursor = await zone.cursor(CURSOR);
+    const rows = await zone.eventsAfter(cursor, READ_BATCH);
+    if (!rows.length) return 0;
+    const groups = new Map<string, { route: Route; domain: string; events: EventContext[] }>();
+    const items: OutboxItem[] = [];
+    const now = deps.now();
+    const push = (route: Route, domain: string, events: EventContext[]) => items.push({ id: newId(now), url: route.url, format: route.format,
+      targetId: route.targetId, domain, payload: JSON.stringify(events), attempts: 0, nextAttemptAt: now, status: "pending", lastError: null, createdAt: now });
+    for (const { event } of rows) {
+      const { routes, ctx } = await routesFor(zone, event);
+      for (const route of routes) {
+        // Mailgun-format webhooks carry one event per request; the others take arrays.
+        if (route.format === "mailgun" || route.format === "native") { push(route, event.domain, [ctx]); continue; }
+        const key = `${route.targetId ?? ""}|${route.url}|${route.format}|${event.domain}`;
+        const g = groups.get(key) ?? { route, domain: event.domain, events: [] };
+        g.events.push(ctx);
+        groups.set(key, g);
+        if (g.events.length >= MAX_BATCH_EVENTS) { push(route, g.domain, g.events); groups.delete(key); }
+      }
+    }
+    for (const g of groups.values()) push(g.route, g.domain, g.events);
+    await zone.enqueueWebhooks(items, CURSOR, rows[rows.length - 1]!.rowid);
+    if (summaries.size > 5_000) summaries.clear();
+    return rows.length;
+  }
+
+  return {
+    /** Fans out everything new in every zone; returns the number of events handled. */
+    async run(): Promise<number> {
+      let n = 0;
+      for (const name of deps.store.zoneNames()) {
+        for (let got = await runZone(deps.store.zone(name)); got > 0; got = await runZone(deps.store.zone(name))) n += got;
+      }
+      return n;
+    },
+    /** Forget cached targets (after a webhook was created or deleted). */
+    invalidate: () => targetsCache.clear(),
+  };
+}
+
+export type Fanout = ReturnType<typeof createFanout>;

@@ -1,0 +1,47 @@
+// SendGrid's event webhook format: a JSON array of flat events, signed with ECDSA P-256/SHA-256
+// over timestamp + body (headers X-Twilio-Email-Event-Webhook-Signature / -Timestamp), verifiable
+// with the public key `postern account show` prints (SendGrid's "verification key").
+import { createSign } from "node:crypto";
+import type { MessageEvent } from "../../core/model.ts";
+import { bareMessageId, seconds, type EventContext } from "../context.ts";
+
+export const SIGNATURE_HEADER = "X-Twilio-Email-Event-Webhook-Signature";
+export const TIMESTAMP_HEADER = "X-Twilio-Email-Event-Webhook-Timestamp";
+
+const SENDGRID_EVENT: Record<MessageEvent["type"], string> = {
+  accepted: "processed", delivered: "delivered", deferred: "deferred", failed: "bounce", opened: "open", clicked: "click",
+  unsubscribed: "unsubscribe", complained: "spamreport", rejected: "dropped",
+};
+
+export function sendgridEvent(ctx: EventContext): Record<string, unknown> {
+  const e = ctx.event;
+  const out: Record<string, unknown> = {
+    ...e.metadata, // custom_args are top-level fields in SendGrid's events
+    email: e.recipient, timestamp: seconds(e.timestamp), event: SENDGRID_EVENT[e.type], sg_event_id: e.id,
+    sg_message_id: `${ctx.message?.id ?? e.messageId}.${e.recipientId ?? "0"}`, "smtp-id": ctx.message?.messageIdHeader ?? "",
+    category: e.tags,
+  };
+  if (e.type === "failed" && e.code === 605) out.event = "dropped";
+  if (e.type === "failed" && e.severity === "temporary") out.event = "deferred";
+  if (e.type === "failed" || e.type === "deferred" || e.type === "delivered") {
+    out.response = e.description ?? "";
+    if (e.type !== "delivered") { out.reason = e.description ?? ""; out.status = e.enhancedCode ?? ""; }
+    if (out.event === "bounce") out.type = e.code && e.code >= 500 && e.code < 600 && !/5\.7\./.test(e.enhancedCode ?? "") ? "bounce" : "blocked";
+  }
+  if (e.type === "opened" || e.type === "clicked" || e.type === "unsubscribed") {
+    out.ip = e.ip ?? "";
+    out.useragent = e.userAgent ?? "";
+    if (e.isBot !== undefined) { out.is_bot = e.isBot; out.bot_reasons = e.botReasons ?? []; }
+    if (e.type === "opened") out.sg_machine_open = Boolean(e.isBot);
+    if (e.url) out.url = e.url;
+  }
+  return out;
+}
+
+/** The body and signing headers of one batch. */
+export function sendgridRequest(batch: EventContext[], privateKeyPem: string, nowMs: number): { body: string; headers: Record<string, string> } {
+  const body = JSON.stringify(batch.map(sendgridEvent));
+  const timestamp = String(seconds(nowMs));
+  const signature = createSign("sha256").update(timestamp + body).sign(privateKeyPem).toString("base64");
+  return { body, headers: { [SIGNATURE_HEADER]: signature, [TIMESTAMP_HEADER]: timestamp } };
+}

@@ -1,0 +1,77 @@
+// SparkPost's webhook format: batches `[{"msys":{"<category>":{...}}}]` with string-typed fields,
+// header X-MessageSystems-Batch-ID, and the target's basic / oauth2 / custom-header auth.
+import { randomUUID } from "node:crypto";
+import type { MessageEvent } from "../../core/model.ts";
+import { seconds, type EventContext } from "../context.ts";
+
+/** SparkPost's category and type for an event. */
+export function sparkpostType(e: MessageEvent): { category: string; type: string } {
+  switch (e.type) {
+    case "accepted": return { category: "message_event", type: "injection" };
+    case "delivered": return { category: "message_event", type: "delivery" };
+    case "deferred": return { category: "message_event", type: "delay" };
+    case "failed":
+      if (e.severity === "temporary") return { category: "message_event", type: "delay" };
+      return { category: "message_event", type: e.code === 605 ? "policy_rejection" : "bounce" };
+    case "rejected": return { category: "gen_event", type: "generation_rejection" };
+    case "complained": return { category: "message_event", type: "spam_complaint" };
+    case "opened": return { category: "track_event", type: "open" };
+    case "clicked": return { category: "track_event", type: "click" };
+    case "unsubscribed": return { category: "unsubscribe_event", type: e.url === "list-unsubscribe" ? "list_unsubscribe" : "link_unsubscribe" };
+  }
+}
+
+/** SparkPost bounce classes (support article "Bounce Classification Codes"), from the enhanced code. */
+export function bounceClass(e: MessageEvent): string {
+  const code = e.enhancedCode ?? "";
+  if (/^5\.1\.[0-3]/.test(code) || /^5\.1\.10/.test(code)) return "10"; // invalid recipient
+  if (/^5\.2\.2/.test(code)) return "25"; // mailbox full
+  if (/^5\.7\./.test(code)) return "50"; // policy / block
+  if (/^5\.4\./.test(code)) return "22"; // DNS / routing failure
+  if (/^4\./.test(code)) return "21"; // soft bounce
+  return "1"; // undetermined
+}
+
+export function sparkpostEvent(ctx: EventContext): Record<string, unknown> {
+  const e = ctx.event;
+  const { category, type } = sparkpostType(e);
+  const body: Record<string, unknown> = {
+    type, event_id: e.id, timestamp: String(seconds(e.timestamp)), message_id: ctx.message?.id ?? e.messageId,
+    transmission_id: ctx.message?.id ?? e.messageId, rcpt_to: e.recipient, raw_rcpt_to: e.recipient,
+    recipient_domain: e.recipient.slice(e.recipient.lastIndexOf("@") + 1), rcpt_meta: e.metadata, rcpt_tags: e.tags,
+    friendly_from: ctx.message?.from ?? "", subject: ctx.message?.subject ?? "", customer_id: "1", subaccount_id: "0",
+    msg_size: String(ctx.message?.size ?? 0), injection_time: new Date(ctx.message?.createdAt ?? e.timestamp).toISOString(),
+  };
+  if (category === "message_event") { body.delv_method = "esmtp"; body.ip_address = e.mx ?? ""; }
+  if (type === "bounce" || type === "delay" || type === "policy_rejection") {
+    body.bounce_class = bounceClass(e);
+    body.error_code = String(e.code ?? "");
+    body.reason = e.description ?? "";
+    body.raw_reason = e.description ?? "";
+  }
+  if (type === "spam_complaint") body.fbtype = e.description ?? "abuse";
+  if (category === "track_event" || category === "unsubscribe_event") {
+    body.ip_address = e.ip ?? "";
+    body.user_agent = e.userAgent ?? "";
+    if (e.url && e.url !== "list-unsubscribe") body.target_link_url = e.url;
+    if (e.isBot !== undefined) { body.is_bot = e.isBot; body.bot_reasons = e.botReasons ?? []; }
+  }
+  return { msys: { [category]: body } };
+}
+
+export interface SparkpostAuth {
+  auth_type?: "none" | "basic" | "oauth2";
+  auth_credentials?: { username?: string; password?: string; access_token?: string };
+  auth_token?: string;
+  custom_headers?: Record<string, string>;
+}
+
+/** Body and headers of a batch; oauth2 uses the access token the target's credentials hold. */
+export function sparkpostRequest(batch: EventContext[], auth: SparkpostAuth): { body: string; headers: Record<string, string> } {
+  const headers: Record<string, string> = { "X-MessageSystems-Batch-ID": randomUUID(), ...(auth.custom_headers ?? {}) };
+  const c = auth.auth_credentials ?? {};
+  if (auth.auth_type === "basic") headers.Authorization = `Basic ${Buffer.from(`${c.username ?? ""}:${c.password ?? ""}`).toString("base64")}`;
+  if (auth.auth_type === "oauth2" && c.access_token) headers.Authorization = `Bearer ${c.access_token}`;
+  if (auth.auth_token) headers["X-MessageSystems-Webhook-Token"] = auth.auth_token;
+  return { body: JSON.stringify(batch.map(sparkpostEvent)), headers };
+}

@@ -1,0 +1,26 @@
+// Which webhook targets an event goes to: the message's callback_url when it has one (in the
+// format of the API it was sent through), else the domain's targets subscribed to its type.
+import type { MessageEvent } from "../core/model.ts";
+import type { WebhookTarget } from "../store/store.ts";
+import { mailgunWebhookId } from "./formats/mailgun.ts";
+import { sparkpostType } from "./formats/sparkpost.ts";
+
+export type WebhookFormat = WebhookTarget["format"];
+
+/** The format of a callback_url: SendGrid arrays for S1, SparkPost batches for S4, Mailgun otherwise. */
+export function callbackFormat(source: string): WebhookFormat {
+  if (source === "sendgrid") return "sendgrid";
+  if (source === "sparkpost") return "sparkpost";
+  return "mailgun";
+}
+
+const ALIASES: Record<string, string> = { unsubscribe: "unsubscribed", open: "opened", click: "clicked", bounce: "permanent_fail" };
+
+/** True when `target` subscribes to `event` (an empty list means every event). */
+export function isSubscribed(target: WebhookTarget, event: MessageEvent): boolean {
+  if (target.events.length === 0) return true;
+  if (target.format === "sparkpost") return target.events.includes(sparkpostType(event).type);
+  if (target.format === "sendgrid") return true;
+  const id = mailgunWebhookId(event);
+  return target.events.some((e) => (ALIASES[e] ?? e) === id || (e === "failed" && id.endsWith("_fail")));
+}

@@ -1,0 +1,56 @@
+// The webhook outbox inside <zone>.sqlite: fan-out reads events after a stored cursor and writes
+// outbox rows and the new cursor in one transaction, so no event is lost or fanned out twice.
+import type { Database } from "bun:sqlite";
+import type { MessageEvent } from "../../core/model.ts";
+import type { OutboxItem } from "../store.ts";
+import { json } from "./db.ts";
+
+type Row = Record<string, unknown>;
+
+const toItem = (r: Row): OutboxItem => ({
+  id: r.id as string, url: r.url as string, format: r.format as OutboxItem["format"], targetId: (r.target_id as string | null) ?? null,
+  domain: r.domain as string, payload: r.payload as string, attempts: r.attempts as number, nextAttemptAt: r.next_attempt_at as number,
+  status: r.status as OutboxItem["status"], lastError: (r.last_error as string | null) ?? null, createdAt: r.created_at as number,
+});
+
+function toEvent(r: Row): MessageEvent {
+  const data = json<Partial<MessageEvent>>(r.data, {});
+  return { ...data, id: r.id as string, type: r.type as MessageEvent["type"], messageId: r.message_id as string, recipient: r.recipient as string,
+    domain: r.domain as string, timestamp: r.ts as number, tags: data.tags ?? [], metadata: data.metadata ?? {} };
+}
+
+export function createOutboxStatements(db: Database) {
+  const ins = db.query(`INSERT INTO outbox (id, url, format, target_id, domain, payload, attempts, next_attempt_at, status, created_at, updated_at)
+    VALUES (?, ?, ?, ?, ?, ?, 0, ?, 'pending', ?, ?)`);
+  const setCursor = db.query("INSERT INTO cursors (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value");
+  const claim = db.query(`UPDATE outbox SET next_attempt_at = ?1 + ?3 WHERE id IN (
+    SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_at <= ?1 ORDER BY next_attempt_at LIMIT ?2) RETURNING *`);
+  return {
+    cursor(name: string): number {
+      return ((db.query("SELECT value FROM cursors WHERE name = ?").get(name) as Row | null)?.value as number | undefined) ?? 0;
+    },
+    eventsAfter(rowid: number, limit: number): { rowid: number; event: MessageEvent }[] {
+      return (db.query("SELECT rowid AS r, * FROM events WHERE rowid > ? ORDER BY rowid LIMIT ?").all(rowid, limit) as Row[])
+        .map((r) => ({ rowid: r.r as number, event: toEvent(r) }));
+    },
+    enqueue(items: OutboxItem[], cursorName: string, cursor: number) {
+      db.transaction(() => {
+        for (const i of items) ins.run(i.id, i.url, i.format, i.targetId, i.domain, i.payload, i.nextAttemptAt, i.createdAt, i.createdAt);
+        setCursor.run(cursorName, cursor);
+      })();
+    },
+    claim(now: number, limit: number, leaseMs: number): OutboxItem[] {
+      return db.transaction(() => (claim.all(now, limit, leaseMs) as Row[]).map(toItem)).immediate();
+    },
+    finish(id: string, status: OutboxItem["status"], attempts: number, nextAttemptAt: number, error: string | null, now: number) {
+      db.query("UPDATE outbox SET status = ?, attempts = ?, next_attempt_at = ?, last_error = ?, updated_at = ? WHERE id = ?")
+        .run(status, attempts, nextAttemptAt, error, now, id);
+    },
+    stats(): { status: string; count: number }[] {
+      return db.query("SELECT status, COUNT(*) AS count FROM outbox GROUP BY status").all() as { status: string; count: number }[];
+    },
+    nextDueAt(): number | null {
+      return ((db.query("SELECT MIN(next_attempt_at) AS t FROM outbox WHERE status = 'pending'").get() as Row).t as number | null) ?? null;
+    },
+  };
+}
