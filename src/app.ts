@@ -24,6 +24,9 @@ import { createInboundServer } from "./inbound/smtp-server.ts";
 import { createReportHandler } from "./inbound/report-handler.ts";
 import { bounceDomainFor } from "./core/domain-dns.ts";
 import { createEventPipeline } from "./events/index.ts";
+import { createBotDetector } from "./tracking/bot-detector.ts";
+import { createInteractionRecorder } from "./tracking/interactions.ts";
+import { createTrackingSurface } from "./api/tracking.ts";
 import { createSendgridSurface } from "./api/sendgrid/routes.ts";
 import { createMailgunSurface } from "./api/mailgun/routes.ts";
 import { createSparkpostSurface } from "./api/sparkpost/routes.ts";
@@ -68,6 +71,9 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const surfaceDeps: SurfaceDeps = { config, access, domains, sender, suppressions, webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey };
 
+  const detector = createBotDetector({ resolver, now });
+  const recorder = createInteractionRecorder({ store, detector, now, onEvents: () => events.poke() });
+
   async function queueDepth(): Promise<number> {
     let n = 0;
     for (const z of store.zoneNames()) { const s = await store.zone(z).queueStats(now()); n += s.queued + s.deferred; }
@@ -80,6 +86,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     surfaces: {
       sendgrid: createSendgridSurface(surfaceDeps), mailgun: createMailgunSurface(surfaceDeps),
       sparkpost: createSparkpostSurface(surfaceDeps), native: createNativeSurface(surfaceDeps),
+      tracking: createTrackingSurface({ codec, recorder, detector, log: log.child("tracking") }),
     },
     health: async () => ({ status: "ok", zone: config.server.zone, queue: await queueDepth(), connections: mta.pool.stats().open }),
     metrics, log: log.child("http"), now,
@@ -104,7 +111,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   let server: ReturnType<typeof Bun.serve> | null = null;
   return {
     config, store, log, now, resolver, metrics, access, domains, sender, mta, http, mtaHostname, codec, newAccountKey,
-    suppressions, webhooks, activity, validator, events,
+    suppressions, webhooks, activity, validator, events, detector,
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */
     async start(): Promise<Record<string, string>> {
       const [host, port] = splitHostPort(config.server.listen);

@@ -39,6 +39,11 @@ export interface HttpDeps {
   clientIp: (peer: string, headers: Headers) => string;
 }
 
+/** `https://email.{domain}/{message_id}/hclick`: the honeypot link under the domain's tracking host. */
+function isHoneypotHost(req: Request, path: string): boolean {
+  return /^\/[^/]+\/hclick$/.test(path) && /^email\./i.test(req.headers.get("host") ?? "");
+}
+
 /** Builds the fetch handler for Bun.serve (or for tests: `handler(new Request(...))`). */
 export function createHttpHandler(deps: HttpDeps) {
   async function dispatch(req: Request, peer: string): Promise<Response> {
@@ -48,7 +53,7 @@ export function createHttpHandler(deps: HttpDeps) {
       url.pathname = path;
       req = new Request(url.toString(), req);
     }
-    const surface = surfaceForPath(path);
+    const surface = isHoneypotHost(req, path) ? "tracking" : surfaceForPath(path);
     if (surface === "system") return system(path);
     const ip = deps.clientIp(peer, req.headers);
     const requestId = newId(deps.now());

@@ -23,20 +23,25 @@ export interface TestAppOptions {
   domain?: string;
   dir?: string;
   keepDir?: boolean;
+  /** The app's clock (default Date.now). */
+  now?: () => number;
+  /** server.public_url (default the contract's http://127.0.0.1:8025). */
+  publicUrl?: string;
 }
 
-export function writeConfig(dir: string, extra = ""): string {
+/** Writes a test config: loopback on random ports, fast retries; `extra` is appended (own sections). */
+export function writeConfig(dir: string, extra = "", serverExtra = ""): string {
   const file = join(dir, "postern.toml");
-  writeFileSync(file, `[server]\nlisten = "127.0.0.1:0"\n[smtp]\nlisten = "127.0.0.1:0"\n[mta]\nhostname = "mta.test"\nretry = ["1s"]\n${extra}\n`);
+  writeFileSync(file, `[server]\nlisten = "127.0.0.1:0"\n${serverExtra}[smtp]\nlisten = "127.0.0.1:0"\n[mta]\nhostname = "mta.test"\nretry = ["1s"]\n${extra}\n`);
   return file;
 }
 
 export async function makeTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "postern-test-"));
-  const file = writeConfig(dir, opts.toml);
+  const file = writeConfig(dir, opts.toml, opts.publicUrl ? `public_url = "${opts.publicUrl}"\n` : "");
   const config = loadConfig({ file, env: {} });
   const app = await createApp(config, {
-    resolver: createMockResolver(opts.dns ?? {}),
+    resolver: createMockResolver(opts.dns ?? {}), now: opts.now,
     log: createLogger({ level: process.env.POSTERN_LOG ? "debug" : "silent" }),
   });
   const domain = opts.domain ?? "example.com";

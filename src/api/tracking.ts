@@ -1,0 +1,69 @@
+// The tracking endpoints: open pixel, click redirect, unsubscribe (acting only on POST, RFC 8058
+// one-click or the confirmation form, never on a scanner's GET) and the honeypot link. A token
+// that does not verify gets 404, so no URL of ours can redirect anywhere else.
+import type { SurfaceHandler } from "./server.ts";
+import type { TokenCodec, TrackingKind } from "../tracking/token.ts";
+import type { InteractionRecorder } from "../tracking/interactions.ts";
+import type { BotDetector } from "../tracking/bot-detector.ts";
+import type { Logger } from "../log.ts";
+import { contextOf } from "./context.ts";
+
+// The smallest transparent GIF (43 bytes).
+const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
+const NO_STORE = { "cache-control": "no-store, no-cache, must-revalidate, private", pragma: "no-cache" };
+const KINDS: Record<string, TrackingKind> = { o: "open", c: "click", u: "unsubscribe" };
+
+const page = (title: string, body: string, status = 200) => new Response(
+  `<!doctype html><html><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>${title}</title></head>` +
+  `<body style="font-family:sans-serif;max-width:32em;margin:4em auto">${body}</body></html>`,
+  { status, headers: { "content-type": "text/html; charset=utf-8", ...NO_STORE } });
+
+export interface TrackingDeps {
+  codec: TokenCodec;
+  recorder: InteractionRecorder;
+  detector: BotDetector;
+  log: Logger;
+}
+
+export function createTrackingSurface(deps: TrackingDeps): SurfaceHandler {
+  const notFound = () => new Response("not found", { status: 404, headers: NO_STORE });
+
+  async function record(kind: TrackingKind, token: string, req: Request, isListUnsubscribe = false) {
+    const payload = deps.codec.verify(token);
+    if (!payload || payload.kind !== kind) return null;
+    const hit = { ip: contextOf(req).ip, userAgent: req.headers.get("user-agent") ?? "", method: req.method };
+    const done = deps.recorder.record(payload, hit, { isListUnsubscribe }).catch((e) => { deps.log.error("tracking record failed", { error: String(e) }); return false; });
+    return { payload, done };
+  }
+
+  async function unsubscribe(token: string, req: Request): Promise<Response> {
+    if (req.method === "GET" || req.method === "HEAD") {
+      if (!deps.codec.verify(token)) return notFound();
+      return page("Unsubscribe", `<p>Do you want to stop receiving these emails?</p><form method="post"><button type="submit">Unsubscribe</button></form>`);
+    }
+    const form = await req.text();
+    const r = await record("unsubscribe", token, req, /List-Unsubscribe=One-Click/.test(form));
+    if (!r) return notFound();
+    await r.done;
+    return page("Unsubscribed", "<p>You are unsubscribed.</p>");
+  }
+
+  return {
+    async handle(req: Request): Promise<Response> {
+      const path = new URL(req.url).pathname;
+      const honeypot = /^\/(?:[^/]+\/)?([^/]+)\/hclick$/.exec(path);
+      if (honeypot) {
+        deps.detector.honeypotHit(contextOf(req).ip, req.headers.get("user-agent") ?? "", decodeURIComponent(honeypot[1]!));
+        return page("", "", 200);
+      }
+      const m = /^\/t\/([ocu])\/([A-Za-z0-9_-]+)$/.exec(path);
+      const kind = m ? KINDS[m[1]!] : undefined;
+      if (!m || !kind) return notFound();
+      if (kind === "unsubscribe") return unsubscribe(m[2]!, req);
+      const r = await record(kind, m[2]!, req);
+      if (!r) return notFound();
+      if (kind === "open") return new Response(PIXEL, { headers: { "content-type": "image/gif", ...NO_STORE } });
+      return new Response(null, { status: 302, headers: { location: r.payload.url ?? "/", ...NO_STORE } });
+    },
+  };
+}

@@ -1,0 +1,50 @@
+// Records what recipients (and the machines in front of them) do with tracked mail: opens,
+// clicks and unsubscribes become events with the bot verdict; unsubscribes also suppress.
+import type { MessageEvent } from "../core/model.ts";
+import type { Store } from "../store/store.ts";
+import { newId } from "../core/ids.ts";
+import type { TrackingPayload } from "./token.ts";
+import type { BotDetector } from "./bot-detector.ts";
+
+export interface Hit { ip: string; userAgent: string; method: string }
+
+const EVENT_OF = { open: "opened", click: "clicked", unsubscribe: "unsubscribed" } as const;
+
+export function createInteractionRecorder(deps: { store: Store; detector: BotDetector; now: () => number; onEvents: () => void }) {
+  return {
+    /** Records one interaction; returns false when the token names nothing we sent. */
+    async record(payload: TrackingPayload, hit: Hit, opts: { isListUnsubscribe?: boolean } = {}): Promise<boolean> {
+      const domain = await deps.store.control.getDomain(payload.domain);
+      if (!domain) return false;
+      const zone = deps.store.zone(domain.zone);
+      const rcpt = await zone.getRecipient(payload.recipientId);
+      if (!rcpt || rcpt.messageId !== payload.messageId) return false;
+      const message = await zone.getMessage(rcpt.messageId);
+      if (!message) return false;
+      const now = deps.now();
+      const event: MessageEvent = {
+        id: newId(now), type: EVENT_OF[payload.kind], messageId: message.id, recipient: rcpt.email.toLowerCase(), recipientId: rcpt.id,
+        domain: domain.name, timestamp: now, ip: hit.ip, userAgent: hit.userAgent, tags: message.tags, metadata: message.metadata,
+        ...(payload.kind === "click" ? { url: payload.url } : {}),
+        ...(payload.kind === "unsubscribe" && opts.isListUnsubscribe ? { url: "list-unsubscribe" } : {}),
+      };
+      if (domain.botDetection && payload.kind !== "unsubscribe") {
+        const verdict = await deps.detector.classify({
+          ip: hit.ip, userAgent: hit.userAgent, action: payload.kind, method: hit.method, domain: rcpt.rcptDomain, messageId: message.id,
+          recipientId: rcpt.id, linkId: payload.url, at: now, deliveredAt: rcpt.status === "delivered" ? rcpt.updatedAt : message.createdAt,
+        });
+        event.isBot = verdict.isBot;
+        event.botReasons = verdict.reasons;
+      }
+      await zone.recordEvents([event]);
+      if (payload.kind === "unsubscribe") {
+        await zone.addSuppressions([{ domain: domain.name, type: "unsubscribes", address: rcpt.email.toLowerCase(),
+          reason: opts.isListUnsubscribe ? "one-click unsubscribe (RFC 8058)" : "unsubscribe link", code: "", scope: null, createdAt: now }]);
+      }
+      deps.onEvents();
+      return true;
+    },
+  };
+}
+
+export type InteractionRecorder = ReturnType<typeof createInteractionRecorder>;
