@@ -6,6 +6,7 @@ import { registerServer } from "./commands/server.ts";
 import { registerDomain } from "./commands/domain.ts";
 import { registerAccess } from "./commands/access.ts";
 import { registerMail } from "./commands/mail.ts";
+import { registerInsight } from "./commands/insight.ts";
 import { exitCodeFor } from "./output.ts";
 import pkg from "../package.json" with { type: "json" };
 
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   registerDomain(program);
   registerAccess(program);
   registerMail(program);
+  registerInsight(program);
   // Global flags work after the command too: every subcommand knows them.
   const addGlobals = (cmd: Command) => {
     for (const sub of cmd.commands) {

@@ -96,6 +96,6 @@ async function importFile(ctx: CliContext, file: string, o: { domain: string; ty
     done += await app.suppressions.add(o.domain, o.type, lines.slice(i, i + IMPORT_BATCH).map((address) => ({ address, reason: "imported" })));
     if (!ctx.out.json) process.stderr.write(`\rimported ${done}/${lines.length}`);
   }
-  if (!ctx.out.json) process.stderr.write("\n");
+  if (!ctx.out.json && lines.length) process.stderr.write("\n");
   ctx.out.print({ imported: done }, () => `imported ${done} address(es) into ${o.type} of ${o.domain}`);
 }
