@@ -20,6 +20,7 @@ import { createWebhookService } from "./core/webhooks.ts";
 import { createActivityService } from "./core/activity.ts";
 import { createValidator } from "./validation/verdict.ts";
 import type { SurfaceDeps } from "./api/deps.ts";
+import { createTemplateStore } from "./core/templates.ts";
 import { createInboundServer } from "./inbound/smtp-server.ts";
 import { createReportHandler } from "./inbound/report-handler.ts";
 import { bounceDomainFor } from "./core/domain-dns.ts";
@@ -68,10 +69,10 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const webhooks = createWebhookService({ store, now });
   const activity = createActivityService({ store });
   const validator = createValidator({ resolver, now });
-  const surfaceDeps: SurfaceDeps = { config, access, domains, sender, suppressions, webhooks, activity, validator, codec, now,
-    webhookSigningKey: account.webhookSigningKey };
-
   const detector = createBotDetector({ resolver, now });
+  const surfaceDeps: SurfaceDeps = { config, access, domains, sender, suppressions, webhooks, activity, validator, codec, now,
+    webhookSigningKey: account.webhookSigningKey, templates: createTemplateStore({ dir: config.storage.templates_dir }), detector };
+
   const recorder = createInteractionRecorder({ store, detector, now, onEvents: () => events.poke() });
 
   async function queueDepth(): Promise<number> {

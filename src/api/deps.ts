@@ -9,6 +9,8 @@ import type { WebhookService } from "../core/webhooks.ts";
 import type { ActivityService } from "../core/activity.ts";
 import type { Validator } from "../validation/verdict.ts";
 import type { TokenCodec } from "../tracking/token.ts";
+import type { TemplateStore } from "../core/templates.ts";
+import type { BotDetector } from "../tracking/bot-detector.ts";
 
 export interface SurfaceDeps {
   config: Config;
@@ -23,4 +25,8 @@ export interface SurfaceDeps {
   now: () => number;
   /** The account's webhook signing key (Mailgun-style HMAC signatures). */
   webhookSigningKey: string;
+  /** Stored templates (Handlebars files in storage.templates_dir). */
+  templates: TemplateStore;
+  /** Bot classification with honeypot memory (native bot API). */
+  detector: BotDetector;
 }
