@@ -71,7 +71,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const validator = createValidator({ resolver, now });
   const detector = createBotDetector({ resolver, now });
   const surfaceDeps: SurfaceDeps = { config, access, domains, sender, suppressions, webhooks, activity, validator, codec, now,
-    webhookSigningKey: account.webhookSigningKey, templates: createTemplateStore({ dir: config.storage.templates_dir }), detector };
+    webhookSigningKey: account.webhookSigningKey, templates: createTemplateStore({ dir: config.storage.templates_dir }), detector, resolver };
 
   const recorder = createInteractionRecorder({ store, detector, now, onEvents: () => events.poke() });
 

@@ -11,6 +11,7 @@ import type { Validator } from "../validation/verdict.ts";
 import type { TokenCodec } from "../tracking/token.ts";
 import type { TemplateStore } from "../core/templates.ts";
 import type { BotDetector } from "../tracking/bot-detector.ts";
+import type { Resolver } from "../dns.ts";
 
 export interface SurfaceDeps {
   config: Config;
@@ -29,4 +30,6 @@ export interface SurfaceDeps {
   templates: TemplateStore;
   /** Bot classification with honeypot memory (native bot API). */
   detector: BotDetector;
+  /** DNS, for the egress guard of URLs the API calls (webhook checks, bot webhooks). */
+  resolver: Resolver;
 }
