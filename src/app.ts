@@ -19,6 +19,7 @@ import { createSuppressionService } from "./core/suppressions.ts";
 import { createWebhookService } from "./core/webhooks.ts";
 import { createActivityService } from "./core/activity.ts";
 import { createValidator } from "./validation/verdict.ts";
+import { createSmtpProber } from "./validation/smtp-probe.ts";
 import type { SurfaceDeps } from "./api/deps.ts";
 import { createTemplateStore } from "./core/templates.ts";
 import { createInboundServer } from "./inbound/smtp-server.ts";
@@ -68,7 +69,11 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const suppressions = createSuppressionService({ store, now });
   const webhooks = createWebhookService({ store, now });
   const activity = createActivityService({ store });
-  const validator = createValidator({ resolver, now });
+  const validator = createValidator({
+    resolver, now,
+    hasBounced: async (email) => (await Promise.all(store.zoneNames().map((z) => store.zone(z).isListedAnywhere(email, "bounces")))).some(Boolean),
+    probe: config.validation.smtp_probe ? createSmtpProber({ heloName: mtaHostname, mailFrom: `postmaster@${mtaHostname}`, now }).probe : undefined,
+  });
   const detector = createBotDetector({ resolver, now });
   const surfaceDeps: SurfaceDeps = { config, access, domains, sender, suppressions, webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey, templates: createTemplateStore({ dir: config.storage.templates_dir }), detector, resolver };

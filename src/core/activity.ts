@@ -26,6 +26,10 @@ export function createActivityService(deps: { store: Store }) {
       if (!message || message.domain !== domain.toLowerCase()) return null;
       return { message, recipients: await zone.listRecipients(id) };
     },
+    /** Messages accepted for `domain` since `since` (ms): the used part of a sending limit. */
+    async sendsSince(domain: string, since: number): Promise<number> {
+      return (await zoneOf(domain)).countSends(domain.toLowerCase(), since);
+    },
     /** Counts per event type and hour bucket in [begin, end]; domain null = every domain. */
     async counts(domain: string | null, begin: number, end: number) {
       if (domain) return (await zoneOf(domain)).countEvents({ domain: domain.toLowerCase(), begin, end });

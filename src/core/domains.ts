@@ -65,6 +65,12 @@ export function createDomainService(deps: DomainDeps) {
       return recordsFor(d, await control.getDkimKeys(d.id), deps.dns);
     },
 
+    /** Looks every record up without changing the domain's state (for read-only API calls). */
+    async check(name: string): Promise<DnsRecord[]> {
+      const d = await require(name);
+      return checkRecords(recordsFor(d, await control.getDkimKeys(d.id), deps.dns), deps.resolver);
+    },
+
     /** Checks the records; the domain becomes active when every required one is valid, or at once with force. */
     async verify(name: string, force = false): Promise<{ domain: Domain; records: DnsRecord[] }> {
       const d = await require(name);

@@ -81,6 +81,10 @@ export interface TrackingFlags {
   opens?: boolean;
   clicks?: boolean;
   unsubscribe?: boolean;
+  /** Also rewrite links in the text part (SendGrid click_tracking.enable_text). */
+  clickText?: boolean;
+  /** Put the open pixel where this tag is (SendGrid open_tracking.substitution_tag). */
+  openTag?: string;
 }
 
 /**
@@ -129,6 +133,8 @@ export interface SendEnvelope {
 export interface SendResult {
   /** Id of the first message; every envelope's message id is in `messages`. */
   id: string;
+  /** Id of the whole request (SendGrid's X-Message-Id names the request, not one message). */
+  sendId: string;
   messages: { id: string; messageIdHeader: string; recipients: string[] }[];
   accepted: number;
   rejected: { email: string; reason: string }[];

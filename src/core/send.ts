@@ -44,6 +44,12 @@ export function createSendService(deps: SendDeps) {
   }
 
   return {
+    /** Runs every check `send` runs, writing nothing (SendGrid sandbox mode, dry runs). */
+    async check(principal: Principal, req: SendRequest): Promise<void> {
+      const domain = await sendingDomain(principal, req.domain);
+      const issues = checkRequest(req, domain);
+      if (issues.length) throw invalidMany(issues);
+    },
     /** Accepts `req` for delivery; throws AppError for anything the caller got wrong. */
     async send(principal: Principal, req: SendRequest): Promise<SendResult> {
       const domain = await sendingDomain(principal, req.domain);
@@ -57,10 +63,11 @@ export function createSendService(deps: SendDeps) {
       const built = buildRows(req, domain, suppressed, at, deps);
       const size = built.messages.reduce((n, m) => n + m.size, 0);
       if (size > deps.maxMessageBytes) throw new AppError("too_large", `message size ${size} exceeds the limit of ${deps.maxMessageBytes} bytes`);
-      await zone.createSend(built);
+      await zone.createSend({ messages: built.messages, recipients: built.recipients, attachments: built.attachments, events: built.events });
       if (built.recipients.some((r) => r.status === "queued")) deps.onQueued?.();
       return {
         id: built.messages[0]!.id,
+        sendId: built.sendId,
         messages: built.messages.map((m) => ({ id: m.id, messageIdHeader: m.messageIdHeader,
           recipients: built.recipients.filter((r) => r.messageId === m.id).map((r) => r.email) })),
         accepted: built.recipients.filter((r) => r.status === "queued" || r.status === "test").length,
@@ -123,8 +130,9 @@ function buildRows(req: SendRequest, domain: Domain, suppressed: Map<string, Sup
   const recipients: StoredRecipient[] = [];
   const events: MessageEvent[] = [];
   const tracking = {
-    opens: req.tracking?.opens ?? domain.openTracking, clicks: req.tracking?.clicks ?? domain.clickTracking, clickText: false,
+    opens: req.tracking?.opens ?? domain.openTracking, clicks: req.tracking?.clicks ?? domain.clickTracking, clickText: req.tracking?.clickText ?? false,
     unsubscribe: !req.isTransactional && (req.tracking?.unsubscribe ?? domain.unsubscribeTracking), honeypot: domain.botDetection,
+    ...(req.tracking?.openTag ? { openTag: req.tracking.openTag } : {}),
   };
   for (const e of req.envelopes) {
     const id = newId(at);
@@ -135,7 +143,7 @@ function buildRows(req: SendRequest, domain: Domain, suppressed: Map<string, Sup
     };
     const contentText = content ? encodeContent(content) : null;
     const metadata = e.metadata ?? {};
-    messages.push({ id, sendId, domain: domain.name, messageIdHeader: `<${id}@${deps.hostname}>`, from: from.email, subject: e.subject,
+    messages.push({ id, sendId, domain: domain.name, messageIdHeader: (e.raw && rawMessageId(e.raw)) || `<${id}@${deps.hostname}>`, from: from.email, subject: e.subject,
       content: contentText, raw: e.raw ?? null, tags: req.tags ?? [], metadata, callbackUrl: req.callbackUrl ?? null, source: req.source,
       isTest: Boolean(req.isTestMode), size: (contentText?.length ?? e.raw?.byteLength ?? 0) + attachmentBytes, createdAt: at });
     const rcpts: (readonly [Address, StoredRecipient["kind"]])[] = [...e.to.map((a) => [a, "to"] as const), ...(e.cc ?? []).map((a) => [a, "cc"] as const),
@@ -154,7 +162,15 @@ function buildRows(req: SendRequest, domain: Domain, suppressed: Map<string, Sup
         : { ...base, id: newId(at), type: "accepted", recipientId: rid });
     }
   }
-  return { messages, recipients, attachments, events };
+  return { sendId, messages, recipients, attachments, events };
+}
+
+/** The Message-ID a raw message already carries (its header block only), so API answers match the mail. */
+function rawMessageId(raw: Uint8Array): string | null {
+  const text = Buffer.from(raw.subarray(0, 64 * 1024)).toString("latin1");
+  const end = text.search(/\r?\n\r?\n/);
+  const m = /^message-id:[ \t]*(<[^<>\s]+>)/im.exec(end >= 0 ? text.slice(0, end) : text);
+  return m ? m[1]! : null;
 }
 
 export type SendService = ReturnType<typeof createSendService>;

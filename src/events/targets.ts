@@ -18,6 +18,9 @@ const ALIASES: Record<string, string> = { unsubscribe: "unsubscribed", open: "op
 
 /** True when `target` subscribes to `event` (an empty list means every event). */
 export function isSubscribed(target: WebhookTarget, event: MessageEvent): boolean {
+  // Mailgun and native targets keep the vendor's webhook id (permanent_fail, clicked...) in extra.
+  const vendorId = target.extra.mailgunId ?? target.extra.webhookType;
+  if (typeof vendorId === "string" && vendorId) return (ALIASES[vendorId] ?? vendorId) === mailgunWebhookId(event);
   if (target.events.length === 0) return true;
   if (target.format === "sparkpost") return target.events.includes(sparkpostType(event).type);
   if (target.format === "sendgrid") return true;

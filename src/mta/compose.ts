@@ -36,14 +36,17 @@ export function prepareMessage(msg: StoredMessage, attachments: StoredAttachment
       publicUrl: deps.publicUrl, domain: msg.domain, messageId: msg.id, codec: deps.codec, opens: t.opens, clicks: t.clicks,
       clickText: t.clickText, unsubscribe: t.unsubscribe, honeypot: t.honeypot, openSubstitutionTag: t.openTag })
     : null;
+  // The honeypot link names the message, not the recipient: alone it needs no per-recipient copy.
+  const isPerRecipient = t.opens || t.clicks || t.unsubscribe;
   let shared: Promise<Buffer> | null = null;
+  const render = (recipientId: string) => {
+    if (!template) return compose(msg, content, content, attachments);
+    const r = template.render({ recipientId });
+    return compose(msg, content, { html: r.html, text: r.text, headers: r.headers }, attachments);
+  };
   return {
-    isPerRecipient: template !== null,
-    build(recipientId: string) {
-      if (!template) return (shared ??= compose(msg, content, content, attachments));
-      const r = template.render({ recipientId });
-      return compose(msg, content, { html: r.html, text: r.text, headers: r.headers }, attachments);
-    },
+    isPerRecipient,
+    build: (recipientId: string) => (isPerRecipient ? render(recipientId) : (shared ??= render(""))),
   };
 }
 
@@ -52,7 +55,7 @@ async function compose(msg: StoredMessage, c: MessageContent, body: Pick<Message
   const composer = new MailComposer({
     from: fmt(c.from), to: c.to.map(fmt), cc: c.cc?.map(fmt), replyTo: c.replyTo?.map(fmt), subject: c.subject,
     text: body.text, html: body.html, amp: c.amp, date: new Date(c.date), messageId: msg.messageIdHeader,
-    headers: { ...(body.headers ?? {}), "X-Postern-Id": msg.id },
+    headers: prepareHeaders({ ...(body.headers ?? {}), "X-Postern-Id": msg.id }),
     attachments: attachments.filter((a) => wanted.has(a.idx)).map((a) => ({ filename: a.filename, contentType: a.contentType,
       content: Buffer.from(a.data), cid: a.contentId ?? undefined, contentDisposition: a.disposition })),
     disableFileAccess: true, disableUrlAccess: true,
@@ -61,6 +64,19 @@ async function compose(msg: StoredMessage, c: MessageContent, body: Pick<Message
 }
 
 const HEADER_END = /\r?\n\r?\n/;
+const PREPARED_MAX_CHARS = 900;
+
+/**
+ * Plain ASCII values are passed as prepared so nodemailer does not turn JSON (X-Mailgun-Variables)
+ * into RFC 2047 encoded words; long or non-ASCII values are left to its encoder and folding.
+ */
+function prepareHeaders(headers: Record<string, string>): Record<string, string | { prepared: true; value: string }> {
+  const out: Record<string, string | { prepared: true; value: string }> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    out[k] = /^[\x20-\x7e]*$/.test(v) && k.length + v.length < PREPARED_MAX_CHARS ? { prepared: true, value: v } : v;
+  }
+  return out;
+}
 
 /** Adds Message-ID and Date when missing and drops Bcc (RFC 5322 §3.6.3: not shown to recipients). */
 function fixRawHeaders(raw: Buffer, msg: StoredMessage): Buffer {

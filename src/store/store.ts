@@ -183,6 +183,8 @@ export interface ZoneStore {
   addSuppressions(s: Suppression[]): Promise<void>;
   getSuppression(domain: string, type: string, address: string): Promise<Suppression | null>;
   findSuppressed(domain: string, addresses: string[]): Promise<Suppression[]>;
+  /** True when any domain of this zone has `address` on its `type` list. */
+  isListedAnywhere(address: string, type: string): Promise<boolean>;
   listSuppressions(q: { domain: string; type?: string; after?: string; limit: number; address?: string }): Promise<Suppression[]>;
   deleteSuppression(domain: string, type: string | null, address: string): Promise<number>;
   deleteAllSuppressions(domain: string, type: string): Promise<number>;

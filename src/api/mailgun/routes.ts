@@ -1,11 +1,31 @@
-// The Mailgun surface's routes (contract §4). Handlers only translate: wire shape → core call →
-// wire shape; every error goes through renderMailgunError.
+// The Mailgun surface's routes (contract §4), one group per noun: messages, domains (with their
+// credentials and tracking), webhooks, suppressions, stats/events and address validation.
+// Handlers only translate: wire shape → core call → wire shape; every error goes through
+// renderMailgunError (registered first: Elysia applies onError only to routes added after it).
 import { Elysia } from "elysia";
 import type { SurfaceDeps } from "../deps.ts";
 import type { SurfaceHandler } from "../server.ts";
+import { createTemplateStore, type TemplateStore } from "../../core/templates.ts";
 import { renderMailgunError } from "./errors.ts";
+import { messageRoutes } from "./message-routes.ts";
+import { domainRoutes } from "./domain-routes.ts";
+import { domainSettingsRoutes } from "./domain-settings-routes.ts";
+import { webhookRoutes } from "./webhook-routes.ts";
+import { suppressionRoutes } from "./suppression-routes.ts";
+import { activityRoutes } from "./activity-routes.ts";
+import { validationRoutes } from "./validation-routes.ts";
 
-export function createMailgunSurface(_deps: SurfaceDeps): SurfaceHandler {
+export function createMailgunSurface(deps: SurfaceDeps): SurfaceHandler {
+  // Until the composition root hands every surface one store (deps.templates), build our own.
+  const templates: TemplateStore = (deps as SurfaceDeps & { templates?: TemplateStore }).templates
+    ?? createTemplateStore({ dir: deps.config.storage.templates_dir });
   return new Elysia({ name: "mailgun" })
-    .onError(({ code, error }) => renderMailgunError(error, code));
+    .onError(({ code, error }) => renderMailgunError(error, code))
+    .use(messageRoutes(deps, templates))
+    .use(domainRoutes(deps))
+    .use(domainSettingsRoutes(deps))
+    .use(webhookRoutes(deps))
+    .use(suppressionRoutes(deps))
+    .use(activityRoutes(deps))
+    .use(validationRoutes(deps));
 }

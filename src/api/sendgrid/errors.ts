@@ -1,6 +1,8 @@
 // SendGrid's error shape: {"errors":[{"message","field","help"}]}, one entry per problem, with
-// dotted field paths such as personalizations.0.to.1.email.
+// dotted field paths such as personalizations.0.to.1.email and SendGrid's help links for 400s.
+import { AppError } from "../../core/errors.ts";
 import { describeError, json } from "../errors.ts";
+import { helpFor } from "./model.ts";
 
 const MESSAGES: Record<number, string> = {
   401: "The provided authorization grant is invalid, expired, or revoked",
@@ -15,7 +17,11 @@ export function renderSendgridError(err: unknown, elysiaCode?: string | number):
   const info = describeError(err, elysiaCode);
   const message = info.status === 401 || info.status >= 500 ? MESSAGES[info.status] ?? info.message : info.message;
   const errors = info.issues.length && info.status === 400
-    ? info.issues.map((i) => ({ message: i.message, field: i.field ?? null, help: null }))
-    : [{ message, field: info.issues[0]?.field ?? null, help: null }];
+    ? info.issues.map((i) => ({ message: i.message, field: i.field ?? null, help: helpFor(i.field) }))
+    : [{ message, field: info.issues[0]?.field ?? null, help: info.status === 400 ? helpFor(info.issues[0]?.field) : null }];
   return json(info.status, { errors });
 }
+
+/** True for failures no client caused: the surface rethrows them so the dispatcher logs them once. */
+export const isUnexpected = (err: unknown, elysiaCode?: string | number) =>
+  !(err instanceof AppError) && describeError(err, elysiaCode).status >= 500;

@@ -1,11 +1,44 @@
-// The Sendgrid surface's routes (contract §4). Handlers only translate: wire shape → core call →
-// wire shape; every error goes through renderSendgridError.
+// The SendGrid v3 surface (contract §4): POST /v3/mail/send and POST /v3/validations/email, for
+// domain keys only. Handlers only translate; the steps of mail/send live in mail-send.ts and every
+// error goes through renderSendgridError. Bodies are read by us (parse: "none") to bound their size.
 import { Elysia } from "elysia";
 import type { SurfaceDeps } from "../deps.ts";
 import type { SurfaceHandler } from "../server.ts";
-import { renderSendgridError } from "./errors.ts";
+import { contextOf, principalOf } from "../context.ts";
+import { json } from "../errors.ts";
+import { AppError, invalid } from "../../core/errors.ts";
+import { createTemplateStore, type TemplateStore } from "../../core/templates.ts";
+import { isUnexpected, renderSendgridError } from "./errors.ts";
+import { readJsonBody } from "./body.ts";
+import { isObject } from "./fields.ts";
+import { createMailSend, requireDomainKey } from "./mail-send.ts";
+import { toValidationBody } from "./mapper.ts";
+import { MSG } from "./model.ts";
 
-export function createSendgridSurface(_deps: SurfaceDeps): SurfaceHandler {
+const MAX_VALIDATION_BODY_BYTES = 64 * 1024;
+
+type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now"> & { templates?: TemplateStore };
+
+export function createSendgridSurface(deps: SendgridDeps): SurfaceHandler {
+  // Until the composition root hands every surface one shared store, build ours from the config.
+  const templates = deps.templates ?? createTemplateStore({ dir: deps.config.storage.templates_dir });
+  const mailSend = createMailSend({ sender: deps.sender, templates, maxMessageBytes: deps.config.smtp.max_message_size, now: deps.now });
+
   return new Elysia({ name: "sendgrid" })
-    .onError(({ code, error }) => renderSendgridError(error, code));
+    .onError(({ code, error }) => {
+      // Unexpected failures go up to the dispatcher, which logs them and answers a 500 in our shape.
+      if (isUnexpected(error, code)) throw error;
+      return renderSendgridError(error, code);
+    })
+    .post("/v3/mail/send", ({ request }) => mailSend(principalOf(request), request), { parse: "none" })
+    .post("/v3/validations/email", async ({ request }) => {
+      const domain = requireDomainKey(principalOf(request));
+      if (!domain.validation) throw new AppError("forbidden", `${MSG.accessForbidden}: email validation is not enabled for ${domain.name}`);
+      const body = await readJsonBody(request, MAX_VALIDATION_BODY_BYTES);
+      const { email, source } = isObject(body) ? body : {};
+      if (typeof email !== "string" || !email.trim()) throw invalid(MSG.validationEmail, "email");
+      const result = await deps.validator.validate(email);
+      const bounced = result.checks.is_valid_syntax && (await deps.suppressions.get(domain.name, "bounces", result.email)) !== null;
+      return json(200, toValidationBody(result, { ip: contextOf(request).ip, source: typeof source === "string" ? source : undefined, hasKnownBounce: bounced }));
+    }, { parse: "none" });
 }

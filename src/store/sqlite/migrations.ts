@@ -67,4 +67,6 @@ export const ZONE_MIGRATIONS: string[] = [
      status TEXT NOT NULL DEFAULT 'pending', last_error TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
    CREATE INDEX outbox_due ON outbox(next_attempt_at) WHERE status = 'pending';
    CREATE TABLE cursors (name TEXT PRIMARY KEY, value INTEGER NOT NULL);`,
+  // Validation asks "did this address bounce for anyone here?" without a domain.
+  `CREATE INDEX suppressions_by_address ON suppressions(address, type);`,
 ];

@@ -103,6 +103,9 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
       for (const a of lower) for (const r of stmt.all(domain, a) as Row[]) out.push(toSuppression(r));
       return out;
     },
+    async isListedAnywhere(address, type) {
+      return db.query("SELECT 1 FROM suppressions WHERE address = ? AND type = ? LIMIT 1").get(address.toLowerCase(), type) !== null;
+    },
     async listSuppressions({ domain, type, after, limit, address }) {
       const where = ["domain = ?"];
       const args: (string | number)[] = [domain];

@@ -1,0 +1,77 @@
+// Domains as mailgun.js calls them (/v4/domains list/get/create/update/verify, DELETE
+// /v3/domains/{d}) plus the /v3/domains spellings of the service spec and PATCH /v3/{d}/disable.
+// Account key only (policy.ts).
+import type { Domain } from "../../core/model.ts";
+import { invalid } from "../../core/errors.ts";
+import type { SurfaceDeps } from "../deps.ts";
+import { parseYesNo, readForm, routeGroup, type Form } from "./form.ts";
+import { requireAccountKey } from "./policy.ts";
+import { toDomainDetail, toMailgunDomain } from "./domain-mapper.ts";
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "./model.ts";
+
+type Deps = Pick<SurfaceDeps, "domains" | "access" | "config">;
+
+/** limit / skip / state / search of GET /v4/domains, applied to the full list. */
+function filterDomains(all: Domain[], form: Form) {
+  const limit = Math.min(Math.max(Number(form.get("limit") ?? DEFAULT_PAGE_LIMIT) || DEFAULT_PAGE_LIMIT, 1), MAX_PAGE_LIMIT);
+  const skip = Math.max(Number(form.get("skip") ?? 0) || 0, 0);
+  const state = form.get("state");
+  const search = form.get("search")?.toLowerCase();
+  const hits = all.filter((d) => (!state || d.state === state) && (!search || d.name.includes(search)));
+  return { total_count: hits.length, items: hits.slice(skip, skip + limit) };
+}
+
+const wildcardOf = (form: Form) => parseYesNo(form.get("wildcard"));
+
+export function domainRoutes(deps: Deps) {
+  const scheme = new URL(deps.config.server.public_url).protocol.replace(":", "");
+  const detail = async (d: Domain, message?: string) => toDomainDetail(d, await deps.domains.records(d.name), scheme, message);
+  const setPostmasterPassword = async (name: string, form: Form) => {
+    const password = form.get("smtp_password");
+    if (password) await deps.access.setCredential(name, "postmaster", password);
+  };
+
+  const group = routeGroup();
+  for (const v of ["v3", "v4"]) {
+    group
+      .get(`/${v}/domains`, async ({ request }) => {
+        requireAccountKey(request);
+        const page = filterDomains(await deps.domains.list(), await readForm(request));
+        return { total_count: page.total_count, items: page.items.map((d) => toMailgunDomain(d, scheme)) };
+      })
+      .get(`/${v}/domains/:domain`, async ({ params, request }) => {
+        requireAccountKey(request);
+        return detail(await deps.domains.require(params.domain));
+      })
+      .post(`/${v}/domains`, async ({ request }) => {
+        requireAccountKey(request);
+        const form = await readForm(request);
+        const name = form.get("name");
+        if (!name) throw invalid("name parameter is missing", "name");
+        const d = await deps.domains.add(name, { wildcard: wildcardOf(form), zone: form.get("data_location") || undefined });
+        await setPostmasterPassword(d.name, form);
+        return detail(d, "Domain has been created");
+      })
+      .put(`/${v}/domains/:domain`, async ({ params, request }) => {
+        requireAccountKey(request);
+        const form = await readForm(request);
+        const d = await deps.domains.set(params.domain, { wildcard: wildcardOf(form) });
+        await setPostmasterPassword(d.name, form);
+        return detail(d, "Domain has been updated");
+      })
+      .put(`/${v}/domains/:domain/verify`, async ({ params, request }) => {
+        requireAccountKey(request);
+        const { domain, records } = await deps.domains.verify(params.domain);
+        return toDomainDetail(domain, records, scheme, "Domain DNS records have been updated");
+      })
+      .delete(`/${v}/domains/:domain`, async ({ params, request }) => {
+        requireAccountKey(request);
+        await deps.domains.remove(params.domain);
+        return { message: "Domain has been deleted" };
+      });
+  }
+  return group.patch("/v3/:domain/disable", async ({ params, request }) => {
+    requireAccountKey(request);
+    return { message: "Domain has been disabled", domain: toMailgunDomain(await deps.domains.disable(params.domain), scheme) };
+  });
+}

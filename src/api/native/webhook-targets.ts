@@ -1,0 +1,65 @@
+// Domain webhooks of the native API as WebhookTargets (format "native", one target per URL, the
+// webhook type kept in extra.webhookType): create after every URL passed its check, replacing the
+// URLs of that type; delete all URLs of a type.
+import type { Domain } from "../../core/model.ts";
+import type { WebhookService } from "../../core/webhooks.ts";
+import { AppError, invalid } from "../../core/errors.ts";
+import { ErrorListError } from "./errors.ts";
+import { TRACKED_TYPES, WEBHOOK_TYPES, sampleItems } from "./webhook-sample.ts";
+import { checkWebhookUrl, probeWebhookUrl } from "./webhook-check.ts";
+
+export const MAX_WEBHOOK_URLS = 3;
+
+type WebhookTarget = Awaited<ReturnType<WebhookService["list"]>>[number];
+
+export interface WebhookDeps {
+  webhooks: WebhookService;
+  signingKey: string;
+  allowPrivate: boolean;
+  now: () => number;
+}
+
+/** The known webhook type `type`, else a 400 listing the types. */
+export function checkWebhookType(type: string | undefined): string {
+  const t = type?.trim().toLowerCase() ?? "";
+  if (!t) throw invalid("id (the webhook type) is required", "id");
+  if (!Object.hasOwn(WEBHOOK_TYPES, t)) throw invalid(`unknown webhook type "${type}"; one of ${Object.keys(WEBHOOK_TYPES).join(", ")}`, "id");
+  return t;
+}
+
+const ofType = (targets: WebhookTarget[], domain: Domain, type: string) =>
+  targets.filter((w) => w.format === "native" && w.domainId === domain.id && w.extra.webhookType === type);
+
+function checkUrls(urls: string[], deps: WebhookDeps): string[] {
+  if (urls.length === 0) throw invalid("url is required", "url");
+  if (urls.length > MAX_WEBHOOK_URLS) throw invalid(`at most ${MAX_WEBHOOK_URLS} url values per webhook, got ${urls.length}`, "url");
+  const problems = urls.flatMap((u) => checkWebhookUrl(u, deps.allowPrivate));
+  if (problems.length) throw new ErrorListError("invalid", problems[0]!, problems);
+  return urls;
+}
+
+/** Checks every URL with a signed sample, then stores them; any failing endpoint refuses the whole call (402). */
+export async function createDomainWebhook(deps: WebhookDeps, domain: Domain, type: string, rawUrls: string[]): Promise<string[]> {
+  const urls = checkUrls([...new Set(rawUrls.map((u) => u.trim()).filter(Boolean))], deps);
+  const tracked = TRACKED_TYPES[type];
+  if (tracked && !domain[tracked]) {
+    throw invalid(`${type} webhooks need ${tracked === "openTracking" ? "open" : "click"} tracking, which is off for ${domain.name}`, "id");
+  }
+  const [sample] = sampleItems(type, domain.name, deps.now(), deps.signingKey);
+  const failures = (await Promise.all(urls.map((u) => probeWebhookUrl(u, sample)))).filter((f): f is string => f !== null);
+  if (failures.length) throw new ErrorListError("payment_required", "Webhook URL check failed", failures);
+  const existing = ofType(await deps.webhooks.list(domain.id), domain, type);
+  for (const w of existing) await deps.webhooks.remove(w.id);
+  for (const url of urls) {
+    await deps.webhooks.create({ domainId: domain.id, events: [WEBHOOK_TYPES[type]!], url, format: "native", extra: { webhookType: type } });
+  }
+  return urls;
+}
+
+/** Removes every URL of `type`; a 402 when there was none (spec: "No webhook deleted"). */
+export async function deleteDomainWebhook(deps: WebhookDeps, domain: Domain, type: string): Promise<string[]> {
+  const existing = ofType(await deps.webhooks.list(domain.id), domain, type);
+  if (existing.length === 0) throw new AppError("payment_required", `No ${type} webhook to delete for ${domain.name}`);
+  for (const w of existing) await deps.webhooks.remove(w.id);
+  return existing.map((w) => w.url);
+}

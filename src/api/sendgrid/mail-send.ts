@@ -1,0 +1,51 @@
+// POST /v3/mail/send as a list of steps: key kind → body → shape (400, every problem) → sender
+// identity (403) → render per personalization (400) → size (413) → sandbox (200, nothing stored)
+// or the send service (202 + X-Message-Id, committed before the answer).
+import type { Domain, Principal } from "../../core/model.ts";
+import { AppError, invalidMany } from "../../core/errors.ts";
+import type { SendService } from "../../core/send.ts";
+import type { TemplateStore } from "../../core/templates.ts";
+import { newId } from "../../core/ids.ts";
+import { readJsonBody, maxBodyBytes } from "./body.ts";
+import { emailDomain } from "./fields.ts";
+import { checkMergedArgs, measureRequest, toSendRequest } from "./mapper.ts";
+import { MSG, type SgMail } from "./model.ts";
+import { readMailSend } from "./request.ts";
+
+export interface MailSendDeps {
+  sender: SendService;
+  templates: TemplateStore;
+  maxMessageBytes: number;
+  now: () => number;
+}
+
+/** Only domain keys send through SendGrid's API (service spec: account keys are refused). */
+export function requireDomainKey(principal: Principal): Domain {
+  if (principal.kind !== "domain" || !principal.domain) throw new AppError("forbidden", MSG.accessForbidden);
+  return principal.domain;
+}
+
+/** The from address must belong to the key's domain, and that domain must be active. */
+function checkSenderIdentity(mail: SgMail, domain: Domain) {
+  const d = emailDomain(mail.from.email);
+  const isOwn = d === domain.name || (domain.wildcard && d.endsWith(`.${domain.name}`));
+  if (!isOwn || domain.state !== "active") throw new AppError("forbidden", MSG.senderIdentity, { field: "from" });
+}
+
+export function createMailSend(deps: MailSendDeps) {
+  return async function mailSend(principal: Principal, request: Request): Promise<Response> {
+    const domain = requireDomainKey(principal);
+    const body = await readJsonBody(request, maxBodyBytes(deps.maxMessageBytes));
+    const { mail, issues } = readMailSend(body, deps.now());
+    if (issues.length) throw invalidMany(issues);
+    checkSenderIdentity(mail, domain);
+    const { req, issues: renderIssues } = await toSendRequest(mail, domain.name, deps.templates);
+    renderIssues.push(...checkMergedArgs(req));
+    if (renderIssues.length) throw invalidMany(renderIssues);
+    if (measureRequest(req) > deps.maxMessageBytes) throw new AppError("too_large", MSG.tooLarge);
+    // Sandbox: fully validated, then answered as SendGrid does (200), with nothing stored or queued.
+    if (mail.mailSettings.isSandbox) return new Response(null, { status: 200, headers: { "X-Message-Id": newId(deps.now()) } });
+    const result = await deps.sender.send(principal, req);
+    return new Response(null, { status: 202, headers: { "X-Message-Id": result.id } });
+  };
+}

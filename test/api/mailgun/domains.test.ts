@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
+import type { MockZone } from "../../../src/dns.ts";
+import { startHarness, type MailgunHarness, jsonOf } from "./helpers.ts";
+
+// Real servers and an SMTP sink on a shared 2-core machine: generous, never timing-based.
+setDefaultTimeout(60_000);
+
+let h: MailgunHarness;
+const zones: Record<string, MockZone> = {};
+beforeAll(async () => { h = await startHarness({ dns: zones }); });
+afterAll(async () => { await h.close(); });
+
+describe("domains through mailgun.js", () => {
+  test("create answers the domain with its sending and receiving DNS records", async () => {
+    const d = await h.mg.domains.create({ name: "new.test", wildcard: true, smtp_password: "s3cret-pass" });
+    expect(d).toMatchObject({ name: "new.test", state: "unverified", wildcard: true, type: "custom", smtp_login: "postmaster@new.test" });
+    expect(d.created_at).toBeInstanceOf(Date);
+    expect(Number.isNaN(d.created_at.getTime())).toBe(false);
+    const sending = d.sending_dns_records as unknown as { record_type: string; name: string; value: string; valid: string }[];
+    expect(sending.map((r) => [r.record_type, r.name])).toContainEqual(["TXT", "s1._domainkey.new.test"]);
+    expect(sending.find((r) => r.name === "new.test")!.value).toStartWith("v=spf1");
+    const receiving = d.receiving_dns_records as unknown as { record_type: string; priority: string }[];
+    expect(receiving[0]).toMatchObject({ record_type: "MX", priority: "10" });
+    expect((await h.t.app.access.authenticateSmtp("postmaster@new.test", "s3cret-pass"))?.name).toBe("new.test");
+    const dup = await h.mg.domains.create({ name: "new.test" }).catch((e) => e);
+    expect(dup.status).toBe(400);
+    const bad = await h.mg.domains.create({ name: "not a domain" }).catch((e) => e);
+    expect(bad.status).toBe(400);
+  });
+
+  test("list, get and update", async () => {
+    const list = await h.mg.domains.list();
+    expect(list.map((d) => d.name)).toEqual(expect.arrayContaining(["example.com", "new.test"]));
+    const active = await h.call("GET", "/v4/domains?state=active&limit=10");
+    expect((await jsonOf(active)).items.map((d: { name: string }) => d.name)).toEqual(["example.com"]);
+    const got = await h.mg.domains.get("example.com");
+    expect(got).toMatchObject({ name: "example.com", state: "active", is_disabled: false });
+    expect(got.sending_dns_records!.length).toBeGreaterThan(2);
+    const updated = await h.mg.domains.update("new.test", { wildcard: false });
+    expect(updated.wildcard).toBe(false);
+    const v3 = await h.call("GET", "/v3/domains/example.com");
+    expect((await jsonOf(v3)).domain.name).toBe("example.com");
+  });
+
+  test("verify checks DNS and activates the domain once the records are published", async () => {
+    const before = await h.mg.domains.verify("new.test");
+    expect(before.state).toBe("unverified");
+    const records = await h.t.app.domains.records("new.test");
+    for (const r of records.filter((x) => x.type === "TXT")) zones[r.name] = { txt: [[r.value]] };
+    const after = await h.mg.domains.verify("new.test");
+    expect(after.state).toBe("active");
+    const dkim = (after.sending_dns_records as unknown as { name: string; valid: string }[]).find((r) => r.name === "s1._domainkey.new.test");
+    expect(dkim!.valid).toBe("valid");
+    const v3 = await h.call("PUT", "/v3/domains/new.test/verify");
+    expect(v3.status).toBe(200);
+  });
+
+  test("PATCH /v3/{domain}/disable disables; destroy deletes", async () => {
+    await h.mg.domains.create({ name: "gone.test" });
+    const res = await h.call("PATCH", "/v3/gone.test/disable");
+    expect(res.status).toBe(200);
+    expect((await jsonOf(res)).domain).toMatchObject({ name: "gone.test", state: "disabled", is_disabled: true });
+    expect(await h.mg.domains.destroy("gone.test")).toEqual({ message: "Domain has been deleted" });
+    expect((await h.mg.domains.get("gone.test").catch((e) => e)).status).toBe(404);
+  });
+});
+
+describe("SMTP credentials through mailgun.js", () => {
+  test("create, list, change the password, delete one and delete all", async () => {
+    const creds = h.mg.domains.domainCredentials;
+    expect(await creds.create("example.com", { login: "alice", password: "first-pass" })).toEqual({ status: 200, message: "Created 1 credentials pair(s)" });
+    await creds.create("example.com", { login: "bob@example.com", password: "bob-pass" });
+    const list = await creds.list("example.com", { limit: 10, skip: 0 });
+    expect(list.totalCount).toBe(2);
+    expect(list.items.map((c) => c.login)).toEqual(["alice@example.com", "bob@example.com"]);
+    expect(new Date(list.items[0]!.created_at as unknown as string).getTime()).toBeGreaterThan(0);
+    expect(await creds.update("example.com", "alice", { password: "second-pass" })).toEqual({ status: 200, message: "Password changed" });
+    expect(await h.t.app.access.authenticateSmtp("alice@example.com", "second-pass")).not.toBeNull();
+    expect((await creds.update("example.com", "nobody", { password: "whatever" }).catch((e) => e)).status).toBe(404);
+    expect(await creds.destroy("example.com", "alice")).toEqual({ status: 200, message: "Credentials have been deleted", spec: "alice@example.com" });
+    expect(await creds.destroyAll("example.com")).toEqual({ status: 200, message: "All domain credentials have been deleted", count: 1 });
+    expect((await creds.list("example.com", { limit: 10, skip: 0 })).items).toEqual([]);
+    const short = await creds.create("example.com", { login: "x", password: "123" }).catch((e) => e);
+    expect(short.status).toBe(400);
+  });
+});
+
+describe("tracking settings through mailgun.js", () => {
+  test("get and update open, click and unsubscribe", async () => {
+    const tracking = h.mg.domains.domainTracking;
+    expect(await tracking.getTracking("example.com")).toMatchObject({ open: { active: false }, click: { active: false }, unsubscribe: { active: false } });
+    expect(await tracking.updateTracking("example.com", "open", { active: true })).toEqual({ message: "Domain tracking settings have been updated", open: { active: true } });
+    await tracking.updateTracking("example.com", "click", { active: "htmlonly" } as never);
+    await tracking.updateTracking("example.com", "unsubscribe", { active: true, html_footer: "<p>bye</p>", text_footer: "bye" } as never);
+    expect(await tracking.getTracking("example.com")).toMatchObject({ open: { active: true }, click: { active: true }, unsubscribe: { active: true } });
+    const d = (await h.t.app.domains.get("example.com"))!;
+    expect([d.openTracking, d.clickTracking, d.unsubscribeTracking]).toEqual([true, true, true]);
+    await tracking.updateTracking("example.com", "open", { active: false });
+    expect((await h.t.app.domains.get("example.com"))!.openTracking).toBe(false);
+  });
+});

@@ -1,0 +1,51 @@
+// Shared set-up of the Mailgun surface tests: a real app on loopback whose MTA routes every
+// domain to a local SMTP sink, and the official mailgun.js client (with the form-data package)
+// pointed at it, plus a raw in-process `call` for shapes the client hides.
+import Mailgun from "mailgun.js";
+import NodeFormData from "form-data";
+import { makeTestApp, type TestApp, type TestAppOptions } from "../../helpers/app.ts";
+import { startSink, type Sink } from "../../helpers/smtp-sink.ts";
+
+export interface MailgunHarness {
+  t: TestApp;
+  sink: Sink;
+  base: string;
+  /** mailgun.js with the account key. */
+  mg: ReturnType<Mailgun["client"]>;
+  /** mailgun.js with a key of the caller's choice. */
+  client(key: string): ReturnType<Mailgun["client"]>;
+  /** In-process request with HTTP Basic api:<key> (account key by default). */
+  call(method: string, path: string, init?: { body?: string | URLSearchParams | FormData; headers?: Record<string, string>; key?: string }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** A response body as loosely typed JSON (the tests assert its shape). */
+export const jsonOf = async (res: Response): Promise<any> => res.json();
+
+export async function startHarness(opts: TestAppOptions = {}): Promise<MailgunHarness> {
+  const sink = await startSink();
+  const t = await makeTestApp({ ...opts, toml: `[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n${opts.toml ?? ""}` });
+  const { http } = await t.app.start();
+  const base = `http://${http}`;
+  const client = (key: string) => new Mailgun(NodeFormData as never).client({ username: "api", key, url: base });
+  return {
+    t, sink, base, client, mg: client(t.accountKey),
+    call(method, path, init = {}) {
+      const headers = { authorization: `Basic ${btoa(`api:${init.key ?? t.accountKey}`)}`, ...init.headers };
+      return Promise.resolve(t.app.http(new Request(`${base}${path}`, { method, headers, body: init.body })));
+    },
+    async close() {
+      await t.close();
+      await sink.close();
+    },
+  };
+}
+
+/** Waits until `check` holds (polling), for state written by the MTA in the background. */
+export async function eventually(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await Bun.sleep(50);
+  }
+}
