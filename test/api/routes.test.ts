@@ -12,7 +12,7 @@ describe("the contract's prefix table", () => {
     ["/test", "native"], ["/domains", "native"], ["/example.com/messages", "native"], ["/address/parse", "native"],
     ["/v6/x", "native"], ["/t/o/abc", "tracking"], ["/example.com/msg1/hclick", "tracking"],
   ];
-  for (const [path, surface] of table) test(`${path} belongs to ${surface}`, () => expect(surfaceForPath(path)).toBe(surface));
+  for (const [path, surface] of table as [string, ReturnType<typeof surfaceForPath>][]) test(`${path} belongs to ${surface}`, () => expect(surfaceForPath(path)).toBe(surface));
 });
 
 describe("authentication per surface", () => {
@@ -35,7 +35,7 @@ describe("authentication per surface", () => {
   test("SparkPost answers 401 in its errors shape", async () => {
     const res = await call("/api/v1/account", { authorization: "wrong" });
     expect(res.status).toBe(401);
-    expect((await res.json()).errors[0].message).toBe("Unauthorized.");
+    expect(((await res.json()) as { errors: { message: string }[] }).errors[0]!.message).toBe("Unauthorized.");
   });
   test("the native surface answers 401 with message", async () => {
     const res = await call("/test", { "ov-token": "wrong" });
@@ -49,7 +49,7 @@ describe("authentication per surface", () => {
   test("a valid key reaches the surface, which answers 404 in its own shape for unknown routes", async () => {
     const res = await call("/api/v1/nothing-here", { authorization: t.accountKey });
     expect(res.status).toBe(404);
-    expect((await res.json()).errors[0].code).toBe("1600");
+    expect(((await res.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe("1600");
     const mg = await call("/v3/nothing/here/at/all", { authorization: `Basic ${btoa(`api:${t.accountKey}`)}` });
     expect(mg.status).toBe(404);
     expect(await mg.json()).toHaveProperty("message");

@@ -63,18 +63,18 @@ describe("set-up through the CLI", () => {
 
   test("serve answers /healthz, and every surface answers a wrong key with 401 in its own shape", async () => {
     server = Bun.spawn(["bun", MAIN, "serve"], { cwd: dir, stdout: "pipe", stderr: "pipe" });
-    const reader = server.stdout.getReader();
+    const reader = (server.stdout as ReadableStream<Uint8Array>).getReader();
     let text = "";
     while (!/http (\S+)/.test(text)) text += new TextDecoder().decode((await reader.read()).value);
     const base = `http://${/http (\S+?),/.exec(text)![1]}`;
     expect(await (await fetch(`${base}/healthz`)).json()).toMatchObject({ status: "ok" });
     const sg = await fetch(`${base}/v3/mail/send`, { method: "POST", headers: { authorization: "Bearer wrong" } });
-    expect([sg.status, (await sg.json()).errors[0].field]).toEqual([401, null]);
+    expect([sg.status, ((await sg.json()) as { errors: { field: null }[] }).errors[0]!.field]).toEqual([401, null]);
     const mg = await fetch(`${base}/v3/example.com/messages`, { method: "POST", headers: { authorization: `Basic ${btoa("api:wrong")}` } });
     expect([mg.status, await mg.text()]).toEqual([401, "Forbidden"]);
     const sp = await fetch(`${base}/api/v1/transmissions`, { method: "POST", headers: { authorization: "wrong" } });
-    expect([sp.status, (await sp.json()).errors[0].code]).toEqual([401, "1001"]);
+    expect([sp.status, ((await sp.json()) as { errors: { code: string }[] }).errors[0]!.code]).toEqual([401, "1001"]);
     const nat = await fetch(`${base}/test`, { headers: { "ov-token": "wrong" } });
-    expect([nat.status, (await nat.json()).message]).toEqual([401, "Unauthorized"]);
+    expect([nat.status, ((await nat.json()) as { message: string }).message]).toEqual([401, "Unauthorized"]);
   }, 30_000);
 });

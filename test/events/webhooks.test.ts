@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHmac, createPublicKey, createVerify } from "node:crypto";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
-import { startSink, type Sink } from "../helpers/smtp-sink.ts";
+import { startSink, type RcptScript, type Sink } from "../helpers/smtp-sink.ts";
 import { startReceiver } from "../helpers/receiver.ts";
 import type { Principal } from "../../src/core/model.ts";
 
@@ -12,7 +12,7 @@ afterEach(async () => { await t?.close(); await sink?.close(); receivers.splice(
 
 const WEBHOOK_TOML = `[webhooks]\nallow_private = true\nretry = ["200ms"]\n`;
 
-async function setup(script?: Parameters<typeof startSink>[0]["script"], extra = WEBHOOK_TOML, dir?: string) {
+async function setup(script?: RcptScript, extra = WEBHOOK_TOML, dir?: string) {
   sink = await startSink({ script });
   t = await makeTestApp({ toml: `${extra}[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n`, dir, keepDir: Boolean(dir) });
   await t.app.start();

@@ -21,7 +21,9 @@ export interface Sink {
   close(): Promise<void>;
 }
 
-export async function startSink(opts: { script?: RcptScript; hideStartTls?: boolean; delayMs?: number } = {}): Promise<Sink> {
+export interface SinkOptions { script?: RcptScript; hideStartTls?: boolean; delayMs?: number }
+
+export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
   const messages: SinkMessage[] = [];
   const attempts = new Map<string, number>();
   let waiters: (() => void)[] = [];

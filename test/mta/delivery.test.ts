@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { dkimVerify } from "mailauth/lib/dkim/verify.js";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
-import { startSink, type Sink } from "../helpers/smtp-sink.ts";
+import { startSink, type RcptScript, type Sink } from "../helpers/smtp-sink.ts";
 import type { Principal } from "../../src/core/model.ts";
 
 let t: TestApp | null = null;
 let sink: Sink | null = null;
 afterEach(async () => { await t?.close(); await sink?.close(); t = null; sink = null; });
 
-async function setup(script?: Parameters<typeof startSink>[0]["script"]) {
+async function setup(script?: RcptScript) {
   sink = await startSink({ script });
   t = await makeTestApp({ toml: `[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n` });
   const principal = (await t.app.access.authenticate(t.domainKey)) as Principal;
@@ -35,7 +35,7 @@ describe("delivery through a local SMTP sink", () => {
       envelopes: [{ to: [{ email: "rcpt@dest.test" }], subject: "Hello", text: "plain body", html: "<p>html body</p>" }] });
     const [msg] = await sink!.waitFor(1);
     const result = await dkimVerify(msg!.raw, { resolver: resolverFor(t!) as never });
-    const verdicts = result.results.map((r: { status: { result: string }; signingDomain: string; algo: string }) => [r.signingDomain, r.algo, r.status.result]);
+    const verdicts = result.results.map((r) => [r.signingDomain, r.algo, r.status.result]);
     expect(verdicts).toEqual([["example.com", "rsa-sha256", "pass"], ["example.com", "ed25519-sha256", "pass"]]);
     expect(msg!.from).toMatch(/^b\+[a-z2-7]+@bounces\.example\.com$/);
     expect(msg!.raw.toString()).toContain("Message-ID: <");
