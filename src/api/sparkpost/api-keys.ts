@@ -1,0 +1,77 @@
+// /api/v1/api-keys and the spec's /api/v1/{domain}/api-keys: keys with SparkPost grants over
+// core/access. The {domain} form makes a domain (sending) key; without it an account key makes an
+// account key and a domain key a key for its own domain. No key can create a stronger key.
+import { Elysia } from "elysia";
+import type { KeyInfo } from "../../core/access.ts";
+import type { Principal } from "../../core/model.ts";
+import type { SurfaceDeps } from "../deps.ts";
+import { json } from "../errors.ts";
+import { badFormat, notFoundError, spError } from "./errors.ts";
+import { authorize, KNOWN_GRANTS, mayDelegate } from "./grants.ts";
+import { pathDomain } from "./scope.ts";
+
+type Deps = Pick<SurfaceDeps, "access" | "domains">;
+
+const MAX_LABEL_BYTES = 1024;
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+function toWire(k: KeyInfo) {
+  return { id: k.id, label: k.label, short_key: k.id.slice(0, 4), grants: k.grants, created_at: new Date(k.createdAt).toISOString(),
+    ...(k.lastUsedAt ? { last_used: new Date(k.lastUsedAt).toISOString() } : {}), kind: k.kind, ...(k.domain ? { domain: k.domain } : {}) };
+}
+
+function readKeyBody(body: unknown): { label: string; grants: string[] } {
+  if (!isObject(body)) throw badFormat("the request body must be a JSON object");
+  const label = body.label ?? "";
+  if (typeof label !== "string" || Buffer.byteLength(label) > MAX_LABEL_BYTES) throw badFormat("label must be a string of at most 1024 bytes");
+  const grants = body.grants ?? [];
+  if (!Array.isArray(grants) || !grants.every((g) => typeof g === "string")) throw badFormat("grants must be an array of strings");
+  const unknown = grants.find((g) => !KNOWN_GRANTS.has(g));
+  if (unknown) throw badFormat(`unknown grant ${unknown}`);
+  // An IP allow-list that is silently not enforced would be worse than a refusal.
+  if (Array.isArray(body.valid_ips) && body.valid_ips.length) throw badFormat("valid_ips is not supported by postern; restrict access to the API at the network level");
+  return { label, grants: [...new Set(grants as string[])] };
+}
+
+/** The domain the keys of this request belong to: the path's, a domain key's own, or none (account). */
+async function keyDomain(request: Request, deps: Deps, principal: Principal, name?: string): Promise<string | null> {
+  if (name) return (await pathDomain(request, deps.domains, name)).name;
+  return principal.kind === "domain" ? principal.domain?.name ?? null : null;
+}
+
+/** A key this request may see: within the path's domain, and a domain key sees only its domain's keys. */
+async function visibleKey(deps: Deps, id: string, domain: string | null, principal: Principal): Promise<KeyInfo> {
+  const key = await deps.access.getKey(id);
+  const isVisible = key && (domain === null ? principal.kind === "account" : key.domain === domain);
+  if (!key || !isVisible) throw notFoundError(`API key '${id}' does not exist`);
+  return key;
+}
+
+export function apiKeyRoutes(deps: Deps, prefix: "" | "/:domain") {
+  const domainOf = (params: Record<string, string> | undefined) => params?.domain;
+  return (app: Elysia) => app
+    .get(`${prefix}/api-keys`, async ({ request, params }) => {
+      const principal = authorize(request, "apiKeys");
+      const domain = await keyDomain(request, deps, principal, domainOf(params));
+      return json(200, { results: (await deps.access.listKeys(domain ?? undefined)).map(toWire) });
+    })
+    .post(`${prefix}/api-keys`, async ({ request, params, body }) => {
+      const principal = authorize(request, "apiKeys");
+      const domain = await keyDomain(request, deps, principal, domainOf(params));
+      const { label, grants } = readKeyBody(body);
+      if (!mayDelegate(principal, grants)) throw spError(403, "1002", "Forbidden.", "a key cannot grant more than it holds");
+      const k = await deps.access.createKey(domain ? { kind: "domain", domain, label, grants } : { kind: "account", label, grants });
+      return json(200, { results: { ...toWire(k), key: k.key, link: { href: `/api/v1/api-keys/${k.id}` } } });
+    })
+    .get(`${prefix}/api-keys/:id`, async ({ request, params }) => {
+      const principal = authorize(request, "apiKeys");
+      const domain = await keyDomain(request, deps, principal, domainOf(params));
+      return json(200, { results: toWire(await visibleKey(deps, params.id, domain, principal)) });
+    })
+    .delete(`${prefix}/api-keys/:id`, async ({ request, params }) => {
+      const principal = authorize(request, "apiKeys");
+      const domain = await keyDomain(request, deps, principal, domainOf(params));
+      await deps.access.revokeKey((await visibleKey(deps, params.id, domain, principal)).id);
+      return new Response(null, { status: 204 });
+    });
+}

@@ -1,0 +1,82 @@
+// The steps of `POST /transmissions`: read the body, resolve template_id, find the sending domain,
+// render the envelopes, send (one core call per tag set), and answer with SparkPost's counts,
+// rcpt_to_errors (capped by num_rcpt_errors), 2000 for partial acceptance and 1902 for a single
+// suppressed recipient.
+import type { Domain, Principal, SendRequest, SendResult } from "../../core/model.ts";
+import type { SurfaceDeps } from "../deps.ts";
+import { invalidDomain, missingField, SparkpostError, spError } from "./errors.ts";
+import { planTransmission, type ResolvedContent, type TransmissionPlan } from "./mapper.ts";
+import { readTransmission, type RcptError, type Transmission, type TxContent } from "./model.ts";
+import type { TemplateStore } from "../../core/templates.ts";
+
+export type SendDeps = Pick<SurfaceDeps, "sender" | "domains" | "now" | "config" | "templates">;
+
+/**
+ * template_id → the stored template's raw parts as inline content (422 1603 when it does not exist).
+ * The files are rendered with SparkPost's language, not Handlebars: they share {{var}} and {{{var}}}.
+ */
+async function resolveContent(content: TxContent, templates: TemplateStore): Promise<ResolvedContent> {
+  if (content.kind !== "template") return content;
+  const t = await templates.get(content.templateId);
+  if (!t) throw spError(422, "1603", "Subresource not found", `template '${content.templateId}' does not exist`);
+  // postern's template files carry no sender, so the caller names it beside template_id.
+  if (!content.from) throw missingField(`content.from is required with template_id: postern templates ('${content.templateId}') carry no sender`);
+  return { kind: "inline", inline: { from: content.from, subject: (t.subject ?? "").replace(/[\r\n]+$/, ""), text: t.text, html: t.html, replyTo: content.replyTo,
+    headers: content.headers, attachments: [], inlineImages: [] } };
+}
+
+/** The active domain `email` sends for (exact, or a wildcard parent), within the key's scope; else 7001. */
+async function sendingDomain(principal: Principal, email: string, deps: SendDeps): Promise<Domain> {
+  const host = email.slice(email.lastIndexOf("@") + 1).toLowerCase();
+  const labels = host.split(".");
+  for (let i = 0; i < labels.length - 1; i++) {
+    const d = await deps.domains.get(labels.slice(i).join("."));
+    if (!d || (i > 0 && !d.wildcard)) continue;
+    if (d.state !== "active" || (principal.kind === "domain" && principal.domain?.id !== d.id)) break;
+    return d;
+  }
+  throw invalidDomain();
+}
+
+function requestFor(tx: Transmission, plan: TransmissionPlan, domain: Domain, tags: string[]): Omit<SendRequest, "envelopes"> {
+  const o = tx.options;
+  return {
+    domain: domain.name, from: plan.from, ...(plan.replyTo ? { replyTo: plan.replyTo } : {}), attachments: plan.attachments, tags,
+    ...(tx.campaignId ? { campaignId: tx.campaignId } : {}), ...(o.ipPool ? { ipPool: o.ipPool } : {}),
+    tracking: { ...(o.openTracking !== undefined ? { opens: o.openTracking } : {}), ...(o.clickTracking !== undefined ? { clicks: o.clickTracking } : {}) },
+    isTransactional: o.transactional ?? false, isTestMode: o.sandbox ?? false, skipSuppression: o.skipSuppression ?? false, source: "sparkpost",
+  };
+}
+
+/** Sends each tag group; SendRequest has one tag list, so differing recipient tags mean several commits. */
+async function sendGroups(principal: Principal, tx: Transmission, plan: TransmissionPlan, domain: Domain, deps: SendDeps): Promise<SendResult[]> {
+  const results: SendResult[] = [];
+  for (const g of plan.groups) results.push(await deps.sender.send(principal, { ...requestFor(tx, plan, domain, g.tags), envelopes: g.envelopes }));
+  return results;
+}
+
+function capErrors(errors: RcptError[], cap: number | undefined): RcptError[] {
+  return cap === undefined ? errors : errors.slice(0, cap);
+}
+
+/** Runs a transmission and returns SparkPost's response body (or throws its error). */
+export async function sendTransmission(principal: Principal, body: unknown, numRcptErrors: number | undefined, deps: SendDeps) {
+  const tx = readTransmission(body, deps.now());
+  const content = await resolveContent(tx.content, deps.templates);
+  const plan = planTransmission(tx, content, deps.config.smtp.max_message_size);
+  const rcptErrors = [...tx.rcptErrors, ...plan.rcptErrors];
+  if (plan.accepted === 0) {
+    const errors = capErrors(rcptErrors, numRcptErrors);
+    throw new SparkpostError(422, errors.length ? errors : [{ message: "required field is missing", code: "1400", description: "at least one recipient is required" }]);
+  }
+  const domain = await sendingDomain(principal, plan.from.email, deps);
+  const sent = await sendGroups(principal, tx, plan, domain, deps);
+  const results = { total_rejected_recipients: rcptErrors.length, total_accepted_recipients: plan.accepted, id: sent[0]!.id };
+  const suppressed = sent.reduce((n, r) => n + r.rejected.length, 0);
+  if (plan.accepted === 1 && suppressed === 1 && !rcptErrors.length) {
+    throw new SparkpostError(400, [{ code: "1902", message: "Message generation rejected", description: "recipient address was suppressed due to system policy" }], { results });
+  }
+  if (!rcptErrors.length) return { results };
+  return { errors: [{ message: "transmission created, but with validation errors", code: "2000" }],
+    results: { rcpt_to_errors: capErrors(rcptErrors, numRcptErrors), ...results } };
+}

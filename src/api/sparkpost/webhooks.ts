@@ -1,0 +1,115 @@
+// /api/v1/webhooks and the spec's /api/v1/{domain}/webhooks: SparkPost event webhooks stored as
+// WebhookTargets. A domain key (or the {domain} path) scopes a webhook to that domain; an account
+// key without a path makes an account-wide one. Create and target changes are tested first.
+import { Elysia } from "elysia";
+import type { Principal } from "../../core/model.ts";
+import type { SurfaceDeps } from "../deps.ts";
+import { json } from "../errors.ts";
+import { notFoundError } from "./errors.ts";
+import { authorize } from "./grants.ts";
+import { readQuery } from "./query.ts";
+import { pathDomain } from "./scope.ts";
+import { createdLinks, EVENT_MAP, readWebhook, toWire, updatedLinks, type WebhookExtra, type WebhookTarget } from "./webhook-model.ts";
+import { checkTarget, PING_MESSAGE, pingTarget } from "./webhook-ping.ts";
+import { sampleBatch } from "./webhook-samples.ts";
+
+type Deps = Pick<SurfaceDeps, "webhooks" | "domains" | "config">;
+
+/** The domain id webhooks of this request belong to (null: account-wide). */
+async function scopeId(request: Request, deps: Deps, principal: Principal, name?: string): Promise<number | null> {
+  if (name) return (await pathDomain(request, deps.domains, name)).id;
+  return principal.kind === "domain" ? principal.domain?.id ?? null : null;
+}
+
+/** SparkPost targets visible here; a domain key sees account-wide ones but may change only its own. */
+async function visible(deps: Deps, scope: number | null): Promise<WebhookTarget[]> {
+  return (await deps.webhooks.list(scope)).filter((t) => t.format === "sparkpost");
+}
+
+async function findTarget(deps: Deps, scope: number | null, id: string, forWrite: boolean, principal: Principal): Promise<WebhookTarget> {
+  const t = (await visible(deps, scope)).find((w) => w.id === id);
+  const isWritable = t && (principal.kind === "account" || t.domainId === scope);
+  if (!t || (forWrite && !isWritable)) throw notFoundError(`webhook '${id}' does not exist`);
+  return t;
+}
+
+/** The validate body: `{"message": …}` (node client), a bare batch array, or a batch object. */
+function validationMessage(body: unknown): unknown {
+  if (body && typeof body === "object" && !Array.isArray(body) && "message" in body) return (body as { message: unknown }).message;
+  return body === undefined || body === null || (typeof body === "object" && !Object.keys(body).length) ? PING_MESSAGE : body;
+}
+
+export function webhookRoutes(deps: Deps, prefix: "" | "/:domain") {
+  const allowPrivate = deps.config.webhooks.allow_private;
+  const ctx = async (request: Request, params: Record<string, string> | undefined) => {
+    const principal = authorize(request, "webhooks");
+    return { principal, scope: await scopeId(request, deps, principal, params?.domain) };
+  };
+  const app = (a: Elysia) => a
+    .get(`${prefix}/webhooks`, async ({ request, params }) => {
+      const { scope } = await ctx(request, params);
+      return json(200, { results: (await visible(deps, scope)).map(toWire) });
+    })
+    .post(`${prefix}/webhooks`, async ({ request, params, body }) => {
+      const { scope } = await ctx(request, params);
+      const w = readWebhook(body);
+      checkTarget(w.url, allowPrivate);
+      await pingTarget(w.url, w.extra);
+      const t = await deps.webhooks.create({ domainId: scope, events: w.native, url: w.url, format: "sparkpost", extra: { ...w.extra } });
+      return json(200, { results: { id: t.id, links: createdLinks(t.id) } });
+    })
+    .get(`${prefix}/webhooks/:id`, async ({ request, params }) => {
+      const { principal, scope } = await ctx(request, params);
+      const { id: _id, ...rest } = toWire(await findTarget(deps, scope, params.id, false, principal));
+      return json(200, { results: rest });
+    })
+    .put(`${prefix}/webhooks/:id`, async ({ request, params, body }) => {
+      const { principal, scope } = await ctx(request, params);
+      const t = await findTarget(deps, scope, params.id, true, principal);
+      const w = readWebhook(body, { url: t.url, extra: t.extra as unknown as WebhookExtra });
+      if (w.url !== t.url) { checkTarget(w.url, allowPrivate); await pingTarget(w.url, w.extra); }
+      await deps.webhooks.update({ ...t, url: w.url, events: w.native, extra: { ...w.extra } });
+      return json(200, { results: { id: t.id, links: updatedLinks(t.id) } });
+    })
+    .delete(`${prefix}/webhooks/:id`, async ({ request, params }) => {
+      const { principal, scope } = await ctx(request, params);
+      await deps.webhooks.remove((await findTarget(deps, scope, params.id, true, principal)).id);
+      return new Response(null, { status: 204 });
+    })
+    .post(`${prefix}/webhooks/:id/validate`, async ({ request, params, body }) => {
+      const { principal, scope } = await ctx(request, params);
+      const t = await findTarget(deps, scope, params.id, true, principal);
+      checkTarget(t.url, allowPrivate);
+      const response = await pingTarget(t.url, t.extra as unknown as WebhookExtra, validationMessage(body));
+      return json(200, { results: { msg: "Test POST to endpoint succeeded", response } });
+    })
+    .get(`${prefix}/webhooks/:id/batch-status`, async ({ request, params }) => {
+      const { principal, scope } = await ctx(request, params);
+      await findTarget(deps, scope, params.id, false, principal);
+      // Delivery attempts are recorded by events/; this surface has no read access to them yet.
+      return json(200, { results: [] });
+    });
+  if (prefix) return app;
+  return (a: Elysia) => app(a)
+    .get("/webhooks/events/documentation", ({ request }) => {
+      authorize(request, "webhooks");
+      return json(200, { results: documentation() });
+    })
+    .get("/webhooks/events/samples", ({ request }) => {
+      authorize(request, "webhooks");
+      return json(200, { results: sampleBatch(readQuery(request).list("events")) });
+    });
+}
+
+/** Which SparkPost event types postern emits, per category (a short form of SparkPost's documentation). */
+function documentation() {
+  const categories: Record<string, string[]> = {
+    message_event: ["injection", "delivery", "bounce", "delay", "policy_rejection", "out_of_band", "spam_complaint"],
+    track_event: ["open", "initial_open", "amp_open", "amp_initial_open", "click", "amp_click"],
+    gen_event: ["generation_failure", "generation_rejection"], unsubscribe_event: ["list_unsubscribe", "link_unsubscribe"],
+  };
+  return Object.fromEntries(Object.entries(categories).map(([cat, types]) => [cat, {
+    description: cat.replace("_", " "), display_name: cat,
+    events: Object.fromEntries(types.map((t) => [t, { description: `postern ${EVENT_MAP[t]} event`, display_name: t, event: {} }])),
+  }]));
+}
