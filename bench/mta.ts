@@ -3,7 +3,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SMTPServer } from "smtp-server";
 import { loadConfig } from "../src/config/load.ts";
 import { createApp } from "../src/app.ts";
 import { createLogger } from "../src/log.ts";
@@ -12,14 +11,28 @@ import { writeConfig } from "../test/helpers/app.ts";
 const N = Number(process.argv[2] ?? 20_000);
 const CONCURRENT_SENDS = 64;
 
+const WORKERS = Number(process.env.SIGNING_WORKERS ?? 2);
+
+// The sink runs in its own process, as a receiving MTA would.
+const sink = Bun.spawn(["bun", new URL("./sink.ts", import.meta.url).pathname], { stdout: "pipe" });
 let received = 0;
-const sink = new SMTPServer({ authOptional: true, disabledCommands: ["AUTH", "STARTTLS"], logger: false,
-  onData(stream, _s, cb) { stream.on("data", () => {}); stream.on("end", () => { received++; cb(); }); } });
-await new Promise<void>((r) => sink.listen(0, "127.0.0.1", () => r()));
-const port = (sink.server.address() as { port: number }).port;
+const port = await new Promise<number>((resolve) => {
+  void (async () => {
+    let buf = "";
+    for await (const chunk of sink.stdout as ReadableStream<Uint8Array>) {
+      buf += new TextDecoder().decode(chunk);
+      for (let i = buf.indexOf("\n"); i >= 0; i = buf.indexOf("\n")) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 1);
+        if (line.startsWith("port ")) resolve(Number(line.slice(5)));
+        if (line.startsWith("received ")) received = Number(line.slice(9));
+      }
+    }
+  })();
+});
 
 const dir = mkdtempSync(join(tmpdir(), "postern-bench-"));
-const file = writeConfig(dir, `[mta]\nmax_connections_per_host = 20\nmessages_per_connection = 1000\n[mta.routes]\n"*" = "127.0.0.1:${port}"\n`.replace("[mta]\n", ""));
+const file = writeConfig(dir, `max_connections_per_host = 20\nmessages_per_connection = 1000\nsigning_workers = ${WORKERS}\n[mta.routes]\n"*" = "127.0.0.1:${port}"\n`);
 const app = await createApp(loadConfig({ file, env: {} }), { log: createLogger({ level: "warn" }) });
 await app.domains.add("bench.example");
 await app.domains.verify("bench.example", true);
@@ -50,8 +63,8 @@ const acceptSec = (accepted - t0) / 1000;
 const totalSec = (delivered - t0) / 1000;
 console.log(`messages            ${N}`);
 console.log(`accepted/s          ${(N / acceptSec).toFixed(0)}   (${acceptSec.toFixed(2)} s, while delivering)`);
-console.log(`delivered/s         ${(N / totalSec).toFixed(0)}   (end to end, ${totalSec.toFixed(2)} s, DKIM RSA-2048 + Ed25519)`);
+console.log(`delivered/s         ${(N / totalSec).toFixed(0)}   (end to end, ${totalSec.toFixed(2)} s, DKIM RSA-2048 + Ed25519, ${WORKERS} signing workers)`);
 console.log(`peak RSS            ${(peakRss / 1024 / 1024).toFixed(0)} MB`);
 await app.stop();
-sink.close();
+sink.kill();
 rmSync(dir, { recursive: true, force: true });

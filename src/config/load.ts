@@ -13,7 +13,7 @@ export interface Config {
   zones: { names: string[]; default: string; remote: Record<string, { url: string }> };
   mta: {
     hostname: string; bounce_domain: string; max_queue_lifetime: number; retry: number[]; dns_servers: string[];
-    max_connections: number; max_connections_per_host: number; messages_per_connection: number;
+    max_connections: number; max_connections_per_host: number; messages_per_connection: number; signing_workers: number;
     routes: Record<string, string>;
   };
   smtp: { listen: string; allow_insecure_auth: boolean; tls_cert: string; tls_key: string; max_message_size: number };

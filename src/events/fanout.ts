@@ -12,17 +12,26 @@ const READ_BATCH = 500;
 const MAX_BATCH_EVENTS = 100;
 
 interface Route { url: string; format: WebhookFormat; targetId: string | null }
+interface MessageInfo { summary: MessageSummary | null; callback: string | null; source: string }
+
+const SUMMARY_CACHE_SIZE = 5_000;
 
 export function createFanout(deps: { store: Store; now: () => number }) {
-  const summaries = new Map<string, MessageSummary | null>();
+  const summaries = new Map<string, MessageInfo>();
   const targetsCache = new Map<string, { targets: WebhookTarget[]; at: number }>();
 
-  async function summary(zone: ZoneStore, id: string): Promise<{ summary: MessageSummary | null; callback: string | null; source: string }> {
+  // Every message yields several events (accepted, delivered...): read each message once.
+  async function summary(zone: ZoneStore, id: string): Promise<MessageInfo> {
+    const hit = summaries.get(id);
+    if (hit) return hit;
     const m: StoredMessage | null = await zone.getMessage(id);
-    if (!m) return { summary: null, callback: null, source: "native" };
-    const s: MessageSummary = { id: m.id, messageIdHeader: m.messageIdHeader, from: m.from, subject: m.subject, size: m.size, source: m.source,
-      isTest: m.isTest, createdAt: m.createdAt };
-    return { summary: s, callback: m.callbackUrl, source: m.source };
+    const info: MessageInfo = m
+      ? { summary: { id: m.id, messageIdHeader: m.messageIdHeader, from: m.from, subject: m.subject, size: m.size, source: m.source,
+        isTest: m.isTest, createdAt: m.createdAt }, callback: m.callbackUrl, source: m.source }
+      : { summary: null, callback: null, source: "native" };
+    if (summaries.size >= SUMMARY_CACHE_SIZE) summaries.delete(summaries.keys().next().value!);
+    summaries.set(id, info);
+    return info;
   }
 
   async function domainTargets(domain: string): Promise<WebhookTarget[]> {
@@ -36,7 +45,6 @@ export function createFanout(deps: { store: Store; now: () => number }) {
 
   async function routesFor(zone: ZoneStore, e: MessageEvent): Promise<{ routes: Route[]; ctx: EventContext }> {
     const info = await summary(zone, e.messageId);
-    summaries.set(e.messageId, info.summary);
     const ctx: EventContext = { event: e, message: info.summary };
     if (info.callback) return { routes: [{ url: info.callback, format: callbackFormat(info.source), targetId: null }], ctx };
     const targets = (await domainTargets(e.domain)).filter((t) => isSubscribed(t, e));
@@ -67,7 +75,6 @@ export function createFanout(deps: { store: Store; now: () => number }) {
     }
     for (const g of groups.values()) push(g.route, g.domain, g.events);
     await zone.enqueueWebhooks(items, CURSOR, rows[rows.length - 1]!.rowid);
-    if (summaries.size > 5_000) summaries.clear();
     return rows.length;
   }
 

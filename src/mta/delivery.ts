@@ -1,18 +1,18 @@
 // One delivery attempt for the recipients of one destination domain, as a list of steps: next
 // hops → TLS policy → message bytes (composed, tracked, DKIM-signed) → SMTP per recipient with
 // its VERP return path → an outcome per recipient. Outcomes are values; nothing here writes.
-import type { StoredMessage, StoredRecipient, ZoneStore } from "../store/store.ts";
+import type { StoredAttachment, StoredMessage, StoredRecipient, ZoneStore } from "../store/store.ts";
 import type { Resolver } from "../dns.ts";
 import type { Logger } from "../log.ts";
 import { resolveNextHops, type Hop, type HopResult } from "./mx.ts";
 import { classifyReply, type DeliveryOutcome } from "./outcome.ts";
-import { prepareMessage, type ComposeDeps, type PreparedMessage } from "./compose.ts";
+import type { MessageBuilder } from "./builder.ts";
 import type { Pool } from "./pool.ts";
-import type { Signer } from "./dkim.ts";
 import type { TlsPolicy } from "./tls-policy.ts";
 import type { SmtpError } from "./smtp-client.ts";
 import { encodeReturnPath } from "../inbound/verp.ts";
 import { bounceDomainFor } from "../core/domain-dns.ts";
+import { decodeContent } from "../core/content.ts";
 
 const HOP_CACHE_MS = 300_000;
 const HOP_ERROR_CACHE_MS = 30_000;
@@ -22,9 +22,9 @@ export interface DeliveryDeps {
   resolver: Resolver;
   routes: Readonly<Record<string, string>>;
   pool: Pool;
-  signer: Signer;
+  /** Composes and DKIM-signs (on worker threads when configured). */
+  builder: MessageBuilder;
   tlsPolicy: TlsPolicy;
-  compose: ComposeDeps;
   /** VERP: the server secret and the configured bounce domain ("" = bounces.<domain>). */
   verp: { secret: string; bounceDomain: string };
   now: () => number;
@@ -33,7 +33,7 @@ export interface DeliveryDeps {
 
 export type Attempt = { recipient: StoredRecipient; message: StoredMessage; outcome: DeliveryOutcome & { mx?: string } };
 
-interface CachedMessage { message: StoredMessage; prepared: PreparedMessage; signed: Promise<Buffer> | null }
+interface CachedMessage { message: StoredMessage; attachments: StoredAttachment[] }
 
 export function createDelivery(deps: DeliveryDeps) {
   const hopCache = new Map<string, { result: HopResult; at: number }>();
@@ -53,18 +53,12 @@ export function createDelivery(deps: DeliveryDeps) {
     if (hit) return hit;
     const message = await zone.getMessage(id);
     if (!message) return null;
-    const attachments = message.raw ? [] : await zone.getAttachments(message.sendId);
+    const hasAttachments = message.content !== null && decodeContent(message.content).attachments.length > 0;
+    const attachments = hasAttachments ? await zone.getAttachments(message.sendId) : [];
     if (messages.size >= MESSAGE_CACHE_SIZE) messages.delete(messages.keys().next().value!);
-    const entry: CachedMessage = { message, prepared: prepareMessage(message, attachments, deps.compose), signed: null };
+    const entry: CachedMessage = { message, attachments };
     messages.set(id, entry);
     return entry;
-  }
-
-  /** The signed bytes for one recipient: shared by all recipients unless tracking makes them differ. */
-  function bytesFor(entry: CachedMessage, recipientId: string): Promise<Buffer> {
-    const sign = async () => deps.signer.sign(await entry.prepared.build(recipientId), entry.message.domain);
-    if (entry.prepared.isPerRecipient) return sign();
-    return (entry.signed ??= sign());
   }
 
   async function sendVia(hops: Hop[], tls: "opportunistic" | "require", from: string, rcpt: string, bytes: Buffer): Promise<DeliveryOutcome & { mx?: string }> {
@@ -122,7 +116,10 @@ export function createDelivery(deps: DeliveryDeps) {
   async function attemptOne(entry: CachedMessage, r: StoredRecipient, decision: { hops: Hop[]; tls: "opportunistic" | "require"; error?: string }) {
     if (decision.error) return classifyReply({ errorCode: "ETLS", errorMessage: decision.error });
     let bytes: Buffer;
-    try { bytes = await bytesFor(entry, r.id); } catch (err) {
+    try {
+      const built = await deps.builder.build(entry.message, entry.attachments, r.id);
+      bytes = Buffer.from(built.buffer, built.byteOffset, built.byteLength);
+    } catch (err) {
       deps.log.error("could not build message", { msgId: entry.message.id, error: String(err) });
       return classifyReply({ errorCode: "ESTREAM", errorMessage: `could not build the message: ${(err as Error).message}` });
     }

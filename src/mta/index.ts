@@ -7,7 +7,8 @@ import type { Logger } from "../log.ts";
 import type { DkimKey } from "../core/model.ts";
 import type { TokenCodec } from "../tracking/token.ts";
 import { createPool } from "./pool.ts";
-import { createSigner } from "./dkim.ts";
+import { createLocalBuilder, type MessageBuilder } from "./builder.ts";
+import { createWorkerBuilder } from "./worker-builder.ts";
 import { createTlsPolicy } from "./tls-policy.ts";
 import { createDelivery } from "./delivery.ts";
 import { createScheduler } from "./scheduler.ts";
@@ -39,10 +40,10 @@ export function createMta(deps: MtaDeps) {
   };
   const pool = createPool({ hostname: deps.hostname, maxTotal: config.mta.max_connections, maxPerHost: config.mta.max_connections_per_host,
     messagesPerConnection: config.mta.messages_per_connection });
+  const builder = createBuilder(deps, keysFor);
   const delivery = createDelivery({
-    resolver: deps.resolver, routes: config.mta.routes, pool, signer: createSigner({ keysFor }),
+    resolver: deps.resolver, routes: config.mta.routes, pool, builder,
     tlsPolicy: createTlsPolicy({ resolver: deps.resolver, now }), now, log: deps.log,
-    compose: { publicUrl: config.server.public_url, codec: deps.codec, hostname: deps.hostname },
     verp: { secret: deps.secret, bounceDomain: config.mta.bounce_domain },
   });
   const scheduler = createScheduler({
@@ -55,8 +56,23 @@ export function createMta(deps: MtaDeps) {
     async stop() {
       await scheduler.stop();
       pool.closeAll();
+      builder.close();
     },
   };
+}
+
+/** Signing workers when configured (RSA signing is the MTA's main CPU cost), else the main thread. */
+function createBuilder(deps: MtaDeps, keysFor: (domain: string) => Promise<DkimKey[]>): MessageBuilder {
+  const compose = { publicUrl: deps.config.server.public_url, codec: deps.codec, hostname: deps.hostname };
+  const workers = deps.config.mta.signing_workers;
+  if (workers > 0) {
+    try {
+      return createWorkerBuilder({ workers, keysFor, log: deps.log, init: { publicUrl: compose.publicUrl, secret: deps.secret, hostname: deps.hostname } });
+    } catch (e) {
+      deps.log.warn("signing workers unavailable; signing on the main thread", { error: String(e) });
+    }
+  }
+  return createLocalBuilder({ compose, keysFor });
 }
 
 export type Mta = ReturnType<typeof createMta>;

@@ -72,7 +72,8 @@ export function createPool(opts: PoolOptions) {
         client.close();
         return forget(key);
       }
-      await client.reset();
+      // After a completed DATA the session is ready for the next MAIL FROM; RSET only after a refusal.
+      if (client.needsReset) await client.reset();
       if (client.isBroken) { client.close(); return forget(key); }
       const waiter = s.waiters.shift();
       const timer = setTimeout(() => {

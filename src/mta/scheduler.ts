@@ -12,6 +12,8 @@ const LEASE_MS = 15 * 60_000;
 const IDLE_POLL_MS = 1_000;
 const FLUSH_INTERVAL_MS = 25;
 const FLUSH_BATCH = 1_000;
+/** After a small claim, wait this long so that new mail is claimed in batches, not one row per transaction. */
+const CLAIM_COALESCE_MS = 10;
 
 export interface SchedulerDeps {
   store: Store;
@@ -112,6 +114,7 @@ export function createScheduler(deps: SchedulerDeps) {
         if (inFlight >= deps.maxInFlight) { await sleep(IDLE_POLL_MS); continue; }
         const claimed = await claimAndStart();
         if (claimed === 0) await sleep(await nextWait());
+        else if (claimed < deps.maxInFlight / 4) await Bun.sleep(CLAIM_COALESCE_MS);
       } catch (err) {
         deps.log.error("scheduler loop error", { error: String(err) });
         await sleep(IDLE_POLL_MS);

@@ -33,6 +33,8 @@ export class SmtpClient {
   private conn: SMTPConnection;
   sent = 0;
   isBroken = false;
+  /** Set when a transaction ended without a completed DATA: the session needs RSET (RFC 5321 §4.1.1.5). */
+  needsReset = false;
 
   private constructor(readonly hop: Hop, conn: SMTPConnection) {
     this.conn = conn;
@@ -63,6 +65,7 @@ export class SmtpClient {
     return new Promise((resolve, reject) => {
       this.conn.send({ from, to }, message, (err, info) => {
         this.sent++;
+        this.needsReset = Boolean(err);
         if (err) { if (!(err as SmtpError).responseCode || (err as SmtpError).command === "CONN") this.isBroken = true; return reject(err); }
         const rejected = ((info as { rejectedErrors?: SmtpError[] }).rejectedErrors ?? []).map((e) => ({
           email: (e as unknown as { recipient: string }).recipient, code: e.responseCode, response: e.response ?? e.message }));
@@ -73,7 +76,7 @@ export class SmtpClient {
 
   reset(): Promise<void> {
     return new Promise((resolve) => {
-      this.conn.reset((err) => { if (err) this.isBroken = true; resolve(); });
+      this.conn.reset((err) => { if (err) this.isBroken = true; this.needsReset = false; resolve(); });
     });
   }
 

@@ -7,8 +7,10 @@ import { bool, json } from "./db.ts";
 import { createQueueStatements, toRecipient } from "./queue.ts";
 import { createEventStatements } from "./events.ts";
 import { createOutboxStatements } from "./outbox.ts";
+import { createGroupCommit } from "./group-commit.ts";
 
 type Row = Record<string, unknown>;
+type SendRows = Parameters<ZoneStore["createSend"]>[0];
 
 const toMessage = (r: Row): StoredMessage => ({
   id: r.id as string, sendId: r.send_id as string, domain: r.domain as string, messageIdHeader: r.message_id_header as string,
@@ -37,21 +39,22 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
   const events = createEventStatements(db);
   const outbox = createOutboxStatements(db);
 
+  const writeSend = ({ messages, recipients, attachments, events: evs }: SendRows) => {
+    for (const m of messages) insMessage.run(m.id, m.sendId, m.domain, m.messageIdHeader, m.from, m.subject, m.content, m.raw,
+      JSON.stringify(m.tags), JSON.stringify(m.metadata), m.callbackUrl, m.source, m.isTest ? 1 : 0, m.size, m.createdAt);
+    for (const r of recipients) insRecipient.run(r.id, r.messageId, r.email, r.rcptDomain, r.kind, r.status, r.nextAttemptAt, r.expiresAt, r.updatedAt);
+    for (const a of attachments) insAttachment.run(a.sendId, a.idx, a.filename, a.contentType, a.contentId, a.disposition, a.data);
+    events.insertMany(evs);
+  };
+  const groupCommit = createGroupCommit(db, writeSend);
+
   const writeSuppressions = (list: Suppression[]) => {
     for (const s of list) insSuppression.run(s.domain, s.type, s.address.toLowerCase(), s.reason, s.code, s.scope, s.createdAt);
   };
 
   return {
     zone,
-    async createSend({ messages, recipients, attachments, events: evs }) {
-      db.transaction(() => {
-        for (const m of messages) insMessage.run(m.id, m.sendId, m.domain, m.messageIdHeader, m.from, m.subject, m.content, m.raw,
-          JSON.stringify(m.tags), JSON.stringify(m.metadata), m.callbackUrl, m.source, m.isTest ? 1 : 0, m.size, m.createdAt);
-        for (const r of recipients) insRecipient.run(r.id, r.messageId, r.email, r.rcptDomain, r.kind, r.status, r.nextAttemptAt, r.expiresAt, r.updatedAt);
-        for (const a of attachments) insAttachment.run(a.sendId, a.idx, a.filename, a.contentType, a.contentId, a.disposition, a.data);
-        events.insertMany(evs);
-      })();
-    },
+    createSend: (input) => groupCommit.add(input),
     async getMessage(id) {
       const r = db.query("SELECT * FROM messages WHERE id = ?").get(id) as Row | null;
       return r ? toMessage(r) : null;

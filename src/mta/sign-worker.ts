@@ -1,0 +1,31 @@
+// Worker thread entry: builds and signs messages off the main thread, so RSA signing (about 1 ms
+// a message) uses every core. Speaks the small protocol of worker-builder.ts.
+import { createLocalBuilder, type MessageBuilder } from "./builder.ts";
+import { createTokenCodec } from "../tracking/token.ts";
+import type { BuildJob, WorkerInit, WorkerReply } from "./worker-protocol.ts";
+import type { DkimKey } from "../core/model.ts";
+
+declare const self: Worker;
+
+let builder: MessageBuilder | null = null;
+const keys = new Map<string, DkimKey[]>();
+
+self.onmessage = async (ev: MessageEvent<WorkerInit | BuildJob>) => {
+  const msg = ev.data;
+  if (msg.type === "init") {
+    builder = createLocalBuilder({
+      compose: { publicUrl: msg.publicUrl, codec: createTokenCodec(msg.secret), hostname: msg.hostname },
+      keysFor: async (domain) => keys.get(domain) ?? [],
+    });
+    return;
+  }
+  try {
+    keys.set(msg.message.domain, msg.keys);
+    const bytes = await builder!.build(msg.message, msg.attachments, msg.recipientId);
+    const reply: WorkerReply = { jobId: msg.jobId, bytes };
+    self.postMessage(reply);
+  } catch (e) {
+    const reply: WorkerReply = { jobId: msg.jobId, error: (e as Error).message ?? String(e) };
+    self.postMessage(reply);
+  }
+};

@@ -1,0 +1,7 @@
+// Messages between the main thread and the signing workers.
+import type { DkimKey } from "../core/model.ts";
+import type { StoredAttachment, StoredMessage } from "../store/store.ts";
+
+export interface WorkerInit { type: "init"; publicUrl: string; secret: string; hostname: string }
+export interface BuildJob { type: "build"; jobId: number; message: StoredMessage; attachments: StoredAttachment[]; recipientId: string; keys: DkimKey[] }
+export interface WorkerReply { jobId: number; bytes?: Uint8Array; error?: string }
