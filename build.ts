@@ -3,7 +3,7 @@
 import { mkdirSync } from "node:fs";
 
 mkdirSync("dist", { recursive: true });
-const result = Bun.spawnSync(["bun", "build", "--compile", "--minify-syntax", "--sourcemap=none", "cli/main.ts", "--outfile", "dist/postern"], {
+const result = Bun.spawnSync(["bun", "build", "--compile", "--minify-syntax", "--sourcemap=none", "cli/main.ts", "src/mta/sign-worker.ts", "--outfile", "dist/postern"], {
   stdout: "inherit",
   stderr: "inherit",
 });

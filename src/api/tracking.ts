@@ -18,6 +18,9 @@ const page = (title: string, body: string, status = 200) => new Response(
   `<body style="font-family:sans-serif;max-width:32em;margin:4em auto">${body}</body></html>`,
   { status, headers: { "content-type": "text/html; charset=utf-8", ...NO_STORE } });
 
+/** A malformed %-escape in a path is the client's problem: keep the raw text rather than fail. */
+const safeDecode = (s: string) => { try { return decodeURIComponent(s); } catch { return s; } };
+
 export interface TrackingDeps {
   codec: TokenCodec;
   recorder: InteractionRecorder;
@@ -53,7 +56,7 @@ export function createTrackingSurface(deps: TrackingDeps): SurfaceHandler {
       const path = new URL(req.url).pathname;
       const honeypot = /^\/(?:[^/]+\/)?([^/]+)\/hclick$/.exec(path);
       if (honeypot) {
-        deps.detector.honeypotHit(contextOf(req).ip, req.headers.get("user-agent") ?? "", decodeURIComponent(honeypot[1]!));
+        deps.detector.honeypotHit(contextOf(req).ip, req.headers.get("user-agent") ?? "", safeDecode(honeypot[1]!));
         return page("", "", 200);
       }
       const m = /^\/t\/([ocu])\/([A-Za-z0-9_-]+)$/.exec(path);

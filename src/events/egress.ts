@@ -6,7 +6,11 @@ import type { Resolver } from "../dns.ts";
 const PRIVATE = new BlockList();
 for (const [net, bits] of [["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
   ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 4], ["240.0.0.0", 4]] as const) PRIVATE.addSubnet(net, bits, "ipv4");
-for (const [net, bits] of [["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8]] as const) PRIVATE.addSubnet(net, bits, "ipv6");
+// IPv4-mapped (::ffff:0:0/96, which URL parsers print in hex) and NAT64 addresses can reach IPv4
+// space behind the guard: refused as a whole.
+for (const [net, bits] of [["::", 128], ["::1", 128], ["::ffff:0:0", 96], ["64:ff9b::", 96], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8]] as const) {
+  PRIVATE.addSubnet(net, bits, "ipv6");
+}
 
 export function isPrivateAddress(ip: string): boolean {
   const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1] ?? ip;
@@ -26,4 +30,22 @@ export async function checkEgress(url: string, opts: { allowPrivate: boolean; re
   if (addresses.length === 0) return `${host} does not resolve`;
   const bad = addresses.find(isPrivateAddress);
   return bad ? `${host} resolves to a private or loopback address (${bad}); set webhooks.allow_private to allow it` : null;
+}
+
+export interface GuardedFetchOptions {
+  allowPrivate: boolean;
+  resolver: Resolver;
+  timeoutMs: number;
+}
+
+/**
+ * fetch for URLs that customers give us (webhooks, OAuth token URLs, bot callbacks): checks the
+ * target first and never follows redirects (a 3xx to an internal address would bypass the check).
+ * The name is resolved again by fetch itself, so a DNS answer that changes in between (rebinding)
+ * is not caught: set webhooks.allow_private = false and keep internal names out of public DNS.
+ */
+export async function guardedFetch(url: string, init: RequestInit, opts: GuardedFetchOptions): Promise<Response> {
+  const refused = await checkEgress(url, opts);
+  if (refused) throw Object.assign(new Error(`refused: ${refused}`), { code: "EGRESS_REFUSED" });
+  return fetch(url, { ...init, redirect: "manual", signal: AbortSignal.timeout(opts.timeoutMs) });
 }

@@ -5,11 +5,11 @@ import type { OutboxItem, Store, WebhookTarget, ZoneStore } from "../store/store
 import type { Resolver } from "../dns.ts";
 import type { Logger } from "../log.ts";
 import type { EventContext } from "./context.ts";
-import { checkEgress } from "./egress.ts";
+import { guardedFetch } from "./egress.ts";
 import { mailgunBody } from "./formats/mailgun.ts";
 import { sendgridRequest } from "./formats/sendgrid.ts";
 import { sparkpostRequest, type SparkpostAuth } from "./formats/sparkpost.ts";
-import { fetchOauthToken } from "./oauth.ts";
+import { fetchOauthToken, type TokenCache } from "./oauth.ts";
 
 const LEASE_MS = 120_000;
 const CLAIM_BATCH = 50;
@@ -27,6 +27,8 @@ export interface WebhookDeliveryDeps {
 export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
   const inFlightPerUrl = new Map<string, number>();
   const targets = new Map<string, WebhookTarget | null>();
+  const tokens: TokenCache = new Map();
+  const egress = { allowPrivate: deps.config.allow_private, resolver: deps.resolver, timeoutMs: deps.config.timeout };
 
   async function targetOf(id: string | null): Promise<WebhookTarget | null> {
     if (!id) return null;
@@ -41,7 +43,7 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
     if (item.format === "sparkpost") {
       const auth = { ...((await targetOf(item.targetId))?.extra ?? {}) } as SparkpostAuth & { auth_request_details?: { url: string; body?: Record<string, string> } };
       if (auth.auth_type === "oauth2" && auth.auth_request_details) {
-        auth.auth_credentials = { access_token: await fetchOauthToken(auth.auth_request_details, { timeoutMs: deps.config.timeout, now }) };
+        auth.auth_credentials = { access_token: await fetchOauthToken(auth.auth_request_details, { ...egress, now, cache: tokens }) };
       }
       return sparkpostRequest(batch, auth);
     }
@@ -49,18 +51,17 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
   }
 
   async function post(item: OutboxItem): Promise<{ ok: boolean; isFinal: boolean; error: string | null }> {
-    const refused = await checkEgress(item.url, { allowPrivate: deps.config.allow_private, resolver: deps.resolver });
-    if (refused) return { ok: false, isFinal: true, error: `refused: ${refused}` };
     try {
       const { body, headers } = await request(item);
-      const res = await fetch(item.url, { method: "POST", body, redirect: "manual", signal: AbortSignal.timeout(deps.config.timeout),
-        headers: { "content-type": "application/json", "user-agent": "postern-webhooks/1", ...headers } });
+      const res = await guardedFetch(item.url, { method: "POST", body,
+        headers: { "content-type": "application/json", "user-agent": "postern-webhooks/1", ...headers } }, egress);
       await res.arrayBuffer().catch(() => undefined);
       if (res.status >= 200 && res.status < 300) return { ok: true, isFinal: true, error: null };
       const isFinal = res.status === 406 && (item.format === "mailgun" || item.format === "native");
       return { ok: false, isFinal, error: `HTTP ${res.status}` };
     } catch (e) {
-      return { ok: false, isFinal: false, error: (e as Error).message ?? String(e) };
+      const isRefused = (e as { code?: string }).code === "EGRESS_REFUSED";
+      return { ok: false, isFinal: isRefused, error: (e as Error).message ?? String(e) };
     }
   }
 

@@ -13,16 +13,17 @@ export interface ReportOutcome {
   suppressions: Suppression[];
 }
 
-interface Match { zone: ZoneStore; message: StoredMessage; recipients: StoredRecipient[] }
+/** `isVerified`: matched through an HMAC-checked VERP address, not only through headers anyone can copy. */
+interface Match { zone: ZoneStore; message: StoredMessage; recipients: StoredRecipient[]; isVerified: boolean }
 
 export function createReportHandler(deps: { store: Store; secret: string; now: () => number }) {
-  async function byIds(messageId: string, recipientId?: string): Promise<Match | null> {
+  async function byIds(messageId: string, recipientId: string | undefined, isVerified: boolean): Promise<Match | null> {
     for (const name of deps.store.zoneNames()) {
       const zone = deps.store.zone(name);
       const message = await zone.getMessage(messageId);
       if (!message) continue;
       const all = await zone.listRecipients(messageId);
-      return { zone, message, recipients: recipientId ? all.filter((r) => r.id === recipientId) : all };
+      return { zone, message, recipients: recipientId ? all.filter((r) => r.id === recipientId) : all, isVerified };
     }
     return null;
   }
@@ -31,10 +32,12 @@ export function createReportHandler(deps: { store: Store; secret: string; now: (
   async function locate(report: BounceReport | ComplaintReport, rcptTo: string[]): Promise<Match | null> {
     for (const addr of [...rcptTo, report.returnPath ?? "", report.original?.returnPath ?? ""]) {
       const ids = addr ? decodeReturnPath(addr, deps.secret) : null;
-      if (ids) return byIds(ids.messageId, ids.recipientId);
+      if (ids) return byIds(ids.messageId, ids.recipientId, true);
     }
+    // Any recipient of a message has its X-Postern-Id: such a match may record an event, but must
+    // not fail or suppress anyone (a forged report could otherwise silence co-recipients).
     const own = report.original?.headers["x-postern-id"];
-    return own ? byIds(own.trim()) : null;
+    return own ? byIds(own.trim(), undefined, false) : null;
   }
 
   function event(m: Match, r: StoredRecipient, type: MessageEvent["type"], extra: Partial<MessageEvent>): MessageEvent {
@@ -67,7 +70,8 @@ export function createReportHandler(deps: { store: Store; secret: string; now: (
     const out: ReportOutcome = { zone: m.zone.zone, updates: [], events: [], suppressions: [] };
     const targets = new Set(report.originalRcptTo.map((a) => a.toLowerCase()));
     const list = m.recipients.filter((r) => targets.size === 0 || targets.has(r.email.toLowerCase()));
-    for (const r of list.length ? list : m.recipients.slice(0, 1)) {
+    // Without a named recipient only a VERP-verified match may stand in for one.
+    for (const r of list.length ? list : m.isVerified ? m.recipients.slice(0, 1) : []) {
       out.events.push(event(m, r, "complained", { description: report.feedbackType }));
       out.suppressions.push({ domain: m.message.domain, type: "complaints", address: r.email.toLowerCase(), reason: "complaint (ARF)", code: "", scope: null, createdAt: deps.now() });
     }
@@ -79,7 +83,8 @@ export function createReportHandler(deps: { store: Store; secret: string; now: (
     async handle(report: BounceReport | ComplaintReport, rcptTo: string[]): Promise<ReportOutcome | null> {
       const m = await locate(report, rcptTo);
       if (!m || !m.recipients.length) return null;
-      return report.kind === "bounce" ? bounce(m, report) : complaint(m, report);
+      const out = report.kind === "bounce" ? bounce(m, report) : complaint(m, report);
+      return m.isVerified ? out : { ...out, updates: [], suppressions: [] };
     },
     /** True when `address` is one of our VERP return paths. */
     isReturnPath: (address: string) => decodeReturnPath(address, deps.secret) !== null,

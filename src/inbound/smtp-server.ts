@@ -46,9 +46,11 @@ export function createInboundServer(deps: InboundDeps) {
     onRcptTo: (address, session, cb) => void onRcptTo(address.address, session as Session).then(() => cb(), (e) => cb(e)),
     onData: (stream, session, cb) => {
       const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
+      const isTooBig = () => (stream as unknown as { sizeExceeded?: boolean }).sizeExceeded === true;
+      // smtp-server keeps emitting data past the size limit: stop keeping it.
+      stream.on("data", (c: Buffer) => { if (!isTooBig()) chunks.push(c); });
       stream.on("end", () => {
-        if ((stream as unknown as { sizeExceeded?: boolean }).sizeExceeded) return cb(smtpError(552, "5.3.4 message too big"));
+        if (isTooBig()) return cb(smtpError(552, "5.3.4 message too big"));
         void onData(Buffer.concat(chunks), session as Session).then((msg) => cb(null, msg), (e) => cb(e));
       });
     },

@@ -53,7 +53,7 @@ export function prepareMessage(msg: StoredMessage, attachments: StoredAttachment
 async function compose(msg: StoredMessage, c: MessageContent, body: Pick<MessageContent, "html" | "text" | "headers">, attachments: StoredAttachment[]): Promise<Buffer> {
   const wanted = new Set(c.attachments);
   const composer = new MailComposer({
-    from: fmt(c.from), to: c.to.map(fmt), cc: c.cc?.map(fmt), replyTo: c.replyTo?.map(fmt), subject: c.subject,
+    from: fmt(c.from), to: (c.displayTo ?? c.to).map(fmt), cc: (c.displayCc ?? c.cc)?.map(fmt), replyTo: c.replyTo?.map(fmt), subject: c.subject,
     text: body.text, html: body.html, amp: c.amp, date: new Date(c.date), messageId: msg.messageIdHeader,
     headers: prepareHeaders({ ...(body.headers ?? {}), "X-Postern-Id": msg.id }),
     attachments: attachments.filter((a) => wanted.has(a.idx)).map((a) => ({ filename: a.filename, contentType: a.contentType,

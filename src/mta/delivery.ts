@@ -3,6 +3,7 @@
 // its VERP return path → an outcome per recipient. Outcomes are values; nothing here writes.
 import type { StoredAttachment, StoredMessage, StoredRecipient, ZoneStore } from "../store/store.ts";
 import type { Resolver } from "../dns.ts";
+import type { Domain } from "../core/model.ts";
 import type { Logger } from "../log.ts";
 import { resolveNextHops, type Hop, type HopResult } from "./mx.ts";
 import { classifyReply, type DeliveryOutcome } from "./outcome.ts";
@@ -17,6 +18,10 @@ import { decodeContent } from "../core/content.ts";
 const HOP_CACHE_MS = 300_000;
 const HOP_ERROR_CACHE_MS = 30_000;
 const MESSAGE_CACHE_SIZE = 2_000;
+/** Cached messages are dropped past this many bytes (attachments can be large). */
+const MESSAGE_CACHE_BYTES = 64 * 1024 * 1024;
+const SENDER_CACHE_MS = 5_000;
+const MAX_CACHED_DOMAINS = 10_000;
 
 export interface DeliveryDeps {
   resolver: Resolver;
@@ -29,21 +34,35 @@ export interface DeliveryDeps {
   verp: { secret: string; bounceDomain: string };
   now: () => number;
   log: Logger;
+  /** The sending domain as it is now (a domain disabled or deleted after accept must not send). */
+  domainOf: (name: string) => Promise<Domain | null>;
 }
 
 export type Attempt = { recipient: StoredRecipient; message: StoredMessage; outcome: DeliveryOutcome & { mx?: string } };
 
-interface CachedMessage { message: StoredMessage; attachments: StoredAttachment[] }
+interface CachedMessage { message: StoredMessage; attachments: StoredAttachment[]; bytes: number }
 
 export function createDelivery(deps: DeliveryDeps) {
   const hopCache = new Map<string, { result: HopResult; at: number }>();
   const messages = new Map<string, CachedMessage>();
+  let cachedBytes = 0;
+  const senders = new Map<string, { domain: Domain | null; at: number }>();
+
+  async function domainFor(name: string): Promise<Domain | null> {
+    const hit = senders.get(name);
+    if (hit && deps.now() - hit.at < SENDER_CACHE_MS) return hit.domain;
+    const domain = await deps.domainOf(name);
+    if (senders.size >= MAX_CACHED_DOMAINS) senders.clear();
+    senders.set(name, { domain, at: deps.now() });
+    return domain;
+  }
 
   async function hopsFor(domain: string): Promise<HopResult> {
     const hit = hopCache.get(domain);
     const ttl = hit && "error" in hit.result ? HOP_ERROR_CACHE_MS : HOP_CACHE_MS;
     if (hit && deps.now() - hit.at < ttl) return hit.result;
     const result = await resolveNextHops(domain, { resolver: deps.resolver, routes: deps.routes });
+    if (hopCache.size >= MAX_CACHED_DOMAINS) hopCache.delete(hopCache.keys().next().value!);
     hopCache.set(domain, { result, at: deps.now() });
     return result;
   }
@@ -55,9 +74,14 @@ export function createDelivery(deps: DeliveryDeps) {
     if (!message) return null;
     const hasAttachments = message.content !== null && decodeContent(message.content).attachments.length > 0;
     const attachments = hasAttachments ? await zone.getAttachments(message.sendId) : [];
-    if (messages.size >= MESSAGE_CACHE_SIZE) messages.delete(messages.keys().next().value!);
-    const entry: CachedMessage = { message, attachments };
+    const entry: CachedMessage = { message, attachments, bytes: message.size + attachments.reduce((n, a) => n + a.data.byteLength, 0) };
+    cachedBytes += entry.bytes;
     messages.set(id, entry);
+    while (messages.size > MESSAGE_CACHE_SIZE || (cachedBytes > MESSAGE_CACHE_BYTES && messages.size > 1)) {
+      const oldest = messages.keys().next().value!;
+      cachedBytes -= messages.get(oldest)!.bytes;
+      messages.delete(oldest);
+    }
     return entry;
   }
 
@@ -110,10 +134,16 @@ export function createDelivery(deps: DeliveryDeps) {
       await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, recipients.length)) }, worker));
       return out;
     },
-    forget(messageId: string) { messages.delete(messageId); },
+    forget(messageId: string) {
+      const e = messages.get(messageId);
+      if (e) { cachedBytes -= e.bytes; messages.delete(messageId); }
+    },
   };
 
   async function attemptOne(entry: CachedMessage, r: StoredRecipient, decision: { hops: Hop[]; tls: "opportunistic" | "require"; error?: string }) {
+    const sender = await domainFor(entry.message.domain);
+    if (!sender) return { kind: "failed" as const, permanent: true, enhancedCode: "5.7.1", message: `sending domain ${entry.message.domain} was deleted` };
+    if (sender.state !== "active") return { kind: "deferred" as const, permanent: false, enhancedCode: "4.7.1", message: `sending domain ${entry.message.domain} is ${sender.state}` };
     if (decision.error) return classifyReply({ errorCode: "ETLS", errorMessage: decision.error });
     let bytes: Buffer;
     try {

@@ -45,6 +45,7 @@ export function createMta(deps: MtaDeps) {
     resolver: deps.resolver, routes: config.mta.routes, pool, builder,
     tlsPolicy: createTlsPolicy({ resolver: deps.resolver, now }), now, log: deps.log,
     verp: { secret: deps.secret, bounceDomain: config.mta.bounce_domain },
+    domainOf: (name) => store.control.getDomain(name),
   });
   const scheduler = createScheduler({
     store, delivery, now, log: deps.log, onEvents: deps.onEvents,

@@ -12,6 +12,7 @@ const LEASE_MS = 15 * 60_000;
 const IDLE_POLL_MS = 1_000;
 const FLUSH_INTERVAL_MS = 25;
 const FLUSH_BATCH = 1_000;
+const FLUSH_RETRY_MS = 1_000;
 /** After a small claim, wait this long so that new mail is claimed in batches, not one row per transaction. */
 const CLAIM_COALESCE_MS = 10;
 
@@ -37,6 +38,7 @@ export function createScheduler(deps: SchedulerDeps) {
   const pending = new Map<string, Pending>();
   let flushTimer: ReturnType<typeof setTimeout> | null = null;
   const active = new Set<Promise<void>>();
+  const inFlightIds = new Set<string>();
 
   const poke = () => { const w = wake; wake = null; w?.(); };
   const sleep = (ms: number) => new Promise<void>((resolve) => {
@@ -49,8 +51,15 @@ export function createScheduler(deps: SchedulerDeps) {
     const batches = [...pending.entries()];
     pending.clear();
     for (const [zone, p] of batches) {
-      await deps.store.zone(zone).applyOutcomes(p.updates, p.events, p.suppressions, deps.now());
-      deps.onEvents?.(p.events);
+      try {
+        await deps.store.zone(zone).applyOutcomes(p.updates, p.events, p.suppressions, deps.now());
+        deps.onEvents?.(p.events);
+      } catch (err) {
+        // Keep the outcomes (a busy database is temporary); losing them would resend delivered mail.
+        deps.log.error("could not write delivery outcomes; retrying", { zone, error: String(err) });
+        record(zone, p.updates, p.events, p.suppressions);
+        flushTimer ??= setTimeout(() => void flush(), FLUSH_RETRY_MS);
+      }
     }
   }
 
@@ -60,7 +69,7 @@ export function createScheduler(deps: SchedulerDeps) {
     p.updates.push(...updates);
     p.events.push(...events);
     p.suppressions.push(...suppressions);
-    if (p.updates.length >= FLUSH_BATCH) void flush();
+    if (p.updates.length >= FLUSH_BATCH && !flushTimer) void flush();
     else flushTimer ??= setTimeout(() => void flush(), FLUSH_INTERVAL_MS);
   }
 
@@ -73,6 +82,7 @@ export function createScheduler(deps: SchedulerDeps) {
       deps.log.error("delivery group failed; the lease will bring it back", { domain, error: String((err as Error)?.stack ?? err) });
     } finally {
       inFlight -= rcpts.length;
+      for (const r of rcpts) inFlightIds.delete(r.id);
       poke();
     }
   }
@@ -82,7 +92,10 @@ export function createScheduler(deps: SchedulerDeps) {
     for (const zone of deps.store.zoneNames()) {
       const room = deps.maxInFlight - inFlight;
       if (room <= 0) break;
-      const rows = await deps.store.zone(zone).claimDue(deps.now(), room, LEASE_MS);
+      // A row whose lease ran out while its attempt is still running comes back from claimDue
+      // (which renews the lease): it must not be attempted twice.
+      const rows = (await deps.store.zone(zone).claimDue(deps.now(), room, LEASE_MS)).filter((r) => !inFlightIds.has(r.id));
+      for (const r of rows) inFlightIds.add(r.id);
       claimed += rows.length;
       inFlight += rows.length;
       const byDomain = new Map<string, StoredRecipient[]>();

@@ -5,6 +5,7 @@ import { toMailauthResolver, type Resolver } from "../dns.ts";
 import type { Hop } from "./mx.ts";
 
 const POLICY_CACHE_MS = 3_600_000;
+const MAX_CACHED_POLICIES = 10_000;
 
 export interface TlsDecision {
   hops: Hop[];
@@ -22,6 +23,7 @@ export function createTlsPolicy(deps: { resolver: Resolver; now: () => number })
     if (hit && deps.now() - hit.at < POLICY_CACHE_MS) return hit.policy as { mode?: string };
     const result = (await getPolicy(domain, (hit?.policy ?? null) as never, { resolver: resolver as never, timeout: 10_000 })) as { policy?: unknown };
     const policy = (result.policy ?? { mode: "none" }) as { mode?: string };
+    if (cache.size >= MAX_CACHED_POLICIES) cache.delete(cache.keys().next().value!);
     cache.set(domain, { policy, at: deps.now() });
     return policy;
   }

@@ -1,9 +1,12 @@
-// A MessageBuilder backed by a pool of worker threads. Each message goes to the same worker
-// (by its id), so a message shared by many recipients is composed and signed once.
+// A MessageBuilder backed by a pool of worker threads, started on first use. Each message goes to
+// the same worker (by its id), so a message shared by many recipients is composed and signed
+// once. A worker that dies or stalls is replaced and its jobs fail (the queue retries them).
 import type { DkimKey } from "../core/model.ts";
 import type { Logger } from "../log.ts";
 import type { MessageBuilder } from "./builder.ts";
 import type { BuildJob, WorkerInit, WorkerReply } from "./worker-protocol.ts";
+
+const JOB_TIMEOUT_MS = 60_000;
 
 export interface WorkerBuilderOptions {
   workers: number;
@@ -12,39 +15,58 @@ export interface WorkerBuilderOptions {
   log: Logger;
 }
 
+interface Pending { resolve: (b: Uint8Array) => void; reject: (e: Error) => void; slot: number; timer: ReturnType<typeof setTimeout> }
+
 const hashOf = (s: string) => { let h = 0; for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0; return Math.abs(h); };
 
-/** Starts the workers; throws when a worker cannot be started (the caller builds locally then). */
 export function createWorkerBuilder(opts: WorkerBuilderOptions): MessageBuilder {
-  const pending = new Map<number, { resolve: (b: Uint8Array) => void; reject: (e: Error) => void }>();
+  const pending = new Map<number, Pending>();
+  const workers: (Worker | null)[] = Array.from({ length: opts.workers }, () => null);
   let nextJob = 1;
-  const workers = Array.from({ length: opts.workers }, () => {
+
+  function settle(jobId: number, bytes?: Uint8Array, error?: string) {
+    const p = pending.get(jobId);
+    if (!p) return;
+    pending.delete(jobId);
+    clearTimeout(p.timer);
+    if (bytes) p.resolve(bytes); else p.reject(new Error(error ?? "signing worker failed"));
+  }
+
+  /** Fails the jobs of a broken worker and lets the next job start a new one. */
+  function replace(slot: number, why: string) {
+    opts.log.error("signing worker replaced", { slot, why });
+    workers[slot]?.terminate();
+    workers[slot] = null;
+    for (const [jobId, p] of pending) if (p.slot === slot) settle(jobId, undefined, `signing worker failed: ${why}`);
+  }
+
+  function workerAt(slot: number): Worker {
+    const existing = workers[slot];
+    if (existing) return existing;
     const w = new Worker(new URL("./sign-worker.ts", import.meta.url).href);
-    w.onmessage = (ev: MessageEvent<WorkerReply>) => {
-      const p = pending.get(ev.data.jobId);
-      if (!p) return;
-      pending.delete(ev.data.jobId);
-      if (ev.data.bytes) p.resolve(ev.data.bytes);
-      else p.reject(new Error(ev.data.error ?? "worker failed"));
-    };
-    w.onerror = (e) => opts.log.error("signing worker error", { error: String((e as ErrorEvent).message ?? e) });
+    w.onmessage = (ev: MessageEvent<WorkerReply>) => settle(ev.data.jobId, ev.data.bytes, ev.data.error);
+    w.onerror = (e) => replace(slot, String((e as ErrorEvent).message ?? e));
+    w.addEventListener("close", () => { if (workers[slot] === w) replace(slot, "exited"); });
     w.postMessage({ type: "init", ...opts.init } satisfies WorkerInit);
+    workers[slot] = w;
     return w;
-  });
+  }
+
   return {
     async build(message, attachments, recipientId) {
       const keys = await opts.keysFor(message.domain);
       const jobId = nextJob++;
+      const slot = hashOf(message.id) % workers.length;
       const job: BuildJob = { type: "build", jobId, message, attachments, recipientId, keys };
       return new Promise<Uint8Array>((resolve, reject) => {
-        pending.set(jobId, { resolve, reject });
-        workers[hashOf(message.id) % workers.length]!.postMessage(job);
+        const timer = setTimeout(() => replace(slot, `job ${jobId} took longer than ${JOB_TIMEOUT_MS} ms`), JOB_TIMEOUT_MS);
+        pending.set(jobId, { resolve, reject, slot, timer });
+        workerAt(slot).postMessage(job);
       });
     },
     close() {
-      for (const w of workers) w.terminate();
-      for (const p of pending.values()) p.reject(new Error("builder closed"));
-      pending.clear();
+      for (const [i, w] of workers.entries()) { w?.terminate(); workers[i] = null; }
+      for (const jobId of [...pending.keys()]) settle(jobId, undefined, "builder closed");
     },
   };
 }

@@ -115,6 +115,22 @@ describe("inbound reports", () => {
     expect(await t.app.suppressions.get("example.com", "complaints", rcpt)).not.toBeNull();
   });
 
+  test("a report matched only by X-Postern-Id (no VERP) records nothing that fails or suppresses anyone", async () => {
+    const victim = "victim@dest.test";
+    const returnPath = await sendAndCapture(victim);
+    const sent = sink.messages.at(-1)!.raw.toString();
+    const posternId = /^X-Postern-Id: (\S+)/im.exec(sent)![1]!;
+    const forged = fixture("postfix-hard-5.1.1.eml", "attacker@evil.test", victim, "nosuchuser@remote.example")
+      .replace(/^Message-ID: <[^>]+>$/m, (h) => `${h}\r\nX-Postern-Id: ${posternId}`);
+    void returnPath;
+    const res = await smtpSend({ from: "", to: ["postmaster@example.com"], raw: forged });
+    expect(res.ok).toBe(true);
+    await Bun.sleep(100);
+    expect(await t.app.suppressions.get("example.com", "bounces", victim)).toBeNull();
+    const rcpts = await t.app.store.zone("us").listRecipients((await t.app.activity.events("example.com", { recipient: victim, limit: 1 }))[0]!.messageId);
+    expect(rcpts[0]!.status).toBe("delivered");
+  });
+
   test("a message that is not a report is refused", async () => {
     const returnPath = await sendAndCapture("other@dest.test");
     const res = await smtpSend({ from: "x@y.test", to: [returnPath], raw: readFileSync(join(FIXTURES, "not-report-reply.eml")) });

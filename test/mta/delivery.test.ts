@@ -64,4 +64,20 @@ describe("delivery through a local SMTP sink", () => {
     await expect(t!.app.sender.send(principal, { domain: "example.com", source: "cli", from: { email: "a@example.com" },
       envelopes: [{ to: [{ email: "gone@dest.test" }], subject: "s", text: "t" }] })).resolves.toMatchObject({ accepted: 0 });
   });
+
+  test("a domain disabled after accept defers its mail instead of sending it", async () => {
+    sink = await startSink();
+    t = await makeTestApp({ toml: `[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n` });
+    const principal = (await t.app.access.authenticate(t.domainKey)) as Principal;
+    await t.app.sender.send(principal, { domain: "example.com", source: "cli", from: { email: "a@example.com" },
+      envelopes: [{ to: [{ email: "later@dest.test" }], subject: "s", text: "t" }] });
+    await t.app.domains.disable("example.com");
+    await t.app.mta.scheduler.start();
+    for (let i = 0; i < 40 && (await statusOf(t, "later@dest.test")).length < 2; i++) await Bun.sleep(50);
+    await t.app.mta.scheduler.drain();
+    const events = await t.app.store.zone("us").searchEvents({ recipient: "later@dest.test", limit: 10, ascending: true });
+    expect(events.map((e) => e.type)).toEqual(["accepted", "deferred"]);
+    expect(events[1]!.description).toContain("disabled");
+    expect(sink.messages).toHaveLength(0);
+  });
 });

@@ -7,7 +7,7 @@ import type { SurfaceDeps } from "../deps.ts";
 import { contextOf, requireDomainScope } from "../context.ts";
 import { AppError, notFound } from "../../core/errors.ts";
 import { newId } from "../../core/ids.ts";
-import { checkEgress } from "../../events/egress.ts";
+import { guardedFetch } from "../../events/egress.ts";
 import { parseBotRequest, type BotEvent } from "./bot-model.ts";
 import { mailgunSignature } from "../../events/formats/mailgun.ts";
 import { renderNativeError } from "./errors.ts";
@@ -38,12 +38,12 @@ export function botRoutes(deps: Deps) {
 
   async function push(url: string, payload: Record<string, unknown>) {
     const body = JSON.stringify({ ...payload, signature: mailgunSignature(deps.webhookSigningKey, deps.now()) });
-    if (await checkEgress(url, { allowPrivate: deps.config.webhooks.allow_private, resolver: deps.resolver })) return;
+    const egress = { allowPrivate: deps.config.webhooks.allow_private, resolver: deps.resolver, timeoutMs: deps.config.webhooks.timeout };
     for (const wait of [0, ...PUSH_RETRIES_MS]) {
       if (wait) await Bun.sleep(wait);
-      const ok = await fetch(url, { method: "POST", body, headers: { "content-type": "application/json" }, signal: AbortSignal.timeout(10_000) })
-        .then((r) => r.ok, () => false);
-      if (ok) return;
+      const outcome = await guardedFetch(url, { method: "POST", body, headers: { "content-type": "application/json" } }, egress)
+        .then((r) => (r.ok ? "ok" : "retry"), (e: { code?: string }) => (e.code === "EGRESS_REFUSED" ? "refused" : "retry"));
+      if (outcome !== "retry") return;
     }
   }
 
@@ -94,7 +94,8 @@ export function botRoutes(deps: Deps) {
       const sig = (body as { signature?: { timestamp?: string | number; token?: string; signature?: string } })?.signature;
       if (!sig?.token || !sig.signature || sig.timestamp === undefined) throw new AppError("invalid", "signature with timestamp, token and signature is required");
       const expected = createHmac("sha256", deps.webhookSigningKey).update(String(sig.timestamp) + sig.token).digest("hex");
-      const valid = expected.length === sig.signature.length && timingSafeEqual(Buffer.from(expected), Buffer.from(sig.signature));
+      const given = Buffer.from(String(sig.signature));
+      const valid = given.length === expected.length && timingSafeEqual(Buffer.from(expected), given);
       return { message: valid ? "signature verified" : "signature does not match", valid };
     });
 }

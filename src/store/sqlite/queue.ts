@@ -40,7 +40,8 @@ export function createQueueStatements(db: Database) {
       return (db.query(`SELECT * FROM recipients WHERE ${PENDING} ORDER BY next_attempt_at LIMIT ?`).all(limit) as Row[]).map(toRecipient);
     },
     retryNow(id: string, now: number): number {
-      return db.query(`UPDATE recipients SET next_attempt_at = ? WHERE ${PENDING} AND (id = ? OR message_id = ?)`).run(now, id, id).changes;
+      // A claimed row is being attempted right now: making it due again would send it twice.
+      return db.query(`UPDATE recipients SET next_attempt_at = ? WHERE ${PENDING} AND claimed = 0 AND (id = ? OR message_id = ?)`).run(now, id, id).changes;
     },
     purge(now: number): number {
       return db.query(`UPDATE recipients SET status = 'failed', last_response = 'purged by the administrator', updated_at = ?
