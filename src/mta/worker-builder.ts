@@ -7,6 +7,9 @@ import type { MessageBuilder } from "./builder.ts";
 import type { BuildJob, WorkerInit, WorkerReply } from "./worker-protocol.ts";
 
 const JOB_TIMEOUT_MS = 60_000;
+// In the compiled binary (build.ts lists the worker as an entrypoint) workers are addressed by
+// their path at build time; from source, next to this file.
+const WORKER_PATH = import.meta.url.includes("$bunfs") ? "./src/mta/sign-worker.ts" : new URL("./sign-worker.ts", import.meta.url).href;
 
 export interface WorkerBuilderOptions {
   workers: number;
@@ -43,7 +46,7 @@ export function createWorkerBuilder(opts: WorkerBuilderOptions): MessageBuilder 
   function workerAt(slot: number): Worker {
     const existing = workers[slot];
     if (existing) return existing;
-    const w = new Worker(new URL("./sign-worker.ts", import.meta.url).href);
+    const w = new Worker(WORKER_PATH);
     w.onmessage = (ev: MessageEvent<WorkerReply>) => settle(ev.data.jobId, ev.data.bytes, ev.data.error);
     w.onerror = (e) => replace(slot, String((e as ErrorEvent).message ?? e));
     w.addEventListener("close", () => { if (workers[slot] === w) replace(slot, "exited"); });
