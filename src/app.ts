@@ -5,7 +5,7 @@ import type { Config } from "./config/load.ts";
 import { openSqliteStore } from "./store/sqlite/index.ts";
 import type { Store } from "./store/store.ts";
 import { createSystemResolver, type Resolver } from "./dns.ts";
-import { createLogger, type Logger } from "./log.ts";
+import { createLogger, createRecentErrors, type Logger } from "./log.ts";
 import { createMetrics } from "./metrics.ts";
 import { createAccessService } from "./core/access.ts";
 import { createDomainService } from "./core/domains.ts";
@@ -45,7 +45,8 @@ export interface AppOptions {
 /** Builds everything; creates the account on first use (its primary key is in `newAccountKey`). */
 export async function createApp(config: Config, opts: AppOptions = {}) {
   const now = opts.now ?? (() => Date.now());
-  const log = opts.log ?? createLogger({ level: "info" });
+  const recentErrors = createRecentErrors();
+  const log = opts.log ?? createLogger({ level: "info", recent: recentErrors });
   const resolver = opts.resolver ?? createSystemResolver(config.mta.dns_servers);
   const store: Store = openSqliteStore(opts.inMemory ? ":memory:" : config.storage.data_dir, config.zones.names);
   const metrics = createMetrics();
@@ -85,6 +86,11 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     for (const z of store.zoneNames()) { const s = await store.zone(z).queueStats(now()); n += s.queued + s.deferred; }
     return n;
   }
+  async function webhooksPending(): Promise<number> {
+    let n = 0;
+    for (const z of store.zoneNames()) n += (await store.zone(z).webhookStats()).find((s) => s.status === "pending")?.count ?? 0;
+    return n;
+  }
   metrics.gauge("postern_queue_depth", "recipients queued or deferred", async () => [[{}, await queueDepth()]]);
 
   const http = createHttpHandler({
@@ -94,7 +100,8 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       sparkpost: createSparkpostSurface(surfaceDeps), native: createNativeSurface(surfaceDeps),
       tracking: createTrackingSurface({ codec, recorder, detector, log: log.child("tracking") }),
     },
-    health: async () => ({ status: "ok", zone: config.server.zone, queue: await queueDepth(), connections: mta.pool.stats().open }),
+    health: async () => ({ status: "ok", zone: config.server.zone, queue: await queueDepth(), connections: mta.pool.stats().open,
+      webhooks_pending: await webhooksPending(), last_errors: recentErrors.list() }),
     metrics, log: log.child("http"), now,
     clientIp: createClientIp(config.server.trusted_proxies),
   });

@@ -12,10 +12,22 @@ export interface Logger {
   child(component: string): Logger;
 }
 
-export function createLogger(opts: { level?: Level | "silent"; component?: string; write?: (line: string) => void } = {}): Logger {
+/** The last few errors, for `postern status` (through /healthz). */
+export function createRecentErrors(size = 20) {
+  const entries: { t: string; component?: string; msg: string }[] = [];
+  return {
+    push(e: { t: string; component?: string; msg: string }) { entries.push(e); if (entries.length > size) entries.shift(); },
+    list: () => [...entries],
+  };
+}
+
+export type RecentErrors = ReturnType<typeof createRecentErrors>;
+
+export function createLogger(opts: { level?: Level | "silent"; component?: string; write?: (line: string) => void; recent?: RecentErrors } = {}): Logger {
   const min = opts.level === "silent" ? Infinity : ORDER[opts.level ?? "info"];
   const write = opts.write ?? ((line: string) => process.stderr.write(line + "\n"));
   const emit = (level: Level, msg: string, fields?: Record<string, unknown>) => {
+    if (level === "error") opts.recent?.push({ t: new Date().toISOString(), component: opts.component, msg });
     if (ORDER[level] < min) return;
     write(JSON.stringify({ t: new Date().toISOString(), level, component: opts.component, msg, ...fields }));
   };

@@ -60,7 +60,11 @@ export function registerDomain(program: Command) {
     .action(action(async (ctx, name: string, opts: { force?: boolean }) => {
       const { domain: d, records } = await (await ctx.app()).domains.verify(name, Boolean(opts.force));
       ctx.out.print({ domain: domainJson(d), records: records.map(recordJson) }, () => `${d.name}: ${d.state}\n${recordsHuman(records)}`);
-      if (d.state !== "active") process.exitCode = 1;
+      if (d.state !== "active") {
+        const missing = records.filter((r) => r.required && r.valid !== "valid").map((r) => r.name);
+        process.stderr.write(`postern: ${d.name} is ${d.state}: required records not found: ${missing.join(", ")}\n`);
+        process.exitCode = 1;
+      }
     }));
 
   domain.command("set <name>").description("change domain settings")

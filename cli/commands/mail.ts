@@ -4,6 +4,8 @@ import type { Command } from "commander";
 import { readFileSync } from "node:fs";
 import type { Principal } from "../../src/core/model.ts";
 import { parseAddress } from "../../src/validation/address.ts";
+import { notFound } from "../../src/core/errors.ts";
+import { ACCOUNT_ID } from "../../src/core/account.ts";
 import { action, type CliContext } from "../context.ts";
 import { isoTime, table, UsageError } from "../output.ts";
 
@@ -26,7 +28,7 @@ export function registerMail(program: Command) {
       const app = await ctx.app();
       const from = address(o.from);
       const domain = from.email.slice(from.email.lastIndexOf("@") + 1).toLowerCase();
-      const principal: Principal = { accountId: 1, keyId: "cli", kind: "account", domain: null, grants: [] };
+      const principal: Principal = { accountId: ACCOUNT_ID, keyId: "cli", kind: "account", domain: null, grants: [] };
       const r = await app.sender.send(principal, { domain, from, source: "cli", envelopes: [{ to: o.to.map(address), subject: o.subject, text: o.text, html: o.html }] });
       ctx.out.print({ id: r.id, message_id: r.messages[0]?.messageIdHeader, accepted: r.accepted, rejected: r.rejected },
         () => `queued ${r.id} ${r.messages[0]?.messageIdHeader} (${r.accepted} recipient(s)${r.rejected.length ? `, ${r.rejected.length} suppressed` : ""})`);
@@ -51,7 +53,7 @@ export function registerMail(program: Command) {
     const app = await ctx.app();
     let n = 0;
     for (const z of app.store.zoneNames()) n += await app.store.zone(z).retryNow(id, app.now());
-    if (!n) throw new UsageError(`nothing queued with id ${id}`);
+    if (!n) throw notFound(`nothing waiting in the queue with id ${id}`);
     ctx.out.print({ retried: n }, () => `${n} recipient(s) due now`);
   }));
   queue.command("purge").description("fail every queued and deferred recipient").action(action(async (ctx) => {
@@ -81,7 +83,7 @@ function registerSuppress(program: Command) {
   common(sup.command("remove <address>").description("remove an address"))
     .action(action(async (ctx, address: string, o: { domain: string; type: string }) => {
       const n = await (await ctx.app()).suppressions.remove(o.domain, o.type, address);
-      if (!n) throw new UsageError(`${address} is not on ${o.type} of ${o.domain}`);
+      if (!n) throw notFound(`${address} is not on ${o.type} of ${o.domain}`);
       ctx.out.print({ removed: n }, () => `removed ${address}`);
     }));
   common(sup.command("import <file>").description("import addresses from a file (one per line, or CSV with the address first)"))

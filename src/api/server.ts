@@ -14,6 +14,8 @@ import { renderSparkpostError } from "./sparkpost/errors.ts";
 import { renderNativeError } from "./native/errors.ts";
 import { json } from "./errors.ts";
 import { unauthenticated } from "../core/errors.ts";
+import nativeOpenApi from "../../docs/api/native.openapi.json" with { type: "json" };
+import consoleHtml from "../ui/index.html" with { type: "text" };
 
 export interface SurfaceHandler {
   handle(req: Request): Promise<Response> | Response;
@@ -77,6 +79,9 @@ export function createHttpHandler(deps: HttpDeps) {
 
   async function system(path: string): Promise<Response> {
     if (path === "/healthz") return json(200, await deps.health());
+    if (path === "/docs" || path === "/docs/native.openapi.json") return json(200, nativeOpenApi);
+    if (path === "/ui") return new Response(consoleHtml as unknown as string, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store",
+      "content-security-policy": "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'", "x-frame-options": "DENY" } });
     if (path === "/metrics") return new Response(await deps.metrics.render(), { headers: { "content-type": "text/plain; version=0.0.4" } });
     return json(404, { message: "not found" });
   }

@@ -8,6 +8,7 @@ import type { Domain, Principal } from "../core/model.ts";
 import type { SendService } from "../core/send.ts";
 import type { Logger } from "../log.ts";
 import { AppError } from "../core/errors.ts";
+import { ACCOUNT_ID } from "../core/account.ts";
 import { parseAddress } from "../validation/address.ts";
 import { inspectDataLineEndings } from "./smuggling.ts";
 import { parseReport } from "./reports.ts";
@@ -87,7 +88,7 @@ export function createInboundServer(deps: InboundDeps) {
     const parsed = await PostalMime.parse(raw, { attachmentEncoding: "arraybuffer" });
     const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
     const from = parseAddress(parsed.from?.address ?? mailFrom);
-    const principal: Principal = { accountId: 1, keyId: "smtp", kind: "domain", domain, grants: [] };
+    const principal: Principal = { accountId: ACCOUNT_ID, keyId: "smtp", kind: "domain", domain, grants: [] };
     try {
       const r = await deps.sender.send(principal, {
         domain: domain.name, source: "smtp", from: { email: from?.email ?? "" },

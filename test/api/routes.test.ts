@@ -60,8 +60,14 @@ describe("authentication per surface", () => {
     await t.app.access.revokeKey(k.id);
     expect((await call("/api/v1/nothing", { authorization: k.key })).status).toBe(401);
   });
+  test("/docs serves the OpenAPI description and /ui the console", async () => {
+    expect(((await (await call("/docs")).json()) as { openapi: string }).openapi).toStartWith("3.");
+    const ui = await call("/ui");
+    expect(ui.headers.get("content-type")).toContain("text/html");
+    expect(await ui.text()).toContain("postern console");
+  });
   test("/healthz and /metrics answer without a key", async () => {
-    expect(await (await call("/healthz")).json()).toMatchObject({ status: "ok" });
+    expect(await (await call("/healthz")).json()).toMatchObject({ status: "ok", last_errors: [] });
     await call("/test", { "ov-token": "x" });
     expect(await (await call("/metrics")).text()).toContain('postern_http_requests_total{surface="native",status="401"}');
   });
