@@ -48,7 +48,9 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const recentErrors = createRecentErrors();
   const log = opts.log ?? createLogger({ level: "info", recent: recentErrors });
   const resolver = opts.resolver ?? createSystemResolver(config.mta.dns_servers);
-  const store: Store = openSqliteStore(opts.inMemory ? ":memory:" : config.storage.data_dir, config.zones.names);
+  // A zone another node owns ([zones.<name>] url) has no file here: its data never lands on this node.
+  const localZones = config.zones.names.filter((z) => !config.zones.remote[z]);
+  const store: Store = openSqliteStore(opts.inMemory ? ":memory:" : config.storage.data_dir, localZones);
   const metrics = createMetrics();
   const mtaHostname = config.mta.hostname || osHostname();
   const access = createAccessService({ control: store.control, now });
@@ -56,7 +58,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const secret = await store.control.getSecret();
   const codec = createTokenCodec(secret);
   const domains = createDomainService({
-    control: store.control, resolver, now, zones: config.zones,
+    control: store.control, resolver, now, zones: { names: localZones, default: config.zones.default, remote: config.zones.remote },
     dns: { mtaHostname, bounceDomain: config.mta.bounce_domain, trackingHost: new URL(config.server.public_url).hostname },
   });
   const account = (await store.control.getAccount())!;

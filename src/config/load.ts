@@ -119,6 +119,8 @@ function checkMeaning(cfg: Config, where: string, problems: string[]) {
   if (!/^https?:\/\//.test(cfg.server.public_url)) problems.push(`${where}: server.public_url: expected an http(s) URL`);
   if (!cfg.zones.names.includes(cfg.zones.default)) problems.push(`${where}: zones.default: "${cfg.zones.default}" is not in zones.names`);
   if (!cfg.zones.names.includes(cfg.server.zone)) problems.push(`${where}: server.zone: "${cfg.server.zone}" is not in zones.names`);
+  for (const name of Object.keys(cfg.zones.remote)) if (!cfg.zones.names.includes(name)) problems.push(`${where}: zones.${name}: "${name}" is not in zones.names`);
+  if (cfg.zones.remote[cfg.server.zone]) problems.push(`${where}: server.zone: "${cfg.server.zone}" cannot be served by another node`);
   for (const name of cfg.zones.names) if (!/^[a-z0-9-]{1,32}$/.test(name)) problems.push(`${where}: zones.names: "${name}" must be lower-case letters, digits or -`);
   for (const [dom, hop] of Object.entries(cfg.mta.routes)) if (!/^[^\s:]+(:\d{1,5})?$/.test(hop)) problems.push(`${where}: mta.routes."${dom}": expected host[:port], got "${hop}"`);
   if (Boolean(cfg.smtp.tls_cert) !== Boolean(cfg.smtp.tls_key)) problems.push(`${where}: smtp.tls_cert and smtp.tls_key must be set together`);

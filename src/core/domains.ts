@@ -15,7 +15,8 @@ export interface DomainDeps {
   control: ControlStore;
   resolver: Resolver;
   now: () => number;
-  zones: { names: string[]; default: string };
+  /** Zones served here, and zones other nodes own (domains go to the node that owns their zone). */
+  zones: { names: string[]; default: string; remote?: Readonly<Record<string, { url: string }>> };
   dns: DnsContext;
 }
 
@@ -53,6 +54,8 @@ export function createDomainService(deps: DomainDeps) {
       const lower = name.trim().toLowerCase().replace(/\.$/, "");
       if (!DOMAIN_NAME.test(lower)) throw invalid(`"${name}" is not a valid domain name`, "name");
       const zone = opts.zone ?? deps.zones.default;
+      const remote = deps.zones.remote?.[zone];
+      if (remote) throw invalid(`zone "${zone}" is served by ${remote.url}: add the domain on that node`, "zone");
       if (!deps.zones.names.includes(zone)) throw invalid(`unknown zone "${zone}" (configured: ${deps.zones.names.join(", ")})`, "zone");
       if (await control.getDomain(lower)) throw conflict(`domain ${lower} already exists`);
       const keys = await generateDkimKeys(DEFAULT_SELECTOR);

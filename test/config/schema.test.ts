@@ -54,6 +54,7 @@ describe("bad config files name the file, the key and the problem", () => {
   test("a listen address without a port", () => expect(problems(`[server]\nlisten = "localhost"\n`)[0]).toMatch(/server\.listen: expected host:port/));
   test("a default zone that is not configured", () => expect(problems(`[zones]\nnames = ["us"]\ndefault = "eu"\n`)[0]).toMatch(/zones\.default/));
   test("every problem is reported, not only the first", () => expect(problems(`[server]\nlisen = 1\n[mta]\nretry = 3\n`).length).toBe(2));
+  test("a remote zone that is not in zones.names", () => expect(problems(`[zones]\nnames = ["us"]\n[zones.eu]\nurl = "https://eu.example"\n`)[0]).toMatch(/zones\.eu/));
   test("a bad route", () => expect(problems(`[mta.routes]\n"x.org" = "a b"\n`)[0]).toMatch(/mta\.routes\."x\.org"/));
 });
 

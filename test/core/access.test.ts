@@ -48,6 +48,15 @@ describe("API keys", () => {
     expect(await access.authenticate(k.key)).toBeNull();
     expect((await access.listKeys()).map((x) => x.id)).not.toContain(k.id);
   });
+  test("update changes label and grants, keeps the secret, and refuses revoked keys", async () => {
+    const { access } = await setup();
+    const k = await access.createKey({ kind: "account", label: "old", grants: ["a/b"] });
+    expect(await access.updateKey(k.id, { grants: ["c/d"] })).toMatchObject({ id: k.id, label: "old", grants: ["c/d"] });
+    expect((await access.authenticate(k.key))?.grants).toEqual(["c/d"]);
+    expect((await access.updateKey(k.id, { label: "new" })).grants).toEqual(["c/d"]);
+    await access.revokeKey(k.id);
+    await expect(access.updateKey(k.id, { label: "x" })).rejects.toThrow(/not found/);
+  });
   test("a domain key needs an existing domain", async () => {
     const { access } = await setup();
     await expect(access.createKey({ kind: "domain", domain: "nope.test" })).rejects.toThrow(/not found/);
@@ -91,6 +100,12 @@ describe("domains", () => {
     expect((await published.verify("a.test")).domain.state).toBe("active");
     expect((await empty.verify("b.test", true)).domain.state).toBe("active");
     void access;
+  });
+  test("refuse a zone another node serves", async () => {
+    const { store } = await setup();
+    const remote = createDomainService({ control: store.control, resolver: createMockResolver({}), now: () => 0,
+      zones: { names: ["us"], default: "us", remote: { eu: { url: "https://eu.mail.example" } } }, dns: { mtaHostname: "m", bounceDomain: "", trackingHost: "t" } });
+    await expect(remote.add("z.test", { zone: "eu" })).rejects.toThrow(/served by https:\/\/eu\.mail\.example/);
   });
   test("refuse bad names, unknown zones and duplicates", async () => {
     const { domains } = await setup();
