@@ -1,0 +1,52 @@
+// Import boundaries of design.md §3.1: the layers point inward and only src/app.ts picks the
+// concrete store. A forbidden import anywhere fails this test with the file and the import.
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+
+const ROOT = join(import.meta.dir, "..");
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? files(p) : p.endsWith(".ts") ? [p] : [];
+  });
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  return [...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+"([^"]+)"/gm)].map((m) => m[1]!)
+    .map((spec) => (spec.startsWith(".") ? relative(ROOT, join(file, "..", spec)) : spec));
+}
+
+const RULES: { layer: string; forbidden: RegExp[] }[] = [
+  { layer: "src/core", forbidden: [/^elysia/, /^bun:sqlite/, /^nodemailer/, /^smtp-server/, /^src\/(api|mta|inbound|events|store\/sqlite)\//, /^cli\//] },
+  { layer: "src/validation", forbidden: [/^elysia/, /^bun:sqlite/, /^nodemailer/, /^src\/(api|mta|inbound|events|store)\//, /^cli\//] },
+  { layer: "src/api", forbidden: [/^bun:sqlite/, /^nodemailer/, /^smtp-server/, /^src\/store\/sqlite\//, /^src\/(mta|inbound)\//, /^cli\//] },
+  { layer: "src/mta", forbidden: [/^elysia/, /^src\/api\//, /^cli\//, /^src\/store\/sqlite\//] },
+  { layer: "src/inbound", forbidden: [/^elysia/, /^src\/api\//, /^cli\//, /^src\/store\/sqlite\//] },
+  { layer: "src/events", forbidden: [/^elysia/, /^src\/api\//, /^cli\//, /^src\/store\/sqlite\//, /^src\/mta\//] },
+  { layer: "src/tracking", forbidden: [/^elysia/, /^bun:sqlite/, /^src\/api\//, /^cli\//, /^src\/store\/sqlite\//] },
+  { layer: "cli", forbidden: [/^elysia/, /^bun:sqlite/, /^src\/store\/sqlite\//, /^src\/api\//] },
+];
+
+describe("import boundaries", () => {
+  for (const rule of RULES) {
+    test(`${rule.layer} imports nothing its layer may not`, () => {
+      const bad = files(join(ROOT, rule.layer)).flatMap((f) =>
+        importsOf(f).filter((i) => rule.forbidden.some((re) => re.test(i))).map((i) => `${relative(ROOT, f)} → ${i}`));
+      expect(bad).toEqual([]);
+    });
+  }
+  test("only src/app.ts opens the concrete SQLite store", () => {
+    const bad = [...files(join(ROOT, "src")), ...files(join(ROOT, "cli"))]
+      .filter((f) => !f.includes("/store/sqlite/") && relative(ROOT, f) !== "src/app.ts")
+      .filter((f) => importsOf(f).some((i) => i.startsWith("src/store/sqlite/"))).map((f) => relative(ROOT, f));
+    expect(bad).toEqual([]);
+  });
+  test("nothing in src/ reads the clock or DNS directly except dns.ts and app.ts", () => {
+    const bad = files(join(ROOT, "src")).filter((f) => !/src\/(dns|app|log)\.ts$/.test(f) && !f.includes("/bench/"))
+      .filter((f) => /\bDate\.now\(\)|from "node:dns/.test(readFileSync(f, "utf8"))).map((f) => relative(ROOT, f));
+    expect(bad).toEqual([]);
+  });
+});
