@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHmac } from "node:crypto";
+import { startNative, type NativeEnv } from "./setup.ts";
+import { startReceiver } from "../../helpers/receiver.ts";
+
+const CHROME = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+let env: NativeEnv;
+let receiver: ReturnType<typeof startReceiver>;
+beforeAll(async () => { env = await startNative(); receiver = startReceiver(); });
+afterAll(async () => { receiver.stop(); await env.close(); });
+
+const post = (body: unknown, key?: string, domain = "example.com") =>
+  env.call(`/${domain}/bot`, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" }, key });
+
+describe("POST /{domain}/bot", () => {
+  test("batch mode classifies every event and pushes them, signed, to webhook_url with extra attributes echoed", async () => {
+    const events = [
+      { ip: "40.94.1.1", uas: "Mozilla/5.0", event_id: "e1", action: "click", ts: 1_800_000_000, message_ts: 1_800_000_000, campaign: "x" },
+      { ip: "198.51.100.9", uas: CHROME, event_id: "e2", action: "open", ts: 1_800_003_600, message_ts: 1_800_000_000 },
+    ];
+    const res = await post({ events, webhook_url: receiver.url });
+    expect(res.status).toBe(200);
+    const [push] = await receiver.waitFor((r) => r.length >= 1);
+    const body = push!.json as { batch: { batch_id: string }; events: { event_id: string; is_bot: boolean; campaign?: string }[]; signature: { timestamp: string; token: string; signature: string } };
+    expect(body.events.map((e) => [e.event_id, typeof e.is_bot])).toEqual([["e1", "boolean"], ["e2", "boolean"]]);
+    expect(body.events[0]!.campaign).toBe("x");
+    expect(body.events.map((e) => e.is_bot)).toEqual([true, false]);
+    const key = (await env.t.app.store.control.getAccount())!.webhookSigningKey;
+    expect(createHmac("sha256", key).update(body.signature.timestamp + body.signature.token).digest("hex")).toBe(body.signature.signature);
+  });
+
+  test("single-interaction mode never answers before one second and can be fetched by request id", async () => {
+    const started = Date.now();
+    const res = await post({ events: [{ uas: CHROME, action: "open" }] });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(typeof body.is_bot).toBe("boolean");
+    const again = await env.call(`/example.com/bot/${body.request_id}`);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ is_bot: body.is_bot, request: { uas: CHROME, action: "open" } });
+  });
+
+  test("an unknown request id answers 404 with message and status", async () => {
+    const res = await env.call("/example.com/bot/nope");
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ status: 404 });
+  });
+
+  test("401 without a valid key, 402 when the domain has no bot detection, 400 for malformed requests", async () => {
+    expect((await post({ events: [] }, "sk.wrong.key")).status).toBe(401);
+    await env.t.app.domains.set("other.test", { botDetection: false });
+    const off = await post({ events: [{ ip: "1.2.3.4", uas: "x", event_id: "a" }], webhook_url: receiver.url }, undefined, "other.test");
+    expect(off.status).toBe(402);
+    expect(await off.json()).toMatchObject({ status: 402 });
+    expect((await post({ events: "nope" })).status).toBe(400);
+    expect((await post({ events: [{ ip: "1.2.3.4", event_id: "a" }, { uas: "x" }], webhook_url: receiver.url })).status).toBe(400);
+    const tooMany = Array.from({ length: 501 }, (_, i) => ({ ip: "1.2.3.4", uas: "x", event_id: String(i) }));
+    expect((await post({ events: tooMany, webhook_url: receiver.url })).status).toBe(400);
+  });
+
+  test("a domain key cannot use another domain's bot endpoint", async () => {
+    const res = await post({ events: [{ ip: "1.2.3.4", uas: "x", event_id: "a" }], webhook_url: receiver.url }, env.otherKey);
+    expect([403, 404]).toContain(res.status);
+  });
+
+  test("POST /webhook verifies a payload's signature", async () => {
+    const key = (await env.t.app.store.control.getAccount())!.webhookSigningKey;
+    const timestamp = "1800000000";
+    const token = "abc";
+    const signature = createHmac("sha256", key).update(timestamp + token).digest("hex");
+    const ok = await env.call("/webhook", { method: "POST", body: JSON.stringify({ signature: { timestamp, token, signature } }), headers: { "content-type": "application/json" } });
+    expect(await ok.json()).toMatchObject({ valid: true });
+    const bad = await env.call("/webhook", { method: "POST", body: JSON.stringify({ signature: { timestamp, token, signature: "ü".repeat(64) } }), headers: { "content-type": "application/json" } });
+    expect(bad.status).toBe(200);
+    expect(await bad.json()).toMatchObject({ valid: false });
+  });
+});
