@@ -72,6 +72,12 @@ export function createAccessService({ control, now }: AccessDeps) {
       return k && k.revokedAt === null ? toInfo(k) : null;
     },
 
+    /** Changes a key's label and/or grants (the secret stays); takes effect on its next request. */
+    async updateKey(id: string, patch: { label?: string; grants?: string[] }): Promise<KeyInfo> {
+      if (!(await control.updateKey(id, patch))) throw notFound(`key ${id} not found`);
+      return toInfo((await control.getKey(id))!);
+    },
+
     async revokeKey(id: string): Promise<void> {
       if (!(await control.revokeKey(id, now()))) throw notFound(`key ${id} not found`);
     },

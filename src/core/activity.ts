@@ -1,7 +1,7 @@
 // The read side every surface exposes: a message's recipients and events, event search with
 // cursors, and stats (counts per event type and hour, bots left out).
 import type { MessageEvent } from "./model.ts";
-import type { EventQuery, Store, StoredMessage, StoredRecipient } from "../store/store.ts";
+import type { EventQuery, SendQuery, Store, StoredMessage, StoredRecipient, StoredSend } from "../store/store.ts";
 import { notFound } from "./errors.ts";
 
 export function createActivityService(deps: { store: Store }) {
@@ -25,6 +25,25 @@ export function createActivityService(deps: { store: Store }) {
       const message = await zone.getMessage(id);
       if (!message || message.domain !== domain.toLowerCase()) return null;
       return { message, recipients: await zone.listRecipients(id) };
+    },
+    /** Sends (transmissions) of `domain`, newest first. */
+    async sends(domain: string, q: SendQuery): Promise<StoredSend[]> {
+      return (await zoneOf(domain)).listSends(domain.toLowerCase(), q);
+    },
+    /**
+     * One whole send with every message and its recipients, by send id, or by the id of one of its
+     * messages (what postern answered as a transmission id before sends had ids of their own).
+     */
+    async send(domain: string, id: string): Promise<{ id: string; messages: { message: StoredMessage; recipients: StoredRecipient[] }[] } | null> {
+      const zone = await zoneOf(domain);
+      const name = domain.toLowerCase();
+      let messages = (await zone.listMessagesBySend(id)).filter((m) => m.domain === name);
+      if (!messages.length) {
+        const one = await zone.getMessage(id);
+        if (one?.domain === name) messages = (await zone.listMessagesBySend(one.sendId)).filter((m) => m.domain === name);
+      }
+      if (!messages.length) return null;
+      return { id: messages[0]!.sendId, messages: await Promise.all(messages.map(async (message) => ({ message, recipients: await zone.listRecipients(message.id) }))) };
     },
     /** Messages accepted for `domain` since `since` (ms): the used part of a sending limit. */
     async sendsSince(domain: string, since: number): Promise<number> {

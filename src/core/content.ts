@@ -7,6 +7,9 @@ export interface MessageContent {
   replyTo?: Address[];
   to: Address[];
   cc?: Address[];
+  /** Header-only To / Cc lists that replace `to` / `cc` in the headers (see SendEnvelope). */
+  displayTo?: Address[];
+  displayCc?: Address[];
   subject: string;
   text?: string;
   html?: string;

@@ -99,8 +99,13 @@ export interface SendRequest {
   envelopes: SendEnvelope[];
   attachments?: Attachment[];
   tags?: string[];
+  /** Kept with the send for reporting (SparkPost campaign_id, description, template_id; SendGrid batch_id, asm; ip pools). */
   campaignId?: string;
   ipPool?: string;
+  batchId?: string;
+  asmGroupId?: number;
+  description?: string;
+  templateId?: string;
   callbackUrl?: string;
   tracking?: TrackingFlags;
   isTransactional?: boolean;
@@ -115,12 +120,20 @@ export interface SendEnvelope {
   to: Address[];
   cc?: Address[];
   bcc?: Address[];
+  /**
+   * Shown in the To / Cc headers instead of `to` / `cc`, never delivered to (SparkPost header_to and
+   * content.headers.CC: every recipient gets its own copy showing the same header lists).
+   */
+  displayTo?: Address[];
+  displayCc?: Address[];
   from?: Address;
   subject: string;
   text?: string;
   html?: string;
   amp?: string;
   headers?: Record<string, string>;
+  /** This envelope's tags instead of the request's (SparkPost recipient tags). */
+  tags?: string[];
   /** custom_args / user-variables / metadata: never substituted, carried to events. */
   metadata?: Record<string, string>;
   sendAt?: number;

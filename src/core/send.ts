@@ -2,7 +2,7 @@
 // addresses, limits and suppressions, then commits messages + recipients (the queue) + accepted
 // events in one transaction before it returns. A returned SendResult means durable on disk.
 import type { Address, Domain, MessageEvent, Principal, SendEnvelope, SendRequest, SendResult } from "./model.ts";
-import type { StoredAttachment, StoredMessage, StoredRecipient, Store, Suppression } from "../store/store.ts";
+import type { MessageExtra, StoredAttachment, StoredMessage, StoredRecipient, Store, Suppression } from "../store/store.ts";
 import { AppError, forbidden, invalidMany, notFound, type Issue } from "./errors.ts";
 import { checkHeaders, hasLineBreak } from "./headers.ts";
 import { checkSyntax } from "../validation/address.ts";
@@ -59,7 +59,7 @@ export function createSendService(deps: SendDeps) {
       const zone = store.zone(domain.zone);
       const all = req.envelopes.flatMap((e) => [...e.to, ...(e.cc ?? []), ...(e.bcc ?? [])].map((a) => a.email));
       await checkLimit(domain, req.envelopes.length);
-      const suppressed = req.skipSuppression ? new Map<string, Suppression>() : await suppressedMap(store, domain.name, all);
+      const suppressed = req.skipSuppression ? new Map<string, Suppression>() : await suppressedMap(store, domain.name, all, Boolean(req.isTransactional));
       const built = buildRows(req, domain, suppressed, at, deps);
       const size = built.messages.reduce((n, m) => n + m.size, 0);
       if (size > deps.maxMessageBytes) throw new AppError("too_large", `message size ${size} exceeds the limit of ${deps.maxMessageBytes} bytes`);
@@ -77,11 +77,19 @@ export function createSendService(deps: SendDeps) {
   };
 }
 
-async function suppressedMap(store: Store, domain: string, emails: string[]): Promise<Map<string, Suppression>> {
+/**
+ * The entries that stop mail of this kind, by lowercased address. A scoped entry (SparkPost's
+ * transactional / non_transactional lists) stops only mail of its kind; a null scope stops both.
+ */
+async function suppressedMap(store: Store, domain: string, emails: string[], isTransactional: boolean): Promise<Map<string, Suppression>> {
   const d = await store.control.getDomain(domain);
   const list = await store.zone(d!.zone).findSuppressed(domain, emails);
   const whitelisted = new Set(list.filter((s) => s.type === "whitelists").map((s) => s.address));
-  return new Map(list.filter((s) => SUPPRESSING.has(s.type) && !whitelisted.has(s.address)).map((s) => [s.address, s]));
+  const kind = isTransactional ? "transactional" : "non_transactional";
+  const applies = (s: Suppression) => SUPPRESSING.has(s.type) && !whitelisted.has(s.address) && (s.scope === null || s.scope === kind);
+  const out = new Map<string, Suppression>();
+  for (const s of list) if (applies(s) && !out.has(s.address)) out.set(s.address, s);
+  return out;
 }
 
 function checkAddress(a: Address, field: string, issues: Issue[]) {
@@ -107,6 +115,8 @@ function checkEnvelope(e: SendEnvelope, path: string, domain: Domain, issues: Is
   e.to.forEach((a, j) => checkAddress(a, `${path}.to.${j}`, issues));
   e.cc?.forEach((a, j) => checkAddress(a, `${path}.cc.${j}`, issues));
   e.bcc?.forEach((a, j) => checkAddress(a, `${path}.bcc.${j}`, issues));
+  e.displayTo?.forEach((a, j) => checkAddress(a, `${path}.display_to.${j}`, issues));
+  e.displayCc?.forEach((a, j) => checkAddress(a, `${path}.display_cc.${j}`, issues));
   if (e.from) {
     checkAddress(e.from, `${path}.from`, issues);
     if (!fromMatches(e.from.email, domain)) issues.push({ field: `${path}.from.email`, message: `the from address must belong to ${domain.name}` });
@@ -129,6 +139,7 @@ function buildRows(req: SendRequest, domain: Domain, suppressed: Map<string, Sup
   const messages: StoredMessage[] = [];
   const recipients: StoredRecipient[] = [];
   const events: MessageEvent[] = [];
+  const extra = extraOf(req);
   const tracking = {
     opens: req.tracking?.opens ?? domain.openTracking, clicks: req.tracking?.clicks ?? domain.clickTracking, clickText: req.tracking?.clickText ?? false,
     unsubscribe: !req.isTransactional && (req.tracking?.unsubscribe ?? domain.unsubscribeTracking), honeypot: domain.botDetection,
@@ -138,13 +149,14 @@ function buildRows(req: SendRequest, domain: Domain, suppressed: Map<string, Sup
     const id = newId(at);
     const from = e.from ?? req.from;
     const content: MessageContent | null = e.raw ? null : {
-      from, replyTo: req.replyTo, to: e.to, cc: e.cc, subject: e.subject, text: e.text, html: e.html, amp: e.amp,
-      headers: e.headers, attachments: attachments.map((a) => a.idx), tracking, date: at,
+      from, replyTo: req.replyTo, to: e.to, cc: e.cc, displayTo: e.displayTo, displayCc: e.displayCc, subject: e.subject, text: e.text,
+      html: e.html, amp: e.amp, headers: e.headers, attachments: attachments.map((a) => a.idx), tracking, date: at,
     };
     const contentText = content ? encodeContent(content) : null;
     const metadata = e.metadata ?? {};
+    const tags = e.tags ?? req.tags ?? [];
     messages.push({ id, sendId, domain: domain.name, messageIdHeader: (e.raw && rawMessageId(e.raw)) || `<${id}@${deps.hostname}>`, from: from.email, subject: e.subject,
-      content: contentText, raw: e.raw ?? null, tags: req.tags ?? [], metadata, callbackUrl: req.callbackUrl ?? null, source: req.source,
+      content: contentText, raw: e.raw ?? null, tags, metadata, extra, callbackUrl: req.callbackUrl ?? null, source: req.source,
       isTest: Boolean(req.isTestMode), size: (contentText?.length ?? e.raw?.byteLength ?? 0) + attachmentBytes, createdAt: at });
     const rcpts: (readonly [Address, StoredRecipient["kind"]])[] = [...e.to.map((a) => [a, "to"] as const), ...(e.cc ?? []).map((a) => [a, "cc"] as const),
       ...(e.bcc ?? []).map((a) => [a, "bcc"] as const)];
@@ -156,13 +168,36 @@ function buildRows(req: SendRequest, domain: Domain, suppressed: Map<string, Sup
       recipients.push({ id: rid, messageId: id, email, rcptDomain: emailDomain(email), kind, status, attempts: 0,
         nextAttemptAt: e.sendAt && e.sendAt > at ? e.sendAt : at, firstAttemptAt: null, expiresAt: Math.max(e.sendAt ?? at, at) + deps.lifetimeMs,
         lastCode: null, lastResponse: sup ? `suppressed: ${sup.type}` : null, mx: null, updatedAt: at });
-      const base = { messageId: id, recipient: email.toLowerCase(), domain: domain.name, timestamp: at, tags: req.tags ?? [], metadata };
-      events.push(sup
-        ? { ...base, id: newId(at), type: "failed", severity: "permanent", code: 605, description: `Not delivering to previously ${sup.type.replace(/s$/, "")}d address`, recipientId: rid }
-        : { ...base, id: newId(at), type: "accepted", recipientId: rid });
+      events.push(...acceptEvents({ messageId: id, recipient: email.toLowerCase(), domain: domain.name, timestamp: at, tags, metadata, recipientId: rid }, sup, status));
     }
   }
   return { sendId, messages, recipients, attachments, events };
+}
+
+/** Mailgun's delivery code for a test-mode message: "delivered" without being sent. */
+const TEST_MODE_CODE = 650;
+
+type EventBase = Omit<MessageEvent, "id" | "type">;
+
+/**
+ * The events a recipient gets at accept time: 605 for a suppressed one, else accepted; a test-mode
+ * one is also "delivered" with 650 at once (Mailgun's o:testmode), 1 ms later so it sorts after.
+ */
+function acceptEvents(base: EventBase, sup: Suppression | undefined, status: StoredRecipient["status"]): MessageEvent[] {
+  const at = base.timestamp;
+  if (sup) {
+    return [{ ...base, id: newId(at), type: "failed", severity: "permanent", code: 605, description: `Not delivering to previously ${sup.type.replace(/s$/, "")}d address` }];
+  }
+  const accepted: MessageEvent = { ...base, id: newId(at), type: "accepted" };
+  if (status !== "test") return [accepted];
+  return [accepted, { ...base, id: newId(at + 1), timestamp: at + 1, type: "delivered", code: TEST_MODE_CODE, description: "test mode: accepted, not sent" }];
+}
+
+/** The request-level facts the send keeps (only the ones given). */
+function extraOf(req: SendRequest): MessageExtra {
+  const { campaignId, batchId, asmGroupId, ipPool, description, templateId } = req;
+  const all: MessageExtra = { campaignId, batchId, asmGroupId, ipPool, description, templateId };
+  return Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined && v !== "")) as MessageExtra;
 }
 
 /** The Message-ID a raw message already carries (its header block only), so API answers match the mail. */

@@ -43,8 +43,11 @@ export function createSuppressionService(deps: { store: Store; now: () => number
     async get(domain: string, type: string, address: string): Promise<Suppression | null> {
       return (await zoneOf(domain)).getSuppression(domain.toLowerCase(), checkType(type), address);
     },
-    /** Lists entries ordered by address, after `after` (cursor paging). */
-    async list(domain: string, q: { type?: string; after?: string; limit: number; address?: string }): Promise<Suppression[]> {
+    /**
+     * Lists entries ordered by address, after `after` or before `before` (cursor paging);
+     * `descending` reads from the end backwards (nearest `before` first) for previous/last pages.
+     */
+    async list(domain: string, q: { type?: string; after?: string; before?: string; descending?: boolean; limit: number; address?: string }): Promise<Suppression[]> {
       if (q.type) checkType(q.type);
       return (await zoneOf(domain)).listSuppressions({ domain: domain.toLowerCase(), ...q });
     },

@@ -11,6 +11,11 @@ export interface MessageSummary {
   source: string;
   isTest: boolean;
   createdAt: number;
+  /** The send (SparkPost transmission) and its request-level facts; absent in items queued by older versions. */
+  sendId?: string;
+  campaignId?: string;
+  asmGroupId?: number;
+  ipPool?: string;
 }
 
 export interface EventContext {

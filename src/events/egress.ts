@@ -6,17 +6,21 @@ import type { Resolver } from "../dns.ts";
 const PRIVATE = new BlockList();
 for (const [net, bits] of [["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
   ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 4], ["240.0.0.0", 4]] as const) PRIVATE.addSubnet(net, bits, "ipv4");
-// IPv4-mapped (::ffff:0:0/96, which URL parsers print in hex) and NAT64 addresses can reach IPv4
-// space behind the guard: refused as a whole.
-for (const [net, bits] of [["::", 128], ["::1", 128], ["::ffff:0:0", 96], ["64:ff9b::", 96], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8]] as const) {
+// NAT64 addresses can reach IPv4 space behind the guard: refused as a whole.
+for (const [net, bits] of [["::", 128], ["::1", 128], ["64:ff9b::", 96], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8]] as const) {
   PRIVATE.addSubnet(net, bits, "ipv6");
 }
+// IPv4-mapped addresses (::ffff:0:0/96, which URL parsers print in hex) are refused as a whole too,
+// from a list of their own: BlockList also matches IPv4 addresses against IPv4-mapped IPv6 rules,
+// so this rule in PRIVATE would refuse every IPv4 address.
+const MAPPED = new BlockList();
+MAPPED.addSubnet("::ffff:0:0", 96, "ipv6");
 
 export function isPrivateAddress(ip: string): boolean {
   const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1] ?? ip;
   const kind = isIP(v4);
   if (kind === 4) return PRIVATE.check(v4, "ipv4");
-  if (kind === 6) return PRIVATE.check(v4, "ipv6");
+  if (kind === 6) return PRIVATE.check(v4, "ipv6") || MAPPED.check(v4, "ipv6");
   return true;
 }
 

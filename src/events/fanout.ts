@@ -27,7 +27,8 @@ export function createFanout(deps: { store: Store; now: () => number }) {
     const m: StoredMessage | null = await zone.getMessage(id);
     const info: MessageInfo = m
       ? { summary: { id: m.id, messageIdHeader: m.messageIdHeader, from: m.from, subject: m.subject, size: m.size, source: m.source,
-        isTest: m.isTest, createdAt: m.createdAt }, callback: m.callbackUrl, source: m.source }
+        isTest: m.isTest, createdAt: m.createdAt, sendId: m.sendId, campaignId: m.extra?.campaignId, asmGroupId: m.extra?.asmGroupId,
+        ipPool: m.extra?.ipPool }, callback: m.callbackUrl, source: m.source }
       : { summary: null, callback: null, source: "native" };
     if (summaries.size >= SUMMARY_CACHE_SIZE) summaries.delete(summaries.keys().next().value!);
     summaries.set(id, info);

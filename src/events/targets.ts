@@ -16,14 +16,29 @@ export function callbackFormat(source: string): WebhookFormat {
 
 const ALIASES: Record<string, string> = { unsubscribe: "unsubscribed", open: "opened", click: "clicked", bounce: "permanent_fail" };
 
-/** True when `target` subscribes to `event` (an empty list means every event). */
+/**
+ * True when `target` subscribes to `event`. An inactive target (SparkPost `active: false`) gets
+ * nothing; Mailgun and native targets match on their vendor webhook id; SparkPost targets on
+ * SparkPost's own event types when the surface kept them; otherwise `events` (empty = all).
+ */
 export function isSubscribed(target: WebhookTarget, event: MessageEvent): boolean {
+  if (target.extra.active === false) return false;
   // Mailgun and native targets keep the vendor's webhook id (permanent_fail, clicked...) in extra.
   const vendorId = target.extra.mailgunId ?? target.extra.webhookType;
   if (typeof vendorId === "string" && vendorId) return (ALIASES[vendorId] ?? vendorId) === mailgunWebhookId(event);
-  if (target.events.length === 0) return true;
-  if (target.format === "sparkpost") return target.events.includes(sparkpostType(event).type);
-  if (target.format === "sendgrid") return true;
+  if (target.format === "sparkpost") return isSparkpostSubscribed(target, event);
+  if (target.events.length === 0 || target.format === "sendgrid") return true;
   const id = mailgunWebhookId(event);
   return target.events.some((e) => (ALIASES[e] ?? e) === id || (e === "failed" && id.endsWith("_fail")));
+}
+
+/**
+ * SparkPost's exact types (extra.events) decide when present: the native names the surface also
+ * stores are coarser (bounce and out_of_band are both "failed"). `events` may hold either kind.
+ */
+function isSparkpostSubscribed(target: WebhookTarget, event: MessageEvent): boolean {
+  const type = sparkpostType(event).type;
+  const exact = target.extra.events;
+  if (Array.isArray(exact) && exact.length) return exact.includes(type);
+  return target.events.length === 0 || target.events.includes(type) || target.events.includes(event.type);
 }

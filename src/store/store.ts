@@ -45,6 +45,8 @@ export interface ControlStore {
   getKey(id: string): Promise<StoredKey | null>;
   listKeys(): Promise<StoredKey[]>;
   revokeKey(id: string, now: number): Promise<boolean>;
+  /** Changes a live key's label and/or grants; false when it does not exist or is revoked. */
+  updateKey(id: string, patch: { label?: string; grants?: string[] }): Promise<boolean>;
   touchKeys(used: Map<string, number>): Promise<void>;
   upsertCredential(c: Credential): Promise<void>;
   getCredential(domainId: number, login: string): Promise<Credential | null>;
@@ -74,6 +76,43 @@ export interface StoredMessage {
   isTest: boolean;
   size: number;
   createdAt: number;
+  /** The send's request-level facts; every message of one send carries the same. Absent = none. */
+  extra?: MessageExtra;
+}
+
+/** Request-level facts a send keeps for reporting (SparkPost transmissions, SendGrid batch_id...). */
+export interface MessageExtra {
+  campaignId?: string;
+  batchId?: string;
+  asmGroupId?: number;
+  ipPool?: string;
+  description?: string;
+  templateId?: string;
+}
+
+/** One send (a transmission): the request that made `messages` messages. */
+export interface StoredSend {
+  id: string;
+  domain: string;
+  createdAt: number;
+  extra: MessageExtra;
+  messages: number;
+}
+
+export interface SendQuery {
+  campaignId?: string;
+  templateId?: string;
+  /** Only sends with a recipient still waiting for its first attempt after this time (scheduled). */
+  scheduledAfter?: number;
+  limit: number;
+}
+
+/** Reads over whole sends (SparkPost transmissions); implemented beside the zone store. */
+export interface SendRecordStore {
+  /** Every message of one send, in creation order. */
+  listMessagesBySend(sendId: string): Promise<StoredMessage[]>;
+  /** Sends newest first, of one domain (or every domain of the zone). */
+  listSends(domain: string | undefined, q: SendQuery): Promise<StoredSend[]>;
 }
 
 export type RecipientStatus = "queued" | "deferred" | "delivered" | "failed" | "suppressed" | "test";
@@ -158,7 +197,7 @@ export interface OutboxItem {
   createdAt: number;
 }
 
-export interface ZoneStore {
+export interface ZoneStore extends SendRecordStore {
   readonly zone: string;
   /** Commits a whole send: messages, recipients (the queue), attachments and their events, in one transaction. */
   createSend(input: { messages: StoredMessage[]; recipients: StoredRecipient[]; attachments: StoredAttachment[]; events: MessageEvent[] }): Promise<void>;
@@ -185,7 +224,8 @@ export interface ZoneStore {
   findSuppressed(domain: string, addresses: string[]): Promise<Suppression[]>;
   /** True when any domain of this zone has `address` on its `type` list. */
   isListedAnywhere(address: string, type: string): Promise<boolean>;
-  listSuppressions(q: { domain: string; type?: string; after?: string; limit: number; address?: string }): Promise<Suppression[]>;
+  /** In address order after `after` / before `before`; `descending` lists from the end (nearest `before` first). */
+  listSuppressions(q: { domain: string; type?: string; after?: string; before?: string; descending?: boolean; limit: number; address?: string }): Promise<Suppression[]>;
   deleteSuppression(domain: string, type: string | null, address: string): Promise<number>;
   deleteAllSuppressions(domain: string, type: string): Promise<number>;
   countSends(domain: string, since: number): Promise<number>;

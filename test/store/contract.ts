@@ -47,6 +47,41 @@ export function runStoreContract(name: string, makeStore: () => Store) {
       store.close();
     });
 
+    test("a send's messages and extras read back by send, and sends list newest first with filters", async () => {
+      const store = makeStore();
+      const z = store.zone("us");
+      const message = (id: string, sendId: string, at: number, extra = {}) => ({ id, sendId, domain: "a.test", messageIdHeader: `<${id}@x>`, from: "a@a.test",
+        subject: "s", content: "{}", raw: null, tags: [], metadata: {}, callbackUrl: null, source: "sparkpost", isTest: false, size: 2, createdAt: at, extra });
+      const recipient = (id: string, messageId: string, nextAttemptAt: number) => ({ id, messageId, email: `${id}@b.test`, rcptDomain: "b.test", kind: "to" as const,
+        status: "queued" as const, attempts: 0, nextAttemptAt, firstAttemptAt: null, expiresAt: NOW + 1e9, lastCode: null, lastResponse: null, mx: null, updatedAt: NOW });
+      const camp = { campaignId: "spring", description: "d", asmGroupId: 7 };
+      await z.createSend({ messages: [message("m1", "s1", NOW, camp), message("m2", "s1", NOW, camp)],
+        recipients: [recipient("r1", "m1", NOW), recipient("r2", "m2", NOW)], attachments: [], events: [] });
+      await z.createSend({ messages: [message("m3", "s2", NOW + 1)], recipients: [recipient("r3", "m3", NOW + 3_600_000)], attachments: [], events: [] });
+      expect((await z.listMessagesBySend("s1")).map((m) => [m.id, m.extra])).toEqual([["m1", camp], ["m2", camp]]);
+      expect((await z.getMessage("m3"))?.extra).toEqual({});
+      expect(await z.listSends("a.test", { limit: 10 })).toEqual([
+        { id: "s2", domain: "a.test", createdAt: NOW + 1, extra: {}, messages: 1 },
+        { id: "s1", domain: "a.test", createdAt: NOW, extra: camp, messages: 2 }]);
+      expect((await z.listSends(undefined, { campaignId: "spring", limit: 10 })).map((s) => s.id)).toEqual(["s1"]);
+      expect((await z.listSends("a.test", { scheduledAfter: NOW + 10, limit: 10 })).map((s) => s.id)).toEqual(["s2"]);
+      expect(await z.listSends("other.test", { limit: 10 })).toEqual([]);
+      store.close();
+    });
+
+    test("suppressions list forwards after a cursor and backwards before one", async () => {
+      const store = makeStore();
+      const z = store.zone("us");
+      await z.addSuppressions(["a", "b", "c", "d", "e"].map((l) => ({ domain: "a.test", type: "bounces" as const, address: `${l}@x.test`, reason: "", code: "", scope: null, createdAt: NOW })));
+      const list = async (q: { after?: string; before?: string; descending?: boolean }) =>
+        (await z.listSuppressions({ domain: "a.test", type: "bounces", limit: 2, ...q })).map((s) => s.address[0]);
+      expect(await list({ after: "b@x.test" })).toEqual(["c", "d"]);
+      expect(await list({ before: "d@x.test", descending: true })).toEqual(["c", "b"]);
+      expect(await list({ descending: true })).toEqual(["e", "d"]);
+      expect(await list({ before: "c@x.test" })).toEqual(["a", "b"]);
+      store.close();
+    });
+
     test("a domain's data is written only to its zone", async () => {
       const store = makeStore();
       await store.zone("eu").addSuppressions([{ domain: "eu.test", type: "bounces", address: "a@b.test", reason: "", code: "", scope: null, createdAt: NOW }]);

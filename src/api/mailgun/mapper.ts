@@ -79,6 +79,7 @@ export async function toSendRequest(domain: string, form: Form, now: number, tem
   const envelopes = varsText
     ? batchEnvelopes([...to, ...cc, ...bcc], parseRecipientVariables(varsText), content, opts)
     : [envelopeFor(to, cc, bcc, content, opts)];
+  const template = form.get("template") ?? form.get("t:template");
   return { domain, from, replyTo: opts.replyTo, envelopes, attachments: await readAttachments(form), tags: opts.tags,
-    ipPool: opts.ipPool, tracking: opts.tracking, isTestMode: opts.isTestMode, source: "mailgun" };
+    ipPool: opts.ipPool, ...(template ? { templateId: template } : {}), tracking: opts.tracking, isTestMode: opts.isTestMode, source: "mailgun" };
 }

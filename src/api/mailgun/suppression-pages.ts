@@ -7,9 +7,6 @@ import type { Suppression } from "../../store/store.ts";
 import type { Form } from "./form.ts";
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "./model.ts";
 
-// The store pages forward only; previous/last walk forward in chunks of this size.
-const SCAN_CHUNK = 1000;
-
 export type PageName = "first" | "last" | "next" | "previous";
 
 /** mailgun.js repeats `limit` when it follows a page link: the first value counts. */
@@ -21,17 +18,9 @@ export const pivotOf = (form: Form) => form.get("address")?.trim().toLowerCase()
 
 /** Reads the page `form` asks for, ordered by address. */
 export function createSuppressionPager(suppressions: Pick<SuppressionService, "list">) {
-  /** The last `limit` entries before `before` (of all entries when undefined). */
+  /** The last `limit` entries before `before` (of all entries when undefined), in address order. */
   async function listBefore(domain: string, type: SuppressionType, before: string | undefined, limit: number) {
-    let after: string | undefined;
-    let window: Suppression[] = [];
-    for (;;) {
-      const chunk = await suppressions.list(domain, { type, after, limit: SCAN_CHUNK });
-      const stop = before === undefined ? -1 : chunk.findIndex((s) => s.address >= before);
-      window = [...window, ...(stop >= 0 ? chunk.slice(0, stop) : chunk)].slice(-limit);
-      if (stop >= 0 || chunk.length < SCAN_CHUNK) return window;
-      after = chunk.at(-1)!.address;
-    }
+    return (await suppressions.list(domain, { type, before, descending: true, limit })).reverse();
   }
 
   return async function readPage(domain: string, type: SuppressionType, form: Form, limit: number): Promise<Suppression[]> {

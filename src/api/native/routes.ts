@@ -24,7 +24,8 @@ const FORM = { parse: "none" } as const;
 
 export function createNativeSurface(deps: SurfaceDeps): SurfaceHandler {
   const templates: TemplateStore = deps.templates;
-  const hooks: WebhookDeps = { webhooks: deps.webhooks, signingKey: deps.webhookSigningKey, allowPrivate: deps.config.webhooks.allow_private, now: deps.now };
+  const hooks: WebhookDeps = { webhooks: deps.webhooks, signingKey: deps.webhookSigningKey, allowPrivate: deps.config.webhooks.allow_private,
+    resolver: deps.resolver, now: deps.now };
   const domainOf = (request: Request, name: string) => visibleDomain(request, deps.domains, name);
 
   return new Elysia({ name: "native" })

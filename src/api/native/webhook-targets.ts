@@ -6,16 +6,15 @@ import type { WebhookService } from "../../core/webhooks.ts";
 import { AppError, invalid } from "../../core/errors.ts";
 import { ErrorListError } from "./errors.ts";
 import { TRACKED_TYPES, WEBHOOK_TYPES, sampleItems } from "./webhook-sample.ts";
-import { checkWebhookUrl, probeWebhookUrl } from "./webhook-check.ts";
+import { checkWebhookUrl, probeWebhookUrl, type EgressPolicy } from "./webhook-check.ts";
 
 export const MAX_WEBHOOK_URLS = 3;
 
 type WebhookTarget = Awaited<ReturnType<WebhookService["list"]>>[number];
 
-export interface WebhookDeps {
+export interface WebhookDeps extends EgressPolicy {
   webhooks: WebhookService;
   signingKey: string;
-  allowPrivate: boolean;
   now: () => number;
 }
 
@@ -30,23 +29,23 @@ export function checkWebhookType(type: string | undefined): string {
 const ofType = (targets: WebhookTarget[], domain: Domain, type: string) =>
   targets.filter((w) => w.format === "native" && w.domainId === domain.id && w.extra.webhookType === type);
 
-function checkUrls(urls: string[], deps: WebhookDeps): string[] {
+async function checkUrls(urls: string[], deps: WebhookDeps): Promise<string[]> {
   if (urls.length === 0) throw invalid("url is required", "url");
   if (urls.length > MAX_WEBHOOK_URLS) throw invalid(`at most ${MAX_WEBHOOK_URLS} url values per webhook, got ${urls.length}`, "url");
-  const problems = urls.flatMap((u) => checkWebhookUrl(u, deps.allowPrivate));
+  const problems = (await Promise.all(urls.map((u) => checkWebhookUrl(u, deps)))).flat();
   if (problems.length) throw new ErrorListError("invalid", problems[0]!, problems);
   return urls;
 }
 
 /** Checks every URL with a signed sample, then stores them; any failing endpoint refuses the whole call (402). */
 export async function createDomainWebhook(deps: WebhookDeps, domain: Domain, type: string, rawUrls: string[]): Promise<string[]> {
-  const urls = checkUrls([...new Set(rawUrls.map((u) => u.trim()).filter(Boolean))], deps);
+  const urls = await checkUrls([...new Set(rawUrls.map((u) => u.trim()).filter(Boolean))], deps);
   const tracked = TRACKED_TYPES[type];
   if (tracked && !domain[tracked]) {
     throw invalid(`${type} webhooks need ${tracked === "openTracking" ? "open" : "click"} tracking, which is off for ${domain.name}`, "id");
   }
   const [sample] = sampleItems(type, domain.name, deps.now(), deps.signingKey);
-  const failures = (await Promise.all(urls.map((u) => probeWebhookUrl(u, sample)))).filter((f): f is string => f !== null);
+  const failures = (await Promise.all(urls.map((u) => probeWebhookUrl(u, sample, deps)))).filter((f): f is string => f !== null);
   if (failures.length) throw new ErrorListError("payment_required", "Webhook URL check failed", failures);
   const existing = ofType(await deps.webhooks.list(domain.id), domain, type);
   for (const w of existing) await deps.webhooks.remove(w.id);

@@ -28,6 +28,10 @@ export async function toSendRequest(mail: SgMail, domain: string, templates: Tem
   };
   if (mail.replyTo.length) req.replyTo = mail.replyTo;
   if (mail.ipPoolName) req.ipPool = mail.ipPoolName;
+  // Kept with the send for reporting: SendGrid reports batch_id and asm_group_id in its events.
+  if (mail.batchId) req.batchId = mail.batchId;
+  if (mail.asm) req.asmGroupId = mail.asm.groupId;
+  if (mail.templateId) req.templateId = mail.templateId;
   if (mail.callbackUrl) req.callbackUrl = mail.callbackUrl;
   if (mail.mailSettings.shouldBypassLists) req.skipSuppression = true;
   return { req, issues: dedupe(issues) };

@@ -1,6 +1,7 @@
 // /api/v1/api-keys and the spec's /api/v1/{domain}/api-keys: keys with SparkPost grants over
 // core/access. The {domain} form makes a domain (sending) key; without it an account key makes an
-// account key and a domain key a key for its own domain. No key can create a stronger key.
+// account key and a domain key a key for its own domain. No key can create, or change a key into,
+// one stronger than itself.
 import { Elysia } from "elysia";
 import type { KeyInfo } from "../../core/access.ts";
 import type { Principal } from "../../core/model.ts";
@@ -20,18 +21,20 @@ function toWire(k: KeyInfo) {
     ...(k.lastUsedAt ? { last_used: new Date(k.lastUsedAt).toISOString() } : {}), kind: k.kind, ...(k.domain ? { domain: k.domain } : {}) };
 }
 
-function readKeyBody(body: unknown): { label: string; grants: string[] } {
+/** The label and grants a body gives (each undefined when absent: PUT leaves it as it is). */
+function readKeyBody(body: unknown): { label?: string; grants?: string[] } {
   if (!isObject(body)) throw badFormat("the request body must be a JSON object");
-  const label = body.label ?? "";
-  if (typeof label !== "string" || Buffer.byteLength(label) > MAX_LABEL_BYTES) throw badFormat("label must be a string of at most 1024 bytes");
-  const grants = body.grants ?? [];
-  if (!Array.isArray(grants) || !grants.every((g) => typeof g === "string")) throw badFormat("grants must be an array of strings");
-  const unknown = grants.find((g) => !KNOWN_GRANTS.has(g));
+  const { label, grants } = body;
+  if (label !== undefined && (typeof label !== "string" || Buffer.byteLength(label) > MAX_LABEL_BYTES)) throw badFormat("label must be a string of at most 1024 bytes");
+  if (grants !== undefined && (!Array.isArray(grants) || !grants.every((g) => typeof g === "string"))) throw badFormat("grants must be an array of strings");
+  const unknown = (grants as string[] | undefined)?.find((g) => !KNOWN_GRANTS.has(g));
   if (unknown) throw badFormat(`unknown grant ${unknown}`);
   // An IP allow-list that is silently not enforced would be worse than a refusal.
   if (Array.isArray(body.valid_ips) && body.valid_ips.length) throw badFormat("valid_ips is not supported by postern; restrict access to the API at the network level");
-  return { label, grants: [...new Set(grants as string[])] };
+  return { label: label as string | undefined, grants: grants === undefined ? undefined : [...new Set(grants as string[])] };
 }
+
+const tooStrong = () => spError(403, "1002", "Forbidden.", "a key cannot grant more than it holds");
 
 /** The domain the keys of this request belong to: the path's, a domain key's own, or none (account). */
 async function keyDomain(request: Request, deps: Deps, principal: Principal, name?: string): Promise<string | null> {
@@ -58,8 +61,8 @@ export function apiKeyRoutes(deps: Deps, prefix: "" | "/:domain") {
     .post(`${prefix}/api-keys`, async ({ request, params, body }) => {
       const principal = authorize(request, "apiKeys");
       const domain = await keyDomain(request, deps, principal, domainOf(params));
-      const { label, grants } = readKeyBody(body);
-      if (!mayDelegate(principal, grants)) throw spError(403, "1002", "Forbidden.", "a key cannot grant more than it holds");
+      const { label = "", grants = [] } = readKeyBody(body);
+      if (!mayDelegate(principal, grants)) throw tooStrong();
       const k = await deps.access.createKey(domain ? { kind: "domain", domain, label, grants } : { kind: "account", label, grants });
       return json(200, { results: { ...toWire(k), key: k.key, link: { href: `/api/v1/api-keys/${k.id}` } } });
     })
@@ -67,6 +70,16 @@ export function apiKeyRoutes(deps: Deps, prefix: "" | "/:domain") {
       const principal = authorize(request, "apiKeys");
       const domain = await keyDomain(request, deps, principal, domainOf(params));
       return json(200, { results: toWire(await visibleKey(deps, params.id, domain, principal)) });
+    })
+    .put(`${prefix}/api-keys/:id`, async ({ request, params, body }) => {
+      const principal = authorize(request, "apiKeys");
+      const domain = await keyDomain(request, deps, principal, domainOf(params));
+      const key = await visibleKey(deps, params.id, domain, principal);
+      const patch = readKeyBody(body);
+      // Neither the new grants nor the key being changed may be stronger than the caller's own key.
+      if (!mayDelegate(principal, key.grants) || (patch.grants && !mayDelegate(principal, patch.grants))) throw tooStrong();
+      const k = await deps.access.updateKey(key.id, patch);
+      return json(200, { results: { ...toWire(k), link: { href: `/api/v1/api-keys/${k.id}` } } });
     })
     .delete(`${prefix}/api-keys/:id`, async ({ request, params }) => {
       const principal = authorize(request, "apiKeys");

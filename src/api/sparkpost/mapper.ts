@@ -1,21 +1,20 @@
 // Transmission → SendRequest envelopes: one envelope per recipient, rendered with that recipient's
 // data (transmission metadata < transmission substitution_data < recipient metadata < recipient
-// substitution_data, as SparkPost documents). CC/BCC recipients (address.header_to) join the
-// envelope of the primary recipient their header_to names; see docs/api/sparkpost.md.
+// substitution_data, as SparkPost documents). CC/BCC recipients (address.header_to) get their own
+// copy too, showing header_to and the CC header; see docs/api/sparkpost.md.
 import type { Address, Attachment, SendEnvelope } from "../../core/model.ts";
 import { parseAddress, parseAddressList } from "../../validation/address.ts";
 import { badFormat, missingField } from "./errors.ts";
 import type { Json, RcptError, Transmission, TxInline, TxRecipient } from "./model.ts";
 import { compileTemplate, TemplateError, type Template, type TemplateMode } from "./substitution.ts";
 
-export interface EnvelopeGroup { tags: string[]; envelopes: SendEnvelope[] }
-
 export interface TransmissionPlan {
   from: Address;
   replyTo?: Address[];
   attachments: Attachment[];
-  groups: EnvelopeGroup[];
-  /** Recipients that got an envelope (merged CC/BCC recipients included). */
+  /** One per recipient, each with that recipient's tags. */
+  envelopes: SendEnvelope[];
+  /** Recipients that got an envelope (CC/BCC ones included). */
   accepted: number;
   /** Recipients whose content could not be rendered, reported as rcpt_to_errors. */
   rcptErrors: RcptError[];
@@ -112,82 +111,61 @@ function decodeFiles(c: TxInline): Attachment[] {
   });
 }
 
-const hasOwnData = (r: TxRecipient) =>
-  r.tags.length > 0 || Object.keys(r.metadata).length > 0 || Object.keys(r.substitutionData).length > 0;
-
-/** Groups envelopes by tag set: SendRequest carries one tag list. */
-function groupByTags(items: { tags: string[]; envelope: SendEnvelope }[]): EnvelopeGroup[] {
-  const groups = new Map<string, EnvelopeGroup>();
-  for (const { tags, envelope } of items) {
-    const key = JSON.stringify([...tags].sort());
-    const g = groups.get(key) ?? { tags, envelopes: [] };
-    g.envelopes.push(envelope);
-    groups.set(key, g);
-  }
-  return [...groups.values()];
-}
-
 interface PlanState {
   parts: Parts;
   tx: Transmission;
   maxOutput: number;
-  items: { tags: string[]; envelope: SendEnvelope }[];
+  envelopes: SendEnvelope[];
   rcptErrors: RcptError[];
   from?: Address;
   accepted: number;
 }
 
 /** Renders one recipient's envelope and records it; a substitution failure becomes its rcpt_to_error. */
-function addEnvelope(state: PlanState, r: TxRecipient, shape: (e: SendEnvelope) => SendEnvelope): SendEnvelope | null {
+function addEnvelope(state: PlanState, r: TxRecipient, shape: (e: SendEnvelope) => SendEnvelope): void {
   try {
     const built = renderEnvelope(state.parts, state.tx, r, state.maxOutput);
     const envelope = shape(built.envelope);
     state.from ??= built.from;
     // `from` may hold substitutions: an envelope whose sender renders differently carries its own.
     if (built.from.email !== state.from.email || built.from.name !== state.from.name) envelope.from = built.from;
-    state.items.push({ tags: r.tags, envelope });
+    if (r.tags.length) envelope.tags = r.tags;
+    state.envelopes.push(envelope);
     state.accepted++;
-    return envelope;
   } catch (e) {
     if (!(e instanceof TemplateError)) throw e;
     state.rcptErrors.push({ message: "substitution error", code: "1300", description: `recipients[${r.index}]: ${e.message}` });
-    return null;
   }
 }
 
-const toBcc = (e: SendEnvelope): SendEnvelope => ({ ...e, to: [], bcc: e.to });
-const headerToTarget = (r: TxRecipient) => parseAddressList(r.address.headerTo ?? "").parsed[0]?.email.toLowerCase();
+const displayList = (text: string | undefined): Address[] =>
+  parseAddressList(text ?? "").parsed.map((a) => ({ email: a.email, ...(a.name ? { name: a.name } : {}) }));
 
-/** Renders every recipient's envelope; CC/BCC recipients are folded into their primary's envelope. */
+/**
+ * How one recipient's own copy is addressed. A header_to recipient (the client's cc/bcc sugar) is
+ * delivered as Cc when the CC header lists it, else as Bcc, and its To header shows header_to; every
+ * copy shows the CC header. Display lists are never delivered to (SparkPost mails only `recipients`).
+ */
+function addressing(r: TxRecipient, ccShown: Address[]): (e: SendEnvelope) => SendEnvelope {
+  const self = r.address.email.toLowerCase();
+  const displayCc = ccShown.length ? { displayCc: ccShown } : {};
+  if (!r.address.headerTo) return (e) => ({ ...e, ...displayCc });
+  const displayTo = displayList(r.address.headerTo);
+  const kind = displayTo.some((a) => a.email.toLowerCase() === self) ? "to" : ccShown.some((a) => a.email.toLowerCase() === self) ? "cc" : "bcc";
+  return (e) => ({ ...e, to: [], [kind]: e.to, displayTo, ...displayCc });
+}
+
+/** Renders every recipient's own envelope (SparkPost generates one message per recipient). */
 export function planTransmission(tx: Transmission, content: ResolvedContent, maxOutput: number): TransmissionPlan {
-  const state: PlanState = { parts: compileParts(content, tx.options.performSubstitutions), tx, maxOutput, items: [], rcptErrors: [], accepted: 0 };
-  const isRaw = content.kind === "raw";
-  const ccHeader = isRaw ? undefined : Object.entries(content.inline.headers).find(([k]) => k.toLowerCase() === "cc")?.[1];
-  const ccShown = new Set(parseAddressList(ccHeader ?? "").parsed.map((a) => a.email.toLowerCase()));
-  const primaries = new Map<string, SendEnvelope>();
-  const followers: TxRecipient[] = [];
-  for (const r of tx.recipients) {
-    if (r.address.headerTo && !isRaw) {
-      // A raw message has its own To/Cc headers; elsewhere header_to marks a CC/BCC copy.
-      if (!hasOwnData(r) && headerToTarget(r)) followers.push(r);
-      else addEnvelope(state, r, toBcc);
-      continue;
-    }
-    const envelope = addEnvelope(state, r, (e) => e);
-    if (envelope && !isRaw) primaries.set(r.address.email.toLowerCase(), envelope);
-  }
-  for (const r of followers) {
-    const envelope = primaries.get(headerToTarget(r)!);
-    if (!envelope) { addEnvelope(state, r, toBcc); continue; } // names nobody here: its own, To-less copy
-    const addr = { email: r.address.email };
-    if (ccShown.has(r.address.email.toLowerCase())) (envelope.cc ??= []).push(addr);
-    else (envelope.bcc ??= []).push(addr);
-    state.accepted++;
-  }
-  const inline = isRaw ? undefined : content.inline;
+  const state: PlanState = { parts: compileParts(content, tx.options.performSubstitutions), tx, maxOutput, envelopes: [], rcptErrors: [], accepted: 0 };
+  const inline = content.kind === "raw" ? undefined : content.inline;
+  // A raw message carries its own To/Cc headers: header_to and the CC header apply to inline content only.
+  const ccHeader = inline ? Object.entries(inline.headers).find(([k]) => k.toLowerCase() === "cc")?.[1] : undefined;
+  const ccShown = displayList(ccHeader);
+  for (const r of tx.recipients) addEnvelope(state, r, inline ? addressing(r, ccShown) : (e) => e);
   return {
     from: state.from ?? { email: "" }, replyTo: inline?.replyTo ? replyToAddresses(inline.replyTo, tx) : undefined,
-    attachments: inline ? decodeFiles(inline) : [], groups: groupByTags(state.items), accepted: state.accepted, rcptErrors: state.rcptErrors,
+    attachments: inline ? decodeFiles(inline) : [], envelopes: state.envelopes, accepted: state.accepted, rcptErrors: state.rcptErrors,
   };
 }
 

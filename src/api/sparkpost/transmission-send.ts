@@ -1,8 +1,8 @@
 // The steps of `POST /transmissions`: read the body, resolve template_id, find the sending domain,
-// render the envelopes, send (one core call per tag set), and answer with SparkPost's counts,
+// render the envelopes, send them in one core call (one send = one transmission id), and answer with SparkPost's counts,
 // rcpt_to_errors (capped by num_rcpt_errors), 2000 for partial acceptance and 1902 for a single
 // suppressed recipient.
-import type { Domain, Principal, SendRequest, SendResult } from "../../core/model.ts";
+import type { Domain, Principal, SendRequest } from "../../core/model.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { invalidDomain, missingField, SparkpostError, spError } from "./errors.ts";
 import { planTransmission, type ResolvedContent, type TransmissionPlan } from "./mapper.ts";
@@ -38,21 +38,14 @@ async function sendingDomain(principal: Principal, email: string, deps: SendDeps
   throw invalidDomain();
 }
 
-function requestFor(tx: Transmission, plan: TransmissionPlan, domain: Domain, tags: string[]): Omit<SendRequest, "envelopes"> {
+function requestFor(tx: Transmission, plan: TransmissionPlan, domain: Domain): SendRequest {
   const o = tx.options;
   return {
-    domain: domain.name, from: plan.from, ...(plan.replyTo ? { replyTo: plan.replyTo } : {}), attachments: plan.attachments, tags,
-    ...(tx.campaignId ? { campaignId: tx.campaignId } : {}), ...(o.ipPool ? { ipPool: o.ipPool } : {}),
+    domain: domain.name, from: plan.from, ...(plan.replyTo ? { replyTo: plan.replyTo } : {}), attachments: plan.attachments, envelopes: plan.envelopes,
+    campaignId: tx.campaignId, description: tx.description, ipPool: o.ipPool, templateId: tx.content.kind === "template" ? tx.content.templateId : undefined,
     tracking: { ...(o.openTracking !== undefined ? { opens: o.openTracking } : {}), ...(o.clickTracking !== undefined ? { clicks: o.clickTracking } : {}) },
     isTransactional: o.transactional ?? false, isTestMode: o.sandbox ?? false, skipSuppression: o.skipSuppression ?? false, source: "sparkpost",
   };
-}
-
-/** Sends each tag group; SendRequest has one tag list, so differing recipient tags mean several commits. */
-async function sendGroups(principal: Principal, tx: Transmission, plan: TransmissionPlan, domain: Domain, deps: SendDeps): Promise<SendResult[]> {
-  const results: SendResult[] = [];
-  for (const g of plan.groups) results.push(await deps.sender.send(principal, { ...requestFor(tx, plan, domain, g.tags), envelopes: g.envelopes }));
-  return results;
 }
 
 function capErrors(errors: RcptError[], cap: number | undefined): RcptError[] {
@@ -70,9 +63,9 @@ export async function sendTransmission(principal: Principal, body: unknown, numR
     throw new SparkpostError(422, errors.length ? errors : [{ message: "required field is missing", code: "1400", description: "at least one recipient is required" }]);
   }
   const domain = await sendingDomain(principal, plan.from.email, deps);
-  const sent = await sendGroups(principal, tx, plan, domain, deps);
-  const results = { total_rejected_recipients: rcptErrors.length, total_accepted_recipients: plan.accepted, id: sent[0]!.id };
-  const suppressed = sent.reduce((n, r) => n + r.rejected.length, 0);
+  const sent = await deps.sender.send(principal, requestFor(tx, plan, domain));
+  const results = { total_rejected_recipients: rcptErrors.length, total_accepted_recipients: plan.accepted, id: sent.sendId };
+  const suppressed = sent.rejected.length;
   if (plan.accepted === 1 && suppressed === 1 && !rcptErrors.length) {
     throw new SparkpostError(400, [{ code: "1902", message: "Message generation rejected", description: "recipient address was suppressed due to system policy" }], { results });
   }

@@ -1,6 +1,6 @@
-// /api/v1/transmissions: send, list (scheduled ones, as SparkPost lists), get. postern keeps
-// messages, not transmissions: a transmission id is the id of its first message, and GET shows
-// that message's recipients and metadata (campaign_id, description, options are not kept).
+// /api/v1/transmissions: send, list (scheduled ones, as SparkPost lists), get. A transmission is one
+// core send: its id is the send id, and GET counts the recipients of every message of the send
+// (the id of one of its messages, which older postern versions answered, is still found).
 import { Elysia } from "elysia";
 import type { Domain } from "../../core/model.ts";
 import type { ActivityService } from "../../core/activity.ts";
@@ -14,47 +14,51 @@ import { sendTransmission } from "./transmission-send.ts";
 
 type Deps = Pick<SurfaceDeps, "sender" | "domains" | "activity" | "now" | "config" | "templates">;
 
-type Found = NonNullable<Awaited<ReturnType<ActivityService["message"]>>>;
-type StoredMessage = Found["message"];
-type StoredRecipient = Found["recipients"][number];
+type Found = NonNullable<Awaited<ReturnType<ActivityService["send"]>>>;
+type StoredRecipient = Found["messages"][number]["recipients"][number];
+type Extra = NonNullable<Found["messages"][number]["message"]["extra"]>;
 
-const LIST_SCAN_EVENTS = 1000;
+const LIST_LIMIT = 1000;
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "+00:00");
 
-/** SparkPost's transmission states from the message's recipients: scheduled ones are "submitted". */
+/** SparkPost's transmission states from the recipients: scheduled ones are "submitted". */
 function stateOf(recipients: StoredRecipient[], now: number): string {
   return recipients.some((r) => r.status === "queued" && r.attempts === 0 && r.nextAttemptAt > now) ? "submitted" : "Success";
 }
 
-function toTransmission(m: StoredMessage, recipients: StoredRecipient[], now: number) {
+/** The fields the list and the single view share. */
+const summaryOf = (id: string, extra: Extra, state: string) => ({
+  id, campaign_id: extra.campaignId ?? "", description: extra.description ?? "", state, content: { template_id: extra.templateId ?? "inline" },
+});
+
+function toTransmission(found: Found, now: number) {
+  const first = found.messages[0]!.message;
+  const recipients = found.messages.flatMap((m) => m.recipients);
   const failed = recipients.filter((r) => r.status === "suppressed").length;
+  const extra = first.extra ?? {};
   return {
-    id: m.id, description: "", state: stateOf(recipients, now), campaign_id: "", content: { template_id: "inline" },
+    ...summaryOf(found.id, extra, stateOf(recipients, now)),
     rcpt_list_chunk_size: recipients.length, rcpt_list_total_chunks: 1, num_rcpts: recipients.length,
-    num_generated: recipients.length - failed, num_failed_gen: failed, generation_start_time: iso(m.createdAt),
-    generation_end_time: iso(m.createdAt), substitution_data: "", metadata: m.metadata, tags: m.tags, options: {},
+    num_generated: recipients.length - failed, num_failed_gen: failed, generation_start_time: iso(first.createdAt),
+    generation_end_time: iso(first.createdAt), substitution_data: "", metadata: first.metadata, tags: first.tags,
+    options: extra.ipPool ? { ip_pool: extra.ipPool } : {},
   };
 }
 
-async function findMessage(deps: Deps, domains: Domain[], id: string) {
+async function findSend(deps: Deps, domains: Domain[], id: string): Promise<Found | null> {
   for (const d of domains) {
-    const found = await deps.activity.message(d.name, id);
+    const found = await deps.activity.send(d.name, id);
     if (found) return found;
   }
   return null;
 }
 
-/** Scheduled (not yet due) messages of the domains in scope, newest first. */
-async function listScheduled(deps: Deps, domains: Domain[]) {
-  const out: ReturnType<typeof toTransmission>[] = [];
-  for (const d of domains) {
-    const events = await deps.activity.events(d.name, { types: ["accepted"], limit: LIST_SCAN_EVENTS });
-    for (const id of new Set(events.map((e) => e.messageId))) {
-      const found = await deps.activity.message(d.name, id);
-      if (found && stateOf(found.recipients, deps.now()) === "submitted") out.push(toTransmission(found.message, found.recipients, deps.now()));
-    }
-  }
-  return out.map(({ id, campaign_id, description, state, content }) => ({ id, campaign_id, description, state, content }));
+/** Scheduled (not yet due) transmissions of the domains in scope, newest first. */
+async function listScheduled(deps: Deps, domains: Domain[], filter: { campaignId?: string; templateId?: string }) {
+  const q = { ...filter, scheduledAfter: deps.now(), limit: LIST_LIMIT };
+  const sends = (await Promise.all(domains.map((d) => deps.activity.sends(d.name, q)))).flat();
+  sends.sort((a, b) => b.createdAt - a.createdAt);
+  return sends.slice(0, LIST_LIMIT).map((s) => summaryOf(s.id, s.extra, "submitted"));
 }
 
 export function transmissionRoutes(deps: Deps) {
@@ -66,12 +70,14 @@ export function transmissionRoutes(deps: Deps) {
     })
     .get("/transmissions", async ({ request }) => {
       authorize(request, "transmissions");
-      return json(200, { results: await listScheduled(deps, await scopedDomains(request, deps.domains)) });
+      const q = readQuery(request);
+      const filter = { campaignId: q.str("campaign_id") || undefined, templateId: q.str("template_id") || undefined };
+      return json(200, { results: await listScheduled(deps, await scopedDomains(request, deps.domains), filter) });
     })
     .get("/transmissions/:id", async ({ request, params }) => {
       authorize(request, "transmissions");
-      const found = await findMessage(deps, await scopedDomains(request, deps.domains), params.id);
+      const found = await findSend(deps, await scopedDomains(request, deps.domains), params.id);
       if (!found) throw notFoundError(`Resource not found:transmission id ${params.id}`);
-      return json(200, { results: { transmission: toTransmission(found.message, found.recipients, deps.now()) } });
+      return json(200, { results: { transmission: toTransmission(found, deps.now()) } });
     });
 }

@@ -13,7 +13,7 @@ import { createdLinks, EVENT_MAP, readWebhook, toWire, updatedLinks, type Webhoo
 import { checkTarget, PING_MESSAGE, pingTarget } from "./webhook-ping.ts";
 import { sampleBatch } from "./webhook-samples.ts";
 
-type Deps = Pick<SurfaceDeps, "webhooks" | "domains" | "config">;
+type Deps = Pick<SurfaceDeps, "webhooks" | "domains" | "config" | "resolver">;
 
 /** The domain id webhooks of this request belong to (null: account-wide). */
 async function scopeId(request: Request, deps: Deps, principal: Principal, name?: string): Promise<number | null> {
@@ -40,7 +40,7 @@ function validationMessage(body: unknown): unknown {
 }
 
 export function webhookRoutes(deps: Deps, prefix: "" | "/:domain") {
-  const allowPrivate = deps.config.webhooks.allow_private;
+  const egress = { allowPrivate: deps.config.webhooks.allow_private, resolver: deps.resolver };
   const ctx = async (request: Request, params: Record<string, string> | undefined) => {
     const principal = authorize(request, "webhooks");
     return { principal, scope: await scopeId(request, deps, principal, params?.domain) };
@@ -53,8 +53,8 @@ export function webhookRoutes(deps: Deps, prefix: "" | "/:domain") {
     .post(`${prefix}/webhooks`, async ({ request, params, body }) => {
       const { scope } = await ctx(request, params);
       const w = readWebhook(body);
-      checkTarget(w.url, allowPrivate);
-      await pingTarget(w.url, w.extra);
+      await checkTarget(w.url, egress);
+      await pingTarget(w.url, w.extra, egress);
       const t = await deps.webhooks.create({ domainId: scope, events: w.native, url: w.url, format: "sparkpost", extra: { ...w.extra } });
       return json(200, { results: { id: t.id, links: createdLinks(t.id) } });
     })
@@ -67,7 +67,7 @@ export function webhookRoutes(deps: Deps, prefix: "" | "/:domain") {
       const { principal, scope } = await ctx(request, params);
       const t = await findTarget(deps, scope, params.id, true, principal);
       const w = readWebhook(body, { url: t.url, extra: t.extra as unknown as WebhookExtra });
-      if (w.url !== t.url) { checkTarget(w.url, allowPrivate); await pingTarget(w.url, w.extra); }
+      if (w.url !== t.url) { await checkTarget(w.url, egress); await pingTarget(w.url, w.extra, egress); }
       await deps.webhooks.update({ ...t, url: w.url, events: w.native, extra: { ...w.extra } });
       return json(200, { results: { id: t.id, links: updatedLinks(t.id) } });
     })
@@ -79,8 +79,8 @@ export function webhookRoutes(deps: Deps, prefix: "" | "/:domain") {
     .post(`${prefix}/webhooks/:id/validate`, async ({ request, params, body }) => {
       const { principal, scope } = await ctx(request, params);
       const t = await findTarget(deps, scope, params.id, true, principal);
-      checkTarget(t.url, allowPrivate);
-      const response = await pingTarget(t.url, t.extra as unknown as WebhookExtra, validationMessage(body));
+      await checkTarget(t.url, egress);
+      const response = await pingTarget(t.url, t.extra as unknown as WebhookExtra, egress, validationMessage(body));
       return json(200, { results: { msg: "Test POST to endpoint succeeded", response } });
     })
     .get(`${prefix}/webhooks/:id/batch-status`, async ({ request, params }) => {

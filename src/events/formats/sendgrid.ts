@@ -20,6 +20,7 @@ export function sendgridEvent(ctx: EventContext): Record<string, unknown> {
     email: e.recipient, timestamp: seconds(e.timestamp), event: SENDGRID_EVENT[e.type], sg_event_id: e.id,
     sg_message_id: `${ctx.message?.id ?? e.messageId}.${e.recipientId ?? "0"}`, "smtp-id": ctx.message?.messageIdHeader ?? "",
     category: e.tags,
+    ...(ctx.message?.asmGroupId !== undefined ? { asm_group_id: ctx.message.asmGroupId } : {}),
   };
   if (e.type === "failed" && e.code === 605) out.event = "dropped";
   if (e.type === "failed" && e.severity === "temporary") out.event = "deferred";

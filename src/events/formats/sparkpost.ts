@@ -37,10 +37,11 @@ export function sparkpostEvent(ctx: EventContext): Record<string, unknown> {
   const { category, type } = sparkpostType(e);
   const body: Record<string, unknown> = {
     type, event_id: e.id, timestamp: String(seconds(e.timestamp)), message_id: ctx.message?.id ?? e.messageId,
-    transmission_id: ctx.message?.id ?? e.messageId, rcpt_to: e.recipient, raw_rcpt_to: e.recipient,
+    transmission_id: ctx.message?.sendId ?? ctx.message?.id ?? e.messageId, rcpt_to: e.recipient, raw_rcpt_to: e.recipient,
     recipient_domain: e.recipient.slice(e.recipient.lastIndexOf("@") + 1), rcpt_meta: e.metadata, rcpt_tags: e.tags,
     friendly_from: ctx.message?.from ?? "", subject: ctx.message?.subject ?? "", customer_id: "1", subaccount_id: "0",
     msg_size: String(ctx.message?.size ?? 0), injection_time: new Date(ctx.message?.createdAt ?? e.timestamp).toISOString(),
+    ...(ctx.message?.campaignId ? { campaign_id: ctx.message.campaignId } : {}), ...(ctx.message?.ipPool ? { ip_pool: ctx.message.ipPool } : {}),
   };
   if (category === "message_event") { body.delv_method = "esmtp"; body.ip_address = e.mx ?? ""; }
   if (type === "bounce" || type === "delay" || type === "policy_rejection") {

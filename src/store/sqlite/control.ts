@@ -117,6 +117,11 @@ export function createControlStore(db: Database): ControlStore {
     async revokeKey(id: string, now: number) {
       return db.query("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").run(now, id).changes > 0;
     },
+    async updateKey(id: string, patch: { label?: string; grants?: string[] }) {
+      const r = db.query(`UPDATE api_keys SET label = COALESCE(?, label), grants = COALESCE(?, grants) WHERE id = ? AND revoked_at IS NULL`)
+        .run(patch.label ?? null, patch.grants ? JSON.stringify(patch.grants) : null, id);
+      return r.changes > 0;
+    },
     async touchKeys(used: Map<string, number>) {
       db.transaction(() => { for (const [id, at] of used) q.touch.run(at, id); })();
     },

@@ -69,4 +69,8 @@ export const ZONE_MIGRATIONS: string[] = [
    CREATE TABLE cursors (name TEXT PRIMARY KEY, value INTEGER NOT NULL);`,
   // Validation asks "did this address bounce for anyone here?" without a domain.
   `CREATE INDEX suppressions_by_address ON suppressions(address, type);`,
+  // Request-level facts of a send (campaign_id, batch_id, asm_group_id, ip_pool, description,
+  // template_id) as JSON, and the index that reads a whole send (a SparkPost transmission) back.
+  `ALTER TABLE messages ADD COLUMN extra TEXT NOT NULL DEFAULT '{}';
+   CREATE INDEX messages_send ON messages(send_id);`,
 ];

@@ -2,23 +2,18 @@
 // suppressions of the domains that live in this zone. Queue statements are in queue.ts.
 import type { Database } from "bun:sqlite";
 import type { MessageEvent } from "../../core/model.ts";
-import type { StoredAttachment, StoredMessage, StoredRecipient, Suppression, ZoneStore } from "../store.ts";
+import type { StoredAttachment, StoredRecipient, Suppression, ZoneStore } from "../store.ts";
 import { bool, json } from "./db.ts";
 import { createQueueStatements, toRecipient } from "./queue.ts";
 import { createEventStatements } from "./events.ts";
 import { createOutboxStatements } from "./outbox.ts";
 import { createGroupCommit } from "./group-commit.ts";
+import { createSendRecords, encodeExtra, toStoredMessage } from "./messages.ts";
+import { createSuppressionListing } from "./suppression-list.ts";
 
 type Row = Record<string, unknown>;
 type SendRows = Parameters<ZoneStore["createSend"]>[0];
 
-const toMessage = (r: Row): StoredMessage => ({
-  id: r.id as string, sendId: r.send_id as string, domain: r.domain as string, messageIdHeader: r.message_id_header as string,
-  from: r.mail_from as string, subject: r.subject as string, content: (r.content as string | null) ?? null,
-  raw: r.raw ? new Uint8Array(r.raw as Uint8Array) : null, tags: json(r.tags, []), metadata: json(r.metadata, {}),
-  callbackUrl: (r.callback_url as string | null) ?? null, source: r.source as string, isTest: bool(r.is_test),
-  size: r.size as number, createdAt: r.created_at as number,
-});
 
 const toSuppression = (r: Row): Suppression => ({
   domain: r.domain as string, type: r.type as Suppression["type"], address: r.address as string, reason: r.reason as string,
@@ -27,7 +22,7 @@ const toSuppression = (r: Row): Suppression => ({
 
 export function createZoneStore(zone: string, db: Database): ZoneStore {
   const insMessage = db.query(`INSERT INTO messages (id, send_id, domain, message_id_header, mail_from, subject, content, raw,
-    tags, metadata, callback_url, source, is_test, size, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    tags, metadata, callback_url, source, is_test, size, created_at, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const insRecipient = db.query(`INSERT INTO recipients (id, message_id, email, rcpt_domain, kind, status, attempts,
     next_attempt_at, first_attempt_at, expires_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, NULL, ?, ?)`);
   const insAttachment = db.query(`INSERT INTO attachments (send_id, idx, filename, content_type, content_id, disposition, data)
@@ -41,7 +36,7 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
 
   const writeSend = ({ messages, recipients, attachments, events: evs }: SendRows) => {
     for (const m of messages) insMessage.run(m.id, m.sendId, m.domain, m.messageIdHeader, m.from, m.subject, m.content, m.raw,
-      JSON.stringify(m.tags), JSON.stringify(m.metadata), m.callbackUrl, m.source, m.isTest ? 1 : 0, m.size, m.createdAt);
+      JSON.stringify(m.tags), JSON.stringify(m.metadata), m.callbackUrl, m.source, m.isTest ? 1 : 0, m.size, m.createdAt, encodeExtra(m.extra));
     for (const r of recipients) insRecipient.run(r.id, r.messageId, r.email, r.rcptDomain, r.kind, r.status, r.nextAttemptAt, r.expiresAt, r.updatedAt);
     for (const a of attachments) insAttachment.run(a.sendId, a.idx, a.filename, a.contentType, a.contentId, a.disposition, a.data);
     events.insertMany(evs);
@@ -57,7 +52,7 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
     createSend: (input) => groupCommit.add(input),
     async getMessage(id) {
       const r = db.query("SELECT * FROM messages WHERE id = ?").get(id) as Row | null;
-      return r ? toMessage(r) : null;
+      return r ? toStoredMessage(r) : null;
     },
     async getAttachments(sendId) {
       const rows = db.query("SELECT * FROM attachments WHERE send_id = ? ORDER BY idx").all(sendId) as Row[];
@@ -109,16 +104,6 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
     async isListedAnywhere(address, type) {
       return db.query("SELECT 1 FROM suppressions WHERE address = ? AND type = ? LIMIT 1").get(address.toLowerCase(), type) !== null;
     },
-    async listSuppressions({ domain, type, after, limit, address }) {
-      const where = ["domain = ?"];
-      const args: (string | number)[] = [domain];
-      if (type) { where.push("type = ?"); args.push(type); }
-      if (after) { where.push("address > ?"); args.push(after); }
-      if (address) { where.push("address = ?"); args.push(address.toLowerCase()); }
-      args.push(limit);
-      const rows = db.query(`SELECT * FROM suppressions WHERE ${where.join(" AND ")} ORDER BY address LIMIT ?`).all(...args) as Row[];
-      return rows.map(toSuppression);
-    },
     async deleteSuppression(domain, type, address) {
       const sql = type ? "DELETE FROM suppressions WHERE domain = ? AND address = ? AND type = ?" : "DELETE FROM suppressions WHERE domain = ? AND address = ?";
       const args = type ? [domain, address.toLowerCase(), type] : [domain, address.toLowerCase()];
@@ -138,6 +123,8 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
       const r = db.query("SELECT COUNT(*) AS n FROM messages WHERE domain = ? AND created_at >= ?").get(domain, since) as Row;
       return r.n as number;
     },
+    ...createSendRecords(db),
+    ...createSuppressionListing(db),
   };
 }
 

@@ -87,7 +87,10 @@ describe("POST /v3/{domain}/messages through mailgun.js", () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "welcome.html"), "<h1>Welcome {{name}}</h1><p>{{plan}}</p>");
     writeFileSync(join(dir, "welcome.subject"), "Welcome aboard {{name}}");
-    await h.mg.messages.create("example.com", { from: "hi@example.com", to: "tpl@dest.test", template: "welcome", "t:variables": JSON.stringify({ name: "Tess" }), "v:plan": "gold" });
+    const res = await h.mg.messages.create("example.com", { from: "hi@example.com", to: "tpl@dest.test", template: "welcome", "t:variables": JSON.stringify({ name: "Tess" }),
+      "v:plan": "gold", "o:sending-ip-pool": "pool-a" });
+    const stored = await h.t.app.activity.message("example.com", res.id!.replace(/^<|@.*$/g, ""));
+    expect(stored!.message.extra).toEqual({ templateId: "welcome", ipPool: "pool-a" });
     const [msg] = await bySubject("Welcome aboard Tess");
     const mail = await parse(msg!.raw);
     expect(mail.html).toContain("<h1>Welcome Tess</h1><p>gold</p>");
@@ -95,9 +98,12 @@ describe("POST /v3/{domain}/messages through mailgun.js", () => {
     expect(err).toMatchObject({ status: 400, details: 'template "missing" not found' });
   });
 
-  test("o:testmode accepts without delivering; o:deliverytime schedules the send", async () => {
+  test("o:testmode accepts without delivering and reports delivered with code 650; o:deliverytime schedules the send", async () => {
     const test = await h.mg.messages.create("example.com", { from: "a@example.com", to: "quiet@dest.test", subject: "test mode", text: "x", "o:testmode": true });
     expect((await recipientsOf(test.id!)).map((r) => r.status)).toEqual(["test"]);
+    const { items } = await h.mg.events.get("example.com", { event: "delivered", recipient: "quiet@dest.test" });
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ event: "delivered", "delivery-status": { code: 650 }, flags: { "is-test-mode": true } });
     const at = new Date(Date.now() + 3600_000);
     at.setUTCMilliseconds(0);
     const later = await h.mg.messages.create("example.com", { from: "a@example.com", to: "later@dest.test", subject: "later", text: "x", "o:deliverytime": at.toUTCString() });

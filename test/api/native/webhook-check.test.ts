@@ -1,22 +1,29 @@
 import { describe, expect, test } from "bun:test";
-import { checkWebhookUrl, isPrivateHost } from "../../../src/api/native/webhook-check.ts";
+import { checkWebhookUrl, probeWebhookUrl } from "../../../src/api/native/webhook-check.ts";
 import { tokenId } from "../../../src/api/native/mapper.ts";
+import { createMockResolver } from "../../../src/dns.ts";
 
-describe("private webhook targets", () => {
-  const table: [string, boolean][] = [
-    ["127.0.0.1", true], ["10.1.2.3", true], ["172.16.0.1", true], ["172.32.0.1", false], ["192.168.1.1", true],
-    ["169.254.169.254", true], ["100.64.0.1", true], ["0.0.0.0", true], ["224.0.0.1", true], ["255.255.255.255", true],
-    ["8.8.8.8", false], ["localhost", true], ["api.localhost", true], ["hooks.example.org", false],
-    ["[::1]", true], ["[::]", true], ["[fe80::1]", true], ["[fd12:3456::1]", true], ["[::ffff:127.0.0.1]", true],
-    ["[::ffff:7f00:1]", true], ["[2001:db8::1]", false],
-  ];
-  for (const [host, want] of table) test(`${host} is ${want ? "" : "not "}private`, () => expect(isPrivateHost(host)).toBe(want));
+const resolver = createMockResolver({ "hooks.example.org": { a: ["93.184.216.34"] }, "inside.example.org": { a: ["192.168.0.9"] } });
+const strict = { allowPrivate: false, resolver };
 
-  test("URL forms that normalise to loopback are caught", () => {
-    expect(checkWebhookUrl("http://2130706433/x", false)).toHaveLength(1);
-    expect(checkWebhookUrl("http://0x7f.1/x", false)).toHaveLength(1);
-    expect(checkWebhookUrl("http://127.0.0.1/x", true)).toEqual([]);
-    expect(checkWebhookUrl("https://hooks.example.org/x", false)).toEqual([]);
+describe("webhook URL checks", () => {
+  test("URL forms that normalise to loopback, and names resolving to private addresses, are refused", async () => {
+    expect(await checkWebhookUrl("http://2130706433/x", strict)).toHaveLength(1);
+    expect(await checkWebhookUrl("http://0x7f.1/x", strict)).toHaveLength(1);
+    const [problem] = await checkWebhookUrl("https://inside.example.org/x", strict);
+    expect(problem).toContain("192.168.0.9");
+    expect(problem).toContain("webhooks.allow_private is off");
+    expect(await checkWebhookUrl("http://127.0.0.1/x", { allowPrivate: true, resolver })).toEqual([]);
+    expect(await checkWebhookUrl("https://hooks.example.org/x", strict)).toEqual([]);
+  });
+
+  test("only http and https are accepted", async () => {
+    expect(await checkWebhookUrl("ftp://hooks.example.org/x", strict)).toEqual(["ftp://hooks.example.org/x: only http and https URLs can receive webhooks"]);
+    expect(await checkWebhookUrl("not a url", strict)).toEqual(["not a url: not a valid URL"]);
+  });
+
+  test("the probe itself goes through the guard", async () => {
+    expect(await probeWebhookUrl("http://127.0.0.1:9/x", {}, strict)).toContain("refused");
   });
 });
 

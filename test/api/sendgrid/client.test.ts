@@ -158,6 +158,7 @@ describe("@sendgrid/mail send", () => {
     expect(res.statusCode).toBe(202);
     const found = await h.t.app.activity.message("example.com", res.headers["x-message-id"]);
     expect(found!.recipients.map((r) => [r.email, r.nextAttemptAt])).toEqual([["later@dest.test", sendAt * 1000]]);
+    expect(found!.message.extra).toEqual({ batchId: "batch1", asmGroupId: 1, ipPool: "pool" });
   });
 
   test("sandbox mode validates, answers 200 and neither delivers nor stores anything", async () => {

@@ -100,3 +100,36 @@ describe("grants are enforced on every route", () => {
     expect(same.results.grants).toEqual(["api_keys/manage"]);
   });
 });
+
+describe("PUT /api-keys/{id}", () => {
+  test("changes the label and grants; the new grants apply on the key's next request", async () => {
+    const k = await keyWith(["transmissions/modify"]);
+    const client = env.client(k.key);
+    expect((await client.transmissions.send(message)).results.total_accepted_recipients).toBe(1);
+    const res = await env.account.put({ uri: `api-keys/${k.id}`, json: { label: "renamed", grants: ["transmissions/view"] } });
+    expect(res.results).toMatchObject({ id: k.id, label: "renamed", grants: ["transmissions/view"], link: { href: `/api/v1/api-keys/${k.id}` } });
+    expect(res.results.key).toBeUndefined();
+    expect((await failure(client.transmissions.send(message))).statusCode).toBe(403);
+    const labelOnly = await env.account.put({ uri: `api-keys/${k.id}`, json: { label: "again" } });
+    expect(labelOnly.results).toMatchObject({ label: "again", grants: ["transmissions/view"] });
+  });
+
+  test("a key cannot grant more than it holds, nor change a stronger key", async () => {
+    const manager = env.client((await keyWith(["api_keys/manage", "transmissions/view"])).key);
+    const weak = await keyWith(["transmissions/view"]);
+    expect((await failure(manager.put({ uri: `api-keys/${weak.id}`, json: { grants: ["transmissions/modify"] } }))).statusCode).toBe(403);
+    expect((await failure(manager.put({ uri: `api-keys/${weak.id}`, json: { grants: [] } }))).statusCode).toBe(403);
+    expect((await manager.put({ uri: `api-keys/${weak.id}`, json: { label: "ok", grants: ["api_keys/manage"] } })).results.grants).toEqual(["api_keys/manage"]);
+    const strong = await keyWith([]);
+    expect((await failure(manager.put({ uri: `api-keys/${strong.id}`, json: { label: "mine now" } }))).statusCode).toBe(403);
+  });
+
+  test("unknown and revoked keys are 404; a domain key cannot reach account keys; bad grants are 422", async () => {
+    expect((await failure(env.account.put({ uri: "api-keys/nothere", json: { label: "x" } }))).statusCode).toBe(404);
+    const acct = await keyWith([]);
+    expect((await failure(env.domain.put({ uri: `api-keys/${acct.id}`, json: { label: "x" } }))).statusCode).toBe(404);
+    expect((await failure(env.account.put({ uri: `api-keys/${acct.id}`, json: { grants: ["nope/nope"] } }))).statusCode).toBe(422);
+    await env.account.delete({ uri: `api-keys/${acct.id}` });
+    expect((await failure(env.account.put({ uri: `api-keys/${acct.id}`, json: { label: "x" } }))).statusCode).toBe(404);
+  });
+});

@@ -54,6 +54,33 @@ describe("POST /transmissions through the sparkpost client", () => {
     }
   });
 
+  test("every header_to recipient gets its own copy showing header_to and the CC header, delivered to it alone", async () => {
+    const res = await env.domain.transmissions.send({
+      recipients: [
+        { address: { email: "p1@hdr.test" } },
+        { address: { email: "p2@hdr.test" } },
+        { address: { email: "c1@hdr.test", header_to: "P One <p1@hdr.test>, p2@hdr.test" }, substitution_data: { who: "cc" } },
+        { address: { email: "b1@hdr.test", header_to: "p1@hdr.test" } },
+      ],
+      content: { from, subject: "for {{who or 'primary'}}", text: "t", headers: { CC: "c1@hdr.test, shown-only@hdr.test" } },
+    });
+    expect(res.results.total_accepted_recipients).toBe(4);
+    const p2 = await env.received("p2@hdr.test");
+    expect(p2.parsed.to?.map((a) => a.address)).toEqual(["p2@hdr.test"]);
+    expect(p2.parsed.cc?.map((a) => a.address)).toEqual(["c1@hdr.test", "shown-only@hdr.test"]);
+    const c1 = await env.received("c1@hdr.test");
+    expect(c1.parsed.subject).toBe("for cc");
+    expect(c1.parsed.to?.map((a) => a.address)).toEqual(["p1@hdr.test", "p2@hdr.test"]);
+    expect(c1.to).toEqual(["c1@hdr.test"]);
+    const b1 = await env.received("b1@hdr.test");
+    expect(b1.parsed.to?.map((a) => a.address)).toEqual(["p1@hdr.test"]);
+    expect(b1.raw.toString()).not.toContain("b1@hdr.test");
+    expect(b1.raw.toString()).not.toMatch(/^bcc:/im);
+    await Bun.sleep(300);
+    expect(env.sink.messages.some((m) => m.to.includes("shown-only@hdr.test"))).toBe(false);
+    expect(env.sink.messages.filter((m) => m.to.some((r) => r.endsWith("@hdr.test"))).every((m) => m.to.length === 1)).toBe(true);
+  });
+
   test("attachments and inline images arrive as MIME parts", async () => {
     await env.domain.transmissions.send({
       recipients: [{ address: "files@dest.test" }],
@@ -73,10 +100,11 @@ describe("POST /transmissions through the sparkpost client", () => {
     writeFileSync(join(env.templatesDir, "welcome.subject"), "Welcome {{first}}\n");
     writeFileSync(join(env.templatesDir, "welcome.html"), "<h1>{{first}}</h1>{{if promo}}<p>{{promo}}</p>{{end}}");
     writeFileSync(join(env.templatesDir, "welcome.txt"), "Welcome {{first}}");
-    await env.domain.transmissions.send({
+    const res = await env.domain.transmissions.send({
       recipients: [{ address: "tpl@dest.test", substitution_data: { first: "<Tia>" } }], substitution_data: { promo: "10% off" },
       content: { template_id: "welcome", from: "news@example.com" },
     });
+    expect((await env.domain.transmissions.get(res.results.id)).results.transmission.content).toEqual({ template_id: "welcome" });
     const m = await env.received("tpl@dest.test");
     expect(m.parsed.subject).toBe("Welcome <Tia>");
     expect(m.parsed.html).toContain("<h1>&lt;Tia&gt;</h1><p>10% off</p>");
@@ -102,17 +130,30 @@ describe("POST /transmissions through the sparkpost client", () => {
     const res = await env.domain.transmissions.send({ options: { sandbox: true, inline_css: true }, campaign_id: "c1", description: "d",
       recipients: [{ address: "sandbox@dest.test", tags: ["t1"], metadata: { k: { nested: 1 } } }], content: { from, subject: "s", text: "t" } });
     const got = await env.domain.transmissions.get(res.results.id);
-    expect(got.results.transmission).toMatchObject({ id: res.results.id, state: "Success", num_rcpts: 1, metadata: { k: '{"nested":1}' }, tags: ["t1"] });
+    expect(got.results.transmission).toMatchObject({ id: res.results.id, state: "Success", num_rcpts: 1, metadata: { k: '{"nested":1}' }, tags: ["t1"],
+      campaign_id: "c1", description: "d" });
     await Bun.sleep(300);
     expect(env.sink.messages.some((m) => m.to.includes("sandbox@dest.test"))).toBe(false);
   });
 
-  test("a start_time in the future schedules the transmission and it is listed", async () => {
+  test("a start_time in the future schedules the transmission and it is listed, filtered by campaign_id", async () => {
     const at = new Date(Date.now() + 3_600_000).toISOString().replace(/\.\d{3}Z$/, "+00:00");
-    const res = await env.domain.transmissions.send({ options: { start_time: at }, recipients: [{ address: "later@dest.test" }], content: { from, subject: "s", text: "t" } });
-    const list = await env.domain.transmissions.list({ campaign_id: "ignored" });
-    expect(list.results.map((x: { id: string }) => x.id)).toContain(res.results.id);
+    const res = await env.domain.transmissions.send({ options: { start_time: at }, campaign_id: "later-camp", description: "later",
+      recipients: [{ address: "later@dest.test" }], content: { from, subject: "s", text: "t" } });
+    const list = await env.domain.transmissions.list({ campaign_id: "later-camp" });
+    expect(list.results).toEqual([{ id: res.results.id, campaign_id: "later-camp", description: "later", state: "submitted", content: { template_id: "inline" } }]);
+    expect((await env.domain.transmissions.list({ campaign_id: "other" })).results).toEqual([]);
+    expect((await env.domain.transmissions.list({})).results.map((x: { id: string }) => x.id)).toContain(res.results.id);
     expect((await env.domain.transmissions.get(res.results.id)).results.transmission.state).toBe("submitted");
+  });
+
+  test("a transmission's id is its send: get counts every recipient, and a message id still finds it", async () => {
+    const res = await env.domain.transmissions.send({ recipients: [{ address: "all1@dest.test", tags: ["a"] }, { address: "all2@dest.test" }],
+      options: { sandbox: true }, content: { from, subject: "s", text: "t" } });
+    const got = (await env.domain.transmissions.get(res.results.id)).results.transmission;
+    expect(got).toMatchObject({ id: res.results.id, num_rcpts: 2, num_generated: 2 });
+    const [event] = await env.t.app.store.zone("us").searchEvents({ recipient: "all2@dest.test", limit: 1 });
+    expect((await env.domain.transmissions.get(event!.messageId)).results.transmission.id).toBe(res.results.id);
   });
 
   test("transmissions.get of an unknown id is 404 1600", async () => {

@@ -136,6 +136,24 @@ describe("webhook errors and scope", () => {
   });
 });
 
+describe("event delivery to SparkPost webhooks", () => {
+  test("events go to webhooks by SparkPost type, with transmission_id and campaign_id; inactive ones get nothing", async () => {
+    await env.account.webhooks.create({ name: "inj", target: `${base}/injection`, events: ["injection"] });
+    await env.account.webhooks.create({ name: "off", target: `${base}/inactive`, events: ["injection"], active: false });
+    await env.account.webhooks.create({ name: "pol", target: `${base}/policy`, events: ["policy_rejection"] });
+    const sent = await env.domain.transmissions.send({ campaign_id: "hooks", recipients: [{ address: "hooked@dest.test" }],
+      content: { from: "news@example.com", subject: "s", text: "t" } });
+    const deadline = Date.now() + 15_000;
+    const injections = () => hits.filter((h) => h.path === "/injection" && h.body.includes("hooked@dest.test"));
+    while (!injections().length && Date.now() < deadline) await Bun.sleep(50);
+    const batch = JSON.parse(injections()[0]!.body) as { msys: { message_event: Record<string, unknown> } }[];
+    expect(batch[0]!.msys.message_event).toMatchObject({ type: "injection", rcpt_to: "hooked@dest.test", transmission_id: sent.results.id, campaign_id: "hooks" });
+    await Bun.sleep(500);
+    expect(hits.filter((h) => h.path === "/inactive" && h.body.includes("hooked@dest.test"))).toEqual([]);
+    expect(hits.filter((h) => h.path === "/policy" && h.body.includes("hooked@dest.test"))).toEqual([]);
+  });
+});
+
 describe("private targets", () => {
   test("loopback targets are refused unless webhooks.allow_private is on", async () => {
     const strict = await startSpEnv({ allowPrivate: false });
@@ -143,6 +161,22 @@ describe("private targets", () => {
       const err = await failure(strict.account.webhooks.create({ name: "n", target: `${base}/hook`, events: ["delivery"] }));
       expect(err.statusCode).toBe(400);
       expect(err.errors[0]!.description).toContain("allow_private");
+    } finally { await strict.close(); }
+  });
+
+  test("a hostname that resolves to a private address is refused too, and so is an OAuth token URL", async () => {
+    const strict = await startSpEnv({ allowPrivate: false, dns: { "hooks.inside.test": { a: ["10.1.2.3"] }, "hooks.public.test": { a: ["93.184.216.34"] } } });
+    try {
+      const err = await failure(strict.account.webhooks.create({ name: "n", target: "https://hooks.inside.test/hook", events: ["delivery"] }));
+      expect(err.statusCode).toBe(400);
+      expect(err.errors[0]!.description).toContain("10.1.2.3");
+      // The token URL is refused before anything is sent, so the public target is never contacted.
+      const tokenHits = hits.filter((h) => h.path === "/token").length;
+      const oauth = await failure(strict.account.webhooks.create({ name: "o", target: "https://hooks.public.test/hook", events: ["delivery"],
+        auth_type: "oauth2", auth_request_details: { url: `${base}/token`, body: {} } }));
+      expect(oauth.statusCode).toBe(400);
+      expect(JSON.stringify(oauth.errors[0])).toContain("refused");
+      expect(hits.filter((h) => h.path === "/token")).toHaveLength(tokenHits);
     } finally { await strict.close(); }
   });
 });

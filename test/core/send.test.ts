@@ -1,0 +1,98 @@
+// The core send service against an in-memory store: suppression scope and the transmission
+// records a send leaves behind.
+import { describe, expect, test } from "bun:test";
+import { openSqliteStore } from "../../src/store/sqlite/index.ts";
+import { createAccessService } from "../../src/core/access.ts";
+import { createDomainService } from "../../src/core/domains.ts";
+import { createSendService } from "../../src/core/send.ts";
+import { createSuppressionService } from "../../src/core/suppressions.ts";
+import { createMockResolver } from "../../src/dns.ts";
+import { ensureAccount } from "../../src/core/account.ts";
+import type { Principal, SendRequest } from "../../src/core/model.ts";
+
+const NOW = 1_800_000_000_000;
+
+async function setupCore() {
+  const store = openSqliteStore(":memory:", ["us"]);
+  const now = () => NOW;
+  const access = createAccessService({ control: store.control, now });
+  const domains = createDomainService({ control: store.control, resolver: createMockResolver({}), now, zones: { names: ["us"], default: "us" },
+    dns: { mtaHostname: "mta.test", bounceDomain: "", trackingHost: "track.test" } });
+  await ensureAccount(store.control, access, now());
+  await domains.add("a.test");
+  await domains.verify("a.test", true);
+  const sender = createSendService({ store, now, hostname: "mta.test", lifetimeMs: 86_400_000, maxMessageBytes: 10_000_000 });
+  const suppressions = createSuppressionService({ store, now });
+  const principal: Principal = { accountId: 1, keyId: "k", kind: "account", domain: null, grants: [] };
+  return { store, sender, suppressions, principal };
+}
+
+const request = (to: string[], extra: Partial<SendRequest> = {}): SendRequest => ({
+  domain: "a.test", from: { email: "news@a.test" }, source: "native",
+  envelopes: to.map((email) => ({ to: [{ email }], subject: "hi", text: "hello" })), ...extra,
+});
+
+describe("suppression scope", () => {
+  async function withScopedLists() {
+    const core = await setupCore();
+    await core.suppressions.add("a.test", "unsubscribes", [
+      { address: "tx@x.test", scope: "transactional" },
+      { address: "nontx@x.test", scope: "non_transactional" },
+      { address: "both@x.test", scope: null },
+    ]);
+    return core;
+  }
+  const rejected = async (core: Awaited<ReturnType<typeof setupCore>>, isTransactional: boolean) =>
+    (await core.sender.send(core.principal, request(["tx@x.test", "nontx@x.test", "both@x.test", "ok@x.test"], { isTransactional })))
+      .rejected.map((r) => r.email).sort();
+
+  test("a transactional entry suppresses only transactional mail", async () => {
+    const core = await withScopedLists();
+    expect(await rejected(core, true)).toEqual(["both@x.test", "tx@x.test"]);
+  });
+  test("a non_transactional entry suppresses only non-transactional mail", async () => {
+    const core = await withScopedLists();
+    expect(await rejected(core, false)).toEqual(["both@x.test", "nontx@x.test"]);
+  });
+  test("an unscoped entry on another list still applies when a scoped one does not", async () => {
+    const core = await setupCore();
+    await core.suppressions.add("a.test", "unsubscribes", [{ address: "two@x.test", scope: "transactional" }]);
+    await core.suppressions.add("a.test", "bounces", [{ address: "two@x.test" }]);
+    const result = await core.sender.send(core.principal, request(["two@x.test"], { isTransactional: false }));
+    expect(result.rejected).toEqual([{ email: "two@x.test", reason: "bounces" }]);
+  });
+});
+
+describe("transmission records", () => {
+  test("a send keeps its request-level facts on every message, and envelope tags replace the request's", async () => {
+    const core = await setupCore();
+    const req = request(["one@x.test", "two@x.test"], { campaignId: "spring", batchId: "b1", asmGroupId: 12, ipPool: "pool", description: "", tags: ["all"] });
+    req.envelopes[1]!.tags = ["own"];
+    const sent = await core.sender.send(core.principal, req);
+    const messages = await core.store.zone("us").listMessagesBySend(sent.sendId);
+    expect(messages.map((m) => m.extra)).toEqual([{ campaignId: "spring", batchId: "b1", asmGroupId: 12, ipPool: "pool" },
+      { campaignId: "spring", batchId: "b1", asmGroupId: 12, ipPool: "pool" }]);
+    expect(messages.map((m) => m.tags)).toEqual([["all"], ["own"]]);
+    const events = await core.store.zone("us").searchEvents({ recipient: "two@x.test", limit: 5 });
+    expect(events[0]!.tags).toEqual(["own"]);
+    expect((await core.store.zone("us").listSends("a.test", { campaignId: "spring", limit: 5 })).map((s) => [s.id, s.messages])).toEqual([[sent.sendId, 2]]);
+  });
+});
+
+describe("test mode", () => {
+  test("a test-mode recipient is accepted and at once delivered with code 650, and nothing is queued", async () => {
+    const core = await setupCore();
+    const sent = await core.sender.send(core.principal, request(["quiet@x.test"], { isTestMode: true, source: "mailgun" }));
+    const events = await core.store.zone("us").searchEvents({ messageId: sent.id, ascending: true, limit: 5 });
+    expect(events.map((e) => [e.type, e.code])).toEqual([["accepted", undefined], ["delivered", 650]]);
+    expect((await core.store.zone("us").listRecipients(sent.id)).map((r) => r.status)).toEqual(["test"]);
+    expect(await core.store.zone("us").claimDue(NOW + 86_400_000, 10, 60_000)).toEqual([]);
+  });
+  test("a suppressed recipient in test mode gets only its 605 failure", async () => {
+    const core = await setupCore();
+    await core.suppressions.add("a.test", "bounces", [{ address: "gone@x.test" }]);
+    const sent = await core.sender.send(core.principal, request(["gone@x.test"], { isTestMode: true }));
+    const events = await core.store.zone("us").searchEvents({ messageId: sent.id, limit: 5 });
+    expect(events.map((e) => [e.type, e.code])).toEqual([["failed", 605]]);
+  });
+});
