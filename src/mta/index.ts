@@ -50,7 +50,8 @@ export function createMta(deps: MtaDeps) {
   const scheduler = createScheduler({
     store, delivery, now, log: deps.log, onEvents: deps.onEvents,
     policy: { schedule: config.mta.retry, lifetimeMs: config.mta.max_queue_lifetime },
-    maxInFlight: Math.max(100, config.mta.max_connections * 10), perDomainConcurrency: config.mta.max_connections_per_host,
+    // Recipients beyond what the connections can carry would only wait, holding memory.
+    maxInFlight: Math.max(100, config.mta.max_connections * 2), perDomainConcurrency: config.mta.max_connections_per_host,
   });
   return {
     pool, delivery, scheduler,

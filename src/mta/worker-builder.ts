@@ -7,6 +7,8 @@ import type { MessageBuilder } from "./builder.ts";
 import type { BuildJob, WorkerInit, WorkerReply } from "./worker-protocol.ts";
 
 const JOB_TIMEOUT_MS = 60_000;
+/** Jobs queued per worker at most: enough to keep it busy, few enough to keep built bytes out of memory. */
+const JOBS_PER_WORKER = 8;
 // In the compiled binary (build.ts lists the worker as an entrypoint) workers are addressed by
 // their path at build time; from source, next to this file.
 const WORKER_PATH = import.meta.url.includes("$bunfs") ? "./src/mta/sign-worker.ts" : new URL("./sign-worker.ts", import.meta.url).href;
@@ -26,6 +28,9 @@ export function createWorkerBuilder(opts: WorkerBuilderOptions): MessageBuilder 
   const pending = new Map<number, Pending>();
   const workers: (Worker | null)[] = Array.from({ length: opts.workers }, () => null);
   let nextJob = 1;
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const limit = opts.workers * JOBS_PER_WORKER;
 
   function settle(jobId: number, bytes?: Uint8Array, error?: string) {
     const p = pending.get(jobId);
@@ -58,14 +63,21 @@ export function createWorkerBuilder(opts: WorkerBuilderOptions): MessageBuilder 
   return {
     async build(message, attachments, recipientId) {
       const keys = await opts.keysFor(message.domain);
+      while (running >= limit) await new Promise<void>((r) => waiting.push(r));
+      running++;
       const jobId = nextJob++;
       const slot = hashOf(message.id) % workers.length;
       const job: BuildJob = { type: "build", jobId, message, attachments, recipientId, keys };
-      return new Promise<Uint8Array>((resolve, reject) => {
-        const timer = setTimeout(() => replace(slot, `job ${jobId} took longer than ${JOB_TIMEOUT_MS} ms`), JOB_TIMEOUT_MS);
-        pending.set(jobId, { resolve, reject, slot, timer });
-        workerAt(slot).postMessage(job);
-      });
+      try {
+        return await new Promise<Uint8Array>((resolve, reject) => {
+          const timer = setTimeout(() => replace(slot, `job ${jobId} took longer than ${JOB_TIMEOUT_MS} ms`), JOB_TIMEOUT_MS);
+          pending.set(jobId, { resolve, reject, slot, timer });
+          workerAt(slot).postMessage(job);
+        });
+      } finally {
+        running--;
+        waiting.shift()?.();
+      }
     },
     close() {
       for (const [i, w] of workers.entries()) { w?.terminate(); workers[i] = null; }

@@ -16,8 +16,9 @@ export const toRecipient = (r: Row): StoredRecipient => ({
 const PENDING = "status IN ('queued', 'deferred')";
 
 export function createQueueStatements(db: Database) {
-  const claim = db.query(`UPDATE recipients SET next_attempt_at = ?1 + ?3, claimed = 1 WHERE id IN (
-      SELECT id FROM recipients WHERE ${PENDING} AND next_attempt_at <= ?1 ORDER BY next_attempt_at LIMIT ?2)
+  // By rowid: the subquery walks the due index and the update needs no second look-up by id.
+  const claim = db.query(`UPDATE recipients SET next_attempt_at = ?1 + ?3, claimed = 1 WHERE rowid IN (
+      SELECT rowid FROM recipients WHERE ${PENDING} AND next_attempt_at <= ?1 ORDER BY next_attempt_at LIMIT ?2)
     RETURNING *`);
   const update = db.query(`UPDATE recipients SET status = ?, attempts = ?, next_attempt_at = ?, first_attempt_at = ?,
     last_code = ?, last_response = ?, mx = ?, updated_at = ?, claimed = 0 WHERE id = ?`);
