@@ -39,11 +39,13 @@ if [ "$system" = 1 ]; then
   id postern >/dev/null 2>&1 || useradd --system --home-dir /var/lib/postern --shell /usr/sbin/nologin postern
   install -d -o postern -g postern -m 0750 /var/lib/postern /var/lib/postern/templates
   install -d -m 0755 /etc/postern
-  if [ ! -f /etc/postern/postern.toml ]; then
-    sed -e 's#^data_dir = .*#data_dir = "/var/lib/postern"                # control.sqlite + one <zone>.sqlite per data zone#' \
-        -e 's#^templates_dir = .*#templates_dir = "/var/lib/postern/templates"   # stored templates (Handlebars files) used by name#' \
-        config/postern.example.toml > /etc/postern/postern.toml
-    chown root:postern /etc/postern/postern.toml; chmod 0640 /etc/postern/postern.toml
+  if [ ! -s /etc/postern/postern.toml ]; then
+    tmp=$(mktemp)
+    sed -e 's|^data_dir = "[^"]*"|data_dir = "/var/lib/postern"|' \
+        -e 's|^templates_dir = "[^"]*"|templates_dir = "/var/lib/postern/templates"|' \
+        config/postern.example.toml > "$tmp"
+    install -m 0640 -o root -g postern "$tmp" /etc/postern/postern.toml
+    rm -f "$tmp"
     say "wrote /etc/postern/postern.toml"
   fi
   install -m 0755 dist/postern /usr/local/bin/postern.bin 2>/dev/null && mv -f /usr/local/bin/postern.bin /usr/local/bin/postern
