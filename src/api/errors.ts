@@ -31,3 +31,15 @@ function validationMessage(err: unknown): string {
 
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+
+/** True for failures no client caused: surfaces rethrow them so the dispatcher logs them once. */
+export const isUnexpected = (err: unknown, elysiaCode?: string | number) =>
+  !(err instanceof AppError) && describeError(err, elysiaCode).status >= 500;
+
+/** A surface's Elysia onError: client mistakes in the vendor's shape, the unexpected up to the dispatcher. */
+export function surfaceOnError(render: (err: unknown, code?: string | number) => Response) {
+  return ({ code, error }: { code: string | number; error: unknown }) => {
+    if (isUnexpected(error, code)) throw error;
+    return render(error, code);
+  };
+}

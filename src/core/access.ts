@@ -96,7 +96,8 @@ export function createAccessService({ control, now }: AccessDeps) {
       if (stored.kind === "domain" && !domain) return null;
       const account = await control.getAccount();
       pendingTouches.set(stored.id, now());
-      void flushTouches();
+      // Last-used times are a convenience: a failed write must not fail (or crash) the request.
+      void flushTouches().catch(() => undefined);
       return { accountId: account?.id ?? 1, keyId: stored.id, kind: stored.kind, domain, grants: stored.grants };
     },
 

@@ -2,7 +2,7 @@
 // addresses, limits and suppressions, then commits messages + recipients (the queue) + accepted
 // events in one transaction before it returns. A returned SendResult means durable on disk.
 import type { Address, Domain, MessageEvent, Principal, SendEnvelope, SendRequest, SendResult } from "./model.ts";
-import type { MessageExtra, StoredAttachment, StoredMessage, StoredRecipient, Store, Suppression } from "../store/store.ts";
+import type { MessageExtra, StoredAttachment, StoredMessage, StoredRecipient, Store, Suppression, ZoneStore } from "../store/store.ts";
 import { AppError, forbidden, invalidMany, notFound, type Issue } from "./errors.ts";
 import { checkHeaders, hasLineBreak } from "./headers.ts";
 import { checkSyntax } from "../validation/address.ts";
@@ -59,10 +59,9 @@ export function createSendService(deps: SendDeps) {
       const zone = store.zone(domain.zone);
       const all = req.envelopes.flatMap((e) => [...e.to, ...(e.cc ?? []), ...(e.bcc ?? [])].map((a) => a.email));
       await checkLimit(domain, req.envelopes.length);
-      const suppressed = req.skipSuppression ? new Map<string, Suppression>() : await suppressedMap(store, domain.name, all, Boolean(req.isTransactional));
+      const suppressed = req.skipSuppression ? new Map<string, Suppression>() : await suppressedMap(zone, domain.name, all, Boolean(req.isTransactional));
       const built = buildRows(req, domain, suppressed, at, deps);
-      const size = built.messages.reduce((n, m) => n + m.size, 0);
-      if (size > deps.maxMessageBytes) throw new AppError("too_large", `message size ${size} exceeds the limit of ${deps.maxMessageBytes} bytes`);
+      checkSizes(built, deps.maxMessageBytes);
       await zone.createSend({ messages: built.messages, recipients: built.recipients, attachments: built.attachments, events: built.events });
       if (built.recipients.some((r) => r.status === "queued")) deps.onQueued?.();
       return {
@@ -81,9 +80,20 @@ export function createSendService(deps: SendDeps) {
  * The entries that stop mail of this kind, by lowercased address. A scoped entry (SparkPost's
  * transactional / non_transactional lists) stops only mail of its kind; a null scope stops both.
  */
-async function suppressedMap(store: Store, domain: string, emails: string[], isTransactional: boolean): Promise<Map<string, Suppression>> {
-  const d = await store.control.getDomain(domain);
-  const list = await store.zone(d!.zone).findSuppressed(domain, emails);
+/**
+ * Each message must fit the limit, and so must the request: its bodies plus its attachments once
+ * (every envelope of a send shares them; counting them per message would refuse a batch).
+ */
+function checkSizes(built: { messages: StoredMessage[]; attachments: StoredAttachment[] }, max: number) {
+  const attachmentBytes = built.attachments.reduce((n, a) => n + a.data.byteLength, 0);
+  const largest = built.messages.reduce((n, m) => Math.max(n, m.size), 0);
+  const total = built.messages.reduce((n, m) => n + m.size, 0) - attachmentBytes * Math.max(0, built.messages.length - 1);
+  const size = Math.max(largest, total);
+  if (size > max) throw new AppError("too_large", `message size ${size} exceeds the limit of ${max} bytes`);
+}
+
+async function suppressedMap(zone: ZoneStore, domain: string, emails: string[], isTransactional: boolean): Promise<Map<string, Suppression>> {
+  const list = await zone.findSuppressed(domain, emails);
   const whitelisted = new Set(list.filter((s) => s.type === "whitelists").map((s) => s.address));
   const kind = isTransactional ? "transactional" : "non_transactional";
   const applies = (s: Suppression) => SUPPRESSING.has(s.type) && !whitelisted.has(s.address) && (s.scope === null || s.scope === kind);

@@ -96,3 +96,19 @@ describe("test mode", () => {
     expect(events.map((e) => [e.type, e.code])).toEqual([["failed", 605]]);
   });
 });
+
+describe("size limits", () => {
+  const attachment = (bytes: number) => ({ filename: "a.bin", contentType: "application/octet-stream", content: new Uint8Array(bytes), disposition: "attachment" as const });
+
+  test("an attachment shared by many envelopes counts once against the request", async () => {
+    const { sender, principal } = await setupCore();
+    const to = Array.from({ length: 200 }, (_, i) => `r${i}@x.test`);
+    const r = await sender.send(principal, request(to, { attachments: [attachment(200_000)] }));
+    expect(r.accepted).toBe(200);
+  });
+
+  test("a message over the limit is refused as too large", async () => {
+    const { sender, principal } = await setupCore();
+    await expect(sender.send(principal, request(["a@x.test"], { attachments: [attachment(10_000_001)] }))).rejects.toMatchObject({ code: "too_large" });
+  });
+});

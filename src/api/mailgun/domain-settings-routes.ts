@@ -65,7 +65,7 @@ export function domainSettingsRoutes(deps: Deps) {
     .put("/v3/domains/:domain/tracking/:section", async ({ params, request }) => {
       requireAccountKey(request);
       const section = params.section as keyof typeof TRACKING_SETTINGS;
-      if (!(section in TRACKING_SETTINGS)) throw notFound(`unknown tracking section "${params.section}": use open, click or unsubscribe`);
+      if (!Object.hasOwn(TRACKING_SETTINGS, section)) throw notFound(`unknown tracking section "${params.section}": use open, click or unsubscribe`);
       const active = parseYesNo((await readForm(request)).get("active"));
       if (active === undefined) throw invalid("active must be yes, no, true, false or htmlonly", "active");
       await deps.domains.set(params.domain, { [TRACKING_SETTINGS[section]]: active });

@@ -5,8 +5,8 @@
 import { Elysia } from "elysia";
 import type { SurfaceDeps } from "../deps.ts";
 import type { SurfaceHandler } from "../server.ts";
-import { createTemplateStore, type TemplateStore } from "../../core/templates.ts";
 import { renderMailgunError } from "./errors.ts";
+import { surfaceOnError } from "../errors.ts";
 import { messageRoutes } from "./message-routes.ts";
 import { domainRoutes } from "./domain-routes.ts";
 import { domainSettingsRoutes } from "./domain-settings-routes.ts";
@@ -16,11 +16,9 @@ import { activityRoutes } from "./activity-routes.ts";
 import { validationRoutes } from "./validation-routes.ts";
 
 export function createMailgunSurface(deps: SurfaceDeps): SurfaceHandler {
-  // Until the composition root hands every surface one store (deps.templates), build our own.
-  const templates: TemplateStore = (deps as SurfaceDeps & { templates?: TemplateStore }).templates
-    ?? createTemplateStore({ dir: deps.config.storage.templates_dir });
+  const templates = deps.templates;
   return new Elysia({ name: "mailgun" })
-    .onError(({ code, error }) => renderMailgunError(error, code))
+    .onError(surfaceOnError(renderMailgunError))
     .use(messageRoutes(deps, templates))
     .use(domainRoutes(deps))
     .use(domainSettingsRoutes(deps))

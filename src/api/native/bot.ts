@@ -11,6 +11,7 @@ import { guardedFetch } from "../../events/egress.ts";
 import { parseBotRequest, type BotEvent } from "./bot-model.ts";
 import { mailgunSignature } from "../../events/formats/mailgun.ts";
 import { renderNativeError } from "./errors.ts";
+import { surfaceOnError } from "../errors.ts";
 
 const SINGLE_MIN_LATENCY_MS = 1_000;
 const RESULT_TTL_MS = 3_600_000;
@@ -59,7 +60,7 @@ export function botRoutes(deps: Deps) {
   }
 
   return new Elysia({ name: "native-bot" })
-    .onError(({ code, error }) => renderNativeError(error, code))
+    .onError(surfaceOnError(renderNativeError))
     .post("/:domain/bot", async ({ request, params, body }) => {
       const domain = await enabledDomain(request, params.domain);
       const req = parseBotRequest(body);

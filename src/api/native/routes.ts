@@ -10,6 +10,7 @@ import type { TemplateStore } from "../../core/templates.ts";
 import { botRoutes } from "./bot.ts";
 import { parseAddressList } from "../../validation/address.ts";
 import { renderNativeError } from "./errors.ts";
+import { surfaceOnError } from "../errors.ts";
 import { MAX_PARSE_CHARS, parseFlag, queryText, readForm, required, textOf, textsOf } from "./model.ts";
 import { toAuth, toDnsRecords, toDomainDetail, toDomainItem, toParsed, toSuppression, toValidation } from "./mapper.ts";
 import { visibleDomain, visibleDomains } from "./scope.ts";
@@ -29,7 +30,7 @@ export function createNativeSurface(deps: SurfaceDeps): SurfaceHandler {
   const domainOf = (request: Request, name: string) => visibleDomain(request, deps.domains, name);
 
   return new Elysia({ name: "native" })
-    .onError(({ code, error }) => renderNativeError(error, code))
+    .onError(surfaceOnError(renderNativeError))
     .use(botRoutes(deps))
     .get("/test", ({ request }) => toAuth(principalOf(request)))
     .get("/domains", async ({ request }) => {

@@ -1,6 +1,5 @@
 // SendGrid's error shape: {"errors":[{"message","field","help"}]}, one entry per problem, with
 // dotted field paths such as personalizations.0.to.1.email and SendGrid's help links for 400s.
-import { AppError } from "../../core/errors.ts";
 import { describeError, json } from "../errors.ts";
 import { helpFor } from "./model.ts";
 
@@ -22,6 +21,3 @@ export function renderSendgridError(err: unknown, elysiaCode?: string | number):
   return json(info.status, { errors });
 }
 
-/** True for failures no client caused: the surface rethrows them so the dispatcher logs them once. */
-export const isUnexpected = (err: unknown, elysiaCode?: string | number) =>
-  !(err instanceof AppError) && describeError(err, elysiaCode).status >= 500;

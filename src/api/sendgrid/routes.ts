@@ -7,8 +7,8 @@ import type { SurfaceHandler } from "../server.ts";
 import { contextOf, principalOf } from "../context.ts";
 import { json } from "../errors.ts";
 import { AppError, invalid } from "../../core/errors.ts";
-import { createTemplateStore, type TemplateStore } from "../../core/templates.ts";
-import { isUnexpected, renderSendgridError } from "./errors.ts";
+import { renderSendgridError } from "./errors.ts";
+import { surfaceOnError } from "../errors.ts";
 import { readJsonBody } from "./body.ts";
 import { isObject } from "./fields.ts";
 import { createMailSend, requireDomainKey } from "./mail-send.ts";
@@ -17,19 +17,13 @@ import { MSG } from "./model.ts";
 
 const MAX_VALIDATION_BODY_BYTES = 64 * 1024;
 
-type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now"> & { templates?: TemplateStore };
+type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now" | "templates">;
 
 export function createSendgridSurface(deps: SendgridDeps): SurfaceHandler {
-  // Until the composition root hands every surface one shared store, build ours from the config.
-  const templates = deps.templates ?? createTemplateStore({ dir: deps.config.storage.templates_dir });
-  const mailSend = createMailSend({ sender: deps.sender, templates, maxMessageBytes: deps.config.smtp.max_message_size, now: deps.now });
+  const mailSend = createMailSend({ sender: deps.sender, templates: deps.templates, maxMessageBytes: deps.config.smtp.max_message_size, now: deps.now });
 
   return new Elysia({ name: "sendgrid" })
-    .onError(({ code, error }) => {
-      // Unexpected failures go up to the dispatcher, which logs them and answers a 500 in our shape.
-      if (isUnexpected(error, code)) throw error;
-      return renderSendgridError(error, code);
-    })
+    .onError(surfaceOnError(renderSendgridError))
     .post("/v3/mail/send", ({ request }) => mailSend(principalOf(request), request), { parse: "none" })
     .post("/v3/validations/email", async ({ request }) => {
       const domain = requireDomainKey(principalOf(request));

@@ -41,9 +41,6 @@ function describeIssue(i: Issue, message: string): string {
   return i.field ? `${i.field}: ${i.message}` : i.message || message;
 }
 
-/** True for failures no client caused: the surface rethrows them so the dispatcher logs them once. */
-export const isUnexpected = (err: unknown, elysiaCode?: string | number) =>
-  !(err instanceof AppError) && describeError(err, elysiaCode).status >= 500;
 
 /** Maps anything thrown inside the SparkPost surface (or the dispatcher) to SparkPost's body. */
 export function renderSparkpostError(err: unknown, elysiaCode?: string | number): Response {

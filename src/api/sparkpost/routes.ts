@@ -5,7 +5,8 @@ import { Elysia } from "elysia";
 import type { SurfaceDeps } from "../deps.ts";
 import type { SurfaceHandler } from "../server.ts";
 import { json } from "../errors.ts";
-import { isUnexpected, renderSparkpostError } from "./errors.ts";
+import { renderSparkpostError } from "./errors.ts";
+import { surfaceOnError } from "../errors.ts";
 import { authorize } from "./grants.ts";
 import { readQuery } from "./query.ts";
 import { transmissionRoutes } from "./transmissions.ts";
@@ -21,11 +22,7 @@ export function createSparkpostSurface(deps: SurfaceDeps): SurfaceHandler {
     return json(200, { results: await validationOf(deps, principal, params.address) });
   };
   return new Elysia({ name: "sparkpost" })
-    .onError(({ code, error }) => {
-      // Unexpected failures go up to the dispatcher, which logs them and answers a 500 in our shape.
-      if (isUnexpected(error, code)) throw error;
-      return renderSparkpostError(error, code);
-    })
+    .onError(surfaceOnError(renderSparkpostError))
     .group("/api/v1", (app) => app
       .use(transmissionRoutes(deps))
       .use(sendingDomainRoutes(deps))
