@@ -22,12 +22,14 @@ async function scopeId(request: Request, deps: Deps, principal: Principal, name?
 }
 
 /** SparkPost targets visible here; a domain key sees account-wide ones but may change only its own. */
-async function visible(deps: Deps, scope: number | null): Promise<WebhookTarget[]> {
-  return (await deps.webhooks.list(scope)).filter((t) => t.format === "sparkpost");
+/** A domain key sees only its domain's webhooks: account-wide ones carry credentials it must not read. */
+async function visible(deps: Deps, scope: number | null, principal?: Principal): Promise<WebhookTarget[]> {
+  const all = (await deps.webhooks.list(scope)).filter((t) => t.format === "sparkpost");
+  return principal?.kind === "domain" ? all.filter((t) => t.domainId === scope) : all;
 }
 
 async function findTarget(deps: Deps, scope: number | null, id: string, forWrite: boolean, principal: Principal): Promise<WebhookTarget> {
-  const t = (await visible(deps, scope)).find((w) => w.id === id);
+  const t = (await visible(deps, scope, principal)).find((w) => w.id === id);
   const isWritable = t && (principal.kind === "account" || t.domainId === scope);
   if (!t || (forWrite && !isWritable)) throw notFoundError(`webhook '${id}' does not exist`);
   return t;
@@ -47,8 +49,8 @@ export function webhookRoutes(deps: Deps, prefix: "" | "/:domain") {
   };
   const app = (a: Elysia) => a
     .get(`${prefix}/webhooks`, async ({ request, params }) => {
-      const { scope } = await ctx(request, params);
-      return json(200, { results: (await visible(deps, scope)).map(toWire) });
+      const { principal, scope } = await ctx(request, params);
+      return json(200, { results: (await visible(deps, scope, principal)).map(toWire) });
     })
     .post(`${prefix}/webhooks`, async ({ request, params, body }) => {
       const { scope } = await ctx(request, params);

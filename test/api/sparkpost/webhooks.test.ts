@@ -116,13 +116,15 @@ describe("webhook errors and scope", () => {
     expect((await failure(env.account.webhooks.create({ name: "n", target: "ftp://x.test/", events: ["delivery"] }))).statusCode).toBe(422);
   });
 
-  test("a domain key's webhooks belong to its domain; it sees account-wide ones but cannot change them", async () => {
-    const acct = await env.account.webhooks.create({ name: "all", target: `${base}/all`, events: ["delivery"] });
+  test("a domain key's webhooks belong to its domain; account-wide ones (and their credentials) stay out of its sight", async () => {
+    const acct = await env.account.webhooks.create({ name: "all", target: `${base}/all`, events: ["delivery"], auth_token: "account-secret" });
     const own = await env.domain.webhooks.create({ name: "mine", target: `${base}/mine`, events: ["open"] });
     const domainId = (await env.t.app.domains.get("example.com"))!.id;
     expect((await env.t.app.webhooks.list(null)).find((w) => w.id === own.results.id)!.domainId).toBe(domainId);
-    const ids = (await env.domain.webhooks.list()).results.map((w: { id: string }) => w.id);
-    expect(ids).toEqual(expect.arrayContaining([acct.results.id, own.results.id]));
+    const listed = await env.domain.webhooks.list();
+    expect(listed.results.map((w: { id: string }) => w.id)).toEqual([own.results.id]);
+    expect(JSON.stringify(listed)).not.toContain("account-secret");
+    expect((await failure(env.domain.webhooks.get(acct.results.id))).statusCode).toBe(404);
     expect((await failure(env.domain.webhooks.delete(acct.results.id))).statusCode).toBe(404);
     expect(await env.domain.webhooks.delete(own.results.id)).toBe("");
   });
