@@ -24,7 +24,8 @@ import type { SurfaceDeps } from "./api/deps.ts";
 import { createTemplateStore } from "./core/templates.ts";
 import { createInboundServer } from "./inbound/smtp-server.ts";
 import { createReportHandler } from "./inbound/report-handler.ts";
-import { bounceDomainFor } from "./core/domain-dns.ts";
+import { createReportMailboxes } from "./core/report-mailboxes.ts";
+import { createHealth } from "./health.ts";
 import { createEventPipeline } from "./events/index.ts";
 import { createBotDetector } from "./tracking/bot-detector.ts";
 import { createInteractionRecorder } from "./tracking/interactions.ts";
@@ -83,17 +84,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
 
   const recorder = createInteractionRecorder({ store, detector, now, onEvents: () => events.poke() });
 
-  async function queueDepth(): Promise<number> {
-    let n = 0;
-    for (const z of store.zoneNames()) { const s = await store.zone(z).queueStats(now()); n += s.queued + s.deferred; }
-    return n;
-  }
-  async function webhooksPending(): Promise<number> {
-    let n = 0;
-    for (const z of store.zoneNames()) n += (await store.zone(z).webhookStats()).find((s) => s.status === "pending")?.count ?? 0;
-    return n;
-  }
-  metrics.gauge("postern_queue_depth", "recipients queued or deferred", async () => [[{}, await queueDepth()]]);
+  const health = createHealth({ store, now, zone: config.server.zone, openConnections: () => mta.pool.stats().open, recent: recentErrors, metrics });
 
   const http = createHttpHandler({
     authenticate: access.authenticate,
@@ -102,25 +93,18 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       sparkpost: createSparkpostSurface(surfaceDeps), native: createNativeSurface(surfaceDeps),
       tracking: createTrackingSurface({ codec, recorder, detector, log: log.child("tracking") }),
     },
-    health: async () => ({ status: "ok", zone: config.server.zone, queue: await queueDepth(), connections: mta.pool.stats().open,
-      webhooks_pending: await webhooksPending(), last_errors: recentErrors.list() }),
+    health,
     metrics, log: log.child("http"), now,
     clientIp: createClientIp(config.server.trusted_proxies),
   });
 
-  const REPORT_MAILBOXES = new Set(["postmaster", "abuse", "fbl"]);
   const inbound = createInboundServer({
     listen: splitHostPort(config.smtp.listen), hostname: mtaHostname, allowInsecureAuth: config.smtp.allow_insecure_auth,
     tls: config.smtp.tls_cert ? { cert: config.smtp.tls_cert, key: config.smtp.tls_key } : undefined,
     maxMessageBytes: config.smtp.max_message_size, authenticate: access.authenticateSmtp, sender,
     reports: createReportHandler({ store, secret, now }), log: log.child("inbound"),
     record: async (o) => { await store.zone(o.zone).applyOutcomes(o.updates, o.events, o.suppressions, now()); events.poke(); },
-    isReportMailbox: async (address) => {
-      const at = address.lastIndexOf("@");
-      if (!REPORT_MAILBOXES.has(address.slice(0, at).toLowerCase())) return false;
-      const host = address.slice(at + 1).toLowerCase();
-      return (await domains.list()).some((d) => d.name === host || bounceDomainFor(d.name, config.mta.bounce_domain) === host);
-    },
+    isReportMailbox: createReportMailboxes({ getDomain: domains.get, bounceDomain: config.mta.bounce_domain }),
   });
 
   let server: ReturnType<typeof Bun.serve> | null = null;

@@ -1,0 +1,24 @@
+// What /healthz and /metrics report about the running server: queue depth, open connections,
+// pending webhooks and the last errors.
+import type { Store } from "./store/store.ts";
+import type { Metrics } from "./metrics.ts";
+import type { RecentErrors } from "./log.ts";
+
+export function createHealth(deps: { store: Store; now: () => number; zone: string; openConnections: () => number; recent: RecentErrors; metrics: Metrics }) {
+  const { store } = deps;
+  async function queueDepth(): Promise<number> {
+    let n = 0;
+    for (const z of store.zoneNames()) { const s = await store.zone(z).queueStats(deps.now()); n += s.queued + s.deferred; }
+    return n;
+  }
+  async function webhooksPending(): Promise<number> {
+    let n = 0;
+    for (const z of store.zoneNames()) n += (await store.zone(z).webhookStats()).find((s) => s.status === "pending")?.count ?? 0;
+    return n;
+  }
+  deps.metrics.gauge("postern_queue_depth", "recipients queued or deferred", async () => [[{}, await queueDepth()]]);
+  deps.metrics.gauge("postern_webhooks_pending", "webhook POSTs waiting for acknowledgement", async () => [[{}, await webhooksPending()]]);
+  deps.metrics.gauge("postern_smtp_connections", "outbound SMTP connections open", async () => [[{}, deps.openConnections()]]);
+  return async () => ({ status: "ok", zone: deps.zone, queue: await queueDepth(), connections: deps.openConnections(),
+    webhooks_pending: await webhooksPending(), last_errors: deps.recent.list() });
+}
