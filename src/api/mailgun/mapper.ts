@@ -5,7 +5,7 @@ import type { Address, SendEnvelope, SendRequest, SendResult } from "../../core/
 import { invalid } from "../../core/errors.ts";
 import type { TemplateStore } from "../../core/templates.ts";
 import type { Form } from "./form.ts";
-import { parseRecipientVariables, substitute, substituteAll, variablesOf, type RecipientVariables } from "./batch.ts";
+import { parseRecipientVariables, substitute, substituteAll, variablesOf, type RecipientVariables } from "../../core/recipient-variables.ts";
 import { readAttachments, readOptions, recipientsOf, senderOf, type MessageOptions } from "./message-options.ts";
 import { QUEUED_MESSAGE } from "./model.ts";
 

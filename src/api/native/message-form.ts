@@ -5,7 +5,7 @@ import type { Address, Attachment, TrackingFlags } from "../../core/model.ts";
 import { invalid } from "../../core/errors.ts";
 import { parseAddress, parseAddressList } from "../../validation/address.ts";
 import { filesOf, parseFlag, parseJsonObject, textOf, textsOf, type FormFields } from "./model.ts";
-import { toRecipientVariables, type RecipientVariables } from "./recipient-variables.ts";
+import { toRecipientVariables, type RecipientVariables } from "../../core/recipient-variables.ts";
 
 // Mailgun's documented ceiling per request (to + cc + bcc).
 export const MAX_RECIPIENTS = 1000;

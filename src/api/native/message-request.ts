@@ -6,7 +6,7 @@ import type { TemplateStore } from "../../core/templates.ts";
 import { isValidTemplateName } from "../../core/templates.ts";
 import { invalid } from "../../core/errors.ts";
 import type { MessageForm } from "./message-form.ts";
-import { substitute, substituteHeaders } from "./recipient-variables.ts";
+import { substitute, substituteAll, variablesOf } from "../../core/recipient-variables.ts";
 
 /** Mailgun carries v: variables to the recipient in this header, as JSON. */
 export const VARIABLES_HEADER = "X-Mailgun-Variables";
@@ -31,20 +31,21 @@ async function renderContent(form: MessageForm, templates: TemplateStore, recipi
   return { subject: form.subject ?? rendered.subject ?? "", text: form.text ?? rendered.text, html: form.html ?? rendered.html, amp: form.amp };
 }
 
-function withHeaders(form: MessageForm, vars: Record<string, unknown>) {
-  const metadata = Object.fromEntries(Object.entries(form.variables).map(([k, v]) => [k, substitute(v, vars)]));
-  const headers = substituteHeaders(form.headers, vars);
+/** Headers and v: variables, substituted per recipient by `fill` in batch mode. */
+function withHeaders(form: MessageForm, fill: (m: Record<string, string>) => Record<string, string>) {
+  const metadata = fill(form.variables);
+  const headers = fill(form.headers);
   if (Object.keys(metadata).length) headers[VARIABLES_HEADER] = JSON.stringify(metadata);
   return { headers, metadata };
 }
 
 async function envelopeFor(form: MessageForm, templates: TemplateStore, to: MessageForm["to"], vars?: Record<string, unknown>): Promise<SendEnvelope> {
   const c = await renderContent(form, templates, vars);
-  const v = vars ?? {};
-  const body = vars
-    ? { subject: substitute(c.subject, v), text: substitute(c.text, v), html: substitute(c.html, v), amp: substitute(c.amp, v) }
+  const rcpt = to[0];
+  const body = vars && rcpt
+    ? { subject: substitute(c.subject, rcpt, vars), text: substitute(c.text, rcpt, vars), html: substitute(c.html, rcpt, vars), amp: substitute(c.amp, rcpt, vars) }
     : c;
-  const envelope: SendEnvelope = { to, cc: form.cc, bcc: form.bcc, ...body, ...withHeaders(form, v), path: "" };
+  const envelope: SendEnvelope = { to, cc: form.cc, bcc: form.bcc, ...body, ...withHeaders(form, vars && rcpt ? (h) => substituteAll(h, rcpt, vars) : (h) => h), path: "" };
   return envelope;
 }
 
@@ -52,7 +53,7 @@ async function envelopeFor(form: MessageForm, templates: TemplateStore, to: Mess
 export async function buildEnvelopes(form: MessageForm, templates: TemplateStore): Promise<SendEnvelope[]> {
   const batch = form.recipientVariables;
   if (!batch || form.to.length === 0) return [await envelopeFor(form, templates, form.to)];
-  return Promise.all(form.to.map((a) => envelopeFor(form, templates, [a], batch.get(a.email.toLowerCase()) ?? {})));
+  return Promise.all(form.to.map((a) => envelopeFor(form, templates, [a], variablesOf(batch, a))));
 }
 
 export async function toSendRequest(form: MessageForm, domain: string, attachments: Attachment[], templates: TemplateStore): Promise<SendRequest> {

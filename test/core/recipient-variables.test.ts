@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { parseRecipientVariables, substitute, variablesOf } from "../../../src/api/mailgun/batch.ts";
+import { parseRecipientVariables, substitute, variablesOf } from "../../src/core/recipient-variables.ts";
 
 describe("recipient-variables substitution", () => {
   const ann1 = JSON.stringify({ name: "Ann", n: 3, deep: { a: { b: "B" } }, "dot.key": "D", obj: { k: 1 } });
@@ -27,4 +27,19 @@ describe("recipient-variables substitution", () => {
     expect(() => parseRecipientVariables("{nope")).toThrow("'recipient-variables' parameter is not a valid JSON");
     expect(() => parseRecipientVariables("[1]")).toThrow("must be a JSON object");
   });
+});
+
+describe("nested values and safety (the native surface's cases)", () => {
+  const rcpt = { email: "ann@example.org" };
+  const vars = { first: "Ann", n: 3, ok: true, deep: { code: "X1", list: [1, 2] }, empty: null };
+  const table: [string, string][] = [
+    ["Hi %recipient.first%!", "Hi Ann!"],
+    ["%recipient.n% / %recipient.ok%", "3 / true"],
+    ["code %recipient.deep.code%", "code X1"],
+    ["list %recipient.deep.list%", "list [1,2]"],
+    ["missing [%recipient.nope%] [%recipient.deep.nope%] [%recipient.empty%]", "missing [] [] []"],
+    ["no prototype: [%recipient.constructor%] [%recipient.first.length%]", "no prototype: [] []"],
+    ["the address itself: %recipient%", "the address itself: ann@example.org"],
+  ];
+  for (const [input, want] of table) test(`${input} → ${want}`, () => expect(substitute(input, rcpt, vars)).toBe(want));
 });

@@ -1,7 +1,8 @@
-// Batch sending with `recipient-variables`: one copy per recipient, each addressed only to that
-// recipient, with `%recipient%` and `%recipient.<key>%` replaced from its own variables.
-import type { Address } from "../../core/model.ts";
-import { invalid } from "../../core/errors.ts";
+// Mailgun-style batch sending (Mailgun and native surfaces): `recipient-variables` is a JSON object
+// keyed by recipient address; `%recipient%` is the address and `%recipient.<key>%` (dotted paths
+// reach nested values) comes from that recipient's own variables. Unknown keys become "".
+import type { Address } from "./model.ts";
+import { invalid } from "./errors.ts";
 
 export type RecipientVariables = Record<string, Record<string, unknown>>;
 
@@ -15,6 +16,11 @@ export function parseRecipientVariables(text: string): RecipientVariables {
   } catch {
     throw invalid("'recipient-variables' parameter is not a valid JSON", "recipient-variables");
   }
+  return toRecipientVariables(parsed);
+}
+
+/** Normalises an already-decoded object (a JSON request body) the same way. */
+export function toRecipientVariables(parsed: unknown): RecipientVariables {
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw invalid("'recipient-variables' parameter must be a JSON object keyed by recipient address", "recipient-variables");
   }
