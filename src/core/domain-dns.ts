@@ -2,10 +2,11 @@
 // them through the configured resolver.
 import type { DkimKey, Domain } from "./model.ts";
 import type { Resolver } from "../dns.ts";
+import { isIP } from "node:net";
 import { dkimRecordValue } from "./dkim-keys.ts";
 
 export interface DnsRecord {
-  type: "TXT" | "MX" | "CNAME";
+  type: "TXT" | "MX" | "CNAME" | "A";
   name: string;
   value: string;
   priority?: number;
@@ -40,7 +41,8 @@ export function recordsFor(domain: Domain, keys: DkimKey[], ctx: DnsContext): Dn
     { type: "TXT", name: `_dmarc.${domain.name}`, value: `v=DMARC1; p=none; rua=mailto:postmaster@${domain.name}`, purpose: "dmarc", required: false },
     { type: "MX", name: bounce, value: ctx.mtaHostname, priority: 10, purpose: "bounce-mx", required: false },
     { type: "TXT", name: bounce, value: spf, purpose: "bounce-spf", required: false },
-    { type: "CNAME", name: `email.${domain.name}`, value: ctx.trackingHost, purpose: "tracking", required: false },
+    // A CNAME must name a host; when public_url is an IP address, publish it as an A record.
+    { type: isIP(ctx.trackingHost) ? "A" : "CNAME", name: `email.${domain.name}`, value: ctx.trackingHost, purpose: "tracking", required: false },
   );
   return records;
 }
@@ -49,6 +51,7 @@ async function lookup(resolver: Resolver, r: DnsRecord): Promise<string[] | null
   try {
     if (r.type === "TXT") return (await resolver.txt(r.name)).map((parts) => parts.join(""));
     if (r.type === "MX") return (await resolver.mx(r.name)).map((m) => m.exchange);
+    if (r.type === "A") return await resolver.a(r.name);
     return await resolver.cname(r.name);
   } catch (e) {
     const code = (e as { code?: string }).code ?? "";

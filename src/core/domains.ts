@@ -80,6 +80,9 @@ export function createDomainService(deps: DomainDeps) {
       const records = await checkRecords(recordsFor(d, await control.getDkimKeys(d.id), deps.dns), deps.resolver);
       const ok = records.every((r) => !r.required || r.valid === "valid");
       if (d.state === "disabled" && !force) return { domain: d, records };
+      // Verifying never takes an active domain out of service (apps call verify at start-up; a
+      // domain activated with --force has no DNS to find): it only activates.
+      if (d.state === "active") return { domain: d, records };
       const state = ok || force ? "active" : "unverified";
       const domain = state === d.state ? d : (await control.updateDomain(d.name, { state }, now()))!;
       return { domain, records };

@@ -183,6 +183,11 @@ export interface MessageEvent {
   botReasons?: string[];
   /** The recipient row the event belongs to (VERP and tracking tokens carry it). */
   recipientId?: string;
+  /** Why a failure happened, in Mailgun's words where they exist (suppress-bounce, suppress-unsubscribe, suppress-complaint, old). */
+  reason?: string;
+  /** Whether the delivery attempt ran over TLS, and its number (1 for the first). */
+  tls?: boolean;
+  attempt?: number;
   tags: string[];
   metadata: Record<string, string>;
 }

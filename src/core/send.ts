@@ -5,7 +5,7 @@ import type { Address, Domain, MessageEvent, Principal, SendEnvelope, SendReques
 import type { MessageExtra, StoredAttachment, StoredMessage, StoredRecipient, Store, Suppression, ZoneStore } from "../store/store.ts";
 import { AppError, forbidden, invalidMany, notFound, type Issue } from "./errors.ts";
 import { checkHeaders, hasLineBreak } from "./headers.ts";
-import { checkSyntax } from "../validation/address.ts";
+import { checkSyntax, parseAddressList } from "../validation/address.ts";
 import { encodeContent, type MessageContent } from "./content.ts";
 import { newId } from "./ids.ts";
 import { windowStart } from "./limits.ts";
@@ -22,6 +22,13 @@ export interface SendDeps {
 }
 
 const SUPPRESSING = new Set(["bounces", "unsubscribes", "complaints"]);
+/** Mailgun's words for a recipient skipped because of a list (code 605). */
+const SUPPRESSED_TEXT: Record<string, string> = {
+  bounces: "Not delivering to previously bounced address",
+  unsubscribes: "Not delivering to previously unsubscribed address",
+  complaints: "Not delivering to previously complained address",
+};
+const SUPPRESSED_REASON: Record<string, string> = { bounces: "suppress-bounce", unsubscribes: "suppress-unsubscribe", complaints: "suppress-complaint" };
 const emailDomain = (email: string) => email.slice(email.lastIndexOf("@") + 1).toLowerCase();
 
 export function createSendService(deps: SendDeps) {
@@ -134,6 +141,24 @@ function checkEnvelope(e: SendEnvelope, path: string, domain: Domain, issues: Is
   if (hasLineBreak(e.subject)) issues.push({ field: `${path}.subject`, message: "the subject must be a single line" });
   issues.push(...checkHeaders(e.headers, `${path}.headers`));
   if (!e.raw && !e.text && !e.html && !e.amp) issues.push({ field: `${path}.content`, message: "a text or html body is required" });
+  if (e.raw) issues.push(...checkRawFrom(e.raw, domain, path));
+}
+
+/**
+ * A raw message must carry exactly one From (RFC 5322 §3.6 allows one), every address of it on the
+ * sending domain: otherwise a key could send, DKIM-signed, as somebody else.
+ */
+function checkRawFrom(raw: Uint8Array, domain: Domain, path: string): Issue[] {
+  const text = Buffer.from(raw.subarray(0, 256 * 1024)).toString("latin1");
+  const end = text.search(/\r?\n\r?\n/);
+  const head = (end >= 0 ? text.slice(0, end) : text).replace(/\r?\n(?=[ \t])/g, "");
+  const froms = head.split(/\r?\n/).filter((l) => /^from[ \t]*:/i.test(l)).map((l) => l.slice(l.indexOf(":") + 1).trim());
+  const field = `${path}.from`;
+  if (froms.length !== 1) return [{ field, message: `the message must have exactly one From header, it has ${froms.length}` }];
+  const list = parseAddressList(froms[0]!);
+  if (list.unparseable.length || !list.parsed.length) return [{ field, message: "the From header is not a valid address" }];
+  const foreign = list.parsed.find((a) => !fromMatches(a.email, domain));
+  return foreign ? [{ field, message: `the from address ${foreign.email} must belong to ${domain.name}` }] : [];
 }
 
 function fromMatches(email: string, domain: Domain): boolean {
@@ -152,7 +177,9 @@ function buildRows(req: SendRequest, domain: Domain, suppressed: Map<string, Sup
   const extra = extraOf(req);
   const tracking = {
     opens: req.tracking?.opens ?? domain.openTracking, clicks: req.tracking?.clicks ?? domain.clickTracking, clickText: req.tracking?.clickText ?? false,
-    unsubscribe: !req.isTransactional && (req.tracking?.unsubscribe ?? domain.unsubscribeTracking), honeypot: domain.botDetection,
+    unsubscribe: !req.isTransactional && (req.tracking?.unsubscribe ?? domain.unsubscribeTracking),
+    // The hidden honeypot link is part of tracking: mail sent with tracking off is left as written.
+    honeypot: domain.botDetection && Boolean((req.tracking?.opens ?? domain.openTracking) || (req.tracking?.clicks ?? domain.clickTracking)),
     ...(req.tracking?.openTag ? { openTag: req.tracking.openTag } : {}),
   };
   for (const e of req.envelopes) {
@@ -170,8 +197,12 @@ function buildRows(req: SendRequest, domain: Domain, suppressed: Map<string, Sup
       isTest: Boolean(req.isTestMode), size: (contentText?.length ?? e.raw?.byteLength ?? 0) + attachmentBytes, createdAt: at });
     const rcpts: (readonly [Address, StoredRecipient["kind"]])[] = [...e.to.map((a) => [a, "to"] as const), ...(e.cc ?? []).map((a) => [a, "cc"] as const),
       ...(e.bcc ?? []).map((a) => [a, "bcc"] as const)];
+    const seen = new Set<string>();
     for (const [a, kind] of rcpts) {
       const email = a.email.trim();
+      // One envelope delivers once per mailbox, however often (and in whichever case) it is named.
+      if (seen.has(email.toLowerCase())) continue;
+      seen.add(email.toLowerCase());
       const sup = suppressed.get(email.toLowerCase());
       const status = sup ? "suppressed" : req.isTestMode ? "test" : "queued";
       const rid = newId(at);
@@ -196,7 +227,8 @@ type EventBase = Omit<MessageEvent, "id" | "type">;
 function acceptEvents(base: EventBase, sup: Suppression | undefined, status: StoredRecipient["status"]): MessageEvent[] {
   const at = base.timestamp;
   if (sup) {
-    return [{ ...base, id: newId(at), type: "failed", severity: "permanent", code: 605, description: `Not delivering to previously ${sup.type.replace(/s$/, "")}d address` }];
+    return [{ ...base, id: newId(at), type: "failed", severity: "permanent", code: 605, description: SUPPRESSED_TEXT[sup.type] ?? "Not delivering to a suppressed address",
+      reason: SUPPRESSED_REASON[sup.type] ?? "suppress-bounce" }];
   }
   const accepted: MessageEvent = { ...base, id: newId(at), type: "accepted" };
   if (status !== "test") return [accepted];

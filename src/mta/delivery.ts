@@ -38,7 +38,8 @@ export interface DeliveryDeps {
   domainOf: (name: string) => Promise<Domain | null>;
 }
 
-export type Attempt = { recipient: StoredRecipient; message: StoredMessage; outcome: DeliveryOutcome & { mx?: string } };
+export type AttemptOutcome = DeliveryOutcome & { mx?: string; tls?: boolean };
+export type Attempt = { recipient: StoredRecipient; message: StoredMessage; outcome: AttemptOutcome };
 
 interface CachedMessage { message: StoredMessage; attachments: StoredAttachment[]; bytes: number }
 
@@ -85,7 +86,7 @@ export function createDelivery(deps: DeliveryDeps) {
     return entry;
   }
 
-  async function sendVia(hops: Hop[], tls: "opportunistic" | "require", from: string, rcpt: string, bytes: Buffer): Promise<DeliveryOutcome & { mx?: string }> {
+  async function sendVia(hops: Hop[], tls: "opportunistic" | "require", from: string, rcpt: string, bytes: Buffer): Promise<AttemptOutcome> {
     let last: SmtpError | null = null;
     for (const hop of hops) {
       for (const mode of tls === "opportunistic" ? (["opportunistic", "none"] as const) : (["require"] as const)) {
@@ -98,12 +99,13 @@ export function createDelivery(deps: DeliveryDeps) {
         try {
           const res = await client.send(from, [rcpt], bytes);
           const refused = res.rejected[0];
-          if (refused) return { ...classifyReply({ responseCode: refused.code, response: refused.response, command: "RCPT TO" }), mx: hop.host };
-          return { ...classifyReply({ responseCode: 250, response: res.response }), mx: hop.host };
+          const facts = { mx: hop.host, tls: client.isSecure };
+          if (refused) return { ...classifyReply({ responseCode: refused.code, response: refused.response, command: "RCPT TO" }), ...facts };
+          return { ...classifyReply({ responseCode: 250, response: res.response }), ...facts };
         } catch (err) {
           const e = err as SmtpError;
           const reply = e.rejectedErrors?.[0] ?? e;
-          if (reply.responseCode) return { ...classifyReply({ responseCode: reply.responseCode, response: reply.response, command: e.command }), mx: hop.host };
+          if (reply.responseCode) return { ...classifyReply({ responseCode: reply.responseCode, response: reply.response, command: e.command }), mx: hop.host, tls: client.isSecure };
           last = e;
           break;
         } finally {
@@ -120,7 +122,7 @@ export function createDelivery(deps: DeliveryDeps) {
       const hops = await hopsFor(domain);
       const out: Attempt[] = [];
       const queue = [...recipients];
-      const fixed: (DeliveryOutcome & { mx?: string }) | null = "error" in hops
+      const fixed: AttemptOutcome | null = "error" in hops
         ? { kind: hops.error.permanent ? "failed" : "deferred", permanent: hops.error.permanent, enhancedCode: hops.error.enhancedCode, message: hops.error.message }
         : null;
       const decision = "hops" in hops ? await deps.tlsPolicy.decide(domain, hops.hops) : null;

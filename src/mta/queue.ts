@@ -19,13 +19,14 @@ export interface AppliedOutcome {
 }
 
 /** Decides the next state of `rcpt` after `outcome` at `now`. */
-export function applyOutcome(rcpt: StoredRecipient, msg: StoredMessage, outcome: DeliveryOutcome & { mx?: string }, now: number, policy: QueuePolicy): AppliedOutcome {
+export function applyOutcome(rcpt: StoredRecipient, msg: StoredMessage, outcome: DeliveryOutcome & { mx?: string; tls?: boolean }, now: number, policy: QueuePolicy): AppliedOutcome {
   const attempts = rcpt.attempts + 1;
   const firstAttemptAt = rcpt.firstAttemptAt ?? now;
   const base = { id: rcpt.id, attempts, firstAttemptAt, lastCode: outcome.code ?? null, lastResponse: outcome.message, mx: outcome.mx ?? null };
   const event = (type: MessageEvent["type"], extra: Partial<MessageEvent> = {}): MessageEvent => ({
     id: newId(now), type, messageId: msg.id, recipient: rcpt.email.toLowerCase(), recipientId: rcpt.id, domain: msg.domain, timestamp: now,
-    code: outcome.code, enhancedCode: outcome.enhancedCode, description: outcome.message, mx: outcome.mx, tags: msg.tags, metadata: msg.metadata, ...extra,
+    code: outcome.code, enhancedCode: outcome.enhancedCode, description: outcome.message, mx: outcome.mx, tags: msg.tags, metadata: msg.metadata,
+    attempt: attempts, ...(outcome.tls !== undefined ? { tls: outcome.tls } : {}), ...extra,
   });
   if (outcome.kind === "delivered") {
     return { update: { ...base, status: "delivered", nextAttemptAt: now }, events: [event("delivered")], suppression: null };
@@ -37,7 +38,7 @@ export function applyOutcome(rcpt: StoredRecipient, msg: StoredMessage, outcome:
   }
   const expired = outcome.kind === "deferred";
   const description = expired ? `gave up after ${attempts} attempts: ${outcome.message}` : outcome.message;
-  const failed = event("failed", { severity: "permanent", description, ...(expired ? { code: outcome.code ?? 498 } : {}) });
+  const failed = event("failed", { severity: "permanent", description, ...(expired ? { code: outcome.code ?? 498, reason: "old" } : {}) });
   const suppression: Suppression | null = expired ? null : {
     domain: msg.domain, type: "bounces", address: rcpt.email.toLowerCase(), reason: outcome.message.slice(0, 500),
     code: String(outcome.code ?? outcome.enhancedCode ?? 550), scope: null, createdAt: now,

@@ -1,6 +1,7 @@
 // One outbound SMTP connection (nodemailer's SMTPConnection) behind promises: connect with EHLO
 // and opportunistic STARTTLS, send transactions (PIPELINING when offered), RSET between them.
 import SMTPConnection from "nodemailer/lib/smtp-connection";
+import { isIP } from "node:net";
 import type { Hop } from "./mx.ts";
 
 /** RFC 5321 §4.5.3.2 timeouts, shortened where waiting minutes only ties up a connection. */
@@ -47,7 +48,8 @@ export class SmtpClient {
       host: hop.host, port: hop.port, name: opts.hostname, secure: false,
       ignoreTLS: opts.tls === "none", requireTLS: opts.tls === "require",
       // Opportunistic TLS does not check certificates (RFC 7435); MTA-STS enforce does.
-      tls: { rejectUnauthorized: opts.tls === "require", servername: hop.host },
+      // SNI takes a host name only: a static route to an IP address sends none (RFC 6066 §3).
+      tls: { rejectUnauthorized: opts.tls === "require", ...(isIP(hop.host) ? {} : { servername: hop.host }) },
       connectionTimeout: CONNECT_TIMEOUT_MS, greetingTimeout: GREETING_TIMEOUT_MS, socketTimeout: SOCKET_TIMEOUT_MS,
     } as ConstructorParameters<typeof SMTPConnection>[0]);
     return new Promise((resolve, reject) => {
@@ -72,6 +74,11 @@ export class SmtpClient {
         resolve({ accepted: info.accepted as string[], rejected, response: info.response });
       });
     });
+  }
+
+  /** True once STARTTLS succeeded on this connection. */
+  get isSecure(): boolean {
+    return Boolean((this.conn as unknown as { secure?: boolean }).secure);
   }
 
   reset(): Promise<void> {

@@ -112,6 +112,9 @@ function parseSlow(text: string): ParsedAddress | null {
 
 /** Parses one RFC 5322 mailbox; syntax is not checked. */
 function parseMailbox(text: string): ParsedAddress | null {
+  // RFC 5322 would read CRLF inside as folding whitespace and find *another* address after it
+  // ("a@x\r\nBcc: b@y" parses as b@y): in an API field a line break is never an address.
+  if (/[\r\n]/.test(text)) return null;
   const fast = parseFast(text);
   return fast === undefined ? parseSlow(text) : fast;
 }
@@ -129,7 +132,11 @@ export function parseAddress(input: string, options: ParseOptions = {}): ParsedA
 export function parseAddressList(input: string, options: ParseOptions = {}): ParsedAddressList {
   const out: ParsedAddressList = { parsed: [], unparseable: [] };
   if (typeof input !== "string") return out;
-  for (const chunk of splitAddressList(input)) {
+  // A folded list (CRLF then a space) is one line; any other line break could start a header
+  // ("a@x\r\nBcc: b@y" reads as a group named "a@x Bcc"): such input is not a list at all.
+  const text = input.replace(/\r?\n(?=[ \t])/g, "");
+  if (/[\r\n]/.test(text.trim())) return { parsed: [], unparseable: [input.trim()] };
+  for (const chunk of splitAddressList(text)) {
     const parsed = parseAddress(chunk.text, options);
     if (!parsed) {
       out.unparseable.push(chunk.text);

@@ -112,3 +112,46 @@ describe("size limits", () => {
     await expect(sender.send(principal, request(["a@x.test"], { attachments: [attachment(10_000_001)] }))).rejects.toMatchObject({ code: "too_large" });
   });
 });
+
+describe("raw messages", () => {
+  const raw = (head: string) => new TextEncoder().encode(`${head}\r\nTo: r@x.test\r\nSubject: s\r\n\r\nbody\r\n`);
+  const send = async (head: string) => {
+    const { sender, principal } = await setupCore();
+    return sender.send(principal, { domain: "a.test", from: { email: "news@a.test" }, source: "smtp",
+      envelopes: [{ to: [{ email: "r@x.test" }], subject: "s", raw: raw(head) }] });
+  };
+  test("need exactly one From, every address of it on the sending domain", async () => {
+    await expect(send("From: news@a.test")).resolves.toMatchObject({ accepted: 1 });
+    await expect(send("From: news@a.test\r\nFrom: ceo@other.test")).rejects.toMatchObject({ code: "invalid" });
+    await expect(send("From: news@a.test, ceo@other.test")).rejects.toThrow(/must belong to a.test/);
+    await expect(send("Subject: none")).rejects.toThrow(/exactly one From/);
+  });
+});
+
+describe("recipients", () => {
+  test("a mailbox named twice in one envelope (any case, to and cc) gets one copy", async () => {
+    const { sender, principal } = await setupCore();
+    const r = await sender.send(principal, { domain: "a.test", from: { email: "news@a.test" }, source: "mailgun",
+      envelopes: [{ to: [{ email: "dup@x.test" }, { email: "DUP@x.test" }], cc: [{ email: "dup@x.test" }], subject: "s", text: "t" }] });
+    expect(r.accepted).toBe(1);
+  });
+});
+
+describe("tracking at accept time", () => {
+  test("the honeypot link goes with tracking: none when opens and clicks are off", async () => {
+    const { sender, principal, store } = await setupCore();
+    const off = await sender.send(principal, request(["a@x.test"], { tracking: { opens: false, clicks: false } }));
+    const on = await sender.send(principal, request(["b@x.test"], { tracking: { opens: true } }));
+    const honeypot = async (id: string) => JSON.parse((await store.zone("us").getMessage(id))!.content!).tracking.honeypot;
+    expect(await honeypot(off.id)).toBe(false);
+    expect(await honeypot(on.id)).toBe(true);
+  });
+
+  test("a suppressed recipient's failure says which list, in Mailgun's words", async () => {
+    const { sender, principal, store, suppressions } = await setupCore();
+    await suppressions.add("a.test", "unsubscribes", [{ address: "gone@x.test" }]);
+    const r = await sender.send(principal, request(["gone@x.test"]));
+    const [e] = await store.zone("us").searchEvents({ messageId: r.id, limit: 5 });
+    expect(e).toMatchObject({ type: "failed", code: 605, reason: "suppress-unsubscribe", description: "Not delivering to previously unsubscribed address" });
+  });
+});

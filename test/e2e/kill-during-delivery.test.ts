@@ -10,7 +10,7 @@ import { createLogger } from "../../src/log.ts";
 import { writeConfig } from "../helpers/app.ts";
 import { startSink } from "../helpers/smtp-sink.ts";
 
-const MESSAGES = 150;
+const MESSAGES = 300;
 const dir = mkdtempSync(join(tmpdir(), "postern-kill-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -19,7 +19,7 @@ function serve(file: string) {
 }
 
 test("kill -9 during sending loses no accepted message", async () => {
-  const sink = await startSink({ delayMs: 15 });
+  const sink = await startSink({ delayMs: 40 });
   const file = writeConfig(dir, `[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n`);
   const app = await createApp(loadConfig({ file, env: {} }), { log: createLogger({ level: "silent" }) });
   await app.domains.add("example.com");

@@ -39,6 +39,7 @@ describe("delivery through a local SMTP sink", () => {
     expect(verdicts).toEqual([["example.com", "rsa-sha256", "pass"], ["example.com", "ed25519-sha256", "pass"]]);
     expect(msg!.from).toMatch(/^b\+[a-z2-7]+@bounces\.example\.com$/);
     expect(msg!.raw.toString()).toContain("Message-ID: <");
+    expect(msg!.session.secure).toBe(true);
   });
 
   test("defers on 451 and delivers on the retry", async () => {
@@ -48,6 +49,8 @@ describe("delivery through a local SMTP sink", () => {
     await sink!.waitFor(1, 8000);
     await t!.app.mta.scheduler.drain();
     expect(await statusOf(t!, "grey@dest.test")).toEqual(["accepted", "deferred", "delivered"]);
+    const delivered = (await t!.app.store.zone("us").searchEvents({ recipient: "grey@dest.test", types: ["delivered"], limit: 1 }))[0]!;
+    expect(delivered).toMatchObject({ attempt: 2, tls: true }); // the sink offers STARTTLS (self-signed): taken opportunistically
   });
 
   test("fails on 550 and adds the address to the bounce list", async () => {

@@ -188,3 +188,15 @@ describe("checkSyntax", () => {
     expect(checkSyntax("Bob <bob@example.com>", { allowDisplayName: true })).toEqual([]);
   });
 });
+
+describe("line breaks inside an address", () => {
+  test("never parse as another address (header injection through address fields)", () => {
+    expect(parseAddress("r@dest.test\r\nBcc: e@e.test")).toBeNull();
+    expect(parseAddress("Name <r@dest.test>\nCc: e@e.test")).toBeNull();
+    expect(parseAddressList("a@x.test, r@dest.test\r\nBcc: e@e.test")).toEqual({ parsed: [], unparseable: ["a@x.test, r@dest.test\r\nBcc: e@e.test"] });
+    expect(checkSyntax("r@dest.test\r\nBcc: e@e.test").length).toBe(1);
+  });
+  test("a list may still be written over several lines between its addresses", () => {
+    expect(parseAddressList("a@x.test,\r\n b@y.test").parsed.map((p) => p.email)).toEqual(["a@x.test", "b@y.test"]);
+  });
+});

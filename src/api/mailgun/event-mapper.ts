@@ -15,6 +15,7 @@ const SUPPRESS_REASONS: Record<string, string> = { bounce: "suppress-bounce", un
 
 /** Mailgun's `reason` of a permanent failure: suppress-* for addresses on a list (code 605), else generic. */
 function failureReason(e: MessageEvent): string {
+  if (e.reason) return e.reason;
   if (e.code !== 605) return "generic";
   const kind = /previously (bounce|unsubscribe|complaint)/i.exec(e.description ?? "")?.[1]?.toLowerCase();
   return (kind && SUPPRESS_REASONS[kind]) || "suppress-bounce";

@@ -4,7 +4,7 @@
 import { Elysia } from "elysia";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { SurfaceDeps } from "../deps.ts";
-import { contextOf, requireDomainScope } from "../context.ts";
+import { requireDomainScope } from "../context.ts";
 import { AppError, notFound } from "../../core/errors.ts";
 import { newId } from "../../core/ids.ts";
 import { guardedFetch } from "../../events/egress.ts";
@@ -67,7 +67,8 @@ export function botRoutes(deps: Deps) {
       const started = deps.now();
       if (req.isSingle) {
         limitSingle(domain.name);
-        const event = { ...req.events[0]!, ip: req.events[0]!.ip ?? contextOf(request).ip };
+        // The interaction's IP is the end user's; the caller's own address says nothing about it.
+        const event = { ...req.events[0]! };
         const requestId = newId(started);
         const isBot = await classify(event);
         const stored = { is_bot: isBot, request: { action: event.action ?? "click", domain: event.domain ?? "", event_id: event.event_id ?? requestId,

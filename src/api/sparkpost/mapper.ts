@@ -26,7 +26,12 @@ export type ResolvedContent = { kind: "inline"; inline: TxInline } | { kind: "ra
 interface Parts {
   subject: Template; fromEmail: Template; fromName?: Template; text?: Template; html?: Template; amp?: Template;
   headers: [string, Template][]; raw?: Template;
+  /** Header fields of the raw template: substitution data must not add any (header injection). */
+  rawFields?: number;
 }
+
+/** Fields in a raw message's header block (continuation lines belong to the field above). */
+const headerFieldCount = (raw: string) => (raw.split(/\r?\n\r?\n/, 1)[0] ?? "").split(/\r?\n/).filter((l) => l !== "" && !/^[ \t]/.test(l)).length;
 
 const STATIC = (source: string): Template => ({ isStatic: true, render: () => source });
 
@@ -41,7 +46,10 @@ function compilePart(source: string, mode: TemplateMode, field: string, substitu
 }
 
 function compileParts(content: ResolvedContent, substitute: boolean): Parts {
-  if (content.kind === "raw") return { subject: STATIC(""), fromEmail: STATIC(""), headers: [], raw: compilePart(content.raw, "text", "content.email_rfc822", substitute) };
+  if (content.kind === "raw") {
+    return { subject: STATIC(""), fromEmail: STATIC(""), headers: [], raw: compilePart(content.raw, "text", "content.email_rfc822", substitute),
+      rawFields: headerFieldCount(content.raw) };
+  }
   const c = content.inline;
   const opt = (s: string | undefined, mode: TemplateMode, field: string) => (s === undefined ? undefined : compilePart(s, mode, field, substitute));
   return {
@@ -88,6 +96,7 @@ function renderEnvelope(parts: Parts, tx: Transmission, r: TxRecipient, maxOutpu
     path: `recipients.${r.index}`, ...(tx.options.startTime ? { sendAt: tx.options.startTime } : {}) };
   if (parts.raw) {
     const raw = render(parts.raw, data, maxOutput)!;
+    if (headerFieldCount(raw) !== parts.rawFields) throw badFormat(`recipients[${r.index}]: substitution data must not add header lines to content.email_rfc822`);
     const fromHeader = rawHeader(raw, "From");
     if (!fromHeader) throw missingField("content.email_rfc822 needs a From header");
     return { envelope: { ...base, subject: rawHeader(raw, "Subject") ?? "", raw: new TextEncoder().encode(raw) }, from: readAddress(fromHeader, "content.email_rfc822 From") };
@@ -138,8 +147,12 @@ function addEnvelope(state: PlanState, r: TxRecipient, shape: (e: SendEnvelope) 
   }
 }
 
-const displayList = (text: string | undefined): Address[] =>
-  parseAddressList(text ?? "").parsed.map((a) => ({ email: a.email, ...(a.name ? { name: a.name } : {}) }));
+/** A shown-only address list (header_to, the CC header); anything unparseable (a line break...) is refused. */
+function displayList(text: string | undefined, field: string): Address[] {
+  const list = parseAddressList(text ?? "");
+  if (list.unparseable.length) throw badFormat(`${field} is not a valid address list: ${list.unparseable[0]!.replace(/[\r\n]+/g, " ")}`);
+  return list.parsed.map((a) => ({ email: a.email, ...(a.name ? { name: a.name } : {}) }));
+}
 
 /**
  * How one recipient's own copy is addressed. A header_to recipient (the client's cc/bcc sugar) is
@@ -150,7 +163,7 @@ function addressing(r: TxRecipient, ccShown: Address[]): (e: SendEnvelope) => Se
   const self = r.address.email.toLowerCase();
   const displayCc = ccShown.length ? { displayCc: ccShown } : {};
   if (!r.address.headerTo) return (e) => ({ ...e, ...displayCc });
-  const displayTo = displayList(r.address.headerTo);
+  const displayTo = displayList(r.address.headerTo, `recipients[${r.index}].address.header_to`);
   const kind = displayTo.some((a) => a.email.toLowerCase() === self) ? "to" : ccShown.some((a) => a.email.toLowerCase() === self) ? "cc" : "bcc";
   return (e) => ({ ...e, to: [], [kind]: e.to, displayTo, ...displayCc });
 }
@@ -161,7 +174,7 @@ export function planTransmission(tx: Transmission, content: ResolvedContent, max
   const inline = content.kind === "raw" ? undefined : content.inline;
   // A raw message carries its own To/Cc headers: header_to and the CC header apply to inline content only.
   const ccHeader = inline ? Object.entries(inline.headers).find(([k]) => k.toLowerCase() === "cc")?.[1] : undefined;
-  const ccShown = displayList(ccHeader);
+  const ccShown = displayList(ccHeader, "content.headers.CC");
   for (const r of tx.recipients) addEnvelope(state, r, inline ? addressing(r, ccShown) : (e) => e);
   return {
     from: state.from ?? { email: "" }, replyTo: inline?.replyTo ? replyToAddresses(inline.replyTo, tx) : undefined,

@@ -29,11 +29,11 @@ export function mailgunEventData(ctx: EventContext): Record<string, unknown> {
   };
   if (e.type === "failed" || e.type === "deferred") {
     data.severity = e.severity ?? (e.type === "deferred" ? "temporary" : "permanent");
-    data.reason = e.code === 605 ? "suppress-bounce" : e.description?.startsWith("gave up") ? "old" : "generic";
+    data.reason = e.reason ?? (e.code === 605 ? "suppress-bounce" : e.description?.startsWith("gave up") ? "old" : "generic");
   }
   if (e.type === "delivered" || e.type === "failed" || e.type === "deferred") {
     data["delivery-status"] = { code: e.code ?? 0, "enhanced-code": e.enhancedCode ?? "", message: e.description ?? "", description: "",
-      "mx-host": e.mx ?? "", "attempt-no": 1, tls: true };
+      "mx-host": e.mx ?? "", "attempt-no": e.attempt ?? 1, tls: e.tls ?? false };
     data.envelope = { transport: "smtp", targets: e.recipient, sender: ctx.message?.from ?? "" };
   }
   if (e.type === "opened" || e.type === "clicked" || e.type === "unsubscribed") {
