@@ -3,6 +3,7 @@
 import { hostname as osHostname } from "node:os";
 import type { Config } from "./config/load.ts";
 import { openSqliteStore } from "./store/sqlite/index.ts";
+import { takeServeLock } from "./store/serve-lock.ts";
 import type { Store } from "./store/store.ts";
 import { createSystemResolver, type Resolver } from "./dns.ts";
 import { createLogger, createRecentErrors, type Logger } from "./log.ts";
@@ -108,11 +109,13 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   });
 
   let server: ReturnType<typeof Bun.serve> | null = null;
+  let lock: { release(): void } | null = null;
   return {
     config, store, log, now, resolver, metrics, access, domains, sender, mta, http, mtaHostname, codec, newAccountKey,
     suppressions, webhooks, activity, validator, events, detector,
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */
     async start(): Promise<Record<string, string>> {
+      if (!opts.inMemory) lock = takeServeLock(config.storage.data_dir);
       const [host, port] = splitHostPort(config.server.listen);
       server = Bun.serve({
         hostname: host, port, maxRequestBodySize: 64 * 1024 * 1024,
@@ -130,6 +133,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       await events.stop();
       await access.flushTouches();
       store.close();
+      lock?.release();
     },
   };
 }

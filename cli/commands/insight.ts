@@ -5,6 +5,14 @@ import { action } from "../context.ts";
 import { isoTime, table, UsageError } from "../output.ts";
 
 const DAY_MS = 86_400_000;
+const EVENT_TYPES = ["accepted", "delivered", "deferred", "failed", "opened", "clicked", "unsubscribed", "complained"];
+
+/** A whole number in [min, max] from an option, else a usage error naming the option. */
+export function intOption(value: string, flag: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < min || n > max) throw new UsageError(`${flag} takes a whole number from ${min} to ${max}, got "${value}"`);
+  return n;
+}
 
 export function registerInsight(program: Command) {
   program.command("events").description("search events (newest first)")
@@ -12,8 +20,10 @@ export function registerInsight(program: Command) {
     .option("--event <type>", "accepted, delivered, deferred, failed, opened, clicked, unsubscribed, complained")
     .option("--limit <n>", "at most n events", "50")
     .action(action(async (ctx, o: { domain: string; recipient?: string; event?: string; limit: string }) => {
+      if (o.event && !EVENT_TYPES.includes(o.event)) throw new UsageError(`--event takes one of ${EVENT_TYPES.join(", ")}, got "${o.event}"`);
+      const limit = intOption(o.limit, "--limit", 1, 10_000);
       const app = await ctx.app();
-      const list = await app.activity.events(o.domain, { recipient: o.recipient, types: o.event ? [o.event] : undefined, limit: Number(o.limit) });
+      const list = await app.activity.events(o.domain, { recipient: o.recipient, types: o.event ? [o.event] : undefined, limit });
       const rows = list.map((e) => ({ time: isoTime(e.timestamp), event: e.type, recipient: e.recipient, message: e.messageId,
         code: e.code ?? null, detail: e.url ?? e.description ?? null, bot: e.isBot ?? null }));
       ctx.out.print(list, () => table(rows, ["time", "event", "recipient", "message", "code", "bot", "detail"]));
@@ -22,9 +32,10 @@ export function registerInsight(program: Command) {
   program.command("stats").description("event counts (bots left out) over the last days")
     .option("--domain <domain>", "one domain (default: all)").option("--days <n>", "how many days back", "7")
     .action(action(async (ctx, o: { domain?: string; days: string }) => {
+      const days = intOption(o.days, "--days", 1, 3650);
       const app = await ctx.app();
       const end = app.now();
-      const counts = await app.activity.counts(o.domain ?? null, end - Number(o.days) * DAY_MS, end);
+      const counts = await app.activity.counts(o.domain ?? null, end - days * DAY_MS, end);
       const totals: Record<string, number> = {};
       for (const c of counts) totals[c.type] = (totals[c.type] ?? 0) + c.count;
       ctx.out.print(totals, () => Object.entries(totals).map(([k, v]) => `${k.padEnd(14)} ${v}`).join("\n") || "(no events)");

@@ -5,9 +5,12 @@ import { readFileSync } from "node:fs";
 import type { Principal } from "../../src/core/model.ts";
 import { parseAddress } from "../../src/validation/address.ts";
 import { notFound } from "../../src/core/errors.ts";
+import { purgedEvents } from "../../src/mta/queue.ts";
+import type { StoredMessage } from "../../src/store/store.ts";
 import { ACCOUNT_ID } from "../../src/core/account.ts";
 import { action, type CliContext } from "../context.ts";
 import { isoTime, table, UsageError } from "../output.ts";
+import { intOption } from "./insight.ts";
 
 const IMPORT_BATCH = 1_000;
 
@@ -27,7 +30,7 @@ export function registerMail(program: Command) {
       if (!o.text && !o.html) throw new UsageError("give --text or --html");
       const app = await ctx.app();
       const from = address(o.from);
-      const domain = from.email.slice(from.email.lastIndexOf("@") + 1).toLowerCase();
+      const domain = (await app.domains.forSender(from.email))?.name ?? from.email.slice(from.email.lastIndexOf("@") + 1).toLowerCase();
       const principal: Principal = { accountId: ACCOUNT_ID, keyId: "cli", kind: "account", domain: null, grants: [] };
       const r = await app.sender.send(principal, { domain, from, source: "cli", envelopes: [{ to: o.to.map(address), subject: o.subject, text: o.text, html: o.html }] });
       ctx.out.print({ id: r.id, message_id: r.messages[0]?.messageIdHeader, accepted: r.accepted, rejected: r.rejected },
@@ -43,8 +46,9 @@ export function registerMail(program: Command) {
   }));
   queue.command("list").description("recipients waiting for delivery").option("--limit <n>", "at most n rows", "100")
     .action(action(async (ctx, o: { limit: string }) => {
+      const limit = intOption(o.limit, "--limit", 1, 100_000);
       const app = await ctx.app();
-      const rows = (await Promise.all(app.store.zoneNames().map((z) => app.store.zone(z).listQueue(Number(o.limit))))).flat()
+      const rows = (await Promise.all(app.store.zoneNames().map((z) => app.store.zone(z).listQueue(limit)))).flat()
         .map((r) => ({ id: r.id, message: r.messageId, recipient: r.email, status: r.status, attempts: r.attempts,
           next_attempt: isoTime(r.nextAttemptAt), last_response: r.lastResponse }));
       ctx.out.print(rows, () => table(rows, ["id", "message", "recipient", "status", "attempts", "next_attempt", "last_response"]));
@@ -59,7 +63,14 @@ export function registerMail(program: Command) {
   queue.command("purge").description("fail every queued and deferred recipient").action(action(async (ctx) => {
     const app = await ctx.app();
     let n = 0;
-    for (const z of app.store.zoneNames()) n += await app.store.zone(z).purgeQueue(app.now());
+    for (const z of app.store.zoneNames()) {
+      const zone = app.store.zone(z);
+      const rows = await zone.purgeQueue(app.now());
+      const messages = new Map<string, StoredMessage>();
+      for (const id of new Set(rows.map((r) => r.messageId))) { const m = await zone.getMessage(id); if (m) messages.set(id, m); }
+      await zone.recordEvents(purgedEvents(rows, messages, app.now()));
+      n += rows.length;
+    }
     ctx.out.print({ purged: n }, () => `purged ${n} recipient(s)`);
   }));
 
@@ -68,15 +79,16 @@ export function registerMail(program: Command) {
 
 function registerSuppress(program: Command) {
   const sup = program.command("suppress").description("suppression lists: bounces, unsubscribes, complaints, whitelists");
-  const common = (c: Command) => c.requiredOption("--domain <domain>", "the domain").option("--type <type>", "bounces | unsubscribes | complaints | whitelists", "bounces");
+  const common = (c: Command, isListing = false) => c.requiredOption("--domain <domain>", "the domain")
+    .option("--type <type>", `bounces | unsubscribes | complaints | whitelists${isListing ? " (default: every list)" : ""}`, isListing ? undefined : "bounces");
   common(sup.command("add <address...>").description("add addresses").option("--reason <text>", "why"))
     .action(action(async (ctx, addresses: string[], o: { domain: string; type: string; reason?: string }) => {
       const n = await (await ctx.app()).suppressions.add(o.domain, o.type, addresses.map((address) => ({ address, reason: o.reason ?? "added by the administrator" })));
       ctx.out.print({ added: n }, () => `added ${n} to ${o.type} of ${o.domain}`);
     }));
-  common(sup.command("list").description("list entries").option("--limit <n>", "at most n entries", "1000"))
-    .action(action(async (ctx, o: { domain: string; type: string; limit: string }) => {
-      const rows = (await (await ctx.app()).suppressions.list(o.domain, { type: o.type, limit: Number(o.limit) }))
+  common(sup.command("list").description("list entries").option("--limit <n>", "at most n entries", "1000"), true)
+    .action(action(async (ctx, o: { domain: string; type?: string; limit: string }) => {
+      const rows = (await (await ctx.app()).suppressions.list(o.domain, { type: o.type, limit: intOption(o.limit, "--limit", 1, 1_000_000) }))
         .map((s) => ({ address: s.address, type: s.type, reason: s.reason, created_at: isoTime(s.createdAt) }));
       ctx.out.print(rows, () => table(rows, ["address", "type", "reason", "created_at"]));
     }));

@@ -48,6 +48,16 @@ export function createDomainService(deps: DomainDeps) {
   return {
     require,
     get: (name: string) => control.getDomain(name),
+
+    /** The domain an address sends for: its own, or the nearest parent added with --wildcard. */
+    async forSender(email: string): Promise<Domain | null> {
+      const labels = email.slice(email.lastIndexOf("@") + 1).toLowerCase().split(".");
+      for (let i = 0; i < labels.length - 1; i++) {
+        const d = await control.getDomain(labels.slice(i).join("."));
+        if (d && (i === 0 || d.wildcard)) return d;
+      }
+      return null;
+    },
     list: () => control.listDomains(),
 
     async add(name: string, opts: { zone?: string; wildcard?: boolean } & DomainSettingsPatch = {}): Promise<Domain> {

@@ -32,7 +32,7 @@ export function createSuppressionService(deps: { store: Store; now: () => number
     /** Adds or replaces entries; every address is checked first, nothing is written when one is bad. */
     async add(domain: string, type: string, entries: SuppressionInput[]): Promise<number> {
       const t = checkType(type);
-      const issues = entries.flatMap((e, i) => checkSyntax(e.address, { field: `${i}.address` }));
+      const issues = entries.flatMap((e) => checkSyntax(e.address, { field: "address" }).map((x) => ({ ...x, message: `"${e.address}" ${x.message}` })));
       if (issues.length) throw new AppError("invalid", issues[0]!.message, { issues });
       const zone = await zoneOf(domain);
       const rows: Suppression[] = entries.map((e) => ({ domain: domain.toLowerCase(), type: t, address: e.address.trim().toLowerCase(),

@@ -45,3 +45,14 @@ export function applyOutcome(rcpt: StoredRecipient, msg: StoredMessage, outcome:
   };
   return { update: { ...base, status: "failed", nextAttemptAt: now }, events: [failed], suppression };
 }
+
+/** The failed events of recipients an administrator purged from the queue (webhooks see them too). */
+export function purgedEvents(rows: StoredRecipient[], messages: Map<string, StoredMessage>, now: number): MessageEvent[] {
+  return rows.flatMap((r) => {
+    const msg = messages.get(r.messageId);
+    if (!msg) return [];
+    return [{ id: newId(now), type: "failed" as const, messageId: msg.id, recipient: r.email.toLowerCase(), recipientId: r.id, domain: msg.domain,
+      timestamp: now, severity: "permanent" as const, description: "purged from the queue by the administrator", attempt: r.attempts,
+      tags: msg.tags, metadata: msg.metadata }];
+  });
+}

@@ -19,9 +19,8 @@ export interface MailHosts {
 }
 
 const TIMEOUT_CODES = new Set(["ETIMEOUT", "ETIMEDOUT"]);
-// Node reports NXDOMAIN as ENOTFOUND: the name does not exist at all, so asking for its A/AAAA
-// (the RFC 5321 §5.1 fallback) would only repeat the answer and double the latency.
-const NXDOMAIN_CODES = new Set(["ENOTFOUND", "NXDOMAIN"]);
+// Bun reports "no MX records" (NODATA) as ENOTFOUND, the same code as a name that does not
+// exist: so every not-found MX answer goes on to the A/AAAA fallback (RFC 5321 §5.1).
 
 const errorCodeOf = (e: unknown): string =>
   typeof e === "object" && e !== null && "code" in e && typeof e.code === "string" ? e.code : "EUNKNOWN";
@@ -64,7 +63,6 @@ async function queryMailHosts(resolver: Resolver, domain: string): Promise<MailH
   } catch (e) {
     const failure = failureOf(e);
     if (failure) return failure;
-    if (NXDOMAIN_CODES.has(errorCodeOf(e))) return { kind: "none", hosts: [] };
   }
   return lookupAddressRecords(resolver, domain);
 }

@@ -78,3 +78,12 @@ describe("set-up through the CLI", () => {
     expect([nat.status, ((await nat.json()) as { message: string }).message]).toEqual([401, "Unauthorized"]);
   }, 30_000);
 });
+
+describe("one server per data directory", () => {
+  test("a second serve on the same data dir is refused while the first runs", () => {
+    expect(server).not.toBeNull(); // started by the test above and still running
+    const second = cli("serve");
+    expect(second.code).toBe(1);
+    expect(second.err).toMatch(/another postern server \(pid \d+\) is running/);
+  });
+});

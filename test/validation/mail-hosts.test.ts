@@ -90,3 +90,12 @@ describe("createMailHostLookup", () => {
     expect(calls).toBe(2);
   });
 });
+
+describe("Bun's not-found codes", () => {
+  test("an MX answer of ENOTFOUND (Bun's NODATA) still falls back to the domain's A record", async () => {
+    const notFound = () => Promise.reject(Object.assign(new Error("not found"), { code: "ENOTFOUND" }));
+    const resolver = { mx: notFound, txt: notFound, cname: notFound, aaaa: notFound, a: async () => ["192.0.2.1"] };
+    const lookup = createMailHostLookup({ resolver, now: () => 0, ttlMs: 1000 });
+    expect(await lookup.lookup("aonly.test")).toEqual({ kind: "implicit_mx", hosts: ["aonly.test"] });
+  });
+});

@@ -11,7 +11,8 @@ import { MAX_WEBHOOK_URLS, WEBHOOK_EVENTS, webhookId } from "./model.ts";
 
 type Deps = Pick<SurfaceDeps, "webhooks" | "domains">;
 
-const mailgunIdOf = (w: WebhookTarget) => String(w.extra.mailgunId ?? "");
+// Native-API webhooks are Mailgun-format targets too (older ones stored the type as webhookType).
+const mailgunIdOf = (w: WebhookTarget) => String(w.extra.mailgunId ?? w.extra.webhookType ?? "");
 
 /** The form's `url` values: 1 to 3 distinct http(s) URLs. */
 function urlsOf(values: string[]): string[] {
@@ -24,7 +25,7 @@ function urlsOf(values: string[]): string[] {
 
 export function webhookRoutes(deps: Deps) {
   const targetsOf = async (d: Domain, id?: string) =>
-    (await deps.webhooks.list(d.id)).filter((w) => w.domainId === d.id && w.format === "mailgun" && (!id || mailgunIdOf(w) === id));
+    (await deps.webhooks.list(d.id)).filter((w) => w.domainId === d.id && (w.format === "mailgun" || w.format === "native") && (!id || mailgunIdOf(w) === id));
   const requireTargets = async (d: Domain, id: string) => {
     const found = await targetsOf(d, id);
     if (!found.length) throw notFound("Webhook not found");

@@ -35,13 +35,15 @@ function deliveryStatus(type: string) {
 export function sampleEvent(type: string, domain: string, nowMs: number) {
   const timestamp = Math.floor(nowMs / 1000);
   const recipient = "alice@example.org";
+  // As real events: both failure webhooks carry event "failed" and tell them apart by severity.
+  const failure = type === "permanent_fail" ? "permanent" : type === "temporary_fail" ? "temporary" : null;
   return {
-    event: type, id: `sample-${type}-${timestamp}`, timestamp,
+    event: failure ? "failed" : type, ...(failure ? { severity: failure } : {}), id: `sample-${type}-${timestamp}`, timestamp,
     "delivery-status": deliveryStatus(type),
     envelope: { sender: `bob@${domain}`, "sending-ip": "192.0.2.10", targets: recipient, transport: "smtp" },
     message: {
       headers: { date: new Date(nowMs).toUTCString(), from: `Bob <bob@${domain}>`, subject: "Test webhook sample", to: `Alice <${recipient}>`,
-        "x-mailer": "postern", "x-testid": `sample-${timestamp}`, "message-id": `<sample.${timestamp}@${domain}>` },
+        "x-mailer": "postern", "x-testid": `sample-${timestamp}`, "message-id": `sample.${timestamp}@${domain}` },
       size: 1024,
     },
     recipient, "recipient-domain": "example.org", tags: ["sample"], "user-variables": {},

@@ -1,6 +1,6 @@
-// Domain webhooks of the native API as WebhookTargets (format "native", one target per URL, the
-// webhook type kept in extra.webhookType): create after every URL passed its check, replacing the
-// URLs of that type; delete all URLs of a type.
+// Domain webhooks of the native API as WebhookTargets: the same Mailgun-format targets the Mailgun
+// surface manages (format "mailgun", one target per URL, the type in extra.mailgunId), so either API
+// sees and replaces the other's. Create after every URL passed its check; delete all URLs of a type.
 import type { Domain } from "../../core/model.ts";
 import type { WebhookService } from "../../core/webhooks.ts";
 import { AppError, invalid } from "../../core/errors.ts";
@@ -27,7 +27,8 @@ export function checkWebhookType(type: string | undefined): string {
 }
 
 const ofType = (targets: WebhookTarget[], domain: Domain, type: string) =>
-  targets.filter((w) => w.format === "native" && w.domainId === domain.id && w.extra.webhookType === type);
+  targets.filter((w) => (w.format === "mailgun" || w.format === "native") && w.domainId === domain.id
+    && (w.extra.mailgunId ?? w.extra.webhookType) === type);
 
 async function checkUrls(urls: string[], deps: WebhookDeps): Promise<string[]> {
   if (urls.length === 0) throw invalid("url is required", "url");
@@ -50,7 +51,7 @@ export async function createDomainWebhook(deps: WebhookDeps, domain: Domain, typ
   const existing = ofType(await deps.webhooks.list(domain.id), domain, type);
   for (const w of existing) await deps.webhooks.remove(w.id);
   for (const url of urls) {
-    await deps.webhooks.create({ domainId: domain.id, events: [WEBHOOK_TYPES[type]!], url, format: "native", extra: { webhookType: type } });
+    await deps.webhooks.create({ domainId: domain.id, events: [WEBHOOK_TYPES[type]!], url, format: "mailgun", extra: { mailgunId: type } });
   }
   return urls;
 }

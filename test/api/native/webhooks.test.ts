@@ -33,7 +33,7 @@ const create = (id: string, urls: string[], opts: { domain?: string; key?: strin
 
 const nativeTargets = async () => {
   const d = await env.t.app.domains.get("example.com");
-  return (await env.t.app.webhooks.list(d!.id)).filter((w) => w.format === "native");
+  return (await env.t.app.webhooks.list(d!.id)).filter((w) => w.format === "mailgun");
 };
 
 const verifies = (s: { signature: string; timestamp: number; token: string }) =>
@@ -46,7 +46,7 @@ describe("POST /domains/{domain}/webhooks", () => {
     expect((await res.json()).message).toContain("click tracking");
   });
 
-  test("posts a signed sample to every URL, then stores one native target per URL", async () => {
+  test("posts a signed sample to every URL, then stores one Mailgun-format target per URL (shared with the Mailgun API)", async () => {
     await env.t.app.domains.set("example.com", { clickTracking: true });
     const res = await create("clicked", [ok.url, ok2.url]);
     expect(res.status).toBe(200);
@@ -56,14 +56,14 @@ describe("POST /domains/{domain}/webhooks", () => {
     expect(verifies(posted.signature)).toBe(true);
     expect(ok2.bodies).toHaveLength(1);
     const targets = await nativeTargets();
-    expect(targets.map((w) => [w.url, w.events, w.extra.webhookType]).sort()).toEqual([[ok.url, ["clicked"], "clicked"], [ok2.url, ["clicked"], "clicked"]].sort());
+    expect(targets.map((w) => [w.url, w.events, w.extra.mailgunId]).sort()).toEqual([[ok.url, ["clicked"], "clicked"], [ok2.url, ["clicked"], "clicked"]].sort());
   });
 
   test("replaces the URLs of a type when it is created again; maps Mailgun type names to event types", async () => {
     expect((await create("clicked", [ok2.url])).status).toBe(200);
     expect((await create("permanent_fail", [ok.url])).status).toBe(200);
     const targets = await nativeTargets();
-    expect(targets.map((w) => [w.extra.webhookType, w.url, w.events[0]]).sort()).toEqual([["clicked", ok2.url, "clicked"], ["permanent_fail", ok.url, "failed"]].sort());
+    expect(targets.map((w) => [w.extra.mailgunId, w.url, w.events[0]]).sort()).toEqual([["clicked", ok2.url, "clicked"], ["permanent_fail", ok.url, "failed"]].sort());
   });
 
   test("refuses with 402 and an errors list when an endpoint fails, storing nothing", async () => {
@@ -72,7 +72,7 @@ describe("POST /domains/{domain}/webhooks", () => {
     const body = await res.json();
     expect(body).toMatchObject({ status: 402, errors: [expect.stringContaining(`${failing.url}: the endpoint answered HTTP 500`)] });
     expect(failing.bodies).toHaveLength(1);
-    expect((await nativeTargets()).some((w) => w.extra.webhookType === "delivered")).toBe(false);
+    expect((await nativeTargets()).some((w) => w.extra.mailgunId === "delivered")).toBe(false);
   });
 
   test("refuses with 402 when an endpoint cannot be reached", async () => {
@@ -108,7 +108,7 @@ describe("DELETE /domains/{domain}/webhooks/{type}", () => {
     const res = await env.call("/domains/example.com/webhooks/clicked", { method: "DELETE" });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ message: "Webhook has been deleted", webhook: { urls: [ok2.url] } });
-    expect((await nativeTargets()).some((w) => w.extra.webhookType === "clicked")).toBe(false);
+    expect((await nativeTargets()).some((w) => w.extra.mailgunId === "clicked")).toBe(false);
     const again = await env.call("/domains/example.com/webhooks/clicked", { method: "DELETE" });
     expect(again.status).toBe(402);
     expect(await again.json()).toEqual({ message: "No clicked webhook to delete for example.com", status: 402 });
@@ -154,6 +154,23 @@ describe("private webhook targets", () => {
       expect((await res.json()).errors[0]).toContain("webhooks.allow_private is off");
     } finally {
       await strict.close();
+    }
+  });
+});
+
+describe("one set of webhooks for the native and Mailgun APIs", () => {
+  test("a webhook created through the native API is listed by the Mailgun API", async () => {
+    const receiver = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("ok") });
+    try {
+      const body = new FormData();
+      body.append("id", "delivered");
+      body.append("url", `http://127.0.0.1:${receiver.port}/shared`);
+      expect((await env.call("/domains/example.com/webhooks", { method: "POST", body })).status).toBe(200);
+      const res = await env.t.app.http(new Request("http://localhost/v3/domains/example.com/webhooks",
+        { headers: { authorization: `Basic ${btoa(`api:${env.t.accountKey}`)}` } }));
+      expect(((await res.json()) as { webhooks: { delivered: { urls: string[] } } }).webhooks.delivered.urls).toContain(`http://127.0.0.1:${receiver.port}/shared`);
+    } finally {
+      receiver.stop(true);
     }
   });
 });
