@@ -2,6 +2,7 @@
 // cursor), get, upsert and delete over the domains in scope (the path's, the domain key's, or every
 // domain for an account key: SparkPost's list is account-wide). Entries added here go to the
 // unsubscribes list with their SparkPost type as the scope.
+import { checkSyntax } from "../../validation/address.ts";
 import { Elysia } from "elysia";
 import type { SurfaceDeps } from "../deps.ts";
 import { json } from "../errors.ts";
@@ -35,7 +36,7 @@ function readUpsert(body: unknown): { address: string; scope: string | null; des
     const r = isObject(item) ? item.recipient ?? item.email : undefined;
     const scope = isObject(item) ? scopeOf(item) : undefined;
     const description = isObject(item) && typeof item.description === "string" ? item.description : "";
-    if (typeof r !== "string" || !r.includes("@") || scope === undefined) bad.push(typeof r === "string" ? r : JSON.stringify(item));
+    if (typeof r !== "string" || checkSyntax(r.trim()).length > 0 || scope === undefined) bad.push(typeof r === "string" ? r : JSON.stringify(item));
     return { address: String(r).trim().toLowerCase(), scope: scope ?? null, description };
   });
   if (bad.length) throw new SparkpostError(400, [{ message: `PUT body contains ${bad.length} invalid or malformed recipient(s): ${bad.join(", ")}`, code: "1300" }]);
