@@ -38,7 +38,9 @@ export function botRoutes(deps: Deps) {
   }
 
   async function push(url: string, payload: Record<string, unknown>) {
-    const body = JSON.stringify({ ...payload, signature: mailgunSignature(deps.webhookSigningKey, deps.now()) });
+    // The spec's bot payload has an integer timestamp; the HMAC is over its decimal text + token.
+    const sig = mailgunSignature(deps.webhookSigningKey, deps.now());
+    const body = JSON.stringify({ ...payload, signature: { ...sig, timestamp: Number(sig.timestamp) } });
     const egress = { allowPrivate: deps.config.webhooks.allow_private, resolver: deps.resolver, timeoutMs: deps.config.webhooks.timeout };
     for (const wait of [0, ...PUSH_RETRIES_MS]) {
       if (wait) await Bun.sleep(wait);
