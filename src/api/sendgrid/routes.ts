@@ -19,12 +19,17 @@ const MAX_VALIDATION_BODY_BYTES = 64 * 1024;
 
 type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now" | "templates">;
 
+const methodNotAllowed = () => json(405, { errors: [{ message: "method not allowed", field: null, help: null }] });
+
 export function createSendgridSurface(deps: SendgridDeps): SurfaceHandler {
   const mailSend = createMailSend({ sender: deps.sender, templates: deps.templates, maxMessageBytes: deps.config.smtp.max_message_size, now: deps.now });
 
   return new Elysia({ name: "sendgrid" })
     .onError(surfaceOnError(renderSendgridError))
     .post("/v3/mail/send", ({ request }) => mailSend(principalOf(request), request), { parse: "none" })
+    // SendGrid answers other methods on its endpoints with 405, not 404.
+    .get("/v3/mail/send", methodNotAllowed).put("/v3/mail/send", methodNotAllowed).delete("/v3/mail/send", methodNotAllowed)
+    .patch("/v3/mail/send", methodNotAllowed).get("/v3/validations/email", methodNotAllowed)
     .post("/v3/validations/email", async ({ request }) => {
       const domain = requireDomainKey(principalOf(request));
       if (!domain.validation) throw new AppError("forbidden", `${MSG.accessForbidden}: email validation is not enabled for ${domain.name}`);

@@ -185,3 +185,11 @@ describe("403, 413 and 402", () => {
     }
   });
 });
+
+describe("methods", () => {
+  test("other methods on /v3/mail/send answer 405 in SendGrid's shape", async () => {
+    const res = await t.app.http(new Request("http://127.0.0.1/v3/mail/send", { method: "GET", headers: { authorization: `Bearer ${t.domainKey}` } }));
+    expect(res.status).toBe(405);
+    expect(((await res.json()) as { errors: { message: string }[] }).errors[0]!.message).toBe("method not allowed");
+  });
+});
