@@ -5,7 +5,8 @@ import type { Address, Domain, MessageEvent, Principal, SendEnvelope, SendReques
 import type { MessageExtra, StoredAttachment, StoredMessage, StoredRecipient, Store, Suppression, ZoneStore } from "../store/store.ts";
 import { AppError, forbidden, invalidMany, notFound, type Issue } from "./errors.ts";
 import { checkHeaders, hasLineBreak } from "./headers.ts";
-import { checkSyntax, parseAddressList } from "../validation/address.ts";
+import { checkSyntax } from "../validation/address.ts";
+import { checkRawHeaders } from "./raw-headers.ts";
 import { encodeContent, type MessageContent } from "./content.ts";
 import { newId } from "./ids.ts";
 import { windowStart } from "./limits.ts";
@@ -88,15 +89,12 @@ export function createSendService(deps: SendDeps) {
  * transactional / non_transactional lists) stops only mail of its kind; a null scope stops both.
  */
 /**
- * Each message must fit the limit, and so must the request: its bodies plus its attachments once
- * (every envelope of a send shares them; counting them per message would refuse a batch).
+ * Each message must fit the limit. The request as a whole is limited where its bytes arrive (each
+ * surface's body limit): a batch of many small messages is not one large message.
  */
-function checkSizes(built: { messages: StoredMessage[]; attachments: StoredAttachment[] }, max: number) {
-  const attachmentBytes = built.attachments.reduce((n, a) => n + a.data.byteLength, 0);
+function checkSizes(built: { messages: StoredMessage[] }, max: number) {
   const largest = built.messages.reduce((n, m) => Math.max(n, m.size), 0);
-  const total = built.messages.reduce((n, m) => n + m.size, 0) - attachmentBytes * Math.max(0, built.messages.length - 1);
-  const size = Math.max(largest, total);
-  if (size > max) throw new AppError("too_large", `message size ${size} exceeds the limit of ${max} bytes`);
+  if (largest > max) throw new AppError("too_large", `message size ${largest} exceeds the limit of ${max} bytes`);
 }
 
 async function suppressedMap(zone: ZoneStore, domain: string, emails: string[], isTransactional: boolean): Promise<Map<string, Suppression>> {
@@ -141,24 +139,7 @@ function checkEnvelope(e: SendEnvelope, path: string, domain: Domain, issues: Is
   if (hasLineBreak(e.subject)) issues.push({ field: `${path}.subject`, message: "the subject must be a single line" });
   issues.push(...checkHeaders(e.headers, `${path}.headers`));
   if (!e.raw && !e.text && !e.html && !e.amp) issues.push({ field: `${path}.content`, message: "a text or html body is required" });
-  if (e.raw) issues.push(...checkRawFrom(e.raw, domain, path));
-}
-
-/**
- * A raw message must carry exactly one From (RFC 5322 §3.6 allows one), every address of it on the
- * sending domain: otherwise a key could send, DKIM-signed, as somebody else.
- */
-function checkRawFrom(raw: Uint8Array, domain: Domain, path: string): Issue[] {
-  const text = Buffer.from(raw.subarray(0, 256 * 1024)).toString("latin1");
-  const end = text.search(/\r?\n\r?\n/);
-  const head = (end >= 0 ? text.slice(0, end) : text).replace(/\r?\n(?=[ \t])/g, "");
-  const froms = head.split(/\r?\n/).filter((l) => /^from[ \t]*:/i.test(l)).map((l) => l.slice(l.indexOf(":") + 1).trim());
-  const field = `${path}.from`;
-  if (froms.length !== 1) return [{ field, message: `the message must have exactly one From header, it has ${froms.length}` }];
-  const list = parseAddressList(froms[0]!);
-  if (list.unparseable.length || !list.parsed.length) return [{ field, message: "the From header is not a valid address" }];
-  const foreign = list.parsed.find((a) => !fromMatches(a.email, domain));
-  return foreign ? [{ field, message: `the from address ${foreign.email} must belong to ${domain.name}` }] : [];
+  if (e.raw) issues.push(...checkRawHeaders(e.raw, (email) => fromMatches(email, domain), `${path}.from`));
 }
 
 function fromMatches(email: string, domain: Domain): boolean {
@@ -194,7 +175,7 @@ function buildRows(req: SendRequest, domain: Domain, suppressed: Map<string, Sup
     const tags = e.tags ?? req.tags ?? [];
     messages.push({ id, sendId, domain: domain.name, messageIdHeader: (e.raw && rawMessageId(e.raw)) || `<${id}@${deps.hostname}>`, from: from.email, subject: e.subject,
       content: contentText, raw: e.raw ?? null, tags, metadata, extra, callbackUrl: req.callbackUrl ?? null, source: req.source,
-      isTest: Boolean(req.isTestMode), size: (contentText?.length ?? e.raw?.byteLength ?? 0) + attachmentBytes, createdAt: at });
+      isTest: Boolean(req.isTestMode), size: (contentText ? Buffer.byteLength(contentText) : e.raw?.byteLength ?? 0) + attachmentBytes, createdAt: at });
     const rcpts: (readonly [Address, StoredRecipient["kind"]])[] = [...e.to.map((a) => [a, "to"] as const), ...(e.cc ?? []).map((a) => [a, "cc"] as const),
       ...(e.bcc ?? []).map((a) => [a, "bcc"] as const)];
     const seen = new Set<string>();

@@ -24,16 +24,27 @@ export function isPrivateAddress(ip: string): boolean {
   return true;
 }
 
-/** Null when `url` may be posted to, else the reason it may not. */
-export async function checkEgress(url: string, opts: { allowPrivate: boolean; resolver: Resolver }): Promise<string | null> {
-  let host: string;
-  try { host = new URL(url).hostname.replace(/^\[|\]$/g, ""); } catch { return "not a valid URL"; }
+/** Why a URL may not be called; `isTemporary` when only DNS failed (worth trying again later). */
+export interface EgressRefusal { reason: string; isTemporary: boolean }
+
+/** Null when `url` may be called, else why not. Only http and https, whatever allow_private says. */
+export async function egressVerdict(url: string, opts: { allowPrivate: boolean; resolver: Resolver }): Promise<EgressRefusal | null> {
+  let parsed: URL;
+  try { parsed = new URL(url); } catch { return { reason: "not a valid URL", isTemporary: false }; }
+  // fetch also reads file: and data: URLs: a customer's URL must never reach the local disk.
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return { reason: `${parsed.protocol} URLs are not allowed`, isTemporary: false };
+  const host = parsed.hostname.replace(/^\[|\]$/g, "");
   if (opts.allowPrivate) return null;
-  if (host === "localhost" || host.endsWith(".localhost")) return `${host} is a loopback name`;
+  if (host === "localhost" || host.endsWith(".localhost")) return { reason: `${host} is a loopback name`, isTemporary: false };
   const addresses = isIP(host) ? [host] : [...(await opts.resolver.a(host).catch(() => [])), ...(await opts.resolver.aaaa(host).catch(() => []))];
-  if (addresses.length === 0) return `${host} does not resolve`;
+  if (addresses.length === 0) return { reason: `${host} does not resolve`, isTemporary: true };
   const bad = addresses.find(isPrivateAddress);
-  return bad ? `${host} resolves to a private or loopback address (${bad}); set webhooks.allow_private to allow it` : null;
+  return bad ? { reason: `${host} resolves to a private or loopback address (${bad}); set webhooks.allow_private to allow it`, isTemporary: false } : null;
+}
+
+/** Null when `url` may be called, else the reason it may not. */
+export async function checkEgress(url: string, opts: { allowPrivate: boolean; resolver: Resolver }): Promise<string | null> {
+  return (await egressVerdict(url, opts))?.reason ?? null;
 }
 
 export interface GuardedFetchOptions {
@@ -49,7 +60,8 @@ export interface GuardedFetchOptions {
  * is not caught: set webhooks.allow_private = false and keep internal names out of public DNS.
  */
 export async function guardedFetch(url: string, init: RequestInit, opts: GuardedFetchOptions): Promise<Response> {
-  const refused = await checkEgress(url, opts);
-  if (refused) throw Object.assign(new Error(`refused: ${refused}`), { code: "EGRESS_REFUSED" });
+  const refused = await egressVerdict(url, opts);
+  // A DNS failure is worth retrying (EGRESS_DNS); a refused target never is (EGRESS_REFUSED).
+  if (refused) throw Object.assign(new Error(`refused: ${refused.reason}`), { code: refused.isTemporary ? "EGRESS_DNS" : "EGRESS_REFUSED" });
   return fetch(url, { ...init, redirect: "manual", signal: AbortSignal.timeout(opts.timeoutMs) });
 }

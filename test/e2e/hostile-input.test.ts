@@ -49,6 +49,12 @@ describe("hostile input", () => {
     expect(res.status).toBe(422);
   });
 
+  test("SparkPost: a substituted value ending in a blank line cannot push headers into the body", async () => {
+    const res = await sparkpost({ recipients: [{ address: "inj2@dest.test", substitution_data: { x: "hi\r\nReply-To: evil@evil.test\r\n\r\n" } }],
+      content: { email_rfc822: "From: news@example.com\r\nSubject: {{x}}\r\nTo: inj2@dest.test\r\n\r\nbody" } });
+    expect(res.status).toBe(422);
+  });
+
   test("SparkPost: email_rfc822 with a second From is refused", async () => {
     const res = await sparkpost({ recipients: [{ address: "x@dest.test" }], content: { email_rfc822: "From: news@example.com\r\nFrom: ceo@other.test\r\nSubject: s\r\n\r\nb" } });
     expect(res.status).toBeGreaterThanOrEqual(400);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { checkEgress } from "../../src/events/egress.ts";
+import { checkEgress, egressVerdict } from "../../src/events/egress.ts";
 import { createMockResolver } from "../../src/dns.ts";
 
 const resolver = createMockResolver({
@@ -34,5 +34,17 @@ describe("the egress guard", () => {
   test("allow_private lets everything through without a lookup", async () => {
     expect(await checkEgress("http://127.0.0.1/x", { allowPrivate: true, resolver })).toBeNull();
     expect(await checkEgress("https://inside.example.org/x", { allowPrivate: true, resolver })).toBeNull();
+  });
+});
+
+describe("schemes and DNS failures", () => {
+  test("only http and https, even with allow_private", async () => {
+    expect(await checkEgress("file:///etc/passwd", { allowPrivate: true, resolver })).toMatch(/file: URLs are not allowed/);
+    expect(await checkEgress("data:text/plain,hi", { allowPrivate: true, resolver })).toMatch(/not allowed/);
+    expect(await checkEgress("http://127.0.0.1:9/x", { allowPrivate: true, resolver })).toBeNull();
+  });
+  test("a name that does not resolve is a temporary refusal (retried), a private address a final one", async () => {
+    expect(await egressVerdict("https://nowhere.test/x", { allowPrivate: false, resolver })).toMatchObject({ isTemporary: true });
+    expect(await egressVerdict("http://10.0.0.1/x", { allowPrivate: false, resolver })).toMatchObject({ isTemporary: false });
   });
 });

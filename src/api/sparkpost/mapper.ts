@@ -25,9 +25,9 @@ export type ResolvedContent = { kind: "inline"; inline: TxInline } | { kind: "ra
 
 interface Parts {
   subject: Template; fromEmail: Template; fromName?: Template; text?: Template; html?: Template; amp?: Template;
-  headers: [string, Template][]; raw?: Template;
-  /** Header fields of the raw template: substitution data must not add any (header injection). */
-  rawFields?: number;
+  headers: [string, Template][];
+  /** email_rfc822 split at its first blank line: substitution in the head must not add lines. */
+  raw?: { head: Template; body: Template; fields: number };
 }
 
 /** Fields in a raw message's header block (continuation lines belong to the field above). */
@@ -47,8 +47,12 @@ function compilePart(source: string, mode: TemplateMode, field: string, substitu
 
 function compileParts(content: ResolvedContent, substitute: boolean): Parts {
   if (content.kind === "raw") {
-    return { subject: STATIC(""), fromEmail: STATIC(""), headers: [], raw: compilePart(content.raw, "text", "content.email_rfc822", substitute),
-      rawFields: headerFieldCount(content.raw) };
+    // The head and body are rendered apart: a value ending in a blank line must not move headers into the body.
+    const m = /\r?\n\r?\n/.exec(content.raw);
+    const head = m ? content.raw.slice(0, m.index) : content.raw;
+    const body = m ? content.raw.slice(m.index + m[0].length) : "";
+    return { subject: STATIC(""), fromEmail: STATIC(""), headers: [], raw: { head: compilePart(head, "text", "content.email_rfc822", substitute),
+      body: compilePart(body, "text", "content.email_rfc822", substitute), fields: headerFieldCount(head) } };
   }
   const c = content.inline;
   const opt = (s: string | undefined, mode: TemplateMode, field: string) => (s === undefined ? undefined : compilePart(s, mode, field, substitute));
@@ -82,7 +86,7 @@ function readAddress(text: string, field: string): Address {
 /** The header's unfolded value in a raw RFC 5322 message (first occurrence), if present. */
 export function rawHeader(raw: string, name: string): string | undefined {
   const head = (raw.split(/\r?\n\r?\n/, 1)[0] ?? "").replace(/\r?\n[ \t]+/g, " ");
-  const re = new RegExp(`^${name}:[ \\t]*(.*)$`, "im");
+  const re = new RegExp(`^${name}[ \\t]*:[ \\t]*(.*)$`, "im");
   return re.exec(head)?.[1]?.trim();
 }
 
@@ -95,8 +99,11 @@ function renderEnvelope(parts: Parts, tx: Transmission, r: TxRecipient, maxOutpu
   const base = { to: [{ email: r.address.email, ...(r.address.name ? { name: r.address.name } : {}) }], metadata: metadataFor(tx, r),
     path: `recipients.${r.index}`, ...(tx.options.startTime ? { sendAt: tx.options.startTime } : {}) };
   if (parts.raw) {
-    const raw = render(parts.raw, data, maxOutput)!;
-    if (headerFieldCount(raw) !== parts.rawFields) throw badFormat(`recipients[${r.index}]: substitution data must not add header lines to content.email_rfc822`);
+    const head = render(parts.raw.head, data, maxOutput)!;
+    if (/\r?\n\r?\n/.test(head) || headerFieldCount(head) !== parts.raw.fields) {
+      throw badFormat(`recipients[${r.index}]: substitution data must not add header lines to content.email_rfc822`);
+    }
+    const raw = `${head}\r\n\r\n${render(parts.raw.body, data, maxOutput)!}`;
     const fromHeader = rawHeader(raw, "From");
     if (!fromHeader) throw missingField("content.email_rfc822 needs a From header");
     return { envelope: { ...base, subject: rawHeader(raw, "Subject") ?? "", raw: new TextEncoder().encode(raw) }, from: readAddress(fromHeader, "content.email_rfc822 From") };
