@@ -3,7 +3,7 @@
 import { hostname as osHostname } from "node:os";
 import type { Config } from "./config/load.ts";
 import { openSqliteStore } from "./store/sqlite/index.ts";
-import { takeServeLock } from "./store/serve-lock.ts";
+import { takeServeLock } from "./store/sqlite/serve-lock.ts";
 import type { Store } from "./store/store.ts";
 import { createSystemResolver, type Resolver } from "./dns.ts";
 import { createLogger, createRecentErrors, type Logger } from "./log.ts";

@@ -83,8 +83,10 @@ export function createReportHandler(deps: { store: Store; secret: string; now: (
     async handle(report: BounceReport | ComplaintReport, rcptTo: string[]): Promise<ReportOutcome | null> {
       const m = await locate(report, rcptTo);
       if (!m || !m.recipients.length) return null;
-      const out = report.kind === "bounce" ? bounce(m, report) : complaint(m, report);
-      return m.isVerified ? out : { ...out, updates: [], suppressions: [] };
+      // A match through copyable headers only is not evidence: recording it would still fire
+      // permanent_fail / complained webhooks that customers act on.
+      if (!m.isVerified) return null;
+      return report.kind === "bounce" ? bounce(m, report) : complaint(m, report);
     },
     /** True when `address` is one of our VERP return paths. */
     isReturnPath: (address: string) => decodeReturnPath(address, deps.secret) !== null,

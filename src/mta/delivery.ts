@@ -128,9 +128,15 @@ export function createDelivery(deps: DeliveryDeps) {
       const decision = "hops" in hops ? await deps.tlsPolicy.decide(domain, hops.hops) : null;
       const worker = async () => {
         for (let r = queue.shift(); r; r = queue.shift()) {
-          const entry = await messageFor(zone, r.messageId);
-          if (!entry) continue;
-          out.push({ recipient: r, message: entry.message, outcome: fixed ?? await attemptOne(entry, r, decision!) });
+          // One recipient's trouble (a database error) must not discard the others' outcomes; it
+          // gets none, and its lease brings it back.
+          try {
+            const entry = await messageFor(zone, r.messageId);
+            if (!entry) continue;
+            out.push({ recipient: r, message: entry.message, outcome: fixed ?? await attemptOne(entry, r, decision!) });
+          } catch (err) {
+            deps.log.error("delivery attempt failed before an outcome", { rcpt: r.id, error: String(err) });
+          }
         }
       };
       await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, recipients.length)) }, worker));

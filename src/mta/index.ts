@@ -67,14 +67,9 @@ export function createMta(deps: MtaDeps) {
 function createBuilder(deps: MtaDeps, keysFor: (domain: string) => Promise<DkimKey[]>): MessageBuilder {
   const compose = { publicUrl: deps.config.server.public_url, codec: deps.codec, hostname: deps.hostname };
   const workers = deps.config.mta.signing_workers;
-  if (workers > 0) {
-    try {
-      return createWorkerBuilder({ workers, keysFor, log: deps.log, init: { publicUrl: compose.publicUrl, secret: deps.secret, hostname: deps.hostname } });
-    } catch (e) {
-      deps.log.warn("signing workers unavailable; signing on the main thread", { error: String(e) });
-    }
-  }
-  return createLocalBuilder({ compose, keysFor });
+  const local = createLocalBuilder({ compose, keysFor });
+  if (workers === 0) return local;
+  return createWorkerBuilder({ workers, keysFor, log: deps.log, fallback: local, init: { publicUrl: compose.publicUrl, secret: deps.secret, hostname: deps.hostname } });
 }
 
 export type Mta = ReturnType<typeof createMta>;

@@ -24,10 +24,10 @@ export function createPool(opts: PoolOptions) {
     return s;
   };
 
+  /** A global slot came free: wake a waiter whose host has room (one at its host cap would only wait again). */
   function wakeOne() {
     for (const s of hosts.values()) {
-      const w = s.waiters.shift();
-      if (w) return w();
+      if (s.waiters.length && (s.open < opts.maxPerHost || s.idle.length)) return s.waiters.shift()!();
     }
   }
 

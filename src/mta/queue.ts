@@ -39,7 +39,10 @@ export function applyOutcome(rcpt: StoredRecipient, msg: StoredMessage, outcome:
   const expired = outcome.kind === "deferred";
   const description = expired ? `gave up after ${attempts} attempts: ${outcome.message}` : outcome.message;
   const failed = event("failed", { severity: "permanent", description, ...(expired ? { code: outcome.code ?? 498, reason: "old" } : {}) });
-  const suppression: Suppression | null = expired ? null : {
+  // Only a refusal about the address goes on the bounce list: a remote 5xx reply, or DNS saying the
+  // domain takes no mail (5.1.x). Local policy (a deleted sending domain) says nothing about it.
+  const isAboutAddress = outcome.code !== undefined || (outcome.enhancedCode ?? "").startsWith("5.1.");
+  const suppression: Suppression | null = expired || !isAboutAddress ? null : {
     domain: msg.domain, type: "bounces", address: rcpt.email.toLowerCase(), reason: outcome.message.slice(0, 500),
     code: String(outcome.code ?? outcome.enhancedCode ?? 550), scope: null, createdAt: now,
   };

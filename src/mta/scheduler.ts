@@ -2,17 +2,15 @@
 // domain, runs the attempts within the connection limits, and writes outcomes back in batches
 // (one transaction per zone per flush), handing new events to the recorder.
 import type { MessageEvent } from "../core/model.ts";
-import type { RecipientUpdate, Store, StoredRecipient, Suppression } from "../store/store.ts";
+import type { Store, StoredRecipient } from "../store/store.ts";
 import type { Logger } from "../log.ts";
 import type { Delivery } from "./delivery.ts";
 import { applyOutcome, type QueuePolicy } from "./queue.ts";
+import { createOutcomeWriter } from "./outcome-writer.ts";
 
 /** Longer than any SMTP transaction can take (RFC 5321 §4.5.3.2 timeouts), so a live claim never expires. */
 const LEASE_MS = 15 * 60_000;
 const IDLE_POLL_MS = 1_000;
-const FLUSH_INTERVAL_MS = 25;
-const FLUSH_BATCH = 1_000;
-const FLUSH_RETRY_MS = 1_000;
 /** After a small claim, wait this long so that new mail is claimed in batches, not one row per transaction. */
 const CLAIM_COALESCE_MS = 10;
 
@@ -28,17 +26,16 @@ export interface SchedulerDeps {
   onEvents?: (events: MessageEvent[]) => void;
 }
 
-interface Pending { updates: RecipientUpdate[]; events: MessageEvent[]; suppressions: Suppression[] }
 
 export function createScheduler(deps: SchedulerDeps) {
   let running = false;
   let inFlight = 0;
   let wake: (() => void) | null = null;
   let loopDone: Promise<void> | null = null;
-  const pending = new Map<string, Pending>();
-  let flushTimer: ReturnType<typeof setTimeout> | null = null;
   const active = new Set<Promise<void>>();
   const inFlightIds = new Set<string>();
+  const writer = createOutcomeWriter({ store: deps.store, log: deps.log, now: deps.now, onEvents: deps.onEvents,
+    onWritten: (ids) => { for (const id of ids) inFlightIds.delete(id); } });
 
   const poke = () => { const w = wake; wake = null; w?.(); };
   const sleep = (ms: number) => new Promise<void>((resolve) => {
@@ -46,43 +43,19 @@ export function createScheduler(deps: SchedulerDeps) {
     wake = () => { clearTimeout(t); resolve(); };
   });
 
-  async function flush() {
-    flushTimer = null;
-    const batches = [...pending.entries()];
-    pending.clear();
-    for (const [zone, p] of batches) {
-      try {
-        await deps.store.zone(zone).applyOutcomes(p.updates, p.events, p.suppressions, deps.now());
-        deps.onEvents?.(p.events);
-      } catch (err) {
-        // Keep the outcomes (a busy database is temporary); losing them would resend delivered mail.
-        deps.log.error("could not write delivery outcomes; retrying", { zone, error: String(err) });
-        record(zone, p.updates, p.events, p.suppressions);
-        flushTimer ??= setTimeout(() => void flush(), FLUSH_RETRY_MS);
-      }
-    }
-  }
-
-  function record(zone: string, updates: RecipientUpdate[], events: MessageEvent[], suppressions: Suppression[]) {
-    let p = pending.get(zone);
-    if (!p) pending.set(zone, (p = { updates: [], events: [], suppressions: [] }));
-    p.updates.push(...updates);
-    p.events.push(...events);
-    p.suppressions.push(...suppressions);
-    if (p.updates.length >= FLUSH_BATCH && !flushTimer) void flush();
-    else flushTimer ??= setTimeout(() => void flush(), FLUSH_INTERVAL_MS);
-  }
-
   async function runGroup(zone: string, domain: string, rcpts: StoredRecipient[]) {
+    let attempted = new Set<string>();
     try {
       const attempts = await deps.delivery.deliverDomain(deps.store.zone(zone), domain, rcpts, deps.perDomainConcurrency);
-      const applied = attempts.map((a) => applyOutcome(a.recipient, a.message, a.outcome, deps.now(), deps.policy));
-      record(zone, applied.map((a) => a.update), applied.flatMap((a) => a.events), applied.flatMap((a) => (a.suppression ? [a.suppression] : [])));
+      attempted = new Set(attempts.map((a) => a.recipient.id));
+      writer.record(zone, attempts.map((a) => applyOutcome(a.recipient, a.message, a.outcome, deps.now(), deps.policy)));
     } catch (err) {
       deps.log.error("delivery group failed; the lease will bring it back", { domain, error: String((err as Error)?.stack ?? err) });
     } finally {
       inFlight -= rcpts.length;
-      for (const r of rcpts) inFlightIds.delete(r.id);
+      // Attempted rows stay "in flight" until their outcome is written (writer.onWritten); the
+      // others come back when their lease ends.
+      for (const r of rcpts) if (!attempted.has(r.id)) inFlightIds.delete(r.id);
       poke();
     }
   }
@@ -154,14 +127,12 @@ export function createScheduler(deps: SchedulerDeps) {
       poke();
       await loopDone;
       await Promise.all([...active]);
-      if (flushTimer) clearTimeout(flushTimer);
-      await flush();
+      await writer.flushAll();
     },
     /** Resolves when nothing is in flight and every outcome is written (tests, benchmarks). */
     async drain() {
       while (inFlight > 0 || active.size > 0) await Promise.all([...active]);
-      if (flushTimer) clearTimeout(flushTimer);
-      await flush();
+      await writer.flushAll();
     },
     stats: () => ({ inFlight }),
   };

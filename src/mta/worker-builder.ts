@@ -18,7 +18,14 @@ export interface WorkerBuilderOptions {
   init: Omit<WorkerInit, "type">;
   keysFor: (domain: string) => Promise<DkimKey[]>;
   log: Logger;
+  /** Builds on the main thread when workers keep failing before their first result. */
+  fallback: MessageBuilder;
+  /** The worker's module (default: sign-worker.ts next to this file, or its path in the binary). */
+  workerPath?: string;
 }
+
+/** Worker failures in a row with no result in between after which signing moves to the main thread. */
+const FAILURES_BEFORE_FALLBACK = 3;
 
 interface Pending { resolve: (b: Uint8Array) => void; reject: (e: Error) => void; slot: number; timer: ReturnType<typeof setTimeout> }
 
@@ -29,12 +36,14 @@ export function createWorkerBuilder(opts: WorkerBuilderOptions): MessageBuilder 
   const workers: (Worker | null)[] = Array.from({ length: opts.workers }, () => null);
   let nextJob = 1;
   let running = 0;
+  let failuresInARow = 0;
   const waiting: (() => void)[] = [];
   const limit = opts.workers * JOBS_PER_WORKER;
 
   function settle(jobId: number, bytes?: Uint8Array, error?: string) {
     const p = pending.get(jobId);
     if (!p) return;
+    if (bytes) failuresInARow = 0;
     pending.delete(jobId);
     clearTimeout(p.timer);
     if (bytes) p.resolve(bytes); else p.reject(new Error(error ?? "signing worker failed"));
@@ -42,6 +51,7 @@ export function createWorkerBuilder(opts: WorkerBuilderOptions): MessageBuilder 
 
   /** Fails the jobs of a broken worker and lets the next job start a new one. */
   function replace(slot: number, why: string) {
+    failuresInARow++;
     opts.log.error("signing worker replaced", { slot, why });
     workers[slot]?.terminate();
     workers[slot] = null;
@@ -51,9 +61,9 @@ export function createWorkerBuilder(opts: WorkerBuilderOptions): MessageBuilder 
   function workerAt(slot: number): Worker {
     const existing = workers[slot];
     if (existing) return existing;
-    const w = new Worker(WORKER_PATH);
+    const w = new Worker(opts.workerPath ?? WORKER_PATH);
     w.onmessage = (ev: MessageEvent<WorkerReply>) => settle(ev.data.jobId, ev.data.bytes, ev.data.error);
-    w.onerror = (e) => replace(slot, String((e as ErrorEvent).message ?? e));
+    w.onerror = (e) => { if (workers[slot] === w) replace(slot, String((e as ErrorEvent).message ?? e)); };
     w.addEventListener("close", () => { if (workers[slot] === w) replace(slot, "exited"); });
     w.postMessage({ type: "init", ...opts.init } satisfies WorkerInit);
     workers[slot] = w;
@@ -62,6 +72,10 @@ export function createWorkerBuilder(opts: WorkerBuilderOptions): MessageBuilder 
 
   return {
     async build(message, attachments, recipientId) {
+      if (failuresInARow >= FAILURES_BEFORE_FALLBACK) {
+        if (failuresInARow === FAILURES_BEFORE_FALLBACK) { failuresInARow++; opts.log.error("signing workers keep failing; signing on the main thread"); }
+        return opts.fallback.build(message, attachments, recipientId);
+      }
       const keys = await opts.keysFor(message.domain);
       while (running >= limit) await new Promise<void>((r) => waiting.push(r));
       running++;
@@ -70,9 +84,11 @@ export function createWorkerBuilder(opts: WorkerBuilderOptions): MessageBuilder 
       const job: BuildJob = { type: "build", jobId, message, attachments, recipientId, keys };
       try {
         return await new Promise<Uint8Array>((resolve, reject) => {
+          const worker = workerAt(slot);
+          worker.postMessage(job);
+          // Registered only once the job is with its worker: a failed post leaves no timer behind.
           const timer = setTimeout(() => replace(slot, `job ${jobId} took longer than ${JOB_TIMEOUT_MS} ms`), JOB_TIMEOUT_MS);
           pending.set(jobId, { resolve, reject, slot, timer });
-          workerAt(slot).postMessage(job);
         });
       } finally {
         running--;
@@ -80,6 +96,7 @@ export function createWorkerBuilder(opts: WorkerBuilderOptions): MessageBuilder 
       }
     },
     close() {
+      opts.fallback.close();
       for (const [i, w] of workers.entries()) { w?.terminate(); workers[i] = null; }
       for (const jobId of [...pending.keys()]) settle(jobId, undefined, "builder closed");
     },

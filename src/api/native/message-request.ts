@@ -53,7 +53,10 @@ async function envelopeFor(form: MessageForm, templates: TemplateStore, to: Mess
 export async function buildEnvelopes(form: MessageForm, templates: TemplateStore): Promise<SendEnvelope[]> {
   const batch = form.recipientVariables;
   if (!batch || form.to.length === 0) return [await envelopeFor(form, templates, form.to)];
-  return Promise.all(form.to.map((a) => envelopeFor(form, templates, [a], variablesOf(batch, a))));
+  // As Mailgun's batch sending (and this project's Mailgun surface): every to, cc and bcc address
+  // gets its own copy, addressed to it alone, so nobody gets one copy per To address.
+  const everyone = [...form.to, ...form.cc, ...form.bcc];
+  return Promise.all(everyone.map((a) => envelopeFor({ ...form, cc: [], bcc: [] }, templates, [a], variablesOf(batch, a))));
 }
 
 export async function toSendRequest(form: MessageForm, domain: string, attachments: Attachment[], templates: TemplateStore): Promise<SendRequest> {

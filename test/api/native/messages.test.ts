@@ -72,7 +72,7 @@ describe("POST /{domain}/messages", () => {
     expect(decodeContent(stored!.content!).amp).toContain("amp4email");
   });
 
-  test("sends one message per recipient with recipient-variables, cc on each, nested values substituted", async () => {
+  test("sends one message per recipient with recipient-variables (cc included, once), nested values substituted", async () => {
     const vars = { "r1@dest.test": { first: "Ann", deep: { code: 11 } }, "R2@dest.test": { first: "Bob", deep: { code: 22 } } };
     const res = await send(form([
       ["from", "news@example.com"], ["to", "r1@dest.test"], ["to", "r2@dest.test"], ["cc", "rc@dest.test"],
@@ -83,7 +83,9 @@ describe("POST /{domain}/messages", () => {
     expect(res.status).toBe(200);
     const [one] = await waitForRcpt("r1@dest.test");
     const [two] = await waitForRcpt("r2@dest.test");
-    expect(await waitForRcpt("rc@dest.test", 2)).toHaveLength(2);
+    await waitForRcpt("rc@dest.test", 1);
+    await Bun.sleep(300);
+    expect(mailTo("rc@dest.test")).toHaveLength(1);
     const a = await parseMail(one!.raw);
     const b = await parseMail(two!.raw);
     expect(a.to!.map((x) => x.address)).toEqual(["r1@dest.test"]);

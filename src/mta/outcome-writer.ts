@@ -1,0 +1,87 @@
+// Writes delivery outcomes back in batches (one transaction per zone per flush). A batch that
+// cannot be written is kept and retried, row by row after repeated failures so one bad row cannot
+// block the rest; recipients count as in flight until their outcome is on disk.
+import type { Store } from "../store/store.ts";
+import type { Logger } from "../log.ts";
+import type { MessageEvent } from "../core/model.ts";
+import type { AppliedOutcome } from "./queue.ts";
+
+const FLUSH_INTERVAL_MS = 25;
+const FLUSH_BATCH = 1_000;
+const FLUSH_RETRY_MS = 1_000;
+const FAILURES_BEFORE_ROW_BY_ROW = 3;
+
+export interface OutcomeWriterDeps {
+  store: Store;
+  log: Logger;
+  now: () => number;
+  onEvents?: (events: MessageEvent[]) => void;
+  /** Called with the recipient ids whose outcomes are now on disk. */
+  onWritten: (ids: string[]) => void;
+}
+
+export function createOutcomeWriter(deps: OutcomeWriterDeps) {
+  const pending = new Map<string, AppliedOutcome[]>();
+  const failures = new Map<string, number>();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let flushing: Promise<void> | null = null;
+
+  const schedule = (ms: number) => { timer ??= setTimeout(() => { timer = null; void flush(); }, ms); };
+
+  async function write(zone: string, batch: AppliedOutcome[]) {
+    await deps.store.zone(zone).applyOutcomes(batch.map((a) => a.update), batch.flatMap((a) => a.events),
+      batch.flatMap((a) => (a.suppression ? [a.suppression] : [])), deps.now());
+    deps.onWritten(batch.map((a) => a.update.id));
+    deps.onEvents?.(batch.flatMap((a) => a.events));
+  }
+
+  async function writeZone(zone: string, batch: AppliedOutcome[]): Promise<AppliedOutcome[]> {
+    if ((failures.get(zone) ?? 0) < FAILURES_BEFORE_ROW_BY_ROW) {
+      try { await write(zone, batch); failures.delete(zone); return []; } catch (err) {
+        failures.set(zone, (failures.get(zone) ?? 0) + 1);
+        deps.log.error("could not write delivery outcomes; retrying", { zone, error: String(err) });
+        return batch;
+      }
+    }
+    const left: AppliedOutcome[] = [];
+    for (const one of batch) {
+      try { await write(zone, [one]); } catch (err) { left.push(one); deps.log.error("could not write a delivery outcome", { zone, rcpt: one.update.id, error: String(err) }); }
+    }
+    if (left.length < batch.length) failures.delete(zone);
+    return left;
+  }
+
+  async function flushNow() {
+    const batches = [...pending.entries()];
+    pending.clear();
+    for (const [zone, batch] of batches) {
+      const left = await writeZone(zone, batch);
+      if (left.length) { pending.set(zone, [...left, ...(pending.get(zone) ?? [])]); schedule(FLUSH_RETRY_MS); }
+    }
+  }
+
+  async function flush() {
+    // One flush at a time: a slow write must not run twice over the same outcomes.
+    while (flushing) await flushing;
+    flushing = flushNow().finally(() => { flushing = null; });
+    await flushing;
+  }
+
+  return {
+    record(zone: string, applied: AppliedOutcome[]) {
+      if (!applied.length) return;
+      const list = pending.get(zone) ?? [];
+      list.push(...applied);
+      pending.set(zone, list);
+      if (list.length >= FLUSH_BATCH) void flush();
+      else schedule(FLUSH_INTERVAL_MS);
+    },
+    /** Writes everything pending now (stop, drain). */
+    async flushAll() {
+      if (timer) { clearTimeout(timer); timer = null; }
+      await flush();
+    },
+  };
+}
+
+export type OutcomeWriter = ReturnType<typeof createOutcomeWriter>;
