@@ -6,7 +6,6 @@ import type { Principal } from "../../src/core/model.ts";
 import { parseAddress } from "../../src/validation/address.ts";
 import { notFound } from "../../src/core/errors.ts";
 import { purgedEvents } from "../../src/mta/queue.ts";
-import type { StoredMessage } from "../../src/store/store.ts";
 import { ACCOUNT_ID } from "../../src/core/account.ts";
 import { action, type CliContext } from "../context.ts";
 import { isoTime, table, UsageError } from "../output.ts";
@@ -64,12 +63,7 @@ export function registerMail(program: Command) {
     const app = await ctx.app();
     let n = 0;
     for (const z of app.store.zoneNames()) {
-      const zone = app.store.zone(z);
-      const rows = await zone.purgeQueue(app.now());
-      const messages = new Map<string, StoredMessage>();
-      for (const id of new Set(rows.map((r) => r.messageId))) { const m = await zone.getMessage(id); if (m) messages.set(id, m); }
-      await zone.recordEvents(purgedEvents(rows, messages, app.now()));
-      n += rows.length;
+      n += await app.store.zone(z).purgeQueue(app.now(), (rows, messages) => purgedEvents(rows, messages, app.now()));
     }
     ctx.out.print({ purged: n }, () => `purged ${n} recipient(s)`);
   }));

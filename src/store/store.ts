@@ -212,8 +212,11 @@ export interface ZoneStore extends SendRecordStore {
   queueStats(now: number): Promise<{ queued: number; deferred: number; due: number; delivered: number; failed: number; byDomain: { domain: string; count: number }[] }>;
   listQueue(limit: number): Promise<StoredRecipient[]>;
   retryNow(idOrMessageId: string, now: number): Promise<number>;
-  /** Fails every waiting recipient not being attempted right now; returns them as they were. */
-  purgeQueue(now: number): Promise<StoredRecipient[]>;
+  /**
+   * Fails every waiting recipient not being attempted right now and records the events
+   * `eventsFor` makes of them, in one transaction; returns how many were purged.
+   */
+  purgeQueue(now: number, eventsFor: (rows: StoredRecipient[], messages: Map<string, StoredMessage>) => MessageEvent[]): Promise<number>;
   nextDueAt(): Promise<number | null>;
   /** Makes every claimed, unfinished recipient due now: run once by a starting server (one server per data dir). */
   releaseClaims(now: number): Promise<number>;

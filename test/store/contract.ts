@@ -37,6 +37,24 @@ export function runStoreContract(name: string, makeStore: () => Store) {
       store.close();
     });
 
+    test("purging fails waiting rows and records their events together, sparing rows being attempted", async () => {
+      const store = makeStore();
+      const z = store.zone("us");
+      const rcpt = (id: string) => ({ id, messageId: "m1", email: `${id}@b.test`, rcptDomain: "b.test", kind: "to" as const, status: "queued" as const,
+        attempts: 0, nextAttemptAt: NOW, firstAttemptAt: null, expiresAt: NOW + 1e9, lastCode: null, lastResponse: null, mx: null, updatedAt: NOW });
+      await z.createSend({ messages: [{ id: "m1", sendId: "s1", domain: "a.test", messageIdHeader: "<m1@x>", from: "a@a.test", subject: "s",
+        content: "{}", raw: null, tags: [], metadata: {}, callbackUrl: null, source: "cli", isTest: false, size: 2, createdAt: NOW }],
+        recipients: [rcpt("r1"), rcpt("r2")], attachments: [], events: [] });
+      await z.claimDue(NOW, 1, 60_000); // r1 is being attempted
+      const n = await z.purgeQueue(NOW + 1, (rows, messages) => rows.map((r) => ({ id: `e-${r.id}`, type: "failed" as const, messageId: r.messageId,
+        recipient: r.email, domain: messages.get(r.messageId)!.domain, timestamp: NOW + 1, tags: [], metadata: {} })));
+      expect(n).toBe(1);
+      expect((await z.getRecipient("r2"))?.status).toBe("failed");
+      expect((await z.getRecipient("r1"))?.status).toBe("queued");
+      expect((await z.searchEvents({ messageId: "m1", limit: 10 })).map((e) => e.recipient)).toEqual(["r2@b.test"]);
+      store.close();
+    });
+
     test("suppressions are per domain and case-insensitive", async () => {
       const store = makeStore();
       const z = store.zone("us");

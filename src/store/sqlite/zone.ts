@@ -2,7 +2,7 @@
 // suppressions of the domains that live in this zone. Queue statements are in queue.ts.
 import type { Database } from "bun:sqlite";
 import type { MessageEvent } from "../../core/model.ts";
-import type { StoredAttachment, StoredRecipient, Suppression, ZoneStore } from "../store.ts";
+import type { StoredAttachment, StoredMessage, StoredRecipient, Suppression, ZoneStore } from "../store.ts";
 import { bool, json } from "./db.ts";
 import { createQueueStatements, toRecipient } from "./queue.ts";
 import { createEventStatements } from "./events.ts";
@@ -78,7 +78,19 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
     queueStats: async (now) => queue.stats(now),
     listQueue: async (limit) => queue.list(limit),
     retryNow: async (id, now) => queue.retryNow(id, now),
-    purgeQueue: async (now) => queue.purge(now),
+    async purgeQueue(now, eventsFor) {
+      return db.transaction(() => {
+        const rows = queue.purge(now);
+        const messages = new Map<string, StoredMessage>();
+        const byId = db.query("SELECT * FROM messages WHERE id = ?");
+        for (const id of new Set(rows.map((r) => r.messageId))) {
+          const r = byId.get(id) as Row | null;
+          if (r) messages.set(id, toStoredMessage(r));
+        }
+        events.insertMany(eventsFor(rows, messages));
+        return rows.length;
+      }).immediate();
+    },
     nextDueAt: async () => queue.nextDueAt(),
     releaseClaims: async (now) => queue.releaseClaims(now),
     async recordEvents(evs: MessageEvent[]) {
