@@ -93,7 +93,10 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
           }
           inFlightPerUrl.set(item.url, busy + 1);
           work.push(deliver(zone, item).catch((e) => deps.log.error("webhook delivery failed", { error: String(e) }))
-            .finally(() => inFlightPerUrl.set(item.url, (inFlightPerUrl.get(item.url) ?? 1) - 1)));
+            .finally(() => {
+              const left = (inFlightPerUrl.get(item.url) ?? 1) - 1;
+              if (left > 0) inFlightPerUrl.set(item.url, left); else inFlightPerUrl.delete(item.url);
+            }));
         }
       }
       await Promise.all(work);
