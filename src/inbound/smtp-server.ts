@@ -101,6 +101,10 @@ export function createInboundServer(deps: InboundDeps) {
     }
   }
 
+  // smtp-server reports every client's broken connection (a reset in the middle of TLS, say) as an
+  // 'error' on the server: without a listener that would end the whole process.
+  server.on("error", (err: Error & { code?: string }) => deps.log.warn("inbound SMTP connection error", { error: err.message, code: err.code }));
+
   return {
     server,
     listen(): Promise<string> {

@@ -137,6 +137,17 @@ describe("inbound reports", () => {
     expect(res).toMatchObject({ ok: false, code: 550 });
   });
 
+  test("a client that resets its connection mid-session does not take the server down", async () => {
+    const { connect } = await import("node:net");
+    const socket = connect(smtpPort, "127.0.0.1");
+    await new Promise<void>((r) => socket.once("data", () => r()));
+    socket.write("EHLO crash.test\r\nMAIL FROM:<a@b.test>\r\n");
+    (socket as unknown as { resetAndDestroy?: () => void }).resetAndDestroy?.() ?? socket.destroy();
+    await Bun.sleep(100);
+    const res = await smtpSend({ from: "spam@evil.test", to: ["victim@elsewhere.test"], raw: "Subject: x\r\n\r\nbody\r\n" });
+    expect(res).toMatchObject({ ok: false, code: 554 }); // still answering
+  });
+
   test("relaying for strangers is refused", async () => {
     const res = await smtpSend({ from: "spam@evil.test", to: ["victim@elsewhere.test"], raw: "Subject: x\r\n\r\nbody\r\n" });
     expect(res).toMatchObject({ ok: false, code: 554 });
