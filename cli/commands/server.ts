@@ -37,6 +37,9 @@ export function registerServer(program: Command) {
       const where = await app.start();
       process.stdout.write(`postern listening: ${Object.entries(where).map(([k, v]) => `${k} ${v}`).join(", ")}` +
         ` (config: ${ctx.configFile ?? "embedded defaults"}, data: ${app.config.storage.data_dir})\n`);
+      // A bug in one request or delivery must not take every other one down with it: log and go on.
+      process.on("unhandledRejection", (err) => app.log.error("unhandled rejection", { error: String((err as Error)?.stack ?? err) }));
+      process.on("uncaughtException", (err) => app.log.error("uncaught exception", { error: String(err?.stack ?? err) }));
       const stop = async () => { await app.stop(); process.exit(0); };
       process.on("SIGINT", stop);
       process.on("SIGTERM", stop);
