@@ -93,6 +93,12 @@ export function prepareTracking(input: TrackingInput, opts: MessageTrackingOptio
       const out: TrackingResult = { headers: renderHeaders(input.headers, base, opts, recipient) };
       if (input.html !== undefined) out.html = html ? fill(html.parts, sign) : input.html;
       if (input.text !== undefined) out.text = text ? fill(text.parts, sign) : input.text;
+      if (opts.unsubscribe) {
+        // Mailgun's %unsubscribe_url% (also how SendGrid's subscription_tracking footer is placed).
+        const url = unsubscribeUrl(base, opts, recipient);
+        if (out.html?.includes(UNSUBSCRIBE_PLACEHOLDER)) out.html = out.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, escapeAttribute(url));
+        if (out.text?.includes(UNSUBSCRIBE_PLACEHOLDER)) out.text = out.text.replaceAll(UNSUBSCRIBE_PLACEHOLDER, url);
+      }
       return out;
     },
   };
@@ -230,13 +236,7 @@ function renderHeaders(
 ): Record<string, string> {
   const out = { ...headers };
   if (!opts.unsubscribe || Object.keys(headers).some((k) => k.toLowerCase() === "list-unsubscribe")) return out;
-  const token = opts.codec.sign({
-    kind: "unsubscribe",
-    messageId: opts.messageId,
-    recipientId: recipient.recipientId,
-    domain: opts.domain,
-  });
-  const uris = [`<${base}/t/u/${token}>`];
+  const uris = [`<${unsubscribeUrl(base, opts, recipient)}>`];
   const mailto = recipient.mailtoUnsubscribe;
   // RFC 2369 §3.2: angle-bracketed URIs, most preferred first. A value that could end the bracket or
   // the header line is dropped rather than let into the header.
@@ -244,6 +244,14 @@ function renderHeaders(
   out["List-Unsubscribe"] = uris.join(", ");
   if (/^https:\/\//i.test(base)) out["List-Unsubscribe-Post"] = ONE_CLICK_POST_VALUE;
   return out;
+}
+
+/** Where a recipient's body may ask for their unsubscribe link (Mailgun's variable name). */
+export const UNSUBSCRIBE_PLACEHOLDER = "%unsubscribe_url%";
+
+function unsubscribeUrl(base: string, opts: MessageTrackingOptions, recipient: RecipientTracking): string {
+  const token = opts.codec.sign({ kind: "unsubscribe", messageId: opts.messageId, recipientId: recipient.recipientId, domain: opts.domain });
+  return `${base}/t/u/${token}`;
 }
 
 function escapeAttribute(s: string): string {

@@ -69,6 +69,8 @@ export interface SgMail {
   ipPoolName?: string;
   mailSettings: SgMailSettings;
   tracking: TrackingFlags;
+  /** tracking_settings.subscription_tracking when enabled: SendGrid's unsubscribe footer or tag. */
+  subscription?: { text?: string; html?: string; tag?: string };
   callbackUrl?: string;
 }
 

@@ -179,6 +179,19 @@ export function readMailSettings(value: unknown, issues: Issue[]): SgMailSetting
   return out;
 }
 
+/** tracking_settings.subscription_tracking's footer text, html and substitution_tag. */
+export function readSubscription(value: unknown, issues: Issue[]): { text?: string; html?: string; tag?: string } | undefined {
+  if (!isObject(value)) return undefined;
+  const f = "tracking_settings.subscription_tracking";
+  // readTracking reports a malformed setting; here only an enabled one matters.
+  const sub = value.subscription_tracking;
+  if (!isObject(sub) || sub.enable !== true) return undefined;
+  const out = { text: readString(sub.text, `${f}.text`, issues), html: readString(sub.html, `${f}.html`, issues),
+    tag: readString(sub.substitution_tag, `${f}.substitution_tag`, issues) };
+  if (out.tag !== undefined && (hasLineBreak(out.tag) || !out.tag)) issues.push({ field: `${f}.substitution_tag`, message: MSG.string(`${f}.substitution_tag`) });
+  return out;
+}
+
 /** tracking_settings → TrackingFlags; an absent enable leaves the domain default in force. */
 export function readTracking(value: unknown, issues: Issue[]): TrackingFlags {
   if (isAbsent(value)) return {};
@@ -188,7 +201,7 @@ export function readTracking(value: unknown, issues: Issue[]): TrackingFlags {
   }
   const f = "tracking_settings";
   const click = readSetting(value, "click_tracking", f, issues);
-  readBoolean(click?.enable_text, `${f}.click_tracking.enable_text`, issues);
+  const clickText = readBoolean(click?.enable_text, `${f}.click_tracking.enable_text`, issues);
   const open = readSetting(value, "open_tracking", f, issues);
   const openTag = readString(open?.substitution_tag, `${f}.open_tracking.substitution_tag`, issues);
   if (openTag !== undefined && hasLineBreak(openTag)) issues.push({ field: `${f}.open_tracking.substitution_tag`, message: MSG.string(`${f}.open_tracking.substitution_tag`) });
@@ -196,7 +209,9 @@ export function readTracking(value: unknown, issues: Issue[]): TrackingFlags {
   readSetting(value, "ganalytics", f, issues);
   const out: TrackingFlags = {};
   if (click?.enable !== undefined) out.clicks = click.enable;
+  if (clickText !== undefined) out.clickText = clickText;
   if (open?.enable !== undefined) out.opens = open.enable;
+  if (openTag) out.openTag = openTag;
   if (sub?.enable !== undefined) out.unsubscribe = sub.enable;
   return out;
 }

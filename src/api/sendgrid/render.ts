@@ -1,6 +1,7 @@
 // The content of one personalization: template (Handlebars with dynamic_template_data), content
 // blocks, footer, then substitutions on subject, bodies and header values, never on custom_args.
 // Each personalization is rendered on its own, so one recipient's data cannot reach another.
+import { UNSUBSCRIBE_PLACEHOLDER } from "../../tracking/rewrite.ts";
 import type { Issue } from "../../core/errors.ts";
 import { AppError } from "../../core/errors.ts";
 import { checkHeaders, hasLineBreak } from "../../core/headers.ts";
@@ -27,7 +28,7 @@ export function bodyParts(mail: SgMail): { text?: string; html?: string; amp?: s
 export async function renderPersonalization(mail: SgMail, i: number, templates: TemplateStore, issues: Issue[]): Promise<RenderedContent | undefined> {
   const p = mail.personalizations[i]!;
   const path = `personalizations.${i}`;
-  const base = withFooter(bodyParts(mail), mail);
+  const base = withSubscription(withFooter(bodyParts(mail), mail), mail);
   let subject = p.subject ?? mail.subject ?? "";
   let { text, html, amp } = base;
   if (mail.templateId) {
@@ -83,6 +84,31 @@ function withFooter(parts: { text?: string; html?: string; amp?: string }, mail:
   if (html !== undefined && footer.html) {
     const at = html.toLowerCase().lastIndexOf("</body>");
     html = at >= 0 ? html.slice(0, at) + footer.html + html.slice(at) : html + footer.html;
+  }
+  return { ...parts, text, html };
+}
+
+const SUBSCRIPTION_TEXT = "If you would like to unsubscribe and stop receiving these emails click here: <% %>.";
+const SUBSCRIPTION_HTML = "<p>If you would like to unsubscribe and stop receiving these emails <% click here %>.</p>";
+
+/**
+ * subscription_tracking as SendGrid does it: the substitution_tag, where the sender put it, becomes
+ * the unsubscribe URL; otherwise a footer is added whose `<% text %>` becomes the link. The core's
+ * tracking fills %unsubscribe_url% per recipient.
+ */
+function withSubscription(parts: { text?: string; html?: string; amp?: string }, mail: SgMail) {
+  const sub = mail.subscription;
+  if (!sub) return parts;
+  if (sub.tag) {
+    const put = (s: string | undefined) => s?.split(sub.tag!).join(UNSUBSCRIBE_PLACEHOLDER);
+    return { ...parts, text: put(parts.text), html: put(parts.html) };
+  }
+  const text = parts.text !== undefined ? `${parts.text}\n\n${(sub.text ?? SUBSCRIPTION_TEXT).replace(/<%\s*%>/g, UNSUBSCRIBE_PLACEHOLDER)}` : undefined;
+  const footer = (sub.html ?? SUBSCRIPTION_HTML).replace(/<%\s*([^%]*?)\s*%>/g, (_m, label: string) => `<a href="${UNSUBSCRIBE_PLACEHOLDER}">${label || UNSUBSCRIBE_PLACEHOLDER}</a>`);
+  let html = parts.html;
+  if (html !== undefined) {
+    const at = html.toLowerCase().lastIndexOf("</body>");
+    html = at >= 0 ? html.slice(0, at) + footer + html.slice(at) : html + footer;
   }
   return { ...parts, text, html };
 }

@@ -8,7 +8,7 @@ import {
   emailDomain, isAbsent, isObject, readAddress, readAddressList, readBoundedMap, readObject, readSendAt, readString,
   readStringMap, type Json,
 } from "./fields.ts";
-import { readAsm, readAttachments, readCategories, readContent, readHeaders, readMailSettings, readTracking } from "./parts.ts";
+import { readAsm, readAttachments, readCategories, readContent, readHeaders, readMailSettings, readTracking, readSubscription } from "./parts.ts";
 import { isValidTemplateName } from "../../core/templates.ts";
 import {
   MAX_PERSONALIZATIONS, MAX_RECIPIENTS_TOTAL, MAX_REPLY_TO_LIST, MAX_SEND_AT_AHEAD_S, MSG, type SgMail, type SgPersonalization,
@@ -47,7 +47,7 @@ export function readMailSend(body: unknown, nowMs: number): { mail: SgMail; issu
     sendAt: readSendAt(b.send_at, "send_at", ctx.nowS, MAX_SEND_AT_AHEAD_S, issues),
     batchId: readString(b.batch_id, "batch_id", issues, MSG.batchId), asm: readAsm(b.asm, issues),
     ipPoolName: readIpPool(b.ip_pool_name, issues), mailSettings: readMailSettings(b.mail_settings, issues),
-    tracking: readTracking(b.tracking_settings, issues), callbackUrl: readCallbackUrl(b.callback_url, issues),
+    tracking: readTracking(b.tracking_settings, issues), subscription: readSubscription(b.tracking_settings, issues), callbackUrl: readCallbackUrl(b.callback_url, issues),
   };
   // A body that is not an object has no fields to blame: say only that.
   return { mail, issues: isObject(body) ? issues : issues.slice(0, 1) };
