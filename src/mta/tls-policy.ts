@@ -14,14 +14,19 @@ export interface TlsDecision {
   error?: string;
 }
 
-export function createTlsPolicy(deps: { resolver: Resolver; now: () => number }) {
+type PolicyFetcher = (domain: string, known: unknown) => Promise<{ policy?: unknown }>;
+
+export function createTlsPolicy(deps: { resolver: Resolver; now: () => number; fetchPolicy?: PolicyFetcher }) {
   const cache = new Map<string, { policy: unknown; at: number }>();
   const resolver = toMailauthResolver(deps.resolver);
+  // mailauth discovers the _mta-sts TXT record and fetches the policy over HTTPS (RFC 8461 §3).
+  const fetchPolicy: PolicyFetcher = deps.fetchPolicy
+    ?? ((domain, known) => getPolicy(domain, known as never, { resolver: resolver as never, timeout: 10_000 }) as Promise<{ policy?: unknown }>);
 
   async function policyFor(domain: string): Promise<{ mode?: string; mx?: string[] }> {
     const hit = cache.get(domain);
     if (hit && deps.now() - hit.at < POLICY_CACHE_MS) return hit.policy as { mode?: string };
-    const result = (await getPolicy(domain, (hit?.policy ?? null) as never, { resolver: resolver as never, timeout: 10_000 })) as { policy?: unknown };
+    const result = await fetchPolicy(domain, hit?.policy ?? null);
     const policy = (result.policy ?? { mode: "none" }) as { mode?: string };
     if (cache.size >= MAX_CACHED_POLICIES) cache.delete(cache.keys().next().value!);
     cache.set(domain, { policy, at: deps.now() });
