@@ -67,7 +67,7 @@ export function createSendService(deps: SendDeps) {
       const zone = store.zone(domain.zone);
       const all = req.envelopes.flatMap((e) => [...e.to, ...(e.cc ?? []), ...(e.bcc ?? [])].map((a) => a.email));
       await checkLimit(domain, req.envelopes.length);
-      const suppressed = req.skipSuppression ? new Map<string, Suppression>() : await suppressedMap(zone, domain.name, all, Boolean(req.isTransactional));
+      const suppressed = req.skipSuppression ? new Map<string, Suppression>() : await suppressedMap(zone, domain.name, all, Boolean(req.isTransactional), req.tags ?? []);
       const built = buildRows(req, domain, suppressed, at, deps);
       checkSizes(built, deps.maxMessageBytes);
       await zone.createSend({ messages: built.messages, recipients: built.recipients, attachments: built.attachments, events: built.events });
@@ -97,11 +97,21 @@ function checkSizes(built: { messages: StoredMessage[] }, max: number) {
   if (largest > max) throw new AppError("too_large", `message size ${largest} exceeds the limit of ${max} bytes`);
 }
 
-async function suppressedMap(zone: ZoneStore, domain: string, emails: string[], isTransactional: boolean): Promise<Map<string, Suppression>> {
+/**
+ * Mailgun's tag-scoped unsubscribes keep their tags in `code` ("*" or empty: every message); such
+ * an entry stops only mail carrying one of those tags.
+ */
+function isUnsubscribedFrom(code: string, tags: readonly string[]): boolean {
+  const scoped = code.split(",").map((t) => t.trim()).filter(Boolean);
+  return scoped.length === 0 || scoped.includes("*") || scoped.some((t) => tags.includes(t));
+}
+
+async function suppressedMap(zone: ZoneStore, domain: string, emails: string[], isTransactional: boolean, tags: readonly string[] = []): Promise<Map<string, Suppression>> {
   const list = await zone.findSuppressed(domain, emails);
   const whitelisted = new Set(list.filter((s) => s.type === "whitelists").map((s) => s.address));
   const kind = isTransactional ? "transactional" : "non_transactional";
-  const applies = (s: Suppression) => SUPPRESSING.has(s.type) && !whitelisted.has(s.address) && (s.scope === null || s.scope === kind);
+  const applies = (s: Suppression) => SUPPRESSING.has(s.type) && !whitelisted.has(s.address) && (s.scope === null || s.scope === kind)
+    && (s.type !== "unsubscribes" || isUnsubscribedFrom(s.code, tags));
   const out = new Map<string, Suppression>();
   for (const s of list) if (applies(s) && !out.has(s.address)) out.set(s.address, s);
   return out;

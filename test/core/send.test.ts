@@ -170,3 +170,13 @@ describe("raw header tricks", () => {
     await expect(send("From: news@a.test\r\nnot a header line\r\n\r\nb")).rejects.toThrow(/malformed header line/);
   });
 });
+
+describe("tag-scoped unsubscribes (Mailgun)", () => {
+  test("stop only messages carrying one of their tags; * stops every message", async () => {
+    const { sender, principal, suppressions } = await setupCore();
+    await suppressions.add("a.test", "unsubscribes", [{ address: "news@x.test", code: "newsletter" }, { address: "all@x.test", code: "*" }]);
+    expect((await sender.send(principal, request(["news@x.test"], { tags: ["newsletter"] }))).accepted).toBe(0);
+    expect((await sender.send(principal, request(["news@x.test"], { tags: ["receipt"] }))).accepted).toBe(1);
+    expect((await sender.send(principal, request(["all@x.test"], { tags: ["receipt"] }))).accepted).toBe(0);
+  });
+});

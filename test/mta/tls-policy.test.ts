@@ -8,7 +8,7 @@ const policyOf = (policy: unknown) => createTlsPolicy({ resolver: createMockReso
 describe("MTA-STS (RFC 8461)", () => {
   test("enforce keeps only MX hosts the policy names and requires verified TLS", async () => {
     const decision = await policyOf({ mode: "enforce", mx: ["*.example.net"], maxAge: 86400 }).decide("example.com", hops);
-    expect(decision).toEqual({ hops: [hops[0]], tls: "require" });
+    expect(decision).toEqual({ hops: [hops[0]!], tls: "require" });
   });
   test("enforce with no matching MX delivers nothing (and the queue retries)", async () => {
     const decision = await policyOf({ mode: "enforce", mx: ["mail.elsewhere.org"], maxAge: 86400 }).decide("example.com", hops);
