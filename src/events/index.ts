@@ -8,6 +8,7 @@ import { createFanout } from "./fanout.ts";
 import { createWebhookDelivery, type WebhookDeliveryDeps } from "./webhook-delivery.ts";
 
 const POLL_MS = 500;
+const COALESCE_MS = 20;
 
 /** The account's ECDSA P-256 pair for SendGrid-format webhooks, created on first use. */
 export async function ensureEventWebhookKeys(store: Store): Promise<{ privateKeyPem: string; publicKey: string }> {
@@ -50,6 +51,9 @@ export async function createEventPipeline(deps: PipelineDeps) {
       let busy = 0;
       try { busy = await round(); } catch (e) { deps.log.error("event pipeline round failed", { error: String(e) }); }
       if (busy === 0 && running) await new Promise<void>((r) => { const t = setTimeout(r, POLL_MS); wake = () => { clearTimeout(t); r(); }; });
+      // While events keep coming (an accept burst wakes the loop per message), gather them for a
+      // moment: one round per batch, not one transaction per event.
+      else if (running) await Bun.sleep(COALESCE_MS);
       wake = null;
     }
   }
