@@ -1,7 +1,7 @@
 // VERP return paths: `b+<token>@<bounce domain>`, where the token carries a message id, a
 // recipient id and a truncated HMAC-SHA256. Lowercase base32 survives case-folding by remote
 // MTAs; the local part stays within 64 octets. Knows nothing about storage or SMTP.
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 
 /** What a return path identifies: the application's short ids, not RFC 5322 Message-IDs. */
 export interface ReturnPathIds {
@@ -120,8 +120,21 @@ function readIds(bits: number[]): { ids: ReturnPathIds; dataBits: number } | nul
   return { ids: { messageId, recipientId }, dataBits: offset };
 }
 
+/** Keyed hashers by secret (a server has one or two): keying HMAC once saves most of its cost. */
+const KEYED = new Map<string, Bun.CryptoHasher>();
+const MAX_KEYED = 8;
+
+function keyedHasher(secret: string): Bun.CryptoHasher {
+  let h = KEYED.get(secret);
+  if (!h) {
+    if (KEYED.size >= MAX_KEYED) KEYED.clear();
+    KEYED.set(secret, (h = new Bun.CryptoHasher("sha256", secret)));
+  }
+  return h.copy();
+}
+
 function computeMac(secret: string, domain: string, ids: ReturnPathIds, macBits: number): Uint8Array {
-  const digest = createHmac("sha256", secret)
+  const digest = keyedHasher(secret)
     .update(`${MAC_CONTEXT}\0${domain}\0${ids.messageId}\0${ids.recipientId}`)
     .digest();
   const bytes = new Uint8Array(Math.ceil(macBits / 8));

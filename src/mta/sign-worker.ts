@@ -20,7 +20,7 @@ self.onmessage = async (ev: MessageEvent<WorkerInit | BuildJob>) => {
     return;
   }
   try {
-    keys.set(msg.message.domain, msg.keys);
+    if (msg.keys) keys.set(msg.message.domain, msg.keys);
     const bytes = await builder!.build(msg.message, msg.attachments, msg.recipientId);
     const reply: WorkerReply = { jobId: msg.jobId, bytes };
     self.postMessage(reply);

@@ -34,6 +34,8 @@ const hashOf = (s: string) => { let h = 0; for (let i = 0; i < s.length; i++) h 
 export function createWorkerBuilder(opts: WorkerBuilderOptions): MessageBuilder {
   const pending = new Map<number, Pending>();
   const workers: (Worker | null)[] = Array.from({ length: opts.workers }, () => null);
+  // The keys each worker holds, per domain: resent only when keysFor hands out another array.
+  const keysSent: Map<string, DkimKey[]>[] = Array.from({ length: opts.workers }, () => new Map());
   let nextJob = 1;
   let running = 0;
   let failuresInARow = 0;
@@ -55,6 +57,7 @@ export function createWorkerBuilder(opts: WorkerBuilderOptions): MessageBuilder 
     opts.log.error("signing worker replaced", { slot, why });
     workers[slot]?.terminate();
     workers[slot] = null;
+    keysSent[slot]!.clear();
     for (const [jobId, p] of pending) if (p.slot === slot) settle(jobId, undefined, `signing worker failed: ${why}`);
   }
 
@@ -81,11 +84,13 @@ export function createWorkerBuilder(opts: WorkerBuilderOptions): MessageBuilder 
       running++;
       const jobId = nextJob++;
       const slot = hashOf(message.id) % workers.length;
-      const job: BuildJob = { type: "build", jobId, message, attachments, recipientId, keys };
+      const isKnown = keysSent[slot]!.get(message.domain) === keys;
+      const job: BuildJob = { type: "build", jobId, message, attachments, recipientId, ...(isKnown ? {} : { keys }) };
       try {
         return await new Promise<Uint8Array>((resolve, reject) => {
           const worker = workerAt(slot);
           worker.postMessage(job);
+          keysSent[slot]!.set(message.domain, keys);
           // Registered only once the job is with its worker: a failed post leaves no timer behind.
           const timer = setTimeout(() => replace(slot, `job ${jobId} took longer than ${JOB_TIMEOUT_MS} ms`), JOB_TIMEOUT_MS);
           pending.set(jobId, { resolve, reject, slot, timer });

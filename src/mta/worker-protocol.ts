@@ -3,5 +3,6 @@ import type { DkimKey } from "../core/model.ts";
 import type { StoredAttachment, StoredMessage } from "../store/store.ts";
 
 export interface WorkerInit { type: "init"; publicUrl: string; secret: string; hostname: string }
-export interface BuildJob { type: "build"; jobId: number; message: StoredMessage; attachments: StoredAttachment[]; recipientId: string; keys: DkimKey[] }
+/** `keys` travel only when the worker has not seen this domain's current keys yet. */
+export interface BuildJob { type: "build"; jobId: number; message: StoredMessage; attachments: StoredAttachment[]; recipientId: string; keys?: DkimKey[] }
 export interface WorkerReply { jobId: number; bytes?: Uint8Array; error?: string }
