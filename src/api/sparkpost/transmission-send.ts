@@ -27,15 +27,9 @@ async function resolveContent(content: TxContent, templates: TemplateStore): Pro
 
 /** The active domain `email` sends for (exact, or a wildcard parent), within the key's scope; else 7001. */
 async function sendingDomain(principal: Principal, email: string, deps: SendDeps): Promise<Domain> {
-  const host = email.slice(email.lastIndexOf("@") + 1).toLowerCase();
-  const labels = host.split(".");
-  for (let i = 0; i < labels.length - 1; i++) {
-    const d = await deps.domains.get(labels.slice(i).join("."));
-    if (!d || (i > 0 && !d.wildcard)) continue;
-    if (d.state !== "active" || (principal.kind === "domain" && principal.domain?.id !== d.id)) break;
-    return d;
-  }
-  throw invalidDomain();
+  const d = await deps.domains.forSender(email);
+  if (!d || d.state !== "active" || (principal.kind === "domain" && principal.domain?.id !== d.id)) throw invalidDomain();
+  return d;
 }
 
 function requestFor(tx: Transmission, plan: TransmissionPlan, domain: Domain): SendRequest {

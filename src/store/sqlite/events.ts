@@ -6,7 +6,8 @@ import { json } from "./db.ts";
 
 type Row = Record<string, unknown>;
 
-function toEvent(r: Row): MessageEvent {
+/** An events row as a MessageEvent (shared with the outbox fan-out). */
+export function toEvent(r: Row): MessageEvent {
   const data = json<Partial<MessageEvent>>(r.data, {});
   return { ...data, id: r.id as string, type: r.type as MessageEvent["type"], messageId: r.message_id as string,
     recipient: r.recipient as string, domain: r.domain as string, timestamp: r.ts as number,

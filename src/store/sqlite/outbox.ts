@@ -3,7 +3,7 @@
 import type { Database } from "bun:sqlite";
 import type { MessageEvent } from "../../core/model.ts";
 import type { OutboxItem } from "../store.ts";
-import { json } from "./db.ts";
+import { toEvent } from "./events.ts";
 
 type Row = Record<string, unknown>;
 
@@ -12,12 +12,6 @@ const toItem = (r: Row): OutboxItem => ({
   domain: r.domain as string, payload: r.payload as string, attempts: r.attempts as number, nextAttemptAt: r.next_attempt_at as number,
   status: r.status as OutboxItem["status"], lastError: (r.last_error as string | null) ?? null, createdAt: r.created_at as number,
 });
-
-function toEvent(r: Row): MessageEvent {
-  const data = json<Partial<MessageEvent>>(r.data, {});
-  return { ...data, id: r.id as string, type: r.type as MessageEvent["type"], messageId: r.message_id as string, recipient: r.recipient as string,
-    domain: r.domain as string, timestamp: r.ts as number, tags: data.tags ?? [], metadata: data.metadata ?? {} };
-}
 
 export function createOutboxStatements(db: Database) {
   const ins = db.query(`INSERT INTO outbox (id, url, format, target_id, domain, payload, attempts, next_attempt_at, status, created_at, updated_at)
