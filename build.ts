@@ -1,13 +1,13 @@
 // Builds the single executable dist/postern (bun build --compile): cli/main.ts with every
 // dependency, the config template and the migrations embedded; it runs with no node_modules.
 // The signing worker is a second entrypoint: Bun bundles workers only when listed (see
-// src/mta/worker-builder.ts for how the binary addresses it). `bun run build.ts [outfile]`.
+// src/mta/message/workers.ts for how the binary addresses it). `bun run build.ts [outfile]`.
 import { dirname } from "node:path";
 import { mkdirSync } from "node:fs";
 
 const outfile = process.argv[2] ?? "dist/postern";
 mkdirSync(dirname(outfile), { recursive: true });
-const result = Bun.spawnSync(["bun", "build", "--compile", "--minify-syntax", "--sourcemap=none", "cli/main.ts", "src/mta/sign-worker.ts", "--outfile", outfile], {
+const result = Bun.spawnSync(["bun", "build", "--compile", "--minify-syntax", "--sourcemap=none", "cli/main.ts", "src/mta/message/sign-worker.ts", "--outfile", outfile], {
   stdout: "inherit",
   stderr: "inherit",
 });

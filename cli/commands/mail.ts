@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import type { Principal } from "../../src/core/model.ts";
 import { parseAddress } from "../../src/validation/address.ts";
 import { notFound } from "../../src/core/errors.ts";
-import { purgedEvents } from "../../src/mta/queue.ts";
+import { createQueueAdmin } from "../../src/mta/queue/admin.ts";
 import { ACCOUNT_ID } from "../../src/core/account.ts";
 import { action, type CliContext } from "../context.ts";
 import { isoTime, table, UsageError } from "../output.ts";
@@ -18,6 +18,8 @@ function address(text: string) {
   if (!p) throw new UsageError(`"${text}" is not an email address`);
   return { email: p.email, ...(p.name ? { name: p.name } : {}) };
 }
+
+const admin = async (ctx: CliContext) => { const app = await ctx.app(); return createQueueAdmin({ store: app.store, now: app.now }); };
 
 export function registerMail(program: Command) {
   program.command("send").description("send one message through the normal pipeline (queue, DKIM, delivery)")
@@ -38,33 +40,25 @@ export function registerMail(program: Command) {
 
   const queue = program.command("queue").description("the outbound queue");
   queue.command("stats").description("counts by state and the busiest destinations").action(action(async (ctx) => {
-    const app = await ctx.app();
-    const zones = Object.fromEntries(await Promise.all(app.store.zoneNames().map(async (z) => [z, await app.store.zone(z).queueStats(app.now())] as const)));
+    const zones = await (await admin(ctx)).stats();
     ctx.out.print(zones, () => Object.entries(zones).map(([z, s]) => `${z}: queued ${s.queued}, deferred ${s.deferred}, due ${s.due}, delivered ${s.delivered}, failed ${s.failed}` +
       (s.byDomain.length ? `\n  ${s.byDomain.map((d) => `${d.domain} ${d.count}`).join(", ")}` : "")).join("\n"));
   }));
   queue.command("list").description("recipients waiting for delivery").option("--limit <n>", "at most n rows", "100")
     .action(action(async (ctx, o: { limit: string }) => {
       const limit = intOption(o.limit, "--limit", 1, 100_000);
-      const app = await ctx.app();
-      const rows = (await Promise.all(app.store.zoneNames().map((z) => app.store.zone(z).listQueue(limit)))).flat()
+      const rows = (await (await admin(ctx)).list(limit))
         .map((r) => ({ id: r.id, message: r.messageId, recipient: r.email, status: r.status, attempts: r.attempts,
           next_attempt: isoTime(r.nextAttemptAt), last_response: r.lastResponse }));
       ctx.out.print(rows, () => table(rows, ["id", "message", "recipient", "status", "attempts", "next_attempt", "last_response"]));
     }));
   queue.command("retry <id>").description("retry a recipient (or every recipient of a message) now").action(action(async (ctx, id: string) => {
-    const app = await ctx.app();
-    let n = 0;
-    for (const z of app.store.zoneNames()) n += await app.store.zone(z).retryNow(id, app.now());
+    const n = await (await admin(ctx)).retry(id);
     if (!n) throw notFound(`nothing waiting in the queue with id ${id}`);
     ctx.out.print({ retried: n }, () => `${n} recipient(s) due now`);
   }));
   queue.command("purge").description("fail every queued and deferred recipient").action(action(async (ctx) => {
-    const app = await ctx.app();
-    let n = 0;
-    for (const z of app.store.zoneNames()) {
-      n += await app.store.zone(z).purgeQueue(app.now(), (rows, messages) => purgedEvents(rows, messages, app.now()));
-    }
+    const n = await (await admin(ctx)).purge();
     ctx.out.print({ purged: n }, () => `purged ${n} recipient(s)`);
   }));
 

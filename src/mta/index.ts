@@ -6,12 +6,12 @@ import type { Resolver } from "../dns.ts";
 import type { Logger } from "../log.ts";
 import type { DkimKey } from "../core/model.ts";
 import type { TokenCodec } from "../tracking/token.ts";
-import { createPool } from "./pool.ts";
-import { createLocalBuilder, type MessageBuilder } from "./builder.ts";
-import { createWorkerBuilder } from "./worker-builder.ts";
-import { createTlsPolicy } from "./tls-policy.ts";
-import { createDelivery } from "./delivery.ts";
-import { createScheduler } from "./scheduler.ts";
+import { createPool } from "./delivery/pool.ts";
+import { createLocalBuilder, type MessageBuilder } from "./message/builder.ts";
+import { createWorkerBuilder } from "./message/workers.ts";
+import { createTlsPolicy } from "./delivery/tls-policy.ts";
+import { createDelivery } from "./delivery/attempt.ts";
+import { createScheduler } from "./queue/scheduler.ts";
 
 const KEY_CACHE_MS = 60_000;
 

@@ -1,7 +1,7 @@
 // Next hops for a recipient domain: [mta.routes] (exact domain, then "*") first, else MX by
 // preference (RFC 5321 §5.1), else the implicit MX (the domain's own A/AAAA); a null MX
 // (RFC 7505) or a name that does not exist fails permanently.
-import { NOT_FOUND_CODES, type Resolver } from "../dns.ts";
+import { NOT_FOUND_CODES, type Resolver } from "../../dns.ts";
 
 export interface Hop {
   host: string;

@@ -1,7 +1,7 @@
 // Outbound connections: reused for several messages to the same next hop, bounded globally
 // (mta.max_connections) and per host (mta.max_connections_per_host); callers wait for a slot.
 import { SmtpClient, type ClientOptions } from "./smtp-client.ts";
-import type { Hop } from "./mx.ts";
+import type { Hop } from "./hops.ts";
 
 const IDLE_CLOSE_MS = 5_000;
 

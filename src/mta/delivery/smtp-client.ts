@@ -2,7 +2,7 @@
 // and opportunistic STARTTLS, send transactions (PIPELINING when offered), RSET between them.
 import SMTPConnection from "nodemailer/lib/smtp-connection";
 import { isIP } from "node:net";
-import type { Hop } from "./mx.ts";
+import type { Hop } from "./hops.ts";
 
 /** RFC 5321 §4.5.3.2 timeouts, shortened where waiting minutes only ties up a connection. */
 const CONNECT_TIMEOUT_MS = 30_000;

@@ -1,10 +1,10 @@
 // Queue policy: what one delivery outcome does to a recipient row (delivered, retried on the
 // schedule, or failed when permanent or past max_queue_lifetime), which events it records and
 // which suppression it adds. Pure.
-import type { MessageEvent } from "../core/model.ts";
-import type { RecipientUpdate, StoredMessage, StoredRecipient, Suppression } from "../store/store.ts";
-import { newId } from "../core/ids.ts";
-import { nextAttemptAt, type DeliveryOutcome } from "./outcome.ts";
+import type { MessageEvent } from "../../core/model.ts";
+import type { RecipientUpdate, StoredMessage, StoredRecipient, Suppression } from "../../store/store.ts";
+import { newId } from "../../core/ids.ts";
+import { nextAttemptAt, type DeliveryOutcome } from "../delivery/outcome.ts";
 
 export interface QueuePolicy {
   /** Delays between attempts in ms; after the last, the last step repeats until the lifetime ends. */

@@ -6,7 +6,7 @@ import {
   parseEnhancedCode,
   type DeliveryKind,
   type ReplyInput,
-} from "../../src/mta/outcome.ts";
+} from "../../../src/mta/delivery/outcome.ts";
 
 type Row = [name: string, input: ReplyInput, kind: DeliveryKind, permanent: boolean, code?: number, enhanced?: string];
 

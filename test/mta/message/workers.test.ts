@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { createWorkerBuilder } from "../../src/mta/worker-builder.ts";
-import { createLogger } from "../../src/log.ts";
-import type { MessageBuilder } from "../../src/mta/builder.ts";
-import type { StoredMessage } from "../../src/store/store.ts";
+import { createWorkerBuilder } from "../../../src/mta/message/workers.ts";
+import { createLogger } from "../../../src/log.ts";
+import type { MessageBuilder } from "../../../src/mta/message/builder.ts";
+import type { StoredMessage } from "../../../src/store/store.ts";
 
 const message = { id: "m1", domain: "a.test" } as StoredMessage;
 const fallback: MessageBuilder = { build: async () => new TextEncoder().encode("built locally"), close: () => {} };

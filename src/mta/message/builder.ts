@@ -1,9 +1,9 @@
 // Builds the signed bytes of one delivery: composes (with tracking) and DKIM-signs, sharing one
 // signed copy among all recipients when the content does not differ per recipient.
-import type { DkimKey } from "../core/model.ts";
-import type { StoredAttachment, StoredMessage } from "../store/store.ts";
+import type { DkimKey } from "../../core/model.ts";
+import type { StoredAttachment, StoredMessage } from "../../store/store.ts";
 import { prepareMessage, type ComposeDeps, type PreparedMessage } from "./compose.ts";
-import { createSigner } from "./dkim.ts";
+import { createSigner } from "./sign.ts";
 
 const CACHE_SIZE = 2_000;
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { dkimVerify } from "mailauth/lib/dkim/verify.js";
-import { makeTestApp, type TestApp } from "../helpers/app.ts";
-import { startSink, type RcptScript, type Sink } from "../helpers/smtp-sink.ts";
-import type { Principal } from "../../src/core/model.ts";
+import { makeTestApp, type TestApp } from "../../helpers/app.ts";
+import { startSink, type RcptScript, type Sink } from "../../helpers/smtp-sink.ts";
+import type { Principal } from "../../../src/core/model.ts";
 
 let t: TestApp | null = null;
 let sink: Sink | null = null;

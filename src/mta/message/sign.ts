@@ -1,7 +1,7 @@
 // DKIM signing with mailauth: every message is signed with the domain's RSA-2048 and Ed25519 keys
 // (RFC 6376, RFC 8463), relaxed/relaxed, d= the From domain (aligned for DMARC).
 import { dkimSign } from "mailauth/lib/dkim/sign.js";
-import type { DkimKey } from "../core/model.ts";
+import type { DkimKey } from "../../core/model.ts";
 
 /** Headers signed (and over-signed where listed twice, so they cannot be added in transit). */
 const SIGNED_HEADERS = ["from", "from", "to", "cc", "subject", "subject", "date", "message-id", "reply-to", "mime-version",

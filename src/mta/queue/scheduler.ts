@@ -1,12 +1,12 @@
 // The delivery loop: claims due recipients with a lease, groups them by zone and destination
 // domain, runs the attempts within the connection limits, and writes outcomes back in batches
 // (one transaction per zone per flush), handing new events to the recorder.
-import type { MessageEvent } from "../core/model.ts";
-import type { Store, StoredRecipient } from "../store/store.ts";
-import type { Logger } from "../log.ts";
-import type { Delivery } from "./delivery.ts";
-import { applyOutcome, type QueuePolicy } from "./queue.ts";
-import { createOutcomeWriter } from "./outcome-writer.ts";
+import type { MessageEvent } from "../../core/model.ts";
+import type { Store, StoredRecipient } from "../../store/store.ts";
+import type { Logger } from "../../log.ts";
+import type { Delivery } from "../delivery/attempt.ts";
+import { applyOutcome, type QueuePolicy } from "./policy.ts";
+import { createOutcomeWriter } from "./writer.ts";
 
 /** Longer than any SMTP transaction can take (RFC 5321 §4.5.3.2 timeouts), so a live claim never expires. */
 const LEASE_MS = 15 * 60_000;

@@ -1,19 +1,19 @@
 // One delivery attempt for the recipients of one destination domain, as a list of steps: next
 // hops → TLS policy → message bytes (composed, tracked, DKIM-signed) → SMTP per recipient with
 // its VERP return path → an outcome per recipient. Outcomes are values; nothing here writes.
-import type { StoredAttachment, StoredMessage, StoredRecipient, ZoneStore } from "../store/store.ts";
-import type { Resolver } from "../dns.ts";
-import type { Domain } from "../core/model.ts";
-import type { Logger } from "../log.ts";
-import { resolveNextHops, type Hop, type HopResult } from "./mx.ts";
+import type { StoredAttachment, StoredMessage, StoredRecipient, ZoneStore } from "../../store/store.ts";
+import type { Resolver } from "../../dns.ts";
+import type { Domain } from "../../core/model.ts";
+import type { Logger } from "../../log.ts";
+import { resolveNextHops, type Hop, type HopResult } from "./hops.ts";
 import { classifyReply, type DeliveryOutcome } from "./outcome.ts";
-import type { MessageBuilder } from "./builder.ts";
+import type { MessageBuilder } from "../message/builder.ts";
 import type { Pool } from "./pool.ts";
 import type { TlsPolicy } from "./tls-policy.ts";
 import type { SmtpError } from "./smtp-client.ts";
-import { encodeReturnPath } from "../inbound/verp.ts";
-import { bounceDomainFor } from "../core/domain-dns.ts";
-import { decodeContent } from "../core/content.ts";
+import { encodeReturnPath } from "../../inbound/verp.ts";
+import { bounceDomainFor } from "../../core/domain-dns.ts";
+import { decodeContent } from "../../core/content.ts";
 
 const HOP_CACHE_MS = 300_000;
 const HOP_ERROR_CACHE_MS = 30_000;

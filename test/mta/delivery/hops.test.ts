@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { resolveNextHops } from "../../src/mta/mx.ts";
-import { createMockResolver } from "../../src/dns.ts";
+import { resolveNextHops } from "../../../src/mta/delivery/hops.ts";
+import { createMockResolver } from "../../../src/dns.ts";
 
 const resolver = createMockResolver({
   "multi.test": { mx: [{ exchange: "mx2.multi.test", priority: 20 }, { exchange: "mx1.multi.test.", priority: 10 }] },

@@ -1,8 +1,8 @@
 // A MessageBuilder backed by a pool of worker threads, started on first use. Each message goes to
 // the same worker (by its id), so a message shared by many recipients is composed and signed
 // once. A worker that dies or stalls is replaced and its jobs fail (the queue retries them).
-import type { DkimKey } from "../core/model.ts";
-import type { Logger } from "../log.ts";
+import type { DkimKey } from "../../core/model.ts";
+import type { Logger } from "../../log.ts";
 import type { MessageBuilder } from "./builder.ts";
 import type { BuildJob, WorkerInit, WorkerReply } from "./worker-protocol.ts";
 
@@ -11,7 +11,7 @@ const JOB_TIMEOUT_MS = 60_000;
 const JOBS_PER_WORKER = 8;
 // In the compiled binary (build.ts lists the worker as an entrypoint) workers are addressed by
 // their path at build time; from source, next to this file.
-const WORKER_PATH = import.meta.url.includes("$bunfs") ? "./src/mta/sign-worker.ts" : new URL("./sign-worker.ts", import.meta.url).href;
+const WORKER_PATH = import.meta.url.includes("$bunfs") ? "./src/mta/message/sign-worker.ts" : new URL("./sign-worker.ts", import.meta.url).href;
 
 export interface WorkerBuilderOptions {
   workers: number;

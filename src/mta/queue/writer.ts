@@ -1,10 +1,10 @@
 // Writes delivery outcomes back in batches (one transaction per zone per flush). A batch that
 // cannot be written is kept and retried, row by row after repeated failures so one bad row cannot
 // block the rest; recipients count as in flight until their outcome is on disk.
-import type { Store } from "../store/store.ts";
-import type { Logger } from "../log.ts";
-import type { MessageEvent } from "../core/model.ts";
-import type { AppliedOutcome } from "./queue.ts";
+import type { Store } from "../../store/store.ts";
+import type { Logger } from "../../log.ts";
+import type { MessageEvent } from "../../core/model.ts";
+import type { AppliedOutcome } from "./policy.ts";
 
 const FLUSH_INTERVAL_MS = 25;
 const FLUSH_BATCH = 1_000;

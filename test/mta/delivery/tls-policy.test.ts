@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { createTlsPolicy } from "../../src/mta/tls-policy.ts";
-import { createMockResolver } from "../../src/dns.ts";
+import { createTlsPolicy } from "../../../src/mta/delivery/tls-policy.ts";
+import { createMockResolver } from "../../../src/dns.ts";
 
 const hops = [{ host: "mx1.example.net", port: 25, isStaticRoute: false }, { host: "backup.other.net", port: 25, isStaticRoute: false }];
 const policyOf = (policy: unknown) => createTlsPolicy({ resolver: createMockResolver({}), now: () => 0, fetchPolicy: async () => ({ policy }) });

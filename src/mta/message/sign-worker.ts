@@ -1,9 +1,9 @@
 // Worker thread entry: builds and signs messages off the main thread, so RSA signing (about 1 ms
 // a message) uses every core. Speaks the small protocol of worker-builder.ts.
 import { createLocalBuilder, type MessageBuilder } from "./builder.ts";
-import { createTokenCodec } from "../tracking/token.ts";
+import { createTokenCodec } from "../../tracking/token.ts";
 import type { BuildJob, WorkerInit, WorkerReply } from "./worker-protocol.ts";
-import type { DkimKey } from "../core/model.ts";
+import type { DkimKey } from "../../core/model.ts";
 
 declare const self: Worker;
 

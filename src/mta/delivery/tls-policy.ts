@@ -1,8 +1,8 @@
 // MTA-STS (RFC 8461) through mailauth: which MX hosts may be used and whether TLS is required.
 // Static routes ([mta.routes]) are the operator's choice and skip MTA-STS.
 import { getPolicy, validateMx } from "mailauth/lib/mta-sts.js";
-import { toMailauthResolver, type Resolver } from "../dns.ts";
-import type { Hop } from "./mx.ts";
+import { toMailauthResolver, type Resolver } from "../../dns.ts";
+import type { Hop } from "./hops.ts";
 
 const POLICY_CACHE_MS = 3_600_000;
 const MAX_CACHED_POLICIES = 10_000;
