@@ -49,7 +49,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const now = opts.now ?? (() => Date.now());
   const recentErrors = createRecentErrors();
   const log = opts.log ?? createLogger({ level: "info", recent: recentErrors });
-  const resolver = opts.resolver ?? createSystemResolver(config.mta.dns_servers);
+  const resolver = opts.resolver ?? createSystemResolver(config.mta.dns_servers, { now });
   // A zone another node owns ([zones.<name>] url) has no file here: its data never lands on this node.
   const localZones = config.zones.names.filter((z) => !config.zones.remote[z]);
   const store: Store = openSqliteStore(opts.inMemory ? ":memory:" : config.storage.data_dir, localZones);

@@ -1,6 +1,8 @@
-// The one door to DNS. Everything that resolves (MX, validation, DKIM/SPF checks, bot MX look-ups)
-// takes a Resolver so that tests can use a MockResolver filled from a map.
-import { Resolver as NodeResolver } from "node:dns/promises";
+// The one door to DNS. Everything that resolves (MX, validation, domain verification, DKIM/SPF/
+// DMARC/MTA-STS checks through mailauth, bot MX look-ups) takes a Resolver, so that tests can use
+// a MockResolver filled from a map. The real one speaks DNS itself (src/dns/): see wire.ts for why.
+import { createWireResolver } from "./dns/resolver.ts";
+import { serversFrom } from "./dns/servers.ts";
 
 export interface MxRecord {
   exchange: string;
@@ -9,26 +11,21 @@ export interface MxRecord {
 
 export interface Resolver {
   mx(name: string): Promise<MxRecord[]>;
+  /** One entry per TXT record, holding that record's strings in order (join them to read it). */
   txt(name: string): Promise<string[][]>;
   a(name: string): Promise<string[]>;
   aaaa(name: string): Promise<string[]>;
   cname(name: string): Promise<string[]>;
+  ptr?(name: string): Promise<string[]>;
 }
 
 /** DNS error codes that mean "the name or record does not exist" rather than "try again". */
 export const NOT_FOUND_CODES = new Set(["ENOTFOUND", "ENODATA", "NXDOMAIN", "ENONAME"]);
 
-/** Node's resolver, pointed at `servers` ("host:port" strings) when given, else the system's. */
-export function createSystemResolver(servers: string[] = [], timeoutMs = 5000): Resolver {
-  const r = new NodeResolver({ timeout: timeoutMs, tries: 2 });
-  if (servers.length) r.setServers(servers);
-  return {
-    mx: (n) => r.resolveMx(n),
-    txt: (n) => r.resolveTxt(n),
-    a: (n) => r.resolve4(n),
-    aaaa: (n) => r.resolve6(n),
-    cname: (n) => r.resolveCname(n),
-  };
+/** The shared caching resolver, asking `servers` ("host:port" strings) when given, else the
+ *  nameservers of /etc/resolv.conf. */
+export function createSystemResolver(servers: string[] = [], opts: { now?: () => number; timeoutMs?: number } = {}): Resolver {
+  return createWireResolver({ servers: serversFrom(servers), now: opts.now ?? (() => Date.now()), timeoutMs: opts.timeoutMs ?? 5000 });
 }
 
 /** A resolver filled from a map, for tests: `{ "example.com": { mx: [...], a: [...] } }`. */
@@ -69,6 +66,8 @@ export function toMailauthResolver(resolver: Resolver) {
       case "A": return resolver.a(name);
       case "AAAA": return resolver.aaaa(name);
       case "CNAME": return resolver.cname(name);
+      case "PTR": if (resolver.ptr) return resolver.ptr(name);
+      // falls through: a resolver without PTR answers "not found"
       default: {
         const err = new Error(`unsupported rrtype ${rr}`) as Error & { code: string };
         err.code = "ENOTFOUND";

@@ -44,6 +44,11 @@ describe("import boundaries", () => {
       .filter((f) => importsOf(f).some((i) => i.startsWith("src/store/sqlite/"))).map((f) => relative(ROOT, f));
     expect(bad).toEqual([]);
   });
+  test("only src/dns/ speaks the DNS wire protocol (everything else takes the shared Resolver)", () => {
+    const bad = [...files(join(ROOT, "src")), ...files(join(ROOT, "cli"))].filter((f) => !relative(ROOT, f).startsWith("src/dns/"))
+      .filter((f) => importsOf(f).some((i) => i === "dns-packet" || i === "node:dgram")).map((f) => relative(ROOT, f));
+    expect(bad).toEqual([]);
+  });
   test("nothing in src/ reads the clock or DNS directly except dns.ts and app.ts", () => {
     const bad = files(join(ROOT, "src")).filter((f) => !/src\/(dns|app|log)\.ts$/.test(f) && !f.includes("/bench/"))
       .filter((f) => /\bDate\.now\(\)|from "node:dns/.test(readFileSync(f, "utf8"))).map((f) => relative(ROOT, f));

@@ -45,7 +45,7 @@ export const KEYS: KeyDef[] = [
   k("mta", "bounce_domain", "string", "", "domain of VERP return paths (its MX must point here); empty: bounces.<sending domain>", '"bounces.example.com"'),
   k("mta", "max_queue_lifetime", "duration", "5d", "a message still undelivered after this fails permanently"),
   k("mta", "retry", "durations", ["1m", "5m", "15m", "30m", "1h", "2h", "4h"], "delays between attempts; then the last step until the lifetime ends (RFC 5321 §4.5.4.1)"),
-  k("mta", "dns_servers", "strings", [], "\"host:port\" resolvers for MX, validation and bot MX look-ups; empty: the system resolver"),
+  k("mta", "dns_servers", "strings", [], "\"host:port\" resolvers for every DNS look-up (MX, validation, domain verify, DKIM/SPF/DMARC, MTA-STS); empty: the nameservers of /etc/resolv.conf"),
   k("mta", "max_connections", "int", 200, "outbound SMTP connections open at once, all destinations together"),
   k("mta", "max_connections_per_host", "int", 10, "outbound SMTP connections open at once to one MX host"),
   k("mta", "messages_per_connection", "int", 100, "messages sent over one SMTP connection before it is closed"),
