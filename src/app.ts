@@ -27,7 +27,8 @@ import { createInboundServer } from "./inbound/smtp-server.ts";
 import { createReportHandler } from "./inbound/report-handler.ts";
 import { createReportMailboxes } from "./core/report-mailboxes.ts";
 import { createHealth } from "./health.ts";
-import { createEventPipeline } from "./events/index.ts";
+import { createEventPipeline } from "./webhooks/pipeline.ts";
+import { createBotVerdicts } from "./webhooks/bot-verdicts.ts";
 import { createBotDetector } from "./tracking/bot-detector.ts";
 import { createInteractionRecorder } from "./tracking/interactions.ts";
 import { createTrackingSurface } from "./api/tracking.ts";
@@ -81,7 +82,8 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   });
   const detector = createBotDetector({ resolver, now });
   const surfaceDeps: SurfaceDeps = { config, access, domains, sender, suppressions, webhooks, activity, validator, codec, now,
-    webhookSigningKey: account.webhookSigningKey, templates: createTemplateStore({ dir: config.storage.templates_dir }), detector, resolver };
+    webhookSigningKey: account.webhookSigningKey, templates: createTemplateStore({ dir: config.storage.templates_dir }), detector, resolver,
+    outbound: events.outbound, botVerdicts: createBotVerdicts({ store, now, onQueued: () => events.poke() }) };
 
   const recorder = createInteractionRecorder({ store, detector, now, onEvents: () => events.poke() });
 

@@ -20,12 +20,14 @@ function importsOf(file: string): string[] {
 }
 
 const RULES: { layer: string; forbidden: RegExp[] }[] = [
-  { layer: "src/core", forbidden: [/^elysia/, /^bun:sqlite/, /^nodemailer/, /^smtp-server/, /^src\/(api|mta|inbound|events|store\/sqlite)\//, /^cli\//] },
-  { layer: "src/validation", forbidden: [/^elysia/, /^bun:sqlite/, /^nodemailer/, /^src\/(api|mta|inbound|events|store)\//, /^cli\//] },
+  { layer: "src/core", forbidden: [/^elysia/, /^bun:sqlite/, /^nodemailer/, /^smtp-server/, /^src\/(api|mta|inbound|events|webhooks|store\/sqlite)\//, /^cli\//] },
+  { layer: "src/validation", forbidden: [/^elysia/, /^bun:sqlite/, /^nodemailer/, /^src\/(api|mta|inbound|events|webhooks|store)\//, /^cli\//] },
   { layer: "src/api", forbidden: [/^bun:sqlite/, /^nodemailer/, /^smtp-server/, /^src\/store\/sqlite\//, /^src\/(mta|inbound)\//, /^cli\//] },
   { layer: "src/mta", forbidden: [/^elysia/, /^src\/api\//, /^cli\//, /^src\/store\/sqlite\//] },
   { layer: "src/inbound", forbidden: [/^elysia/, /^src\/api\//, /^cli\//, /^src\/store\/sqlite\//] },
-  { layer: "src/events", forbidden: [/^elysia/, /^src\/api\//, /^cli\//, /^src\/store\/sqlite\//, /^src\/mta\//] },
+  { layer: "src/webhooks", forbidden: [/^elysia/, /^src\/api\//, /^cli\//, /^src\/store\/sqlite\//, /^src\/(mta|inbound|tracking|validation)\//] },
+  // Outbound network guards: below everything that calls out, above nothing but DNS.
+  { layer: "src/net", forbidden: [/^elysia/, /^bun:sqlite/, /^src\/(api|mta|inbound|events|webhooks|store|core|tracking|validation)\//, /^cli\//] },
   { layer: "src/tracking", forbidden: [/^elysia/, /^bun:sqlite/, /^src\/api\//, /^cli\//, /^src\/store\/sqlite\//] },
   { layer: "cli", forbidden: [/^elysia/, /^bun:sqlite/, /^src\/store\/sqlite\//, /^src\/api\//] },
 ];
@@ -52,6 +54,15 @@ describe("import boundaries", () => {
   test("nothing in src/ reads the clock or DNS directly except dns.ts and app.ts", () => {
     const bad = files(join(ROOT, "src")).filter((f) => !/src\/(dns|app|log)\.ts$/.test(f) && !f.includes("/bench/"))
       .filter((f) => /\bDate\.now\(\)|from "node:dns/.test(readFileSync(f, "utf8"))).map((f) => relative(ROOT, f));
+    expect(bad).toEqual([]);
+  });
+});
+
+describe("the webhook format registry", () => {
+  test("outside webhooks/formats/ and the registry, webhooks/ never branches on a format name", () => {
+    const names = /["'](mailgun|sendgrid|sparkpost|native|bot)["']/;
+    const bad = files(join(ROOT, "src/webhooks")).filter((f) => !f.includes("/formats/") && !f.endsWith("/registry.ts"))
+      .filter((f) => names.test(readFileSync(f, "utf8"))).map((f) => relative(ROOT, f));
     expect(bad).toEqual([]);
   });
 });

@@ -12,6 +12,8 @@ import type { TokenCodec } from "../tracking/token.ts";
 import type { TemplateStore } from "../core/templates.ts";
 import type { BotDetector } from "../tracking/bot-detector.ts";
 import type { Resolver } from "../dns.ts";
+import type { Outbound } from "../webhooks/outbound.ts";
+import type { BotVerdicts } from "../webhooks/bot-verdicts.ts";
 
 export interface SurfaceDeps {
   config: Config;
@@ -32,4 +34,8 @@ export interface SurfaceDeps {
   detector: BotDetector;
   /** DNS, for the egress guard of URLs the API calls (webhook checks, bot webhooks). */
   resolver: Resolver;
+  /** Webhook samples, URL checks and the create/validate ping, in any format (webhooks/outbound.ts). */
+  outbound: Outbound;
+  /** Bot API results and queued verdict pushes. */
+  botVerdicts: BotVerdicts;
 }

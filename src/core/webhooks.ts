@@ -1,5 +1,5 @@
 // Webhook targets: per domain (or account-wide when domainId is null), per event type, in the
-// format of the surface that created them. Delivery of events to them is events/'s job.
+// format of the surface that created them. Delivery of events to them is webhooks/'s job.
 import type { Store, WebhookTarget } from "../store/store.ts";
 import { invalid, notFound } from "./errors.ts";
 import { newId } from "./ids.ts";

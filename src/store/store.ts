@@ -20,7 +20,8 @@ export interface WebhookTarget {
   /** Event types this target receives (native names; empty = all). */
   events: string[];
   url: string;
-  format: "mailgun" | "sendgrid" | "sparkpost" | "native";
+  /** A format name of webhooks/registry.ts ("mailgun", "sendgrid"...). */
+  format: string;
   /** Vendor-specific extras (SparkPost name, auth_type, custom headers...). */
   extra: Record<string, unknown>;
   createdAt: number;
@@ -238,10 +239,15 @@ export interface ZoneStore extends SendRecordStore {
   eventsAfter(rowid: number, limit: number): Promise<{ rowid: number; event: MessageEvent }[]>;
   /** Writes outbox items and moves the cursor in one transaction. */
   enqueueWebhooks(items: OutboxItem[], cursorName: string, cursor: number): Promise<void>;
+  /** Writes outbox items that come from no event (bot verdict pushes). */
+  enqueueOutbox(items: OutboxItem[]): Promise<void>;
   claimWebhooks(now: number, limit: number, leaseMs: number): Promise<OutboxItem[]>;
   finishWebhook(id: string, status: OutboxItem["status"], attempts: number, nextAttemptAt: number, error: string | null, now: number): Promise<void>;
   webhookStats(): Promise<{ status: string; count: number }[]>;
   nextWebhookDueAt(): Promise<number | null>;
+  /** Bot-detection results by domain and request id; entries older than `olderThan` are dropped first. */
+  putBotResult(r: { domain: string; requestId: string; body: string; createdAt: number }, olderThan: number): Promise<void>;
+  getBotResult(domain: string, requestId: string): Promise<{ body: string; createdAt: number } | null>;
 }
 
 export interface Store {

@@ -1,6 +1,6 @@
 // Domain webhooks (/v3/domains/{d}/webhooks) with Mailgun's ids. Each URL is stored as its own
 // WebhookTarget{format:"mailgun", events:[native type], extra:{mailgunId}}, at most 3 per id;
-// delivering events to them is events/'s job. Account key only (policy.ts).
+// delivering events to them is webhooks/'s job. Account key only (policy.ts).
 import type { Domain } from "../../core/model.ts";
 import type { WebhookTarget } from "../../store/store.ts";
 import { AppError, invalid, notFound } from "../../core/errors.ts";

@@ -18,15 +18,13 @@ import { readAttachments, readMessageForm } from "./message-form.ts";
 import { toSendRequest } from "./message-request.ts";
 import { countSendsInWindow } from "./usage.ts";
 import { checkWebhookType, createDomainWebhook, deleteDomainWebhook, type WebhookDeps } from "./webhook-targets.ts";
-import { sampleItems } from "./webhook-sample.ts";
 
 // Form bodies are read with request.formData() so repeated fields and files keep their order.
 const FORM = { parse: "none" } as const;
 
 export function createNativeSurface(deps: SurfaceDeps): SurfaceHandler {
   const templates: TemplateStore = deps.templates;
-  const hooks: WebhookDeps = { webhooks: deps.webhooks, signingKey: deps.webhookSigningKey, allowPrivate: deps.config.webhooks.allow_private,
-    resolver: deps.resolver, now: deps.now };
+  const hooks: WebhookDeps = { webhooks: deps.webhooks, outbound: deps.outbound };
   const domainOf = (request: Request, name: string) => visibleDomain(request, deps.domains, name);
 
   return new Elysia({ name: "native" })
@@ -59,7 +57,7 @@ export function createNativeSurface(deps: SurfaceDeps): SurfaceHandler {
     })
     .get("/domains/:domain/webhooks/:type/sample", async ({ request, params }) => {
       const { domain } = await domainOf(request, params.domain);
-      return sampleItems(checkWebhookType(params.type), domain.name, deps.now(), deps.webhookSigningKey);
+      return deps.outbound.sample("native", checkWebhookType(params.type), domain.name);
     })
     .get("/address/parse", ({ request, query }) => {
       principalOf(request);

@@ -5,17 +5,17 @@ import type { Domain } from "../../core/model.ts";
 import type { WebhookService } from "../../core/webhooks.ts";
 import { AppError, invalid } from "../../core/errors.ts";
 import { ErrorListError } from "./errors.ts";
-import { TRACKED_TYPES, WEBHOOK_TYPES, sampleItems } from "./webhook-sample.ts";
-import { checkWebhookUrl, probeWebhookUrl, type EgressPolicy } from "./webhook-check.ts";
+import type { Outbound } from "../../webhooks/outbound.ts";
+import { TRACKED_TYPES, WEBHOOK_TYPES } from "./webhook-types.ts";
+import { checkWebhookUrl, probeWebhookUrl } from "./webhook-check.ts";
 
 export const MAX_WEBHOOK_URLS = 3;
 
 type WebhookTarget = Awaited<ReturnType<WebhookService["list"]>>[number];
 
-export interface WebhookDeps extends EgressPolicy {
+export interface WebhookDeps {
   webhooks: WebhookService;
-  signingKey: string;
-  now: () => number;
+  outbound: Outbound;
 }
 
 /** The known webhook type `type`, else a 400 listing the types. */
@@ -33,7 +33,7 @@ const ofType = (targets: WebhookTarget[], domain: Domain, type: string) =>
 async function checkUrls(urls: string[], deps: WebhookDeps): Promise<string[]> {
   if (urls.length === 0) throw invalid("url is required", "url");
   if (urls.length > MAX_WEBHOOK_URLS) throw invalid(`at most ${MAX_WEBHOOK_URLS} url values per webhook, got ${urls.length}`, "url");
-  const problems = (await Promise.all(urls.map((u) => checkWebhookUrl(u, deps)))).flat();
+  const problems = (await Promise.all(urls.map((u) => checkWebhookUrl(u, deps.outbound)))).flat();
   if (problems.length) throw new ErrorListError("invalid", problems[0]!, problems);
   return urls;
 }
@@ -45,8 +45,8 @@ export async function createDomainWebhook(deps: WebhookDeps, domain: Domain, typ
   if (tracked && !domain[tracked]) {
     throw invalid(`${type} webhooks need ${tracked === "openTracking" ? "open" : "click"} tracking, which is off for ${domain.name}`, "id");
   }
-  const [sample] = sampleItems(type, domain.name, deps.now(), deps.signingKey);
-  const failures = (await Promise.all(urls.map((u) => probeWebhookUrl(u, sample, deps)))).filter((f): f is string => f !== null);
+  const [sample] = (await deps.outbound.sample("native", type, domain.name)) as unknown[];
+  const failures = (await Promise.all(urls.map((u) => probeWebhookUrl(u, domain.name, sample, deps.outbound)))).filter((f): f is string => f !== null);
   if (failures.length) throw new ErrorListError("payment_required", "Webhook URL check failed", failures);
   const existing = ofType(await deps.webhooks.list(domain.id), domain, type);
   for (const w of existing) await deps.webhooks.remove(w.id);

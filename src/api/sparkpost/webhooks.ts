@@ -10,10 +10,9 @@ import { authorize } from "./grants.ts";
 import { readQuery } from "./query.ts";
 import { pathDomain } from "./scope.ts";
 import { createdLinks, EVENT_MAP, readWebhook, toWire, updatedLinks, type WebhookExtra, type WebhookTarget } from "./webhook-model.ts";
-import { checkTarget, PING_MESSAGE, pingTarget } from "./webhook-ping.ts";
-import { sampleBatch } from "./webhook-samples.ts";
+import { checkTarget, pingTarget } from "./webhook-ping.ts";
 
-type Deps = Pick<SurfaceDeps, "webhooks" | "domains" | "config" | "resolver">;
+type Deps = Pick<SurfaceDeps, "webhooks" | "domains" | "outbound">;
 
 /** The domain id webhooks of this request belong to (null: account-wide). */
 async function scopeId(request: Request, deps: Deps, principal: Principal, name?: string): Promise<number | null> {
@@ -38,11 +37,11 @@ async function findTarget(deps: Deps, scope: number | null, id: string, forWrite
 /** The validate body: `{"message": …}` (node client), a bare batch array, or a batch object. */
 function validationMessage(body: unknown): unknown {
   if (body && typeof body === "object" && !Array.isArray(body) && "message" in body) return (body as { message: unknown }).message;
-  return body === undefined || body === null || (typeof body === "object" && !Object.keys(body).length) ? PING_MESSAGE : body;
+  return body === undefined || body === null || (typeof body === "object" && !Object.keys(body).length) ? undefined : body;
 }
 
 export function webhookRoutes(deps: Deps, prefix: "" | "/:domain") {
-  const egress = { allowPrivate: deps.config.webhooks.allow_private, resolver: deps.resolver };
+  const egress = deps.outbound;
   const ctx = async (request: Request, params: Record<string, string> | undefined) => {
     const principal = authorize(request, "webhooks");
     return { principal, scope: await scopeId(request, deps, principal, params?.domain) };
@@ -56,7 +55,7 @@ export function webhookRoutes(deps: Deps, prefix: "" | "/:domain") {
       const { scope } = await ctx(request, params);
       const w = readWebhook(body);
       await checkTarget(w.url, egress);
-      await pingTarget(w.url, w.extra, egress);
+      await pingTarget(egress, { url: w.url, extra: { ...w.extra }, domainId: scope });
       const t = await deps.webhooks.create({ domainId: scope, events: w.native, url: w.url, format: "sparkpost", extra: { ...w.extra } });
       return json(200, { results: { id: t.id, links: createdLinks(t.id) } });
     })
@@ -69,7 +68,7 @@ export function webhookRoutes(deps: Deps, prefix: "" | "/:domain") {
       const { principal, scope } = await ctx(request, params);
       const t = await findTarget(deps, scope, params.id, true, principal);
       const w = readWebhook(body, { url: t.url, extra: t.extra as unknown as WebhookExtra });
-      if (w.url !== t.url) { await checkTarget(w.url, egress); await pingTarget(w.url, w.extra, egress); }
+      if (w.url !== t.url) { await checkTarget(w.url, egress); await pingTarget(egress, { ...t, url: w.url, extra: { ...w.extra } }); }
       await deps.webhooks.update({ ...t, url: w.url, events: w.native, extra: { ...w.extra } });
       return json(200, { results: { id: t.id, links: updatedLinks(t.id) } });
     })
@@ -82,13 +81,13 @@ export function webhookRoutes(deps: Deps, prefix: "" | "/:domain") {
       const { principal, scope } = await ctx(request, params);
       const t = await findTarget(deps, scope, params.id, true, principal);
       await checkTarget(t.url, egress);
-      const response = await pingTarget(t.url, t.extra as unknown as WebhookExtra, egress, validationMessage(body));
+      const response = await pingTarget(egress, t, validationMessage(body));
       return json(200, { results: { msg: "Test POST to endpoint succeeded", response } });
     })
     .get(`${prefix}/webhooks/:id/batch-status`, async ({ request, params }) => {
       const { principal, scope } = await ctx(request, params);
       await findTarget(deps, scope, params.id, false, principal);
-      // Delivery attempts are recorded by events/; this surface has no read access to them yet.
+      // Delivery attempts are recorded by webhooks/; this surface has no read access to them yet.
       return json(200, { results: [] });
     });
   if (prefix) return app;
@@ -97,9 +96,9 @@ export function webhookRoutes(deps: Deps, prefix: "" | "/:domain") {
       authorize(request, "webhooks");
       return json(200, { results: documentation() });
     })
-    .get("/webhooks/events/samples", ({ request }) => {
+    .get("/webhooks/events/samples", async ({ request }) => {
       authorize(request, "webhooks");
-      return json(200, { results: sampleBatch(readQuery(request).list("events")) });
+      return json(200, { results: await deps.outbound.sample("sparkpost", (readQuery(request).list("events") ?? []).join(","), null) });
     });
 }
 

@@ -73,4 +73,10 @@ export const ZONE_MIGRATIONS: string[] = [
   // template_id) as JSON, and the index that reads a whole send (a SparkPost transmission) back.
   `ALTER TABLE messages ADD COLUMN extra TEXT NOT NULL DEFAULT '{}';
    CREATE INDEX messages_send ON messages(send_id);`,
+  // Bot-detection results of the native bot API, per domain (another domain's key cannot read
+  // them), kept an hour; they used to live in memory and die with the process.
+  `CREATE TABLE bot_results (
+     domain TEXT NOT NULL, request_id TEXT NOT NULL, body TEXT NOT NULL, created_at INTEGER NOT NULL,
+     PRIMARY KEY (domain, request_id));
+   CREATE INDEX bot_results_created ON bot_results(created_at);`,
 ];

@@ -33,6 +33,19 @@ export function createOutboxStatements(db: Database) {
         setCursor.run(cursorName, cursor);
       })();
     },
+    enqueueItems(items: OutboxItem[]) {
+      db.transaction(() => { for (const i of items) ins.run(i.id, i.url, i.format, i.targetId, i.domain, i.payload, i.nextAttemptAt, i.createdAt, i.createdAt); })();
+    },
+    putBotResult(r: { domain: string; requestId: string; body: string; createdAt: number }, olderThan: number) {
+      db.transaction(() => {
+        db.query("DELETE FROM bot_results WHERE created_at < ?").run(olderThan);
+        db.query("INSERT OR REPLACE INTO bot_results (domain, request_id, body, created_at) VALUES (?, ?, ?, ?)").run(r.domain, r.requestId, r.body, r.createdAt);
+      })();
+    },
+    getBotResult(domain: string, requestId: string): { body: string; createdAt: number } | null {
+      const r = db.query("SELECT body, created_at FROM bot_results WHERE domain = ? AND request_id = ?").get(domain, requestId) as Row | null;
+      return r ? { body: r.body as string, createdAt: r.created_at as number } : null;
+    },
     claim(now: number, limit: number, leaseMs: number): OutboxItem[] {
       return db.transaction(() => (claim.all(now, limit, leaseMs) as Row[]).map(toItem)).immediate();
     },

@@ -126,10 +126,13 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
     cursor: async (name) => outbox.cursor(name),
     eventsAfter: async (rowid, limit) => outbox.eventsAfter(rowid, limit),
     enqueueWebhooks: async (items, name, cursor) => outbox.enqueue(items, name, cursor),
+    enqueueOutbox: async (items) => outbox.enqueueItems(items),
     claimWebhooks: async (now, limit, leaseMs) => outbox.claim(now, limit, leaseMs),
     finishWebhook: async (id, status, attempts, next, error, now) => outbox.finish(id, status, attempts, next, error, now),
     webhookStats: async () => outbox.stats(),
     nextWebhookDueAt: async () => outbox.nextDueAt(),
+    putBotResult: async (r, olderThan) => outbox.putBotResult(r, olderThan),
+    getBotResult: async (domain, id) => outbox.getBotResult(domain, id),
     async countSends(domain, since) {
       const r = db.query("SELECT COUNT(*) AS n FROM messages WHERE domain = ? AND created_at >= ?").get(domain, since) as Row;
       return r.n as number;

@@ -41,6 +41,14 @@ describe("POST /{domain}/bot", () => {
     expect(await again.json()).toMatchObject({ is_bot: body.is_bot, request: { uas: CHROME, action: "open" } });
   });
 
+  test("a result is readable only through its own domain, whatever key knows the request id", async () => {
+    const body = await (await post({ events: [{ uas: CHROME, action: "open" }] })).json();
+    await env.t.app.domains.set("other.test", { botDetection: true });
+    const elsewhere = await env.call(`/other.test/bot/${body.request_id}`, { key: env.otherKey });
+    expect(elsewhere.status).toBe(404);
+    expect((await env.call(`/example.com/bot/${body.request_id}`)).status).toBe(200);
+  });
+
   test("an unknown request id answers 404 with message and status", async () => {
     const res = await env.call("/example.com/bot/nope");
     expect(res.status).toBe(404);

@@ -2,9 +2,12 @@ import { describe, expect, test } from "bun:test";
 import { checkWebhookUrl, probeWebhookUrl } from "../../../src/api/native/webhook-check.ts";
 import { tokenId } from "../../../src/api/native/mapper.ts";
 import { createMockResolver } from "../../../src/dns.ts";
+import { createOutbound } from "../../../src/webhooks/outbound.ts";
 
 const resolver = createMockResolver({ "hooks.example.org": { a: ["93.184.216.34"] }, "inside.example.org": { a: ["192.168.0.9"] } });
-const strict = { allowPrivate: false, resolver };
+const outbound = (allowPrivate: boolean) => createOutbound({ resolver, now: () => Date.now(), config: { allow_private: allowPrivate, timeout: 2_000 },
+  keys: { forDomain: async () => "key" }, eventWebhookKey: "" });
+const strict = outbound(false);
 
 describe("webhook URL checks", () => {
   test("URL forms that normalise to loopback, and names resolving to private addresses, are refused", async () => {
@@ -13,7 +16,7 @@ describe("webhook URL checks", () => {
     const [problem] = await checkWebhookUrl("https://inside.example.org/x", strict);
     expect(problem).toContain("192.168.0.9");
     expect(problem).toContain("webhooks.allow_private is off");
-    expect(await checkWebhookUrl("http://127.0.0.1/x", { allowPrivate: true, resolver })).toEqual([]);
+    expect(await checkWebhookUrl("http://127.0.0.1/x", outbound(true))).toEqual([]);
     expect(await checkWebhookUrl("https://hooks.example.org/x", strict)).toEqual([]);
   });
 
@@ -23,7 +26,7 @@ describe("webhook URL checks", () => {
   });
 
   test("the probe itself goes through the guard", async () => {
-    expect(await probeWebhookUrl("http://127.0.0.1:9/x", {}, strict)).toContain("refused");
+    expect(await probeWebhookUrl("http://127.0.0.1:9/x", "example.com", {}, strict)).toContain("refused");
   });
 });
 

@@ -1,11 +1,12 @@
-// Mailgun's webhook format (also the native one): one POST per event,
+// Mailgun's webhook format (the native one shares its wire shape): one POST per event,
 // {"signature":{timestamp,token,signature}, "event-data":{...}}, signed with
 // HMAC-SHA256(webhook signing key, timestamp + token) in lowercase hex.
-import { createHmac, randomBytes } from "node:crypto";
 import type { MessageEvent } from "../../core/model.ts";
+import type { WebhookTarget } from "../../store/store.ts";
 import { bareMessageId, type EventContext } from "../context.ts";
-
-const TOKEN_BYTES = 25; // 50 hex characters, as Mailgun's tokens
+import type { FormatContext, WebhookFormat } from "../format.ts";
+import { hmacSignNow } from "../signing.ts";
+import { sampleEventData } from "./mailgun-sample.ts";
 
 /** The Mailgun webhook id of an event: permanent_fail / temporary_fail for failures. */
 export function mailgunWebhookId(e: MessageEvent): string {
@@ -45,13 +46,37 @@ export function mailgunEventData(ctx: EventContext): Record<string, unknown> {
   return data;
 }
 
-/** Signs like Mailgun: timestamp as a string of seconds, a random token, the hex HMAC. */
-export function mailgunSignature(signingKey: string, nowMs: number): { timestamp: string; token: string; signature: string } {
-  const timestamp = String(Math.floor(nowMs / 1000));
-  const token = randomBytes(TOKEN_BYTES).toString("hex");
-  return { timestamp, token, signature: createHmac("sha256", signingKey).update(timestamp + token).digest("hex") };
+const ALIASES: Record<string, string> = { unsubscribe: "unsubscribed", open: "opened", click: "clicked", bounce: "permanent_fail" };
+
+/**
+ * Mailgun and native targets keep the vendor's webhook id (permanent_fail, clicked...) in extra
+ * and match on it; older targets carry a list of ids in `events` (empty = all).
+ */
+export function mailgunSubscribes(target: WebhookTarget, event: MessageEvent): boolean {
+  const id = mailgunWebhookId(event);
+  const vendorId = target.extra.mailgunId ?? target.extra.webhookType;
+  if (typeof vendorId === "string" && vendorId) return (ALIASES[vendorId] ?? vendorId) === id;
+  if (target.events.length === 0) return true;
+  return target.events.some((e) => (ALIASES[e] ?? e) === id || (e === "failed" && id.endsWith("_fail")));
 }
 
-export function mailgunBody(ctx: EventContext, signingKey: string, nowMs: number): string {
-  return JSON.stringify({ signature: mailgunSignature(signingKey, nowMs), "event-data": mailgunEventData(ctx) });
+/** One event per POST: `{signature, event-data}` signed with the domain's (or installation's) key. */
+export async function mailgunRequest(batch: unknown[], ctx: FormatContext) {
+  const body = { signature: hmacSignNow(ctx.signingKey, ctx.now), "event-data": mailgunEventData(batch[0] as EventContext) };
+  return { body: JSON.stringify(body), headers: {} };
 }
+
+/** Mailgun answers 406 for "rejected, do not retry". */
+export const mailgunIsFinal = (status: number) => status === 406;
+
+export const mailgun: WebhookFormat = {
+  name: "mailgun",
+  batchSize: 1,
+  callbackSources: ["mailgun", "native"],
+  subscribes: mailgunSubscribes,
+  request: mailgunRequest,
+  isFinal: mailgunIsFinal,
+  sample: (type, ctx) => ({ signature: hmacSignNow(ctx.signingKey, ctx.now), "event-data": sampleEventData(type, ctx.domain, ctx.now) }),
+  ping: (url, ctx, message) => ctx.send(url, { body: JSON.stringify(message ?? mailgun.sample("delivered", ctx)),
+    headers: { "content-type": "application/json", "user-agent": "postern-webhook-check" } }),
+};

@@ -3,7 +3,8 @@
 // with the public key `postern account show` prints (SendGrid's "verification key").
 import { createSign } from "node:crypto";
 import type { MessageEvent } from "../../core/model.ts";
-import { bareMessageId, seconds, type EventContext } from "../context.ts";
+import { seconds, type EventContext } from "../context.ts";
+import type { FormatContext, WebhookFormat } from "../format.ts";
 
 export const SIGNATURE_HEADER = "X-Twilio-Email-Event-Webhook-Signature";
 export const TIMESTAMP_HEADER = "X-Twilio-Email-Event-Webhook-Timestamp";
@@ -40,9 +41,32 @@ export function sendgridEvent(ctx: EventContext): Record<string, unknown> {
 }
 
 /** The body and signing headers of one batch. */
-export function sendgridRequest(batch: EventContext[], privateKeyPem: string, nowMs: number): { body: string; headers: Record<string, string> } {
-  const body = JSON.stringify(batch.map(sendgridEvent));
+export function sendgridRequest(events: Record<string, unknown>[], privateKeyPem: string, nowMs: number): { body: string; headers: Record<string, string> } {
+  const body = JSON.stringify(events);
   const timestamp = String(seconds(nowMs));
   const signature = createSign("sha256").update(timestamp + body).sign(privateKeyPem).toString("base64");
   return { body, headers: { [SIGNATURE_HEADER]: signature, [TIMESTAMP_HEADER]: timestamp } };
 }
+
+const TYPE_OF: Record<string, MessageEvent["type"]> = Object.fromEntries(Object.entries(SENDGRID_EVENT).map(([k, v]) => [v, k as MessageEvent["type"]]));
+
+/** One example event of SendGrid event name `type` ("delivered", "open"...; native names too). */
+function sampleEvent(type: string, ctx: { now: number; domain: string }): Record<string, unknown> {
+  const t = TYPE_OF[type] ?? (type in SENDGRID_EVENT ? type as MessageEvent["type"] : "delivered");
+  return sendgridEvent({ message: null, event: { id: `sample-${t}`, type: t, messageId: "sample", recipient: "alice@example.org", domain: ctx.domain,
+    timestamp: ctx.now, tags: ["sample"], metadata: {}, ...(t === "failed" ? { code: 550, enhancedCode: "5.1.1", description: "550 5.1.1 no such user" } : {}) } });
+}
+
+export const sendgrid: WebhookFormat = {
+  name: "sendgrid",
+  batchSize: 100,
+  callbackSources: ["sendgrid"],
+  subscribes: () => true, // SendGrid's event webhook posts every event type
+  request: async (batch, ctx) => sendgridRequest((batch as EventContext[]).map(sendgridEvent), ctx.eventWebhookKey, ctx.now),
+  isFinal: () => false,
+  sample: (type, ctx) => [sampleEvent(type, ctx)],
+  ping: (url, ctx: FormatContext, message) => {
+    const { body, headers } = sendgridRequest((message as Record<string, unknown>[] | undefined) ?? [sampleEvent("delivered", ctx)], ctx.eventWebhookKey, ctx.now);
+    return ctx.send(url, { body, headers: { ...headers, "content-type": "application/json", "user-agent": "postern-webhooks/1" } });
+  },
+};

@@ -1,6 +1,4 @@
-// SparkPost's webhook format: batches `[{"msys":{"<category>":{...}}}]` with string-typed fields,
-// header X-MessageSystems-Batch-ID, and the target's basic / oauth2 / custom-header auth.
-import { randomUUID } from "node:crypto";
+// SparkPost's event shape: `{"msys":{"<category>":{...}}}` with string-typed fields.
 import type { MessageEvent } from "../../core/model.ts";
 import { seconds, type EventContext } from "../context.ts";
 
@@ -58,21 +56,4 @@ export function sparkpostEvent(ctx: EventContext): Record<string, unknown> {
     if (e.isBot !== undefined) { body.is_bot = e.isBot; body.bot_reasons = e.botReasons ?? []; }
   }
   return { msys: { [category]: body } };
-}
-
-export interface SparkpostAuth {
-  auth_type?: "none" | "basic" | "oauth2";
-  auth_credentials?: { username?: string; password?: string; access_token?: string };
-  auth_token?: string;
-  custom_headers?: Record<string, string>;
-}
-
-/** Body and headers of a batch; oauth2 uses the access token the target's credentials hold. */
-export function sparkpostRequest(batch: EventContext[], auth: SparkpostAuth): { body: string; headers: Record<string, string> } {
-  const headers: Record<string, string> = { "X-MessageSystems-Batch-ID": randomUUID(), ...(auth.custom_headers ?? {}) };
-  const c = auth.auth_credentials ?? {};
-  if (auth.auth_type === "basic") headers.Authorization = `Basic ${Buffer.from(`${c.username ?? ""}:${c.password ?? ""}`).toString("base64")}`;
-  if (auth.auth_type === "oauth2" && c.access_token) headers.Authorization = `Bearer ${c.access_token}`;
-  if (auth.auth_token) headers["X-MessageSystems-Webhook-Token"] = auth.auth_token;
-  return { body: JSON.stringify(batch.map(sparkpostEvent)), headers };
 }

@@ -1,41 +1,35 @@
-// The event pipeline: a loop that fans new events out to the outbox and posts due outbox items,
-// woken when events are recorded and otherwise polling. Also owns the SendGrid-format signing key.
-import { generateKeyPairSync } from "node:crypto";
+// The webhook pipeline: a loop that fans new events out to the outbox and posts due outbox items,
+// woken when events are recorded and otherwise polling. Owns the signing keys and the outbound
+// side (outbound.ts) the surfaces use for samples and pings.
 import type { Store } from "../store/store.ts";
 import type { Resolver } from "../dns.ts";
 import type { Logger } from "../log.ts";
 import { createFanout } from "./fanout.ts";
-import { createWebhookDelivery, type WebhookDeliveryDeps } from "./webhook-delivery.ts";
+import { createWebhookDelivery, type WebhookDeliveryDeps } from "./delivery.ts";
+import { createSigningKeys, ensureEventWebhookKeys } from "./keys.ts";
+import { createOutbound, type OutboundDeps } from "./outbound.ts";
+
+export { ensureEventWebhookKeys } from "./keys.ts";
 
 const POLL_MS = 500;
 const COALESCE_MS = 20;
-
-/** The account's ECDSA P-256 pair for SendGrid-format webhooks, created on first use. */
-export async function ensureEventWebhookKeys(store: Store): Promise<{ privateKeyPem: string; publicKey: string }> {
-  const existing = await store.control.getEventWebhookKeys();
-  if (existing) return existing;
-  const pair = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
-  const keys = {
-    privateKeyPem: pair.privateKey.export({ type: "pkcs8", format: "pem" }) as string,
-    publicKey: pair.publicKey.export({ type: "spki", format: "der" }).toString("base64"),
-  };
-  await store.control.setEventWebhookKeys(keys);
-  return keys;
-}
 
 export interface PipelineDeps {
   store: Store;
   resolver: Resolver;
   now: () => number;
   log: Logger;
+  /** The installation-wide HMAC key (account-level targets). */
   signingKey: string;
-  config: WebhookDeliveryDeps["config"];
+  config: WebhookDeliveryDeps["config"] & OutboundDeps["config"];
 }
 
 export async function createEventPipeline(deps: PipelineDeps) {
-  const keys = await ensureEventWebhookKeys(deps.store);
+  const eventKeys = await ensureEventWebhookKeys(deps.store);
+  const keys = createSigningKeys({ store: deps.store, installationKey: deps.signingKey });
+  const outbound = createOutbound({ resolver: deps.resolver, now: deps.now, config: deps.config, keys, eventWebhookKey: eventKeys.privateKeyPem });
   const fanout = createFanout({ store: deps.store, now: deps.now });
-  const delivery = createWebhookDelivery({ ...deps, eventWebhookKey: keys.privateKeyPem });
+  const delivery = createWebhookDelivery({ store: deps.store, now: deps.now, log: deps.log, outbound, config: deps.config });
   let running = false;
   let wake: (() => void) | null = null;
   let done: Promise<void> | null = null;
@@ -59,9 +53,11 @@ export async function createEventPipeline(deps: PipelineDeps) {
   }
 
   return {
-    publicKey: keys.publicKey,
+    publicKey: eventKeys.publicKey,
+    keys,
+    outbound,
     start() { if (!running) { running = true; done = loop(); } },
-    /** Wakes the loop: new events were recorded or targets changed. */
+    /** Wakes the loop: new events were recorded, an item was queued or targets changed. */
     poke() { fanout.invalidate(); delivery.invalidate(); wake?.(); },
     async stop() { running = false; wake?.(); await done; },
     /** One full round, for tests. */

@@ -1,15 +1,16 @@
 // Fan-out: reads the events recorded since the last run (a cursor in each zone), picks each
-// event's targets and writes one outbox item per POST to make (per event for Mailgun-format
-// targets, batches for SendGrid and SparkPost) together with the new cursor.
+// event's targets and writes one outbox item per POST to make (batches of the target format's
+// size) together with the new cursor.
 import type { MessageEvent } from "../core/model.ts";
 import type { OutboxItem, Store, StoredMessage, WebhookTarget, ZoneStore } from "../store/store.ts";
 import { newId } from "../core/ids.ts";
 import type { EventContext, MessageSummary } from "./context.ts";
-import { callbackFormat, isSubscribed, type WebhookFormat } from "./targets.ts";
+import type { WebhookFormat } from "./format.ts";
+import { callbackFormat, formatNamed } from "./registry.ts";
+import { isSubscribed } from "./targets.ts";
 
 const CURSOR = "webhooks";
 const READ_BATCH = 500;
-const MAX_BATCH_EVENTS = 100;
 
 interface Route { url: string; format: WebhookFormat; targetId: string | null }
 interface MessageInfo { summary: MessageSummary | null; callback: string | null; source: string }
@@ -29,7 +30,7 @@ export function createFanout(deps: { store: Store; now: () => number }) {
       ? { summary: { id: m.id, messageIdHeader: m.messageIdHeader, from: m.from, subject: m.subject, size: m.size, source: m.source,
         isTest: m.isTest, createdAt: m.createdAt, sendId: m.sendId, campaignId: m.extra?.campaignId, asmGroupId: m.extra?.asmGroupId,
         ipPool: m.extra?.ipPool }, callback: m.callbackUrl, source: m.source }
-      : { summary: null, callback: null, source: "native" };
+      : { summary: null, callback: null, source: "" };
     if (summaries.size >= SUMMARY_CACHE_SIZE) summaries.delete(summaries.keys().next().value!);
     summaries.set(id, info);
     return info;
@@ -49,7 +50,7 @@ export function createFanout(deps: { store: Store; now: () => number }) {
     const ctx: EventContext = { event: e, message: info.summary };
     if (info.callback) return { routes: [{ url: info.callback, format: callbackFormat(info.source), targetId: null }], ctx };
     const targets = (await domainTargets(e.domain)).filter((t) => isSubscribed(t, e));
-    return { routes: targets.map((t) => ({ url: t.url, format: t.format, targetId: t.id })), ctx };
+    return { routes: targets.map((t) => ({ url: t.url, format: formatNamed(t.format), targetId: t.id })), ctx };
   }
 
   /** Fans out one batch of new events in `zone`; returns how many events were read. */
@@ -60,18 +61,17 @@ export function createFanout(deps: { store: Store; now: () => number }) {
     const groups = new Map<string, { route: Route; domain: string; events: EventContext[] }>();
     const items: OutboxItem[] = [];
     const now = deps.now();
-    const push = (route: Route, domain: string, events: EventContext[]) => items.push({ id: newId(now), url: route.url, format: route.format,
+    const push = (route: Route, domain: string, events: EventContext[]) => items.push({ id: newId(now), url: route.url, format: route.format.name,
       targetId: route.targetId, domain, payload: JSON.stringify(events), attempts: 0, nextAttemptAt: now, status: "pending", lastError: null, createdAt: now });
     for (const { event } of rows) {
       const { routes, ctx } = await routesFor(zone, event);
       for (const route of routes) {
-        // Mailgun-format webhooks carry one event per request; the others take arrays.
-        if (route.format === "mailgun" || route.format === "native") { push(route, event.domain, [ctx]); continue; }
-        const key = `${route.targetId ?? ""}|${route.url}|${route.format}|${event.domain}`;
+        if (route.format.batchSize <= 1) { push(route, event.domain, [ctx]); continue; }
+        const key = `${route.targetId ?? ""}|${route.url}|${route.format.name}|${event.domain}`;
         const g = groups.get(key) ?? { route, domain: event.domain, events: [] };
         g.events.push(ctx);
         groups.set(key, g);
-        if (g.events.length >= MAX_BATCH_EVENTS) { push(route, g.domain, g.events); groups.delete(key); }
+        if (g.events.length >= route.format.batchSize) { push(route, g.domain, g.events); groups.delete(key); }
       }
     }
     for (const g of groups.values()) push(g.route, g.domain, g.events);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { isSubscribed } from "../../src/events/targets.ts";
+import { isSubscribed } from "../../src/webhooks/targets.ts";
 import type { MessageEvent } from "../../src/core/model.ts";
 import type { WebhookTarget } from "../../src/store/store.ts";
 

@@ -1,6 +1,6 @@
 // GET /webhooks/events/samples: one example event per requested SparkPost type, in the batch
 // shape of SparkPost webhooks ({"msys":{"<category>":{…}}}). Values are fixed examples; real
-// batches are built by events/ from stored events.
+// batches are built from stored events (sparkpost-event.ts).
 const CATEGORY: Record<string, string> = {
   injection: "message_event", delivery: "message_event", bounce: "message_event", delay: "message_event",
   policy_rejection: "message_event", out_of_band: "message_event", spam_complaint: "message_event",

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { checkEgress, egressVerdict } from "../../src/events/egress.ts";
+import { checkEgress, egressVerdict } from "../../src/net/egress.ts";
 import { createMockResolver } from "../../src/dns.ts";
 
 const resolver = createMockResolver({

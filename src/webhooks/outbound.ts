@@ -1,0 +1,54 @@
+// Everything a format needs to reach a customer's host, built once: the pinned egress request with
+// the webhook timeout, the OAuth token cache and the signing keys. Used by delivery for outbox
+// items and by the surfaces for samples and the create/validate ping.
+import type { Resolver } from "../dns.ts";
+import type { WebhookTarget } from "../store/store.ts";
+import { checkEgress } from "../net/egress.ts";
+import { pinnedRequest, type OutboundRequest, type PinnedResponse } from "../net/pinned-request.ts";
+import type { FormatContext } from "./format.ts";
+import type { SigningKeys } from "./keys.ts";
+import { createTokenCache } from "./oauth.ts";
+import { formatNamed } from "./registry.ts";
+
+export interface OutboundDeps {
+  resolver: Resolver;
+  now: () => number;
+  config: { allow_private: boolean; timeout: number };
+  keys: SigningKeys;
+  eventWebhookKey: string;
+}
+
+/** Where a request goes and for whom: the item's domain and its target (null for callback URLs and pushes). */
+export interface Recipient { url: string; domain: string; target: WebhookTarget | null }
+
+export function createOutbound(deps: OutboundDeps) {
+  const policy = { allowPrivate: deps.config.allow_private, resolver: deps.resolver };
+  const send = (url: string, init: OutboundRequest): Promise<PinnedResponse> => pinnedRequest(url, init, { ...policy, timeoutMs: deps.config.timeout });
+  const tokens = createTokenCache({ send: (url, body) => send(url, { body, headers: { "content-type": "application/x-www-form-urlencoded" } }) });
+
+  async function context(to: Recipient): Promise<FormatContext> {
+    const now = deps.now();
+    const isAccountLevel = to.target !== null && to.target.domainId === null;
+    return {
+      now, domain: to.domain, target: to.target, eventWebhookKey: deps.eventWebhookKey, send,
+      signingKey: await deps.keys.forDomain(isAccountLevel || !to.domain ? null : to.domain),
+      oauthToken: (details) => tokens.get(to.target?.id || to.url, { url: details.url, body: details.body }, now),
+    };
+  }
+
+  return {
+    context,
+    /** Null when `url` may be called, else why not (scheme, private address, no DNS answer). */
+    check: (url: string) => checkEgress(url, policy),
+    /** The format's test POST to `to.url`; resolves with the answer whatever its status, throws when none came. */
+    async ping(format: string, to: Recipient, message?: unknown): Promise<PinnedResponse> {
+      return formatNamed(format).ping(to.url, await context(to), message);
+    },
+    /** The format's example payload of `type`, signed with `domain`'s key (null: the installation's). */
+    async sample(format: string, type: string, domain: string | null): Promise<unknown> {
+      return formatNamed(format).sample(type, { now: deps.now(), domain: domain ?? "", signingKey: await deps.keys.forDomain(domain) });
+    },
+  };
+}
+
+export type Outbound = ReturnType<typeof createOutbound>;

@@ -1,0 +1,31 @@
+// Every webhook format postern speaks, by name. Adding a format: one file in formats/ and one line here.
+import type { WebhookFormat } from "./format.ts";
+import { mailgun } from "./formats/mailgun.ts";
+import { native } from "./formats/native.ts";
+import { sendgrid } from "./formats/sendgrid.ts";
+import { sparkpost } from "./formats/sparkpost.ts";
+import { bot } from "./formats/bot.ts";
+
+const FORMATS: WebhookFormat[] = [
+  mailgun,
+  native,
+  sendgrid,
+  sparkpost,
+  bot,
+];
+
+const BY_NAME = new Map(FORMATS.map((f) => [f.name, f]));
+
+/** The format called `name`; throws for a name no format has (a stored row from a newer version). */
+export function formatNamed(name: string): WebhookFormat {
+  const f = BY_NAME.get(name);
+  if (!f) throw new Error(`unknown webhook format ${name}`);
+  return f;
+}
+
+export const formatNames = (): string[] => FORMATS.map((f) => f.name);
+
+/** The format of a message's callback_url: the one claiming its source, else the first (Mailgun's). */
+export function callbackFormat(source: string): WebhookFormat {
+  return FORMATS.find((f) => f.callbackSources.includes(source)) ?? FORMATS[0]!;
+}
