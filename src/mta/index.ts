@@ -67,9 +67,9 @@ export function createMta(deps: MtaDeps) {
 function createBuilder(deps: MtaDeps, keysFor: (domain: string) => Promise<DkimKey[]>): MessageBuilder {
   const compose = { publicUrl: deps.config.server.public_url, codec: deps.codec, hostname: deps.hostname };
   const workers = deps.config.mta.signing_workers;
-  const local = createLocalBuilder({ compose, keysFor });
+  const local = createLocalBuilder({ compose, keysFor, now: deps.now });
   if (workers === 0) return local;
-  return createWorkerBuilder({ workers, keysFor, log: deps.log, fallback: local, init: { publicUrl: compose.publicUrl, secret: deps.secret, hostname: deps.hostname } });
+  return createWorkerBuilder({ workers, keysFor, now: deps.now, log: deps.log, fallback: local, init: { publicUrl: compose.publicUrl, secret: deps.secret, hostname: deps.hostname } });
 }
 
 export type Mta = ReturnType<typeof createMta>;

@@ -16,8 +16,8 @@ export interface MessageBuilder {
 interface Entry { prepared: PreparedMessage; signed: Promise<Uint8Array> | null }
 
 /** Builds on the calling thread. */
-export function createLocalBuilder(deps: { compose: ComposeDeps; keysFor: (domain: string) => Promise<DkimKey[]> }): MessageBuilder {
-  const signer = createSigner({ keysFor: deps.keysFor });
+export function createLocalBuilder(deps: { compose: ComposeDeps; keysFor: (domain: string) => Promise<DkimKey[]>; now: () => number }): MessageBuilder {
+  const signer = createSigner({ keysFor: deps.keysFor, now: deps.now });
   const cache = new Map<string, Entry>();
   return {
     build(message, attachments, recipientId) {

@@ -8,6 +8,7 @@ import type { DkimKey } from "../../core/model.ts";
 declare const self: Worker;
 
 let builder: MessageBuilder | null = null;
+let clock = 0;
 const keys = new Map<string, DkimKey[]>();
 
 self.onmessage = async (ev: MessageEvent<WorkerInit | BuildJob>) => {
@@ -16,10 +17,12 @@ self.onmessage = async (ev: MessageEvent<WorkerInit | BuildJob>) => {
     builder = createLocalBuilder({
       compose: { publicUrl: msg.publicUrl, codec: createTokenCodec(msg.secret), hostname: msg.hostname },
       keysFor: async (domain) => keys.get(domain) ?? [],
+      now: () => clock,
     });
     return;
   }
   try {
+    clock = msg.now;
     if (msg.keys) keys.set(msg.message.domain, msg.keys);
     const bytes = await builder!.build(msg.message, msg.attachments, msg.recipientId);
     const reply: WorkerReply = { jobId: msg.jobId, bytes };

@@ -17,6 +17,7 @@ export interface WorkerBuilderOptions {
   workers: number;
   init: Omit<WorkerInit, "type">;
   keysFor: (domain: string) => Promise<DkimKey[]>;
+  now: () => number;
   log: Logger;
   /** Builds on the main thread when workers keep failing before their first result. */
   fallback: MessageBuilder;
@@ -85,7 +86,7 @@ export function createWorkerBuilder(opts: WorkerBuilderOptions): MessageBuilder 
       const jobId = nextJob++;
       const slot = hashOf(message.id) % workers.length;
       const isKnown = keysSent[slot]!.get(message.domain) === keys;
-      const job: BuildJob = { type: "build", jobId, message, attachments, recipientId, ...(isKnown ? {} : { keys }) };
+      const job: BuildJob = { type: "build", jobId, message, attachments, recipientId, now: opts.now(), ...(isKnown ? {} : { keys }) };
       try {
         return await new Promise<Uint8Array>((resolve, reject) => {
           const worker = workerAt(slot);

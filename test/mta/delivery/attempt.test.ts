@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { dkimVerify } from "mailauth/lib/dkim/verify.js";
 import { makeTestApp, type TestApp } from "../../helpers/app.ts";
 import { startSink, type RcptScript, type Sink } from "../../helpers/smtp-sink.ts";
+import { dkimpyVerify } from "../../helpers/dkimpy.ts";
 import type { Principal } from "../../../src/core/model.ts";
 
 let t: TestApp | null = null;
@@ -37,6 +38,8 @@ describe("delivery through a local SMTP sink", () => {
     const result = await dkimVerify(msg!.raw, { resolver: resolverFor(t!) as never });
     const verdicts = result.results.map((r) => [r.signingDomain, r.algo, r.status.result]);
     expect(verdicts).toEqual([["example.com", "rsa-sha256", "pass"], ["example.com", "ed25519-sha256", "pass"]]);
+    const records = Object.fromEntries((await t!.app.domains.records("example.com")).filter((r) => r.type === "TXT").map((r) => [r.name, r.value]));
+    expect(await dkimpyVerify(msg!.raw, records)).toEqual([true, true]);
     expect(msg!.from).toMatch(/^b\+[a-z2-7]+@bounces\.example\.com$/);
     expect(msg!.raw.toString()).toContain("Message-ID: <");
     expect(msg!.session.secure).toBe(true);
