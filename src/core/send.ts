@@ -4,7 +4,7 @@
 import type { Address, Domain, MessageEvent, Principal, SendEnvelope, SendRequest, SendResult } from "./model.ts";
 import type { MessageExtra, StoredAttachment, StoredMessage, StoredRecipient, Store, Suppression, ZoneStore } from "../store/store.ts";
 import { AppError, forbidden, invalidMany, notFound, type Issue } from "./errors.ts";
-import { checkHeaders, hasLineBreak } from "./headers.ts";
+import { checkHeaders, customMessageId, hasLineBreak, headerValue, senderAddress, withoutHeader } from "./headers.ts";
 import { checkSyntax } from "../validation/address.ts";
 import { checkRawHeaders } from "./raw-headers.ts";
 import { encodeContent, type MessageContent } from "./content.ts";
@@ -148,6 +148,9 @@ function checkEnvelope(e: SendEnvelope, path: string, domain: Domain, issues: Is
   }
   if (hasLineBreak(e.subject)) issues.push({ field: `${path}.subject`, message: "the subject must be a single line" });
   issues.push(...checkHeaders(e.headers, `${path}.headers`));
+  const sender = headerValue(e.headers, "sender");
+  const senderEmail = sender === undefined ? null : senderAddress(sender);
+  if (senderEmail && !fromMatches(senderEmail, domain)) issues.push({ field: `${path}.headers.Sender`, message: `the Sender address must belong to ${domain.name}` });
   if (!e.raw && !e.text && !e.html && !e.amp) issues.push({ field: `${path}.content`, message: "a text or html body is required" });
   if (e.raw) issues.push(...checkRawHeaders(e.raw, (email) => fromMatches(email, domain), `${path}.from`));
 }
@@ -178,12 +181,12 @@ function buildRows(req: SendRequest, domain: Domain, suppressed: Map<string, Sup
     const from = e.from ?? req.from;
     const content: MessageContent | null = e.raw ? null : {
       from, replyTo: req.replyTo, to: e.to, cc: e.cc, displayTo: e.displayTo, displayCc: e.displayCc, subject: e.subject, text: e.text,
-      html: e.html, amp: e.amp, headers: e.headers, attachments: attachments.map((a) => a.idx), tracking, date: at,
+      html: e.html, amp: e.amp, headers: withoutHeader(e.headers, "message-id"), attachments: attachments.map((a) => a.idx), tracking, date: at,
     };
     const contentText = content ? encodeContent(content) : null;
     const metadata = e.metadata ?? {};
     const tags = e.tags ?? req.tags ?? [];
-    messages.push({ id, sendId, domain: domain.name, messageIdHeader: (e.raw && rawMessageId(e.raw)) || `<${id}@${deps.hostname}>`, from: from.email, subject: e.subject,
+    messages.push({ id, sendId, domain: domain.name, messageIdHeader: (e.raw && rawMessageId(e.raw)) || customMessageId(e.headers) || `<${id}@${deps.hostname}>`, from: from.email, subject: e.subject,
       content: contentText, raw: e.raw ?? null, tags, metadata, extra, callbackUrl: req.callbackUrl ?? null, source: req.source,
       isTest: Boolean(req.isTestMode), size: (contentText ? Buffer.byteLength(contentText) : e.raw?.byteLength ?? 0) + attachmentBytes, createdAt: at });
     const rcpts: (readonly [Address, StoredRecipient["kind"]])[] = [...e.to.map((a) => [a, "to"] as const), ...(e.cc ?? []).map((a) => [a, "cc"] as const),

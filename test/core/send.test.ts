@@ -180,3 +180,23 @@ describe("tag-scoped unsubscribes (Mailgun)", () => {
     expect((await sender.send(principal, request(["all@x.test"], { tags: ["receipt"] }))).accepted).toBe(0);
   });
 });
+
+describe("custom Message-ID and Sender headers", () => {
+  const withHeaders = (headers: Record<string, string>) => request(["r@x.test"], {
+    envelopes: [{ to: [{ email: "r@x.test" }], subject: "hi", text: "hello", headers }] });
+
+  test("a Message-ID given is the message's own (brackets added), and postern's id stays its own", async () => {
+    const core = await setupCore();
+    const res = await core.sender.send(core.principal, withHeaders({ "message-id": "abc.1@app.test", Sender: "Bulk <bulk@a.test>" }));
+    expect(res.messages[0]!.messageIdHeader).toBe("<abc.1@app.test>");
+    expect(res.id).not.toContain("abc");
+  });
+
+  test("a Sender off the sending domain and a malformed Message-ID are refused with their fields", async () => {
+    const core = await setupCore();
+    await expect(core.sender.send(core.principal, withHeaders({ Sender: "ceo@other.test" }))).rejects.toMatchObject({
+      issues: [{ field: "envelopes.0.headers.Sender" }] });
+    await expect(core.sender.send(core.principal, withHeaders({ "Message-ID": "no at sign" }))).rejects.toMatchObject({
+      issues: [{ field: "envelopes.0.headers.Message-ID" }] });
+  });
+});

@@ -73,7 +73,9 @@ const PREPARED_MAX_CHARS = 900;
 function prepareHeaders(headers: Record<string, string>): Record<string, string | { prepared: true; value: string }> {
   const out: Record<string, string | { prepared: true; value: string }> = {};
   for (const [k, v] of Object.entries(headers)) {
-    out[k] = /^[\x20-\x7e]*$/.test(v) && k.length + v.length < PREPARED_MAX_CHARS ? { prepared: true, value: v } : v;
+    // nodemailer formats address headers itself and drops a prepared value for them (Sender).
+    if (/^(sender|reply-to|references)$/i.test(k)) out[k] = v;
+    else out[k] = /^[\x20-\x7e]*$/.test(v) && k.length + v.length < PREPARED_MAX_CHARS ? { prepared: true, value: v } : v;
   }
   return out;
 }
