@@ -55,7 +55,7 @@ export function createHttpHandler(deps: HttpDeps) {
       url.pathname = path;
       req = new Request(url.toString(), req);
     }
-    const surface = isHoneypotHost(req, path) ? "tracking" : surfaceForPath(path);
+    const surface = isHoneypotHost(req, path) ? "tracking" : surfaceForPath(path, req.headers);
     if (surface === "system") return system(path);
     const ip = deps.clientIp(peer, req.headers);
     const requestId = newId(deps.now());
@@ -88,7 +88,7 @@ export function createHttpHandler(deps: HttpDeps) {
 
   return async function handle(req: Request, peer = "127.0.0.1"): Promise<Response> {
     const res = await dispatch(req, peer);
-    const surface = surfaceForPath(new URL(req.url).pathname);
+    const surface = surfaceForPath(new URL(req.url).pathname, req.headers);
     deps.metrics.inc("postern_http_requests_total", "HTTP requests by surface and status", { surface, status: res.status });
     return res;
   };

@@ -6,7 +6,9 @@ describe("the contract's prefix table", () => {
   const table: [string, string][] = [
     ["/v3/mail/send", "sendgrid"], ["/v3/validations/email", "sendgrid"], ["/v3/mail/send/", "sendgrid"],
     ["/v3/example.com/messages", "mailgun"], ["/v4/domains", "mailgun"], ["/v4/address/validate", "mailgun"],
-    ["/v1/anything", "mailgun"], ["/v5/accounts", "mailgun"], ["/v3/mail/batch", "mailgun"],
+    ["/v1/anything", "mailgun"], ["/v5/accounts", "mailgun"], ["/v3/mail/batch", "sendgrid"],
+    ["/v3/user/webhooks/event/settings", "sendgrid"], ["/v3/suppression/bounces", "sendgrid"], ["/v3/asm/groups", "sendgrid"], ["/v3/stats", "sendgrid"],
+    ["/v3/stats/total", "mailgun"], ["/v3/domains", "mailgun"], ["/v3/lists/x@example.com/members", "mailgun"], ["/v3/example.com/tags", "mailgun"],
     ["/api/v1/transmissions", "sparkpost"], ["//api/v1/transmissions", "sparkpost"], ["/api/v1/sending-domains/", "sparkpost"],
     ["/healthz", "system"], ["/metrics", "system"], ["/docs", "system"], ["/ui", "system"],
     ["/test", "native"], ["/domains", "native"], ["/example.com/messages", "native"], ["/address/parse", "native"],
@@ -53,6 +55,17 @@ describe("authentication per surface", () => {
     const mg = await call("/v3/nothing/here/at/all", { authorization: `Basic ${btoa(`api:${t.accountKey}`)}` });
     expect(mg.status).toBe(404);
     expect(await mg.json()).toHaveProperty("message");
+  });
+  test("an unknown SendGrid path answers SendGrid's 404, with a valid key or a Bearer one under any /v3 root", async () => {
+    const known = await call("/v3/user/nothing", { authorization: `Bearer ${t.domainKey}` });
+    expect(known.status).toBe(404);
+    expect(await known.json()).toEqual({ errors: [{ field: null, message: "resource not found" }] });
+    const other = await call("/v3/nothing-here", { authorization: `Bearer ${t.domainKey}` });
+    expect(other.status).toBe(404);
+    expect(await other.json()).toEqual({ errors: [{ field: null, message: "resource not found" }] });
+    const bad = await call("/v3/nothing-here", { authorization: "Bearer wrong" });
+    expect(bad.status).toBe(401);
+    expect(await bad.json()).toHaveProperty("errors");
   });
   test("a revoked key is refused at once", async () => {
     const k = await t.app.access.createKey({ kind: "account", label: "temp" });

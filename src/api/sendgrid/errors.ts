@@ -2,6 +2,7 @@
 // dotted field paths such as personalizations.0.to.1.email and SendGrid's help links for 400s.
 import { describeError, json } from "../errors.ts";
 import { helpFor } from "./model.ts";
+import { AppError } from "../../core/errors.ts";
 
 const MESSAGES: Record<number, string> = {
   401: "The provided authorization grant is invalid, expired, or revoked",
@@ -14,6 +15,8 @@ const MESSAGES: Record<number, string> = {
 
 export function renderSendgridError(err: unknown, elysiaCode?: string | number): Response {
   const info = describeError(err, elysiaCode);
+  // An unknown path: SendGrid's own words.
+  if (elysiaCode === "NOT_FOUND" && !(err instanceof AppError)) return json(404, { errors: [{ field: null, message: "resource not found" }] });
   const message = info.status === 401 || info.status >= 500 ? MESSAGES[info.status] ?? info.message : info.message;
   const errors = info.issues.length && info.status === 400
     ? info.issues.map((i) => ({ message: i.message, field: i.field ?? null, help: helpFor(i.field) }))
