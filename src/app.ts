@@ -12,6 +12,7 @@ import { createAccessService } from "./core/access.ts";
 import { createDomainService } from "./core/domains.ts";
 import { ensureAccount } from "./core/account.ts";
 import { createSendService } from "./core/send.ts";
+import { createRecorder } from "./core/recorder.ts";
 import { createHttpHandler } from "./api/server.ts";
 import { createClientIp } from "./api/client-ip.ts";
 import { createTokenCodec } from "./tracking/token.ts";
@@ -65,11 +66,14 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     dns: { mtaHostname, bounceDomain: config.mta.bounce_domain, trackingHost: new URL(config.server.public_url).hostname },
   });
   const account = (await store.control.getAccount())!;
+  // The one writer of events; what it records wakes the scheduler and the webhook pipeline.
+  const recorder = createRecorder({ store, now });
   const events = await createEventPipeline({ store, resolver, now, log: log.child("events"), signingKey: account.webhookSigningKey, config: config.webhooks });
-  const mta = createMta({ config, store, resolver, now, log: log.child("mta"), hostname: mtaHostname, secret, codec, onEvents: () => events.poke() });
+  const mta = createMta({ config, store, resolver, now, log: log.child("mta"), hostname: mtaHostname, secret, codec, recorder });
+  recorder.subscribe(mta.scheduler);
+  recorder.subscribe(events);
   const sender = createSendService({
-    store, now, hostname: mtaHostname, lifetimeMs: config.mta.max_queue_lifetime, maxMessageBytes: config.smtp.max_message_size,
-    onQueued: () => { mta.scheduler.poke(); events.poke(); },
+    store, recorder, now, hostname: mtaHostname, lifetimeMs: config.mta.max_queue_lifetime, maxMessageBytes: config.smtp.max_message_size,
   });
 
   const suppressions = createSuppressionService({ store, now });
@@ -85,7 +89,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     webhookSigningKey: account.webhookSigningKey, templates: createTemplateStore({ dir: config.storage.templates_dir }), detector, resolver,
     outbound: events.outbound, botVerdicts: createBotVerdicts({ store, now, onQueued: () => events.poke() }) };
 
-  const recorder = createInteractionRecorder({ store, detector, now, onEvents: () => events.poke() });
+  const interactions = createInteractionRecorder({ store, recorder, detector, now });
 
   const health = createHealth({ store, now, zone: config.server.zone, openConnections: () => mta.pool.stats().open, recent: recentErrors, metrics });
 
@@ -94,7 +98,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     surfaces: {
       sendgrid: createSendgridSurface(surfaceDeps), mailgun: createMailgunSurface(surfaceDeps),
       sparkpost: createSparkpostSurface(surfaceDeps), native: createNativeSurface(surfaceDeps),
-      tracking: createTrackingSurface({ codec, recorder, detector, log: log.child("tracking") }),
+      tracking: createTrackingSurface({ codec, recorder: interactions, detector, log: log.child("tracking") }),
     },
     health,
     metrics, log: log.child("http"), now,
@@ -106,7 +110,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     tls: config.smtp.tls_cert ? { cert: config.smtp.tls_cert, key: config.smtp.tls_key } : undefined,
     maxMessageBytes: config.smtp.max_message_size, authenticate: access.authenticateSmtp, sender,
     reports: createReportHandler({ store, secret, now }), log: log.child("inbound"),
-    record: async (o) => { await store.zone(o.zone).applyOutcomes(o.updates, o.events, o.suppressions, now()); events.poke(); },
+    recorder,
     isReportMailbox: createReportMailboxes({ getDomain: domains.get, bounceDomain: config.mta.bounce_domain }),
   });
 
@@ -114,7 +118,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   let lock: { release(): void } | null = null;
   return {
     config, store, log, now, resolver, metrics, access, domains, sender, mta, http, mtaHostname, codec, newAccountKey,
-    suppressions, webhooks, activity, validator, events, detector,
+    suppressions, webhooks, activity, validator, events, detector, recorder,
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */
     async start(): Promise<Record<string, string>> {
       if (!opts.inMemory) lock = takeServeLock(config.storage.data_dir);

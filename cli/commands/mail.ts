@@ -19,7 +19,7 @@ function address(text: string) {
   return { email: p.email, ...(p.name ? { name: p.name } : {}) };
 }
 
-const admin = async (ctx: CliContext) => { const app = await ctx.app(); return createQueueAdmin({ store: app.store, now: app.now }); };
+const admin = async (ctx: CliContext) => { const app = await ctx.app(); return createQueueAdmin({ store: app.store, recorder: app.recorder, now: app.now }); };
 
 export function registerMail(program: Command) {
   program.command("send").description("send one message through the normal pipeline (queue, DKIM, delivery)")

@@ -10,6 +10,7 @@ import { checkRawHeaders } from "./raw-headers.ts";
 import { encodeContent, type MessageContent } from "./content.ts";
 import { newId } from "./ids.ts";
 import { windowStart } from "./limits.ts";
+import type { Recorder } from "./recorder.ts";
 
 export interface SendDeps {
   store: Store;
@@ -18,8 +19,8 @@ export interface SendDeps {
   hostname: string;
   lifetimeMs: number;
   maxMessageBytes: number;
-  /** Called after a commit so the scheduler can look at the queue at once. */
-  onQueued?: () => void;
+  /** Writes the send (the only writer of events); its subscribers wake the scheduler. */
+  recorder: Recorder;
 }
 
 const SUPPRESSING = new Set(["bounces", "unsubscribes", "complaints"]);
@@ -70,8 +71,7 @@ export function createSendService(deps: SendDeps) {
       const suppressed = req.skipSuppression ? new Map<string, Suppression>() : await suppressedMap(zone, domain.name, all, Boolean(req.isTransactional), req.tags ?? []);
       const built = buildRows(req, domain, suppressed, at, deps);
       checkSizes(built, deps.maxMessageBytes);
-      await zone.createSend({ messages: built.messages, recipients: built.recipients, attachments: built.attachments, events: built.events });
-      if (built.recipients.some((r) => r.status === "queued")) deps.onQueued?.();
+      await deps.recorder.accept(domain.zone, { messages: built.messages, recipients: built.recipients, attachments: built.attachments, events: built.events });
       return {
         id: built.messages[0]!.id,
         sendId: built.sendId,

@@ -1,7 +1,8 @@
 // Matches a parsed DSN or ARF report back to our message and recipient (VERP first, then the
-// returned headers) and turns it into events, status changes and suppressions.
+// returned headers) and turns it into events and status changes (the recorder derives the
+// suppressions they imply).
 import type { MessageEvent } from "../core/model.ts";
-import type { RecipientUpdate, Store, StoredMessage, StoredRecipient, Suppression, ZoneStore } from "../store/store.ts";
+import type { RecipientUpdate, Store, StoredMessage, StoredRecipient, ZoneStore } from "../store/store.ts";
 import { newId } from "../core/ids.ts";
 import { decodeReturnPath } from "./verp.ts";
 import type { BounceReport, ComplaintReport } from "./reports.ts";
@@ -10,7 +11,6 @@ export interface ReportOutcome {
   zone: string;
   updates: RecipientUpdate[];
   events: MessageEvent[];
-  suppressions: Suppression[];
 }
 
 /** `isVerified`: matched through an HMAC-checked VERP address, not only through headers anyone can copy. */
@@ -49,7 +49,7 @@ export function createReportHandler(deps: { store: Store; secret: string; now: (
     id: r.id, status, attempts: r.attempts, nextAttemptAt: r.nextAttemptAt, firstAttemptAt: r.firstAttemptAt, lastCode: code, lastResponse: text, mx: r.mx });
 
   function bounce(m: Match, report: BounceReport): ReportOutcome {
-    const out: ReportOutcome = { zone: m.zone.zone, updates: [], events: [], suppressions: [] };
+    const out: ReportOutcome = { zone: m.zone.zone, updates: [], events: [] };
     for (const br of report.recipients) {
       const r = m.recipients.find((x) => x.email.toLowerCase() === br.finalRecipient.toLowerCase() || x.email.toLowerCase() === br.originalRecipient?.toLowerCase())
         ?? (m.recipients.length === 1 ? m.recipients[0] : undefined);
@@ -61,19 +61,17 @@ export function createReportHandler(deps: { store: Store; secret: string; now: (
       if (br.action === "delayed") { out.events.push(event(m, r, "deferred", { severity: "temporary", code, enhancedCode: enhanced, description: text, mx: br.remoteMta })); continue; }
       out.events.push(event(m, r, "failed", { severity: "permanent", code, enhancedCode: enhanced, description: text, mx: br.remoteMta }));
       out.updates.push(update(r, "failed", code, text));
-      out.suppressions.push({ domain: m.message.domain, type: "bounces", address: r.email.toLowerCase(), reason: text.slice(0, 500), code: String(code), scope: null, createdAt: deps.now() });
     }
     return out;
   }
 
   function complaint(m: Match, report: ComplaintReport): ReportOutcome {
-    const out: ReportOutcome = { zone: m.zone.zone, updates: [], events: [], suppressions: [] };
+    const out: ReportOutcome = { zone: m.zone.zone, updates: [], events: [] };
     const targets = new Set(report.originalRcptTo.map((a) => a.toLowerCase()));
     const list = m.recipients.filter((r) => targets.size === 0 || targets.has(r.email.toLowerCase()));
     // Without a named recipient only a VERP-verified match may stand in for one.
     for (const r of list.length ? list : m.isVerified ? m.recipients.slice(0, 1) : []) {
       out.events.push(event(m, r, "complained", { description: report.feedbackType }));
-      out.suppressions.push({ domain: m.message.domain, type: "complaints", address: r.email.toLowerCase(), reason: "complaint (ARF)", code: "", scope: null, createdAt: deps.now() });
     }
     return out;
   }

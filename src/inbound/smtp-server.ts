@@ -12,7 +12,8 @@ import { ACCOUNT_ID } from "../core/account.ts";
 import { parseAddress } from "../validation/address.ts";
 import { inspectDataLineEndings } from "./smuggling.ts";
 import { parseReport } from "./reports.ts";
-import type { ReportHandler, ReportOutcome } from "./report-handler.ts";
+import type { ReportHandler } from "./report-handler.ts";
+import type { Recorder } from "../core/recorder.ts";
 
 export interface InboundDeps {
   listen: [string, number];
@@ -23,8 +24,8 @@ export interface InboundDeps {
   authenticate: (user: string, password: string) => Promise<Domain | null>;
   sender: SendService;
   reports: ReportHandler;
-  /** Accepts a report's outcome (events, status, suppressions) for writing. */
-  record: (outcome: ReportOutcome) => Promise<void>;
+  /** Writes a report's outcome (events, status changes and the suppressions they imply). */
+  recorder: Recorder;
   /** True for addresses that take reports besides VERP paths: postmaster@/abuse@/fbl@ our domains. */
   isReportMailbox: (address: string) => Promise<boolean>;
   log: Logger;
@@ -79,7 +80,7 @@ export function createInboundServer(deps: InboundDeps) {
     const report = await parseReport(raw);
     if (!report) throw smtpError(550, "5.7.1 this address only takes delivery and complaint reports");
     const outcome = await deps.reports.handle(report, session.envelope.rcptTo.map((r) => r.address));
-    if (outcome) await deps.record(outcome);
+    if (outcome) await deps.recorder.record(outcome.zone, outcome);
     else deps.log.info("report for an unknown message", { kind: report.kind });
     return "2.0.0 report received";
   }

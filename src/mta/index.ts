@@ -6,6 +6,7 @@ import type { Resolver } from "../dns.ts";
 import type { Logger } from "../log.ts";
 import type { DkimKey } from "../core/model.ts";
 import type { TokenCodec } from "../tracking/token.ts";
+import type { Recorder } from "../core/recorder.ts";
 import { createPool } from "./delivery/pool.ts";
 import { createLocalBuilder, type MessageBuilder } from "./message/builder.ts";
 import { createWorkerBuilder } from "./message/workers.ts";
@@ -24,7 +25,7 @@ export interface MtaDeps {
   hostname: string;
   secret: string;
   codec: TokenCodec;
-  onEvents?: Parameters<typeof createScheduler>[0]["onEvents"];
+  recorder: Recorder;
 }
 
 export function createMta(deps: MtaDeps) {
@@ -48,7 +49,7 @@ export function createMta(deps: MtaDeps) {
     domainOf: (name) => store.control.getDomain(name),
   });
   const scheduler = createScheduler({
-    store, delivery, now, log: deps.log, onEvents: deps.onEvents,
+    store, delivery, now, log: deps.log, recorder: deps.recorder,
     policy: { schedule: config.mta.retry, lifetimeMs: config.mta.max_queue_lifetime },
     // Recipients beyond what the connections can carry would only wait, holding memory.
     maxInFlight: Math.max(100, config.mta.max_connections * 2), perDomainConcurrency: config.mta.max_connections_per_host,

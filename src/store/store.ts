@@ -201,7 +201,7 @@ export interface OutboxItem {
 export interface ZoneStore extends SendRecordStore {
   readonly zone: string;
   /** Commits a whole send: messages, recipients (the queue), attachments and their events, in one transaction. */
-  createSend(input: { messages: StoredMessage[]; recipients: StoredRecipient[]; attachments: StoredAttachment[]; events: MessageEvent[] }): Promise<void>;
+  createSend(input: { messages: StoredMessage[]; recipients: StoredRecipient[]; attachments: StoredAttachment[]; events: MessageEvent[]; suppressions?: Suppression[] }): Promise<void>;
   getMessage(id: string): Promise<StoredMessage | null>;
   getAttachments(sendId: string): Promise<StoredAttachment[]>;
   getRecipient(id: string): Promise<StoredRecipient | null>;
@@ -214,14 +214,13 @@ export interface ZoneStore extends SendRecordStore {
   listQueue(limit: number): Promise<StoredRecipient[]>;
   retryNow(idOrMessageId: string, now: number): Promise<number>;
   /**
-   * Fails every waiting recipient not being attempted right now and records the events
-   * `eventsFor` makes of them, in one transaction; returns how many were purged.
+   * Fails every waiting recipient not being attempted right now and records the events and
+   * suppressions `recordFor` makes of them, in one transaction; returns how many were purged.
    */
-  purgeQueue(now: number, eventsFor: (rows: StoredRecipient[], messages: Map<string, StoredMessage>) => MessageEvent[]): Promise<number>;
+  purgeQueue(now: number, recordFor: (rows: StoredRecipient[], messages: Map<string, StoredMessage>) => { events: MessageEvent[]; suppressions: Suppression[] }): Promise<number>;
   nextDueAt(): Promise<number | null>;
   /** Makes every claimed, unfinished recipient due now: run once by a starting server (one server per data dir). */
   releaseClaims(now: number): Promise<number>;
-  recordEvents(events: MessageEvent[]): Promise<void>;
   searchEvents(q: EventQuery): Promise<MessageEvent[]>;
   countEvents(q: { domain?: string; begin: number; end: number }): Promise<{ type: string; bucket: number; count: number }[]>;
   addSuppressions(s: Suppression[]): Promise<void>;

@@ -1,16 +1,18 @@
 // Records what recipients (and the machines in front of them) do with tracked mail: opens,
-// clicks and unsubscribes become events with the bot verdict; unsubscribes also suppress.
+// clicks and unsubscribes become events with the bot verdict, handed to the recorder (which also
+// suppresses an unsubscribed address, in the same transaction).
 import type { MessageEvent } from "../core/model.ts";
 import type { Store } from "../store/store.ts";
 import { newId } from "../core/ids.ts";
 import type { TrackingPayload } from "./token.ts";
 import type { BotDetector } from "./bot-detector.ts";
+import type { Recorder } from "../core/recorder.ts";
 
 export interface Hit { ip: string; userAgent: string; method: string }
 
 const EVENT_OF = { open: "opened", click: "clicked", unsubscribe: "unsubscribed" } as const;
 
-export function createInteractionRecorder(deps: { store: Store; detector: BotDetector; now: () => number; onEvents: () => void }) {
+export function createInteractionRecorder(deps: { store: Store; recorder: Recorder; detector: BotDetector; now: () => number }) {
   return {
     /** Records one interaction; returns false when the token names nothing we sent. */
     async record(payload: TrackingPayload, hit: Hit, opts: { isListUnsubscribe?: boolean } = {}): Promise<boolean> {
@@ -36,12 +38,7 @@ export function createInteractionRecorder(deps: { store: Store; detector: BotDet
         event.isBot = verdict.isBot;
         event.botReasons = verdict.reasons;
       }
-      await zone.recordEvents([event]);
-      if (payload.kind === "unsubscribe") {
-        await zone.addSuppressions([{ domain: domain.name, type: "unsubscribes", address: rcpt.email.toLowerCase(),
-          reason: opts.isListUnsubscribe ? "one-click unsubscribe (RFC 8058)" : "unsubscribe link", code: "", scope: null, createdAt: now }]);
-      }
-      deps.onEvents();
+      await deps.recorder.record(domain.zone, { events: [event] });
       return true;
     },
   };

@@ -4,6 +4,7 @@
 import type { Store } from "../store/store.ts";
 import type { Resolver } from "../dns.ts";
 import type { Logger } from "../log.ts";
+import type { Recorded } from "../core/recorder.ts";
 import { createFanout } from "./fanout.ts";
 import { createWebhookDelivery, type WebhookDeliveryDeps } from "./delivery.ts";
 import { createSigningKeys, ensureEventWebhookKeys } from "./keys.ts";
@@ -59,6 +60,8 @@ export async function createEventPipeline(deps: PipelineDeps) {
     start() { if (!running) { running = true; done = loop(); } },
     /** Wakes the loop: new events were recorded, an item was queued or targets changed. */
     poke() { fanout.invalidate(); delivery.invalidate(); wake?.(); },
+    /** A recorder subscriber: new events are worth a round now. */
+    recorded(r: Recorded) { if (r.events.length) { fanout.invalidate(); delivery.invalidate(); wake?.(); } },
     async stop() { running = false; wake?.(); await done; },
     /** One full round, for tests. */
     round,

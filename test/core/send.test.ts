@@ -5,6 +5,7 @@ import { openSqliteStore } from "../../src/store/sqlite/index.ts";
 import { createAccessService } from "../../src/core/access.ts";
 import { createDomainService } from "../../src/core/domains.ts";
 import { createSendService } from "../../src/core/send.ts";
+import { createRecorder } from "../../src/core/recorder.ts";
 import { createSuppressionService } from "../../src/core/suppressions.ts";
 import { createMockResolver } from "../../src/dns.ts";
 import { ensureAccount } from "../../src/core/account.ts";
@@ -21,7 +22,7 @@ async function setupCore() {
   await ensureAccount(store.control, access, now());
   await domains.add("a.test");
   await domains.verify("a.test", true);
-  const sender = createSendService({ store, now, hostname: "mta.test", lifetimeMs: 86_400_000, maxMessageBytes: 10_000_000 });
+  const sender = createSendService({ store, recorder: createRecorder({ store, now }), now, hostname: "mta.test", lifetimeMs: 86_400_000, maxMessageBytes: 10_000_000 });
   const suppressions = createSuppressionService({ store, now });
   const principal: Principal = { accountId: 1, keyId: "k", kind: "account", domain: null, grants: [] };
   return { store, sender, suppressions, principal };

@@ -46,8 +46,8 @@ export function runStoreContract(name: string, makeStore: () => Store) {
         content: "{}", raw: null, tags: [], metadata: {}, callbackUrl: null, source: "cli", isTest: false, size: 2, createdAt: NOW }],
         recipients: [rcpt("r1"), rcpt("r2")], attachments: [], events: [] });
       await z.claimDue(NOW, 1, 60_000); // r1 is being attempted
-      const n = await z.purgeQueue(NOW + 1, (rows, messages) => rows.map((r) => ({ id: `e-${r.id}`, type: "failed" as const, messageId: r.messageId,
-        recipient: r.email, domain: messages.get(r.messageId)!.domain, timestamp: NOW + 1, tags: [], metadata: {} })));
+      const n = await z.purgeQueue(NOW + 1, (rows, messages) => ({ suppressions: [], events: rows.map((r) => ({ id: `e-${r.id}`, type: "failed" as const, messageId: r.messageId,
+        recipient: r.email, domain: messages.get(r.messageId)!.domain, timestamp: NOW + 1, tags: [], metadata: {} })) }));
       expect(n).toBe(1);
       expect((await z.getRecipient("r2"))?.status).toBe("failed");
       expect((await z.getRecipient("r1"))?.status).toBe("queued");

@@ -1,11 +1,12 @@
 // Queue administration over every zone: counts, the waiting rows, retry now, purge. One home for
 // what the CLI (`postern queue …`) and the console do to the outbound queue.
 import type { Store, StoredRecipient } from "../../store/store.ts";
+import type { Recorder } from "../../core/recorder.ts";
 import { purgedEvents } from "./policy.ts";
 
 export type ZoneQueueStats = Awaited<ReturnType<ReturnType<Store["zone"]>["queueStats"]>>;
 
-export function createQueueAdmin(deps: { store: Store; now: () => number }) {
+export function createQueueAdmin(deps: { store: Store; recorder: Recorder; now: () => number }) {
   const { store } = deps;
   const zones = () => store.zoneNames();
   return {
@@ -26,7 +27,7 @@ export function createQueueAdmin(deps: { store: Store; now: () => number }) {
     /** Fails every queued and deferred recipient not being attempted, with a failed event each. */
     async purge(): Promise<number> {
       let n = 0;
-      for (const z of zones()) n += await store.zone(z).purgeQueue(deps.now(), (rows, messages) => purgedEvents(rows, messages, deps.now()));
+      for (const z of zones()) n += await deps.recorder.purge(z, (rows, messages) => purgedEvents(rows, messages, deps.now()));
       return n;
     },
   };

@@ -1,8 +1,8 @@
 // Queue policy: what one delivery outcome does to a recipient row (delivered, retried on the
-// schedule, or failed when permanent or past max_queue_lifetime), which events it records and
-// which suppression it adds. Pure.
+// schedule, or failed when permanent or past max_queue_lifetime) and which events it records
+// (the recorder derives suppressions from them: core/suppression-policy.ts). Pure.
 import type { MessageEvent } from "../../core/model.ts";
-import type { RecipientUpdate, StoredMessage, StoredRecipient, Suppression } from "../../store/store.ts";
+import type { RecipientUpdate, StoredMessage, StoredRecipient } from "../../store/store.ts";
 import { newId } from "../../core/ids.ts";
 import { nextAttemptAt, type DeliveryOutcome } from "../delivery/outcome.ts";
 
@@ -15,7 +15,6 @@ export interface QueuePolicy {
 export interface AppliedOutcome {
   update: RecipientUpdate;
   events: MessageEvent[];
-  suppression: Suppression | null;
 }
 
 /** Decides the next state of `rcpt` after `outcome` at `now`. */
@@ -29,24 +28,17 @@ export function applyOutcome(rcpt: StoredRecipient, msg: StoredMessage, outcome:
     attempt: attempts, ...(outcome.tls !== undefined ? { tls: outcome.tls } : {}), ...extra,
   });
   if (outcome.kind === "delivered") {
-    return { update: { ...base, status: "delivered", nextAttemptAt: now }, events: [event("delivered")], suppression: null };
+    return { update: { ...base, status: "delivered", nextAttemptAt: now }, events: [event("delivered")] };
   }
   // The lifetime counts from acceptance (RFC 5321 §4.5.4.1: give up after 4-5 days in the queue).
   const next = outcome.kind === "deferred" ? nextAttemptAt(attempts, msg.createdAt, now, policy.schedule, policy.lifetimeMs) : null;
   if (next !== null && now < rcpt.expiresAt) {
-    return { update: { ...base, status: "deferred", nextAttemptAt: next }, events: [event("deferred", { severity: "temporary" })], suppression: null };
+    return { update: { ...base, status: "deferred", nextAttemptAt: next }, events: [event("deferred", { severity: "temporary" })] };
   }
   const expired = outcome.kind === "deferred";
   const description = expired ? `gave up after ${attempts} attempts: ${outcome.message}` : outcome.message;
   const failed = event("failed", { severity: "permanent", description, ...(expired ? { code: outcome.code ?? 498, reason: "old" } : {}) });
-  // Only a refusal about the address goes on the bounce list: a remote 5xx reply, or DNS saying the
-  // domain takes no mail (5.1.x). Local policy (a deleted sending domain) says nothing about it.
-  const isAboutAddress = outcome.code !== undefined || (outcome.enhancedCode ?? "").startsWith("5.1.");
-  const suppression: Suppression | null = expired || !isAboutAddress ? null : {
-    domain: msg.domain, type: "bounces", address: rcpt.email.toLowerCase(), reason: outcome.message.slice(0, 500),
-    code: String(outcome.code ?? outcome.enhancedCode ?? 550), scope: null, createdAt: now,
-  };
-  return { update: { ...base, status: "failed", nextAttemptAt: now }, events: [failed], suppression };
+  return { update: { ...base, status: "failed", nextAttemptAt: now }, events: [failed] };
 }
 
 /** The failed events of recipients an administrator purged from the queue (webhooks see them too). */

@@ -1,9 +1,9 @@
 // The delivery loop: claims due recipients with a lease, groups them by zone and destination
 // domain, runs the attempts within the connection limits, and writes outcomes back in batches
 // (one transaction per zone per flush), handing new events to the recorder.
-import type { MessageEvent } from "../../core/model.ts";
 import type { Store, StoredRecipient } from "../../store/store.ts";
 import type { Logger } from "../../log.ts";
+import type { Recorded, Recorder } from "../../core/recorder.ts";
 import type { Delivery } from "../delivery/attempt.ts";
 import { applyOutcome, type QueuePolicy } from "./policy.ts";
 import { createOutcomeWriter } from "./writer.ts";
@@ -23,7 +23,7 @@ export interface SchedulerDeps {
   /** Recipients in flight at once (claimed, not yet written back). */
   maxInFlight: number;
   perDomainConcurrency: number;
-  onEvents?: (events: MessageEvent[]) => void;
+  recorder: Recorder;
 }
 
 
@@ -34,7 +34,7 @@ export function createScheduler(deps: SchedulerDeps) {
   let loopDone: Promise<void> | null = null;
   const active = new Set<Promise<void>>();
   const inFlightIds = new Set<string>();
-  const writer = createOutcomeWriter({ store: deps.store, log: deps.log, now: deps.now, onEvents: deps.onEvents,
+  const writer = createOutcomeWriter({ recorder: deps.recorder, log: deps.log,
     onWritten: (ids) => { for (const id of ids) inFlightIds.delete(id); } });
 
   const poke = () => { const w = wake; wake = null; w?.(); };
@@ -121,6 +121,8 @@ export function createScheduler(deps: SchedulerDeps) {
     },
     /** Wakes the loop at once (new mail was accepted, or a retry was forced). */
     poke,
+    /** A recorder subscriber: accepted mail makes the queue worth a look now. */
+    recorded(r: Recorded) { if (r.queued) poke(); },
     /** Stops claiming, waits for attempts in flight, and writes their outcomes. */
     async stop() {
       running = false;

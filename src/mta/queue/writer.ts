@@ -1,9 +1,8 @@
-// Writes delivery outcomes back in batches (one transaction per zone per flush). A batch that
+// Hands delivery outcomes to the recorder in batches (one transaction per zone per flush). A batch that
 // cannot be written is kept and retried, row by row after repeated failures so one bad row cannot
 // block the rest; recipients count as in flight until their outcome is on disk.
-import type { Store } from "../../store/store.ts";
 import type { Logger } from "../../log.ts";
-import type { MessageEvent } from "../../core/model.ts";
+import type { Recorder } from "../../core/recorder.ts";
 import type { AppliedOutcome } from "./policy.ts";
 
 const FLUSH_INTERVAL_MS = 25;
@@ -12,10 +11,8 @@ const FLUSH_RETRY_MS = 1_000;
 const FAILURES_BEFORE_ROW_BY_ROW = 3;
 
 export interface OutcomeWriterDeps {
-  store: Store;
+  recorder: Recorder;
   log: Logger;
-  now: () => number;
-  onEvents?: (events: MessageEvent[]) => void;
   /** Called with the recipient ids whose outcomes are now on disk. */
   onWritten: (ids: string[]) => void;
 }
@@ -29,10 +26,8 @@ export function createOutcomeWriter(deps: OutcomeWriterDeps) {
   const schedule = (ms: number) => { timer ??= setTimeout(() => { timer = null; void flush(); }, ms); };
 
   async function write(zone: string, batch: AppliedOutcome[]) {
-    await deps.store.zone(zone).applyOutcomes(batch.map((a) => a.update), batch.flatMap((a) => a.events),
-      batch.flatMap((a) => (a.suppression ? [a.suppression] : [])), deps.now());
+    await deps.recorder.record(zone, { updates: batch.map((a) => a.update), events: batch.flatMap((a) => a.events) });
     deps.onWritten(batch.map((a) => a.update.id));
-    deps.onEvents?.(batch.flatMap((a) => a.events));
   }
 
   async function writeZone(zone: string, batch: AppliedOutcome[]): Promise<AppliedOutcome[]> {

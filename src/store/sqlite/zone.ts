@@ -34,18 +34,19 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
   const events = createEventStatements(db);
   const outbox = createOutboxStatements(db);
 
-  const writeSend = ({ messages, recipients, attachments, events: evs }: SendRows) => {
+  const writeSuppressions = (list: Suppression[]) => {
+    for (const s of list) insSuppression.run(s.domain, s.type, s.address.toLowerCase(), s.reason, s.code, s.scope, s.createdAt);
+  };
+
+  const writeSend = ({ messages, recipients, attachments, events: evs, suppressions }: SendRows) => {
     for (const m of messages) insMessage.run(m.id, m.sendId, m.domain, m.messageIdHeader, m.from, m.subject, m.content, m.raw,
       JSON.stringify(m.tags), JSON.stringify(m.metadata), m.callbackUrl, m.source, m.isTest ? 1 : 0, m.size, m.createdAt, encodeExtra(m.extra));
     for (const r of recipients) insRecipient.run(r.id, r.messageId, r.email, r.rcptDomain, r.kind, r.status, r.nextAttemptAt, r.expiresAt, r.updatedAt);
     for (const a of attachments) insAttachment.run(a.sendId, a.idx, a.filename, a.contentType, a.contentId, a.disposition, a.data);
     events.insertMany(evs);
+    if (suppressions) writeSuppressions(suppressions);
   };
   const groupCommit = createGroupCommit(db, writeSend);
-
-  const writeSuppressions = (list: Suppression[]) => {
-    for (const s of list) insSuppression.run(s.domain, s.type, s.address.toLowerCase(), s.reason, s.code, s.scope, s.createdAt);
-  };
 
   return {
     zone,
@@ -78,7 +79,7 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
     queueStats: async (now) => queue.stats(now),
     listQueue: async (limit) => queue.list(limit),
     retryNow: async (id, now) => queue.retryNow(id, now),
-    async purgeQueue(now, eventsFor) {
+    async purgeQueue(now, recordFor) {
       return db.transaction(() => {
         const rows = queue.purge(now);
         const messages = new Map<string, StoredMessage>();
@@ -87,15 +88,14 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
           const r = byId.get(id) as Row | null;
           if (r) messages.set(id, toStoredMessage(r));
         }
-        events.insertMany(eventsFor(rows, messages));
+        const out = recordFor(rows, messages);
+        events.insertMany(out.events);
+        writeSuppressions(out.suppressions);
         return rows.length;
       }).immediate();
     },
     nextDueAt: async () => queue.nextDueAt(),
     releaseClaims: async (now) => queue.releaseClaims(now),
-    async recordEvents(evs: MessageEvent[]) {
-      db.transaction(() => events.insertMany(evs))();
-    },
     searchEvents: async (q) => events.search(q),
     countEvents: async (q) => events.count(q),
     async addSuppressions(list) {

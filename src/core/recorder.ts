@@ -1,0 +1,62 @@
+// The one writer of events. Producers (send, MTA outcomes, tracking, inbound reports, queue purge)
+// hand it values; it derives the suppressions those events imply (suppression-policy.ts), writes
+// outcomes, events and suppressions in one transaction, then tells the subscribers registered in
+// app.ts (the scheduler, the webhook pipeline) what was recorded.
+import type { MessageEvent } from "./model.ts";
+import type { RecipientUpdate, Store, StoredAttachment, StoredMessage, StoredRecipient } from "../store/store.ts";
+import { suppressionsFor } from "./suppression-policy.ts";
+
+/** What one write recorded: subscribers look at it and decide whether to wake up. */
+export interface Recorded {
+  zone: string;
+  events: MessageEvent[];
+  /** True when recipients became due (accepted mail): the scheduler looks at the queue at once. */
+  queued: boolean;
+}
+
+export interface RecordSubscriber { recorded(r: Recorded): void }
+
+/** A whole accepted send: messages, recipients (the queue), attachments and the accept-time events. */
+export interface AcceptedSend {
+  messages: StoredMessage[];
+  recipients: StoredRecipient[];
+  attachments: StoredAttachment[];
+  events: MessageEvent[];
+}
+
+export function createRecorder(deps: { store: Store; now: () => number }) {
+  const subscribers: RecordSubscriber[] = [];
+  const notify = (r: Recorded) => { for (const s of subscribers) s.recorded(r); };
+
+  return {
+    /** Registers a subscriber (once, in app.ts). */
+    subscribe(s: RecordSubscriber) { subscribers.push(s); },
+    /** Outcome updates and events, with the suppressions they imply, in one transaction. */
+    async record(zone: string, input: { updates?: RecipientUpdate[]; events: MessageEvent[] }): Promise<void> {
+      const updates = input.updates ?? [];
+      if (!updates.length && !input.events.length) return;
+      await deps.store.zone(zone).applyOutcomes(updates, input.events, suppressionsFor(input.events), deps.now());
+      notify({ zone, events: input.events, queued: false });
+    },
+    /** Commits a whole send (group-committed with concurrent sends); resolved means on disk. */
+    async accept(zone: string, send: AcceptedSend): Promise<void> {
+      await deps.store.zone(zone).createSend({ ...send, suppressions: suppressionsFor(send.events) });
+      notify({ zone, events: send.events, queued: send.recipients.some((r) => r.status === "queued") });
+    },
+    /**
+     * Fails every waiting recipient no attempt holds and records the events `eventsFor` makes of
+     * them, in one transaction; returns how many were purged.
+     */
+    async purge(zone: string, eventsFor: (rows: StoredRecipient[], messages: Map<string, StoredMessage>) => MessageEvent[]): Promise<number> {
+      let recorded: MessageEvent[] = [];
+      const n = await deps.store.zone(zone).purgeQueue(deps.now(), (rows, messages) => {
+        recorded = eventsFor(rows, messages);
+        return { events: recorded, suppressions: suppressionsFor(recorded) };
+      });
+      if (recorded.length) notify({ zone, events: recorded, queued: false });
+      return n;
+    },
+  };
+}
+
+export type Recorder = ReturnType<typeof createRecorder>;
