@@ -7,6 +7,7 @@ import { registerDomain } from "./commands/domain.ts";
 import { registerAccess } from "./commands/access.ts";
 import { registerMail } from "./commands/mail.ts";
 import { registerInsight } from "./commands/insight.ts";
+import { registerEventWebhook } from "./commands/event-webhook.ts";
 import { exitCodeFor } from "./output.ts";
 import pkg from "../package.json" with { type: "json" };
 
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerAccess(program);
   registerMail(program);
   registerInsight(program);
+  registerEventWebhook(program);
   // Global flags work after the command too: every subcommand knows them.
   const addGlobals = (cmd: Command) => {
     for (const sub of cmd.commands) {

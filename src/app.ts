@@ -87,7 +87,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const detector = createBotDetector({ resolver, now });
   const surfaceDeps: SurfaceDeps = { config, access, domains, sender, suppressions, webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey, templates: createTemplateStore({ dir: config.storage.templates_dir }), detector, resolver,
-    outbound: events.outbound, botVerdicts: createBotVerdicts({ store, now, onQueued: () => events.poke() }) };
+    outbound: events.outbound, eventWebhookPublicKey: events.publicKey, botVerdicts: createBotVerdicts({ store, now, onQueued: () => events.poke() }) };
 
   const interactions = createInteractionRecorder({ store, recorder, detector, now });
 

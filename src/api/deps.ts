@@ -36,6 +36,8 @@ export interface SurfaceDeps {
   resolver: Resolver;
   /** Webhook samples, URL checks and the create/validate ping, in any format (webhooks/outbound.ts). */
   outbound: Outbound;
+  /** Base64 DER (SPKI) public key of the ECDSA pair SendGrid-format webhooks are signed with. */
+  eventWebhookPublicKey: string;
   /** Bot API results and queued verdict pushes. */
   botVerdicts: BotVerdicts;
 }

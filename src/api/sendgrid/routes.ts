@@ -14,10 +14,11 @@ import { isObject } from "./fields.ts";
 import { createMailSend, requireDomainKey } from "./mail-send.ts";
 import { toValidationBody } from "./mapper.ts";
 import { MSG } from "./model.ts";
+import { eventWebhookRoutes } from "./event-webhook.ts";
 
 const MAX_VALIDATION_BODY_BYTES = 64 * 1024;
 
-type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now" | "templates">;
+type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now" | "templates" | "webhooks" | "outbound" | "eventWebhookPublicKey">;
 
 const methodNotAllowed = () => json(405, { errors: [{ message: "method not allowed", field: null, help: null }] });
 
@@ -26,6 +27,7 @@ export function createSendgridSurface(deps: SendgridDeps): SurfaceHandler {
 
   return new Elysia({ name: "sendgrid" })
     .onError(surfaceOnError(renderSendgridError))
+    .use(eventWebhookRoutes(deps))
     .post("/v3/mail/send", ({ request }) => mailSend(principalOf(request), request), { parse: "none" })
     // SendGrid answers other methods on its endpoints with 405, not 404.
     .get("/v3/mail/send", methodNotAllowed).put("/v3/mail/send", methodNotAllowed).delete("/v3/mail/send", methodNotAllowed)

@@ -5,6 +5,8 @@ import { createSign } from "node:crypto";
 import type { MessageEvent } from "../../core/model.ts";
 import { seconds, type EventContext } from "../context.ts";
 import type { FormatContext, WebhookFormat } from "../format.ts";
+import type { WebhookTarget } from "../../store/store.ts";
+import { switchOf } from "./sendgrid-settings.ts";
 
 export const SIGNATURE_HEADER = "X-Twilio-Email-Event-Webhook-Signature";
 export const TIMESTAMP_HEADER = "X-Twilio-Email-Event-Webhook-Timestamp";
@@ -14,17 +16,22 @@ const SENDGRID_EVENT: Record<MessageEvent["type"], string> = {
   unsubscribed: "unsubscribe", complained: "spamreport", rejected: "dropped",
 };
 
+/** SendGrid's name of `e`: a suppressed recipient is dropped, a temporary failure deferred. */
+export function sendgridEventName(e: MessageEvent): string {
+  if (e.type === "failed" && e.code === 605) return "dropped";
+  if (e.type === "failed" && e.severity === "temporary") return "deferred";
+  return SENDGRID_EVENT[e.type];
+}
+
 export function sendgridEvent(ctx: EventContext): Record<string, unknown> {
   const e = ctx.event;
   const out: Record<string, unknown> = {
     ...e.metadata, // custom_args are top-level fields in SendGrid's events
-    email: e.recipient, timestamp: seconds(e.timestamp), event: SENDGRID_EVENT[e.type], sg_event_id: e.id,
+    email: e.recipient, timestamp: seconds(e.timestamp), event: sendgridEventName(e), sg_event_id: e.id,
     sg_message_id: `${ctx.message?.id ?? e.messageId}.${e.recipientId ?? "0"}`, "smtp-id": ctx.message?.messageIdHeader ?? "",
     category: e.tags,
     ...(ctx.message?.asmGroupId !== undefined ? { asm_group_id: ctx.message.asmGroupId } : {}),
   };
-  if (e.type === "failed" && e.code === 605) out.event = "dropped";
-  if (e.type === "failed" && e.severity === "temporary") out.event = "deferred";
   if (e.type === "failed" || e.type === "deferred" || e.type === "delivered") {
     out.response = e.description ?? "";
     if (e.type !== "delivered") { out.reason = e.description ?? ""; out.status = e.enhancedCode ?? ""; }
@@ -48,6 +55,25 @@ export function sendgridRequest(events: Record<string, unknown>[], privateKeyPem
   return { body, headers: { [SIGNATURE_HEADER]: signature, [TIMESTAMP_HEADER]: timestamp } };
 }
 
+/** An Event Webhook with event switches (settings API) posts only the events switched on. */
+function subscribes(target: WebhookTarget, e: MessageEvent): boolean {
+  const types = target.extra.types;
+  return !Array.isArray(types) || types.includes(switchOf(sendgridEventName(e)));
+}
+
+/** The Event Webhook's OAuth (client credentials) bearer token, when its settings name a token URL. */
+async function oauthHeaders(target: WebhookTarget | null, ctx: FormatContext): Promise<Record<string, string>> {
+  const x = target?.extra ?? {};
+  if (typeof x.oauth_token_url !== "string" || !x.oauth_token_url) return {};
+  const token = await ctx.oauthToken({ url: x.oauth_token_url, body: { grant_type: "client_credentials", client_id: x.oauth_client_id, client_secret: x.oauth_client_secret } });
+  return { Authorization: `Bearer ${token}` };
+}
+
+async function signedRequest(events: Record<string, unknown>[], ctx: FormatContext) {
+  const { body, headers } = sendgridRequest(events, ctx.eventWebhookKey, ctx.now);
+  return { body, headers: { ...headers, ...(await oauthHeaders(ctx.target, ctx)) } };
+}
+
 const TYPE_OF: Record<string, MessageEvent["type"]> = Object.fromEntries(Object.entries(SENDGRID_EVENT).map(([k, v]) => [v, k as MessageEvent["type"]]));
 
 /** One example event of SendGrid event name `type` ("delivered", "open"...; native names too). */
@@ -61,12 +87,12 @@ export const sendgrid: WebhookFormat = {
   name: "sendgrid",
   batchSize: 100,
   callbackSources: ["sendgrid"],
-  subscribes: () => true, // SendGrid's event webhook posts every event type
-  request: async (batch, ctx) => sendgridRequest((batch as EventContext[]).map(sendgridEvent), ctx.eventWebhookKey, ctx.now),
+  subscribes,
+  request: (batch, ctx) => signedRequest((batch as EventContext[]).map(sendgridEvent), ctx),
   isFinal: () => false,
   sample: (type, ctx) => [sampleEvent(type, ctx)],
-  ping: (url, ctx: FormatContext, message) => {
-    const { body, headers } = sendgridRequest((message as Record<string, unknown>[] | undefined) ?? [sampleEvent("delivered", ctx)], ctx.eventWebhookKey, ctx.now);
+  ping: async (url, ctx: FormatContext, message) => {
+    const { body, headers } = await signedRequest((message as Record<string, unknown>[] | undefined) ?? [sampleEvent("delivered", ctx)], ctx);
     return ctx.send(url, { body, headers: { ...headers, "content-type": "application/json", "user-agent": "postern-webhooks/1" } });
   },
 };

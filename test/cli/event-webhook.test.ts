@@ -1,0 +1,47 @@
+// `postern event-webhook show|set` through the real CLI against a data dir, and what the SendGrid
+// settings API then reads back with the domain's key.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config/load.ts";
+import { createApp } from "../../src/app.ts";
+import { createLogger } from "../../src/log.ts";
+
+setDefaultTimeout(60_000);
+const MAIN = join(import.meta.dir, "../../cli/main.ts");
+const dir = mkdtempSync(join(tmpdir(), "postern-ew-"));
+
+function cli(...args: string[]) {
+  const r = Bun.spawnSync(["bun", MAIN, ...args], { cwd: dir, env: { ...process.env, POSTERN_CONFIG: "" } });
+  return { code: r.exitCode, out: r.stdout.toString(), err: r.stderr.toString() };
+}
+
+beforeAll(() => {
+  expect(cli("init").code).toBe(0);
+  expect(cli("domain", "add", "example.com").code).toBe(0);
+}, 30_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("postern event-webhook", () => {
+  test("set then show, and the SendGrid settings API reads the same", async () => {
+    const set = cli("--json", "event-webhook", "set", "--domain", "example.com", "--url", "https://hooks.example.net/sg", "--enable", "--events", "delivered,bounce");
+    expect(set.code).toBe(0);
+    const shown = JSON.parse(cli("--json", "event-webhook", "show", "--domain", "example.com").out);
+    expect(shown).toMatchObject({ enabled: true, url: "https://hooks.example.net/sg", events: ["delivered", "bounce"] });
+    expect(shown.public_key).toMatch(/^MF[A-Za-z0-9+/=]+$/);
+
+    const app = await createApp(loadConfig({ file: join(dir, "postern.toml"), env: {} }), { log: createLogger({ level: "silent" }) });
+    try {
+      const { key } = await app.access.createKey({ kind: "domain", domain: "example.com" });
+      const res = await app.http(new Request("http://127.0.0.1/v3/user/webhooks/event/settings", { headers: { authorization: `Bearer ${key}` } }));
+      expect(await res.json()).toMatchObject({ enabled: true, url: "https://hooks.example.net/sg", delivered: true, bounce: true, processed: false });
+    } finally { await app.stop(); }
+  });
+
+  test("usage errors exit 2 with one line", () => {
+    const r = cli("event-webhook", "set", "--events", "nope");
+    expect(r.code).toBe(2);
+    expect(r.err.trim().split("\n")).toHaveLength(1);
+  });
+});
