@@ -198,6 +198,8 @@ export interface OutboxItem {
   createdAt: number;
 }
 
+export interface ClaimFairness { perDomain: number; skipDomains: string[] }
+
 export interface ZoneStore extends SendRecordStore {
   readonly zone: string;
   /** Commits a whole send: messages, recipients (the queue), attachments and their events, in one transaction. */
@@ -206,8 +208,12 @@ export interface ZoneStore extends SendRecordStore {
   getAttachments(sendId: string): Promise<StoredAttachment[]>;
   getRecipient(id: string): Promise<StoredRecipient | null>;
   listRecipients(messageId: string): Promise<StoredRecipient[]>;
-  /** Claims due recipients for `leaseMs`: a crash leaves them due again once the lease ends. */
-  claimDue(now: number, limit: number, leaseMs: number): Promise<StoredRecipient[]>;
+  /**
+   * Claims due recipients for `leaseMs`: a crash leaves them due again once the lease ends. With
+   * `fair`, at most `perDomain` rows of one recipient domain and none of the `skipDomains` (those
+   * at their limit already), so one busy or slow destination cannot take every slot.
+   */
+  claimDue(now: number, limit: number, leaseMs: number, fair?: ClaimFairness): Promise<StoredRecipient[]>;
   /** Applies delivery outcomes and their events in one transaction. */
   applyOutcomes(updates: RecipientUpdate[], events: MessageEvent[], suppressions: Suppression[], now: number): Promise<void>;
   queueStats(now: number): Promise<{ queued: number; deferred: number; due: number; delivered: number; failed: number; byDomain: { domain: string; count: number }[] }>;

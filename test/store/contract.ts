@@ -37,6 +37,22 @@ export function runStoreContract(name: string, makeStore: () => Store) {
       store.close();
     });
 
+    test("a fair claim takes at most perDomain rows of a domain and none of the skipped domains", async () => {
+      const store = makeStore();
+      const z = store.zone("us");
+      const rcpt = (id: string, domain: string, at: number) => ({ id, messageId: "m1", email: `${id}@${domain}`, rcptDomain: domain, kind: "to" as const,
+        status: "queued" as const, attempts: 0, nextAttemptAt: at, firstAttemptAt: null, expiresAt: NOW + 1e9, lastCode: null, lastResponse: null, mx: null, updatedAt: NOW });
+      await z.createSend({ messages: [{ id: "m1", sendId: "s1", domain: "a.test", messageIdHeader: "<m1@x>", from: "a@a.test", subject: "s",
+        content: "{}", raw: null, tags: [], metadata: {}, callbackUrl: null, source: "cli", isTest: false, size: 2, createdAt: NOW }],
+        recipients: [...Array.from({ length: 6 }, (_, i) => rcpt(`slow${i}`, "slow.test", NOW + i)), rcpt("ok1", "ok.test", NOW + 10),
+          rcpt("ok2", "ok.test", NOW + 11), rcpt("other", "other.test", NOW + 12)], attachments: [], events: [] });
+      const first = await z.claimDue(NOW + 100, 10, 60_000, { perDomain: 2, skipDomains: [] });
+      expect(first.map((r) => r.id).sort()).toEqual(["ok1", "ok2", "other", "slow0", "slow1"]);
+      expect((await z.claimDue(NOW + 100, 10, 60_000, { perDomain: 2, skipDomains: ["slow.test"] }))).toEqual([]);
+      expect((await z.claimDue(NOW + 100, 10, 60_000, { perDomain: 3, skipDomains: [] })).map((r) => r.id)).toEqual(["slow2", "slow3", "slow4"]);
+      store.close();
+    });
+
     test("purging fails waiting rows and records their events together, sparing rows being attempted", async () => {
       const store = makeStore();
       const z = store.zone("us");

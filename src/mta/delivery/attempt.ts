@@ -1,6 +1,6 @@
 // One delivery attempt for the recipients of one destination domain, as a list of steps: next
 // hops → TLS policy → message bytes (composed, tracked, DKIM-signed) → SMTP per recipient with
-// its VERP return path → an outcome per recipient. Outcomes are values; nothing here writes.
+// its VERP return path → an outcome per recipient, handed on as it comes. Nothing here writes.
 import type { StoredAttachment, StoredMessage, StoredRecipient, ZoneStore } from "../../store/store.ts";
 import type { Resolver } from "../../dns.ts";
 import type { Domain } from "../../core/model.ts";
@@ -117,10 +117,12 @@ export function createDelivery(deps: DeliveryDeps) {
   }
 
   return {
-    /** Attempts every recipient (all of `domain`) and returns one outcome each. */
-    async deliverDomain(zone: ZoneStore, domain: string, recipients: StoredRecipient[], concurrency: number): Promise<Attempt[]> {
+    /**
+     * Attempts every recipient (all of `domain`), `concurrency` at a time, handing each outcome to
+     * `onAttempt` as soon as it is known (so it can be written at once, not after the whole group).
+     */
+    async deliverDomain(zone: ZoneStore, domain: string, recipients: StoredRecipient[], concurrency: number, onAttempt: (a: Attempt) => void): Promise<void> {
       const hops = await hopsFor(domain);
-      const out: Attempt[] = [];
       const queue = [...recipients];
       const fixed: AttemptOutcome | null = "error" in hops
         ? { kind: hops.error.permanent ? "failed" : "deferred", permanent: hops.error.permanent, enhancedCode: hops.error.enhancedCode, message: hops.error.message }
@@ -133,14 +135,13 @@ export function createDelivery(deps: DeliveryDeps) {
           try {
             const entry = await messageFor(zone, r.messageId);
             if (!entry) continue;
-            out.push({ recipient: r, message: entry.message, outcome: fixed ?? await attemptOne(entry, r, decision!) });
+            onAttempt({ recipient: r, message: entry.message, outcome: fixed ?? await attemptOne(entry, r, decision!) });
           } catch (err) {
             deps.log.error("delivery attempt failed before an outcome", { rcpt: r.id, error: String(err) });
           }
         }
       };
       await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, recipients.length)) }, worker));
-      return out;
     },
     forget(messageId: string) {
       const e = messages.get(messageId);

@@ -1,6 +1,8 @@
 // The delivery loop: claims due recipients with a lease, groups them by zone and destination
-// domain, runs the attempts within the connection limits, and writes outcomes back in batches
-// (one transaction per zone per flush), handing new events to the recorder.
+// domain, runs the attempts within the connection limits, and writes each outcome as soon as it
+// is known (outcomes that finish together share a transaction), handing new events on. Slots are
+// handed out per destination domain and given back per recipient: a slow destination holds at
+// most its own share, never the slots of the others.
 import type { Store, StoredRecipient } from "../../store/store.ts";
 import type { Logger } from "../../log.ts";
 import type { Recorded, Recorder } from "../../core/recorder.ts";
@@ -13,6 +15,8 @@ const LEASE_MS = 15 * 60_000;
 const IDLE_POLL_MS = 1_000;
 /** After a small claim, wait this long so that new mail is claimed in batches, not one row per transaction. */
 const CLAIM_COALESCE_MS = 10;
+/** With every due destination at its limit, how long to wait before looking again without a poke. */
+const SATURATED_POLL_MS = 100;
 
 export interface SchedulerDeps {
   store: Store;
@@ -24,6 +28,8 @@ export interface SchedulerDeps {
   maxInFlight: number;
   perDomainConcurrency: number;
   recorder: Recorder;
+  /** Recipients of one destination domain in flight at once (default: twice its concurrency). */
+  perDomainInFlight?: number;
 }
 
 
@@ -34,6 +40,17 @@ export function createScheduler(deps: SchedulerDeps) {
   let loopDone: Promise<void> | null = null;
   const active = new Set<Promise<void>>();
   const inFlightIds = new Set<string>();
+  /** Recipients in flight per destination domain (all zones together). */
+  const domainLoad = new Map<string, number>();
+  const perDomain = deps.perDomainInFlight ?? deps.perDomainConcurrency * 2;
+  const isAnyDomainFull = () => [...domainLoad.values()].some((n) => n >= perDomain);
+  const release = (domain: string, n: number) => {
+    if (!n) return;
+    inFlight -= n;
+    const left = (domainLoad.get(domain) ?? 0) - n;
+    if (left > 0) domainLoad.set(domain, left); else domainLoad.delete(domain);
+    poke();
+  };
   const writer = createOutcomeWriter({ recorder: deps.recorder, log: deps.log,
     onWritten: (ids) => { for (const id of ids) inFlightIds.delete(id); } });
 
@@ -44,19 +61,20 @@ export function createScheduler(deps: SchedulerDeps) {
   });
 
   async function runGroup(zone: string, domain: string, rcpts: StoredRecipient[]) {
-    let attempted = new Set<string>();
+    const waiting = new Set(rcpts.map((r) => r.id));
     try {
-      const attempts = await deps.delivery.deliverDomain(deps.store.zone(zone), domain, rcpts, deps.perDomainConcurrency);
-      attempted = new Set(attempts.map((a) => a.recipient.id));
-      writer.record(zone, attempts.map((a) => applyOutcome(a.recipient, a.message, a.outcome, deps.now(), deps.policy)));
+      await deps.delivery.deliverDomain(deps.store.zone(zone), domain, rcpts, deps.perDomainConcurrency, (a) => {
+        waiting.delete(a.recipient.id);
+        writer.record(zone, [applyOutcome(a.recipient, a.message, a.outcome, deps.now(), deps.policy)]);
+        release(domain, 1);
+      });
     } catch (err) {
       deps.log.error("delivery group failed; the lease will bring it back", { domain, error: String((err as Error)?.stack ?? err) });
     } finally {
-      inFlight -= rcpts.length;
       // Attempted rows stay "in flight" until their outcome is written (writer.onWritten); the
       // others come back when their lease ends.
-      for (const r of rcpts) if (!attempted.has(r.id)) inFlightIds.delete(r.id);
-      poke();
+      for (const id of waiting) inFlightIds.delete(id);
+      release(domain, waiting.size);
     }
   }
 
@@ -67,12 +85,14 @@ export function createScheduler(deps: SchedulerDeps) {
       if (room <= 0) break;
       // A row whose lease ran out while its attempt is still running comes back from claimDue
       // (which renews the lease): it must not be attempted twice.
-      const rows = (await deps.store.zone(zone).claimDue(deps.now(), room, LEASE_MS)).filter((r) => !inFlightIds.has(r.id));
+      const skipDomains = [...domainLoad].filter(([, n]) => n >= perDomain).map(([d]) => d);
+      const rows = (await deps.store.zone(zone).claimDue(deps.now(), room, LEASE_MS, { perDomain, skipDomains })).filter((r) => !inFlightIds.has(r.id));
       for (const r of rows) inFlightIds.add(r.id);
       claimed += rows.length;
       inFlight += rows.length;
       const byDomain = new Map<string, StoredRecipient[]>();
       for (const r of rows) {
+        domainLoad.set(r.rcptDomain, (domainLoad.get(r.rcptDomain) ?? 0) + 1);
         const list = byDomain.get(r.rcptDomain);
         if (list) list.push(r); else byDomain.set(r.rcptDomain, [r]);
       }
@@ -99,7 +119,9 @@ export function createScheduler(deps: SchedulerDeps) {
       try {
         if (inFlight >= deps.maxInFlight) { await sleep(IDLE_POLL_MS); continue; }
         const claimed = await claimAndStart();
-        if (claimed === 0) await sleep(await nextWait());
+        // Due rows of destinations at their limit are not claimable: wait for a slot to come back
+        // (release pokes) rather than spin on them.
+        if (claimed === 0) await sleep(Math.max(await nextWait(), isAnyDomainFull() ? SATURATED_POLL_MS : 0));
         else if (claimed < deps.maxInFlight / 4) await Bun.sleep(CLAIM_COALESCE_MS);
       } catch (err) {
         deps.log.error("scheduler loop error", { error: String(err) });

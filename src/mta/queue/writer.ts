@@ -5,7 +5,8 @@ import type { Logger } from "../../log.ts";
 import type { Recorder } from "../../core/recorder.ts";
 import type { AppliedOutcome } from "./policy.ts";
 
-const FLUSH_INTERVAL_MS = 25;
+// Short: an outcome not yet on disk is one a kill -9 would deliver twice.
+const FLUSH_INTERVAL_MS = 2;
 const FLUSH_BATCH = 1_000;
 const FLUSH_RETRY_MS = 1_000;
 const FAILURES_BEFORE_ROW_BY_ROW = 3;

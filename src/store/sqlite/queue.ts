@@ -1,7 +1,7 @@
 // The outbound queue inside <zone>.sqlite: recipients that are queued or deferred. A claim moves
 // next_attempt_at forward by the lease, so a crashed claimer's rows come back when it ends.
 import type { Database } from "bun:sqlite";
-import type { RecipientUpdate, StoredRecipient } from "../store.ts";
+import type { ClaimFairness, RecipientUpdate, StoredRecipient } from "../store.ts";
 
 type Row = Record<string, unknown>;
 
@@ -14,17 +14,30 @@ export const toRecipient = (r: Row): StoredRecipient => ({
 });
 
 const PENDING = "status IN ('queued', 'deferred')";
+/** Due rows looked at per claimed row when a claim is fair: rows past a domain's share are passed over. */
+const FAIR_SCAN_FACTOR = 8;
 
 export function createQueueStatements(db: Database) {
   // By rowid: the subquery walks the due index and the update needs no second look-up by id.
   const claim = db.query(`UPDATE recipients SET next_attempt_at = ?1 + ?3, claimed = 1 WHERE rowid IN (
       SELECT rowid FROM recipients WHERE ${PENDING} AND next_attempt_at <= ?1 ORDER BY next_attempt_at LIMIT ?2)
     RETURNING *`);
+  // The same walk of the due index, skipping domains at their limit and taking at most
+  // ?5 rows per domain (row_number over the scanned window).
+  const claimFair = db.query(`UPDATE recipients SET next_attempt_at = ?1 + ?3, claimed = 1 WHERE rowid IN (
+      SELECT rowid FROM (SELECT rowid, row_number() OVER (PARTITION BY rcpt_domain ORDER BY next_attempt_at) AS n FROM (
+        SELECT rowid, rcpt_domain, next_attempt_at FROM recipients WHERE ${PENDING} AND next_attempt_at <= ?1
+          AND rcpt_domain NOT IN (SELECT value FROM json_each(?4)) ORDER BY next_attempt_at LIMIT ?6))
+      WHERE n <= ?5 LIMIT ?2)
+    RETURNING *`);
   const update = db.query(`UPDATE recipients SET status = ?, attempts = ?, next_attempt_at = ?, first_attempt_at = ?,
     last_code = ?, last_response = ?, mx = ?, updated_at = ?, claimed = 0 WHERE id = ?`);
   return {
-    claimDue(now: number, limit: number, leaseMs: number): StoredRecipient[] {
-      return db.transaction(() => (claim.all(now, limit, leaseMs) as Row[]).map(toRecipient)).immediate();
+    claimDue(now: number, limit: number, leaseMs: number, fair?: ClaimFairness): StoredRecipient[] {
+      const run = () => (fair
+        ? claimFair.all(now, limit, leaseMs, JSON.stringify(fair.skipDomains), fair.perDomain, limit * FAIR_SCAN_FACTOR)
+        : claim.all(now, limit, leaseMs)) as Row[];
+      return db.transaction(() => run().map(toRecipient)).immediate();
     },
     applyUpdates(updates: RecipientUpdate[], now: number) {
       for (const u of updates) update.run(u.status, u.attempts, u.nextAttemptAt, u.firstAttemptAt, u.lastCode, u.lastResponse, u.mx, now, u.id);

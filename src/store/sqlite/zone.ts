@@ -68,7 +68,7 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
     async listRecipients(messageId) {
       return (db.query("SELECT * FROM recipients WHERE message_id = ? ORDER BY rowid").all(messageId) as Row[]).map(toRecipient);
     },
-    claimDue: async (now, limit, leaseMs) => queue.claimDue(now, limit, leaseMs),
+    claimDue: async (now, limit, leaseMs, fair) => queue.claimDue(now, limit, leaseMs, fair),
     async applyOutcomes(updates, evs, suppressions, now) {
       db.transaction(() => {
         queue.applyUpdates(updates, now);
