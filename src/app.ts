@@ -93,13 +93,14 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
 
   const health = createHealth({ store, now, zone: config.server.zone, openConnections: () => mta.pool.stats().open, recent: recentErrors, metrics });
 
+  const surfaces = {
+    sendgrid: createSendgridSurface(surfaceDeps), mailgun: createMailgunSurface(surfaceDeps),
+    sparkpost: createSparkpostSurface(surfaceDeps), native: createNativeSurface(surfaceDeps),
+    tracking: createTrackingSurface({ codec, recorder: interactions, detector, log: log.child("tracking") }),
+  };
   const http = createHttpHandler({
     authenticate: access.authenticate,
-    surfaces: {
-      sendgrid: createSendgridSurface(surfaceDeps), mailgun: createMailgunSurface(surfaceDeps),
-      sparkpost: createSparkpostSurface(surfaceDeps), native: createNativeSurface(surfaceDeps),
-      tracking: createTrackingSurface({ codec, recorder: interactions, detector, log: log.child("tracking") }),
-    },
+    surfaces,
     health,
     metrics, log: log.child("http"), now,
     clientIp: createClientIp(config.server.trusted_proxies),
@@ -117,7 +118,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   let server: ReturnType<typeof Bun.serve> | null = null;
   let lock: { release(): void } | null = null;
   return {
-    config, store, log, now, resolver, metrics, access, domains, sender, mta, http, mtaHostname, codec, newAccountKey,
+    config, store, log, now, resolver, metrics, access, domains, sender, mta, http, surfaces, mtaHostname, codec, newAccountKey,
     suppressions, webhooks, activity, validator, events, detector, recorder,
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */
     async start(): Promise<Record<string, string>> {

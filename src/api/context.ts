@@ -7,6 +7,8 @@ export interface RequestContext {
   principal: Principal | null;
   ip: string;
   requestId: string;
+  /** The surface that owns the path ("sendgrid", "mailgun", "sparkpost", "native", "console", …). */
+  surface: string;
 }
 
 const contexts = new WeakMap<Request, RequestContext>();
@@ -14,7 +16,7 @@ const contexts = new WeakMap<Request, RequestContext>();
 export const setContext = (req: Request, ctx: RequestContext) => contexts.set(req, ctx);
 
 export function contextOf(req: Request): RequestContext {
-  return contexts.get(req) ?? { principal: null, ip: "", requestId: "" };
+  return contexts.get(req) ?? { principal: null, ip: "", requestId: "", surface: "" };
 }
 
 /** The caller's principal; throws 401 when the request carried no valid key. */

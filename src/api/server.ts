@@ -60,14 +60,14 @@ export function createHttpHandler(deps: HttpDeps) {
     const ip = deps.clientIp(peer, req.headers);
     const requestId = newId(deps.now());
     if (surface === "tracking") {
-      setContext(req, { principal: null, ip, requestId });
+      setContext(req, { principal: null, ip, requestId, surface });
       return deps.surfaces.tracking ? deps.surfaces.tracking.handle(req) : new Response("not found", { status: 404 });
     }
     const render = ERROR_RENDERERS[surface];
     try {
       const principal: Principal | null = await deps.authenticate(extractKey(surface, req.headers));
       if (!principal) return render(unauthenticated());
-      setContext(req, { principal, ip, requestId });
+      setContext(req, { principal, ip, requestId, surface });
       const handler = deps.surfaces[surface];
       if (!handler) return render(undefined, "NOT_FOUND");
       return await handler.handle(req);

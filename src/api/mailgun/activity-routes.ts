@@ -3,7 +3,7 @@
 import type { SurfaceDeps } from "../deps.ts";
 import type { MessageEvent } from "../../core/model.ts";
 import { readForm, routeGroup } from "./form.ts";
-import { requireAccountKey } from "./policy.ts";
+import { accountOnly } from "./policy.ts";
 import { countsBegin, readStatsQuery, toStatsResponse } from "./stats-mapper.ts";
 import { decodePageToken, eventPageLinks, readEventQuery, type EventPage } from "./event-query.ts";
 import { toMailgunEvent, type MessageFacts } from "./event-mapper.ts";
@@ -12,7 +12,6 @@ type Deps = Pick<SurfaceDeps, "activity" | "domains" | "now">;
 
 export function activityRoutes(deps: Deps) {
   async function stats(domain: string | null, request: Request) {
-    requireAccountKey(request);
     if (domain) await deps.domains.require(domain);
     const q = readStatsQuery(await readForm(request), deps.now());
     return toStatsResponse(q, await deps.activity.counts(domain, countsBegin(q), q.end));
@@ -31,14 +30,12 @@ export function activityRoutes(deps: Deps) {
   }
 
   return routeGroup()
-    .get("/v3/stats/total", ({ request }) => stats(null, request))
-    .get("/v3/:domain/stats/total", ({ params, request }) => stats(params.domain, request))
+    .get("/v3/stats/total", ({ request }) => stats(null, request), { permission: accountOnly("stats.read") })
+    .get("/v3/:domain/stats/total", ({ params, request }) => stats(params.domain, request), { permission: accountOnly("stats.read") })
     .get("/v3/:domain/events", async ({ params, request }) => {
-      requireAccountKey(request);
       return events(params.domain, readEventQuery(await readForm(request)), request);
-    })
+    }, { permission: accountOnly("events.read") })
     .get("/v3/:domain/events/:token", ({ params, request }) => {
-      requireAccountKey(request);
       return events(params.domain, decodePageToken(params.token), request);
-    });
+    }, { permission: accountOnly("events.read") });
 }

@@ -5,7 +5,7 @@ import type { Domain } from "../../core/model.ts";
 import { invalid } from "../../core/errors.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { parseYesNo, readForm, routeGroup, type Form } from "./form.ts";
-import { requireAccountKey } from "./policy.ts";
+import { accountOnly } from "./policy.ts";
 import { toDomainDetail, toMailgunDomain } from "./domain-mapper.ts";
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "./model.ts";
 
@@ -35,43 +35,36 @@ export function domainRoutes(deps: Deps) {
   for (const v of ["v3", "v4"]) {
     group
       .get(`/${v}/domains`, async ({ request }) => {
-        requireAccountKey(request);
         const page = filterDomains(await deps.domains.list(), await readForm(request));
         return { total_count: page.total_count, items: page.items.map((d) => toMailgunDomain(d, scheme)) };
-      })
+      }, { permission: accountOnly("domains.read") })
       .get(`/${v}/domains/:domain`, async ({ params, request }) => {
-        requireAccountKey(request);
         return detail(await deps.domains.require(params.domain));
-      })
+      }, { permission: accountOnly("domains.read") })
       .post(`/${v}/domains`, async ({ request }) => {
-        requireAccountKey(request);
         const form = await readForm(request);
         const name = form.get("name");
         if (!name) throw invalid("name parameter is missing", "name");
         const d = await deps.domains.add(name, { wildcard: wildcardOf(form), zone: form.get("data_location") || undefined });
         await setPostmasterPassword(d.name, form);
         return detail(d, "Domain has been created");
-      })
+      }, { permission: accountOnly("domains.manage") })
       .put(`/${v}/domains/:domain`, async ({ params, request }) => {
-        requireAccountKey(request);
         const form = await readForm(request);
         const d = await deps.domains.set(params.domain, { wildcard: wildcardOf(form) });
         await setPostmasterPassword(d.name, form);
         return detail(d, "Domain has been updated");
-      })
+      }, { permission: accountOnly("domains.manage") })
       .put(`/${v}/domains/:domain/verify`, async ({ params, request }) => {
-        requireAccountKey(request);
         const { domain, records } = await deps.domains.verify(params.domain);
         return toDomainDetail(domain, records, scheme, "Domain DNS records have been updated");
-      })
+      }, { permission: accountOnly("domains.manage") })
       .delete(`/${v}/domains/:domain`, async ({ params, request }) => {
-        requireAccountKey(request);
         await deps.domains.remove(params.domain);
         return { message: "Domain has been deleted" };
-      });
+      }, { permission: accountOnly("domains.manage") });
   }
   return group.patch("/v3/:domain/disable", async ({ params, request }) => {
-    requireAccountKey(request);
     return { message: "Domain has been disabled", domain: toMailgunDomain(await deps.domains.disable(params.domain), scheme) };
-  });
+  }, { permission: accountOnly("domains.manage") });
 }

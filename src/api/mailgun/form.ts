@@ -3,6 +3,7 @@
 // as is (bulk suppressions), and an empty body under a form content type (mailgun.js GET/DELETE/
 // verify) is just an empty form. Query parameters are merged after the body's.
 import { Elysia } from "elysia";
+import { permissions } from "../permission.ts";
 import { AppError, invalid } from "../../core/errors.ts";
 
 /** Mailgun refuses requests above 52.4 MiB (its documented 413). */
@@ -94,4 +95,4 @@ export function parseYesNo(value: string | undefined): boolean | undefined {
  * A route group that leaves the body to readForm: Elysia's own parsers would keep only one value
  * per repeated key and fail on a JSON array or an empty form body.
  */
-export const routeGroup = () => new Elysia().onParse(() => ({}));
+export const routeGroup = () => new Elysia().use(permissions).onParse(() => ({}));

@@ -4,6 +4,7 @@ import type { SurfaceDeps } from "../deps.ts";
 import type { TemplateStore } from "../../core/templates.ts";
 import { principalOf } from "../context.ts";
 import { readForm, routeGroup } from "./form.ts";
+import { SEND } from "./policy.ts";
 import { toMessageResponse, toSendRequest } from "./mapper.ts";
 import { mimeToSendRequest } from "./mime.ts";
 
@@ -13,10 +14,10 @@ export function messageRoutes(deps: Pick<SurfaceDeps, "sender" | "now">, templat
       const principal = principalOf(request);
       const req = await toSendRequest(params.domain, await readForm(request), deps.now(), templates);
       return toMessageResponse(await deps.sender.send(principal, req));
-    })
+    }, { permission: SEND })
     .post("/v3/:domain/messages.mime", async ({ params, request }) => {
       const principal = principalOf(request);
       const req = await mimeToSendRequest(params.domain, await readForm(request), deps.now());
       return toMessageResponse(await deps.sender.send(principal, req));
-    });
+    }, { permission: SEND });
 }

@@ -1,14 +1,10 @@
-// Which key may call what on the Mailgun surface. As on Mailgun, a domain (sending) key may only
-// send messages for its own domain; every other endpoint needs the account (primary) key.
-import type { Principal } from "../../core/model.ts";
-import { forbidden } from "../../core/errors.ts";
-import { principalOf } from "../context.ts";
+// Which key may call what on the Mailgun surface, as declarations for the permission guard
+// (api/permission.ts). As on Mailgun, a domain (sending) key may only send messages for its own
+// domain; every other endpoint needs the account (primary) key, and a restricted key the right.
+import type { Permission, Right } from "../../core/permissions.ts";
 
-/** The caller's principal, refused (403) unless it is the account key. */
-export function requireAccountKey(request: Request): Principal {
-  const p = principalOf(request);
-  if (p.kind !== "account") {
-    throw forbidden("domain sending keys may only send messages (POST /v3/<domain>/messages and messages.mime); use the account key");
-  }
-  return p;
-}
+/** An endpoint for the account key only (holding `right`). */
+export const accountOnly = (right: Right): Permission => ({ right, keys: "account" });
+
+/** Sending for the path's domain: the account key or that domain's sending key. */
+export const SEND: Permission = { right: "mail.send", domain: "domain" };

@@ -4,7 +4,7 @@ import { invalid } from "../../core/errors.ts";
 import { parseAddressList } from "../../validation/address.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { parseYesNo, readForm, routeGroup, type Form } from "./form.ts";
-import { requireAccountKey } from "./policy.ts";
+import { accountOnly } from "./policy.ts";
 import { toParseResult, toV3Validation, toV4Validation } from "./validation-mapper.ts";
 
 type Deps = Pick<SurfaceDeps, "validator">;
@@ -13,7 +13,6 @@ type Deps = Pick<SurfaceDeps, "validator">;
 const MAX_PARSE_CHARS = 8000;
 
 async function addressOf(request: Request): Promise<{ form: Form; address: string }> {
-  requireAccountKey(request);
   const form = await readForm(request);
   const address = form.get("address")?.trim();
   if (!address) throw invalid("address parameter is missing", "address");
@@ -31,16 +30,15 @@ export function validationRoutes(deps: Deps) {
   };
   // Syntax only: Mailgun's syntax_only=false DNS check is not done here (docs/api/mailgun.md).
   const parse = async ({ request }: { request: Request }) => {
-    requireAccountKey(request);
     const addresses = (await readForm(request)).get("addresses") ?? "";
     if (!addresses.trim()) throw invalid("addresses parameter is missing", "addresses");
     if (addresses.length > MAX_PARSE_CHARS) throw invalid(`addresses may be at most ${MAX_PARSE_CHARS} characters`, "addresses");
     return toParseResult(parseAddressList(addresses));
   };
   return routeGroup()
-    .get("/v4/address/validate", v4).post("/v4/address/validate", v4)
-    .get("/v3/address/private/validate", v3).post("/v3/address/private/validate", v3)
-    .get("/v3/address/validate", v3).post("/v3/address/validate", v3)
-    .get("/v3/address/private/parse", parse).post("/v3/address/private/parse", parse)
-    .get("/v3/address/parse", parse).post("/v3/address/parse", parse);
+    .get("/v4/address/validate", v4, { permission: accountOnly("validation.use") }).post("/v4/address/validate", v4, { permission: accountOnly("validation.use") })
+    .get("/v3/address/private/validate", v3, { permission: accountOnly("validation.use") }).post("/v3/address/private/validate", v3, { permission: accountOnly("validation.use") })
+    .get("/v3/address/validate", v3, { permission: accountOnly("validation.use") }).post("/v3/address/validate", v3, { permission: accountOnly("validation.use") })
+    .get("/v3/address/private/parse", parse, { permission: accountOnly("validation.use") }).post("/v3/address/private/parse", parse, { permission: accountOnly("validation.use") })
+    .get("/v3/address/parse", parse, { permission: accountOnly("validation.use") }).post("/v3/address/parse", parse, { permission: accountOnly("validation.use") });
 }

@@ -6,7 +6,7 @@ import type { WebhookTarget } from "../../store/store.ts";
 import { AppError, invalid, notFound } from "../../core/errors.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { readForm, routeGroup } from "./form.ts";
-import { requireAccountKey } from "./policy.ts";
+import { accountOnly } from "./policy.ts";
 import { MAX_WEBHOOK_URLS, WEBHOOK_EVENTS, webhookId } from "./model.ts";
 
 type Deps = Pick<SurfaceDeps, "webhooks" | "domains">;
@@ -37,36 +37,31 @@ export function webhookRoutes(deps: Deps) {
 
   return routeGroup()
     .get("/v3/domains/:domain/webhooks", async ({ params, request }) => {
-      requireAccountKey(request);
       const webhooks: Record<string, { urls: string[] }> = {};
       for (const t of await targetsOf(await deps.domains.require(params.domain))) (webhooks[mailgunIdOf(t)] ??= { urls: [] }).urls.push(t.url);
       return { webhooks };
-    })
+    }, { permission: accountOnly("webhooks.read") })
     .get("/v3/domains/:domain/webhooks/:id", async ({ params, request }) => {
-      requireAccountKey(request);
       const targets = await requireTargets(await deps.domains.require(params.domain), webhookId(params.id));
       return { webhook: { urls: targets.map((t) => t.url) } };
-    })
+    }, { permission: accountOnly("webhooks.read") })
     .post("/v3/domains/:domain/webhooks", async ({ params, request }) => {
-      requireAccountKey(request);
       const form = await readForm(request);
       const [d, id, urls] = [await deps.domains.require(params.domain), webhookId(form.get("id")), urlsOf(form.getAll("url"))];
       if ((await targetsOf(d, id)).length) throw new AppError("invalid", "Webhook already exists", { field: "id" });
       await createAll(d, id, urls);
       return { message: "Webhook has been created", webhook: { urls } };
-    })
+    }, { permission: accountOnly("webhooks.manage") })
     .put("/v3/domains/:domain/webhooks/:id", async ({ params, request }) => {
-      requireAccountKey(request);
       const [d, id, urls] = [await deps.domains.require(params.domain), webhookId(params.id), urlsOf((await readForm(request)).getAll("url"))];
       const old = await requireTargets(d, id);
       await createAll(d, id, urls);
       await removeAll(old);
       return { message: "Webhook has been updated", webhook: { urls } };
-    })
+    }, { permission: accountOnly("webhooks.manage") })
     .delete("/v3/domains/:domain/webhooks/:id", async ({ params, request }) => {
-      requireAccountKey(request);
       const targets = await requireTargets(await deps.domains.require(params.domain), webhookId(params.id));
       await removeAll(targets);
       return { message: "Webhook has been deleted", webhook: { urls: targets.map((t) => t.url) } };
-    });
+    }, { permission: accountOnly("webhooks.manage") });
 }

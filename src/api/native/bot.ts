@@ -12,6 +12,7 @@ import { hmacVerify } from "../../webhooks/signing.ts";
 import { parseBotRequest, type BotEvent } from "./bot-model.ts";
 import { renderNativeError } from "./errors.ts";
 import { surfaceOnError } from "../errors.ts";
+import { permissions } from "../permission.ts";
 
 const SINGLE_MIN_LATENCY_MS = 1_000;
 const SINGLE_PER_SECOND = 5;
@@ -43,6 +44,7 @@ export function botRoutes(deps: Deps) {
 
   return new Elysia({ name: "native-bot" })
     .onError(surfaceOnError(renderNativeError))
+    .use(permissions)
     .post("/:domain/bot", async ({ request, params, body }) => {
       const domain = await enabledDomain(request, params.domain);
       const req = parseBotRequest(body);
@@ -66,18 +68,18 @@ export function botRoutes(deps: Deps) {
       const events = await Promise.all(req.events.map(async (e) => ({ ...e, is_bot: await classify(e) })));
       await deps.botVerdicts.push(domain, req.webhook_url!, { batch: { batch_id: batchId, timeQueued: Math.floor(started / 1000) }, events });
       return { message: "batch queued", batch_id: batchId, events: events.length };
-    })
+    }, { permission: { right: "bots.use", domain: "domain" } })
     .get("/:domain/bot/:requestId", async ({ request, params }) => {
       const domain = await enabledDomain(request, params.domain);
       const r = await deps.botVerdicts.getResult(domain, params.requestId);
       if (!r) throw notFound("bot detection result not found: not processed yet, or expired");
       return r;
-    })
+    }, { permission: { right: "bots.use", domain: "domain" } })
     .post("/webhook", ({ body }) => {
       const sig = (body as { signature?: { timestamp?: string | number; token?: string; signature?: string } })?.signature;
       if (!sig?.token || !sig.signature || sig.timestamp === undefined) throw new AppError("invalid", "signature with timestamp, token and signature is required");
       const valid = hmacVerify(deps.webhookSigningKey, { timestamp: sig.timestamp, token: sig.token, signature: String(sig.signature) });
       return { message: valid ? "signature verified" : "signature does not match", valid };
-    });
+    }, { permission: { right: "any" } });
 }
 

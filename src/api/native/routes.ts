@@ -11,6 +11,7 @@ import { botRoutes } from "./bot.ts";
 import { parseAddressList } from "../../validation/address.ts";
 import { renderNativeError } from "./errors.ts";
 import { surfaceOnError } from "../errors.ts";
+import { permissions } from "../permission.ts";
 import { MAX_PARSE_CHARS, parseFlag, queryText, readForm, required, textOf, textsOf } from "./model.ts";
 import { toAuth, toDnsRecords, toDomainDetail, toDomainItem, toParsed, toSuppression, toValidation } from "./mapper.ts";
 import { visibleDomain, visibleDomains } from "./scope.ts";
@@ -29,12 +30,13 @@ export function createNativeSurface(deps: SurfaceDeps): SurfaceHandler {
 
   return new Elysia({ name: "native" })
     .onError(surfaceOnError(renderNativeError))
+    .use(permissions)
     .use(botRoutes(deps))
-    .get("/test", ({ request }) => toAuth(principalOf(request)))
+    .get("/test", ({ request }) => toAuth(principalOf(request)), { permission: { right: "any" } })
     .get("/domains", async ({ request }) => {
       const { principal, list } = await visibleDomains(request, deps.domains);
       return list.map((d) => toDomainItem(d, principal.accountId));
-    })
+    }, { permission: { right: "domains.read" } })
     .get("/domains/:domain", async ({ request, params, query }) => {
       const { domain } = await domainOf(request, params.domain);
       const withDns = parseFlag(queryText(query, "dns"), "dns") ?? false;
@@ -43,28 +45,28 @@ export function createNativeSurface(deps: SurfaceDeps): SurfaceHandler {
       const used = await countSendsInWindow(deps.activity, domain, deps.now());
       const detail = { domain: toDomainDetail(domain, { used, hasDkimKey: records.some((r) => r.purpose === "dkim") }) };
       return withDns ? { ...detail, ...toDnsRecords(records) } : detail;
-    })
+    }, { permission: { right: "domains.read", domain: "domain" } })
     .post("/domains/:domain/webhooks", async ({ request, params }) => {
       const { domain } = await domainOf(request, params.domain);
       const fields = await readForm(request);
       const urls = await createDomainWebhook(hooks, domain, checkWebhookType(textOf(fields, "id")), textsOf(fields, "url"));
       return { message: "Webhook has been created", webhook: { urls } };
-    }, FORM)
+    }, { ...FORM, permission: { right: "webhooks.manage", domain: "domain" } })
     .delete("/domains/:domain/webhooks/:type", async ({ request, params }) => {
       const { domain } = await domainOf(request, params.domain);
       const urls = await deleteDomainWebhook(hooks, domain, checkWebhookType(params.type));
       return { message: "Webhook has been deleted", webhook: { urls } };
-    })
+    }, { permission: { right: "webhooks.manage", domain: "domain" } })
     .get("/domains/:domain/webhooks/:type/sample", async ({ request, params }) => {
       const { domain } = await domainOf(request, params.domain);
       return deps.outbound.sample("native", checkWebhookType(params.type), domain.name);
-    })
+    }, { permission: { right: "webhooks.read", domain: "domain" } })
     .get("/address/parse", ({ request, query }) => {
       principalOf(request);
       const addresses = required(queryText(query, "addresses"), "addresses");
       if (addresses.length > MAX_PARSE_CHARS) throw invalid(`addresses is limited to ${MAX_PARSE_CHARS} characters`, "addresses");
       return toParsed(parseAddressList(addresses));
-    })
+    }, { permission: { right: "any" } })
     .post("/:domain/messages", async ({ request, params }) => {
       const { principal, domain } = await domainOf(request, params.domain);
       const fields = await readForm(request);
@@ -72,17 +74,17 @@ export function createNativeSurface(deps: SurfaceDeps): SurfaceHandler {
       const req = await toSendRequest(form, domain.name, await readAttachments(fields), templates);
       const result = await deps.sender.send(principal, req);
       return { id: result.messages[0]!.messageIdHeader, message: "Queued. Thank you." };
-    }, FORM)
+    }, { ...FORM, permission: { right: "mail.send", domain: "domain" } })
     .post("/:domain/suppress", async ({ request, params }) => {
       const { domain } = await domainOf(request, params.domain);
       const fields = await readForm(request);
       const { type, list, entry } = toSuppression({ address: textOf(fields, "address"), error: textOf(fields, "error"), type: textOf(fields, "type") });
       await deps.suppressions.add(domain.name, list, [entry]);
       return { message: `Address has been added to the ${list} table`, address: entry.address, type };
-    }, FORM)
+    }, { ...FORM, permission: { right: "suppressions.manage", domain: "domain" } })
     .get("/:domain/validate", async ({ request, params, query }) => {
       const { domain } = await domainOf(request, params.domain);
       if (!domain.validation) throw new AppError("payment_required", `Email validation is not enabled for domain ${domain.name}`);
       return toValidation(await deps.validator.validate(required(queryText(query, "address"), "address")));
-    });
+    }, { permission: { right: "validation.use", domain: "domain" } });
 }

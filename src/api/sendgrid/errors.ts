@@ -3,6 +3,7 @@
 import { describeError, json } from "../errors.ts";
 import { helpFor } from "./model.ts";
 import { AppError } from "../../core/errors.ts";
+import { PermissionDenied } from "../permission.ts";
 
 const MESSAGES: Record<number, string> = {
   401: "The provided authorization grant is invalid, expired, or revoked",
@@ -17,7 +18,9 @@ export function renderSendgridError(err: unknown, elysiaCode?: string | number):
   const info = describeError(err, elysiaCode);
   // An unknown path: SendGrid's own words.
   if (elysiaCode === "NOT_FOUND" && !(err instanceof AppError)) return json(404, { errors: [{ field: null, message: "resource not found" }] });
-  const message = info.status === 401 || info.status >= 500 ? MESSAGES[info.status] ?? info.message : info.message;
+  // A refusal of the permission model reads as SendGrid's own: "access forbidden".
+  const generic = info.status === 401 || info.status >= 500 || err instanceof PermissionDenied;
+  const message = generic ? MESSAGES[info.status] ?? info.message : info.message;
   const errors = info.issues.length && info.status === 400
     ? info.issues.map((i) => ({ message: i.message, field: i.field ?? null, help: helpFor(i.field) }))
     : [{ message, field: info.issues[0]?.field ?? null, help: info.status === 400 ? helpFor(info.issues[0]?.field) : null }];

@@ -9,6 +9,7 @@ import type { Issue } from "../../core/errors.ts";
 import { invalid, invalidMany } from "../../core/errors.ts";
 import { json } from "../errors.ts";
 import { principalOf } from "../context.ts";
+import { permissions } from "../permission.ts";
 import { readJsonBody } from "./body.ts";
 import { isObject, readBoolean, readString } from "./fields.ts";
 import { createEventWebhookSettings, SG_EVENT_SWITCHES, type EventWebhookSettings, type SettingsPatch } from "../../webhooks/formats/sendgrid-settings.ts";
@@ -60,24 +61,27 @@ async function checkUrl(deps: Deps, url: string | undefined) {
   if (refused) throw invalid(`url refused: ${refused}`, "url");
 }
 
+const READ = { right: "webhooks.read" } as const;
+const MANAGE = { right: "webhooks.manage" } as const;
+
 export function eventWebhookRoutes(deps: Deps) {
   const settings = createEventWebhookSettings({ webhooks: deps.webhooks });
   const publicKey = () => json(200, { public_key: deps.eventWebhookPublicKey });
 
-  return new Elysia({ name: "sendgrid-event-webhook" })
+  return new Elysia({ name: "sendgrid-event-webhook" }).use(permissions)
     .get(`${BASE}/settings`, async ({ request }) => {
       const { id, settings: s } = await settings.get(scopeOf(principalOf(request)));
       return json(200, view(id, s));
-    })
+    }, { permission: READ })
     .patch(`${BASE}/settings`, async ({ request }) => {
       const scope = scopeOf(principalOf(request));
       const patch = readPatch(await readJsonBody(request, MAX_BODY_BYTES), (await settings.get(scope)).settings);
       await checkUrl(deps, patch.url);
       const { id, settings: s } = await settings.update(scope, patch);
       return json(200, view(id, s));
-    }, { parse: "none" })
+    }, { permission: MANAGE, parse: "none" })
     // Every post is signed (ECDSA P-256 over timestamp + body): the switch is kept and read back.
-    .get(`${BASE}/settings/signed`, publicKey)
+    .get(`${BASE}/settings/signed`, publicKey, { permission: READ })
     .patch(`${BASE}/settings/signed`, async ({ request }) => {
       const body = await readJsonBody(request, MAX_BODY_BYTES);
       const issues: Issue[] = [];
@@ -87,7 +91,7 @@ export function eventWebhookRoutes(deps: Deps) {
       const scope = scopeOf(principalOf(request));
       if ((await settings.get(scope)).settings.url) await settings.update(scope, { signed: enabled });
       return publicKey();
-    }, { parse: "none" })
+    }, { permission: MANAGE, parse: "none" })
     .post(`${BASE}/test`, async ({ request }) => {
       const body = await readJsonBody(request, MAX_BODY_BYTES);
       const p = principalOf(request);
@@ -105,5 +109,5 @@ export function eventWebhookRoutes(deps: Deps) {
         throw invalid(`the test post to ${url} failed: ${(err as Error).message}`, "url");
       }
       return new Response(null, { status: 204 });
-    }, { parse: "none" });
+    }, { permission: MANAGE, parse: "none" });
 }

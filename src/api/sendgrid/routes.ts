@@ -9,6 +9,7 @@ import { json } from "../errors.ts";
 import { AppError, invalid } from "../../core/errors.ts";
 import { renderSendgridError } from "./errors.ts";
 import { surfaceOnError } from "../errors.ts";
+import { permissions } from "../permission.ts";
 import { readJsonBody } from "./body.ts";
 import { isObject } from "./fields.ts";
 import { createMailSend, requireDomainKey } from "./mail-send.ts";
@@ -20,6 +21,10 @@ const MAX_VALIDATION_BODY_BYTES = 64 * 1024;
 
 type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now" | "templates" | "webhooks" | "outbound" | "eventWebhookPublicKey">;
 
+// SendGrid's API takes domain keys only (contract §4).
+const SEND = { right: "mail.send", keys: "domain" } as const;
+const ANY = { right: "any" } as const;
+
 const methodNotAllowed = () => json(405, { errors: [{ message: "method not allowed", field: null, help: null }] });
 
 export function createSendgridSurface(deps: SendgridDeps): SurfaceHandler {
@@ -27,11 +32,13 @@ export function createSendgridSurface(deps: SendgridDeps): SurfaceHandler {
 
   return new Elysia({ name: "sendgrid" })
     .onError(surfaceOnError(renderSendgridError))
+    .use(permissions)
     .use(eventWebhookRoutes(deps))
-    .post("/v3/mail/send", ({ request }) => mailSend(principalOf(request), request), { parse: "none" })
+    .post("/v3/mail/send", ({ request }) => mailSend(principalOf(request), request), { parse: "none", permission: SEND })
     // SendGrid answers other methods on its endpoints with 405, not 404.
-    .get("/v3/mail/send", methodNotAllowed).put("/v3/mail/send", methodNotAllowed).delete("/v3/mail/send", methodNotAllowed)
-    .patch("/v3/mail/send", methodNotAllowed).get("/v3/validations/email", methodNotAllowed)
+    .get("/v3/mail/send", methodNotAllowed, { permission: ANY }).put("/v3/mail/send", methodNotAllowed, { permission: ANY })
+    .delete("/v3/mail/send", methodNotAllowed, { permission: ANY }).patch("/v3/mail/send", methodNotAllowed, { permission: ANY })
+    .get("/v3/validations/email", methodNotAllowed, { permission: ANY })
     .post("/v3/validations/email", async ({ request }) => {
       const domain = requireDomainKey(principalOf(request));
       if (!domain.validation) throw new AppError("forbidden", `${MSG.accessForbidden}: email validation is not enabled for ${domain.name}`);
@@ -41,5 +48,5 @@ export function createSendgridSurface(deps: SendgridDeps): SurfaceHandler {
       const result = await deps.validator.validate(email);
       const bounced = result.checks.is_valid_syntax && (await deps.suppressions.get(domain.name, "bounces", result.email)) !== null;
       return json(200, toValidationBody(result, { ip: contextOf(request).ip, source: typeof source === "string" ? source : undefined, hasKnownBounce: bounced }));
-    }, { parse: "none" });
+    }, { parse: "none", permission: { right: "validation.use", keys: "domain" } });
 }

@@ -5,10 +5,13 @@
 import { Elysia } from "elysia";
 import type { KeyInfo } from "../../core/access.ts";
 import type { Principal } from "../../core/model.ts";
+import { mayManageKey } from "../../core/permissions.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { json } from "../errors.ts";
 import { badFormat, notFoundError, spError } from "./errors.ts";
-import { authorize, KNOWN_GRANTS, mayDelegate } from "./grants.ts";
+import { acceptsGrant, need } from "./grants.ts";
+import { permissions } from "../permission.ts";
+import { principalOf } from "../context.ts";
 import { pathDomain } from "./scope.ts";
 
 type Deps = Pick<SurfaceDeps, "access" | "domains">;
@@ -27,7 +30,7 @@ function readKeyBody(body: unknown): { label?: string; grants?: string[] } {
   const { label, grants } = body;
   if (label !== undefined && (typeof label !== "string" || Buffer.byteLength(label) > MAX_LABEL_BYTES)) throw badFormat("label must be a string of at most 1024 bytes");
   if (grants !== undefined && (!Array.isArray(grants) || !grants.every((g) => typeof g === "string"))) throw badFormat("grants must be an array of strings");
-  const unknown = (grants as string[] | undefined)?.find((g) => !KNOWN_GRANTS.has(g));
+  const unknown = (grants as string[] | undefined)?.find((g) => !acceptsGrant(g));
   if (unknown) throw badFormat(`unknown grant ${unknown}`);
   // An IP allow-list that is silently not enforced would be worse than a refusal.
   if (Array.isArray(body.valid_ips) && body.valid_ips.length) throw badFormat("valid_ips is not supported by postern; restrict access to the API at the network level");
@@ -52,39 +55,41 @@ async function visibleKey(deps: Deps, id: string, domain: string | null, princip
 
 export function apiKeyRoutes(deps: Deps, prefix: "" | "/:domain") {
   const domainOf = (params: Record<string, string> | undefined) => params?.domain;
-  return (app: Elysia) => app
+  return (app: Elysia) => app.use(permissions)
     .get(`${prefix}/api-keys`, async ({ request, params }) => {
-      const principal = authorize(request, "apiKeys");
+      const principal = principalOf(request);
       const domain = await keyDomain(request, deps, principal, domainOf(params));
       return json(200, { results: (await deps.access.listKeys(domain ?? undefined)).map(toWire) });
-    })
+    }, { permission: need("keys.read", { prefix }) })
     .post(`${prefix}/api-keys`, async ({ request, params, body }) => {
-      const principal = authorize(request, "apiKeys");
+      const principal = principalOf(request);
       const domain = await keyDomain(request, deps, principal, domainOf(params));
       const { label = "", grants = [] } = readKeyBody(body);
-      if (!mayDelegate(principal, grants)) throw tooStrong();
+      if (!mayManageKey(principal, { kind: domain ? "domain" : "account", domain, grants })) throw tooStrong();
       const k = await deps.access.createKey(domain ? { kind: "domain", domain, label, grants } : { kind: "account", label, grants });
       return json(200, { results: { ...toWire(k), key: k.key, link: { href: `/api/v1/api-keys/${k.id}` } } });
-    })
+    }, { permission: need("keys.manage", { prefix }) })
     .get(`${prefix}/api-keys/:id`, async ({ request, params }) => {
-      const principal = authorize(request, "apiKeys");
+      const principal = principalOf(request);
       const domain = await keyDomain(request, deps, principal, domainOf(params));
       return json(200, { results: toWire(await visibleKey(deps, params.id, domain, principal)) });
-    })
+    }, { permission: need("keys.read", { prefix }) })
     .put(`${prefix}/api-keys/:id`, async ({ request, params, body }) => {
-      const principal = authorize(request, "apiKeys");
+      const principal = principalOf(request);
       const domain = await keyDomain(request, deps, principal, domainOf(params));
       const key = await visibleKey(deps, params.id, domain, principal);
       const patch = readKeyBody(body);
       // Neither the new grants nor the key being changed may be stronger than the caller's own key.
-      if (!mayDelegate(principal, key.grants) || (patch.grants && !mayDelegate(principal, patch.grants))) throw tooStrong();
+      if (!mayManageKey(principal, key) || (patch.grants && !mayManageKey(principal, { ...key, grants: patch.grants }))) throw tooStrong();
       const k = await deps.access.updateKey(key.id, patch);
       return json(200, { results: { ...toWire(k), link: { href: `/api/v1/api-keys/${k.id}` } } });
-    })
+    }, { permission: need("keys.manage", { prefix }) })
     .delete(`${prefix}/api-keys/:id`, async ({ request, params }) => {
-      const principal = authorize(request, "apiKeys");
+      const principal = principalOf(request);
       const domain = await keyDomain(request, deps, principal, domainOf(params));
-      await deps.access.revokeKey((await visibleKey(deps, params.id, domain, principal)).id);
+      const key = await visibleKey(deps, params.id, domain, principal);
+      if (!mayManageKey(principal, key)) throw tooStrong();
+      await deps.access.revokeKey(key.id);
       return new Response(null, { status: 204 });
-    });
+    }, { permission: need("keys.manage", { prefix }) });
 }

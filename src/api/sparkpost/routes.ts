@@ -7,7 +7,9 @@ import type { SurfaceHandler } from "../server.ts";
 import { json } from "../errors.ts";
 import { renderSparkpostError } from "./errors.ts";
 import { surfaceOnError } from "../errors.ts";
-import { authorize } from "./grants.ts";
+import { need } from "./grants.ts";
+import { permissions } from "../permission.ts";
+import { principalOf } from "../context.ts";
 import { readQuery } from "./query.ts";
 import { transmissionRoutes } from "./transmissions.ts";
 import { sendingDomainRoutes } from "./sending-domains.ts";
@@ -16,13 +18,16 @@ import { webhookRoutes } from "./webhooks.ts";
 import { suppressionRoutes } from "./suppression-list.ts";
 import { accountOf, validationOf } from "./account.ts";
 
+const VALIDATE = need("validation.use");
+
 export function createSparkpostSurface(deps: SurfaceDeps): SurfaceHandler {
   const validate = async ({ request, params }: { request: Request; params: { address: string } }) => {
-    const principal = authorize(request, "validation", "read");
+    const principal = principalOf(request);
     return json(200, { results: await validationOf(deps, principal, params.address) });
   };
   return new Elysia({ name: "sparkpost" })
     .onError(surfaceOnError(renderSparkpostError))
+    .use(permissions)
     .group("/api/v1", (app) => app
       .use(transmissionRoutes(deps))
       .use(sendingDomainRoutes(deps))
@@ -32,10 +37,10 @@ export function createSparkpostSurface(deps: SurfaceDeps): SurfaceHandler {
       .use(webhookRoutes(deps, "/:domain"))
       .use(suppressionRoutes(deps, ""))
       .use(suppressionRoutes(deps, "/:domain"))
-      .get("/recipient-validation/single/:address", validate)
-      .post("/recipient-validation/single/:address", validate)
+      .get("/recipient-validation/single/:address", validate, { permission: VALIDATE })
+      .post("/recipient-validation/single/:address", validate, { permission: VALIDATE })
       .get("/account", async ({ request }) => {
-        const principal = authorize(request, "account");
+        const principal = principalOf(request);
         return json(200, { results: await accountOf(deps, principal, readQuery(request).str("include") === "usage") });
-      }));
+      }, { permission: need("account.read") }));
 }

@@ -1,10 +1,10 @@
 // Which domains a SparkPost request acts on: the `/{domain}/…` path prefix of the spec when given,
 // else the key's own domain for a domain key, else every domain of the account (SparkPost lists
-// are account-wide). Also the "account key only" rule for account-level changes.
-import type { Domain, Principal } from "../../core/model.ts";
+// are account-wide).
+import type { Domain } from "../../core/model.ts";
 import type { DomainService } from "../../core/domains.ts";
 import { principalOf, requireDomainScope } from "../context.ts";
-import { notFoundError, spError } from "./errors.ts";
+import { notFoundError } from "./errors.ts";
 
 /** The domain named in the path, after checking the key may act on it. */
 export async function pathDomain(request: Request, domains: DomainService, name: string): Promise<Domain> {
@@ -20,11 +20,4 @@ export async function scopedDomains(request: Request, domains: DomainService, na
   const principal = principalOf(request);
   if (principal.kind === "domain") return principal.domain ? [principal.domain] : [];
   return domains.list();
-}
-
-/** Refuses domain keys where SparkPost (and Omnivery) want the primary, account-level key. */
-export function requireAccountKey(request: Request, what: string): Principal {
-  const principal = principalOf(request);
-  if (principal.kind !== "account") throw spError(403, "1002", "Forbidden.", `${what} needs an account (primary) API key`);
-  return principal;
 }

@@ -8,9 +8,11 @@ import type { DomainSettingsPatch } from "../../core/domains.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { json } from "../errors.ts";
 import { badFormat, missingField } from "./errors.ts";
-import { authorize } from "./grants.ts";
+import { need } from "./grants.ts";
+import { permissions } from "../permission.ts";
+import { principalOf } from "../context.ts";
 import { readQuery } from "./query.ts";
-import { pathDomain, requireAccountKey, scopedDomains } from "./scope.ts";
+import { pathDomain, scopedDomains } from "./scope.ts";
 
 type Deps = Pick<SurfaceDeps, "domains">;
 type Json = Record<string, unknown>;
@@ -91,42 +93,33 @@ function readCreate(body: unknown): string {
 }
 
 export function sendingDomainRoutes(deps: Deps) {
-  return (app: Elysia) => app
+  return (app: Elysia) => app.use(permissions)
     .get("/sending-domains", async ({ request }) => {
-      authorize(request, "sendingDomains");
       const q = readQuery(request);
       const items = (await scopedDomains(request, deps.domains)).map(listItem);
       return json(200, { results: items.filter((i) => matchesFilters(i, q)) });
-    })
+    }, { permission: need("domains.read") })
     .post("/sending-domains", async ({ request, body }) => {
-      authorize(request, "sendingDomains");
-      requireAccountKey(request, "creating a sending domain");
       const domain = await deps.domains.add(readCreate(body));
       return json(200, { results: { message: "Successfully Created domain.", domain: domain.name, dkim: await dkimOf(deps, domain) } });
-    })
+    }, { permission: need("domains.manage", { keys: "account" }) })
     .get("/sending-domains/:domain", async ({ request, params }) => {
-      authorize(request, "sendingDomains");
       const d = await pathDomain(request, deps.domains, params.domain);
       const { domain: _name, ...rest } = listItem(d);
       return json(200, { results: { ...rest, dkim: await dkimOf(deps, d) } });
-    })
+    }, { permission: need("domains.read", { prefix: "/:domain" }) })
     .put("/sending-domains/:domain", async ({ request, params, body }) => {
-      authorize(request, "sendingDomains");
       const d = await pathDomain(request, deps.domains, params.domain);
       await deps.domains.set(d.name, readPatch(body));
       return json(200, { results: { message: "Successfully Updated domain.", domain: d.name } });
-    })
+    }, { permission: need("domains.manage", { prefix: "/:domain" }) })
     .delete("/sending-domains/:domain", async ({ request, params }) => {
-      authorize(request, "sendingDomains");
-      requireAccountKey(request, "deleting a sending domain");
       await deps.domains.remove((await pathDomain(request, deps.domains, params.domain)).name);
       return new Response(null, { status: 204 });
-    })
+    }, { permission: need("domains.manage", { keys: "account" }) })
     .post("/sending-domains/:domain/verify", async ({ request, params }) => {
-      authorize(request, "sendingDomains");
-      requireAccountKey(request, "verifying a sending domain");
       // Like Omnivery, every record is checked whatever dkim_verify/spf_verify/cname_verify ask for.
       const { domain, records } = await deps.domains.verify((await pathDomain(request, deps.domains, params.domain)).name);
       return json(200, { results: verifyResult(domain, records) });
-    });
+    }, { permission: need("domains.manage", { keys: "account" }) });
 }

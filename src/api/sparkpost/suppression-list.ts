@@ -7,7 +7,9 @@ import { Elysia } from "elysia";
 import type { SurfaceDeps } from "../deps.ts";
 import { json } from "../errors.ts";
 import { badFormat, SparkpostError } from "./errors.ts";
-import { authorize } from "./grants.ts";
+import { need } from "./grants.ts";
+import { permissions } from "../permission.ts";
+import { principalOf } from "../context.ts";
 import { readQuery, type Query } from "./query.ts";
 import { scopedDomains } from "./scope.ts";
 import { entriesOf, NATIVE_TYPES, scanAddresses, SP_TYPES, type SpEntry, type SpType } from "./suppression-entries.ts";
@@ -141,31 +143,26 @@ async function summary(deps: Deps, domains: string[]) {
 export function suppressionRoutes(deps: Deps, prefix: "" | "/:domain") {
   const names = async (request: Request, params: Record<string, string> | undefined) =>
     (await scopedDomains(request, deps.domains, params?.domain)).map((d) => d.name);
-  return (app: Elysia) => app
+  return (app: Elysia) => app.use(permissions)
     .get(`${prefix}/suppression-list`, async ({ request, params }) => {
-      authorize(request, "suppressions");
       return json(200, await search(deps, await names(request, params), readQuery(request)));
-    })
+    }, { permission: need("suppressions.read", { prefix }) })
     .put(`${prefix}/suppression-list`, async ({ request, params, body }) => {
-      authorize(request, "suppressions");
       await upsert(deps, await names(request, params), readUpsert(body));
       return json(200, { results: { message: "Suppression List successfully updated" } });
-    })
+    }, { permission: need("suppressions.manage", { prefix }) })
     .get(`${prefix}/suppression-list/summary`, async ({ request, params }) => {
-      authorize(request, "suppressions");
       return json(200, { results: await summary(deps, await names(request, params)) });
-    })
+    }, { permission: need("suppressions.read", { prefix }) })
     .get(`${prefix}/suppression-list/:recipient`, async ({ request, params }) => {
-      authorize(request, "suppressions");
       const types = readQuery(request).list("types");
       const entries = (await lookup(deps, await names(request, params), params.recipient)).filter((e) => !types || types.includes(e.type));
       if (!entries.length) throw notFound();
       return json(200, { results: entries, links: [], total_count: entries.length });
-    })
+    }, { permission: need("suppressions.read", { prefix }) })
     .delete(`${prefix}/suppression-list/:recipient`, async ({ request, params, body }) => {
-      authorize(request, "suppressions");
       const type = isObject(body) && (body.type === "transactional" || body.type === "non_transactional") ? body.type : undefined;
       if (!(await remove(deps, await names(request, params), params.recipient, type))) throw notFound();
       return new Response(null, { status: 204 });
-    });
+    }, { permission: need("suppressions.manage", { prefix }) });
 }

@@ -7,7 +7,9 @@ import type { ActivityService } from "../../core/activity.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { json } from "../errors.ts";
 import { notFoundError } from "./errors.ts";
-import { authorize } from "./grants.ts";
+import { need } from "./grants.ts";
+import { permissions } from "../permission.ts";
+import { principalOf } from "../context.ts";
 import { readQuery } from "./query.ts";
 import { scopedDomains } from "./scope.ts";
 import { sendTransmission } from "./transmission-send.ts";
@@ -62,22 +64,20 @@ async function listScheduled(deps: Deps, domains: Domain[], filter: { campaignId
 }
 
 export function transmissionRoutes(deps: Deps) {
-  return (app: Elysia) => app
+  return (app: Elysia) => app.use(permissions)
     .post("/transmissions", async ({ request, body }) => {
-      const principal = authorize(request, "transmissions");
+      const principal = principalOf(request);
       const cap = readQuery(request).int("num_rcpt_errors", { min: 0, max: 1_000_000 });
       return json(200, await sendTransmission(principal, body, cap, deps));
-    })
+    }, { permission: need("mail.send") })
     .get("/transmissions", async ({ request }) => {
-      authorize(request, "transmissions");
       const q = readQuery(request);
       const filter = { campaignId: q.str("campaign_id") || undefined, templateId: q.str("template_id") || undefined };
       return json(200, { results: await listScheduled(deps, await scopedDomains(request, deps.domains), filter) });
-    })
+    }, { permission: need("mail.read") })
     .get("/transmissions/:id", async ({ request, params }) => {
-      authorize(request, "transmissions");
       const found = await findSend(deps, await scopedDomains(request, deps.domains), params.id);
       if (!found) throw notFoundError(`Resource not found:transmission id ${params.id}`);
       return json(200, { results: { transmission: toTransmission(found, deps.now()) } });
-    });
+    }, { permission: need("mail.read") });
 }

@@ -6,7 +6,9 @@ import type { Principal } from "../../core/model.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { json } from "../errors.ts";
 import { notFoundError } from "./errors.ts";
-import { authorize } from "./grants.ts";
+import { need } from "./grants.ts";
+import { permissions } from "../permission.ts";
+import { principalOf } from "../context.ts";
 import { readQuery } from "./query.ts";
 import { pathDomain } from "./scope.ts";
 import { createdLinks, EVENT_MAP, readWebhook, toWire, updatedLinks, type WebhookExtra, type WebhookTarget } from "./webhook-model.ts";
@@ -43,14 +45,14 @@ function validationMessage(body: unknown): unknown {
 export function webhookRoutes(deps: Deps, prefix: "" | "/:domain") {
   const egress = deps.outbound;
   const ctx = async (request: Request, params: Record<string, string> | undefined) => {
-    const principal = authorize(request, "webhooks");
+    const principal = principalOf(request);
     return { principal, scope: await scopeId(request, deps, principal, params?.domain) };
   };
-  const app = (a: Elysia) => a
+  const app = (a: Elysia) => a.use(permissions)
     .get(`${prefix}/webhooks`, async ({ request, params }) => {
       const { principal, scope } = await ctx(request, params);
       return json(200, { results: (await visible(deps, scope, principal)).map(toWire) });
-    })
+    }, { permission: need("webhooks.read", { prefix }) })
     .post(`${prefix}/webhooks`, async ({ request, params, body }) => {
       const { scope } = await ctx(request, params);
       const w = readWebhook(body);
@@ -58,12 +60,12 @@ export function webhookRoutes(deps: Deps, prefix: "" | "/:domain") {
       await pingTarget(egress, { url: w.url, extra: { ...w.extra }, domainId: scope });
       const t = await deps.webhooks.create({ domainId: scope, events: w.native, url: w.url, format: "sparkpost", extra: { ...w.extra } });
       return json(200, { results: { id: t.id, links: createdLinks(t.id) } });
-    })
+    }, { permission: need("webhooks.manage", { prefix }) })
     .get(`${prefix}/webhooks/:id`, async ({ request, params }) => {
       const { principal, scope } = await ctx(request, params);
       const { id: _id, ...rest } = toWire(await findTarget(deps, scope, params.id, false, principal));
       return json(200, { results: rest });
-    })
+    }, { permission: need("webhooks.read", { prefix }) })
     .put(`${prefix}/webhooks/:id`, async ({ request, params, body }) => {
       const { principal, scope } = await ctx(request, params);
       const t = await findTarget(deps, scope, params.id, true, principal);
@@ -71,35 +73,33 @@ export function webhookRoutes(deps: Deps, prefix: "" | "/:domain") {
       if (w.url !== t.url) { await checkTarget(w.url, egress); await pingTarget(egress, { ...t, url: w.url, extra: { ...w.extra } }); }
       await deps.webhooks.update({ ...t, url: w.url, events: w.native, extra: { ...w.extra } });
       return json(200, { results: { id: t.id, links: updatedLinks(t.id) } });
-    })
+    }, { permission: need("webhooks.manage", { prefix }) })
     .delete(`${prefix}/webhooks/:id`, async ({ request, params }) => {
       const { principal, scope } = await ctx(request, params);
       await deps.webhooks.remove((await findTarget(deps, scope, params.id, true, principal)).id);
       return new Response(null, { status: 204 });
-    })
+    }, { permission: need("webhooks.manage", { prefix }) })
     .post(`${prefix}/webhooks/:id/validate`, async ({ request, params, body }) => {
       const { principal, scope } = await ctx(request, params);
       const t = await findTarget(deps, scope, params.id, true, principal);
       await checkTarget(t.url, egress);
       const response = await pingTarget(egress, t, validationMessage(body));
       return json(200, { results: { msg: "Test POST to endpoint succeeded", response } });
-    })
+    }, { permission: need("webhooks.manage", { prefix }) })
     .get(`${prefix}/webhooks/:id/batch-status`, async ({ request, params }) => {
       const { principal, scope } = await ctx(request, params);
       await findTarget(deps, scope, params.id, false, principal);
       // Delivery attempts are recorded by webhooks/; this surface has no read access to them yet.
       return json(200, { results: [] });
-    });
+    }, { permission: need("webhooks.read", { prefix }) });
   if (prefix) return app;
   return (a: Elysia) => app(a)
     .get("/webhooks/events/documentation", ({ request }) => {
-      authorize(request, "webhooks");
       return json(200, { results: documentation() });
-    })
+    }, { permission: need("webhooks.read") })
     .get("/webhooks/events/samples", async ({ request }) => {
-      authorize(request, "webhooks");
       return json(200, { results: await deps.outbound.sample("sparkpost", (readQuery(request).list("events") ?? []).join(","), null) });
-    });
+    }, { permission: need("webhooks.read") });
 }
 
 /** Which SparkPost event types postern emits, per category (a short form of SparkPost's documentation). */
