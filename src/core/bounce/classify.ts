@@ -1,0 +1,72 @@
+// The one bounce classifier: a synchronous SMTP reply, an asynchronous DSN (RFC 3464) and a
+// plain-text bounce all come here as codes plus diagnostic text, and leave as a SparkPost bounce
+// class. The words decide first (patterns.ts), then the enhanced code (RFC 3463), then the reply
+// code. Pure.
+import { bounceCategory, type BounceCategory, type BounceClass } from "./classes.ts";
+import { readCodes } from "./codes.ts";
+import { classFromText } from "./patterns.ts";
+
+export interface BounceInput {
+  code?: number;
+  enhancedCode?: string;
+  /** Diagnostic text: the SMTP reply, a DSN's Diagnostic-Code, or the sentence of a text bounce. */
+  text?: string;
+  /** The failure is the end of retries over a queue lifetime (our queue or the remote MTA's). */
+  expired?: boolean;
+}
+
+export interface BounceVerdict {
+  bounceClass: BounceClass;
+  category: BounceCategory;
+  /** Codes as read and repaired ("550 550 5.1.1" → 550 and 5.1.1). */
+  code?: number;
+  enhancedCode?: string;
+}
+
+/** RFC 3463 subject.detail → class, for failures whose text says nothing recognisable. */
+const PERMANENT_DETAIL: Record<string, BounceClass> = {
+  "1.0": 10, "1.1": 10, "1.2": 10, "1.3": 10, "1.4": 10, "1.5": 10, "1.6": 10, "1.10": 10, "1.7": 50, "1.8": 50, "1.9": 40,
+  "2.0": 20, "2.1": 10, "2.2": 22, "2.3": 23, "2.4": 40,
+  "3.0": 40, "3.1": 20, "3.2": 20, "3.3": 40, "3.4": 23, "3.5": 40,
+  "4.0": 40, "4.1": 24, "4.2": 24, "4.3": 21, "4.4": 10, "4.5": 70, "4.6": 40, "4.7": 24,
+  "5.0": 40, "5.3": 20, "6.0": 40,
+  "7.13": 10, "7.17": 10, "7.18": 10, "7.28": 51,
+};
+const TRANSIENT_DETAIL: Record<string, BounceClass> = {
+  "2.2": 22, "3.4": 23, "4.1": 24, "4.2": 24, "4.3": 21, "4.4": 21, "4.7": 24, "7.28": 51,
+};
+
+function classFromEnhanced(enhanced: string): BounceClass | undefined {
+  const [cls, subject, detail] = enhanced.split(".");
+  const key = `${subject}.${detail}`;
+  if (cls === "4") return TRANSIENT_DETAIL[key] ?? 70;
+  if (cls !== "5") return undefined;
+  if (key === "0.0") return undefined; // says only "permanent": the reply code may say more
+  return PERMANENT_DETAIL[key] ?? (subject === "7" ? 50 : subject === "6" || subject === "5" ? 40 : undefined);
+}
+
+/** RFC 5321 §4.2 reply codes when nothing else is known (RFC 7504: 521/556 no mail accepted). */
+function classFromReply(code: number): BounceClass {
+  if (code >= 400 && code < 500) return code === 452 ? 22 : 70;
+  if ([550, 551, 553, 521, 556].includes(code)) return 10;
+  if (code === 552) return 22;
+  if (code === 554 || code === 571 || code === 530 || code === 535) return 50;
+  return 40;
+}
+
+export function classifyBounce(input: BounceInput): BounceVerdict {
+  const codes = readCodes(input);
+  const text = input.text ?? "";
+  const transient = codes.code !== undefined ? codes.code < 500 : codes.enhancedCode?.startsWith("4") ?? false;
+  const fromText = classFromText(text);
+  const fromCode = codes.enhancedCode ? classFromEnhanced(codes.enhancedCode) : undefined;
+  let cls: BounceClass | undefined =
+    fromText && (fromText.strong || fromCode === undefined) ? fromText.cls : (fromCode ?? fromText?.cls);
+  if (cls === undefined && codes.code !== undefined) cls = classFromReply(codes.code);
+  cls ??= input.expired ? 24 : 1;
+  // A temporary refusal never makes a hard bounce (SparkPost: retries that end on 4xx replies are
+  // "not usually classified as hard"): the address may well exist.
+  if (bounceCategory(cls) === "hard" && (transient || input.expired)) cls = input.expired ? 24 : 20;
+  if (input.expired && (cls === 70 || cls === 20 || cls === 1)) cls = 24;
+  return { bounceClass: cls, category: bounceCategory(cls), ...codes };
+}

@@ -1,0 +1,42 @@
+// Reply code and RFC 3463 enhanced status code as failures really write them: "550 5.1.1",
+// "550-5.1.1", "550 550 5.1.1" (a relay quoting the reply after its own code), "#5.1.1" (qmail,
+// Exchange), "5.1.01" (leading zeros), "smtp; 550 ..." (DSN diagnostic type), and an enhanced
+// code whose class contradicts the reply ("550 4.2.2"): the reply's class wins, the detail stays.
+
+export interface Codes {
+  /** SMTP reply code (RFC 5321 §4.2), 400-599. */
+  code?: number;
+  /** RFC 3463 class.subject.detail without leading zeros, its class agreeing with `code`. */
+  enhancedCode?: string;
+}
+
+const ENHANCED_RE = /(?<![\d.])#?([245])\.(\d{1,3})\.(\d{1,3})(?![\d.]|\.\d)/g;
+/** A reply code at the start, possibly repeated ("550 550", "550-550") or after a DSN type. */
+const LEADING_REPLY_RE = /^\s*(?:[a-z][\w-]*\s*;\s*)?(?:#\s*)?([45]\d\d)(?=[\s\-:;,.)#]|$)/i;
+/** A reply code in running text ("host said: 550 ...", "(554.30)" is not one). */
+const REPLY_IN_TEXT_RE = /(?:^|[\s:;('"[<])([45][0-5]\d)(?=[\s\-:;]|$)(?![-]?\d)/;
+
+/** Normalises "5.01.1" → "5.1.1". */
+export const normalizeEnhanced = (c: string) => c.replace(/^#/, "").split(".").map((p) => String(Number(p))).join(".");
+
+/** The most specific enhanced code in `text`: the first that is not a generic x.0.0, else the first. */
+function findEnhanced(text: string): string | undefined {
+  const all = [...text.matchAll(ENHANCED_RE)].map((m) => normalizeEnhanced(`${m[1]}.${m[2]}.${m[3]}`));
+  return all.find((c) => !c.endsWith(".0.0")) ?? all[0];
+}
+
+/** Reads the codes of a failure from what is known: given codes win when well-formed. */
+export function readCodes(input: { code?: number; enhancedCode?: string; text?: string }): Codes {
+  const text = input.text ?? "";
+  let code = input.code !== undefined && input.code >= 400 && input.code < 600 ? input.code : undefined;
+  code ??= Number(LEADING_REPLY_RE.exec(text)?.[1] ?? REPLY_IN_TEXT_RE.exec(text)?.[1]) || undefined;
+  const given = input.enhancedCode && /^#?[245]\.\d{1,3}\.\d{1,3}$/.test(input.enhancedCode.trim()) ? normalizeEnhanced(input.enhancedCode.trim()) : undefined;
+  // A generic given code (Exim's Status 5.0.0) yields to a specific one in the text.
+  const fromText = findEnhanced(text);
+  let enhancedCode = given && !(given.endsWith(".0.0") && fromText && !fromText.endsWith(".0.0")) ? given : (fromText ?? given);
+  if (enhancedCode?.startsWith("2.")) enhancedCode = undefined; // a success code in a failure is noise
+  if (code !== undefined && enhancedCode && enhancedCode[0] !== String(code)[0]) {
+    enhancedCode = `${String(code)[0]}${enhancedCode.slice(1)}`;
+  }
+  return { ...(code !== undefined ? { code } : {}), ...(enhancedCode ? { enhancedCode } : {}) };
+}

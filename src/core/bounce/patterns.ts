@@ -1,0 +1,94 @@
+// What the diagnostic text says, per provider and MTA, as a SparkPost bounce class. The enhanced
+// code alone is too coarse (Exim sends 5.0.0, Microsoft 5.5.0 or 5.4.1 for unknown users, Apple
+// 5.7.1 for policy), so the words decide first. Ordered: the first matching rule wins, so
+// specific phrasings come before generic words ("blocked", "rejected", "spam").
+import type { BounceClass } from "./classes.ts";
+
+type Rule = readonly [RegExp, BounceClass];
+
+/** Phrases that cannot mean anything else, checked before everything. */
+const DECISIVE: Rule[] = [
+  // Challenge-response systems answering instead of delivering.
+  [/challenge[- ]response|boxbe|spamarrest|mailblocks|choicemail|sanebox|verify (that )?you are (a )?human|confirm (that )?you are not a robot|sender verification (request|required)/i, 100],
+  // Relaying refused: our MX choice or their configuration, not the address.
+  [/relay(ing)? (access )?(denied|not (permitted|allowed))|(unable|not permitted|not allowed) to relay|we do not relay|(isn't|not) in my list of allowed rcpthosts|relaying (is )?(disallowed|prohibited)|no relaying|relay not allowed|attr36|5\.7\.64/i, 54],
+  // Attachments and dangerous content.
+  [/prohibited attachment|attachment (type )?(is )?(not allowed|blocked|rejected|forbidden|prohibited)|file (type|extension|name) (is )?(not allowed|blocked|prohibited|forbidden)|banned (file|attachment|extension)|potential security issue|executable (file|attachment|content)|blocked extension/i, 53],
+  // Greylisting is a deferral whatever words surround it ("Recipient address rejected: Greylisted").
+  [/grey ?list|gray ?list|greylisted|graylisted|please come back later/i, 70],
+  // Our sender, HELO or host was refused: the recipient address is not in question.
+  [/sender address rejected|sender (domain|address) (must exist|not verified|does not exist|is not|rejected)|sender verify failed|verification failed for|helo command rejected|client host rejected|badmailfrom|bad outbound sender|envelope sender (is )?(in|on|not|rejected)/i, 50],
+  // cPanel's Exim text for an address it has no account for (it lists every possible cause).
+  [/the account or domain may not exist/i, 10],
+  // O365 directory-based edge blocking: the address is not in the tenant.
+  [/recipient address rejected: access denied|resolver\.adr\.(ex)?recip(ient)?notfound|recipientnotfound|recipient not found by smtp address lookup/i, 10],
+];
+
+/** The recipient's mailbox is full (before "invalid" and "timeout": "mailbox full: retry timeout exceeded"). */
+const MAILBOX_FULL: Rule[] = [
+  [/over ?quota|quota (exceeded|exceed|full|reached|violation)|exceed(s|ed)? (the |his |her |their )?(mailbox |storage |disk )?(quota|storage allocation)|mailbox (is |was )?(full|over|at capacity|size limit)|mail ?box (has )?exceeded|full mailbox|mailbox full|(insufficient|out of) (disk |system )?(storage|space)|storage (allocation|limit) (exceeded|reached)|mailfolder is (over|full)|user('s)? (mailbox|disk|account) is (full|over)|disk quota|no space left|postfach (ist )?voll|bo[iî]te (aux lettres )?pleine|buz[oó]n lleno|casella (piena|di posta piena)|mailbox size limit exceeded|overquota|quota de messagerie|too many messages in (this|the) mailbox/i, 22],
+];
+
+/** The address does not exist, never existed or is closed for good. */
+const INVALID: Rule[] = [
+  [/user(name)? (is )?unknown|unknown user|no such (user|mailbox|recipient|address|account|person|local user|e-?mail)|(user|mailbox|recipient|address|account|e-?mail address|addressee|destination address|local part|local-part)( name)? (does not|doesn't|do not|did not) exist|(user|mailbox|recipient|address|account|addressee|e-?mail( address)?)( name)? (not found|unknown|is unknown|is not known|not known|is invalid|invalid|not valid|is not valid|nonexistent|non-existent|unavailable|inactive|not listed|not recognized|not exist)/i, 10],
+  [/(invalid|unknown|bad|nonexistent|non-existent|unrecognized|illegal|unverified|undeliverable) (recipient|mailbox|user|address|account|e-?mail address|destination( mailbox)?( address)?|addressee|local ?part)|addressee unknown|no mailbox (here )?(by that name|found)|mailbox (not found|unavailable|does not exist|is (disabled|inactive|not available|unavailable))|requested action not taken: mailbox unavailable|mailbox not available|mailbox unavailable/i, 10],
+  [/doesn't have an? [\w.-]+ account|not our customer|no longer (accepts|receives|accepting|available|active|valid|in use|with)|account (has been |is |was )?(disabled|deactivated|suspended|closed|terminated|deleted|expired|inactive|blocked|locked|removed|discontinued)|(disabled|deactivated|inactive|closed|suspended|expired) (account|mailbox|user|address)|this (mailbox|account|address) is (disabled|closed|inactive|suspended)|mailbox (is )?(disabled|inactive|deactivated|suspended|closed)|address rejected|bad destination|not a valid (recipient|user|mailbox|address|subscriber|number|phone)|recipient (rejected|invalid|unknown|not (found|accepted|valid))|invalid (number|subscriber|mdn|phone)|subscriber (does not exist|unknown|not found)|not enabled for (e-?mail|messaging)|no (valid|such) recipients?|(unrouteable|unroutable) address|mailbox moved|has moved|address (has )?changed|mailbox owner has changed/i, 10],
+  // The domain takes no mail: no such domain, no mail exchanger, or a null MX (RFC 7505).
+  [/(host|domain)( name)? (or domain name )?not found(?!.*try again)|host unknown|unknown host|no such domain|domain (does not exist|doesn't exist|not found|is not valid|invalid|unknown|not exist)|(couldn't|could not|can't|cannot) find any host named|all relevant mx records point to non-existent hosts|no (mx|mail exchanger|mail server)s?( or a)?( record)?s? (record )?(for|found)|does not accept (e-?)?mail|accepts no mail|null mx|nullmx|no mail servers? for|unknown domain|invalid domain|domain (has been )?(disabled|expired)|dns (error|failure).*(nxdomain|does not exist)|nxdomain|mail for .* (not|isn't) accepted|couldn't find a mail exchanger/i, 10],
+  // Other languages.
+  [/utilisateur inconnu|destinataire inconnu|adresse (e-?mail )?(inconnue|invalide|introuvable|inexistante)|n'existe pas|inexistant|unbekannt|existiert nicht|nicht vorhanden|ung[üu]ltige (adresse|empf[äa]nger)|usuario (desconocido|no existe|inexistente)|no existe|direcci[oó]n (no v[aá]lida|inexistente)|destinatario (inesistente|sconosciuto)|utente (sconosciuto|inesistente)|onbekende (gebruiker|ontvanger)|bestaat niet|nieznany (u[zż]ytkownik|adresat)|nie istnieje|usu[aá]rio (desconhecido|inexistente)|n[aã]o existe/i, 10],
+];
+
+/** Our authentication (SPF, DKIM, DMARC) or our host's DNS (PTR) failed the receiver's checks. */
+const AUTH: Rule[] = [
+  [/dmarc|\bspf\b|dkim|unauthenticated|authentication (check|fail|required|information)|not authenticated|fails? to pass authentication|5\.7\.2[0-9]\b|\bptr\b|reverse dns|rdns|reverse (dns|lookup|mapping)|cannot find your hostname|fully-qualified hostname/i, 50],
+];
+
+/** Blocked because of where the mail comes from: listed IP or domain, reputation, volume from a bad source. */
+const SPAM_SOURCE: Rule[] = [
+  // A listed URL or domain in the body is about content.
+  [/uribl|surbl|dbl\.spamhaus|spamhaus dbl|url (is |was )?(listed|blocked|blacklisted)|(link|url|domain) in (the )?(message|body)|phish/i, 52],
+  [/black ?list|block ?list|blocklisted|blacklisted|deny ?list|denylist|\bdnsbl\b|\brbl\b|spamhaus|spamcop|sorbs|barracudacentral|b\.barracuda|uceprotect|psbl|invaluement|mailspike|cbl\.abuseat|proofpoint.*dnsbl|dnsbl-lookup|listed (at|on|in|by)|is listed|(ip|sender|sending|domain|your) reputation|(poor|bad|low|negative) reputation|reputation (is )?too low|\bsbrs\b|email reputation services|banned sending ip|traffic not accepted from this ip|unusual rate of unsolicited|(high|unusual) (volume|rate) of (spam|unsolicited|complaints)|user complaints|\[ts0[1-4]\]|\[tss0[1-9]\]|\[tss1\d\]|\[gl0?1\]|\[rl0?1\]|s3140|s3150|s3115|sc-00\d|ou-00\d|dy-00\d|bl0000\d\d|aup#|5\.7\.60\d|5\.7\.70\d|5\.7\.750|dynamic ip|residential ip|dial-?up|client host .* blocked|blocked using|ip (address )?(is )?(blocked|banned|rejected)|your ip|sender ip|sending ip|ip .* (has been )?(blocked|listed)|rejected (due to|because of) (ip|sender) reputation|compromised|botnet/i, 51],
+];
+
+/** Blocked because of what the message says. */
+const SPAM_CONTENT: Rule[] = [
+  [/\bspam\b|spammy|unsolicited (mail|e-?mail|bulk|commercial)|likely unsolicited|junk (mail|e-?mail)|content (filter|rejected|policy|restriction)|message content (rejected|not accepted)|(rejected|blocked) (due to|because of|for) (its )?content|bulk mail|virus|malware|infected|trojan|worm|suspicious (content|message|url|link)|\[ph0?1\]|5\.7\.350|message (looks|appears|considered|classified|identified|flagged|detected)( as)? (like )?(spam|suspicious|bulk|junk)|spamassassin|high (spam )?score|score (too high|exceeded)|policy violation detected|\[hm08\]|\[p2\]/i, 52],
+];
+
+/** Refused by the receiver's policy: authentication, PTR, sender checks, generic blocks. */
+const MAIL_BLOCK: Rule[] = [
+  [/spoof|not authorized|unauthorized|not permitted|administrative prohibition|prohibited|policy|access denied|denied|refused|rejected|blocked|banned|not allowed|not accepted|forbidden|5\.7\.1\b|\[cs0\d\]/i, 50],
+];
+
+const TOO_LARGE: Rule[] = [
+  [/message (is )?too (large|big)|message size|size (limit|exceeds|exceeded)|exceeds? (the )?(maximum|max|fixed|allowed) (message )?size|too large|message length exceeds|exceeded .*size limit/i, 23],
+];
+
+const TIMEOUT: Rule[] = [
+  [/timed? ?out|timeout|time-out|expired|too long in (the )?queue|retry time(out)? exceeded|(could not|couldn't) be delivered (within|for|in) \d|giving up|gave up|delivery time expired|in the queue too long|no answer from host|not going to try again/i, 24],
+];
+
+const DNS: Rule[] = [
+  [/name service error|dns (lookup )?(error|failure|problem|timeout)|(mx|dns|domain) lookup (error|failure|failed)|servfail|host not found, try again|4\.4\.3/i, 21],
+];
+
+/** A failure that may pass later: rate limits, busy or broken servers; and mail loops. */
+const TRANSIENT: Rule[] = [
+  [/try again|temporar(y|ily)|too many (connections|messages|recipients|concurrent|sessions)|rate (limit|exceeded|control)|throttl|deferred|try later|unexpected volume|sending (quota|limit) exceeded|receiving mail at a rate|resources? (temporarily )?unavailable|service (temporarily )?(not )?(un)?available|busy|overloaded|local error in processing|please retry/i, 70],
+  [/loop(s| detected|ing)? (back )?|hop count|too many hops|mail loop|routing loop/i, 40],
+];
+
+/** Rules in the order they are tried. Transient rules are last: their words appear in other failures too. */
+const STRONG: readonly Rule[] = [...DECISIVE, ...MAILBOX_FULL, ...INVALID, ...AUTH, ...SPAM_SOURCE, ...SPAM_CONTENT, ...TOO_LARGE, ...TIMEOUT, ...DNS];
+/** Generic words ("rejected", "try again"): a specific enhanced code beats them. */
+const WEAK: readonly Rule[] = [...MAIL_BLOCK, ...TRANSIENT];
+
+/** The class the text implies and whether it came from a specific phrase, or undefined. */
+export function classFromText(text: string): { cls: BounceClass; strong: boolean } | undefined {
+  if (!text) return undefined;
+  for (const [re, cls] of STRONG) if (re.test(text)) return { cls, strong: true };
+  for (const [re, cls] of WEAK) if (re.test(text)) return { cls, strong: false };
+  return undefined;
+}

@@ -1,0 +1,66 @@
+// The classifier against published reply texts (test/fixtures/bounces/replies.tsv), plus the code
+// repairs and the rules that keep temporary refusals from ever making a hard bounce.
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { BOUNCE_CLASSES, bounceCategory, classifyBounce, readCodes } from "../../../src/core/bounce/index.ts";
+
+const rows = readFileSync(join(import.meta.dir, "../../fixtures/bounces/replies.tsv"), "utf8").split("\n")
+  .filter((l) => l.trim() && !l.startsWith("#")).map((l) => {
+    const [cls, ...text] = l.split("\t");
+    return { cls: Number(cls), text: text.join("\t") };
+  });
+
+describe("bounce classes", () => {
+  test("SparkPost's published table, categories included", () => {
+    expect(Object.keys(BOUNCE_CLASSES).map(Number)).toEqual([1, 10, 20, 21, 22, 23, 24, 25, 30, 40, 50, 51, 52, 53, 54, 60, 70, 80, 90, 100]);
+    expect([10, 30, 90].map((c) => bounceCategory(c as 10))).toEqual(["hard", "hard", "hard"]);
+    expect([50, 51, 52, 53, 54].every((c) => bounceCategory(c as 50) === "block")).toBe(true);
+    expect([20, 21, 22, 23, 24, 40, 60, 70, 100].every((c) => bounceCategory(c as 20) === "soft")).toBe(true);
+    expect([bounceCategory(25), bounceCategory(80), bounceCategory(1)]).toEqual(["admin", "admin", "undetermined"]);
+  });
+});
+
+describe("codes as written in the wild", () => {
+  test.each([
+    ["550 550 5.1.1 no such user", 550, "5.1.1"],
+    ["550-5.1.01 bad mailbox", 550, "5.1.1"],
+    ["smtp; 554 5.7.1 blocked", 554, "5.7.1"],
+    ["Sorry, no mailbox here by that name. (#5.1.1)", undefined, "5.1.1"],
+    ["550 4.2.2 mailbox full", 550, "5.2.2"],
+    ["host said: 450 4.7.1 try later", 450, "4.7.1"],
+    ["550 5.0.0 <x>: 5.1.1 unknown", 550, "5.1.1"],
+    ["delivered to 10.1.2.3 version 5.1.2.3", undefined, undefined],
+  ])("%s", (text, code, enhanced) => {
+    const got = readCodes({ text });
+    expect([got.code, got.enhancedCode]).toEqual([code, enhanced]);
+  });
+
+  test("a generic given code yields to a specific one in the text; a malformed one is ignored", () => {
+    expect(readCodes({ enhancedCode: "5.0.0", text: "550 5.1.1 unknown" }).enhancedCode).toBe("5.1.1");
+    expect(readCodes({ enhancedCode: "5.2.2", text: "550 5.1.1 unknown" }).enhancedCode).toBe("5.2.2");
+    expect(readCodes({ enhancedCode: "5.x.1", code: 550 }).enhancedCode).toBeUndefined();
+  });
+});
+
+describe("classification of published texts", () => {
+  for (const row of rows) {
+    test(`${row.cls} ← ${row.text.slice(0, 90)}`, () => expect(classifyBounce({ text: row.text }).bounceClass).toBe(row.cls as 10));
+  }
+});
+
+describe("temporary refusals and expiry", () => {
+  test("a 4xx about the address is soft, never hard", () => {
+    expect(classifyBounce({ text: "450 4.1.1 <a@b.example>: Recipient address rejected: User unknown" })).toMatchObject({ bounceClass: 20, category: "soft" });
+  });
+  test("a queue lifetime ending on a 4xx is a timeout unless the last reply says block or full", () => {
+    expect(classifyBounce({ text: "451 4.3.0 try later", expired: true }).bounceClass).toBe(24);
+    expect(classifyBounce({ text: "450 4.1.1 user unknown", expired: true }).bounceClass).toBe(24);
+    expect(classifyBounce({ text: "452 4.2.2 over quota", expired: true }).bounceClass).toBe(22);
+    expect(classifyBounce({ text: "421 4.7.0 [TSS04] Messages from 1.2.3.4 temporarily deferred due to user complaints", expired: true }).bounceClass).toBe(51);
+    expect(classifyBounce({ text: "ECONNECTION: connect ECONNREFUSED", enhancedCode: "4.4.2", expired: true }).bounceClass).toBe(24);
+  });
+  test("nothing at all is undetermined", () => {
+    expect(classifyBounce({}).bounceClass).toBe(1);
+  });
+});
