@@ -67,7 +67,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   });
   const account = (await store.control.getAccount())!;
   // The one writer of events; what it records wakes the scheduler and the webhook pipeline.
-  const recorder = createRecorder({ store, now });
+  const recorder = createRecorder({ store, now, softBounces: { limit: config.mta.soft_bounce_limit, windowMs: config.mta.soft_bounce_window } });
   const events = await createEventPipeline({ store, resolver, now, log: log.child("events"), signingKey: account.webhookSigningKey, config: config.webhooks });
   const mta = createMta({ config, store, resolver, now, log: log.child("mta"), hostname: mtaHostname, secret, codec, recorder });
   recorder.subscribe(mta.scheduler);

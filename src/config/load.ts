@@ -13,6 +13,7 @@ export interface Config {
   zones: { names: string[]; default: string; remote: Record<string, { url: string }> };
   mta: {
     hostname: string; bounce_domain: string; max_queue_lifetime: number; retry: number[]; dns_servers: string[];
+    soft_bounce_limit: number; soft_bounce_window: number;
     max_connections: number; max_connections_per_host: number; messages_per_connection: number; signing_workers: number;
     routes: Record<string, string>;
   };

@@ -44,6 +44,8 @@ export const KEYS: KeyDef[] = [
   k("mta", "hostname", "string", "", "EHLO name and Message-ID domain (with a matching PTR); empty: this machine's host name", '"mail.example.com"'),
   k("mta", "bounce_domain", "string", "", "domain of VERP return paths (its MX must point here); empty: bounces.<sending domain>", '"bounces.example.com"'),
   k("mta", "max_queue_lifetime", "duration", "5d", "a message still undelivered after this fails permanently"),
+  k("mta", "soft_bounce_limit", "int", 0, "suppress an address after this many soft bounces (mailbox full, timeouts; not blocks) within soft_bounce_window; 0: never"),
+  k("mta", "soft_bounce_window", "duration", "14d", "the window soft_bounce_limit counts over"),
   k("mta", "retry", "durations", ["1m", "5m", "15m", "30m", "1h", "2h", "4h"], "delays between attempts; then the last step until the lifetime ends (RFC 5321 §4.5.4.1)"),
   k("mta", "dns_servers", "strings", [], "\"host:port\" resolvers for every DNS look-up (MX, validation, domain verify, DKIM/SPF/DMARC, MTA-STS); empty: the nameservers of /etc/resolv.conf"),
   k("mta", "max_connections", "int", 200, "outbound SMTP connections open at once, all destinations together"),

@@ -185,6 +185,9 @@ export interface MessageEvent {
   recipientId?: string;
   /** Why a failure happened, in Mailgun's words where they exist (suppress-bounce, suppress-unsubscribe, suppress-complaint, old). */
   reason?: string;
+  /** SparkPost bounce class (core/bounce) of a failure or deferral: the one verdict every webhook
+   *  format maps to its vendor's fields. Absent on events recorded before classification existed. */
+  bounceClass?: number;
   /** Whether the delivery attempt ran over TLS, and its number (1 for the first). */
   tls?: boolean;
   attempt?: number;

@@ -4,7 +4,7 @@
 // app.ts (the scheduler, the webhook pipeline) what was recorded.
 import type { MessageEvent } from "./model.ts";
 import type { RecipientUpdate, Store, StoredAttachment, StoredMessage, StoredRecipient } from "../store/store.ts";
-import { suppressionsFor } from "./suppression-policy.ts";
+import { isSoftBounce, suppressionsFor, type SoftBouncePolicy, type SuppressionContext } from "./suppression-policy.ts";
 
 /** What one write recorded: subscribers look at it and decide whether to wake up. */
 export interface Recorded {
@@ -24,9 +24,28 @@ export interface AcceptedSend {
   events: MessageEvent[];
 }
 
-export function createRecorder(deps: { store: Store; now: () => number }) {
+export function createRecorder(deps: { store: Store; now: () => number; softBounces?: SoftBouncePolicy }) {
   const subscribers: RecordSubscriber[] = [];
   const notify = (r: Recorded) => { for (const s of subscribers) s.recorded(r); };
+
+  /** Each event's suppression context: soft bounces of its address already recorded in the window
+   *  (asked of the store only when the repeated-soft-bounce policy is on), counting this batch too. */
+  async function contexts(zone: string, events: MessageEvent[]): Promise<(e: MessageEvent) => SuppressionContext> {
+    const policy = deps.softBounces;
+    if (!policy?.limit || !events.some(isSoftBounce)) return () => ({});
+    const counts = new Map<string, number>();
+    for (const e of events.filter(isSoftBounce)) {
+      if (counts.has(e.recipient)) continue;
+      const earlier = await deps.store.zone(zone).searchEvents({ recipient: e.recipient, types: ["failed"], begin: deps.now() - policy.windowMs, limit: 1000 });
+      counts.set(e.recipient, earlier.filter(isSoftBounce).length);
+    }
+    return (e) => {
+      if (!isSoftBounce(e)) return { policy };
+      const n = counts.get(e.recipient) ?? 0;
+      counts.set(e.recipient, n + 1);
+      return { policy, recentSoftBounces: n };
+    };
+  }
 
   return {
     /** Registers a subscriber (once, in app.ts). */
@@ -35,7 +54,7 @@ export function createRecorder(deps: { store: Store; now: () => number }) {
     async record(zone: string, input: { updates?: RecipientUpdate[]; events: MessageEvent[] }): Promise<void> {
       const updates = input.updates ?? [];
       if (!updates.length && !input.events.length) return;
-      await deps.store.zone(zone).applyOutcomes(updates, input.events, suppressionsFor(input.events), deps.now());
+      await deps.store.zone(zone).applyOutcomes(updates, input.events, suppressionsFor(input.events, await contexts(zone, input.events)), deps.now());
       notify({ zone, events: input.events, queued: false });
     },
     /** Commits a whole send (group-committed with concurrent sends); resolved means on disk. */

@@ -1,27 +1,62 @@
 // Which recorded events put an address on a suppression list: the one rule every producer (MTA
-// outcomes, inbound reports, tracking) goes through, applied by the recorder. Pure.
+// outcomes, inbound reports, tracking) goes through, as ESPs apply it. Pure.
+// - A hard bounce (invalid recipient, a domain without mail) suppresses at once.
+// - Soft bounces (mailbox full, timeouts, ...) and blocks (spam, reputation, policy) never do on
+//   their own: the address is fine, the mail or its sender is not. Repeated soft bounces of one
+//   address within a window may, when configured (SoftBouncePolicy; off by default).
+// - Deferrals (a 4xx reply, a "delayed" DSN) are notices, not failures; neither is a queue lifetime
+//   running out, an accept-time drop of an already suppressed address (605) or a purge.
+// - Complaints (every ARF report) and unsubscribes suppress.
 import type { MessageEvent } from "./model.ts";
 import type { Suppression } from "../store/store.ts";
+import { bounceCategory, classifyBounce, isBounceClass, type BounceClass } from "./bounce/index.ts";
+
+/** Repeated soft bounces: `limit` of them (0 = never) within `windowMs` suppress the address. */
+export interface SoftBouncePolicy {
+  limit: number;
+  windowMs: number;
+}
+
+export interface SuppressionContext {
+  policy?: SoftBouncePolicy;
+  /** Soft bounces of this address already recorded within the policy's window (this one excluded). */
+  recentSoftBounces?: number;
+}
 
 /** SMTP reply codes are three digits below 600; 605 and friends are our own accept-time codes. */
 const isSmtpCode = (code: number | undefined): code is number => code !== undefined && code >= 200 && code < 600;
 
-/**
- * The suppression `event` implies, or null:
- * - a permanent failure about the address (a remote SMTP refusal, or DNS saying the domain takes
- *   no mail: 5.1.x) puts it on `bounces`; a queue lifetime running out (reason "old"), local policy
- *   (a deleted sending domain), an administrator's purge and accept-time refusals of already
- *   suppressed addresses (code 605) say nothing about the address;
- * - a complaint puts it on `complaints`, an unsubscribe on `unsubscribes`.
- */
-export function suppressionFor(event: MessageEvent): Suppression | null {
+/** The bounce class of a failure event (classified from its code and text when it carries none). */
+export function classOfFailure(event: MessageEvent): BounceClass {
+  if (isBounceClass(event.bounceClass)) return event.bounceClass;
+  return classifyBounce({ code: event.code, enhancedCode: event.enhancedCode, text: event.description, expired: event.reason === "old" }).bounceClass;
+}
+
+/** A failure that counts towards the repeated-soft-bounce limit (not auto-replies or challenges). */
+export function isSoftBounce(event: MessageEvent): boolean {
+  if (event.type !== "failed" || event.severity !== "permanent" || event.code === 605 || event.reason === "old") return false;
+  const cls = classOfFailure(event);
+  return bounceCategory(cls) === "soft" && cls !== 60 && cls !== 100;
+}
+
+/** The suppression `event` implies, or null (see the rule at the top of this file). */
+export function suppressionFor(event: MessageEvent, ctx: SuppressionContext = {}): Suppression | null {
   const base = { domain: event.domain, address: event.recipient.toLowerCase(), scope: null, createdAt: event.timestamp };
   switch (event.type) {
     case "failed": {
-      if (event.severity !== "permanent" || event.reason === "old") return null;
+      if (event.severity !== "permanent" || event.reason === "old" || event.code === 605) return null;
+      // About the address only when a remote server said so, or DNS said the domain takes no mail
+      // (5.1.x without a reply); local policy (a deleted sending domain) says nothing about it.
       const isAboutAddress = isSmtpCode(event.code) || (event.code === undefined && (event.enhancedCode ?? "").startsWith("5.1."));
       if (!isAboutAddress) return null;
-      return { ...base, type: "bounces", reason: (event.description ?? "").slice(0, 500), code: String(event.code ?? event.enhancedCode ?? 550) };
+      const reason = (event.description ?? "").slice(0, 500);
+      const code = String(event.code ?? event.enhancedCode ?? 550);
+      if (bounceCategory(classOfFailure(event)) === "hard") return { ...base, type: "bounces", reason, code };
+      const limit = ctx.policy?.limit ?? 0;
+      if (limit > 0 && isSoftBounce(event) && (ctx.recentSoftBounces ?? 0) + 1 >= limit) {
+        return { ...base, type: "bounces", reason: `repeated soft bounces (${limit}): ${reason}`.slice(0, 500), code };
+      }
+      return null;
     }
     case "complained":
       return { ...base, type: "complaints", reason: "complaint (ARF)", code: "" };
@@ -32,11 +67,11 @@ export function suppressionFor(event: MessageEvent): Suppression | null {
   }
 }
 
-/** Every suppression a batch of events implies, in event order. */
-export function suppressionsFor(events: MessageEvent[]): Suppression[] {
+/** Every suppression a batch of events implies, in event order; `ctxFor` gives each event's context. */
+export function suppressionsFor(events: MessageEvent[], ctxFor: (e: MessageEvent) => SuppressionContext = () => ({})): Suppression[] {
   const out: Suppression[] = [];
   for (const e of events) {
-    const s = suppressionFor(e);
+    const s = suppressionFor(e, ctxFor(e));
     if (s) out.push(s);
   }
   return out;

@@ -5,6 +5,7 @@ import type { MessageEvent } from "../core/model.ts";
 import type { RecipientUpdate, Store, StoredMessage, StoredRecipient, ZoneStore } from "../store/store.ts";
 import { newId } from "../core/ids.ts";
 import { decodeReturnPath } from "./verp.ts";
+import { classifyBounce } from "../core/bounce/index.ts";
 import type { BounceReport, ComplaintReport } from "./reports.ts";
 
 export interface ReportOutcome {
@@ -54,12 +55,17 @@ export function createReportHandler(deps: { store: Store; secret: string; now: (
       const r = m.recipients.find((x) => x.email.toLowerCase() === br.finalRecipient.toLowerCase() || x.email.toLowerCase() === br.originalRecipient?.toLowerCase())
         ?? (m.recipients.length === 1 ? m.recipients[0] : undefined);
       if (!r || (br.action !== "failed" && br.action !== "delayed")) continue;
-      const code = br.diagnostic?.code ?? (br.status.startsWith("5") ? 550 : 450);
-      // Exim reports Status 5.0.0 and the specific code only in Diagnostic-Code.
-      const enhanced = br.diagnostic?.enhancedCode ?? br.status;
+      // Exim reports Status 5.0.0 and the specific code only in Diagnostic-Code: the classifier
+      // reads both, repairs them and weighs the words.
+      const verdict = classifyBounce({ code: br.diagnostic?.code, enhancedCode: br.diagnostic?.enhancedCode ?? br.status,
+        text: br.diagnostic?.text ?? "", expired: /expired|too long|retry time|timed? ?out/i.test(br.diagnostic?.text ?? "") });
+      const isTemporary = br.action === "delayed" || br.status.startsWith("4") || Boolean(verdict.enhancedCode?.startsWith("4"));
+      const code = verdict.code ?? (isTemporary ? 450 : 550);
       const text = br.diagnostic?.text ?? `status ${br.status}`;
-      if (br.action === "delayed") { out.events.push(event(m, r, "deferred", { severity: "temporary", code, enhancedCode: enhanced, description: text, mx: br.remoteMta })); continue; }
-      out.events.push(event(m, r, "failed", { severity: "permanent", code, enhancedCode: enhanced, description: text, mx: br.remoteMta }));
+      const common = { code, enhancedCode: verdict.enhancedCode ?? br.status, description: text, mx: br.remoteMta, bounceClass: verdict.bounceClass };
+      // A "delayed" DSN or a 4.x.x status is a notice that the remote MTA is still trying, not a failure.
+      if (isTemporary) { out.events.push(event(m, r, "deferred", { severity: "temporary", ...common })); continue; }
+      out.events.push(event(m, r, "failed", { severity: "permanent", ...common }));
       out.updates.push(update(r, "failed", code, text));
     }
     return out;

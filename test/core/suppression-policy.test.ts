@@ -1,31 +1,33 @@
-// The one rule deciding which events suppress an address, as a table: every producer's events
-// (MTA outcomes, inbound reports, tracking, accept time, purge) with the list they land on.
+// The one rule deciding which events suppress an address, as a table: hard bounces at once,
+// soft bounces and blocks never on their own, deferrals and expiry never, repeated soft bounces
+// only when configured, complaints and unsubscribes always.
 import { describe, expect, test } from "bun:test";
 import type { MessageEvent } from "../../src/core/model.ts";
-import { suppressionFor, suppressionsFor } from "../../src/core/suppression-policy.ts";
+import { isSoftBounce, suppressionFor, suppressionsFor } from "../../src/core/suppression-policy.ts";
 
 const T = 1_800_000_000_000;
 const ev = (e: Partial<MessageEvent>): MessageEvent => ({ id: "e1", type: "failed", messageId: "m1", recipient: "Bob@Example.COM",
   domain: "a.test", timestamp: T, tags: [], metadata: {}, ...e });
 
 const CASES: [string, Partial<MessageEvent>, { type: string; code: string; reason: string } | null][] = [
-  ["remote 550 refusal (MTA)", { severity: "permanent", code: 550, enhancedCode: "5.1.1", description: "no such user" }, { type: "bounces", code: "550", reason: "no such user" }],
-  ["remote 554 without an enhanced code", { severity: "permanent", code: 554, description: "rejected" }, { type: "bounces", code: "554", reason: "rejected" }],
-  ["DNS: the domain takes no mail (5.1.x, no SMTP code)", { severity: "permanent", enhancedCode: "5.1.2", description: "no MX" }, { type: "bounces", code: "5.1.2", reason: "no MX" }],
+  ["hard: remote 550 5.1.1", { severity: "permanent", code: 550, enhancedCode: "5.1.1", description: "no such user", bounceClass: 10 }, { type: "bounces", code: "550", reason: "no such user" }],
+  ["hard, unclassified event: classified from its text", { severity: "permanent", code: 550, enhancedCode: "5.0.0", description: "550 5.0.0 User unknown" }, { type: "bounces", code: "550", reason: "550 5.0.0 User unknown" }],
+  ["hard: DNS says the domain takes no mail (5.1.x, no SMTP code)", { severity: "permanent", enhancedCode: "5.1.2", description: "no MX" }, { type: "bounces", code: "5.1.2", reason: "no MX" }],
+  ["soft: mailbox full", { severity: "permanent", code: 552, enhancedCode: "5.2.2", description: "over quota", bounceClass: 22 }, null],
+  ["block: listed IP", { severity: "permanent", code: 554, enhancedCode: "5.7.1", description: "blocked using zen.spamhaus.org", bounceClass: 51 }, null],
+  ["block: spam content", { severity: "permanent", code: 550, enhancedCode: "5.7.1", description: "likely unsolicited mail", bounceClass: 52 }, null],
+  ["block: 554 'rejected' without an enhanced code", { severity: "permanent", code: 554, description: "rejected" }, null],
   ["local policy: sending domain deleted (5.7.1, no code)", { severity: "permanent", enhancedCode: "5.7.1", description: "sending domain deleted" }, null],
-  ["queue lifetime ran out", { severity: "permanent", code: 421, reason: "old", description: "gave up after 5 attempts" }, null],
+  ["queue lifetime ran out", { severity: "permanent", code: 421, reason: "old", description: "gave up after 5 attempts", bounceClass: 24 }, null],
   ["accept-time refusal of a suppressed address (605)", { severity: "permanent", code: 605, reason: "suppress-bounce", description: "Not delivering to previously bounced address" }, null],
-  ["administrator's purge", { severity: "permanent", description: "purged from the queue by the administrator" }, null],
-  ["a temporary failure", { type: "deferred", severity: "temporary", code: 451, description: "try later" }, null],
+  ["administrator's purge", { severity: "permanent", description: "purged from the queue by the administrator", bounceClass: 25 }, null],
+  ["deferral (4xx, or a delayed DSN)", { type: "deferred", severity: "temporary", code: 451, description: "try later", bounceClass: 70 }, null],
   ["a failed event marked temporary", { severity: "temporary", code: 550 }, null],
-  ["inbound DSN failure", { severity: "permanent", code: 550, enhancedCode: "5.1.1", description: "user unknown", mx: "mx.b.test" }, { type: "bounces", code: "550", reason: "user unknown" }],
   ["complaint (ARF)", { type: "complained", description: "abuse" }, { type: "complaints", code: "", reason: "complaint (ARF)" }],
   ["unsubscribe link", { type: "unsubscribed" }, { type: "unsubscribes", code: "", reason: "unsubscribe link" }],
   ["one-click List-Unsubscribe", { type: "unsubscribed", url: "list-unsubscribe" }, { type: "unsubscribes", code: "", reason: "one-click unsubscribe (RFC 8058)" }],
   ["delivered", { type: "delivered", code: 250 }, null],
-  ["accepted", { type: "accepted" }, null],
   ["opened", { type: "opened" }, null],
-  ["clicked", { type: "clicked", url: "https://x.test" }, null],
 ];
 
 describe("suppressionFor", () => {
@@ -37,8 +39,15 @@ describe("suppressionFor", () => {
     });
   }
 
-  test("a long remote reply is cut to 500 characters", () => {
-    expect(suppressionFor(ev({ severity: "permanent", code: 550, description: "x".repeat(2_000) }))?.reason.length).toBe(500);
+  test("repeated soft bounces suppress only when configured, at the limit", () => {
+    const full = ev({ severity: "permanent", code: 552, enhancedCode: "5.2.2", description: "over quota", bounceClass: 22 });
+    const policy = { limit: 3, windowMs: 7 * 86_400_000 };
+    expect(suppressionFor(full, { recentSoftBounces: 10 })).toBeNull(); // off by default
+    expect(suppressionFor(full, { policy, recentSoftBounces: 1 })).toBeNull();
+    expect(suppressionFor(full, { policy, recentSoftBounces: 2 })).toMatchObject({ type: "bounces", reason: "repeated soft bounces (3): over quota" });
+    const block = ev({ severity: "permanent", code: 554, description: "spam", bounceClass: 52 });
+    expect(suppressionFor(block, { policy, recentSoftBounces: 50 })).toBeNull(); // blocks never count
+    expect([isSoftBounce(full), isSoftBounce(block), isSoftBounce(ev({ type: "deferred", bounceClass: 22 }))]).toEqual([true, false, false]);
   });
 
   test("a batch yields one suppression per suppressing event, in order", () => {

@@ -5,6 +5,7 @@ import type { MessageEvent } from "../../core/model.ts";
 import type { RecipientUpdate, StoredMessage, StoredRecipient } from "../../store/store.ts";
 import { newId } from "../../core/ids.ts";
 import { nextAttemptAt, type DeliveryOutcome } from "../delivery/outcome.ts";
+import { classifyBounce } from "../../core/bounce/index.ts";
 
 export interface QueuePolicy {
   /** Delays between attempts in ms; after the last, the last step repeats until the lifetime ends. */
@@ -33,11 +34,13 @@ export function applyOutcome(rcpt: StoredRecipient, msg: StoredMessage, outcome:
   // The lifetime counts from acceptance (RFC 5321 §4.5.4.1: give up after 4-5 days in the queue).
   const next = outcome.kind === "deferred" ? nextAttemptAt(attempts, msg.createdAt, now, policy.schedule, policy.lifetimeMs) : null;
   if (next !== null && now < rcpt.expiresAt) {
-    return { update: { ...base, status: "deferred", nextAttemptAt: next }, events: [event("deferred", { severity: "temporary" })] };
+    const bounceClass = classifyBounce({ code: outcome.code, enhancedCode: outcome.enhancedCode, text: outcome.message }).bounceClass;
+    return { update: { ...base, status: "deferred", nextAttemptAt: next }, events: [event("deferred", { severity: "temporary", bounceClass })] };
   }
   const expired = outcome.kind === "deferred";
   const description = expired ? `gave up after ${attempts} attempts: ${outcome.message}` : outcome.message;
-  const failed = event("failed", { severity: "permanent", description, ...(expired ? { code: outcome.code ?? 498, reason: "old" } : {}) });
+  const { bounceClass } = classifyBounce({ code: outcome.code, enhancedCode: outcome.enhancedCode, text: outcome.message, expired });
+  const failed = event("failed", { severity: "permanent", description, bounceClass, ...(expired ? { code: outcome.code ?? 498, reason: "old" } : {}) });
   return { update: { ...base, status: "failed", nextAttemptAt: now }, events: [failed] };
 }
 
@@ -47,7 +50,7 @@ export function purgedEvents(rows: StoredRecipient[], messages: Map<string, Stor
     const msg = messages.get(r.messageId);
     if (!msg) return [];
     return [{ id: newId(now), type: "failed" as const, messageId: msg.id, recipient: r.email.toLowerCase(), recipientId: r.id, domain: msg.domain,
-      timestamp: now, severity: "permanent" as const, description: "purged from the queue by the administrator", attempt: r.attempts,
+      timestamp: now, severity: "permanent" as const, description: "purged from the queue by the administrator", attempt: r.attempts, bounceClass: 25,
       tags: msg.tags, metadata: msg.metadata }];
   });
 }

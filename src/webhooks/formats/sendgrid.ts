@@ -7,6 +7,7 @@ import { seconds, type EventContext } from "../context.ts";
 import type { FormatContext, WebhookFormat } from "../format.ts";
 import type { WebhookTarget } from "../../store/store.ts";
 import { switchOf } from "./sendgrid-settings.ts";
+import { sendgridBounceType, sendgridClassification } from "./bounce-fields.ts";
 
 export const SIGNATURE_HEADER = "X-Twilio-Email-Event-Webhook-Signature";
 export const TIMESTAMP_HEADER = "X-Twilio-Email-Event-Webhook-Timestamp";
@@ -35,7 +36,8 @@ export function sendgridEvent(ctx: EventContext): Record<string, unknown> {
   if (e.type === "failed" || e.type === "deferred" || e.type === "delivered") {
     out.response = e.description ?? "";
     if (e.type !== "delivered") { out.reason = e.description ?? ""; out.status = e.enhancedCode ?? ""; }
-    if (out.event === "bounce") out.type = e.code && e.code >= 500 && e.code < 600 && !/5\.7\./.test(e.enhancedCode ?? "") ? "bounce" : "blocked";
+    if (out.event === "bounce") out.type = sendgridBounceType(e);
+    if (out.event === "bounce" || out.event === "deferred") out.bounce_classification = sendgridClassification(e);
   }
   if (e.type === "opened" || e.type === "clicked" || e.type === "unsubscribed") {
     out.ip = e.ip ?? "";

@@ -1,6 +1,7 @@
 // SparkPost's event shape: `{"msys":{"<category>":{...}}}` with string-typed fields.
 import type { MessageEvent } from "../../core/model.ts";
 import { seconds, type EventContext } from "../context.ts";
+import { classOf } from "./bounce-fields.ts";
 
 /** SparkPost's category and type for an event. */
 export function sparkpostType(e: MessageEvent): { category: string; type: string } {
@@ -19,16 +20,8 @@ export function sparkpostType(e: MessageEvent): { category: string; type: string
   }
 }
 
-/** SparkPost bounce classes (support article "Bounce Classification Codes"), from the enhanced code. */
-export function bounceClass(e: MessageEvent): string {
-  const code = e.enhancedCode ?? "";
-  if (/^5\.1\.[0-3]/.test(code) || /^5\.1\.10/.test(code)) return "10"; // invalid recipient
-  if (/^5\.2\.2/.test(code)) return "25"; // mailbox full
-  if (/^5\.7\./.test(code)) return "50"; // policy / block
-  if (/^5\.4\./.test(code)) return "22"; // DNS / routing failure
-  if (/^4\./.test(code)) return "21"; // soft bounce
-  return "1"; // undetermined
-}
+/** SparkPost's bounce_class: the event's verdict from core/bounce (see bounce-fields.ts). */
+export const bounceClass = (e: MessageEvent): string => String(classOf(e));
 
 export function sparkpostEvent(ctx: EventContext): Record<string, unknown> {
   const e = ctx.event;

@@ -52,6 +52,8 @@ describe("delivery through a local SMTP sink", () => {
     await sink!.waitFor(1, 8000);
     await t!.app.mta.scheduler.drain();
     expect(await statusOf(t!, "grey@dest.test")).toEqual(["accepted", "deferred", "delivered"]);
+    const deferred = (await t!.app.store.zone("us").searchEvents({ recipient: "grey@dest.test", types: ["deferred"], limit: 1 }))[0]!;
+    expect(deferred.bounceClass).toBe(70); // greylisting: a transient failure
     const delivered = (await t!.app.store.zone("us").searchEvents({ recipient: "grey@dest.test", types: ["delivered"], limit: 1 }))[0]!;
     expect(delivered).toMatchObject({ attempt: 2, tls: true }); // the sink offers STARTTLS (self-signed): taken opportunistically
   });
@@ -64,11 +66,22 @@ describe("delivery through a local SMTP sink", () => {
     await t!.app.mta.scheduler.drain();
     const events = await t!.app.store.zone("us").searchEvents({ recipient: "gone@dest.test", limit: 10, ascending: true });
     expect(events.map((e) => e.type)).toEqual(["accepted", "failed"]);
-    expect(events[1]).toMatchObject({ severity: "permanent", code: 550, enhancedCode: "5.1.1" });
+    expect(events[1]).toMatchObject({ severity: "permanent", code: 550, enhancedCode: "5.1.1", bounceClass: 10 });
     const sup = await t!.app.store.zone("us").getSuppression("example.com", "bounces", "gone@dest.test");
     expect(sup?.code).toBe("550");
     await expect(t!.app.sender.send(principal, { domain: "example.com", source: "cli", from: { email: "a@example.com" },
       envelopes: [{ to: [{ email: "gone@dest.test" }], subject: "s", text: "t" }] })).resolves.toMatchObject({ accepted: 0 });
+  });
+
+  test("a block (554 5.7.1 listed IP) fails without putting the address on the bounce list", async () => {
+    const principal = await setup(() => ({ code: 554, message: "5.7.1 Service unavailable; Client host [192.0.2.1] blocked using zen.spamhaus.org" }));
+    await t!.app.sender.send(principal, { domain: "example.com", source: "cli", from: { email: "a@example.com" },
+      envelopes: [{ to: [{ email: "fine@dest.test" }], subject: "s", text: "t" }] });
+    for (let i = 0; i < 50 && (await statusOf(t!, "fine@dest.test")).length < 2; i++) await Bun.sleep(50);
+    await t!.app.mta.scheduler.drain();
+    const events = await t!.app.store.zone("us").searchEvents({ recipient: "fine@dest.test", limit: 10, ascending: true });
+    expect(events.map((e) => [e.type, e.bounceClass])).toEqual([["accepted", undefined], ["failed", 51]]);
+    expect(await t!.app.store.zone("us").getSuppression("example.com", "bounces", "fine@dest.test")).toBeNull();
   });
 
   test("a domain disabled after accept defers its mail instead of sending it", async () => {

@@ -1,0 +1,36 @@
+// The bounce verdict (core/bounce: a SparkPost class) in each vendor's words: SparkPost's
+// bounce_class, Mailgun's severity / reason / bounce-type, SendGrid's bounce type and
+// bounce_classification (Twilio SendGrid's seven published values).
+import type { MessageEvent } from "../../core/model.ts";
+import { bounceCategory, classifyBounce, isBounceClass, type BounceCategory, type BounceClass } from "../../core/bounce/index.ts";
+
+/** The event's class; events stored before classification existed are classified from their text. */
+export function classOf(e: MessageEvent): BounceClass {
+  if (e.code === 605 || e.description?.startsWith("purged from the queue")) return 25; // our own policy, not the receiver
+  if (isBounceClass(e.bounceClass)) return e.bounceClass;
+  return classifyBounce({ code: e.code, enhancedCode: e.enhancedCode, text: e.description, expired: e.reason === "old" }).bounceClass;
+}
+
+export const categoryOf = (e: MessageEvent): BounceCategory => bounceCategory(classOf(e));
+
+/** Mailgun: `reason` of a failure (suppress-* and old are set by the producer and kept). */
+export function mailgunReason(e: MessageEvent): string {
+  if (e.reason) return e.reason;
+  const category = categoryOf(e);
+  return category === "hard" ? "bounce" : category === "block" ? "espblock" : "generic";
+}
+
+/** Mailgun's delivery-status bounce-type: hard bounces are the ones that suppress. */
+export const mailgunBounceType = (e: MessageEvent): "hard" | "soft" => (categoryOf(e) === "hard" ? "hard" : "soft");
+
+const SENDGRID_CLASSIFICATION: Partial<Record<BounceClass, string>> = {
+  10: "Invalid Address", 30: "Invalid Address", 22: "Mailbox Unavailable",
+  50: "Reputation", 51: "Reputation", 52: "Content", 53: "Content", 54: "Technical Failure",
+  20: "Technical Failure", 21: "Technical Failure", 23: "Technical Failure", 24: "Technical Failure", 40: "Technical Failure",
+  70: "Frequency or Volume Too High",
+};
+
+/** SendGrid: `type` of a bounce event (bounce = hard, blocked = everything the receiver may accept later). */
+export const sendgridBounceType = (e: MessageEvent): "bounce" | "blocked" => (categoryOf(e) === "hard" ? "bounce" : "blocked");
+
+export const sendgridClassification = (e: MessageEvent): string => SENDGRID_CLASSIFICATION[classOf(e)] ?? "Unclassified";
