@@ -41,7 +41,7 @@ describe("set-up through the CLI", () => {
     expect(key).toMatchObject({ kind: "domain", domain: "example.com" });
     expect(key.key).toMatch(/^sk\./);
     expect(cli("key", "list", "--json").out).not.toContain(key.key);
-  });
+  }, 30_000); // six CLI processes of about a second each on a loaded machine
 
   test("--json puts only data on stdout; errors are one line on stderr with exit 1; usage errors exit 2", () => {
     const list = cli("domain", "list", "--json");
@@ -51,7 +51,7 @@ describe("set-up through the CLI", () => {
     expect(missing.err.trim().split("\n")).toHaveLength(1);
     expect(cli("domain", "frobnicate").code).toBe(2);
     expect(cli("key", "create").code).toBe(2);
-  });
+  }, 30_000);
 
   test("a bad config refuses to start, naming the file and the key", () => {
     const bad = join(dir, "bad.toml");
