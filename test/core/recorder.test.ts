@@ -79,4 +79,22 @@ describe("recorder", () => {
     expect(heard.at(-1)?.events.length).toBe(2);
     store.close();
   });
+
+  test("repeated soft bounces suppress at the configured limit within the window, blocks never", async () => {
+    const store = openSqliteStore(":memory:", ["us"]);
+    let now = NOW;
+    const recorder = createRecorder({ store, now: () => now, softBounces: { limit: 3, windowMs: 86_400_000 } });
+    const zone = store.zone("us");
+    const full = (id: string) => event(id, "failed", "r1@b.test", { severity: "permanent", code: 552, enhancedCode: "5.2.2", description: "over quota", bounceClass: 22, timestamp: now });
+    const block = (id: string) => event(id, "failed", "r2@b.test", { severity: "permanent", code: 554, description: "spam", bounceClass: 52, timestamp: now });
+    await recorder.record("us", { events: [full("s1"), block("b1")] });
+    now += 3_600_000;
+    await recorder.record("us", { events: [full("s2"), block("b2")] });
+    expect(await zone.getSuppression("a.test", "bounces", "r1@b.test")).toBeNull();
+    now += 3_600_000;
+    await recorder.record("us", { events: [full("s3"), block("b3"), block("b4")] });
+    expect(await zone.getSuppression("a.test", "bounces", "r1@b.test")).toMatchObject({ reason: "repeated soft bounces (3): over quota" });
+    expect(await zone.getSuppression("a.test", "bounces", "r2@b.test")).toBeNull();
+    store.close();
+  });
 });
