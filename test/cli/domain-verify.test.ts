@@ -37,14 +37,14 @@ beforeAll(async () => {
   ]);
   const file = join(dir, "postern.toml");
   writeFileSync(file, readFileSync(file, "utf8").replace("dns_servers = []", `dns_servers = ["${dns.server}"]`));
-});
+}, 60_000); // several CLI processes of about a second each on a loaded machine
 afterAll(async () => { await dns?.stop(); rmSync(dir, { recursive: true, force: true }); });
 
 describe("domain verify through real DNS", () => {
   test("the printed DKIM record does need several strings", () => {
     const dkim = printed("example.com").find((r) => r.purpose === "dkim" && r.value.includes("k=rsa"))!;
     expect(splitTxt(dkim.value).length).toBeGreaterThan(1);
-  });
+  }, 30_000);
 
   test("records published as printed activate the domain without --force", () => {
     const r = cli("--json", "domain", "verify", "example.com");
@@ -55,12 +55,12 @@ describe("domain verify through real DNS", () => {
     const byPurpose = Object.fromEntries(out.records.map((x) => [`${x.purpose} ${x.name}`, x.valid]));
     expect(byPurpose).toMatchObject({ "dkim s1._domainkey.example.com": "valid", "spf example.com": "valid",
       "dmarc _dmarc.example.com": "valid", "bounce-mx bounces.example.com": "valid" });
-  });
+  }, 30_000);
 
   test("a DKIM record carrying another key is refused, by name", () => {
     const r = cli("domain", "verify", "wrong.example.com");
     expect(r.code).toBe(1);
     expect(r.err).toContain("required records not found: s1._domainkey.wrong.example.com");
     expect(r.out).toMatch(/s1\._domainkey\.wrong\.example\.com.*invalid/);
-  });
+  }, 30_000);
 });
