@@ -3,8 +3,8 @@
 // address, while the Host header and the TLS server name (SNI and certificate check) stay the
 // URL's name. node:http(s) `lookup` does the pinning; fetch cannot. No redirects are followed,
 // the answer is read up to a size cap, and the whole exchange has one deadline.
-import { request as httpRequest, type IncomingMessage } from "node:http";
-import { request as httpsRequest } from "node:https";
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import { EgressError, parseEgressUrl, resolveEgress, type EgressPolicy } from "./egress.ts";
 
@@ -41,6 +41,24 @@ function pinnedLookup(address: string) {
   };
 }
 
+const MAX_AGENTS = 500;
+const agents = new Map<string, HttpAgent>();
+
+/**
+ * A keep-alive agent per URL origin and checked address: its sockets only ever go to that address,
+ * so reusing them keeps the pin, and a busy target is not a new TCP (and TLS) handshake per POST.
+ */
+function agentFor(url: URL, address: string): HttpAgent {
+  const key = `${url.protocol}//${url.host}@${address}`;
+  let agent = agents.get(key);
+  if (agent) return agent;
+  if (agents.size >= MAX_AGENTS) { const [k, old] = agents.entries().next().value!; agents.delete(k); old.destroy(); }
+  const opts = { keepAlive: true, maxFreeSockets: 4, timeout: 30_000, lookup: pinnedLookup(address) as never };
+  agent = url.protocol === "https:" ? new HttpsAgent(opts) : new HttpAgent(opts);
+  agents.set(key, agent);
+  return agent;
+}
+
 async function readCapped(res: IncomingMessage, max: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -63,7 +81,7 @@ export async function pinnedRequest(url: string, init: OutboundRequest, opts: Pi
   const send = parsed.protocol === "https:" ? httpsRequest : httpRequest;
   const max = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   return new Promise<PinnedResponse>((resolve, reject) => {
-    const req = send(parsed, { method: init.method ?? "POST", headers: init.headers, lookup: pinnedLookup(address) as never, agent: false }, (res) => {
+    const req = send(parsed, { method: init.method ?? "POST", headers: init.headers, lookup: pinnedLookup(address) as never, agent: agentFor(parsed, address) }, (res) => {
       readCapped(res, max).then((body) => {
         clearTimeout(timer);
         const headers: Record<string, string> = {};

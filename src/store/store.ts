@@ -246,7 +246,12 @@ export interface ZoneStore extends SendRecordStore {
   enqueueWebhooks(items: OutboxItem[], cursorName: string, cursor: number): Promise<void>;
   /** Writes outbox items that come from no event (bot verdict pushes). */
   enqueueOutbox(items: OutboxItem[]): Promise<void>;
-  claimWebhooks(now: number, limit: number, leaseMs: number): Promise<OutboxItem[]>;
+  /** Claims due items for `leaseMs`: at most `perUrl` per URL, none of `skipUrls` (targets busy or backed off). */
+  claimWebhooks(now: number, limit: number, leaseMs: number, opts?: { perUrl?: number; skipUrls?: string[] }): Promise<OutboxItem[]>;
+  /** Makes every claimed, unfinished outbox item due now: run once by a starting server. */
+  releaseWebhookClaims(now: number): Promise<number>;
+  /** Gives up unclaimed pending items created before `createdBefore`; returns them counted per URL. */
+  expireWebhooks(now: number, createdBefore: number): Promise<{ url: string; count: number; lastError: string | null }[]>;
   finishWebhook(id: string, status: OutboxItem["status"], attempts: number, nextAttemptAt: number, error: string | null, now: number): Promise<void>;
   webhookStats(): Promise<{ status: string; count: number }[]>;
   nextWebhookDueAt(): Promise<number | null>;

@@ -1,15 +1,21 @@
-// Posts outbox items to their targets until acknowledged: the item's format builds and signs the
-// request at send time, requests in flight are limited per URL, egress is pinned and guarded, and
-// items are retried with backoff until the lifetime ends (or the format calls a status final).
+// Posts outbox items to their targets until acknowledged. Each target (URL) has its own lane
+// (lanes.ts): claims skip targets that are busy or backed off, POSTs run without waiting for each
+// other, and a claim never holds more than a target's concurrency of its items. The item's format
+// builds and signs the request at send time; egress is pinned and guarded. An item is retried on
+// webhooks.retry until the lifetime ends (or the format calls a status final); items a dead
+// target never got are given up in bulk, with the reason logged.
 import type { OutboxItem, Store, WebhookTarget, ZoneStore } from "../store/store.ts";
 import type { Logger } from "../log.ts";
 import { EgressError } from "../net/egress.ts";
 import { redactUrl } from "../net/redact.ts";
 import type { Outbound } from "./outbound.ts";
 import { formatNamed } from "./registry.ts";
+import { createLanes, LANE_DEPTH, type Outcome } from "./lanes.ts";
 
 const LEASE_MS = 120_000;
-const CLAIM_BATCH = 50;
+const CLAIM_BATCH = 200;
+const EXPIRE_EVERY_MS = 5_000;
+const STOP_GRACE_MS = 2_000;
 
 export interface WebhookDeliveryDeps {
   store: Store;
@@ -17,13 +23,18 @@ export interface WebhookDeliveryDeps {
   log: Logger;
   outbound: Outbound;
   config: { retry: number[]; lifetime: number; concurrency_per_target: number };
+  /** A POST finished: its target may take more. */
+  onFree?: () => void;
 }
 
 export interface PostResult { ok: boolean; isFinal: boolean; error: string | null }
 
 export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
-  const inFlightPerUrl = new Map<string, number>();
   const targets = new Map<string, WebhookTarget | null>();
+  const retryStep = (n: number) => deps.config.retry[Math.min(n, deps.config.retry.length) - 1] ?? 60_000;
+  const lanes = createLanes({ concurrency: deps.config.concurrency_per_target, backoff: retryStep, now: deps.now,
+    onFree: () => deps.onFree?.(), onError: (e) => deps.log.error("webhook delivery failed", { error: String(e) }) });
+  let lastExpiry = 0;
 
   async function targetOf(id: string | null): Promise<WebhookTarget | null> {
     if (!id) return null;
@@ -44,43 +55,60 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
     }
   }
 
-  async function deliver(zone: ZoneStore, item: OutboxItem) {
+  async function deliver(zone: ZoneStore, item: OutboxItem): Promise<Outcome> {
     const r = await post(item);
     const attempts = item.attempts + 1;
     const now = deps.now();
-    if (r.ok) return zone.finishWebhook(item.id, "delivered", attempts, now, null, now);
-    const step = deps.config.retry[Math.min(attempts, deps.config.retry.length) - 1] ?? 60_000;
-    const next = now + step;
+    if (r.ok) { await zone.finishWebhook(item.id, "delivered", attempts, now, null, now); return "ok"; }
+    const next = now + retryStep(attempts);
     if (r.isFinal || next > item.createdAt + deps.config.lifetime) {
-      deps.log.warn("webhook given up", { url: redactUrl(item.url), attempts, error: r.error });
-      return zone.finishWebhook(item.id, r.isFinal && !r.error?.startsWith("refused") ? "rejected" : "expired", attempts, now, r.error, now);
+      const why = r.isFinal ? r.error : `lifetime ends before the next attempt; last error: ${r.error}`;
+      deps.log.warn("webhook given up", { url: redactUrl(item.url), attempts, error: why });
+      await zone.finishWebhook(item.id, r.isFinal && !r.error?.startsWith("refused") ? "rejected" : "expired", attempts, now, r.error, now);
+      return r.isFinal ? "final" : "failed";
     }
-    return zone.finishWebhook(item.id, "pending", attempts, next, r.error, now);
+    await zone.finishWebhook(item.id, "pending", attempts, next, r.error, now);
+    return "failed";
+  }
+
+  /** Gives up, per target, items that a dead or backed-off target never took within the lifetime. */
+  async function expire(zone: ZoneStore) {
+    const now = deps.now();
+    for (const g of await zone.expireWebhooks(now, now - deps.config.lifetime)) {
+      deps.log.warn("webhooks given up: not delivered within webhooks.lifetime", { url: redactUrl(g.url), count: g.count, lastError: g.lastError });
+    }
   }
 
   return {
-    /** Claims due items in every zone and posts them; resolves when this round is done. */
-    async runOnce(): Promise<number> {
-      const work: Promise<void>[] = [];
+    /** Claims due items of every target with a free slot and starts their POSTs; returns how many started. */
+    async dispatch(): Promise<number> {
+      let n = 0;
+      const doExpire = deps.now() - lastExpiry >= EXPIRE_EVERY_MS;
+      if (doExpire) lastExpiry = deps.now();
       for (const name of deps.store.zoneNames()) {
         const zone = deps.store.zone(name);
-        for (const item of await zone.claimWebhooks(deps.now(), CLAIM_BATCH, LEASE_MS)) {
-          const busy = inFlightPerUrl.get(item.url) ?? 0;
-          if (busy >= deps.config.concurrency_per_target) {
-            await zone.finishWebhook(item.id, "pending", item.attempts, deps.now(), item.lastError, deps.now());
-            continue;
-          }
-          inFlightPerUrl.set(item.url, busy + 1);
-          work.push(deliver(zone, item).catch((e) => deps.log.error("webhook delivery failed", { error: String(e) }))
-            .finally(() => {
-              const left = (inFlightPerUrl.get(item.url) ?? 1) - 1;
-              if (left > 0) inFlightPerUrl.set(item.url, left); else inFlightPerUrl.delete(item.url);
-            }));
+        if (doExpire) await expire(zone);
+        const items = await zone.claimWebhooks(deps.now(), CLAIM_BATCH, LEASE_MS, { perUrl: deps.config.concurrency_per_target * LANE_DEPTH, skipUrls: lanes.closed() });
+        for (const item of items) {
+          lanes.submit(item.url, {
+            run: () => deliver(zone, item),
+            release: (at) => zone.finishWebhook(item.id, "pending", item.attempts, at, item.lastError, deps.now()),
+          });
         }
+        n += items.length;
       }
-      await Promise.all(work);
-      return work.length;
+      return n;
     },
+    /** Takes back items claimed before a restart (one server per data dir): due at once. */
+    async recover(): Promise<number> {
+      let n = 0;
+      for (const name of deps.store.zoneNames()) n += await deps.store.zone(name).releaseWebhookClaims(deps.now());
+      if (n) deps.log.warn("took back webhook posts in flight before a restart", { count: n });
+      return n;
+    },
+    /** Waits a moment for POSTs in flight; the rest are taken back at the next start. */
+    drain: () => lanes.drain(STOP_GRACE_MS),
+    lanes: () => lanes.state(),
     invalidate: () => targets.clear(),
   };
 }

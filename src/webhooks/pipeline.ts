@@ -30,15 +30,17 @@ export async function createEventPipeline(deps: PipelineDeps) {
   const keys = createSigningKeys({ store: deps.store, installationKey: deps.signingKey });
   const outbound = createOutbound({ resolver: deps.resolver, now: deps.now, config: deps.config, keys, eventWebhookKey: eventKeys.privateKeyPem });
   const fanout = createFanout({ store: deps.store, now: deps.now });
-  const delivery = createWebhookDelivery({ store: deps.store, now: deps.now, log: deps.log, outbound, config: deps.config });
   let running = false;
   let wake: (() => void) | null = null;
   let done: Promise<void> | null = null;
+  // A finished POST may free a slot of a target with more due items: claim again soon.
+  const delivery = createWebhookDelivery({ store: deps.store, now: deps.now, log: deps.log, outbound, config: deps.config, onFree: () => wake?.() });
 
+  /** Fans out new events and starts due POSTs; never waits for a POST to finish. */
   async function round(): Promise<number> {
     const fanned = await fanout.run();
-    const posted = await delivery.runOnce();
-    return fanned + posted;
+    const started = await delivery.dispatch();
+    return fanned + started;
   }
 
   async function loop() {
@@ -57,14 +59,21 @@ export async function createEventPipeline(deps: PipelineDeps) {
     publicKey: eventKeys.publicKey,
     keys,
     outbound,
-    start() { if (!running) { running = true; done = loop(); } },
+    start() {
+      if (running) return;
+      running = true;
+      // Posts in flight when the last server stopped or crashed are due again before anything is claimed.
+      done = delivery.recover().catch((e) => deps.log.error("taking back webhook claims failed", { error: String(e) })).then(loop);
+    },
     /** Wakes the loop: new events were recorded, an item was queued or targets changed. */
     poke() { fanout.invalidate(); delivery.invalidate(); wake?.(); },
     /** A recorder subscriber: new events are worth a round now. */
     recorded(r: Recorded) { if (r.events.length) { fanout.invalidate(); delivery.invalidate(); wake?.(); } },
-    async stop() { running = false; wake?.(); await done; },
-    /** One full round, for tests. */
+    async stop() { running = false; wake?.(); await done; await delivery.drain(); },
+    /** One round (fan-out and the POSTs it starts), for tests. */
     round,
+    /** Per-target in-flight and backoff state. */
+    lanes: () => delivery.lanes(),
   };
 }
 

@@ -101,4 +101,23 @@ describe("webhook delivery", () => {
     expect(r.received).toHaveLength(0);
     expect((await t!.app.store.zone("us").webhookStats()).some((s) => s.status === "expired")).toBe(true);
   });
+  test("a dead target's POSTs are given up when the lifetime ends", async () => {
+    const p = await setup(undefined, `[webhooks]\nallow_private = true\nretry = ["200ms"]\nlifetime = "2s"\n`);
+    const dead = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
+    const url = `http://127.0.0.1:${dead.port}/hook`;
+    dead.stop(true); // nothing listens there any more: every POST is refused
+    const d = (await t!.app.domains.get("example.com"))!;
+    await t!.app.webhooks.create({ domainId: d.id, events: ["delivered"], url, format: "mailgun", extra: { mailgunId: "delivered" } });
+    await send(p, "ok@dest.test");
+    const zone = t!.app.store.zone(t!.app.store.zoneNames()[0]!);
+    const end = Date.now() + 15_000;
+    let stats: { status: string; count: number }[] = [];
+    while (Date.now() < end) {
+      stats = await zone.webhookStats();
+      if (stats.some((s) => s.status === "expired") && !stats.some((s) => s.status === "pending")) break;
+      await Bun.sleep(200);
+    }
+    expect(stats.find((s) => s.status === "expired")?.count).toBe(1);
+    expect(stats.some((s) => s.status === "pending")).toBe(false);
+  }, 30_000);
 });

@@ -79,4 +79,7 @@ export const ZONE_MIGRATIONS: string[] = [
      domain TEXT NOT NULL, request_id TEXT NOT NULL, body TEXT NOT NULL, created_at INTEGER NOT NULL,
      PRIMARY KEY (domain, request_id));
    CREATE INDEX bot_results_created ON bot_results(created_at);`,
+  // Outbox rows claimed by a POST in flight, so a starting server takes them back at once (as the
+  // mail queue does) instead of waiting out the lease.
+  `ALTER TABLE outbox ADD COLUMN claimed INTEGER NOT NULL DEFAULT 0;`,
 ];

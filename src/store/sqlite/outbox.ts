@@ -17,8 +17,12 @@ export function createOutboxStatements(db: Database) {
   const ins = db.query(`INSERT INTO outbox (id, url, format, target_id, domain, payload, attempts, next_attempt_at, status, created_at, updated_at)
     VALUES (?, ?, ?, ?, ?, ?, 0, ?, 'pending', ?, ?)`);
   const setCursor = db.query("INSERT INTO cursors (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value");
-  const claim = db.query(`UPDATE outbox SET next_attempt_at = ?1 + ?3 WHERE id IN (
-    SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_at <= ?1 ORDER BY next_attempt_at LIMIT ?2) RETURNING *`);
+  // Due rows, at most ?4 per URL and none of the URLs in ?5 (a JSON array): one target's backlog
+  // never fills a claim that other targets' items are waiting behind.
+  const claim = db.query(`UPDATE outbox SET next_attempt_at = ?1 + ?3, claimed = 1 WHERE id IN (
+    SELECT id FROM (SELECT id, next_attempt_at AS t, ROW_NUMBER() OVER (PARTITION BY url ORDER BY next_attempt_at) AS n
+      FROM outbox WHERE status = 'pending' AND next_attempt_at <= ?1 AND url NOT IN (SELECT value FROM json_each(?5)))
+    WHERE n <= ?4 ORDER BY t LIMIT ?2) RETURNING *`);
   return {
     cursor(name: string): number {
       return ((db.query("SELECT value FROM cursors WHERE name = ?").get(name) as Row | null)?.value as number | undefined) ?? 0;
@@ -46,12 +50,26 @@ export function createOutboxStatements(db: Database) {
       const r = db.query("SELECT body, created_at FROM bot_results WHERE domain = ? AND request_id = ?").get(domain, requestId) as Row | null;
       return r ? { body: r.body as string, createdAt: r.created_at as number } : null;
     },
-    claim(now: number, limit: number, leaseMs: number): OutboxItem[] {
-      return db.transaction(() => (claim.all(now, limit, leaseMs) as Row[]).map(toItem)).immediate();
+    claim(now: number, limit: number, leaseMs: number, perUrl = limit, skipUrls: string[] = []): OutboxItem[] {
+      return db.transaction(() => (claim.all(now, limit, leaseMs, perUrl, JSON.stringify(skipUrls)) as Row[]).map(toItem)).immediate();
     },
     finish(id: string, status: OutboxItem["status"], attempts: number, nextAttemptAt: number, error: string | null, now: number) {
-      db.query("UPDATE outbox SET status = ?, attempts = ?, next_attempt_at = ?, last_error = ?, updated_at = ? WHERE id = ?")
+      db.query("UPDATE outbox SET status = ?, attempts = ?, next_attempt_at = ?, last_error = ?, updated_at = ?, claimed = 0 WHERE id = ?")
         .run(status, attempts, nextAttemptAt, error, now, id);
+    },
+    releaseClaims(now: number): number {
+      return db.query("UPDATE outbox SET next_attempt_at = ?, claimed = 0 WHERE claimed = 1 AND status = 'pending'").run(now).changes;
+    },
+    expire(now: number, createdBefore: number): { url: string; count: number; lastError: string | null }[] {
+      return db.transaction(() => {
+        const gone = db.query(`SELECT url, COUNT(*) AS count, MAX(last_error) AS e FROM outbox
+          WHERE status = 'pending' AND claimed = 0 AND created_at < ? GROUP BY url`).all(createdBefore) as Row[];
+        if (gone.length) {
+          db.query(`UPDATE outbox SET status = 'expired', updated_at = ?, last_error = COALESCE(last_error, 'not delivered within the lifetime')
+            WHERE status = 'pending' AND claimed = 0 AND created_at < ?`).run(now, createdBefore);
+        }
+        return gone.map((r) => ({ url: r.url as string, count: r.count as number, lastError: (r.e as string | null) ?? null }));
+      }).immediate();
     },
     stats(): { status: string; count: number }[] {
       return db.query("SELECT status, COUNT(*) AS count FROM outbox GROUP BY status").all() as { status: string; count: number }[];
