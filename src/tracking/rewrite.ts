@@ -57,15 +57,25 @@ interface Edit {
   parts: Part[];
 }
 
-/** Style of the open pixel: sized so no client lays it out larger, but not hidden. */
-const PIXEL_STYLE =
-  "height:1px !important;width:1px !important;border-width:0 !important;margin:0 !important;padding:0 !important;";
 /**
- * Honeypot: a transparent 1px-text link around a zero-size span. Deliberately not display:none or
- * visibility:hidden (Gmail sender guidelines warn against CSS-hidden content, and link scanners
- * follow every href anyway); aria-hidden and tabindex keep screen-reader and keyboard users off it.
+ * The open pixel is a 1x1 background image, not an <img>: SpamAssassin's HTML_IMAGE_ONLY_* rules
+ * fire on any <img> in HTML with under 3,200 bytes of text, so an <img> pixel alone cost short
+ * tracked mail up to 1.8 points. Clients fetch background images like images: the table cell's
+ * `background` attribute (Gmail, Apple Mail, Outlook.com, Yahoo) at the end of the body; inline,
+ * where a SendGrid substitution tag sits, a span with a CSS background-image.
  */
-const HONEYPOT_STYLE = "color:transparent;font-size:1px;line-height:1px;text-decoration:none;";
+const PIXEL_BLOCK = ['<table role="presentation" border="0" cellpadding="0" cellspacing="0" width="1"><tr><td background="',
+  '" width="1" height="1" style="width:1px;height:1px;line-height:1px;font-size:1px;"></td></tr></table>'] as const;
+const PIXEL_INLINE = ['<span style="display:inline-block;width:1px;height:1px;background-image:url(',
+  ');background-repeat:no-repeat;"></span>'] as const;
+/**
+ * Honeypot: a 1px-text link around a zero-size span. Deliberately not display:none or
+ * visibility:hidden (Gmail sender guidelines warn against CSS-hidden content, and link scanners
+ * follow every href anyway), and no colour (color:transparent fires SpamAssassin's
+ * HTML_FONT_LOW_CONTRAST): its only text is a zero-width space. aria-hidden and tabindex keep
+ * screen-reader and keyboard users off it.
+ */
+const HONEYPOT_STYLE = "font-size:1px;line-height:1px;text-decoration:none;";
 const HONEYPOT_INNER =
   '<span style="display:inline-block;width:0;height:0;overflow:hidden;font-size:0;line-height:0;">&#8203;</span>';
 /** RFC 8058 §3.1: the one value List-Unsubscribe-Post may carry. */
@@ -132,10 +142,9 @@ function prepareHtml(html: string, base: string, opts: MessageTrackingOptions): 
       linkIndex++;
     }
   }
-  const pixel = pixelParts(base);
-  const isPixelPlaced = opts.openSubstitutionTag ? placeSubstitutionTag(html, opts, pixel, edits) : false;
+  const isPixelPlaced = opts.openSubstitutionTag ? placeSubstitutionTag(html, opts, pixelParts(base, PIXEL_INLINE), edits) : false;
   const tail: Part[] = [];
-  if (opts.opens && !isPixelPlaced) tail.push(...pixel);
+  if (opts.opens && !isPixelPlaced) tail.push(...pixelParts(base, PIXEL_BLOCK));
   if (opts.honeypot && !hasHoneypotLink(html)) tail.push(honeypotMarkup(base, opts));
   if (tail.length > 0) {
     const at = scan.closeAt === -1 ? html.length : scan.closeAt;
@@ -208,12 +217,8 @@ function fill(parts: Part[], sign: (hole: Hole) => string): string {
   return out;
 }
 
-function pixelParts(base: string): Part[] {
-  return [
-    `<img src="${escapeAttribute(base)}/t/o/`,
-    { kind: "open" },
-    `" width="1" height="1" alt="" border="0" style="${PIXEL_STYLE}" />`,
-  ];
+function pixelParts(base: string, [before, after]: readonly [string, string]): Part[] {
+  return [`${before}${escapeAttribute(base)}/t/o/`, { kind: "open" }, after];
 }
 
 /** The S2 honeypot path `/{domain}/{message_id}/hclick` (service spec), placed at the end of the body. */
