@@ -29,7 +29,7 @@ async function sendTracked(to: string) {
   const html = parsed.html ?? "";
   const pick = (re: RegExp) => new URL(re.exec(html)![1]!).pathname;
   const unsub = /<(http[^>]+\/t\/u\/[^>]+)>/.exec(parsed.headers.find((h) => h.key === "list-unsubscribe")!.value)![1]!;
-  return { open: pick(/src="([^"]+\/t\/o\/[^"]+)"/), click: pick(/href="([^"]+\/t\/c\/[^"]+)"/), honeypot: pick(/href="([^"]+\/hclick)"/),
+  return { open: pick(/background="([^"]+\/t\/o\/[^"]+)"/), click: pick(/href="([^"]+\/t\/c\/[^"]+)"/), honeypot: pick(/href="([^"]+\/hclick)"/),
     unsubscribe: new URL(unsub).pathname, headers: parsed.headers };
 }
 
