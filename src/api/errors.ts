@@ -29,6 +29,23 @@ function validationMessage(err: unknown): string {
   return "invalid request";
 }
 
+/** A failure no client caused, as the dispatcher hands it to a renderer: carries the request id. */
+export class Unexpected extends Error {
+  constructor(readonly requestId: string, readonly original: unknown) {
+    super("internal server error");
+  }
+}
+
+/** A 5xx message with the request id appended when there is one (the log line carries the same id). */
+export const internalMessage = (err: unknown, message: string) =>
+  err instanceof Unexpected ? `${message} (request id ${err.requestId})` : message;
+
+/** Errors of the paths no vendor owns (health, docs, tracking): `{"message"}`. */
+export function renderPlain(err: unknown, code?: string | number): Response {
+  const info = describeError(err, code);
+  return json(info.status, { message: info.status >= 500 ? internalMessage(err, "internal server error") : info.message });
+}
+
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 

@@ -12,7 +12,8 @@ import { renderSendgridError } from "./sendgrid/errors.ts";
 import { renderMailgunError } from "./mailgun/errors.ts";
 import { renderSparkpostError } from "./sparkpost/errors.ts";
 import { renderNativeError } from "./native/errors.ts";
-import { json } from "./errors.ts";
+import { isUnexpected, json, renderPlain, Unexpected } from "./errors.ts";
+import { badPathError, canonicalUrl, checkBody, checkDeclaredLength, pathDecodes } from "./request-guard.ts";
 import { unauthenticated } from "../core/errors.ts";
 import nativeOpenApi from "../../docs/api/native.openapi.json" with { type: "json" };
 import consoleHtml from "../ui/index.html" with { type: "text" };
@@ -48,32 +49,35 @@ function isHoneypotHost(req: Request, path: string): boolean {
 
 /** Builds the fetch handler for Bun.serve (or for tests: `handler(new Request(...))`). */
 export function createHttpHandler(deps: HttpDeps) {
-  async function dispatch(req: Request, peer: string): Promise<Response> {
-    const url = new URL(req.url);
+  async function dispatch(req: Request, peer: string, requestId: string): Promise<{ res: Response; surface: Surface }> {
+    const url = canonicalUrl(req.url);
     const path = normalizePath(url.pathname);
-    if (path !== url.pathname) {
+    if (path !== url.pathname || url.href !== req.url) {
       url.pathname = path;
-      req = new Request(url.toString(), req);
+      req = new Request(url.href, req);
     }
     const surface = isHoneypotHost(req, path) ? "tracking" : surfaceForPath(path, req.headers);
-    if (surface === "system") return system(path);
-    const ip = deps.clientIp(peer, req.headers);
-    const requestId = newId(deps.now());
-    if (surface === "tracking") {
-      setContext(req, { principal: null, ip, requestId, surface });
-      return deps.surfaces.tracking ? deps.surfaces.tracking.handle(req) : new Response("not found", { status: 404 });
-    }
-    const render = ERROR_RENDERERS[surface];
+    const render = surface === "system" || surface === "tracking" ? renderPlain : ERROR_RENDERERS[surface];
     try {
+      if (surface === "system") return { res: await system(path), surface };
+      const ip = deps.clientIp(peer, req.headers);
+      if (surface === "tracking") {
+        setContext(req, { principal: null, ip, requestId, surface });
+        return { res: deps.surfaces.tracking ? await deps.surfaces.tracking.handle(req) : renderPlain(undefined, "NOT_FOUND"), surface };
+      }
+      if (!pathDecodes(path)) return { res: render(badPathError()), surface };
+      checkDeclaredLength(req.headers);
       const principal: Principal | null = await deps.authenticate(extractKey(surface, req.headers));
-      if (!principal) return render(unauthenticated());
+      if (!principal) return { res: render(unauthenticated()), surface };
+      req = await checkBody(req, url.href);
       setContext(req, { principal, ip, requestId, surface });
       const handler = deps.surfaces[surface];
-      if (!handler) return render(undefined, "NOT_FOUND");
-      return await handler.handle(req);
+      if (!handler) return { res: render(undefined, "NOT_FOUND"), surface };
+      return { res: await handler.handle(req), surface };
     } catch (err) {
-      deps.log.error("request failed", { surface, path, requestId, error: String((err as Error)?.stack ?? err) });
-      return render(err);
+      if (!isUnexpected(err)) return { res: render(err), surface };
+      deps.log.error("request failed", { surface, method: req.method, path, requestId, error: String((err as Error)?.stack ?? err) });
+      return { res: render(new Unexpected(requestId, err)), surface };
     }
   }
 
@@ -87,8 +91,12 @@ export function createHttpHandler(deps: HttpDeps) {
   }
 
   return async function handle(req: Request, peer = "127.0.0.1"): Promise<Response> {
-    const res = await dispatch(req, peer);
-    const surface = surfaceForPath(new URL(req.url).pathname, req.headers);
+    const requestId = newId(deps.now());
+    const { res, surface } = await dispatch(req, peer, requestId);
+    // Every answer names its request, so a client can quote it and an operator find it in the log.
+    if (!res.headers.has("x-request-id")) {
+      try { res.headers.set("x-request-id", requestId); } catch { /* immutable headers (a static Response): leave them */ }
+    }
     deps.metrics.inc("postern_http_requests_total", "HTTP requests by surface and status", { surface, status: res.status });
     return res;
   };

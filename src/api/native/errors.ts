@@ -2,7 +2,7 @@
 // `errors` (strings) when a webhook endpoint failed its check. Field paths prefix the message so a
 // low-code user sees which form field was wrong.
 import { AppError } from "../../core/errors.ts";
-import { describeError, json } from "../errors.ts";
+import { describeError, internalMessage, json } from "../errors.ts";
 
 /** An AppError that also carries the `errors` list of the spec's webhook-create 402. */
 export class ErrorListError extends AppError {
@@ -15,7 +15,7 @@ export class ErrorListError extends AppError {
 
 function messageOf(err: unknown, info: ReturnType<typeof describeError>): string {
   if (info.status === 401) return "Unauthorized";
-  if (info.status >= 500) return "Internal server error";
+  if (info.status >= 500) return internalMessage(err, "Internal server error");
   const field = err instanceof AppError ? err.issues[0]?.field?.replace(/^\./, "") : undefined;
   if (field && info.code === "invalid" && !info.message.startsWith(field)) return `${field}: ${info.message}`;
   return info.message;
