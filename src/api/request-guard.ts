@@ -108,10 +108,13 @@ const looksLikeJson = (body: Uint8Array) => {
   return false;
 };
 
+// Mailgun's words for its documented limit, which is the one applied here to every surface.
+const tooLarge = () => new AppError("too_large", "request size exceeds 52.4MiB limit");
+
 /** Refuses a declared body above the limit before any of it is read. */
 export function checkDeclaredLength(headers: Headers): void {
   const declared = Number(headers.get("content-length") ?? 0);
-  if (declared > LIMITS.maxBodyBytes) throw new AppError("too_large", `the request body is limited to ${LIMITS.maxBodyBytes} bytes`);
+  if (declared > LIMITS.maxBodyBytes) throw tooLarge();
 }
 
 /**
@@ -122,7 +125,7 @@ export async function checkBody(req: Request, url: string): Promise<Request> {
   if (req.method === "GET" || req.method === "HEAD" || !req.body) return req;
   checkDeclaredLength(req.headers);
   const body = new Uint8Array(await req.arrayBuffer());
-  if (body.length > LIMITS.maxBodyBytes) throw new AppError("too_large", `the request body is limited to ${LIMITS.maxBodyBytes} bytes`);
+  if (body.length > LIMITS.maxBodyBytes) throw tooLarge();
   const type = req.headers.get("content-type") ?? "";
   if (/json/i.test(type) || looksLikeJson(body)) {
     const { depth, values, loneSurrogate } = jsonShape(new TextDecoder().decode(body));

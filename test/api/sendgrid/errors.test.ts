@@ -179,7 +179,9 @@ describe("403, 413 and 402", () => {
     try {
       const res = await send(valid({ mail_settings: undefined }));
       expect(res.status).toBe(500);
-      expect(await errorsOf(res)).toEqual({ errors: [{ message: "internal server error", field: null, help: null }] });
+      // The message names the request id (the log line carries it too), nothing of the failure itself.
+      const id = res.headers.get("x-request-id");
+      expect(await errorsOf(res)).toEqual({ errors: [{ message: `internal server error (request id ${id})`, field: null, help: null }] });
     } finally {
       t.app.sender.send = original;
     }
