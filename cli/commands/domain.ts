@@ -14,7 +14,7 @@ const onOff = (v: string | undefined, flag: string): boolean | undefined => {
 
 export const domainJson = (d: Domain) => ({
   name: d.name, state: d.state, zone: d.zone, wildcard: d.wildcard, dkim_selector: d.dkimSelector,
-  validation: d.validation, bot_detection: d.botDetection, open_tracking: d.openTracking, click_tracking: d.clickTracking,
+  validation: d.validation, bot_detection: d.botDetection, open_tracking: d.openTracking, click_tracking: d.clickTracking, inbound: d.inbound,
   limit: d.limitMax ? `${d.limitMax}/${d.limitWindow}` : null, created_at: isoTime(d.createdAt), updated_at: isoTime(d.updatedAt),
 });
 
@@ -73,12 +73,13 @@ export function registerDomain(program: Command) {
     .option("--open-tracking <on|off>", "open tracking by default")
     .option("--click-tracking <on|off>", "click tracking by default")
     .option("--unsubscribe-tracking <on|off>", "unsubscribe link and List-Unsubscribe headers by default")
+    .option("--inbound <on|off>", "receive mail for its addresses (routed by Mailgun routes, SendGrid Inbound Parse, SparkPost relay webhooks)")
     .option("--limit <N/M>", "at most N messages per M (hour, day, month or a duration such as 12h); 0/month removes it")
     .action(action(async (ctx, name: string, o: Record<string, string | undefined>) => {
       const d = await (await ctx.app()).domains.set(name, {
         validation: onOff(o.validation, "--validation"), botDetection: onOff(o.botDetection, "--bot-detection"),
         openTracking: onOff(o.openTracking, "--open-tracking"), clickTracking: onOff(o.clickTracking, "--click-tracking"),
-        unsubscribeTracking: onOff(o.unsubscribeTracking, "--unsubscribe-tracking"), limit: o.limit,
+        unsubscribeTracking: onOff(o.unsubscribeTracking, "--unsubscribe-tracking"), inbound: onOff(o.inbound, "--inbound"), limit: o.limit,
       });
       ctx.out.print(domainJson(d), () => `updated ${d.name}`);
     }));

@@ -10,7 +10,7 @@ export interface DnsRecord {
   name: string;
   value: string;
   priority?: number;
-  /** What the record is for: spf, dkim, dmarc, bounce-mx, bounce-spf, tracking. */
+  /** What the record is for: spf, dkim, dmarc, bounce-mx, bounce-spf, tracking, inbound-mx. */
   purpose: string;
   required: boolean;
   valid?: "valid" | "invalid" | "unknown";
@@ -44,6 +44,8 @@ export function recordsFor(domain: Domain, keys: DkimKey[], ctx: DnsContext): Dn
     // A CNAME must name a host; when public_url is an IP address, publish it as an A record.
     { type: isIP(ctx.trackingHost) ? "A" : "CNAME", name: `email.${domain.name}`, value: ctx.trackingHost, purpose: "tracking", required: false },
   );
+  // A receiving domain's own MX points at this MTA, whose [smtp] listen port (25) takes its mail.
+  if (domain.inbound) records.push({ type: "MX", name: domain.name, value: ctx.mtaHostname, priority: 10, purpose: "inbound-mx", required: false });
   return records;
 }
 

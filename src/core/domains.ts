@@ -26,13 +26,14 @@ export interface DomainSettingsPatch {
   openTracking?: boolean;
   clickTracking?: boolean;
   unsubscribeTracking?: boolean;
+  inbound?: boolean;
   /** "N/M": N messages per M (hour, day, month or a duration); "0/month" removes the limit. */
   limit?: string;
   wildcard?: boolean;
 }
 
 const DEFAULT_SETTINGS: DomainSettings = {
-  validation: true, botDetection: true, openTracking: false, clickTracking: false, unsubscribeTracking: false,
+  validation: true, botDetection: true, openTracking: false, clickTracking: false, unsubscribeTracking: false, inbound: false,
   limitMax: 0, limitWindow: "month",
 };
 
@@ -119,7 +120,7 @@ function applyPatch(base: DomainSettings, patch: DomainSettingsPatch): DomainSet
   const out: DomainSettings = {
     validation: patch.validation ?? base.validation, botDetection: patch.botDetection ?? base.botDetection,
     openTracking: patch.openTracking ?? base.openTracking, clickTracking: patch.clickTracking ?? base.clickTracking,
-    unsubscribeTracking: patch.unsubscribeTracking ?? base.unsubscribeTracking, limitMax: base.limitMax, limitWindow: base.limitWindow,
+    unsubscribeTracking: patch.unsubscribeTracking ?? base.unsubscribeTracking, inbound: patch.inbound ?? base.inbound, limitMax: base.limitMax, limitWindow: base.limitWindow,
   };
   if (patch.limit !== undefined) {
     const limit = parseLimit(patch.limit);

@@ -17,6 +17,8 @@ export interface DomainSettings {
   openTracking: boolean;
   clickTracking: boolean;
   unsubscribeTracking: boolean;
+  /** Receives mail for its addresses on the inbound SMTP listener (routed by the vendor APIs). */
+  inbound: boolean;
   /** Sending limit: at most `limitMax` messages per `limitWindow` ("hour", "day", "month"). 0 = none. */
   limitMax: number;
   limitWindow: string;

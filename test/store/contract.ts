@@ -8,7 +8,7 @@ export function runStoreContract(name: string, makeStore: () => Store) {
   describe(`${name} store`, () => {
     const withDomain = async (store: Store, zone = "us") => store.control.insertDomain({ name: `d${Math.random().toString(36).slice(2, 8)}.test`, zone,
       wildcard: false, dkimSelector: "s1", keys: [], validation: true, botDetection: true, openTracking: false, clickTracking: false,
-      unsubscribeTracking: false, limitMax: 0, limitWindow: "month" }, NOW);
+      unsubscribeTracking: false, inbound: false, limitMax: 0, limitWindow: "month" }, NOW);
 
     test("domains round-trip and names are unique", async () => {
       const store = makeStore();

@@ -5,23 +5,7 @@ import PostalMime from "postal-mime";
 import type { Address, Email } from "postal-mime";
 import { htmlToText } from "./strip.ts";
 
-export interface InboundAuth {
-  spf: string;
-  dkim: { domain: string; result: string }[];
-  dmarc: string;
-}
-
-/** What SMTP gave us, stored with the raw message before the 250. */
-export interface ReceivedEnvelope {
-  id: string;
-  domain: string;
-  mailFrom: string;
-  rcptTo: string[];
-  remoteIp: string;
-  heloName: string;
-  receivedAt: number;
-  auth: InboundAuth;
-}
+export type { InboundAuth, ReceivedEnvelope } from "../../core/inbound/model.ts";
 
 export interface ParsedMail {
   headerLines: [string, string][];

@@ -10,7 +10,7 @@ const toDomain = (r: Row): Domain => ({
   id: r.id as number, name: r.name as string, zone: r.zone as string, state: r.state as DomainState,
   wildcard: bool(r.wildcard), dkimSelector: r.dkim_selector as string, validation: bool(r.validation),
   botDetection: bool(r.bot_detection), openTracking: bool(r.open_tracking), clickTracking: bool(r.click_tracking),
-  unsubscribeTracking: bool(r.unsubscribe_tracking), limitMax: r.limit_max as number, limitWindow: r.limit_window as string,
+  unsubscribeTracking: bool(r.unsubscribe_tracking), inbound: bool(r.inbound), limitMax: r.limit_max as number, limitWindow: r.limit_window as string,
   createdAt: r.created_at as number, updatedAt: r.updated_at as number,
 });
 
@@ -28,7 +28,7 @@ const toWebhook = (r: Row): WebhookTarget => ({
 
 const SETTING_COLUMNS: Record<keyof DomainSettings | "state" | "wildcard", string> = {
   validation: "validation", botDetection: "bot_detection", openTracking: "open_tracking", clickTracking: "click_tracking",
-  unsubscribeTracking: "unsubscribe_tracking", limitMax: "limit_max", limitWindow: "limit_window", state: "state", wildcard: "wildcard",
+  unsubscribeTracking: "unsubscribe_tracking", inbound: "inbound", limitMax: "limit_max", limitWindow: "limit_window", state: "state", wildcard: "wildcard",
 };
 
 export function createControlStore(db: Database): ControlStore {

@@ -28,6 +28,12 @@ export const CONTROL_MIGRATIONS: string[] = [
   // The ECDSA P-256 pair that signs SendGrid-format event webhooks (the public key is published).
   `ALTER TABLE account ADD COLUMN event_webhook_private_key TEXT NOT NULL DEFAULT '';
    ALTER TABLE account ADD COLUMN event_webhook_public_key TEXT NOT NULL DEFAULT '';`,
+  // Inbound mail: which domains receive, and the routing rules of every vendor API (Mailgun routes,
+  // SendGrid Inbound Parse settings, SparkPost inbound domains and relay webhooks) as JSON specs.
+  `ALTER TABLE domains ADD COLUMN inbound INTEGER NOT NULL DEFAULT 0;
+   CREATE TABLE inbound_rules (
+     id TEXT NOT NULL, kind TEXT NOT NULL, domain_id INTEGER REFERENCES domains(id) ON DELETE CASCADE,
+     spec TEXT NOT NULL, created_at INTEGER NOT NULL, PRIMARY KEY (kind, id));`,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [
@@ -82,4 +88,9 @@ export const ZONE_MIGRATIONS: string[] = [
   // Outbox rows claimed by a POST in flight, so a starting server takes them back at once (as the
   // mail queue does) instead of waiting out the lease.
   `ALTER TABLE outbox ADD COLUMN claimed INTEGER NOT NULL DEFAULT 0;`,
+  // Received mail, durable before the 250 and kept until it expires (Mailgun's store(): three days).
+  `CREATE TABLE inbound_messages (
+     id TEXT PRIMARY KEY, domain TEXT NOT NULL, storage_key TEXT NOT NULL UNIQUE, envelope TEXT NOT NULL,
+     raw BLOB NOT NULL, size INTEGER NOT NULL, received_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);
+   CREATE INDEX inbound_messages_expiry ON inbound_messages(expires_at);`,
 ];

@@ -1,0 +1,77 @@
+// Inbound mail, engine-neutral: the routing rules each vendor's API configures, and a received
+// message as stored before the 250. Vendor objects are kept as their own spec so every surface
+// reads back exactly what it wrote.
+
+export interface InboundAuth {
+  spf: string;
+  dkim: { domain: string; result: string }[];
+  dmarc: string;
+}
+
+/** What SMTP gave us, stored with the raw message before the 250. */
+export interface ReceivedEnvelope {
+  id: string;
+  domain: string;
+  mailFrom: string;
+  rcptTo: string[];
+  remoteIp: string;
+  heloName: string;
+  receivedAt: number;
+  auth: InboundAuth;
+}
+
+export interface MailgunRouteSpec { priority: number; description: string; expression: string; actions: string[] }
+export interface ParseSettingSpec { hostname: string; url: string; spamCheck: boolean; sendRaw: boolean }
+export interface InboundDomainSpec { domain: string }
+export interface RelayWebhookSpec { name: string; target: string; authToken: string; matchDomain: string; protocol: string }
+
+export interface RuleSpecs {
+  "mailgun-route": MailgunRouteSpec;
+  "sendgrid-parse": ParseSettingSpec;
+  "sparkpost-inbound-domain": InboundDomainSpec;
+  "sparkpost-relay-webhook": RelayWebhookSpec;
+}
+export type RuleKind = keyof RuleSpecs;
+
+export interface InboundRule<K extends RuleKind = RuleKind> {
+  id: string;
+  kind: K;
+  /** The postern domain the rule belongs to (parse hostnames and inbound domains may be subdomains); null: account-wide (Mailgun routes). */
+  domainId: number | null;
+  spec: RuleSpecs[K];
+  createdAt: number;
+}
+
+export interface InboundRuleStore {
+  listRules<K extends RuleKind>(kind: K): Promise<InboundRule<K>[]>;
+  getRule<K extends RuleKind>(kind: K, id: string): Promise<InboundRule<K> | null>;
+  insertRule(rule: InboundRule): Promise<void>;
+  updateRule(rule: InboundRule): Promise<boolean>;
+  deleteRule(kind: RuleKind, id: string): Promise<boolean>;
+}
+
+/** One post owed for a received message: which format, where, and what it needs to build it. */
+export interface InboundPostItem {
+  id: string;
+  format: "mailgun-route" | "mailgun-store" | "sendgrid-parse" | "sparkpost-relay";
+  url: string;
+  recipient: string;
+  /** The rule that asked for it (route id, parse hostname, relay webhook id). */
+  ruleId: string;
+}
+
+export interface StoredInbound {
+  envelope: ReceivedEnvelope;
+  raw: Uint8Array;
+  storageKey: string;
+  expiresAt: number;
+}
+
+export interface InboundMessageStore {
+  /** Stores the message and the posts it owes in one transaction: durable before the 250. */
+  storeInbound(m: StoredInbound, posts: InboundPostItem[], now: number): Promise<void>;
+  getInbound(id: string): Promise<StoredInbound | null>;
+  getInboundByKey(storageKey: string): Promise<StoredInbound | null>;
+  /** Deletes messages past their expiry; returns how many. */
+  purgeInbound(now: number): Promise<number>;
+}
