@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { fillCaptures, parseAction, parseExpression, RouteSyntaxError } from "../../../src/inbound/routing/expression.ts";
-import { routeRecipient, type InboundRoute } from "../../../src/inbound/routing/routes.ts";
+import { fillCaptures, parseAction, parseExpression, RouteSyntaxError } from "../../src/core/inbound/expression.ts";
+import { routeRecipient, type InboundRoute } from "../../src/core/inbound/routes.ts";
 
 const route = (id: string, priority: number, expression: string, actions: string[], createdAt = 0): InboundRoute =>
   ({ id, priority, description: "", expression, actions, createdAt });

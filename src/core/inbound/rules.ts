@@ -1,0 +1,140 @@
+// The inbound routing rules every vendor API configures, checked once here: Mailgun routes
+// (account-wide), SendGrid Inbound Parse settings per hostname, SparkPost inbound domains and
+// relay webhooks. A hostname must be one of the account's domains or a subdomain of one, and a
+// domain key sees and changes only its own domain's rules.
+import type { Domain, Principal } from "../model.ts";
+import { AppError, conflict, forbidden, invalid, notFound } from "../errors.ts";
+import { newId } from "../ids.ts";
+import { parseAction, parseExpression, RouteSyntaxError } from "./expression.ts";
+import type { InboundRule, InboundRuleStore, RuleKind, RuleSpecs } from "./model.ts";
+
+export interface RuleDeps {
+  rules: InboundRuleStore;
+  /** The account's domain a hostname belongs to: itself or its nearest parent. */
+  owningDomain(hostname: string): Promise<Domain | null>;
+  now(): number;
+}
+
+const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const MAX_ACTIONS = 20;
+
+export function checkUrl(url: string, field: string): string {
+  let u: URL;
+  try { u = new URL(url); } catch { throw invalid(`${field} must be an http or https URL`, field); }
+  if (u.protocol !== "http:" && u.protocol !== "https:") throw invalid(`${field} must be an http or https URL`, field);
+  return url;
+}
+
+/** Checks a Mailgun route's expression and actions; forward URLs must be http(s). */
+export function checkRoute(spec: RuleSpecs["mailgun-route"]): RuleSpecs["mailgun-route"] {
+  if (!Number.isInteger(spec.priority) || spec.priority < 0) throw invalid("priority must be a non-negative integer", "priority");
+  if (!spec.actions.length) throw invalid("at least one action is required", "action");
+  if (spec.actions.length > MAX_ACTIONS) throw invalid(`at most ${MAX_ACTIONS} actions`, "action");
+  try {
+    parseExpression(spec.expression);
+    for (const a of spec.actions.map(parseAction)) {
+      if (a.kind === "forward" && !a.destination.includes("@")) checkUrl(a.destination.replace(/\\(g<\w+>|\d)/g, "x"), "action");
+      if (a.kind === "store" && a.notify) checkUrl(a.notify, "action");
+    }
+  } catch (e) {
+    if (e instanceof RouteSyntaxError) throw invalid(e.message, "expression");
+    throw e;
+  }
+  return { ...spec, description: spec.description.slice(0, 500) };
+}
+
+export function createInboundRules(deps: RuleDeps) {
+  async function hostDomain(p: Principal, hostname: string, field: string): Promise<Domain> {
+    const host = hostname.trim().toLowerCase();
+    if (!HOSTNAME.test(host)) throw invalid(`${field} must be a host name`, field);
+    const d = await deps.owningDomain(host);
+    if (!d) throw invalid(`${host} is not one of this account's domains or a subdomain of one`, field);
+    if (p.kind === "domain" && p.domain?.id !== d.id) throw forbidden(`this key may not configure ${host}`);
+    return d;
+  }
+
+  const visible = (p: Principal, r: InboundRule) => p.kind === "account" || (r.domainId !== null && r.domainId === p.domain?.id);
+
+  async function find<K extends RuleKind>(p: Principal, kind: K, id: string): Promise<InboundRule<K>> {
+    const r = await deps.rules.getRule(kind, id);
+    if (!r || !visible(p, r)) throw notFound(`${id} not found`);
+    return r;
+  }
+
+  function accountOnly(p: Principal) {
+    if (p.kind !== "account") throw forbidden("routes are account-wide: use an account key");
+  }
+
+  return {
+    async list<K extends RuleKind>(p: Principal, kind: K): Promise<InboundRule<K>[]> {
+      if (kind === "mailgun-route") accountOnly(p);
+      return (await deps.rules.listRules(kind)).filter((r) => visible(p, r));
+    },
+    get: <K extends RuleKind>(p: Principal, kind: K, id: string) => {
+      if (kind === "mailgun-route") accountOnly(p);
+      return find(p, kind, id);
+    },
+
+    async createRoute(p: Principal, spec: RuleSpecs["mailgun-route"]): Promise<InboundRule<"mailgun-route">> {
+      accountOnly(p);
+      const rule = { id: newId(deps.now()), kind: "mailgun-route" as const, domainId: null, spec: checkRoute(spec), createdAt: deps.now() };
+      await deps.rules.insertRule(rule);
+      return rule;
+    },
+    async updateRoute(p: Principal, id: string, patch: Partial<RuleSpecs["mailgun-route"]>): Promise<InboundRule<"mailgun-route">> {
+      accountOnly(p);
+      const r = await find(p, "mailgun-route", id);
+      const next = { ...r, spec: checkRoute({ ...r.spec, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) }) };
+      await deps.rules.updateRule(next);
+      return next;
+    },
+
+    /** SendGrid Inbound Parse: one setting per hostname. */
+    async putParseSetting(p: Principal, spec: RuleSpecs["sendgrid-parse"], create: boolean): Promise<InboundRule<"sendgrid-parse">> {
+      const hostname = spec.hostname.trim().toLowerCase();
+      const d = await hostDomain(p, hostname, "hostname");
+      checkUrl(spec.url, "url");
+      const existing = await deps.rules.getRule("sendgrid-parse", hostname);
+      if (create && existing) throw conflict(`a parse setting for ${hostname} already exists`);
+      if (!create && !existing) throw notFound(`no parse setting for ${hostname}`);
+      const rule = { id: hostname, kind: "sendgrid-parse" as const, domainId: d.id, spec: { ...spec, hostname }, createdAt: existing?.createdAt ?? deps.now() };
+      await (existing ? deps.rules.updateRule(rule) : deps.rules.insertRule(rule));
+      return rule;
+    },
+
+    async createInboundDomain(p: Principal, domain: string): Promise<InboundRule<"sparkpost-inbound-domain">> {
+      const host = domain.trim().toLowerCase();
+      const d = await hostDomain(p, host, "domain");
+      if (await deps.rules.getRule("sparkpost-inbound-domain", host)) throw conflict(`inbound domain ${host} already exists`);
+      const rule = { id: host, kind: "sparkpost-inbound-domain" as const, domainId: d.id, spec: { domain: host }, createdAt: deps.now() };
+      await deps.rules.insertRule(rule);
+      return rule;
+    },
+
+    async putRelayWebhook(p: Principal, id: string | null, spec: Partial<RuleSpecs["sparkpost-relay-webhook"]>): Promise<InboundRule<"sparkpost-relay-webhook">> {
+      const old = id ? await find(p, "sparkpost-relay-webhook", id) : null;
+      const next = { name: "", target: "", authToken: "", matchDomain: "", protocol: "SMTP", ...old?.spec,
+        ...Object.fromEntries(Object.entries(spec).filter(([, v]) => v !== undefined)) } as RuleSpecs["sparkpost-relay-webhook"];
+      checkUrl(next.target, "target");
+      if (next.name.length > 1024) throw invalid("name is too long", "name");
+      const inbound = await deps.rules.getRule("sparkpost-inbound-domain", next.matchDomain.toLowerCase());
+      if (!inbound || !visible(p, inbound)) throw invalid(`match.domain ${next.matchDomain || "(none)"} is not an inbound domain`, "match.domain");
+      const rule = { id: old?.id ?? newId(deps.now()), kind: "sparkpost-relay-webhook" as const, domainId: inbound.domainId,
+        spec: { ...next, matchDomain: next.matchDomain.toLowerCase() }, createdAt: old?.createdAt ?? deps.now() };
+      await (old ? deps.rules.updateRule(rule) : deps.rules.insertRule(rule));
+      return rule;
+    },
+
+    async remove(p: Principal, kind: RuleKind, id: string): Promise<void> {
+      if (kind === "mailgun-route") accountOnly(p);
+      await find(p, kind, id);
+      if (kind === "sparkpost-inbound-domain") {
+        const hooks = (await deps.rules.listRules("sparkpost-relay-webhook")).filter((h) => h.spec.matchDomain === id);
+        if (hooks.length) throw new AppError("conflict", `inbound domain ${id} is used by relay webhook ${hooks[0]!.id}`);
+      }
+      await deps.rules.deleteRule(kind, id);
+    },
+  };
+}
+
+export type InboundRules = ReturnType<typeof createInboundRules>;

@@ -1,0 +1,24 @@
+// The copy a Mailgun forward("addr@…") sends on. It leaves as mail of the receiving domain: From
+// becomes the receiving address (with the original sender's name, "via" the domain) so DMARC
+// aligns at the destination, Reply-To keeps the original sender, and the original signatures and
+// trace fields are dropped (they would no longer verify). postern's own return path and DKIM
+// signature then apply, so bounces of the copy come back as events of that domain.
+import { headerBlock } from "../payloads/received.ts";
+
+const DROP = /^(dkim-signature|arc-[a-z-]+|return-path|delivered-to|received|authentication-results|from|sender|x-postern-[a-z-]+)$/i;
+
+const quoteName = (s: string) => `"${s.replace(/["\\\r\n]/g, "").slice(0, 200)}"`;
+
+export function forwardCopy(raw: Uint8Array, receivingAddress: string, domain: string): Uint8Array {
+  const text = Buffer.from(raw).toString("latin1");
+  const split = /\r?\n\r?\n/.exec(text);
+  const bodyStart = split ? split.index + split[0].length : text.length;
+  const headers = headerBlock(raw);
+  const from = headers.find(([k]) => k.toLowerCase() === "from")?.[1] ?? "";
+  const name = /^\s*"?([^"<]*?)"?\s*</.exec(from)?.[1]?.trim() || /<?([^<>\s]+@[^<>\s]+)>?/.exec(from)?.[1] || "unknown sender";
+  const kept = headers.filter(([k]) => !DROP.test(k));
+  const out = [`From: ${quoteName(`${name} via ${domain}`)} <${receivingAddress}>`];
+  if (!headers.some(([k]) => k.toLowerCase() === "reply-to") && from) out.push(`Reply-To: ${from.replace(/[\r\n]/g, " ")}`);
+  for (const [k, v] of kept) out.push(`${k}: ${v}`);
+  return new Uint8Array(Buffer.from(`${out.join("\r\n")}\r\n\r\n${text.slice(bodyStart)}`, "latin1"));
+}
