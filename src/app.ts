@@ -29,6 +29,8 @@ import { createReportHandler } from "./inbound/report-handler.ts";
 import { createReportMailboxes } from "./core/report-mailboxes.ts";
 import { createHealth } from "./health.ts";
 import { createEventPipeline } from "./webhooks/pipeline.ts";
+import { createInboundMail } from "./inbound/receive/index.ts";
+import { createInboundRules } from "./core/inbound/rules.ts";
 import { createBotVerdicts } from "./webhooks/bot-verdicts.ts";
 import { createBotDetector } from "./tracking/bot-detector.ts";
 import { createInteractionRecorder } from "./tracking/interactions.ts";
@@ -68,7 +70,11 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const account = (await store.control.getAccount())!;
   // The one writer of events; what it records wakes the scheduler and the webhook pipeline.
   const recorder = createRecorder({ store, now, softBounces: { limit: config.mta.soft_bounce_limit, windowMs: config.mta.soft_bounce_window } });
-  const events = await createEventPipeline({ store, resolver, now, log: log.child("events"), signingKey: account.webhookSigningKey, config: config.webhooks });
+  const events = await createEventPipeline({ store, resolver, now, log: log.child("events"), signingKey: account.webhookSigningKey, config: config.webhooks,
+    publicUrl: config.server.public_url, loadInbound: async (domain, id) => {
+      const d = await domains.get(domain);
+      return d && localZones.includes(d.zone) ? store.zone(d.zone).getInbound(id) : null;
+    } });
   const mta = createMta({ config, store, resolver, now, log: log.child("mta"), hostname: mtaHostname, secret, codec, recorder });
   recorder.subscribe(mta.scheduler);
   recorder.subscribe(events);
@@ -76,6 +82,10 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     store, recorder, now, hostname: mtaHostname, lifetimeMs: config.mta.max_queue_lifetime, maxMessageBytes: config.smtp.max_message_size,
   });
 
+  const inboundMail = createInboundMail({ rules: store.control, owningDomain: domains.owning, zone: (z) => store.zone(z), zoneNames: store.zoneNames,
+    resolver, hostname: mtaHostname, now, sender, onStored: () => events.poke(), log: log.child("inbound") });
+  const inboundRules = createInboundRules({ rules: store.control, owningDomain: domains.owning, now,
+    storedMessage: async (d, key) => (localZones.includes(d.zone) ? store.zone(d.zone).getInboundByKey(key) : null) });
   const suppressions = createSuppressionService({ store, now });
   const webhooks = createWebhookService({ store, now });
   const activity = createActivityService({ store });
@@ -87,7 +97,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const detector = createBotDetector({ resolver, now });
   const surfaceDeps: SurfaceDeps = { config, access, domains, sender, suppressions, webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey, templates: createTemplateStore({ dir: config.storage.templates_dir }), detector, resolver,
-    outbound: events.outbound, eventWebhookPublicKey: events.publicKey, botVerdicts: createBotVerdicts({ store, now, onQueued: () => events.poke() }) };
+    outbound: events.outbound, eventWebhookPublicKey: events.publicKey, inboundRules, botVerdicts: createBotVerdicts({ store, now, onQueued: () => events.poke() }) };
 
   const interactions = createInteractionRecorder({ store, recorder, detector, now });
 
@@ -113,13 +123,14 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     reports: createReportHandler({ store, secret, now }), log: log.child("inbound"),
     recorder,
     isReportMailbox: createReportMailboxes({ getDomain: domains.get, bounceDomain: config.mta.bounce_domain }),
+    inbound: inboundMail.listener,
   });
 
   let server: ReturnType<typeof Bun.serve> | null = null;
   let lock: { release(): void } | null = null;
   return {
     config, store, log, now, resolver, metrics, access, domains, sender, mta, http, surfaces, mtaHostname, codec, newAccountKey,
-    suppressions, webhooks, activity, validator, events, detector, recorder,
+    suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules,
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */
     async start(): Promise<Record<string, string>> {
       if (!opts.inMemory) lock = takeServeLock(config.storage.data_dir);
@@ -132,12 +143,14 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       const smtp = await inbound.listen();
       await mta.scheduler.start();
       events.start();
+      inboundMail.start();
       return { http: `${server.hostname}:${server.port}`, smtp };
     },
     async stop() {
       if (server) { await server.stop(true); await inbound.close(); }
       await mta.stop();
       await events.stop();
+      inboundMail.stop();
       await access.flushTouches();
       store.close();
       lock?.release();

@@ -14,6 +14,7 @@ import type { BotDetector } from "../tracking/bot-detector.ts";
 import type { Resolver } from "../dns.ts";
 import type { Outbound } from "../webhooks/outbound.ts";
 import type { BotVerdicts } from "../webhooks/bot-verdicts.ts";
+import type { InboundRules } from "../core/inbound/rules.ts";
 
 export interface SurfaceDeps {
   config: Config;
@@ -38,6 +39,8 @@ export interface SurfaceDeps {
   outbound: Outbound;
   /** Base64 DER (SPKI) public key of the ECDSA pair SendGrid-format webhooks are signed with. */
   eventWebhookPublicKey: string;
+  /** Inbound routing rules of every vendor API (Mailgun routes, Inbound Parse, relay webhooks). */
+  inboundRules: InboundRules;
   /** Bot API results and queued verdict pushes. */
   botVerdicts: BotVerdicts;
 }

@@ -99,6 +99,16 @@ export function createDomainService(deps: DomainDeps) {
       return { domain, records };
     },
 
+    /** The account's domain a host name belongs to: itself or its nearest parent. */
+    async owning(hostname: string): Promise<Domain | null> {
+      const labels = hostname.toLowerCase().replace(/\.$/, "").split(".");
+      for (let i = 0; i < labels.length - 1; i++) {
+        const d = await control.getDomain(labels.slice(i).join("."));
+        if (d) return d;
+      }
+      return null;
+    },
+
     async set(name: string, patch: DomainSettingsPatch): Promise<Domain> {
       const d = await require(name);
       const settings = applyPatch(d, patch);

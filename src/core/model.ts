@@ -114,7 +114,7 @@ export interface SendRequest {
   isTestMode?: boolean;
   skipSuppression?: boolean;
   /** The surface the message came in through: picks the callback_url webhook format. */
-  source: "sendgrid" | "mailgun" | "sparkpost" | "native" | "cli" | "smtp";
+  source: "sendgrid" | "mailgun" | "sparkpost" | "native" | "cli" | "smtp" | "forward";
 }
 
 /** One rendered message to one set of recipients (one per recipient when data differs). */

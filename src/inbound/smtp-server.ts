@@ -28,10 +28,15 @@ export interface InboundDeps {
   recorder: Recorder;
   /** True for addresses that take reports besides VERP paths: postmaster@/abuse@/fbl@ our domains. */
   isReportMailbox: (address: string) => Promise<boolean>;
+  /** Mail for the account's receiving domains (domain set --inbound, parse hostnames, inbound domains). */
+  inbound?: {
+    accepts(address: string): Promise<boolean>;
+    receive(raw: Uint8Array, delivery: { mailFrom: string; rcptTo: string[]; remoteIp: string; heloName: string }): Promise<string[]>;
+  };
   log: Logger;
 }
 
-type Session = SMTPServerSession & { user?: unknown };
+type Session = SMTPServerSession & { user?: unknown; inboundRcpts?: string[] };
 
 const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
 const isLoopback = (ip: string) => /^(127\.|::1$|::ffff:127\.)/.test(ip);
@@ -69,6 +74,10 @@ export function createInboundServer(deps: InboundDeps) {
   async function onRcptTo(address: string, session: Session) {
     if (session.user) return;
     if (deps.reports.isReturnPath(address) || (await deps.isReportMailbox(address))) return;
+    if (deps.inbound && (await deps.inbound.accepts(address))) {
+      session.inboundRcpts = [...(session.inboundRcpts ?? []), address];
+      return;
+    }
     throw smtpError(554, "5.7.1 relay access denied");
   }
 
@@ -77,12 +86,29 @@ export function createInboundServer(deps: InboundDeps) {
     if (finding) throw smtpError(554, `5.5.2 ${finding.reason} refused (RFC 5321 §2.3.8)`);
     const user = session.user as { domain: Domain } | undefined;
     if (user) return submit(raw, session, user.domain);
+    const inbound = session.inboundRcpts ?? [];
+    if (inbound.length && deps.inbound) {
+      const ids = await receive(raw, session, inbound);
+      // Report mailboxes in the same envelope still get the report read below.
+      if (inbound.length === session.envelope.rcptTo.length) return `2.0.0 received as ${ids.join(" ")}`;
+    }
     const report = await parseReport(raw);
     if (!report) throw smtpError(550, "5.7.1 this address only takes delivery and complaint reports");
     const outcome = await deps.reports.handle(report, session.envelope.rcptTo.map((r) => r.address));
     if (outcome) await deps.recorder.record(outcome.zone, outcome);
     else deps.log.info("report for an unknown message", { kind: report.kind });
     return "2.0.0 report received";
+  }
+
+  async function receive(raw: Buffer, session: Session, rcptTo: string[]): Promise<string[]> {
+    try {
+      return await deps.inbound!.receive(new Uint8Array(raw), { mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+        rcptTo, remoteIp: session.remoteAddress, heloName: session.hostNameAppearsAs ?? "" });
+    } catch (e) {
+      if (e instanceof AppError && e.code === "forbidden") throw smtpError(550, `5.7.1 ${e.message}`);
+      deps.log.error("receiving a message failed", { error: (e as Error).message });
+      throw smtpError(451, "4.3.0 temporary failure, try again");
+    }
   }
 
   async function submit(raw: Buffer, session: Session, domain: Domain): Promise<string> {

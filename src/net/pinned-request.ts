@@ -24,7 +24,7 @@ export interface PinnedResponse {
   ok: boolean;
 }
 
-export interface OutboundRequest { method?: string; headers?: Record<string, string>; body?: string }
+export interface OutboundRequest { method?: string; headers?: Record<string, string>; body?: string | Uint8Array }
 
 /** Error of a request that hit its deadline (name "TimeoutError", as fetch's). */
 const timeoutError = (ms: number) => Object.assign(new Error(`no answer within ${Math.round(ms / 100) / 10} s`), { name: "TimeoutError", code: "ETIMEDOUT" });

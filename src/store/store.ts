@@ -1,6 +1,7 @@
 // The only storage API. Methods are async (a PostgreSQL store will not be synchronous), sized to a
 // use case, and return domain types. SQL lives only under store/sqlite/.
 import type { Account, ApiKey, DkimKey, Domain, DomainSettings, DomainState, KeyKind, MessageEvent, SuppressionType } from "../core/model.ts";
+import type { InboundMessageStore, InboundRuleStore } from "../core/inbound/model.ts";
 
 export interface NewDomain extends DomainSettings {
   name: string;
@@ -27,7 +28,7 @@ export interface WebhookTarget {
   createdAt: number;
 }
 
-export interface ControlStore {
+export interface ControlStore extends InboundRuleStore {
   getAccount(): Promise<Account | null>;
   createAccount(a: Account & { secret: string }): Promise<void>;
   /** The server-wide HMAC secret for VERP and tracking tokens. */
@@ -200,7 +201,7 @@ export interface OutboxItem {
 
 export interface ClaimFairness { perDomain: number; skipDomains: string[] }
 
-export interface ZoneStore extends SendRecordStore {
+export interface ZoneStore extends SendRecordStore, InboundMessageStore {
   readonly zone: string;
   /** Commits a whole send: messages, recipients (the queue), attachments and their events, in one transaction. */
   createSend(input: { messages: StoredMessage[]; recipients: StoredRecipient[]; attachments: StoredAttachment[]; events: MessageEvent[]; suppressions?: Suppression[] }): Promise<void>;

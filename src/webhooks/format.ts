@@ -1,6 +1,7 @@
 // The shape every webhook format implements (formats/<name>.ts, listed in registry.ts). Fan-out,
 // delivery and target choice only go through this interface: they never ask which format it is.
 import type { MessageEvent } from "../core/model.ts";
+import type { StoredInbound } from "../core/inbound/model.ts";
 import type { WebhookTarget } from "../store/store.ts";
 import type { OutboundRequest, PinnedResponse } from "../net/pinned-request.ts";
 
@@ -13,6 +14,12 @@ export interface FormatContext {
   target: WebhookTarget | null;
   /** HMAC key for Mailgun-style signatures: the domain's own key, the installation's for account-level targets. */
   signingKey: string;
+  /** The installation-wide HMAC key (account-level objects such as Mailgun routes). */
+  accountSigningKey: string;
+  /** Base of links into this server (server.public_url): stored inbound messages' URLs. */
+  publicUrl: string;
+  /** A received message of the item's domain, for the inbound formats; null once expired. */
+  inbound(id: string): Promise<StoredInbound | null>;
   /** PEM of the installation's ECDSA P-256 key (SendGrid-format signatures). */
   eventWebhookKey: string;
   /** An OAuth 2.0 client-credentials token, cached per target and credentials (oauth.ts). */
@@ -21,7 +28,7 @@ export interface FormatContext {
   send(url: string, init: OutboundRequest): Promise<PinnedResponse>;
 }
 
-export interface BuiltRequest { body: string; headers: Record<string, string> }
+export interface BuiltRequest { body: string | Uint8Array; headers: Record<string, string> }
 
 export interface WebhookFormat {
   /** Stored in WebhookTarget.format and OutboxItem.format. */

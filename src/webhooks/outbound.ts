@@ -6,6 +6,7 @@ import type { WebhookTarget } from "../store/store.ts";
 import { checkEgress } from "../net/egress.ts";
 import { pinnedRequest, type OutboundRequest, type PinnedResponse } from "../net/pinned-request.ts";
 import type { FormatContext } from "./format.ts";
+import type { StoredInbound } from "../core/inbound/model.ts";
 import type { SigningKeys } from "./keys.ts";
 import { createTokenCache } from "./oauth.ts";
 import { formatNamed } from "./registry.ts";
@@ -16,6 +17,9 @@ export interface OutboundDeps {
   config: { allow_private: boolean; timeout: number };
   keys: SigningKeys;
   eventWebhookKey: string;
+  publicUrl?: string;
+  /** Loads a received message of `domain` (inbound formats). */
+  loadInbound?: (domain: string, id: string) => Promise<StoredInbound | null>;
 }
 
 /** Where a request goes and for whom: the item's domain and its target (null for callback URLs and pushes). */
@@ -32,6 +36,8 @@ export function createOutbound(deps: OutboundDeps) {
     return {
       now, domain: to.domain, target: to.target, eventWebhookKey: deps.eventWebhookKey, send,
       signingKey: await deps.keys.forDomain(isAccountLevel || !to.domain ? null : to.domain),
+      accountSigningKey: await deps.keys.forDomain(null), publicUrl: deps.publicUrl ?? "",
+      inbound: async (id) => (deps.loadInbound ? deps.loadInbound(to.domain, id) : null),
       oauthToken: (details) => tokens.get(to.target?.id || to.url, { url: details.url, body: details.body }, now),
     };
   }

@@ -23,12 +23,15 @@ export interface PipelineDeps {
   /** The installation-wide HMAC key (account-level targets). */
   signingKey: string;
   config: WebhookDeliveryDeps["config"] & OutboundDeps["config"];
+  publicUrl?: string;
+  loadInbound?: OutboundDeps["loadInbound"];
 }
 
 export async function createEventPipeline(deps: PipelineDeps) {
   const eventKeys = await ensureEventWebhookKeys(deps.store);
   const keys = createSigningKeys({ store: deps.store, installationKey: deps.signingKey });
-  const outbound = createOutbound({ resolver: deps.resolver, now: deps.now, config: deps.config, keys, eventWebhookKey: eventKeys.privateKeyPem });
+  const outbound = createOutbound({ resolver: deps.resolver, now: deps.now, config: deps.config, keys, eventWebhookKey: eventKeys.privateKeyPem,
+    publicUrl: deps.publicUrl, loadInbound: deps.loadInbound });
   const fanout = createFanout({ store: deps.store, now: deps.now });
   let running = false;
   let wake: (() => void) | null = null;

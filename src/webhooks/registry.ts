@@ -5,6 +5,9 @@ import { native } from "./formats/native.ts";
 import { sendgrid } from "./formats/sendgrid.ts";
 import { sparkpost } from "./formats/sparkpost.ts";
 import { bot } from "./formats/bot.ts";
+import { mailgunRoute, mailgunStore } from "./formats/mailgun-route.ts";
+import { sendgridParse } from "./formats/sendgrid-parse.ts";
+import { sparkpostRelay } from "./formats/sparkpost-relay.ts";
 
 const FORMATS: WebhookFormat[] = [
   mailgun,
@@ -12,6 +15,10 @@ const FORMATS: WebhookFormat[] = [
   sendgrid,
   sparkpost,
   bot,
+  mailgunRoute,
+  mailgunStore,
+  sendgridParse,
+  sparkpostRelay,
 ];
 
 const BY_NAME = new Map(FORMATS.map((f) => [f.name, f]));

@@ -14,6 +14,7 @@ import { webhookRoutes } from "./webhook-routes.ts";
 import { suppressionRoutes } from "./suppression-routes.ts";
 import { activityRoutes } from "./activity-routes.ts";
 import { validationRoutes } from "./validation-routes.ts";
+import { inboundRoutes } from "./inbound-routes.ts";
 
 export function createMailgunSurface(deps: SurfaceDeps): SurfaceHandler {
   const templates = deps.templates;
@@ -25,5 +26,6 @@ export function createMailgunSurface(deps: SurfaceDeps): SurfaceHandler {
     .use(webhookRoutes(deps))
     .use(suppressionRoutes(deps))
     .use(activityRoutes(deps))
-    .use(validationRoutes(deps));
+    .use(validationRoutes(deps))
+    .use(inboundRoutes(deps));
 }

@@ -58,6 +58,8 @@ export interface InboundPostItem {
   recipient: string;
   /** The rule that asked for it (route id, parse hostname, relay webhook id). */
   ruleId: string;
+  /** What the format needs of the rule as it was when the message arrived (send_raw, auth token…). */
+  options: Record<string, unknown>;
 }
 
 export interface StoredInbound {

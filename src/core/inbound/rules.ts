@@ -6,12 +6,14 @@ import type { Domain, Principal } from "../model.ts";
 import { AppError, conflict, forbidden, invalid, notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { parseAction, parseExpression, RouteSyntaxError } from "./expression.ts";
-import type { InboundRule, InboundRuleStore, RuleKind, RuleSpecs } from "./model.ts";
+import type { InboundRule, InboundRuleStore, RuleKind, RuleSpecs, StoredInbound } from "./model.ts";
 
 export interface RuleDeps {
   rules: InboundRuleStore;
   /** The account's domain a hostname belongs to: itself or its nearest parent. */
   owningDomain(hostname: string): Promise<Domain | null>;
+  /** A received message of `domain` by its storage key (null when unknown or expired). */
+  storedMessage(domain: Domain, key: string): Promise<StoredInbound | null>;
   now(): number;
 }
 
@@ -123,6 +125,15 @@ export function createInboundRules(deps: RuleDeps) {
         spec: { ...next, matchDomain: next.matchDomain.toLowerCase() }, createdAt: old?.createdAt ?? deps.now() };
       await (old ? deps.rules.updateRule(rule) : deps.rules.insertRule(rule));
       return rule;
+    },
+
+    /** A stored message (Mailgun store()), for keys of its domain; expired ones are gone. */
+    async stored(p: Principal, domainName: string, key: string): Promise<StoredInbound> {
+      const d = await deps.owningDomain(domainName);
+      if (!d || d.name !== domainName.toLowerCase() || (p.kind === "domain" && p.domain?.id !== d.id)) throw notFound("Message not found");
+      const m = await deps.storedMessage(d, key);
+      if (!m || m.expiresAt <= deps.now()) throw notFound("Message not found");
+      return m;
     },
 
     async remove(p: Principal, kind: RuleKind, id: string): Promise<void> {

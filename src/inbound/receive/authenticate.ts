@@ -2,7 +2,7 @@
 // records read as published), and the trace headers we add in front of the stored message.
 import { authenticate } from "mailauth";
 import { toMailauthResolver, type Resolver } from "../../dns.ts";
-import type { InboundAuth } from "../payloads/received.ts";
+import type { InboundAuth } from "../../core/inbound/model.ts";
 
 export interface AuthInput { ip: string; helo: string; mailFrom: string; hostname: string; resolver: Resolver; now: number }
 

@@ -3,7 +3,7 @@
 // aligns at the destination, Reply-To keeps the original sender, and the original signatures and
 // trace fields are dropped (they would no longer verify). postern's own return path and DKIM
 // signature then apply, so bounces of the copy come back as events of that domain.
-import { headerBlock } from "../payloads/received.ts";
+import { headerBlock } from "../../webhooks/inbound/received.ts";
 
 const DROP = /^(dkim-signature|arc-[a-z-]+|return-path|delivered-to|received|authentication-results|from|sender|x-postern-[a-z-]+)$/i;
 

@@ -9,7 +9,7 @@ import { routeRecipient } from "../../core/inbound/routes.ts";
 import type { InboundMessageStore, InboundPostItem, InboundRuleStore, ReceivedEnvelope } from "../../core/inbound/model.ts";
 import type { Resolver } from "../../dns.ts";
 import { checkAuthentication } from "./authenticate.ts";
-import { headerBlock } from "../payloads/received.ts";
+import { headerBlock } from "../../webhooks/inbound/received.ts";
 
 export const STORE_DAYS = 3;
 
@@ -54,18 +54,20 @@ export function createReceiver(deps: ReceiverDeps) {
       if (domain.inbound && host === domain.name) {
         for (const a of routeRecipient(routes, rcpt.slice(0, 320), header)) {
           if (a.kind === "forward" && a.destination.includes("@") && !/^https?:/i.test(a.destination)) forwards.push([rcpt, a.destination]);
-          else if (a.kind === "forward") posts.push({ id: id(), format: "mailgun-route", url: a.destination, recipient: rcpt, ruleId: a.routeId });
-          else if (a.notify) posts.push({ id: id(), format: "mailgun-store", url: a.notify, recipient: rcpt, ruleId: a.routeId });
+          else if (a.kind === "forward") posts.push({ id: id(), format: "mailgun-route", url: a.destination, recipient: rcpt, ruleId: a.routeId, options: {} });
+          else if (a.notify) posts.push({ id: id(), format: "mailgun-store", url: a.notify, recipient: rcpt, ruleId: a.routeId, options: {} });
         }
       }
       const parse = await deps.rules.getRule("sendgrid-parse", host);
       if (parse && !parseHosts.has(host)) {
         parseHosts.add(host);
-        posts.push({ id: id(), format: "sendgrid-parse", url: parse.spec.url, recipient: rcpt, ruleId: host });
+        posts.push({ id: id(), format: "sendgrid-parse", url: parse.spec.url, recipient: rcpt, ruleId: host,
+          options: { hostname: host, sendRaw: parse.spec.sendRaw, spamCheck: parse.spec.spamCheck } });
       }
       if (await deps.rules.getRule("sparkpost-inbound-domain", host)) {
         for (const hook of (await deps.rules.listRules("sparkpost-relay-webhook")).filter((h) => h.spec.matchDomain === host)) {
-          posts.push({ id: id(), format: "sparkpost-relay", url: hook.spec.target, recipient: rcpt, ruleId: hook.id });
+          posts.push({ id: id(), format: "sparkpost-relay", url: hook.spec.target, recipient: rcpt, ruleId: hook.id,
+            options: { name: hook.spec.name, authToken: hook.spec.authToken, matchDomain: hook.spec.matchDomain } });
         }
       }
     }

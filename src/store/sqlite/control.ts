@@ -3,6 +3,7 @@ import type { Database } from "bun:sqlite";
 import type { Account, DkimKey, Domain, DomainSettings, DomainState } from "../../core/model.ts";
 import type { ControlStore, Credential, NewDomain, StoredKey, WebhookTarget } from "../store.ts";
 import { bool, json } from "./db.ts";
+import { createInboundRuleStore } from "./inbound-rules.ts";
 
 type Row = Record<string, unknown>;
 
@@ -39,6 +40,7 @@ export function createControlStore(db: Database): ControlStore {
     touch: db.query("UPDATE api_keys SET last_used_at = ? WHERE id = ?"),
   };
   return {
+    ...createInboundRuleStore(db),
     async getAccount() {
       const r = db.query("SELECT * FROM account LIMIT 1").get() as Row | null;
       return r ? { id: r.id as number, webhookSigningKey: r.webhook_signing_key as string, createdAt: r.created_at as number } : null;

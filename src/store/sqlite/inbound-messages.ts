@@ -24,7 +24,9 @@ export function createInboundMessageStore(db: Database): InboundMessageStore {
       db.transaction(() => {
         ins.run(e.id, e.domain, m.storageKey, JSON.stringify(e), m.raw, m.raw.length, e.receivedAt, m.expiresAt);
         for (const p of posts) {
-          post.run(p.id, p.url, p.format, p.ruleId, e.domain, JSON.stringify({ inboundId: e.id, recipient: p.recipient, ruleId: p.ruleId }), now, now, now);
+          // The payload is a batch of one, as every outbox row's: what the format needs to build the post.
+          const item = { inboundId: e.id, recipient: p.recipient, ruleId: p.ruleId, url: p.url, options: p.options };
+          post.run(p.id, p.url, p.format, null, e.domain, JSON.stringify([item]), now, now, now);
         }
       }).immediate();
     },

@@ -1,6 +1,7 @@
 // <zone>.sqlite: messages, attachments, recipients (which are also the queue), events and
 // suppressions of the domains that live in this zone. Queue statements are in queue.ts.
 import type { Database } from "bun:sqlite";
+import { createInboundMessageStore } from "./inbound-messages.ts";
 import type { MessageEvent } from "../../core/model.ts";
 import type { StoredAttachment, StoredMessage, StoredRecipient, Suppression, ZoneStore } from "../store.ts";
 import { bool, json } from "./db.ts";
@@ -49,6 +50,7 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
   const groupCommit = createGroupCommit(db, writeSend);
 
   return {
+    ...createInboundMessageStore(db),
     zone,
     createSend: (input) => groupCommit.add(input),
     async getMessage(id) {

@@ -2,11 +2,11 @@ import { describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import nodemailer from "nodemailer";
 import Parse from "@sendgrid/inbound-mail-parser";
-import { parseReceived, type ReceivedEnvelope } from "../../../src/inbound/payloads/received.ts";
-import { mailgunForward, mailgunStoreNotify } from "../../../src/inbound/payloads/mailgun.ts";
-import { sendgridParse } from "../../../src/inbound/payloads/sendgrid.ts";
-import { relayBatch, relayMessage } from "../../../src/inbound/payloads/sparkpost.ts";
-import { stripReply } from "../../../src/inbound/payloads/strip.ts";
+import { parseReceived, type ReceivedEnvelope } from "../../../src/webhooks/inbound/received.ts";
+import { mailgunForward, mailgunStoreNotify } from "../../../src/webhooks/inbound/mailgun.ts";
+import { sendgridParse } from "../../../src/webhooks/inbound/sendgrid.ts";
+import { relayBatch, relayMessage } from "../../../src/webhooks/inbound/sparkpost.ts";
+import { stripReply } from "../../../src/webhooks/inbound/strip.ts";
 
 async function compose(): Promise<Uint8Array> {
   const t = nodemailer.createTransport({ streamTransport: true, buffer: true });

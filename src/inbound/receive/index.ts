@@ -1,0 +1,45 @@
+// Inbound mail as the composition root builds it: the receiver, what the SMTP listener asks of it,
+// forwards through the send pipeline, and the hourly purge of messages past their three days.
+import { ACCOUNT_ID } from "../../core/account.ts";
+import type { Domain, Principal } from "../../core/model.ts";
+import type { SendService } from "../../core/send.ts";
+import type { Logger } from "../../log.ts";
+import { createReceiver, type ReceiverDeps } from "./receiver.ts";
+import { forwardCopy } from "./forward-copy.ts";
+
+const PURGE_MS = 3_600_000;
+
+export interface InboundMailDeps extends Omit<ReceiverDeps, "forward"> {
+  sender: SendService;
+  zoneNames(): string[];
+  log: Logger;
+}
+
+export function createInboundMail(deps: InboundMailDeps) {
+  const receiver = createReceiver({
+    ...deps,
+    async forward(domain: Domain, raw: Uint8Array, recipient: string, to: string) {
+      const principal: Principal = { accountId: ACCOUNT_ID, keyId: "inbound", kind: "domain", domain, grants: [] };
+      const copy = forwardCopy(raw, recipient, domain.name);
+      await deps.sender.send(principal, { domain: domain.name, source: "forward", from: { email: recipient },
+        envelopes: [{ to: [{ email: to }], subject: "", raw: copy }] });
+    },
+  });
+  let timer: ReturnType<typeof setInterval> | null = null;
+  const purge = async () => {
+    for (const z of deps.zoneNames()) {
+      try {
+        const n = await deps.zone(z).purgeInbound(deps.now());
+        if (n) deps.log.info("expired received messages deleted", { zone: z, count: n });
+      } catch (e) { deps.log.warn("purging received messages failed", { zone: z, error: (e as Error).message }); }
+    }
+  };
+  return {
+    receiver,
+    /** What the SMTP listener asks. */
+    listener: { accepts: async (address: string) => (await receiver.receivingDomain(address)) !== null, receive: receiver.receive },
+    start() { if (!timer) { timer = setInterval(() => void purge(), PURGE_MS); void purge(); } },
+    stop() { if (timer) clearInterval(timer); timer = null; },
+    purge,
+  };
+}
