@@ -7,6 +7,11 @@ import type { SurfaceDeps } from "../deps.ts";
 import { principalOf, requireDomainScope } from "../context.ts";
 import { readForm, routeGroup, type Form } from "./form.ts";
 import { formatDate } from "./model.ts";
+import { accountOnly } from "./policy.ts";
+
+const READ = { permission: accountOnly("inbound.read") };
+const MANAGE = { permission: accountOnly("inbound.manage") };
+const STORED = { permission: { right: "inbound.read" as const, domain: "domain" } };
 import { invalid } from "../../core/errors.ts";
 import { mailgunStoredJson } from "../../webhooks/inbound/mailgun.ts";
 import { parseReceived } from "../../webhooks/inbound/received.ts";
@@ -43,7 +48,7 @@ export function inboundRoutes(deps: Deps) {
       const skip = Math.max(0, Number(form.get("skip") ?? 0) || 0);
       const limit = Math.min(1000, Math.max(1, Number(form.get("limit") ?? 100) || 100));
       return { total_count: all.length, items: all.slice(skip, skip + limit).map(routeJson) };
-    })
+    }, READ)
     .get("/v3/routes/match", async ({ request }) => {
       const address = (await readForm(request)).get("address")?.trim();
       if (!address) throw invalid("address is required", "address");
@@ -52,17 +57,17 @@ export function inboundRoutes(deps: Deps) {
       const route = hit && routes.find((r) => r.id === hit.routeId);
       if (!route) throw notFound("Route not found");
       return { route: routeJson(route) };
-    })
-    .get("/v3/routes/:id", async ({ params, request }) => ({ route: routeJson(await deps.inboundRules.get(principalOf(request), "mailgun-route", params.id)) }))
+    }, READ)
+    .get("/v3/routes/:id", async ({ params, request }) => ({ route: routeJson(await deps.inboundRules.get(principalOf(request), "mailgun-route", params.id)) }), READ)
     .post("/v3/routes", async ({ request }) => {
       const s = specOf(await readForm(request), false);
       const r = await deps.inboundRules.createRoute(principalOf(request), { priority: s.priority!, description: s.description!, expression: s.expression!, actions: s.actions! });
       return { message: "Route has been created", route: routeJson(r) };
-    })
+    }, MANAGE)
     .put("/v3/routes/:id", async ({ params, request }) => {
       const r = await deps.inboundRules.updateRoute(principalOf(request), params.id, specOf(await readForm(request), true));
       return { message: "Route has been updated", ...routeJson(r) };
-    })
+    }, MANAGE)
     // A stored message as Mailgun's Messages API gives it: JSON fields, or the MIME with Accept: message/rfc2822.
     .get("/v3/domains/:domain/messages/:key", async ({ params, request }) => {
       const m = await deps.inboundRules.stored(requireDomainScope(request, params.domain), params.domain, params.key);
@@ -73,9 +78,9 @@ export function inboundRoutes(deps: Deps) {
         return { recipients: m.envelope.rcptTo.join(", "), sender: m.envelope.mailFrom, from: mail.from, subject: mail.subject, "body-mime": new TextDecoder().decode(m.raw) };
       }
       return mailgunStoredJson(m.envelope, await parseReceived(m.raw), rcpt, `${url.origin}${url.pathname}`);
-    })
+    }, STORED)
     .delete("/v3/routes/:id", async ({ params, request }) => {
       await deps.inboundRules.remove(principalOf(request), "mailgun-route", params.id);
       return { message: "Route has been deleted", id: params.id };
-    });
+    }, MANAGE);
 }

@@ -16,10 +16,11 @@ import { createMailSend, requireDomainKey } from "./mail-send.ts";
 import { toValidationBody } from "./mapper.ts";
 import { MSG } from "./model.ts";
 import { eventWebhookRoutes } from "./event-webhook.ts";
+import { parseSettingRoutes } from "./parse-settings.ts";
 
 const MAX_VALIDATION_BODY_BYTES = 64 * 1024;
 
-type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now" | "templates" | "webhooks" | "outbound" | "eventWebhookPublicKey">;
+type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now" | "templates" | "webhooks" | "outbound" | "eventWebhookPublicKey" | "inboundRules">;
 
 // SendGrid's API takes domain keys only (contract §4).
 const SEND = { right: "mail.send", keys: "domain" } as const;
@@ -34,6 +35,7 @@ export function createSendgridSurface(deps: SendgridDeps): SurfaceHandler {
     .onError(surfaceOnError(renderSendgridError))
     .use(permissions)
     .use(eventWebhookRoutes(deps))
+    .use(parseSettingRoutes(deps))
     .post("/v3/mail/send", ({ request }) => mailSend(principalOf(request), request), { parse: "none", permission: SEND })
     // SendGrid answers other methods on its endpoints with 405, not 404.
     .get("/v3/mail/send", methodNotAllowed, { permission: ANY }).put("/v3/mail/send", methodNotAllowed, { permission: ANY })

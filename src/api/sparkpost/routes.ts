@@ -17,6 +17,7 @@ import { apiKeyRoutes } from "./api-keys.ts";
 import { webhookRoutes } from "./webhooks.ts";
 import { suppressionRoutes } from "./suppression-list.ts";
 import { accountOf, validationOf } from "./account.ts";
+import { inboundRoutes } from "./inbound.ts";
 
 const VALIDATE = need("validation.use");
 
@@ -37,6 +38,7 @@ export function createSparkpostSurface(deps: SurfaceDeps): SurfaceHandler {
       .use(webhookRoutes(deps, "/:domain"))
       .use(suppressionRoutes(deps, ""))
       .use(suppressionRoutes(deps, "/:domain"))
+      .use(inboundRoutes(deps))
       .get("/recipient-validation/single/:address", validate, { permission: VALIDATE })
       .post("/recipient-validation/single/:address", validate, { permission: VALIDATE })
       .get("/account", async ({ request }) => {

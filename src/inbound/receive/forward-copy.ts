@@ -3,11 +3,16 @@
 // aligns at the destination, Reply-To keeps the original sender, and the original signatures and
 // trace fields are dropped (they would no longer verify). postern's own return path and DKIM
 // signature then apply, so bounces of the copy come back as events of that domain.
+import { decodeWords } from "postal-mime";
 import { headerBlock } from "../../webhooks/inbound/received.ts";
 
-const DROP = /^(dkim-signature|arc-[a-z-]+|return-path|delivered-to|received|authentication-results|from|sender|x-postern-[a-z-]+)$/i;
+const DROP = /^(dkim-signature|arc-[a-z-]+|return-path|delivered-to|received|received-spf|authentication-results|from|sender|x-postern-[a-z-]+)$/i;
 
-const quoteName = (s: string) => `"${s.replace(/["\\\r\n]/g, "").slice(0, 200)}"`;
+/** A display name as a header phrase: quoted when ASCII, one RFC 2047 encoded word otherwise. */
+function phrase(name: string): string {
+  const clean = name.replace(/["\\\r\n]/g, "").slice(0, 200);
+  return /^[\x20-\x7e]*$/.test(clean) ? `"${clean}"` : `=?UTF-8?B?${Buffer.from(clean, "utf8").toString("base64")}?=`;
+}
 
 export function forwardCopy(raw: Uint8Array, receivingAddress: string, domain: string): Uint8Array {
   const text = Buffer.from(raw).toString("latin1");
@@ -17,7 +22,7 @@ export function forwardCopy(raw: Uint8Array, receivingAddress: string, domain: s
   const from = headers.find(([k]) => k.toLowerCase() === "from")?.[1] ?? "";
   const name = /^\s*"?([^"<]*?)"?\s*</.exec(from)?.[1]?.trim() || /<?([^<>\s]+@[^<>\s]+)>?/.exec(from)?.[1] || "unknown sender";
   const kept = headers.filter(([k]) => !DROP.test(k));
-  const out = [`From: ${quoteName(`${name} via ${domain}`)} <${receivingAddress}>`];
+  const out = [`From: ${phrase(`${decodeWords(name)} via ${domain}`)} <${receivingAddress}>`];
   if (!headers.some(([k]) => k.toLowerCase() === "reply-to") && from) out.push(`Reply-To: ${from.replace(/[\r\n]/g, " ")}`);
   for (const [k, v] of kept) out.push(`${k}: ${v}`);
   return new Uint8Array(Buffer.from(`${out.join("\r\n")}\r\n\r\n${text.slice(bodyStart)}`, "latin1"));
