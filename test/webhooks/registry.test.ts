@@ -14,8 +14,8 @@ const event: EventContext = { message: null, event: { id: "e1", type: "delivered
   timestamp: 1_800_000_000_000, tags: [], metadata: {} } };
 
 describe("the format registry", () => {
-  test("lists the five formats", () => {
-    expect(formatNames()).toEqual(["mailgun", "native", "sendgrid", "sparkpost", "bot"]);
+  test("lists the event formats and the inbound ones", () => {
+    expect(formatNames()).toEqual(["mailgun", "native", "sendgrid", "sparkpost", "bot", "mailgun-route", "mailgun-store", "sendgrid-parse", "sparkpost-relay"]);
   });
 
   for (const name of ["mailgun", "native", "sendgrid", "sparkpost", "bot"]) {
@@ -44,7 +44,7 @@ describe("the format registry", () => {
   });
 
   test("only 406 is final, and only for Mailgun-wire formats", () => {
-    expect(formatNames().filter((n) => formatNamed(n).isFinal(406))).toEqual(["mailgun", "native"]);
+    expect(formatNames().filter((n) => formatNamed(n).isFinal(406))).toEqual(["mailgun", "native", "mailgun-route", "mailgun-store"]);
   });
 
   test("an unknown format name is an error, not a silent default", () => {
