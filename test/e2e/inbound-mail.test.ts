@@ -10,7 +10,7 @@ import { Client } from "@sendgrid/client";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { startSink, type Sink } from "../helpers/smtp-sink.ts";
 
-interface Post { path: string; headers: Headers; bytes: Uint8Array; form?: FormData; json?: unknown }
+interface Post { path: string; headers: Headers; bytes: Uint8Array; form?: Awaited<ReturnType<Request["formData"]>>; json?: unknown }
 
 function startTarget() {
   const posts: Post[] = [];
@@ -52,8 +52,8 @@ beforeAll(async () => {
   await t.app.domains.add("other.example");
   await t.app.domains.verify("other.example", true);
   const addrs = await t.app.start();
-  http = addrs.http;
-  smtpPort = Number(addrs.smtp.split(":").pop());
+  http = addrs.http!;
+  smtpPort = Number(addrs.smtp!.split(":").pop());
 });
 afterAll(async () => { await t.close(); await sink.close(); target.stop(); });
 

@@ -15,6 +15,9 @@ declare module "sparkpost" {
     webhooks: { list(o?: unknown): Promise<any>; get(id: string, o?: unknown): Promise<any>; create(w: unknown): Promise<any>;
       update(id: string, w: unknown): Promise<any>; delete(id: string): Promise<any>; validate(id: string, o: unknown): Promise<any>;
       getBatchStatus(id: string, o?: unknown): Promise<any>; getDocumentation(): Promise<any>; getSamples(o?: unknown): Promise<any> };
+    inboundDomains: { list(): Promise<any>; get(d: string): Promise<any>; create(o: unknown): Promise<any>; delete(d: string): Promise<any> };
+    relayWebhooks: { list(): Promise<any>; get(id: string): Promise<any>; create(o: unknown): Promise<any>; update(id: string, o: unknown): Promise<any>;
+      delete(id: string): Promise<any> };
     suppressionList: { list(qs?: unknown): Promise<any>; get(email: string): Promise<any>; upsert(e: unknown): Promise<any>; delete(email: string): Promise<any> };
   }
   export = SparkPost;
