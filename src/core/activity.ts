@@ -45,13 +45,20 @@ export function createActivityService(deps: { store: Store }) {
       if (!messages.length) return null;
       return { id: messages[0]!.sendId, messages: await Promise.all(messages.map(async (message) => ({ message, recipients: await zone.listRecipients(message.id) }))) };
     },
+    /** The tags of `domain`'s events, with descriptions. */
+    async tags(domain: string) {
+      return (await zoneOf(domain)).listTags(domain.toLowerCase());
+    },
+    async putTagInfo(domain: string, tag: string, change: { description?: string; deletedAt?: number }) {
+      return (await zoneOf(domain)).putTagInfo(domain.toLowerCase(), tag, change);
+    },
     /** Messages accepted for `domain` since `since` (ms): the used part of a sending limit. */
     async sendsSince(domain: string, since: number): Promise<number> {
       return (await zoneOf(domain)).countSends(domain.toLowerCase(), since);
     },
-    /** Counts per event type and hour bucket in [begin, end]; domain null = every domain. */
-    async counts(domain: string | null, begin: number, end: number) {
-      if (domain) return (await zoneOf(domain)).countEvents({ domain: domain.toLowerCase(), begin, end });
+    /** Counts per event type and hour bucket in [begin, end]; domain null = every domain; `tag`: only events carrying it. */
+    async counts(domain: string | null, begin: number, end: number, tag?: string) {
+      if (domain) return (await zoneOf(domain)).countEvents({ domain: domain.toLowerCase(), begin, end, ...(tag !== undefined && { tag }) });
       const lists = await Promise.all(deps.store.zoneNames().map((z) => deps.store.zone(z).countEvents({ begin, end })));
       return lists.flat();
     },

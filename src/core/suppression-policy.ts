@@ -23,6 +23,9 @@ export interface SuppressionContext {
   recentSoftBounces?: number;
 }
 
+/** The `url` of an unsubscribed event that came from a tag unsubscribe link (%tag_unsubscribe_url%). */
+export const TAG_UNSUBSCRIBE_EVENT_URL = "tag-unsubscribe";
+
 /** SMTP reply codes are three digits below 600; 605 and friends are our own accept-time codes. */
 const isSmtpCode = (code: number | undefined): code is number => code !== undefined && code >= 200 && code < 600;
 
@@ -61,6 +64,8 @@ export function suppressionFor(event: MessageEvent, ctx: SuppressionContext = {}
     case "complained":
       return { ...base, type: "complaints", reason: "complaint (ARF)", code: "" };
     case "unsubscribed":
+      // A tag unsubscribe keeps the message's tags in `code`: it stops only mail with one of them.
+      if (event.url === TAG_UNSUBSCRIBE_EVENT_URL && event.tags.length) return { ...base, type: "unsubscribes", reason: "tag unsubscribe link", code: event.tags.join(",") };
       return { ...base, type: "unsubscribes", reason: event.url === "list-unsubscribe" ? "one-click unsubscribe (RFC 8058)" : "unsubscribe link", code: "" };
     default:
       return null;

@@ -169,6 +169,8 @@ export interface RecipientUpdate {
   mx: string | null;
 }
 
+export interface TagInfo { tag: string; description: string; firstSeen: number; lastSeen: number }
+
 export interface EventQuery {
   domain?: string;
   messageId?: string;
@@ -229,7 +231,12 @@ export interface ZoneStore extends SendRecordStore, InboundMessageStore {
   /** Makes every claimed, unfinished recipient due now: run once by a starting server (one server per data dir). */
   releaseClaims(now: number): Promise<number>;
   searchEvents(q: EventQuery): Promise<MessageEvent[]>;
-  countEvents(q: { domain?: string; begin: number; end: number }): Promise<{ type: string; bucket: number; count: number }[]>;
+  /** Counts per type and hour bucket; with `tag`, only events carrying it. */
+  countEvents(q: { domain?: string; begin: number; end: number; tag?: string }): Promise<{ type: string; bucket: number; count: number }[]>;
+  /** The tags `domain`'s events carry (since the tag was last deleted), with description and first/last event time. */
+  listTags(domain: string): Promise<TagInfo[]>;
+  /** Sets a tag's description, or (deleted) hides its events so far. */
+  putTagInfo(domain: string, tag: string, change: { description?: string; deletedAt?: number }): Promise<void>;
   addSuppressions(s: Suppression[]): Promise<void>;
   getSuppression(domain: string, type: string, address: string): Promise<Suppression | null>;
   findSuppressed(domain: string, addresses: string[]): Promise<Suppression[]>;

@@ -5,6 +5,8 @@ import type { MessageEvent } from "../core/model.ts";
 import type { Store } from "../store/store.ts";
 import { newId } from "../core/ids.ts";
 import type { TrackingPayload } from "./token.ts";
+import { TAG_UNSUBSCRIBE_SCOPE } from "./rewrite.ts";
+import { TAG_UNSUBSCRIBE_EVENT_URL } from "../core/suppression-policy.ts";
 import type { BotDetector } from "./bot-detector.ts";
 import type { Recorder } from "../core/recorder.ts";
 
@@ -29,6 +31,7 @@ export function createInteractionRecorder(deps: { store: Store; recorder: Record
         domain: domain.name, timestamp: now, ip: hit.ip, userAgent: hit.userAgent, tags: message.tags, metadata: message.metadata,
         ...(payload.kind === "click" ? { url: payload.url } : {}),
         ...(payload.kind === "unsubscribe" && opts.isListUnsubscribe ? { url: "list-unsubscribe" } : {}),
+        ...(payload.kind === "unsubscribe" && !opts.isListUnsubscribe && payload.url === TAG_UNSUBSCRIBE_SCOPE ? { url: TAG_UNSUBSCRIBE_EVENT_URL } : {}),
       };
       if (domain.botDetection && payload.kind !== "unsubscribe") {
         const verdict = await deps.detector.classify({

@@ -104,10 +104,14 @@ export function prepareTracking(input: TrackingInput, opts: MessageTrackingOptio
       if (input.html !== undefined) out.html = html ? fill(html.parts, sign) : input.html;
       if (input.text !== undefined) out.text = text ? fill(text.parts, sign) : input.text;
       if (opts.unsubscribe) {
-        // Mailgun's %unsubscribe_url% (also how SendGrid's subscription_tracking footer is placed).
-        const url = unsubscribeUrl(base, opts, recipient);
-        if (out.html?.includes(UNSUBSCRIBE_PLACEHOLDER)) out.html = out.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, escapeAttribute(url));
-        if (out.text?.includes(UNSUBSCRIBE_PLACEHOLDER)) out.text = out.text.replaceAll(UNSUBSCRIBE_PLACEHOLDER, url);
+        // Mailgun's %unsubscribe_url% (also how SendGrid's subscription_tracking footer is placed),
+        // %tag_unsubscribe_url% (only from the message's tags) and %mailing_list_unsubscribe_url%.
+        for (const [placeholder, scope] of UNSUBSCRIBE_PLACEHOLDERS) {
+          if (!out.html?.includes(placeholder) && !out.text?.includes(placeholder)) continue;
+          const url = unsubscribeUrl(base, opts, recipient, scope);
+          if (out.html?.includes(placeholder)) out.html = out.html.replaceAll(placeholder, escapeAttribute(url));
+          if (out.text?.includes(placeholder)) out.text = out.text.replaceAll(placeholder, url);
+        }
       }
       return out;
     },
@@ -253,9 +257,15 @@ function renderHeaders(
 
 /** Where a recipient's body may ask for their unsubscribe link (Mailgun's variable name). */
 export const UNSUBSCRIBE_PLACEHOLDER = "%unsubscribe_url%";
+/** An unsubscribe token whose url is this unsubscribes only from the message's tags (Mailgun's tag unsubscribe). */
+export const TAG_UNSUBSCRIBE_SCOPE = "tag";
+const UNSUBSCRIBE_PLACEHOLDERS: [string, string | undefined][] = [
+  [UNSUBSCRIBE_PLACEHOLDER, undefined], ["%mailing_list_unsubscribe_url%", undefined], ["%tag_unsubscribe_url%", TAG_UNSUBSCRIBE_SCOPE],
+];
 
-function unsubscribeUrl(base: string, opts: MessageTrackingOptions, recipient: RecipientTracking): string {
-  const token = opts.codec.sign({ kind: "unsubscribe", messageId: opts.messageId, recipientId: recipient.recipientId, domain: opts.domain });
+function unsubscribeUrl(base: string, opts: MessageTrackingOptions, recipient: RecipientTracking, scope?: string): string {
+  const token = opts.codec.sign({ kind: "unsubscribe", messageId: opts.messageId, recipientId: recipient.recipientId, domain: opts.domain,
+    ...(scope ? { url: scope } : {}) });
   return `${base}/t/u/${token}`;
 }
 

@@ -15,6 +15,7 @@ import { suppressionRoutes } from "./suppression-routes.ts";
 import { activityRoutes } from "./activity-routes.ts";
 import { validationRoutes } from "./validation-routes.ts";
 import { inboundRoutes } from "./inbound-routes.ts";
+import { tagRoutes } from "./tag-routes.ts";
 
 export function createMailgunSurface(deps: SurfaceDeps): SurfaceHandler {
   const templates = deps.templates;
@@ -26,6 +27,7 @@ export function createMailgunSurface(deps: SurfaceDeps): SurfaceHandler {
     .use(webhookRoutes(deps))
     .use(suppressionRoutes(deps))
     .use(activityRoutes(deps))
+    .use(tagRoutes(deps))
     .use(validationRoutes(deps))
     .use(inboundRoutes(deps));
 }

@@ -30,7 +30,8 @@ export function validationRoutes(deps: Deps) {
   };
   // Syntax only: Mailgun's syntax_only=false DNS check is not done here (docs/api/mailgun.md).
   const parse = async ({ request }: { request: Request }) => {
-    const addresses = (await readForm(request)).get("addresses") ?? "";
+    // Repeated `addresses` values (mailgun.js and query strings send a list that way) are one list.
+    const addresses = (await readForm(request)).getAll("addresses").filter((a) => a.trim()).join(", ");
     if (!addresses.trim()) throw invalid("addresses parameter is missing", "addresses");
     if (addresses.length > MAX_PARSE_CHARS) throw invalid(`addresses may be at most ${MAX_PARSE_CHARS} characters`, "addresses");
     return toParseResult(parseAddressList(addresses));

@@ -1,7 +1,7 @@
 // Events inside <zone>.sqlite: append-only, searched by domain and time, message or recipient.
 import type { Database } from "bun:sqlite";
 import type { MessageEvent } from "../../core/model.ts";
-import type { EventQuery } from "../store.ts";
+import type { EventQuery, TagInfo } from "../store.ts";
 import { json } from "./db.ts";
 
 type Row = Record<string, unknown>;
@@ -37,13 +37,26 @@ export function createEventStatements(db: Database) {
         ORDER BY ts ${q.ascending ? "ASC" : "DESC"}, id ${q.ascending ? "ASC" : "DESC"} LIMIT ?`;
       return (db.query(sql).all(...args, q.limit) as Row[]).map(toEvent);
     },
-    count(q: { domain?: string; begin: number; end: number }) {
+    count(q: { domain?: string; begin: number; end: number; tag?: string }) {
       const where = ["ts >= ?", "ts <= ?"];
       const args: (string | number)[] = [q.begin, q.end];
       if (q.domain) { where.push("domain = ?"); args.push(q.domain); }
+      if (q.tag !== undefined) { where.push("EXISTS (SELECT 1 FROM json_each(data, '$.tags') WHERE value = ?)"); args.push(q.tag); }
       return db.query(`SELECT type, (ts / 3600000) * 3600000 AS bucket, COUNT(*) AS count FROM events
         WHERE ${where.join(" AND ")} AND (json_extract(data, '$.isBot') IS NULL OR json_extract(data, '$.isBot') = 0)
         GROUP BY type, bucket ORDER BY bucket`).all(...args) as { type: string; bucket: number; count: number }[];
+    },
+    tags(domain: string): TagInfo[] {
+      return (db.query(`SELECT t.value AS tag, MIN(e.ts) AS first_seen, MAX(e.ts) AS last_seen, COALESCE(i.description, '') AS description
+        FROM events e, json_each(e.data, '$.tags') t LEFT JOIN tag_info i ON i.domain = e.domain AND i.tag = t.value
+        WHERE e.domain = ? AND e.ts > COALESCE(i.deleted_at, 0) GROUP BY t.value ORDER BY t.value`).all(domain) as Row[])
+        .map((r) => ({ tag: r.tag as string, description: r.description as string, firstSeen: r.first_seen as number, lastSeen: r.last_seen as number }));
+    },
+    putTagInfo(domain: string, tag: string, change: { description?: string; deletedAt?: number }) {
+      db.query(`INSERT INTO tag_info (domain, tag, description, deleted_at) VALUES (?, ?, ?, ?)
+        ON CONFLICT (domain, tag) DO UPDATE SET description = COALESCE(?, description), deleted_at = COALESCE(?, deleted_at)`)
+        .run(domain, tag, change.description ?? "", change.deletedAt ?? 0, change.description ?? null, change.deletedAt ?? null);
+      if (change.deletedAt !== undefined) db.query("UPDATE tag_info SET description = '' WHERE domain = ? AND tag = ?").run(domain, tag);
     },
   };
 }

@@ -93,4 +93,9 @@ export const ZONE_MIGRATIONS: string[] = [
      id TEXT PRIMARY KEY, domain TEXT NOT NULL, storage_key TEXT NOT NULL UNIQUE, envelope TEXT NOT NULL,
      raw BLOB NOT NULL, size INTEGER NOT NULL, received_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);
    CREATE INDEX inbound_messages_expiry ON inbound_messages(expires_at);`,
+  // Mailgun's tags API: a tag's description, and when it was deleted (events before that no
+  // longer show it). The tags themselves are the ones events carry.
+  `CREATE TABLE tag_info (
+     domain TEXT NOT NULL, tag TEXT NOT NULL, description TEXT NOT NULL DEFAULT '', deleted_at INTEGER NOT NULL DEFAULT 0,
+     PRIMARY KEY (domain, tag));`,
 ];

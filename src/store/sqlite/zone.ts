@@ -100,6 +100,8 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
     releaseClaims: async (now) => queue.releaseClaims(now),
     searchEvents: async (q) => events.search(q),
     countEvents: async (q) => events.count(q),
+    listTags: async (domain) => events.tags(domain),
+    putTagInfo: async (domain, tag, change) => events.putTagInfo(domain, tag, change),
     async addSuppressions(list) {
       db.transaction(() => writeSuppressions(list))();
     },

@@ -1,0 +1,98 @@
+// Mailgun's event filters (every documented field, OR / NOT / AND / parentheses, quoted phrases)
+// and the tags API with tag stats, through mailgun.js against a listening postern.
+import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
+import { startHarness, eventually, type MailgunHarness, jsonOf } from "./helpers.ts";
+
+setDefaultTimeout(60_000);
+let h: MailgunHarness;
+const sent: Record<string, string> = {};
+beforeAll(async () => {
+  h = await startHarness();
+  const mails: [string, string, string[], Record<string, string>][] = [
+    ["f1@dest.test", "Spring sale starts", ["newsletter", "spring"], {}],
+    ["f2@dest.test", "Your receipt", ["receipt"], { "h:Message-Id": "<custom.f2@app.example.com>" }],
+    ["f3@dest.test", "Spring receipt", ["receipt", "spring"], {}],
+  ];
+  for (const [to, subject, tags, extra] of mails) {
+    const res = await h.mg.messages.create("example.com", { from: "Shop <shop@example.com>", to, subject, text: "x", "o:tag": tags, ...extra });
+    sent[to] = res.id!;
+  }
+  await eventually(async () => (await h.t.app.activity.events("example.com", { types: ["delivered"], limit: 10 })).length === 3);
+});
+afterAll(async () => { await h.close(); });
+
+const rcpts = async (q: Record<string, string>) => (await h.mg.events.get("example.com", { event: "accepted", ...q })).items.map((i) => i.recipient).sort();
+
+describe("event filters", () => {
+  test("tags, with OR, NOT and AND", async () => {
+    expect(await rcpts({ tags: "spring" })).toEqual(["f1@dest.test", "f3@dest.test"]);
+    expect(await rcpts({ tags: "newsletter OR receipt" })).toEqual(["f1@dest.test", "f2@dest.test", "f3@dest.test"]);
+    expect(await rcpts({ tags: "NOT spring" })).toEqual(["f2@dest.test"]);
+    expect(await rcpts({ tags: "receipt AND spring" })).toEqual(["f3@dest.test"]);
+    expect(await rcpts({ tags: "receipt spring" })).toEqual(["f3@dest.test"]);
+    expect(await rcpts({ tags: "(newsletter OR receipt) AND NOT spring" })).toEqual(["f2@dest.test"]);
+  });
+
+  test("subject words and phrases, from, to, recipient", async () => {
+    expect(await rcpts({ subject: "receipt" })).toEqual(["f2@dest.test", "f3@dest.test"]);
+    expect(await rcpts({ subject: '"spring sale"' })).toEqual(["f1@dest.test"]);
+    expect(await rcpts({ from: "shop@example.com" })).toEqual(["f1@dest.test", "f2@dest.test", "f3@dest.test"]);
+    expect(await rcpts({ from: "nobody@example.com" })).toEqual([]);
+    expect(await rcpts({ to: "f2@dest.test" })).toEqual(["f2@dest.test"]);
+    expect(await rcpts({ recipient: "f1@dest.test OR f3@dest.test" })).toEqual(["f1@dest.test", "f3@dest.test"]);
+  });
+
+  test("message-id finds a custom Message-ID and postern's own", async () => {
+    expect(sent["f2@dest.test"]).toBe("<custom.f2@app.example.com>");
+    expect(await rcpts({ "message-id": "custom.f2@app.example.com" })).toEqual(["f2@dest.test"]);
+    expect(await rcpts({ "message-id": sent["f1@dest.test"]!.slice(1, -1) })).toEqual(["f1@dest.test"]);
+  });
+
+  test("event expressions and severity; an unreadable filter is 400", async () => {
+    const all = (await h.mg.events.get("example.com", { tags: "spring", event: "NOT accepted" })).items.map((i) => i.event);
+    expect(all.sort()).toEqual(["delivered", "delivered"]);
+    expect((await h.mg.events.get("example.com", { severity: "permanent" })).items).toEqual([]);
+    const res = await h.call("GET", "/v3/example.com/events?tags=(spring");
+    expect(res.status).toBe(400);
+    expect(await jsonOf(res)).toHaveProperty("message");
+  });
+
+  test("paging keeps the filters: one per page walks every match", async () => {
+    const first = await h.mg.events.get("example.com", { event: "accepted", tags: "receipt", limit: 1, ascending: "yes" });
+    const second = await h.mg.events.get("example.com", { page: first.pages.next!.page });
+    const third = await h.mg.events.get("example.com", { page: second.pages.next!.page });
+    expect([...first.items, ...second.items].map((i) => i.recipient)).toEqual(["f2@dest.test", "f3@dest.test"]);
+    expect(third.items).toEqual([]);
+  });
+});
+
+describe("tags API", () => {
+  test("lists the tags events carry; get, update description, stats, delete", async () => {
+    const list = await h.mg.domains.domainTags.list("example.com", { limit: 10 });
+    expect(list.items.map((t) => t.tag)).toEqual(["newsletter", "receipt", "spring"]);
+    expect(list.items[0]!["first-seen"]).toBeInstanceOf(Date);
+    await h.mg.domains.domainTags.update("example.com", "spring", "the spring campaign");
+    expect(await h.mg.domains.domainTags.get("example.com", "spring")).toMatchObject({ tag: "spring", description: "the spring campaign" });
+    const stats = await h.mg.domains.domainTags.statistic("example.com", "spring", { event: "accepted,delivered" });
+    const total = (k: "accepted" | "delivered") => stats.stats.reduce((n, s) => n + (s[k]?.total ?? 0), 0);
+    expect([total("accepted"), total("delivered")]).toEqual([2, 2]);
+    expect(stats.tag).toBe("spring");
+    await h.mg.domains.domainTags.destroy("example.com", "newsletter");
+    expect((await h.mg.domains.domainTags.list("example.com", { limit: 10 })).items.map((t) => t.tag)).toEqual(["receipt", "spring"]);
+    await expect(h.mg.domains.domainTags.get("example.com", "newsletter")).rejects.toMatchObject({ status: 404 });
+  });
+
+  test("pages by tag name", async () => {
+    const first = await h.mg.domains.domainTags.list("example.com", { limit: 1 });
+    expect(first.items.map((t) => t.tag)).toEqual(["receipt"]);
+    const res = await h.call("GET", `/v3/example.com/tags?limit=1&page=next&tag=receipt`);
+    expect((await jsonOf(res)).items.map((t: { tag: string }) => t.tag)).toEqual(["spring"]);
+  });
+});
+
+describe("address/parse", () => {
+  test("reads repeated addresses values as one list", async () => {
+    const res = await h.call("GET", "/v3/address/parse?addresses=a%40example.com&addresses=Bob%20%3Cbob%40example.com%3E&syntax_only=true");
+    expect(await jsonOf(res)).toEqual({ parsed: ["a@example.com", "Bob <bob@example.com>"], unparseable: [] });
+  });
+});
