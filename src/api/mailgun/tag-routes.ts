@@ -5,11 +5,15 @@ import type { SurfaceDeps } from "../deps.ts";
 import type { TagInfo } from "../../store/store.ts";
 import { notFound } from "../../core/errors.ts";
 import { readForm, routeGroup } from "./form.ts";
-import { requireAccountKey } from "./policy.ts";
+import { accountOnly } from "./policy.ts";
 import { countsBegin, readStatsQuery, toStatsResponse } from "./stats-mapper.ts";
 
 type Deps = Pick<SurfaceDeps, "activity" | "domains" | "now">;
 
+// Tags are read off the events; describing or deleting one changes the domain's data.
+const READ = accountOnly("events.read");
+const MANAGE = accountOnly("domains.manage");
+const STATS = accountOnly("stats.read");
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;
 const ZERO = { clicked: 0, complained: 0, opened: 0, unique_clicked: 0, unique_opened: 0, unsubscribed: 0 };
@@ -33,8 +37,7 @@ export function tagRoutes(deps: Deps) {
     if (!found) throw notFound("tag not found");
     return found;
   }
-  const domainOf = async (request: Request, domain: string) => {
-    requireAccountKey(request);
+  const domainOf = async (_request: Request, domain: string) => {
     await deps.domains.require(domain);
     return domain.toLowerCase();
   };
@@ -48,34 +51,34 @@ export function tagRoutes(deps: Deps) {
       const link = (page: string, tag = "") => `${base}&page=${page}${tag ? `&tag=${encodeURIComponent(tag)}` : ""}`;
       return { items: list.map(item), paging: { first: link("first"), last: link("last"),
         next: link("next", list.at(-1)?.tag ?? ""), previous: link("prev", list[0]?.tag ?? "") } };
-    })
-    .get("/v3/:domain/tags/:tag", async ({ params, request }) => item(await tagOf(await domainOf(request, params.domain), decodeURIComponent(params.tag))))
+    }, { permission: READ })
+    .get("/v3/:domain/tags/:tag", async ({ params, request }) => item(await tagOf(await domainOf(request, params.domain), decodeURIComponent(params.tag))), { permission: READ })
     .put("/v3/:domain/tags/:tag", async ({ params, request }) => {
       const domain = await domainOf(request, params.domain);
       const tag = decodeURIComponent(params.tag);
       await tagOf(domain, tag);
       await deps.activity.putTagInfo(domain, tag, { description: (await readForm(request)).get("description") ?? "" });
       return { message: "Tag updated" };
-    })
+    }, { permission: MANAGE })
     .delete("/v3/:domain/tags/:tag", async ({ params, request }) => {
       const domain = await domainOf(request, params.domain);
       const tag = decodeURIComponent(params.tag);
       await tagOf(domain, tag);
       await deps.activity.putTagInfo(domain, tag, { deletedAt: deps.now() });
       return { message: "Tag deleted" };
-    })
+    }, { permission: MANAGE })
     .get("/v3/:domain/tags/:tag/stats", async ({ params, request }) => {
       const domain = await domainOf(request, params.domain);
       const info = await tagOf(domain, decodeURIComponent(params.tag));
       const q = readStatsQuery(await readForm(request), deps.now());
       return { tag: info.tag, description: info.description, ...toStatsResponse(q, await deps.activity.counts(domain, countsBegin(q), q.end, info.tag)) };
-    })
+    }, { permission: STATS })
     // postern keeps no geography or device data of the events: the aggregates are empty.
     .get("/v3/:domain/tags/:tag/stats/aggregates/countries", async ({ params, request }) =>
-      ({ tag: (await tagOf(await domainOf(request, params.domain), decodeURIComponent(params.tag))).tag, country: {} }))
+      ({ tag: (await tagOf(await domainOf(request, params.domain), decodeURIComponent(params.tag))).tag, country: {} }), { permission: STATS })
     .get("/v3/:domain/tags/:tag/stats/aggregates/providers", async ({ params, request }) =>
-      ({ tag: (await tagOf(await domainOf(request, params.domain), decodeURIComponent(params.tag))).tag, provider: {} }))
+      ({ tag: (await tagOf(await domainOf(request, params.domain), decodeURIComponent(params.tag))).tag, provider: {} }), { permission: STATS })
     .get("/v3/:domain/tags/:tag/stats/aggregates/devices", async ({ params, request }) =>
       ({ tag: (await tagOf(await domainOf(request, params.domain), decodeURIComponent(params.tag))).tag,
-        device: { desktop: ZERO, mobile: ZERO, tablet: ZERO, unknown: ZERO } }));
+        device: { desktop: ZERO, mobile: ZERO, tablet: ZERO, unknown: ZERO } }), { permission: STATS });
 }

@@ -68,7 +68,7 @@ describe("event filters", () => {
 
 describe("tags API", () => {
   test("lists the tags events carry; get, update description, stats, delete", async () => {
-    const list = await h.mg.domains.domainTags.list("example.com", { limit: 10 });
+    const list = await h.mg.domains.domainTags.list("example.com");
     expect(list.items.map((t) => t.tag)).toEqual(["newsletter", "receipt", "spring"]);
     expect(list.items[0]!["first-seen"]).toBeInstanceOf(Date);
     await h.mg.domains.domainTags.update("example.com", "spring", "the spring campaign");
@@ -78,13 +78,13 @@ describe("tags API", () => {
     expect([total("accepted"), total("delivered")]).toEqual([2, 2]);
     expect(stats.tag).toBe("spring");
     await h.mg.domains.domainTags.destroy("example.com", "newsletter");
-    expect((await h.mg.domains.domainTags.list("example.com", { limit: 10 })).items.map((t) => t.tag)).toEqual(["receipt", "spring"]);
+    expect((await h.mg.domains.domainTags.list("example.com")).items.map((t) => t.tag)).toEqual(["receipt", "spring"]);
     await expect(h.mg.domains.domainTags.get("example.com", "newsletter")).rejects.toMatchObject({ status: 404 });
   });
 
   test("pages by tag name", async () => {
-    const first = await h.mg.domains.domainTags.list("example.com", { limit: 1 });
-    expect(first.items.map((t) => t.tag)).toEqual(["receipt"]);
+    const first = await jsonOf(await h.call("GET", "/v3/example.com/tags?limit=1"));
+    expect(first.items.map((t: { tag: string }) => t.tag)).toEqual(["receipt"]);
     const res = await h.call("GET", `/v3/example.com/tags?limit=1&page=next&tag=receipt`);
     expect((await jsonOf(res)).items.map((t: { tag: string }) => t.tag)).toEqual(["spring"]);
   });
