@@ -22,6 +22,8 @@ export interface BounceTextInput {
   text: string;
   /** Addresses that are not bounced recipients: the report's own From and To. */
   excluded: string[];
+  /** Came to a valid VERP return path: any sender and subject; the token names the recipient. */
+  trusted?: boolean;
 }
 
 export interface BounceText {
@@ -33,6 +35,9 @@ const DAEMON_ADDRESS_RE = /^(mailer[-_]?daemon|postmaster|mail-daemon)@/i;
 const DAEMON_NAME_RE = /mail delivery (subsystem|system)|mailer[- ]daemon/i;
 const BOUNCE_SUBJECT_RE =
   /undeliver|returned mail|failure notice|delivery (status notification|failure|failed|has failed|problem)|mail delivery failed|non[- ]?delivery|could not be delivered/i;
+/** Sentences that say a delivery failed, in a text that has no reply code. */
+const BOUNCE_PHRASE_RE =
+  /could not be delivered|couldn't be delivered|undeliverable|delivery (to the following recipients? )?(has )?failed|permanent(ly)? (error|fail)|(message|mail) (was )?(rejected|refused|blocked|returned)|does not exist|no such (user|mailbox|address)|(user|recipient|address) unknown|unknown (user|recipient|address)|mailbox (is )?(full|unavailable|disabled)|over quota|not a valid|was not delivered|failed to deliver|delivery failure|returned to sender|\b(was|were|been) (blocked|rejected|refused)\b|identified as spam/i;
 const AUTO_REPLY_SUBJECT_RE = /^\s*(auto(matic)?[- ]?(reply|response)|out of (the )?office|autoreply)\b/i;
 /** Lines that introduce the returned message in Exim, qmail, Exchange and Sendmail texts. */
 const ORIGINAL_MARKER_RE =
@@ -44,12 +49,17 @@ const RECIPIENT_PATTERNS = [
   new RegExp(String.raw`^<(${ADDRESS})>:`, "gm"), // qmail, Postfix text: "<user@host>:"
   // An address alone on its line: Exim's indented list, Exchange's "user@host<mailto:user@host>".
   new RegExp(String.raw`^[ \t]*<?(${ADDRESS})>?(?:<mailto:[^>\s]*>)?[ \t]*$`, "gm"),
-  new RegExp(String.raw`^[ \t]+(${ADDRESS}) on `, "gm"), // Exchange 2003: "user@host on <date>"
+  new RegExp(String.raw`^[ \t]*(${ADDRESS}) on `, "gm"), // Exchange 2003: "user@host on <date>"
   new RegExp(String.raw`(?:delivered|delivery|message) to:?\s*<?(${ADDRESS})>?`, "gi"), // O365, Gmail prose
+  // DragonFly, OpenSMTPD, IMail, Zoho, GMX prose: "error delivering your mail to <x>", "sending to x".
+  new RegExp(String.raw`(?:deliver(?:ing|ed)?|send(?:ing)?|sent)\s+(?:your\s+|the\s+)?(?:mail|message|e-?mail)?\s*(?:to|for):?\s*<?(${ADDRESS})>?`, "gi"),
+  // DSN fields quoted in text, and "Failed recipient: x" / "Recipient address: x" lines.
+  new RegExp(String.raw`^[ \t]*(?:final|original)-recipient:\s*(?:rfc822\s*;\s*)?<?(${ADDRESS})>?`, "gim"),
+  new RegExp(String.raw`(?:failed|bad|invalid|unknown|undeliverable)?\s*recipient(?:s|\(s\))?(?:\s+address)?\s*:\s*<?(${ADDRESS})>?`, "gi"),
 ];
 /** A 4xx/5xx SMTP reply code in running text (RFC 5321 §4.2: 421-455, 500-556). */
 const SMTP_CODE_RE = /(?:^|[\s:;('"])([45][0-5]\d)(?=[ -]|$)/;
-const DELAY_PHRASE_RE = /delayed|will (be )?retr(y|ied)|still being retried|warning only|not yet been delivered/i;
+const DELAY_PHRASE_RE = /delayed|will (be )?retr(y|ied)|still being retried|warning only|not yet been delivered|could not send message for past|still undelivered|will (keep|continue) trying|delivery attempts will continue/i;
 const MAX_CONTINUATION_LINES = 6;
 /** A bounce lists the recipients of one message to one host; more is noise (and quadratic). */
 const MAX_RECIPIENTS = 100;
@@ -62,14 +72,26 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
   const isFromDaemon =
     DAEMON_ADDRESS_RE.test(input.fromAddress ?? "") || DAEMON_NAME_RE.test(input.fromName ?? "");
   const hasFailedHeader = Boolean(input.failedRecipients?.trim());
-  if (!isFromDaemon && !hasFailedHeader && !BOUNCE_SUBJECT_RE.test(subject)) return null;
   const { notice, originalText } = splitAtOriginal(input.text);
+  // A VERP path vouches for where a message came from, not that it is a bounce: a person's reply
+  // to the return path must still read like one (a reply code, or a failure sentence).
+  const isHumanReply = /^\s*(re|aw|sv|antw|r)\s*:/i.test(subject) && /^(on .{4,200} wrote:|>)/im.test(input.text);
+  const isTrustedBounce = Boolean(input.trusted) && !isHumanReply &&
+    (BOUNCE_SUBJECT_RE.test(subject) || BOUNCE_PHRASE_RE.test(notice) || Boolean(findDiagnostic(notice)?.code));
+  const isVouched = isFromDaemon || hasFailedHeader || isTrustedBounce;
+  if (!isVouched && !BOUNCE_SUBJECT_RE.test(subject)) return null;
   const addresses = findRecipients(notice, input.failedRecipients ?? "", input.excluded);
   const mentions = findMentions(notice, addresses);
   const recipients = addresses.map((address) => readRecipient(notice, address, mentions));
+  // Through a VERP path the token names the recipient: a carrier's "message blocked" without any
+  // address still counts, as long as the text says why (a code or a recognisable sentence).
+  if (recipients.length === 0 && isTrustedBounce) {
+    const anonymous = readRecipient(notice, "", []);
+    if (anonymous.diagnostic) recipients.push(anonymous);
+  }
   if (recipients.length === 0) return null;
   // A bounce-like subject alone is weak evidence: also require a status code in the text.
-  if (!isFromDaemon && !hasFailedHeader && recipients.every((r) => !r.diagnostic)) return null;
+  if (!isVouched && recipients.every((r) => !r.diagnostic?.code && !r.diagnostic?.enhancedCode)) return null;
   const original = originalText ? parseHeaderBlock(originalText) : undefined;
   return { recipients, ...(original ? { original } : {}) };
 }
@@ -118,6 +140,10 @@ function readRecipient(notice: string, address: string, mentions: Mention[]): Bo
     diagnostic = findDiagnostic(notice.slice(mention.at, mentions[end]?.at ?? notice.length));
   }
   diagnostic ??= findDiagnostic(notice);
+  // No code anywhere (Exchange 2003, IMail, carriers): the sentence after the address says why;
+  // Exchange names the recipient first in the quoted header, so the last mention is tried first.
+  for (let i = mentions.length - 1; i >= 0 && !diagnostic; i--) if (mentions[i]!.key === key) diagnostic = sentenceAfter(notice, mentions[i]!.at + key.length);
+  diagnostic ??= sentenceAfter(notice, 0);
   const enhanced = diagnostic?.enhancedCode;
   const codeClass = diagnostic?.code ? String(diagnostic.code)[0] : undefined;
   const status =
@@ -182,6 +208,13 @@ function findDiagnostic(segment: string): Diagnostic | undefined {
     return { type: "text", text, enhancedCode: normalizeEnhancedCode(enhanced?.[0] ?? "") };
   }
   return undefined;
+}
+
+/** Up to four non-empty lines of the notice from `at` on, as a text diagnostic (no reply code). */
+function sentenceAfter(notice: string, at: number): Diagnostic | undefined {
+  const lines = notice.slice(at).split("\n").map((l) => l.trim()).filter(Boolean).slice(0, 4);
+  const text = lines.join(" ").replace(/^[>:,.\s]+/, "").replace(/\s+/g, " ").slice(0, 500);
+  return /[a-z]{3}/i.test(text) ? { type: "text", text } : undefined;
 }
 
 function indentOf(line: string): number {

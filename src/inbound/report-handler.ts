@@ -5,8 +5,8 @@ import type { MessageEvent } from "../core/model.ts";
 import type { RecipientUpdate, Store, StoredMessage, StoredRecipient, ZoneStore } from "../store/store.ts";
 import { newId } from "../core/ids.ts";
 import { decodeReturnPath } from "./verp.ts";
-import { classifyBounce } from "../core/bounce/index.ts";
-import type { BounceReport, ComplaintReport } from "./reports.ts";
+import { classifyBounce, type BounceClass } from "../core/bounce/index.ts";
+import type { BounceRecipient, BounceReport, ComplaintReport } from "./reports.ts";
 
 export interface ReportOutcome {
   zone: string;
@@ -55,18 +55,11 @@ export function createReportHandler(deps: { store: Store; secret: string; now: (
       const r = m.recipients.find((x) => x.email.toLowerCase() === br.finalRecipient.toLowerCase() || x.email.toLowerCase() === br.originalRecipient?.toLowerCase())
         ?? (m.recipients.length === 1 ? m.recipients[0] : undefined);
       if (!r || (br.action !== "failed" && br.action !== "delayed")) continue;
-      // Exim reports Status 5.0.0 and the specific code only in Diagnostic-Code: the classifier
-      // reads both, repairs them and weighs the words.
-      const verdict = classifyBounce({ code: br.diagnostic?.code, enhancedCode: br.diagnostic?.enhancedCode ?? br.status,
-        text: br.diagnostic?.text ?? "", expired: /expired|too long|retry time|timed? ?out/i.test(br.diagnostic?.text ?? "") });
-      const isTemporary = br.action === "delayed" || br.status.startsWith("4") || Boolean(verdict.enhancedCode?.startsWith("4"));
-      const code = verdict.code ?? (isTemporary ? 450 : 550);
-      const text = br.diagnostic?.text ?? `status ${br.status}`;
-      const common = { code, enhancedCode: verdict.enhancedCode ?? br.status, description: text, mx: br.remoteMta, bounceClass: verdict.bounceClass };
-      // A "delayed" DSN or a 4.x.x status is a notice that the remote MTA is still trying, not a failure.
-      if (isTemporary) { out.events.push(event(m, r, "deferred", { severity: "temporary", ...common })); continue; }
+      const v = verdictFor(br);
+      const common = { code: v.code, enhancedCode: v.enhancedCode, description: v.text, mx: br.remoteMta, bounceClass: v.bounceClass };
+      if (v.kind === "deferred") { out.events.push(event(m, r, "deferred", { severity: "temporary", ...common })); continue; }
       out.events.push(event(m, r, "failed", { severity: "permanent", ...common }));
-      out.updates.push(update(r, "failed", code, text));
+      out.updates.push(update(r, "failed", v.code, v.text));
     }
     return out;
   }
@@ -98,3 +91,18 @@ export function createReportHandler(deps: { store: Store; secret: string; now: (
 }
 
 export type ReportHandler = ReturnType<typeof createReportHandler>;
+
+/**
+ * What one recipient of a bounce report means: the classifier reads the Diagnostic-Code and Status
+ * (Exim reports Status 5.0.0 and the specific code only in the diagnostic), repairs the codes and
+ * weighs the words. A "delayed" action or a 4.x.x status is a deferral notice (the remote MTA is
+ * still trying, or says the failure is temporary), not a failure.
+ */
+export function verdictFor(br: BounceRecipient): { kind: "deferred" | "failed"; code: number; enhancedCode: string; text: string; bounceClass: BounceClass } {
+  const diagnostic = br.diagnostic?.text ?? "";
+  const verdict = classifyBounce({ code: br.diagnostic?.code, enhancedCode: br.diagnostic?.enhancedCode ?? br.status, text: diagnostic,
+    expired: /expired|too long|retry time|timed? ?out/i.test(diagnostic) });
+  const isTemporary = br.action === "delayed" || br.status.startsWith("4") || Boolean(verdict.enhancedCode?.startsWith("4"));
+  return { kind: isTemporary ? "deferred" : "failed", code: verdict.code ?? (isTemporary ? 450 : 550),
+    enhancedCode: verdict.enhancedCode ?? br.status, text: diagnostic || `status ${br.status}`, bounceClass: verdict.bounceClass };
+}

@@ -54,21 +54,61 @@ const ORIGINAL_TYPES = ["message/rfc822", "message/global", "text/rfc822-headers
 const PARSER_OPTIONS = { forceRfc822Attachments: true, attachmentEncoding: "utf8" } as const;
 const MAX_REPORT_BYTES = 30 * 1024 * 1024;
 
+export interface ParseOptions {
+  /**
+   * The message came to a valid VERP return path: the token, not the sender, is the authority, so
+   * a text bounce is read whoever sent it (carriers, gateways, forwarders) and whatever its subject.
+   */
+  trusted?: boolean;
+}
+
+/** How deep reports wrapped in forwarded or attached messages (message/rfc822) are looked for. */
+const MAX_WRAPPING = 2;
+
 /** Parses a DSN, an ARF complaint or a recognisable plain-text bounce; null for anything else. */
-export async function parseReport(raw: Uint8Array | string): Promise<BounceReport | ComplaintReport | null> {
+export async function parseReport(raw: Uint8Array | string, opts: ParseOptions = {}, depth = 0): Promise<BounceReport | ComplaintReport | null> {
   try {
     if (raw.length > MAX_REPORT_BYTES) return null;
     const email = await PostalMime.parse(raw, PARSER_OPTIONS);
-    return readComplaint(email) ?? readDeliveryStatus(email) ?? readTextBounce(email);
+    const direct = readComplaint(email) ?? readDeliveryStatus(email);
+    if (direct) return direct;
+    // A text that names no recipient (a forwarder's note) yields to a report wrapped inside.
+    const text = readTextBounce(email, opts);
+    if (text && text.recipients.some((r) => r.finalRecipient)) return text;
+    return (await readWrapped(email, opts, depth)) ?? text;
   } catch {
     // Malformed MIME is an ordinary input here: it is simply not a report.
     return null;
   }
 }
 
-function readComplaint(email: Email): ComplaintReport | null {
+/** A report forwarded as an attachment or wrapped by a relay: the first message/rfc822 part that is one. */
+async function readWrapped(email: Email, opts: ParseOptions, depth: number): Promise<BounceReport | ComplaintReport | null> {
+  if (depth >= MAX_WRAPPING) return null;
+  for (const part of email.attachments.filter((a) => a.mimeType === "message/rfc822" || a.mimeType === "message/global")) {
+    const inner = await parseReport(partText(part), opts, depth + 1);
+    if (inner) return { ...inner, report: { ...inner.report, to: readReportMessage(email).to } };
+  }
+  return null;
+}
+
+/** RFC 5965: every multipart/report with report-type=feedback-report is a complaint, even when its
+ *  feedback part is mislabelled or its fields are missing (then feedback type "abuse"). */
+function feedbackFieldsOf(email: Email): FeedbackFields | null {
   const part = findPart(email.attachments, FEEDBACK_TYPES);
-  const fields = part ? parseFeedbackFields(partText(part)) : null;
+  const fromPart = part ? parseFeedbackFields(partText(part)) : null;
+  if (fromPart) return fromPart;
+  const labelled = email.attachments.find((a) => /^(text|message)\//.test(a.mimeType) && /^Feedback-Type:\s*\S/im.test(partText(a)));
+  const inBody = /^Feedback-Type:\s*\S/im.test(email.text ?? "") ? (email.text ?? "").slice((email.text ?? "").search(/^Feedback-Type:/im)) : "";
+  const fromText = labelled ? parseFeedbackFields(partText(labelled)) : inBody ? parseFeedbackFields(inBody) : null;
+  if (fromText) return fromText;
+  const contentType = email.headers.find((h) => h.key === "content-type")?.value ?? "";
+  const isArf = /multipart\/report/i.test(contentType) && /report-type\s*=\s*"?feedback-report/i.test(contentType);
+  return isArf || part ? { feedbackType: "abuse", originalRcptTo: [], authenticationResults: [], reportedDomains: [], reportedUris: [] } : null;
+}
+
+function readComplaint(email: Email): ComplaintReport | null {
+  const fields = feedbackFieldsOf(email);
   if (!fields) return null;
   const original = readOriginal(email.attachments);
   // Microsoft JMRP redacts Original-Rcpt-To but names the recipient in this returned header.
@@ -107,7 +147,7 @@ function readDeliveryStatus(email: Email): BounceReport | null {
   };
 }
 
-function readTextBounce(email: Email): BounceReport | null {
+function readTextBounce(email: Email, opts: ParseOptions): BounceReport | null {
   const report = readReportMessage(email);
   const fromMailbox = email.from && !email.from.group ? email.from : undefined;
   const failedRecipients = email.headers.find((header) => header.key === "x-failed-recipients")?.value;
@@ -118,6 +158,7 @@ function readTextBounce(email: Email): BounceReport | null {
     ...(fromMailbox ? { fromAddress: fromMailbox.address, fromName: fromMailbox.name } : {}),
     ...(email.subject ? { subject: email.subject } : {}),
     ...(failedRecipients ? { failedRecipients } : {}),
+    ...(opts.trusted ? { trusted: true } : {}),
   });
   if (!parsed) return null;
   // A returned message attached as message/rfc822 beats headers quoted in the text.

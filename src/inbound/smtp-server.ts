@@ -92,7 +92,9 @@ export function createInboundServer(deps: InboundDeps) {
       // Report mailboxes in the same envelope still get the report read below.
       if (inbound.length === session.envelope.rcptTo.length) return `2.0.0 received as ${ids.join(" ")}`;
     }
-    const report = await parseReport(raw);
+    // A valid VERP token vouches for the report whoever sent it (carriers, gateways, forwarders).
+    const trusted = session.envelope.rcptTo.some((r) => deps.reports.isReturnPath(r.address));
+    const report = await parseReport(raw, { trusted });
     if (!report) throw smtpError(550, "5.7.1 this address only takes delivery and complaint reports");
     const outcome = await deps.reports.handle(report, session.envelope.rcptTo.map((r) => r.address));
     if (outcome) await deps.recorder.record(outcome.zone, outcome);

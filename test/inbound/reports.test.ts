@@ -243,7 +243,6 @@ describe("parseReport: inputs that are not reports", () => {
     ["plain words", "hello there"],
     ["random bytes", Uint8Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)],
     ["a report part without recipients", "From: a@example.com\nContent-Type: multipart/report; report-type=delivery-status; boundary=b\n\n--b\nContent-Type: message/delivery-status\n\nReporting-MTA: dns; x.example\n\n--b--\n"],
-    ["a feedback part without Feedback-Type", "From: a@example.com\nContent-Type: multipart/report; report-type=feedback-report; boundary=b\n\n--b\nContent-Type: message/feedback-report\n\nUser-Agent: x/1\nVersion: 1\n\n--b--\n"],
     ["an unterminated multipart", "Content-Type: multipart/report; boundary=b\n\n--b\nContent-Type: message/delivery-status\n\nFinal-Rec"],
   ];
   for (const [name, raw] of garbage) {
@@ -251,6 +250,17 @@ describe("parseReport: inputs that are not reports", () => {
       expect(await parseReport(raw)).toBeNull();
     });
   }
+});
+
+describe("parseReport: every ARF report is a complaint", () => {
+  test("a feedback report without Feedback-Type counts as abuse", async () => {
+    const raw = "From: a@example.com\nContent-Type: multipart/report; report-type=feedback-report; boundary=b\n\n--b\nContent-Type: message/feedback-report\n\nUser-Agent: x/1\nVersion: 1\n\n--b--\n";
+    expect(await parseReport(raw)).toMatchObject({ kind: "complaint", feedbackType: "abuse" });
+  });
+  test("a feedback part mislabelled text/plain is still read", async () => {
+    const raw = "From: fbl@isp.example\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/plain\n\nThis is an abuse report\n--b\nContent-Type: text/plain\n\nFeedback-Type: abuse\nUser-Agent: isp-fbl/1\nVersion: 1\nOriginal-Rcpt-To: reader@isp.example\n--b--\n";
+    expect(await parseReport(raw)).toMatchObject({ kind: "complaint", feedbackType: "abuse", originalRcptTo: ["reader@isp.example"] });
+  });
 });
 
 describe("parseReport: encodings and line endings", () => {

@@ -24,6 +24,12 @@ const DECISIVE: Rule[] = [
   [/recipient address rejected: access denied|resolver\.adr\.(ex)?recip(ient)?notfound|recipientnotfound|recipient not found by smtp address lookup/i, 10],
 ];
 
+/** The mailbox exists but is switched off (disabled, suspended, inactive, locked): it may come back,
+ *  so a soft bounce, never a hard one (checked before the invalid-recipient words). */
+const DISABLED: Rule[] = [
+  [/(account|mailbox|user|address|recipient)( has been| is| was)?( temporarily)? (disabled|deactivated|suspended|inactive|locked|frozen|on hold)|(disabled|deactivated|inactive|suspended|locked|frozen) (account|mailbox|user)|this (mailbox|account|address) is (disabled|inactive|suspended)/i, 20],
+];
+
 /** The recipient's mailbox is full (before "invalid" and "timeout": "mailbox full: retry timeout exceeded"). */
 const MAILBOX_FULL: Rule[] = [
   [/over ?quota|quota (exceeded|exceed|full|reached|violation)|exceed(s|ed)? (the |his |her |their )?(mailbox |storage |disk )?(quota|storage allocation)|mailbox (is |was )?(full|over|at capacity|size limit)|mail ?box (has )?exceeded|full mailbox|mailbox full|(insufficient|out of) (disk |system )?(storage|space)|storage (allocation|limit) (exceeded|reached)|mailfolder is (over|full)|user('s)? (mailbox|disk|account) is (full|over)|disk quota|no space left|postfach (ist )?voll|bo[iî]te (aux lettres )?pleine|buz[oó]n lleno|casella (piena|di posta piena)|mailbox size limit exceeded|overquota|quota de messagerie|too many messages in (this|the) mailbox/i, 22],
@@ -31,9 +37,9 @@ const MAILBOX_FULL: Rule[] = [
 
 /** The address does not exist, never existed or is closed for good. */
 const INVALID: Rule[] = [
-  [/user(name)? (is )?unknown|unknown user|no such (user|mailbox|recipient|address|account|person|local user|e-?mail)|(user|mailbox|recipient|address|account|e-?mail address|addressee|destination address|local part|local-part)( name)? (does not|doesn't|do not|did not) exist|(user|mailbox|recipient|address|account|addressee|e-?mail( address)?)( name)? (not found|unknown|is unknown|is not known|not known|is invalid|invalid|not valid|is not valid|nonexistent|non-existent|unavailable|inactive|not listed|not recognized|not exist)/i, 10],
-  [/(invalid|unknown|bad|nonexistent|non-existent|unrecognized|illegal|unverified|undeliverable) (recipient|mailbox|user|address|account|e-?mail address|destination( mailbox)?( address)?|addressee|local ?part)|addressee unknown|no mailbox (here )?(by that name|found)|mailbox (not found|unavailable|does not exist|is (disabled|inactive|not available|unavailable))|requested action not taken: mailbox unavailable|mailbox not available|mailbox unavailable/i, 10],
-  [/doesn't have an? [\w.-]+ account|not our customer|no longer (accepts|receives|accepting|available|active|valid|in use|with)|account (has been |is |was )?(disabled|deactivated|suspended|closed|terminated|deleted|expired|inactive|blocked|locked|removed|discontinued)|(disabled|deactivated|inactive|closed|suspended|expired) (account|mailbox|user|address)|this (mailbox|account|address) is (disabled|closed|inactive|suspended)|mailbox (is )?(disabled|inactive|deactivated|suspended|closed)|address rejected|bad destination|not a valid (recipient|user|mailbox|address|subscriber|number|phone)|recipient (rejected|invalid|unknown|not (found|accepted|valid))|invalid (number|subscriber|mdn|phone)|subscriber (does not exist|unknown|not found)|not enabled for (e-?mail|messaging)|no (valid|such) recipients?|(unrouteable|unroutable) address|mailbox moved|has moved|address (has )?changed|mailbox owner has changed/i, 10],
+  [/user(name)? (is )?unknown|unknown user|no such (user|mailbox|recipient|address|account|person|local user|e-?mail)|(user|mailbox|recipient|address|account|e-?mail address|addressee|destination address|local part|local-part)( name)? (does not|doesn't|do not|did not) exist|(user|mailbox|recipient|address|account|addressee|e-?mail( address)?)( name)? (not found|unknown|is unknown|is not known|not known|is invalid|invalid|not valid|is not valid|nonexistent|non-existent|unavailable|not listed|not recognized|is not recognized|not exist)/i, 10],
+  [/(invalid|unknown|bad|nonexistent|non-existent|unrecognized|illegal|unverified|undeliverable) (recipient|mailbox|user|address|account|e-?mail address|destination( mailbox)?( address)?|addressee|local ?part)|addressee unknown|no mailbox (here )?(by that name|found)|mailbox (not found|unavailable|does not exist|is (not available|unavailable))|requested action not taken: mailbox unavailable|mailbox not available|mailbox unavailable/i, 10],
+  [/doesn't have an? [\w.-]+ account|not our customer|no longer (accepts|receives|accepting|available|active|valid|in use|with)|account (has been |is |was )?(closed|terminated|deleted|expired|removed|discontinued)|(closed|expired|deleted) (account|mailbox|user|address)|this (mailbox|account|address) is closed|mailbox (is )?closed|not listed in (the )?(domino |public |address )?(directory|address book)|address rejected|bad destination|not a valid (recipient|user|mailbox|address|subscriber|number|phone)|recipient (rejected|invalid|unknown|not (found|accepted|valid))|invalid (number|subscriber|mdn|phone)|subscriber (does not exist|unknown|not found)|not enabled for (e-?mail|messaging)|no (valid|such) recipients?|(unrouteable|unroutable) address|mailbox moved|has moved|address (has )?changed|mailbox owner has changed/i, 10],
   // The domain takes no mail: no such domain, no mail exchanger, or a null MX (RFC 7505).
   [/(host|domain)( name)? (or domain name )?not found(?!.*try again)|host unknown|unknown host|no such domain|domain (does not exist|doesn't exist|not found|is not valid|invalid|unknown|not exist)|(couldn't|could not|can't|cannot) find any host named|all relevant mx records point to non-existent hosts|no (mx|mail exchanger|mail server)s?( or a)?( record)?s? (record )?(for|found)|does not accept (e-?)?mail|accepts no mail|null mx|nullmx|no mail servers? for|unknown domain|invalid domain|domain (has been )?(disabled|expired)|dns (error|failure).*(nxdomain|does not exist)|nxdomain|mail for .* (not|isn't) accepted|couldn't find a mail exchanger/i, 10],
   // Other languages.
@@ -81,7 +87,7 @@ const TRANSIENT: Rule[] = [
 ];
 
 /** Rules in the order they are tried. Transient rules are last: their words appear in other failures too. */
-const STRONG: readonly Rule[] = [...DECISIVE, ...MAILBOX_FULL, ...INVALID, ...AUTH, ...SPAM_SOURCE, ...SPAM_CONTENT, ...TOO_LARGE, ...TIMEOUT, ...DNS];
+const STRONG: readonly Rule[] = [...DECISIVE, ...MAILBOX_FULL, ...DISABLED, ...INVALID, ...AUTH, ...SPAM_SOURCE, ...SPAM_CONTENT, ...TOO_LARGE, ...TIMEOUT, ...DNS];
 /** Generic words ("rejected", "try again"): a specific enhanced code beats them. */
 const WEAK: readonly Rule[] = [...MAIL_BLOCK, ...TRANSIENT];
 
