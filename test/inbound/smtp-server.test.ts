@@ -105,6 +105,30 @@ describe("inbound reports", () => {
     });
   }
 
+  // Bounces as they really arrive, each through a real send and its VERP path: what is recorded and
+  // whether the address is suppressed (hard bounces only).
+  const CORPUS = join(import.meta.dir, "../fixtures/bounces/corpus");
+  const real: [string, string, number, boolean][] = [
+    ["ezweb-unknown.eml", "failed", 10, true], // a carrier's text bounce, sender not mailer-daemon
+    ["forwarded-dsn.eml", "failed", 10, true], // a DSN forwarded as an attachment
+    ["gmail-overquota.eml", "failed", 22, false], // soft: never suppresses
+    ["postfix-spamhaus.eml", "failed", 51, false], // block: never suppresses
+    ["dsn-4xx-failed-quota.eml", "deferred", 22, false], // a 4.x.x DSN is a deferral notice
+    ["postfix-delayed.eml", "deferred", 24, false],
+  ];
+  for (const [file, type, bounceClass, suppressed] of real) {
+    test(`${file}: ${type}, class ${bounceClass}, ${suppressed ? "suppressed" : "not suppressed"}`, async () => {
+      const rcpt = `${file.split(".")[0]}@dest.test`;
+      const returnPath = await sendAndCapture(rcpt);
+      const raw = readFileSync(join(CORPUS, file), "utf8").replace(/b\+[a-z2-7]+@bounces\.example\.com/g, returnPath).replaceAll("rcpt@dest.example", rcpt);
+      expect((await smtpSend({ from: "", to: [returnPath], raw })).ok).toBe(true);
+      let events = await eventsOf(rcpt);
+      for (let i = 0; i < 40 && !events.some((e) => e.type === type); i++) { await Bun.sleep(50); events = await eventsOf(rcpt); }
+      expect(events.find((e) => e.type === type)).toMatchObject({ bounceClass });
+      expect(Boolean(await t.app.suppressions.get("example.com", "bounces", rcpt))).toBe(suppressed);
+    });
+  }
+
   test("an ARF complaint becomes a complained event and a complaint suppression", async () => {
     const rcpt = "reader@dest.test";
     const returnPath = await sendAndCapture(rcpt);
