@@ -1,6 +1,7 @@
 // What every command gets: the parsed global flags, the loaded config, and the app built on
 // demand (management commands open the same SQLite files as a running server, in WAL mode).
 import type { Command } from "commander";
+import { saveFirstKey } from "./first-key.ts";
 import { findConfigFile, loadConfig, type Config } from "../src/config/load.ts";
 import { createApp, type App } from "../src/app.ts";
 import { createLogger } from "../src/log.ts";
@@ -27,7 +28,7 @@ export function contextFrom(cmd: Command): CliContext {
     async app() {
       if (!app) {
         app = await createApp(ctx.config(), { log: createLogger({ level: process.env.POSTERN_LOG === "debug" ? "debug" : "warn" }) });
-        if (app.newAccountKey) process.stderr.write(`postern: created the account; its primary key (shown once): ${app.newAccountKey}\n`);
+        if (app.newAccountKey) process.stderr.write(`postern: ${saveFirstKey(app.newAccountKey, app.config.storage.data_dir, Boolean(process.stderr.isTTY))}`);
       }
       return app;
     },

@@ -8,6 +8,7 @@ import { createApp } from "../../src/app.ts";
 import { createLogger } from "../../src/log.ts";
 import { AppError } from "../../src/core/errors.ts";
 import { action, contextFrom } from "../context.ts";
+import { saveFirstKey } from "../first-key.ts";
 
 export function registerServer(program: Command) {
   program.command("init").description("write a commented postern.toml and the data dir; print the account key once")
@@ -33,7 +34,7 @@ export function registerServer(program: Command) {
       const ctx = contextFrom(cmd);
       const app = await createApp(ctx.config());
       const key = app.newAccountKey;
-      if (key) process.stdout.write(`created the account; its primary key (shown once): ${key}\n`);
+      if (key) process.stdout.write(saveFirstKey(key, app.config.storage.data_dir, Boolean(process.stdout.isTTY)));
       const where = await app.start();
       process.stdout.write(`postern listening: ${Object.entries(where).map(([k, v]) => `${k} ${v}`).join(", ")}` +
         ` (config: ${ctx.configFile ?? "embedded defaults"}, data: ${app.config.storage.data_dir})\n`);
