@@ -9,6 +9,7 @@ import { createSystemResolver, type Resolver } from "./dns.ts";
 import { createLogger, createRecentErrors, type Logger } from "./log.ts";
 import { createMetrics } from "./metrics.ts";
 import { createAccessService } from "./core/access.ts";
+import { createThrottle } from "./core/throttle.ts";
 import { createDomainService } from "./core/domains.ts";
 import { ensureAccount } from "./core/account.ts";
 import { createSendService } from "./core/send.ts";
@@ -110,6 +111,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   };
   const http = createHttpHandler({
     authenticate: access.authenticate,
+    keyThrottle: createThrottle({ now, freeFailures: 10 }),
     surfaces,
     health,
     metrics, log: log.child("http"), now,
@@ -119,7 +121,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const inbound = createInboundServer({
     listen: splitHostPort(config.smtp.listen), hostname: mtaHostname, allowInsecureAuth: config.smtp.allow_insecure_auth,
     tls: config.smtp.tls_cert ? { cert: config.smtp.tls_cert, key: config.smtp.tls_key } : undefined,
-    maxMessageBytes: config.smtp.max_message_size, authenticate: access.authenticateSmtp, sender,
+    maxMessageBytes: config.smtp.max_message_size, authenticate: access.authenticateSmtp, sender, throttle: createThrottle({ now }),
     reports: createReportHandler({ store, secret, now }), log: log.child("inbound"),
     recorder,
     isReportMailbox: createReportMailboxes({ getDomain: domains.get, bounceDomain: config.mta.bounce_domain }),

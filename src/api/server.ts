@@ -14,7 +14,8 @@ import { renderSparkpostError } from "./sparkpost/errors.ts";
 import { renderNativeError } from "./native/errors.ts";
 import { isUnexpected, json, renderPlain, Unexpected } from "./errors.ts";
 import { badPathError, canonicalUrl, checkBody, checkDeclaredLength, pathDecodes } from "./request-guard.ts";
-import { unauthenticated } from "../core/errors.ts";
+import { AppError, unauthenticated } from "../core/errors.ts";
+import type { Throttle } from "../core/throttle.ts";
 import nativeOpenApi from "../../docs/api/native.openapi.json" with { type: "json" };
 import consoleHtml from "../ui/index.html" with { type: "text" };
 
@@ -33,6 +34,8 @@ export const ERROR_RENDERERS: Record<Rendered, (err: unknown, code?: string | nu
 
 export interface HttpDeps {
   authenticate: Authenticate;
+  /** Failed API keys per client IP: after its free failures an IP's wrong keys get 429, for a growing time. */
+  keyThrottle?: Throttle;
   surfaces: Partial<Record<Rendered | "tracking", SurfaceHandler>>;
   health: () => Promise<Record<string, unknown>>;
   metrics: Metrics;
@@ -67,8 +70,9 @@ export function createHttpHandler(deps: HttpDeps) {
       }
       if (!pathDecodes(path)) return { res: render(badPathError()), surface };
       checkDeclaredLength(req.headers);
-      const principal: Principal | null = await deps.authenticate(extractKey(surface, req.headers));
-      if (!principal) return { res: render(unauthenticated()), surface };
+      const presented = extractKey(surface, req.headers);
+      const principal: Principal | null = await deps.authenticate(presented);
+      if (!principal) return { res: render(presented ? failedKey(ip) : unauthenticated()), surface };
       req = await checkBody(req, url.href);
       setContext(req, { principal, ip, requestId, surface });
       const handler = deps.surfaces[surface];
@@ -79,6 +83,15 @@ export function createHttpHandler(deps: HttpDeps) {
       deps.log.error("request failed", { surface, method: req.method, path, requestId, error: String((err as Error)?.stack ?? err) });
       return { res: render(new Unexpected(requestId, err)), surface };
     }
+  }
+
+  /** A wrong key: 401, or 429 once this IP has failed too often (its lockout grows with each failure). */
+  function failedKey(ip: string): AppError {
+    const t = deps.keyThrottle;
+    if (!t) return unauthenticated();
+    const wait = t.lockedFor([`ip:${ip}`]);
+    t.fail([`ip:${ip}`]);
+    return wait > 0 ? new AppError("rate_limited", `too many failed API keys from ${ip}; retry in ${Math.ceil(wait / 1000)} s`) : unauthenticated();
   }
 
   async function system(path: string): Promise<Response> {

@@ -7,6 +7,13 @@ import type { ControlStore, StoredKey } from "../store/store.ts";
 import { newSecret } from "./ids.ts";
 import { AppError, invalid, notFound } from "./errors.ts";
 
+/** Given SMTP passwords are at least this long; generated ones are 24 random characters. */
+export const MIN_PASSWORD_LENGTH = 12;
+
+let dummy: Promise<string> | null = null;
+/** An Argon2id hash of nothing anyone knows, with the parameters of real credentials. */
+const dummyHash = () => (dummy ??= Bun.password.hash(newSecret(16)));
+
 const KEY_PATTERN = /^(pk|sk)\.([0-9a-z]{12})\.([0-9a-z]{32,})$/;
 const TOUCH_FLUSH_MS = 30_000;
 
@@ -108,8 +115,10 @@ export function createAccessService({ control, now }: AccessDeps) {
       const domain = await control.getDomain(domainName);
       if (!domain) throw notFound(`domain ${domainName} not found`);
       const local = normalizeLogin(login, domain.name);
-      const pass = password ?? newSecret(15);
-      if (pass.length < 5 || pass.length > 128) throw invalid("password must be 5 to 128 characters", "password");
+      const pass = password ?? newSecret(15); // 24 random base32 characters
+      if (pass.length < MIN_PASSWORD_LENGTH || pass.length > 128) {
+        throw invalid(`password must be ${MIN_PASSWORD_LENGTH} to 128 characters`, "password");
+      }
       await control.upsertCredential({ domainId: domain.id, login: local, hash: await Bun.password.hash(pass), createdAt: now() });
       return { login: `${local}@${domain.name}`, password: pass };
     },
@@ -129,12 +138,11 @@ export function createAccessService({ control, now }: AccessDeps) {
     /** SMTP AUTH: user is LOGIN@DOMAIN (as Mailgun's); returns the domain on success. */
     async authenticateSmtp(user: string, password: string): Promise<Domain | null> {
       const at = user.lastIndexOf("@");
-      if (at < 1) return null;
-      const domain = await control.getDomain(user.slice(at + 1));
-      if (!domain) return null;
-      const cred = await control.getCredential(domain.id, user.slice(0, at).toLowerCase());
-      if (!cred) return null;
-      return (await Bun.password.verify(password, cred.hash)) ? domain : null;
+      const domain = at > 0 ? await control.getDomain(user.slice(at + 1)) : null;
+      const cred = domain ? await control.getCredential(domain.id, user.slice(0, at).toLowerCase()) : null;
+      // The same hashing work whether or not the login exists: the answer time tells nothing.
+      const ok = await Bun.password.verify(password, cred?.hash ?? (await dummyHash()));
+      return ok && cred ? domain : null;
     },
   };
 }

@@ -14,6 +14,7 @@ import { inspectDataLineEndings } from "./smuggling.ts";
 import { parseReport } from "./reports.ts";
 import type { ReportHandler } from "./report-handler.ts";
 import type { Recorder } from "../core/recorder.ts";
+import type { Throttle } from "../core/throttle.ts";
 
 export interface InboundDeps {
   listen: [string, number];
@@ -34,6 +35,8 @@ export interface InboundDeps {
     receive(raw: Uint8Array, delivery: { mailFrom: string; rcptTo: string[]; remoteIp: string; heloName: string }): Promise<string[]>;
   };
   log: Logger;
+  /** Failed-AUTH throttling per client IP and per login. */
+  throttle: Throttle;
 }
 
 type Session = SMTPServerSession & { user?: unknown; inboundRcpts?: string[] };
@@ -66,8 +69,15 @@ export function createInboundServer(deps: InboundDeps) {
   async function onAuth(auth: SMTPServerAuthentication, session: SMTPServerSession) {
     // RFC 4954 §4: plain AUTH only inside TLS, except from loopback unless configured otherwise.
     if (!session.secure && !deps.allowInsecureAuth && !isLoopback(session.remoteAddress)) throw smtpError(538, "5.7.11 encryption required for AUTH");
+    const login = (auth.username ?? "").toLowerCase();
+    const subjects = [`ip:${session.remoteAddress}`, `login:${login}`];
+    if (deps.throttle.lockedFor(subjects) > 0) throw smtpError(454, "4.7.0 too many failed authentications, try again later");
     const domain = await deps.authenticate(auth.username ?? "", auth.password ?? "");
-    if (!domain) throw smtpError(535, "5.7.8 authentication credentials invalid");
+    if (!domain) {
+      await Bun.sleep(deps.throttle.fail(subjects));
+      throw smtpError(535, "5.7.8 authentication credentials invalid");
+    }
+    deps.throttle.succeed(`login:${login}`);
     return { domain };
   }
 

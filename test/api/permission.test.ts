@@ -56,10 +56,14 @@ function concrete(path: string): { url: string; params: Record<string, string> }
   return { url, params };
 }
 
+let peerCount = 0;
 async function call(surface: string, route: Route, key: string | null) {
   const { url } = concrete(route.path);
   const body = ["GET", "HEAD"].includes(route.method) ? undefined : "";
-  return t.app.http(new Request(`http://127.0.0.1:8025${url}`, { method: route.method, headers: headersFor(surface, key), body }));
+  // A peer of its own per call: wrong keys from one IP are throttled to 429 after ten (tested below).
+  peerCount++;
+  return t.app.http(new Request(`http://127.0.0.1:8025${url}`, { method: route.method, headers: headersFor(surface, key), body }),
+    `10.9.${peerCount >> 8 & 255}.${peerCount & 255}`);
 }
 
 describe("every mounted route declares a permission", () => {
@@ -75,6 +79,21 @@ describe("every mounted route declares a permission", () => {
     for (const s of API_SURFACES) expect(routesOf(s).length).toBeGreaterThan(0);
     expect(count).toBeGreaterThan(100);
     expect(missing).toEqual([]);
+  });
+});
+
+describe("failed keys are throttled per IP", () => {
+  test("after ten wrong keys an IP's wrong keys get the vendor's 429; right keys keep working", async () => {
+    const wrong = (peer: string) => t.app.http(new Request("http://127.0.0.1:8025/api/v1/account", { headers: { authorization: "pk.aaaaaaaaaaaa.bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb" } }), peer);
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await wrong("10.200.0.1")).status);
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    const limited = await wrong("10.200.0.1");
+    expect(limited.status).toBe(429);
+    expect(((await limited.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe("1901");
+    expect((await wrong("10.200.0.2")).status).toBe(401);
+    const right = await t.app.http(new Request("http://127.0.0.1:8025/api/v1/account", { headers: { authorization: keys.account! } }), "10.200.0.1");
+    expect(right.status).toBe(200);
   });
 });
 

@@ -66,13 +66,13 @@ describe("API keys", () => {
 describe("SMTP credentials", () => {
   test("authenticate as LOGIN@DOMAIN and are hashed", async () => {
     const { store, access } = await setup();
-    const c = await access.setCredential("a.test", "app", "pa55word");
+    const c = await access.setCredential("a.test", "app", "pa55word-long");
     expect(c.login).toBe("app@a.test");
-    expect((await access.authenticateSmtp("app@a.test", "pa55word"))?.name).toBe("a.test");
+    expect((await access.authenticateSmtp("app@a.test", "pa55word-long"))?.name).toBe("a.test");
     expect(await access.authenticateSmtp("app@a.test", "wrong")).toBeNull();
-    expect(await access.authenticateSmtp("app@b.test", "pa55word")).toBeNull();
+    expect(await access.authenticateSmtp("app@b.test", "pa55word-long")).toBeNull();
     const d = (await store.control.getDomain("a.test"))!;
-    expect((await store.control.getCredential(d.id, "app"))?.hash).not.toContain("pa55word");
+    expect((await store.control.getCredential(d.id, "app"))?.hash).not.toContain("pa55word-long");
   });
 });
 

@@ -18,7 +18,7 @@ beforeAll(async () => {
   const where = await t.app.start();
   smtpPort = Number(where.smtp!.split(":").pop());
   principal = (await t.app.access.authenticate(t.domainKey))!;
-  await t.app.access.setCredential("example.com", "app", "s3cret-pass");
+  await t.app.access.setCredential("example.com", "app", "s3cret-pass-123");
 });
 afterAll(async () => { await t.close(); await sink.close(); });
 
@@ -188,7 +188,7 @@ describe("authenticated submission", () => {
 
   test("a good credential submits through the core and the message is delivered", async () => {
     const before = sink.messages.length;
-    const res = await smtpSend({ from: "app@example.com", to: ["someone@dest.test"], raw, auth: { user: "app@example.com", pass: "s3cret-pass" } });
+    const res = await smtpSend({ from: "app@example.com", to: ["someone@dest.test"], raw, auth: { user: "app@example.com", pass: "s3cret-pass-123" } });
     expect(res.ok).toBe(true);
     const msgs = await sink.waitFor(before + 1);
     const got = msgs[before]!;
@@ -204,17 +204,37 @@ describe("authenticated submission", () => {
 
   test("a sender outside the credential's domain is refused", async () => {
     const res = await smtpSend({ from: "x@other.test", to: ["someone@dest.test"], raw: raw.replace("app@example.com", "x@other.test"),
-      auth: { user: "app@example.com", pass: "s3cret-pass" } });
+      auth: { user: "app@example.com", pass: "s3cret-pass-123" } });
     expect(res.ok).toBe(false);
   });
 
   // nodemailer's client repairs bare line endings, so these go over a raw socket.
   for (const [what, body] of [["a smuggling sequence", "body\n.\r\nMAIL FROM:<evil@x>\r\n"], ["a bare LF", "line one\nline two\r\n"]]) {
     test(`${what} in DATA is refused`, async () => {
-      const auth = Buffer.from("\0app@example.com\0s3cret-pass").toString("base64");
+      const auth = Buffer.from("\0app@example.com\0s3cret-pass-123").toString("base64");
       const data = `From: app@example.com\r\nTo: someone@dest.test\r\nSubject: x\r\n\r\n${body}.\r\n`;
       const replies = await rawDialog(["EHLO client.test", `AUTH PLAIN ${auth}`, "MAIL FROM:<app@example.com>", "RCPT TO:<someone@dest.test>", "DATA", data, "QUIT"]);
       expect(replies[6] ?? replies.join(" / ")).toStartWith("554 5.5.2");
     });
   }
+});
+
+// Last in this file: it locks 127.0.0.1 out of AUTH for a while.
+describe("SMTP AUTH cannot be guessed", () => {
+  test("wrong passwords lock the login and the IP out: the right password after them gets 454, not 235", async () => {
+    const plain = (pass: string) => `AUTH PLAIN ${Buffer.from(`\0app@example.com\0${pass}`).toString("base64")}`;
+    const guesses = Array.from({ length: 25 }, (_, i) => plain(`guess-number-${i}`));
+    const replies = await rawDialog(["EHLO client.test", ...guesses, plain("s3cret-pass-123"), "QUIT"]);
+    const codes = replies.slice(2, 27).map((r) => r.slice(0, 3));
+    // (The bad-password test above already spent one of this IP's five free failures.)
+    expect(codes[0]).toBe("535");
+    expect(codes.filter((c) => c === "535").length).toBeLessThanOrEqual(5);
+    expect(codes.slice(5).every((c) => c === "454" || c === "421")).toBe(true);
+    expect(replies[27]!.slice(0, 3)).not.toBe("235");
+  }, 30_000);
+
+  test("given passwords are at least 12 characters; generated ones 24", async () => {
+    await expect(t.app.access.setCredential("example.com", "short", "abcde")).rejects.toThrow(/12 to 128/);
+    expect((await t.app.access.setCredential("example.com", "gen")).password).toMatch(/^[0-9a-z]{24}$/);
+  });
 });

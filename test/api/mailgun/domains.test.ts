@@ -12,7 +12,7 @@ afterAll(async () => { await h.close(); });
 
 describe("domains through mailgun.js", () => {
   test("create answers the domain with its sending and receiving DNS records", async () => {
-    const d = await h.mg.domains.create({ name: "new.test", wildcard: true, smtp_password: "s3cret-pass" });
+    const d = await h.mg.domains.create({ name: "new.test", wildcard: true, smtp_password: "s3cret-pass-123" });
     expect(d).toMatchObject({ name: "new.test", state: "unverified", wildcard: true, type: "custom", smtp_login: "postmaster@new.test" });
     expect(d.created_at).toBeInstanceOf(Date);
     expect(Number.isNaN(d.created_at.getTime())).toBe(false);
@@ -21,7 +21,7 @@ describe("domains through mailgun.js", () => {
     expect(sending.find((r) => r.name === "new.test")!.value).toStartWith("v=spf1");
     const receiving = d.receiving_dns_records as unknown as { record_type: string; priority: string }[];
     expect(receiving[0]).toMatchObject({ record_type: "MX", priority: "10" });
-    expect((await h.t.app.access.authenticateSmtp("postmaster@new.test", "s3cret-pass"))?.name).toBe("new.test");
+    expect((await h.t.app.access.authenticateSmtp("postmaster@new.test", "s3cret-pass-123"))?.name).toBe("new.test");
     const dup = await h.mg.domains.create({ name: "new.test" }).catch((e) => e);
     expect(dup.status).toBe(400);
     const bad = await h.mg.domains.create({ name: "not a domain" }).catch((e) => e);
@@ -68,14 +68,14 @@ describe("domains through mailgun.js", () => {
 describe("SMTP credentials through mailgun.js", () => {
   test("create, list, change the password, delete one and delete all", async () => {
     const creds = h.mg.domains.domainCredentials;
-    expect(await creds.create("example.com", { login: "alice", password: "first-pass" })).toEqual({ status: 200, message: "Created 1 credentials pair(s)" });
-    await creds.create("example.com", { login: "bob@example.com", password: "bob-pass" });
+    expect(await creds.create("example.com", { login: "alice", password: "first-password" })).toEqual({ status: 200, message: "Created 1 credentials pair(s)" });
+    await creds.create("example.com", { login: "bob@example.com", password: "bob-password-1" });
     const list = await creds.list("example.com", { limit: 10, skip: 0 });
     expect(list.totalCount).toBe(2);
     expect(list.items.map((c) => c.login)).toEqual(["alice@example.com", "bob@example.com"]);
     expect(new Date(list.items[0]!.created_at as unknown as string).getTime()).toBeGreaterThan(0);
-    expect(await creds.update("example.com", "alice", { password: "second-pass" })).toEqual({ status: 200, message: "Password changed" });
-    expect(await h.t.app.access.authenticateSmtp("alice@example.com", "second-pass")).not.toBeNull();
+    expect(await creds.update("example.com", "alice", { password: "second-password" })).toEqual({ status: 200, message: "Password changed" });
+    expect(await h.t.app.access.authenticateSmtp("alice@example.com", "second-password")).not.toBeNull();
     expect((await creds.update("example.com", "nobody", { password: "whatever" }).catch((e) => e)).status).toBe(404);
     expect(await creds.destroy("example.com", "alice")).toEqual({ status: 200, message: "Credentials have been deleted", spec: "alice@example.com" });
     expect(await creds.destroyAll("example.com")).toEqual({ status: 200, message: "All domain credentials have been deleted", count: 1 });
