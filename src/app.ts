@@ -92,7 +92,9 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const activity = createActivityService({ store });
   const validator = createValidator({
     resolver, now,
-    hasBounced: async (email) => (await Promise.all(store.zoneNames().map((z) => store.zone(z).isListedAnywhere(email, "bounces")))).some(Boolean),
+    // A domain's own bounce list for a domain-scoped question; every list for the account's.
+    hasBounced: async (email, domain) => domain ? (await suppressions.get(domain, "bounces", email).catch(() => null)) !== null
+      : (await Promise.all(store.zoneNames().map((z) => store.zone(z).isListedAnywhere(email, "bounces")))).some(Boolean),
     probe: config.validation.smtp_probe ? createSmtpProber({ heloName: mtaHostname, mailFrom: `postmaster@${mtaHostname}`, now }).probe : undefined,
   });
   const detector = createBotDetector({ resolver, now });

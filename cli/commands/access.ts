@@ -31,7 +31,7 @@ export function registerAccess(program: Command) {
   const cred = program.command("credential").description("SMTP submission credentials (user name LOGIN@DOMAIN)");
 
   cred.command("add <domain> <login>").description("add or reset a credential; prints the password when generated")
-    .option("--password <password>", "the password (default: a random one, printed once)")
+    .option("--password <password>", "the password, at least 12 characters (default: 24 random characters, printed once)")
     .action(action(async (ctx, domain: string, login: string, o: { password?: string }) => {
       const c = await (await ctx.app()).access.setCredential(domain, login, o.password);
       ctx.out.print(c, () => `${c.login}${o.password ? "" : `\npassword: ${c.password}`}`);

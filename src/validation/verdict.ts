@@ -26,8 +26,11 @@ export interface ValidatorDeps {
   dnsTimeoutMs?: number;
   /** Reuse of verdicts (per address) and DNS answers (per domain). Default 1 hour; 0 disables. */
   cacheTtlMs?: number;
-  /** True when the address hard-bounced before; given the normalised `email` of the result. */
-  hasBounced?: (email: string) => Promise<boolean>;
+  /**
+   * True when the address hard-bounced before; given the normalised `email` of the result and the
+   * domain whose history the caller may see (null: every domain of the account).
+   */
+  hasBounced?: (email: string, domain: string | null) => Promise<boolean>;
   /**
    * SMTP RCPT probe, e.g. createSmtpProber(...).probe, given the lower-cased address with an
    * A-label domain and the MX hosts by preference; without it SMTP is "skipped".
@@ -36,8 +39,11 @@ export interface ValidatorDeps {
 }
 
 export interface Validator {
-  /** Validates one address (bare or `Name <addr>`); never throws. */
-  validate(address: string): Promise<ValidationResult>;
+  /**
+   * Validates one address (bare or `Name <addr>`); never throws. `domain` limits the bounce
+   * history consulted to that sending domain's (a domain key must not learn about other domains).
+   */
+  validate(address: string, opts?: { domain?: string | null }): Promise<ValidationResult>;
 }
 
 interface Subject {
@@ -103,7 +109,7 @@ function errorResult(input: string, now: number, subject: Subject): ValidationRe
 const shouldProbe = (hosts: MailHosts, facts: VerdictFacts) =>
   (hosts.kind === "mx" || hosts.kind === "implicit_mx") && !facts.isDisposable && !facts.isSuspectedTypo;
 
-async function gatherFacts(subject: Subject, deps: ValidatorDeps, lookup: Lookup): Promise<Gathered> {
+async function gatherFacts(subject: Subject, deps: ValidatorDeps, lookup: Lookup, scope: string | null): Promise<Gathered> {
   const { parsed } = subject;
   const didYouMean = suggestAddress(subject.user, parsed.asciiDomain);
   const facts: VerdictFacts = {
@@ -115,7 +121,7 @@ async function gatherFacts(subject: Subject, deps: ValidatorDeps, lookup: Lookup
     isSuspectedTypo: didYouMean !== null,
     isUnusualLocal: parsed.localpart.startsWith('"') || !ASCII_RE.test(parsed.localpart),
   };
-  const hasBounced = deps.hasBounced ? await deps.hasBounced(subject.email) : null;
+  const hasBounced = deps.hasBounced ? await deps.hasBounced(subject.email, scope) : null;
   facts.hasBounced = hasBounced === true;
   // A known hard bounce settles the verdict; DNS and SMTP would only add load.
   if (facts.hasBounced) return { facts, didYouMean, hosts: { kind: "none", hosts: [] }, hasBounced };
@@ -170,18 +176,18 @@ export function createValidator(deps: ValidatorDeps): Validator {
   const cache = new TtlCache<ValidationResult>({ now: deps.now, ttlMs, maxEntries: MAX_CACHED_ADDRESSES });
   const inFlight = new Map<string, Promise<ValidationResult>>();
 
-  const run = async (input: string, subject: Subject): Promise<ValidationResult> => {
+  const run = async (input: string, subject: Subject, scope: string | null, key: string): Promise<ValidationResult> => {
     try {
-      const result = buildResult(subject, await gatherFacts(subject, deps, lookup), deps.now());
+      const result = buildResult(subject, await gatherFacts(subject, deps, lookup, scope), deps.now());
       // Unknown answers are transient (timeouts, 4xx); asking again later may succeed.
-      if (result.result !== "unknown") cache.set(subject.email, result);
+      if (result.result !== "unknown") cache.set(key, result);
       return result;
     } catch {
       return errorResult(input, deps.now(), subject);
     }
   };
 
-  const validate = async (address: string): Promise<ValidationResult> => {
+  const validate = async (address: string, opts: { domain?: string | null } = {}): Promise<ValidationResult> => {
     const input = typeof address === "string" ? address : "";
     if (input.length > MAX_INPUT_CHARS) {
       return invalidResult(input.slice(0, MAX_INPUT_CHARS), ["address is too long"], deps.now());
@@ -191,13 +197,16 @@ export function createValidator(deps: ValidatorDeps): Validator {
     const issues = checkParsedSyntax(parsed).map((i) => i.message);
     if (issues.length > 0) return invalidResult(input, issues, deps.now(), parsed);
     const subject = normalize(parsed);
-    const cached = cache.get(subject.email);
+    // Verdicts are kept per bounce-history scope: one domain's history never answers another's.
+    const scope = opts.domain?.toLowerCase() ?? null;
+    const key = `${scope ?? "*"} ${subject.email}`;
+    const cached = cache.get(key);
     if (cached) return fromCache(cached);
     // Duplicates in a bulk list share one run, so they cost one DNS query and one probe.
-    let pending = inFlight.get(subject.email);
+    let pending = inFlight.get(key);
     if (!pending) {
-      pending = run(input, subject).finally(() => inFlight.delete(subject.email));
-      inFlight.set(subject.email, pending);
+      pending = run(input, subject, scope, key).finally(() => inFlight.delete(key));
+      inFlight.set(key, pending);
     }
     return pending;
   };

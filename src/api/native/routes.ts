@@ -85,6 +85,6 @@ export function createNativeSurface(deps: SurfaceDeps): SurfaceHandler {
     .get("/:domain/validate", async ({ request, params, query }) => {
       const { domain } = await domainOf(request, params.domain);
       if (!domain.validation) throw new AppError("payment_required", `Email validation is not enabled for domain ${domain.name}`);
-      return toValidation(await deps.validator.validate(required(queryText(query, "address"), "address")));
+      return toValidation(await deps.validator.validate(required(queryText(query, "address"), "address"), { domain: domain.name }));
     }, { permission: { right: "validation.use", domain: "domain" } });
 }

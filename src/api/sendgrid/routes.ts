@@ -47,7 +47,7 @@ export function createSendgridSurface(deps: SendgridDeps): SurfaceHandler {
       const body = await readJsonBody(request, MAX_VALIDATION_BODY_BYTES);
       const { email, source } = isObject(body) ? body : {};
       if (typeof email !== "string" || !email.trim()) throw invalid(MSG.validationEmail, "email");
-      const result = await deps.validator.validate(email);
+      const result = await deps.validator.validate(email, { domain: domain.name });
       const bounced = result.checks.is_valid_syntax && (await deps.suppressions.get(domain.name, "bounces", result.email)) !== null;
       return json(200, toValidationBody(result, { ip: contextOf(request).ip, source: typeof source === "string" ? source : undefined, hasKnownBounce: bounced }));
     }, { parse: "none", permission: { right: "validation.use", keys: "domain" } });

@@ -31,7 +31,7 @@ export async function validationOf(deps: Deps, principal: Principal, address: st
     throw spError(403, "1002", "Forbidden.", `email validation is turned off for ${principal.domain.name}`);
   }
   if (!address.trim()) throw spError(400, "1400", "required field is missing", "an address is required");
-  return toValidation(await deps.validator.validate(address));
+  return toValidation(await deps.validator.validate(address, { domain: principal.kind === "domain" ? principal.domain?.name ?? null : null }));
 }
 
 const DAY_MS = 86_400_000;
