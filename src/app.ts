@@ -25,6 +25,7 @@ import { createValidator } from "./validation/verdict.ts";
 import { createSmtpProber } from "./validation/smtp-probe.ts";
 import type { SurfaceDeps } from "./api/deps.ts";
 import { createTemplateStore } from "./core/templates.ts";
+import { createTemplateService } from "./core/template-service.ts";
 import { createInboundServer } from "./inbound/smtp-server.ts";
 import { createReportHandler } from "./inbound/report-handler.ts";
 import { createReportMailboxes } from "./core/report-mailboxes.ts";
@@ -98,9 +99,12 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     probe: config.validation.smtp_probe ? createSmtpProber({ heloName: mtaHostname, mailFrom: `postmaster@${mtaHostname}`, now }).probe : undefined,
   });
   const detector = createBotDetector({ resolver, now });
+  const templateFiles = createTemplateStore({ dir: config.storage.templates_dir });
+  const templateService = createTemplateService({ repo: store.templates, files: templateFiles, now });
   const surfaceDeps: SurfaceDeps = { config, access, domains, sender, suppressions, webhooks, activity, validator, codec, now,
-    webhookSigningKey: account.webhookSigningKey, templates: createTemplateStore({ dir: config.storage.templates_dir }), detector, resolver,
-    outbound: events.outbound, eventWebhookPublicKey: events.publicKey, inboundRules, botVerdicts: createBotVerdicts({ store, now, onQueued: () => events.poke() }) };
+    webhookSigningKey: account.webhookSigningKey, templates: templateFiles, detector, resolver,
+    outbound: events.outbound, eventWebhookPublicKey: events.publicKey, inboundRules, botVerdicts: createBotVerdicts({ store, now, onQueued: () => events.poke() }),
+    templateService };
 
   const interactions = createInteractionRecorder({ store, recorder, detector, now });
 

@@ -1,5 +1,7 @@
 // The only storage API. Methods are async (a PostgreSQL store will not be synchronous), sized to a
 // use case, and return domain types. SQL lives only under store/sqlite/.
+import type { TemplateRepo } from "../core/template-model.ts";
+import type { ListRepo } from "../core/list-model.ts";
 import type { Account, ApiKey, DkimKey, Domain, DomainSettings, DomainState, KeyKind, MessageEvent, SuppressionType } from "../core/model.ts";
 import type { InboundMessageStore, InboundRuleStore } from "../core/inbound/model.ts";
 
@@ -270,6 +272,9 @@ export interface ZoneStore extends SendRecordStore, InboundMessageStore {
 
 export interface Store {
   control: ControlStore;
+  /** Stored templates and lists (control data: shared by every zone). */
+  templates: TemplateRepo;
+  lists: ListRepo;
   zone(name: string): ZoneStore;
   zoneNames(): string[];
   close(): void;

@@ -5,6 +5,7 @@ import { makeTestApp, type TestApp } from "../helpers/app.ts";
 describe("the contract's prefix table", () => {
   const table: [string, string][] = [
     ["/v3/mail/send", "sendgrid"], ["/v3/validations/email", "sendgrid"], ["/v3/mail/send/", "sendgrid"],
+    ["/v3/templates", "sendgrid"], ["/v3/templates/d-1/versions/v", "sendgrid"], ["/v3/example.com/templates", "mailgun"],
     ["/v3/example.com/messages", "mailgun"], ["/v4/domains", "mailgun"], ["/v4/address/validate", "mailgun"],
     ["/v1/anything", "mailgun"], ["/v5/accounts", "mailgun"], ["/v3/mail/batch", "sendgrid"],
     ["/v3/user/webhooks/event/settings", "sendgrid"], ["/v3/suppression/bounces", "sendgrid"], ["/v3/asm/groups", "sendgrid"], ["/v3/stats", "sendgrid"],

@@ -4,7 +4,8 @@
 import type { Domain, Principal } from "../../core/model.ts";
 import { AppError, invalidMany } from "../../core/errors.ts";
 import type { SendService } from "../../core/send.ts";
-import type { TemplateStore } from "../../core/templates.ts";
+import type { TemplateService } from "../../core/template-service.ts";
+import { sendgridTemplates } from "./template-source.ts";
 import { newId } from "../../core/ids.ts";
 import { readJsonBody, maxBodyBytes } from "./body.ts";
 import { emailDomain } from "./fields.ts";
@@ -14,7 +15,7 @@ import { readMailSend } from "./request.ts";
 
 export interface MailSendDeps {
   sender: SendService;
-  templates: TemplateStore;
+  templates: TemplateService;
   maxMessageBytes: number;
   now: () => number;
 }
@@ -39,7 +40,7 @@ export function createMailSend(deps: MailSendDeps) {
     const { mail, issues } = readMailSend(body, deps.now());
     if (issues.length) throw invalidMany(issues);
     checkSenderIdentity(mail, domain);
-    const { req, issues: renderIssues } = await toSendRequest(mail, domain.name, deps.templates);
+    const { req, issues: renderIssues } = await toSendRequest(mail, domain.name, sendgridTemplates(deps.templates, domain.id));
     renderIssues.push(...checkMergedArgs(req));
     if (renderIssues.length) throw invalidMany(renderIssues);
     if (measureRequest(req) > deps.maxMessageBytes) throw new AppError("too_large", MSG.tooLarge);

@@ -2,7 +2,8 @@
 // ValidationResult → SendGrid's email validation result.
 import type { Address, Attachment, SendEnvelope, SendRequest } from "../../core/model.ts";
 import type { Issue } from "../../core/errors.ts";
-import type { TemplateStore } from "../../core/templates.ts";
+import type { TemplateRenderer } from "./template-source.ts";
+import { UNSUBSCRIBE_PLACEHOLDER } from "../../tracking/rewrite.ts";
 import type { ValidationResult } from "../../validation/result.ts";
 import { MAX_ARGS_BYTES, MSG, type SgMail, type SgPersonalization } from "./model.ts";
 import { baseType } from "./parts.ts";
@@ -12,7 +13,7 @@ const BODY_TYPES = new Set(["text/plain", "text/html", "text/x-amp-html"]);
 const EXTENSIONS: Record<string, string> = { "text/calendar": "ics", "text/csv": "csv", "text/xml": "xml", "application/json": "json" };
 
 /** Builds the SendRequest for `domain`; rendering problems come back as issues (nothing thrown for them). */
-export async function toSendRequest(mail: SgMail, domain: string, templates: TemplateStore): Promise<{ req: SendRequest; issues: Issue[] }> {
+export async function toSendRequest(mail: SgMail, domain: string, templates: TemplateRenderer): Promise<{ req: SendRequest; issues: Issue[] }> {
   const issues: Issue[] = [];
   const envelopes: SendEnvelope[] = [];
   for (let i = 0; i < mail.personalizations.length; i++) {
@@ -24,7 +25,7 @@ export async function toSendRequest(mail: SgMail, domain: string, templates: Tem
   const req: SendRequest = {
     domain, from: mail.from, envelopes, source: "sendgrid",
     attachments: [...mail.attachments.map(toAttachment), ...extraContent(mail)],
-    tags: mail.categories, tracking: mail.tracking,
+    tags: mail.categories, tracking: withUnsubscribeTag(mail, envelopes),
   };
   if (mail.replyTo.length) req.replyTo = mail.replyTo;
   if (mail.ipPoolName) req.ipPool = mail.ipPoolName;
@@ -51,6 +52,12 @@ function toEnvelope(mail: SgMail, i: number, c: Awaited<ReturnType<typeof render
   const sendAt = p.sendAt ?? mail.sendAt;
   if (sendAt !== undefined) e.sendAt = sendAt * 1000;
   return e;
+}
+
+/** A template's {{{unsubscribe}}} link needs the per-recipient unsubscribe link filled in. */
+function withUnsubscribeTag(mail: SgMail, envelopes: SendEnvelope[]): SgMail["tracking"] {
+  const tagged = envelopes.some((e) => e.html?.includes(UNSUBSCRIBE_PLACEHOLDER) || e.text?.includes(UNSUBSCRIBE_PLACEHOLDER));
+  return tagged && mail.tracking?.unsubscribe === undefined ? { ...mail.tracking, unsubscribe: true } : mail.tracking;
 }
 
 /** Legacy mail_settings.bcc: blind-copied on every personalization that does not list it already. */

@@ -5,7 +5,8 @@ import { UNSUBSCRIBE_PLACEHOLDER } from "../../tracking/rewrite.ts";
 import type { Issue } from "../../core/errors.ts";
 import { AppError } from "../../core/errors.ts";
 import { checkHeaders, hasLineBreak } from "../../core/headers.ts";
-import type { TemplateParts, TemplateStore } from "../../core/templates.ts";
+import type { TemplateParts } from "../../core/templates.ts";
+import type { TemplateRenderer } from "./template-source.ts";
 import { deepMerge } from "./fields.ts";
 import { baseType } from "./parts.ts";
 import { MSG, type SgMail, type SgPersonalization } from "./model.ts";
@@ -25,7 +26,7 @@ export function bodyParts(mail: SgMail): { text?: string; html?: string; amp?: s
 }
 
 /** Renders personalization `i`; problems (bad template data, injected line breaks) go to `issues`. */
-export async function renderPersonalization(mail: SgMail, i: number, templates: TemplateStore, issues: Issue[]): Promise<RenderedContent | undefined> {
+export async function renderPersonalization(mail: SgMail, i: number, templates: TemplateRenderer, issues: Issue[]): Promise<RenderedContent | undefined> {
   const p = mail.personalizations[i]!;
   const path = `personalizations.${i}`;
   const base = withSubscription(withFooter(bodyParts(mail), mail), mail);
@@ -49,7 +50,7 @@ export async function renderPersonalization(mail: SgMail, i: number, templates: 
   return issues.length > before ? undefined : out;
 }
 
-async function renderTemplate(id: string, data: Record<string, unknown>, templates: TemplateStore, issues: Issue[]): Promise<TemplateParts | null> {
+async function renderTemplate(id: string, data: Record<string, unknown>, templates: TemplateRenderer, issues: Issue[]): Promise<TemplateParts | null> {
   try {
     const tpl = await templates.render(id, data);
     if (!tpl) issues.push({ field: "template_id", message: MSG.templateMissing(id) });

@@ -17,10 +17,11 @@ import { toValidationBody } from "./mapper.ts";
 import { MSG } from "./model.ts";
 import { eventWebhookRoutes } from "./event-webhook.ts";
 import { parseSettingRoutes } from "./parse-settings.ts";
+import { templateRoutes } from "./templates.ts";
 
 const MAX_VALIDATION_BODY_BYTES = 64 * 1024;
 
-type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now" | "templates" | "webhooks" | "outbound" | "eventWebhookPublicKey" | "inboundRules">;
+type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now" | "templateService" | "webhooks" | "outbound" | "eventWebhookPublicKey" | "inboundRules">;
 
 // SendGrid's API takes domain keys only (contract §4).
 const SEND = { right: "mail.send", keys: "domain" } as const;
@@ -29,13 +30,14 @@ const ANY = { right: "any" } as const;
 const methodNotAllowed = () => json(405, { errors: [{ message: "method not allowed", field: null, help: null }] });
 
 export function createSendgridSurface(deps: SendgridDeps): SurfaceHandler {
-  const mailSend = createMailSend({ sender: deps.sender, templates: deps.templates, maxMessageBytes: deps.config.smtp.max_message_size, now: deps.now });
+  const mailSend = createMailSend({ sender: deps.sender, templates: deps.templateService, maxMessageBytes: deps.config.smtp.max_message_size, now: deps.now });
 
   return new Elysia({ name: "sendgrid" })
     .onError(surfaceOnError(renderSendgridError))
     .use(permissions)
     .use(eventWebhookRoutes(deps))
     .use(parseSettingRoutes(deps))
+    .use(templateRoutes(deps))
     .post("/v3/mail/send", ({ request }) => mailSend(principalOf(request), request), { parse: "none", permission: SEND })
     // SendGrid answers other methods on its endpoints with 405, not 404.
     .get("/v3/mail/send", methodNotAllowed, { permission: ANY }).put("/v3/mail/send", methodNotAllowed, { permission: ANY })

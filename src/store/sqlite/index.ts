@@ -4,6 +4,8 @@ import { join } from "node:path";
 import type { Database } from "bun:sqlite";
 import type { Store, ZoneStore } from "../store.ts";
 import { createControlStore } from "./control.ts";
+import { createTemplateRepo } from "./templates.ts";
+import { createListRepo } from "./lists.ts";
 import { openDatabase } from "./db.ts";
 import { CONTROL_MIGRATIONS, ZONE_MIGRATIONS } from "./migrations.ts";
 import { createZoneStore } from "./zone.ts";
@@ -23,6 +25,8 @@ export function openSqliteStore(dataDir: string, zoneNames: string[]): Store {
   }
   return {
     control: createControlStore(controlDb),
+    templates: createTemplateRepo(controlDb),
+    lists: createListRepo(controlDb),
     zone(name: string) {
       const z = zones.get(name);
       if (!z) throw new Error(`unknown zone "${name}" (configured: ${zoneNames.join(", ")})`);

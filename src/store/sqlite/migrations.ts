@@ -34,6 +34,28 @@ export const CONTROL_MIGRATIONS: string[] = [
    CREATE TABLE inbound_rules (
      id TEXT NOT NULL, kind TEXT NOT NULL, domain_id INTEGER REFERENCES domains(id) ON DELETE CASCADE,
      spec TEXT NOT NULL, created_at INTEGER NOT NULL, PRIMARY KEY (kind, id));`,
+  // Stored templates and their versions (one active), and stored lists (Mailgun mailing lists,
+  // SparkPost recipient lists) with their members. `scope` is the owning domain's id, or 0 for
+  // account-wide rows: a NOT NULL column, so the unique keys hold for account-wide rows too.
+  `CREATE TABLE templates (
+     pk INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL, scope INTEGER NOT NULL,
+     domain_id INTEGER REFERENCES domains(id) ON DELETE CASCADE, name TEXT NOT NULL, description TEXT NOT NULL DEFAULT '',
+     generation TEXT NOT NULL DEFAULT 'dynamic', extra TEXT NOT NULL DEFAULT '{}',
+     created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, UNIQUE (scope, id));
+   CREATE TABLE template_versions (
+     template_pk INTEGER NOT NULL REFERENCES templates(pk) ON DELETE CASCADE, id TEXT NOT NULL,
+     name TEXT NOT NULL DEFAULT '', subject TEXT, html TEXT, text TEXT, active INTEGER NOT NULL DEFAULT 0,
+     extra TEXT NOT NULL DEFAULT '{}', created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+     PRIMARY KEY (template_pk, id));
+   CREATE TABLE lists (
+     pk INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, id TEXT NOT NULL, scope INTEGER NOT NULL,
+     domain_id INTEGER REFERENCES domains(id) ON DELETE CASCADE, name TEXT NOT NULL DEFAULT '',
+     description TEXT NOT NULL DEFAULT '', extra TEXT NOT NULL DEFAULT '{}',
+     created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, UNIQUE (kind, scope, id));
+   CREATE TABLE list_members (
+     list_pk INTEGER NOT NULL REFERENCES lists(pk) ON DELETE CASCADE, address TEXT NOT NULL,
+     name TEXT NOT NULL DEFAULT '', vars TEXT NOT NULL DEFAULT '{}', subscribed INTEGER NOT NULL DEFAULT 1,
+     extra TEXT NOT NULL DEFAULT '{}', seq INTEGER NOT NULL, PRIMARY KEY (list_pk, address));`,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

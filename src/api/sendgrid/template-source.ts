@@ -1,0 +1,26 @@
+// What mail/send renders a template_id with: the sending domain's stored template (or the
+// account's, or a file of the templates directory), active version, in SendGrid's Handlebars
+// dialect. Legacy templates are not Handlebars: their <%subject%> and <%body%> tags are filled later.
+// {{{unsubscribe}}} and {{{unsubscribe_preferences}}} become the recipient's unsubscribe link.
+import type { TemplateParts } from "../../core/templates.ts";
+import type { TemplateService } from "../../core/template-service.ts";
+import { UNSUBSCRIBE_PLACEHOLDER } from "../../tracking/rewrite.ts";
+import { plainFromHtml } from "./template-wire.ts";
+
+export interface TemplateRenderer {
+  render(id: string, data: Record<string, unknown>): Promise<TemplateParts | null>;
+}
+
+export function sendgridTemplates(service: TemplateService, domainId: number): TemplateRenderer {
+  return {
+    async render(id, data) {
+      const t = await service.resolve(domainId, id);
+      if (!t) return null;
+      if (t.generation === "legacy") return t.parts;
+      const out = service.render(t, { ...data, unsubscribe: UNSUBSCRIBE_PLACEHOLDER, unsubscribe_preferences: UNSUBSCRIBE_PLACEHOLDER }, "sendgrid");
+      // generate_plain_content: the text part is made from the rendered HTML.
+      if (t.extra.generate_plain_content === true && out.html !== undefined) out.text = plainFromHtml(out.html);
+      return out;
+    },
+  };
+}

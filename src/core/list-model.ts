@@ -1,0 +1,46 @@
+// Stored lists: Mailgun mailing lists (id = the list address) and SparkPost recipient lists,
+// owned by one domain (domainId) or by the account (null), with members in insertion order.
+
+export type ListKind = "mailgun" | "sparkpost";
+
+export interface StoredList {
+  pk: number;
+  kind: ListKind;
+  id: string;
+  domainId: number | null;
+  name: string;
+  description: string;
+  /** Vendor fields (Mailgun access_level, reply_preference; SparkPost attributes). */
+  extra: Record<string, unknown>;
+  createdAt: number;
+  updatedAt: number;
+  memberCount: number;
+}
+
+export interface ListMember {
+  address: string;
+  name: string;
+  vars: Record<string, unknown>;
+  subscribed: boolean;
+  /** Vendor fields (SparkPost metadata, tags, header_to, return_path). */
+  extra: Record<string, unknown>;
+}
+
+export type NewList = Omit<StoredList, "pk" | "memberCount">;
+
+export interface ListRepo {
+  /** Null when the id is taken for that kind and scope. */
+  insertList(l: NewList): Promise<StoredList | null>;
+  getList(kind: ListKind, domainId: number | null, id: string): Promise<StoredList | null>;
+  /** Lists of `kind` in scope; `domainIds` undefined = every scope. */
+  listLists(kind: ListKind, domainIds?: (number | null)[]): Promise<StoredList[]>;
+  updateList(pk: number, patch: { id?: string; name?: string; description?: string; extra?: Record<string, unknown> }, now: number): Promise<boolean>;
+  deleteList(pk: number): Promise<boolean>;
+  /** Adds or (when `upsert`) replaces members; returns how many rows were written. */
+  putMembers(pk: number, members: ListMember[], upsert: boolean): Promise<number>;
+  replaceMembers(pk: number, members: ListMember[]): Promise<void>;
+  getMember(pk: number, address: string): Promise<ListMember | null>;
+  /** Members in insertion order after `after` (an address), at most `limit`. */
+  listMembers(pk: number, opts: { limit: number; after?: string; subscribed?: boolean }): Promise<ListMember[]>;
+  deleteMember(pk: number, address: string): Promise<boolean>;
+}

@@ -1,0 +1,114 @@
+// Stored templates for every surface: a template is owned by one domain or by the account, and a
+// domain key sees its own domain's templates and the account's (read-only), never another
+// domain's. Sends resolve a template in the sending domain, then the account, then the templates
+// directory (the import source of earlier versions). Surfaces only translate wire shapes.
+import type { Principal } from "./model.ts";
+import { AppError, conflict, forbidden, notFound } from "./errors.ts";
+import type { NewTemplate, StoredTemplate, TemplateRepo, TemplateVersion } from "./template-model.ts";
+import type { TemplateParts, TemplateStore } from "./templates.ts";
+import { describeRenderError, renderHandlebars, type Dialect, type RenderBudget } from "./handlebars-dialect.ts";
+
+/** A template as a send uses it: its identity, the version chosen, and that version's parts. */
+export interface ResolvedTemplate {
+  id: string;
+  version: string;
+  generation: StoredTemplate["generation"];
+  parts: TemplateParts;
+  /** The version's vendor fields (SparkPost from / reply_to / headers / options). */
+  extra: Record<string, unknown>;
+}
+
+export interface TemplateService {
+  /** The scope a principal creates templates in: its domain, or the account (null). */
+  ownerOf(p: Principal): number | null;
+  list(p: Principal): Promise<StoredTemplate[]>;
+  listIn(domainId: number | null): Promise<StoredTemplate[]>;
+  /** A template the principal may see; `write` refuses account templates to domain keys (403). */
+  find(p: Principal, id: string, access?: "read" | "write"): Promise<StoredTemplate | null>;
+  findIn(domainId: number | null, id: string): Promise<StoredTemplate | null>;
+  create(t: Omit<NewTemplate, "createdAt" | "updatedAt">): Promise<StoredTemplate>;
+  update(t: StoredTemplate, patch: { name?: string; description?: string; extra?: Record<string, unknown> }): Promise<StoredTemplate>;
+  remove(t: StoredTemplate): Promise<void>;
+  putVersion(t: StoredTemplate, v: Omit<TemplateVersion, "createdAt" | "updatedAt"> & { createdAt?: number }): Promise<TemplateVersion>;
+  removeVersion(t: StoredTemplate, versionId: string): Promise<boolean>;
+  activate(t: StoredTemplate, versionId: string): Promise<boolean>;
+  /** For a send from `domainId`: the named (or active) version, or null when there is no such template. */
+  resolve(domainId: number | null, id: string, versionId?: string): Promise<ResolvedTemplate | null>;
+  /** Renders Handlebars parts; errors become AppError(invalid) naming template, version and cause. */
+  render(t: ResolvedTemplate, data: unknown, dialect: Dialect): TemplateParts;
+}
+
+export const activeVersion = (t: StoredTemplate) => t.versions.find((v) => v.active);
+
+export function createTemplateService(deps: { repo: TemplateRepo; files: TemplateStore; now: () => number; budget?: RenderBudget }): TemplateService {
+  const { repo, now } = deps;
+  const reload = async (t: StoredTemplate) => (await repo.getTemplate(t.domainId, t.id))!;
+
+  async function fromFiles(id: string, versionId?: string): Promise<ResolvedTemplate | null> {
+    if (versionId) return null;
+    const parts = await deps.files.get(id);
+    return parts ? { id, version: "file", generation: "dynamic", parts, extra: {} } : null;
+  }
+
+  return {
+    ownerOf: (p) => (p.kind === "domain" ? (p.domain?.id ?? null) : null),
+    async list(p) {
+      const own = await repo.listTemplates(this.ownerOf(p));
+      return p.kind === "domain" ? [...own, ...(await repo.listTemplates(null))] : own;
+    },
+    listIn: (domainId) => repo.listTemplates(domainId),
+    async find(p, id, access = "read") {
+      const owner = this.ownerOf(p);
+      const own = await repo.getTemplate(owner, id);
+      if (own || owner === null) return own;
+      const shared = await repo.getTemplate(null, id);
+      if (shared && access === "write") throw forbidden(`template ${id} belongs to the account: a domain key may use it, not change it`);
+      return shared;
+    },
+    findIn: (domainId, id) => repo.getTemplate(domainId, id),
+    async create(t) {
+      const at = now();
+      const created = await repo.insertTemplate({ ...t, createdAt: at, updatedAt: at });
+      if (!created) throw conflict(`template ${t.id} already exists`);
+      return created;
+    },
+    async update(t, patch) {
+      await repo.updateTemplate(t.pk, patch, now());
+      return reload(t);
+    },
+    async remove(t) {
+      await repo.deleteTemplate(t.pk);
+    },
+    async putVersion(t, v) {
+      const at = now();
+      const existing = t.versions.find((x) => x.id === v.id);
+      const version = { ...v, createdAt: existing?.createdAt ?? v.createdAt ?? at, updatedAt: at };
+      await repo.putVersion(t.pk, version);
+      return version;
+    },
+    removeVersion: (t, versionId) => repo.deleteVersion(t.pk, versionId),
+    activate: (t, versionId) => repo.activateVersion(t.pk, versionId, now()),
+    async resolve(domainId, id, versionId) {
+      const t = (domainId !== null ? await repo.getTemplate(domainId, id) : null) ?? (await repo.getTemplate(null, id));
+      if (!t) return fromFiles(id, versionId);
+      const v = versionId ? t.versions.find((x) => x.id === versionId) : activeVersion(t);
+      if (!v) return null;
+      return { id: t.id, version: v.id, generation: t.generation, parts: { subject: v.subject, html: v.html, text: v.text }, extra: v.extra };
+    },
+    render(t, data, dialect) {
+      const out: TemplateParts = {};
+      for (const part of ["subject", "html", "text"] as const) {
+        const source = t.parts[part];
+        if (source === undefined) continue;
+        try {
+          out[part] = renderHandlebars(source, data, { dialect, escapeHtml: part === "html", limits: deps.budget });
+        } catch (err) {
+          throw new AppError("invalid", `template ${t.id} version ${t.version} (${part}) could not be rendered: ${describeRenderError(err)}`, { field: "template" });
+        }
+      }
+      return out;
+    },
+  };
+}
+
+export const notFoundTemplate = (id: string) => notFound(`template ${id} not found`);
