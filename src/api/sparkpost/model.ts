@@ -37,7 +37,7 @@ export interface TxInline {
 
 export type TxContent =
   | { kind: "inline"; inline: TxInline }
-  | { kind: "template"; templateId: string; from?: TxInline["from"]; replyTo?: string; headers: Record<string, string> }
+  | { kind: "template"; templateId: string; useDraft: boolean; from?: TxInline["from"]; replyTo?: string; headers: Record<string, string> }
   | { kind: "raw"; raw: string };
 
 export interface TxOptions {
@@ -135,7 +135,7 @@ function readContent(v: unknown): TxContent {
   if (v.ab_test_id !== undefined) throw spError(422, "1603", "Subresource not found", "A/B tests are not supported by postern");
   if (v.template_id !== undefined) {
     if (typeof v.template_id !== "string" || !v.template_id) throw badFormat("content.template_id must be a string");
-    return { kind: "template", templateId: v.template_id, from: v.from === undefined ? undefined : readFrom(v.from, "content.from"),
+    return { kind: "template", templateId: v.template_id, useDraft: v.use_draft_template === true, from: v.from === undefined ? undefined : readFrom(v.from, "content.from"),
       replyTo: optString(v, "reply_to", "content."), headers: readHeaders(v) };
   }
   const inline: TxInline = {

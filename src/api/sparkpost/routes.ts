@@ -18,6 +18,7 @@ import { webhookRoutes } from "./webhooks.ts";
 import { suppressionRoutes } from "./suppression-list.ts";
 import { accountOf, validationOf } from "./account.ts";
 import { inboundRoutes } from "./inbound.ts";
+import { templateRoutes } from "./templates.ts";
 
 const VALIDATE = need("validation.use");
 
@@ -32,6 +33,7 @@ export function createSparkpostSurface(deps: SurfaceDeps): SurfaceHandler {
     .group("/api/v1", (app) => app
       .use(transmissionRoutes(deps))
       .use(sendingDomainRoutes(deps))
+      .use(templateRoutes(deps))
       .use(apiKeyRoutes(deps, ""))
       .use(apiKeyRoutes(deps, "/:domain"))
       .use(webhookRoutes(deps, ""))

@@ -7,22 +7,34 @@ import type { SurfaceDeps } from "../deps.ts";
 import { invalidDomain, missingField, SparkpostError, spError } from "./errors.ts";
 import { planTransmission, type ResolvedContent, type TransmissionPlan } from "./mapper.ts";
 import { readTransmission, type RcptError, type Transmission, type TxContent } from "./model.ts";
-import type { TemplateStore } from "../../core/templates.ts";
+import { checkStoredTemplate } from "./template-render.ts";
+import { DRAFT, type SpContent } from "./template-wire.ts";
 
-export type SendDeps = Pick<SurfaceDeps, "sender" | "domains" | "now" | "config" | "templates">;
+export type SendDeps = Pick<SurfaceDeps, "sender" | "domains" | "now" | "config" | "templateService">;
+
+/** Whose templates a transmission may use: the key's domain, or for an account key the sender's domain. */
+async function templateScope(principal: Principal, content: Extract<TxContent, { kind: "template" }>, deps: SendDeps): Promise<number | null> {
+  if (principal.kind === "domain") return principal.domain?.id ?? null;
+  if (!content.from || content.from.email.includes("{{")) return null;
+  return (await deps.domains.forSender(content.from.email))?.id ?? null;
+}
 
 /**
- * template_id → the stored template's raw parts as inline content (422 1603 when it does not exist).
- * The files are rendered with SparkPost's language, not Handlebars: they share {{var}} and {{{var}}}.
+ * template_id → the stored template's version (published, or the draft with use_draft_template)
+ * as inline content (422 1603 when it does not exist). Its parts are rendered later with
+ * SparkPost's language; from, reply_to and headers come from the template unless the request names them.
  */
-async function resolveContent(content: TxContent, templates: TemplateStore): Promise<ResolvedContent> {
+async function resolveContent(principal: Principal, content: TxContent, deps: SendDeps): Promise<ResolvedContent> {
   if (content.kind !== "template") return content;
-  const t = await templates.get(content.templateId);
-  if (!t) throw spError(422, "1603", "Subresource not found", `template '${content.templateId}' does not exist`);
-  // postern's template files carry no sender, so the caller names it beside template_id.
-  if (!content.from) throw missingField(`content.from is required with template_id: postern templates ('${content.templateId}') carry no sender`);
-  return { kind: "inline", inline: { from: content.from, subject: (t.subject ?? "").replace(/[\r\n]+$/, ""), text: t.text, html: t.html, replyTo: content.replyTo,
-    headers: content.headers, attachments: [], inlineImages: [] } };
+  const id = content.templateId;
+  const t = await deps.templateService.resolve(await templateScope(principal, content, deps), id, content.useDraft ? DRAFT : undefined);
+  if (!t) throw spError(422, "1603", "Subresource not found", `template '${id}'${content.useDraft ? " has no draft or" : ""} does not exist`);
+  checkStoredTemplate(t.id, t.version, t.parts);
+  const stored = t.extra as SpContent["extra"];
+  const from = content.from ?? stored.from;
+  if (!from) throw missingField(`content.from is required: template '${id}' (version ${t.version}) has no sender`);
+  return { kind: "inline", inline: { from, subject: (t.parts.subject ?? "").replace(/[\r\n]+$/, ""), text: t.parts.text, html: t.parts.html,
+    amp: stored.amp_html, replyTo: content.replyTo ?? stored.reply_to, headers: { ...stored.headers, ...content.headers }, attachments: [], inlineImages: [] } };
 }
 
 /** The active domain `email` sends for (exact, or a wildcard parent), within the key's scope; else 7001. */
@@ -49,7 +61,7 @@ function capErrors(errors: RcptError[], cap: number | undefined): RcptError[] {
 /** Runs a transmission and returns SparkPost's response body (or throws its error). */
 export async function sendTransmission(principal: Principal, body: unknown, numRcptErrors: number | undefined, deps: SendDeps) {
   const tx = readTransmission(body, deps.now());
-  const content = await resolveContent(tx.content, deps.templates);
+  const content = await resolveContent(principal, tx.content, deps);
   const plan = planTransmission(tx, content, deps.config.smtp.max_message_size);
   const rcptErrors = [...tx.rcptErrors, ...plan.rcptErrors];
   if (plan.accepted === 0) {
