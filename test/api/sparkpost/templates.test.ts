@@ -26,7 +26,7 @@ describe("templates", () => {
     expect(draft.results.content).toMatchObject({ from: { email: "news@example.com", name: "News" }, subject: "Hi {{first}}", reply_to: "help@example.com" });
     const unpublished = await failure(env.domain.transmissions.send({ recipients: [{ address: "u@dest.test" }], content: { template_id: "summer-sale" } }));
     expect(unpublished.statusCode).toBe(422);
-    expect(unpublished.errors[0].code).toBe("1603");
+    expect(unpublished.errors[0]!.code).toBe("1603");
 
     await env.domain.templates.update("summer-sale", { published: true });
     const list = await env.domain.templates.list();
@@ -75,7 +75,7 @@ describe("templates", () => {
     await env.domain.templates.create({ id: "broken", name: "broken", published: true, content: { ...content, html: "{{if x}}never closed" } });
     const err = await failure(env.domain.transmissions.send({ recipients: [{ address: "b@dest.test" }], content: { template_id: "broken" } }));
     expect(err.statusCode).toBe(422);
-    expect(err.errors[0].description).toContain("template 'broken' version 'published' (html)");
+    expect(err.errors[0]!.description).toContain("template 'broken' version 'published' (html)");
   });
 
   test("a key without the templates grant is refused", async () => {
@@ -91,7 +91,7 @@ describe("isolation and sharing", () => {
     expect((await other.templates.list()).results.map((t: any) => t.id)).not.toContain("private");
     expect((await failure(other.templates.update("private", { published: true }))).statusCode).toBe(404);
     const send = await failure(other.transmissions.send({ recipients: [{ address: "x@dest.test" }], content: { template_id: "private", from: "a@other.test" } }));
-    expect(send.errors[0].code).toBe("1603");
+    expect(send.errors[0]!.code).toBe("1603");
   });
 
   test("an account key's template serves every domain; a SparkPost template serves SendGrid's mail/send", async () => {
