@@ -36,6 +36,8 @@ export interface TemplateService {
   resolve(domainId: number | null, id: string, versionId?: string): Promise<ResolvedTemplate | null>;
   /** Renders Handlebars parts; errors become AppError(invalid) naming template, version and cause. */
   render(t: ResolvedTemplate, data: unknown, dialect: Dialect): TemplateParts;
+  /** The templates one domain's sends see, as the file store's interface (active versions, rendered in `dialect`). */
+  forDomain(domainId: number, dialect: Dialect): TemplateStore;
 }
 
 export const activeVersion = (t: StoredTemplate) => t.versions.find((v) => v.active);
@@ -94,6 +96,15 @@ export function createTemplateService(deps: { repo: TemplateRepo; files: Templat
       const v = versionId ? t.versions.find((x) => x.id === versionId) : activeVersion(t);
       if (!v) return null;
       return { id: t.id, version: v.id, generation: t.generation, parts: { subject: v.subject, html: v.html, text: v.text }, extra: v.extra };
+    },
+    forDomain(domainId, dialect) {
+      return {
+        get: async (name) => (await this.resolve(domainId, name))?.parts ?? null,
+        render: async (name, data) => {
+          const t = await this.resolve(domainId, name);
+          return t ? this.render(t, data, dialect) : null;
+        },
+      };
     },
     render(t, data, dialect) {
       const out: TemplateParts = {};

@@ -3,8 +3,9 @@
 // Meaning (address validity, header safety, domain, limits) is checked by core/send.ts.
 import type { Address, SendEnvelope, SendRequest, SendResult } from "../../core/model.ts";
 import { invalid } from "../../core/errors.ts";
-import type { TemplateStore } from "../../core/templates.ts";
-import type { Form } from "./form.ts";
+import type { TemplateParts } from "../../core/templates.ts";
+import { parseYesNo, type Form } from "./form.ts";
+import { plainFromHtml } from "../../core/plain-text.ts";
 import { parseRecipientVariables, substitute, substituteAll, variablesOf, type RecipientVariables } from "../../core/recipient-variables.ts";
 import { readAttachments, readOptions, recipientsOf, senderOf, type MessageOptions } from "./message-options.ts";
 import { QUEUED_MESSAGE } from "./model.ts";
@@ -12,6 +13,9 @@ import { QUEUED_MESSAGE } from "./model.ts";
 export const MAX_RECIPIENTS = 1000;
 
 interface Content { subject: string; text?: string; html?: string; amp?: string }
+
+/** Renders stored template `name` (its active version, or `version`) in Mailgun's Handlebars; null when unknown. */
+export type MgTemplateRenderer = (name: string, data: Record<string, unknown>, version?: string) => Promise<TemplateParts | null>;
 
 /** Mailgun's 200 answer: the first message's Message-ID with its angle brackets. */
 export function toMessageResponse(result: SendResult) {
@@ -35,7 +39,7 @@ function decodeVariables(metadata: Record<string, string>): Record<string, unkno
   }));
 }
 
-async function readContent(form: Form, opts: MessageOptions, templates: TemplateStore): Promise<Content> {
+async function readContent(form: Form, opts: MessageOptions, templates: MgTemplateRenderer): Promise<Content> {
   const content: Content = { subject: form.get("subject") ?? "", text: form.get("text") || undefined,
     html: form.get("html") || undefined, amp: form.get("amp-html") || undefined };
   const name = form.get("template") ?? form.get("t:template");
@@ -44,10 +48,15 @@ async function readContent(form: Form, opts: MessageOptions, templates: Template
     return content;
   }
   if (content.html) throw invalid("'html' and 'template' parameters cannot be used together", "template");
-  const data = { ...decodeVariables(opts.metadata), ...parseJsonObject(form.get("t:variables") ?? form.get("template_variables"), "t:variables") };
-  const rendered = await templates.render(name, data);
-  if (!rendered) throw invalid(`template "${name}" not found`, "template");
-  return { subject: form.get("subject") ?? rendered.subject ?? "", text: content.text ?? rendered.text, html: rendered.html, amp: content.amp };
+  // Template data: v: variables, then h:X-Mailgun-Variables, then t:variables (the most specific wins).
+  const data = { ...decodeVariables(opts.metadata), ...parseJsonObject(form.get("h:X-Mailgun-Variables"), "h:X-Mailgun-Variables"),
+    ...parseJsonObject(form.get("t:variables") ?? form.get("template_variables"), "t:variables") };
+  const version = form.get("t:version")?.trim() || undefined;
+  const rendered = await templates(name, data, version);
+  if (!rendered) throw invalid(version ? `template "${name}" has no version "${version}"` : `template "${name}" not found`, "template");
+  // t:text=yes: a text part made from the rendered HTML.
+  const text = content.text ?? rendered.text ?? (parseYesNo(form.get("t:text")) && rendered.html ? plainFromHtml(rendered.html) : undefined);
+  return { subject: form.get("subject") ?? rendered.subject ?? "", text, html: rendered.html, amp: content.amp };
 }
 
 function envelopeFor(to: Address[], cc: Address[], bcc: Address[], content: Content, opts: MessageOptions): SendEnvelope {
@@ -68,7 +77,7 @@ function batchEnvelopes(all: Address[], vars: RecipientVariables, content: Conte
 }
 
 /** Maps the messages form to a SendRequest; `templates` renders `template` / `t:template`. */
-export async function toSendRequest(domain: string, form: Form, now: number, templates: TemplateStore): Promise<SendRequest> {
+export async function toSendRequest(domain: string, form: Form, now: number, templates: MgTemplateRenderer): Promise<SendRequest> {
   const from = senderOf(form);
   const [to, cc, bcc] = [recipientsOf(form, "to"), recipientsOf(form, "cc"), recipientsOf(form, "bcc")];
   if (to.length === 0) throw invalid("to parameter is missing", "to");

@@ -1,18 +1,18 @@
 // Sending: POST /v3/{domain}/messages (built from parts) and /messages.mime (a complete MIME
 // message). Both accept the account key and the domain's own sending key.
 import type { SurfaceDeps } from "../deps.ts";
-import type { TemplateStore } from "../../core/templates.ts";
+import { mailgunTemplates } from "./template-source.ts";
 import { principalOf } from "../context.ts";
 import { readForm, routeGroup } from "./form.ts";
 import { SEND } from "./policy.ts";
 import { toMessageResponse, toSendRequest } from "./mapper.ts";
 import { mimeToSendRequest } from "./mime.ts";
 
-export function messageRoutes(deps: Pick<SurfaceDeps, "sender" | "now">, templates: TemplateStore) {
+export function messageRoutes(deps: Pick<SurfaceDeps, "sender" | "now" | "templateService" | "domains">) {
   return routeGroup()
     .post("/v3/:domain/messages", async ({ params, request }) => {
       const principal = principalOf(request);
-      const req = await toSendRequest(params.domain, await readForm(request), deps.now(), templates);
+      const req = await toSendRequest(params.domain, await readForm(request), deps.now(), mailgunTemplates(request, params.domain, deps));
       return toMessageResponse(await deps.sender.send(principal, req));
     }, { permission: SEND })
     .post("/v3/:domain/messages.mime", async ({ params, request }) => {

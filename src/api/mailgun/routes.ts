@@ -8,6 +8,7 @@ import type { SurfaceHandler } from "../server.ts";
 import { renderMailgunError } from "./errors.ts";
 import { surfaceOnError } from "../errors.ts";
 import { messageRoutes } from "./message-routes.ts";
+import { templateRoutes } from "./template-routes.ts";
 import { domainRoutes } from "./domain-routes.ts";
 import { domainSettingsRoutes } from "./domain-settings-routes.ts";
 import { webhookRoutes } from "./webhook-routes.ts";
@@ -18,10 +19,10 @@ import { inboundRoutes } from "./inbound-routes.ts";
 import { tagRoutes } from "./tag-routes.ts";
 
 export function createMailgunSurface(deps: SurfaceDeps): SurfaceHandler {
-  const templates = deps.templates;
   return new Elysia({ name: "mailgun" })
     .onError(surfaceOnError(renderMailgunError))
-    .use(messageRoutes(deps, templates))
+    .use(messageRoutes(deps))
+    .use(templateRoutes(deps))
     .use(domainRoutes(deps))
     .use(domainSettingsRoutes(deps))
     .use(webhookRoutes(deps))

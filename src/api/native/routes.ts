@@ -6,7 +6,6 @@ import type { SurfaceDeps } from "../deps.ts";
 import type { SurfaceHandler } from "../server.ts";
 import { principalOf } from "../context.ts";
 import { AppError, invalid } from "../../core/errors.ts";
-import type { TemplateStore } from "../../core/templates.ts";
 import { botRoutes } from "./bot.ts";
 import { parseAddressList } from "../../validation/address.ts";
 import { renderNativeError } from "./errors.ts";
@@ -24,7 +23,6 @@ import { checkWebhookType, createDomainWebhook, deleteDomainWebhook, type Webhoo
 const FORM = { parse: "none" } as const;
 
 export function createNativeSurface(deps: SurfaceDeps): SurfaceHandler {
-  const templates: TemplateStore = deps.templates;
   const hooks: WebhookDeps = { webhooks: deps.webhooks, outbound: deps.outbound };
   const domainOf = (request: Request, name: string) => visibleDomain(request, deps.domains, name);
 
@@ -71,7 +69,7 @@ export function createNativeSurface(deps: SurfaceDeps): SurfaceHandler {
       const { principal, domain } = await domainOf(request, params.domain);
       const fields = await readForm(request);
       const form = readMessageForm(fields, domain.name);
-      const req = await toSendRequest(form, domain.name, await readAttachments(fields), templates);
+      const req = await toSendRequest(form, domain.name, await readAttachments(fields), deps.templateService.forDomain(domain.id, "mailgun"));
       const result = await deps.sender.send(principal, req);
       return { id: result.messages[0]!.messageIdHeader, message: "Queued. Thank you." };
     }, { ...FORM, permission: { right: "mail.send", domain: "domain" } })

@@ -5,7 +5,7 @@
 import type { TemplateParts } from "../../core/templates.ts";
 import type { TemplateService } from "../../core/template-service.ts";
 import { UNSUBSCRIBE_PLACEHOLDER } from "../../tracking/rewrite.ts";
-import { plainFromHtml } from "./template-wire.ts";
+import { plainFromHtml } from "../../core/plain-text.ts";
 
 export interface TemplateRenderer {
   render(id: string, data: Record<string, unknown>): Promise<TemplateParts | null>;

@@ -79,13 +79,3 @@ export function readTemplate(body: unknown): { name?: string; generation: Templa
   if (g !== "legacy" && g !== "dynamic") issues.push({ field: "generation", message: "generation must be one of legacy, dynamic" });
   return { name, generation: g === "dynamic" ? "dynamic" : "legacy", issues };
 }
-
-/** SendGrid's generate_plain_content: the text part made from the HTML (tags out, entities decoded). */
-export function plainFromHtml(html: string): string {
-  return html
-    .replace(/<(script|style|head)[\s\S]*?<\/\1>/gi, "")
-    .replace(/<br\s*\/?>/gi, "\n").replace(/<\/(p|div|h[1-6]|li|tr)>/gi, "\n")
-    .replace(/<[^>]+>/g, "")
-    .replace(/&nbsp;/g, " ").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, "\"").replace(/&#39;/g, "'").replace(/&amp;/g, "&")
-    .replace(/[ \t]+\n/g, "\n").replace(/\n{3,}/g, "\n\n").trim();
-}
