@@ -15,16 +15,13 @@ declare module "sparkpost" {
     webhooks: { list(o?: unknown): Promise<any>; get(id: string, o?: unknown): Promise<any>; create(w: unknown): Promise<any>;
       update(id: string, w: unknown): Promise<any>; delete(id: string): Promise<any>; validate(id: string, o: unknown): Promise<any>;
       getBatchStatus(id: string, o?: unknown): Promise<any>; getDocumentation(): Promise<any>; getSamples(o?: unknown): Promise<any> };
-<<<<<<< HEAD
     inboundDomains: { list(): Promise<any>; get(d: string): Promise<any>; create(o: unknown): Promise<any>; delete(d: string): Promise<any> };
     relayWebhooks: { list(): Promise<any>; get(id: string): Promise<any>; create(o: unknown): Promise<any>; update(id: string, o: unknown): Promise<any>;
       delete(id: string): Promise<any> };
-=======
     templates: { list(): Promise<any>; get(id: string, o?: unknown): Promise<any>; create(t: unknown): Promise<any>;
       update(id: string, t: unknown, o?: unknown): Promise<any>; delete(id: string): Promise<any>; preview(id: string, o?: unknown): Promise<any> };
     recipientLists: { list(): Promise<any>; get(id: string, o?: unknown): Promise<any>; create(l: unknown): Promise<any>;
       update(id: string, l: unknown): Promise<any>; delete(id: string): Promise<any> };
->>>>>>> 4cbe94f (SparkPost /api/v1/templates (draft and published, preview); transmissions take the template's from, reply_to and headers; use_draft_template)
     suppressionList: { list(qs?: unknown): Promise<any>; get(email: string): Promise<any>; upsert(e: unknown): Promise<any>; delete(email: string): Promise<any> };
   }
   export = SparkPost;
