@@ -96,7 +96,8 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     // A domain's own bounce list for a domain-scoped question; every list for the account's.
     hasBounced: async (email, domain) => domain ? (await suppressions.get(domain, "bounces", email).catch(() => null)) !== null
       : (await Promise.all(store.zoneNames().map((z) => store.zone(z).isListedAnywhere(email, "bounces")))).some(Boolean),
-    probe: config.validation.smtp_probe ? createSmtpProber({ heloName: mtaHostname, mailFrom: `postmaster@${mtaHostname}`, now }).probe : undefined,
+    probe: config.validation.smtp_probe ? createSmtpProber({ heloName: mtaHostname, mailFrom: `postmaster@${mtaHostname}`, now,
+      egress: { allowPrivate: config.webhooks.allow_private, resolver } }).probe : undefined,
   });
   const detector = createBotDetector({ resolver, now });
   const templateFiles = createTemplateStore({ dir: config.storage.templates_dir });

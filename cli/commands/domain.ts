@@ -45,7 +45,9 @@ export function registerDomain(program: Command) {
   }));
 
   domain.command("show <name>").description("a domain's settings and state").action(action(async (ctx, name: string) => {
-    const d = domainJson(await (await ctx.app()).domains.require(name));
+    const app = await ctx.app();
+    // The key this domain's webhooks are signed with (account-level targets use the account's).
+    const d = { ...domainJson(await app.domains.require(name)), webhook_signing_key: await app.events.keys.forDomain(name) };
     ctx.out.print(d, () => Object.entries(d).map(([k, v]) => `${k.padEnd(15)} ${v ?? "-"}`).join("\n"));
   }));
 

@@ -58,7 +58,7 @@ export const KEYS: KeyDef[] = [
   k("smtp", "tls_cert", "string", "", "PEM certificate for STARTTLS on the inbound listener", '"/etc/postern/tls.crt"'),
   k("smtp", "tls_key", "string", "", "PEM private key for STARTTLS on the inbound listener", '"/etc/postern/tls.key"'),
   k("smtp", "max_message_size", "int", 31457280, "largest message accepted, in bytes (inbound SMTP and every API)"),
-  k("webhooks", "allow_private", "bool", false, "refuse loopback/private/link-local targets unless true"),
+  k("webhooks", "allow_private", "bool", false, "refuse loopback/private/link-local targets (webhooks, callback and OAuth URLs, SMTP probes) unless true"),
   k("webhooks", "retry", "durations", ["30s", "1m", "5m", "10m", "30m", "1h"], "delays between attempts of a webhook POST; then the last step until the lifetime ends"),
   k("webhooks", "lifetime", "duration", "26h", "a webhook POST still unacknowledged after this is given up"),
   k("webhooks", "timeout", "duration", "10s", "how long one webhook POST may take"),

@@ -14,6 +14,8 @@ export interface PinnedRequestOptions extends EgressPolicy {
   timeoutMs: number;
   /** Bytes of the answer kept; the rest is not read (default 64 KiB). */
   maxResponseBytes?: number;
+  /** Extra trusted CA certificates (PEM), for tests with a private CA; default the system's. */
+  ca?: string;
 }
 
 export interface PinnedResponse {
@@ -48,12 +50,12 @@ const agents = new Map<string, HttpAgent>();
  * A keep-alive agent per URL origin and checked address: its sockets only ever go to that address,
  * so reusing them keeps the pin, and a busy target is not a new TCP (and TLS) handshake per POST.
  */
-function agentFor(url: URL, address: string): HttpAgent {
-  const key = `${url.protocol}//${url.host}@${address}`;
+function agentFor(url: URL, address: string, ca?: string): HttpAgent {
+  const key = `${url.protocol}//${url.host}@${address}${ca ? `#${ca.length}:${ca.slice(-64)}` : ""}`;
   let agent = agents.get(key);
   if (agent) return agent;
   if (agents.size >= MAX_AGENTS) { const [k, old] = agents.entries().next().value!; agents.delete(k); old.destroy(); }
-  const opts = { keepAlive: true, maxFreeSockets: 4, timeout: 30_000, lookup: pinnedLookup(address) as never };
+  const opts = { keepAlive: true, maxFreeSockets: 4, timeout: 30_000, lookup: pinnedLookup(address) as never, ...(ca ? { ca } : {}) };
   agent = url.protocol === "https:" ? new HttpsAgent(opts) : new HttpAgent(opts);
   agents.set(key, agent);
   return agent;
@@ -81,7 +83,7 @@ export async function pinnedRequest(url: string, init: OutboundRequest, opts: Pi
   const send = parsed.protocol === "https:" ? httpsRequest : httpRequest;
   const max = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   return new Promise<PinnedResponse>((resolve, reject) => {
-    const req = send(parsed, { method: init.method ?? "POST", headers: init.headers, lookup: pinnedLookup(address) as never, agent: agentFor(parsed, address) }, (res) => {
+    const req = send(parsed, { method: init.method ?? "POST", headers: init.headers, lookup: pinnedLookup(address) as never, agent: agentFor(parsed, address, opts.ca), ...(opts.ca ? { ca: opts.ca } : {}) }, (res) => {
       readCapped(res, max).then((body) => {
         clearTimeout(timer);
         const headers: Record<string, string> = {};

@@ -38,6 +38,8 @@ export interface ControlStore extends InboundRuleStore {
   /** The SendGrid-format event webhook signing pair, PEM private and base64 DER public. */
   getEventWebhookKeys(): Promise<{ privateKeyPem: string; publicKey: string } | null>;
   setEventWebhookKeys(keys: { privateKeyPem: string; publicKey: string }): Promise<void>;
+  /** The domain's webhook HMAC key, set to `fresh` on first use; null when the domain does not exist. */
+  domainWebhookKey(domainId: number, fresh: string): Promise<string | null>;
   insertDomain(d: NewDomain, now: number): Promise<Domain>;
   getDomain(name: string): Promise<Domain | null>;
   getDomainById(id: number): Promise<Domain | null>;

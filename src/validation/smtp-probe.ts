@@ -1,6 +1,7 @@
 // SMTP mailbox probing, done carefully (docs bots-deliverability §4.3): RCPT only, never DATA;
 // a random local part first to detect accept-all domains; one probe per domain at a time and a
 // per-domain hourly budget; accept-all answers remembered per domain. Time is injected.
+import { resolveEgress, type EgressPolicy } from "../net/egress.ts";
 import { TtlCache } from "./cache.ts";
 import type { ProbeKind, ProbeOutcome } from "./result.ts";
 import { openSmtpSession, SmtpSessionError, type SmtpReply, type SmtpSession } from "./smtp-session.ts";
@@ -28,6 +29,11 @@ export interface SmtpProberOptions {
   replyTimeoutMs?: number;
   maxProbesPerDomainPerHour?: number;
   acceptAllTtlMs?: number;
+  /**
+   * The guard on MX hosts: each is resolved once, refused when any address is private, loopback
+   * or link-local (unless allowPrivate), and the connection goes to the checked address.
+   */
+  egress: EgressPolicy;
   /** Random local part for accept-all detection; default 15 lower-case alphanumerics. */
   randomLocalPart?: () => string;
 }
@@ -108,8 +114,10 @@ async function converse(session: SmtpSession, d: Dialogue, opts: SmtpProberOptio
 async function probeHost(mx: string, d: Dialogue, opts: SmtpProberOptions) {
   let session: SmtpSession | undefined;
   try {
+    const checked = await resolveEgress(mx, opts.egress);
+    if ("reason" in checked) return { outcome: { kind: "no_connect", message: `refused: ${checked.reason}`, mx } as ProbeOutcome };
     session = await openSmtpSession({
-      host: mx,
+      host: checked.addresses[0]!,
       port: opts.port ?? SMTP_PORT,
       connectTimeoutMs: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       replyTimeoutMs: opts.replyTimeoutMs ?? DEFAULT_REPLY_TIMEOUT_MS,

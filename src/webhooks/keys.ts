@@ -1,6 +1,7 @@
 // The keys webhooks are signed with: the installation's ECDSA P-256 pair for SendGrid-format
-// targets, and the HMAC key of Mailgun-style signatures.
-import { generateKeyPairSync } from "node:crypto";
+// targets, and the HMAC keys of Mailgun-style signatures: each domain's own for its webhooks,
+// callback URLs and bot pushes, the installation's for account-level targets.
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import type { Store } from "../store/store.ts";
 
 /** The account's ECDSA P-256 pair for SendGrid-format webhooks, created on first use. */
@@ -21,6 +22,22 @@ export interface SigningKeys {
   forDomain(domain: string | null): Promise<string>;
 }
 
+const KEY_BYTES = 24;
+
+/** Domain keys are made on first use and kept in the domain's row; read once per process. */
 export function createSigningKeys(deps: { store: Store; installationKey: string }): SigningKeys {
-  return { forDomain: async () => deps.installationKey };
+  const cache = new Map<string, string>();
+  return {
+    async forDomain(domain) {
+      if (!domain) return deps.installationKey;
+      const hit = cache.get(domain);
+      if (hit) return hit;
+      const d = await deps.store.control.getDomain(domain);
+      // A domain deleted since its events were recorded: nobody verifies with its key any more.
+      const key = d ? await deps.store.control.domainWebhookKey(d.id, randomBytes(KEY_BYTES).toString("hex")) : null;
+      if (!key) return deps.installationKey;
+      cache.set(domain, key);
+      return key;
+    },
+  };
 }

@@ -50,6 +50,8 @@ export function createOutbound(deps: OutboundDeps) {
     async ping(format: string, to: Recipient, message?: unknown): Promise<PinnedResponse> {
       return formatNamed(format).ping(to.url, await context(to), message);
     },
+    /** The HMAC key webhooks of `domain` are signed with (null: account-level targets). */
+    signingKey: (domain: string | null) => deps.keys.forDomain(domain),
     /** The format's example payload of `type`, signed with `domain`'s key (null: the installation's). */
     async sample(format: string, type: string, domain: string | null): Promise<unknown> {
       return formatNamed(format).sample(type, { now: deps.now(), domain: domain ?? "", signingKey: await deps.keys.forDomain(domain) });

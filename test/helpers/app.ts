@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
 import { createApp, type App } from "../../src/app.ts";
-import { createLogger } from "../../src/log.ts";
-import { createMockResolver, type MockZone } from "../../src/dns.ts";
+import { createLogger, type Logger } from "../../src/log.ts";
+import { createMockResolver, type MockZone, type Resolver } from "../../src/dns.ts";
 
 export interface TestApp {
   app: App;
@@ -20,6 +20,10 @@ export interface TestApp {
 export interface TestAppOptions {
   toml?: string;
   dns?: Record<string, MockZone>;
+  /** A logger of the test's own (default: silent unless POSTERN_LOG is set). */
+  log?: Logger;
+  /** A resolver of the test's own (instead of a MockResolver from `dns`). */
+  resolver?: Resolver;
   domain?: string;
   dir?: string;
   keepDir?: boolean;
@@ -41,8 +45,8 @@ export async function makeTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const file = writeConfig(dir, opts.toml, opts.publicUrl ? `public_url = "${opts.publicUrl}"\n` : "");
   const config = loadConfig({ file, env: {} });
   const app = await createApp(config, {
-    resolver: createMockResolver(opts.dns ?? {}), now: opts.now,
-    log: createLogger({ level: process.env.POSTERN_LOG ? "debug" : "silent" }),
+    resolver: opts.resolver ?? createMockResolver(opts.dns ?? {}), now: opts.now,
+    log: opts.log ?? createLogger({ level: process.env.POSTERN_LOG ? "debug" : "silent" }),
   });
   const domain = opts.domain ?? "example.com";
   if (!(await app.domains.get(domain))) {

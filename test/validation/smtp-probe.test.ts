@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createServer, type Server } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { createSmtpProber, type SmtpProberOptions } from "../../src/validation/smtp-probe.ts";
+import { createMockResolver } from "../../src/dns.ts";
 
 type RcptRule = (address: string) => { code: number; message: string } | null;
 
@@ -67,7 +68,8 @@ afterAll(async () => {
 const prober = (port: number, over: Partial<SmtpProberOptions> = {}) =>
   createSmtpProber({
     heloName: "probe.postern.test", mailFrom: "verify@postern.test", now: () => 0, port,
-    connectTimeoutMs: 500, replyTimeoutMs: 500, randomLocalPart: () => "zq7randomzq7xyz", ...over,
+    connectTimeoutMs: 500, replyTimeoutMs: 500, randomLocalPart: () => "zq7randomzq7xyz",
+    egress: { allowPrivate: true, resolver: createMockResolver({}) }, ...over,
   });
 
 describe("createSmtpProber", () => {
@@ -132,5 +134,27 @@ describe("createSmtpProber", () => {
 
   test("refuses an address that would inject SMTP commands", async () => {
     expect((await prober(1).probe("a@x.test>\r\nDATA", ["127.0.0.1"])).kind).toBe("invalid_smtp");
+  });
+});
+
+describe("the probe's egress guard", () => {
+  test("an MX host on a private or loopback address is refused without connecting, unless allowed", async () => {
+    const sink = sinks.acceptAll as Sink;
+    const before = sink.connections;
+    const resolver = createMockResolver({ "mx.inside.test": { a: ["127.0.0.1"] } });
+    const got = await prober(sink.port, { egress: { allowPrivate: false, resolver } }).probe("a@inside.test", ["mx.inside.test"]);
+    expect(got).toMatchObject({ kind: "no_connect", mx: "mx.inside.test" });
+    expect(got.message).toContain("127.0.0.1");
+    expect(sink.connections).toBe(before);
+  });
+
+  test("the connection goes to the address checked (the MX name is not looked up again)", async () => {
+    const sink = sinks.acceptAll as Sink;
+    const before = sink.connections;
+    // Only the injected resolver knows this name: reaching the sink means the checked address was used.
+    const resolver = createMockResolver({ "mx.pinned.test": { a: ["127.0.0.1"] } });
+    const got = await prober(sink.port, { egress: { allowPrivate: true, resolver } }).probe("a@pinned.test", ["mx.pinned.test"]);
+    expect(got).toMatchObject({ kind: "accept_all", mx: "mx.pinned.test" });
+    expect(sink.connections).toBe(before + 1);
   });
 });

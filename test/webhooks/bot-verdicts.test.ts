@@ -34,7 +34,7 @@ describe("bot verdict pushes", () => {
     const got = await r.waitFor((x) => x.length > seen);
     const body = got.at(-1)!.json as typeof push & { signature: { timestamp: number; token: string; signature: string } };
     expect(body.events[0]).toMatchObject({ event_id: "e1" });
-    const key = (await second.app.store.control.getAccount())!.webhookSigningKey;
+    const key = await second.app.events.keys.forDomain("example.com");
     expect(typeof body.signature.timestamp).toBe("number");
     expect(hmacVerify(key, body.signature)).toBe(true);
   });

@@ -32,7 +32,7 @@ describe("webhook delivery", () => {
     await send(p, "gone@dest.test");
     const [req] = await r.waitFor((x) => x.length >= 1);
     const body = req!.json as { signature: { timestamp: string; token: string; signature: string }; "event-data": Record<string, unknown> };
-    const key = (await t!.app.store.control.getAccount())!.webhookSigningKey;
+    const key = await t!.app.events.keys.forDomain("example.com"); // the domain's own key
     expect(createHmac("sha256", key).update(body.signature.timestamp + body.signature.token).digest("hex")).toBe(body.signature.signature);
     expect(body["event-data"]).toMatchObject({ event: "failed", severity: "permanent", recipient: "gone@dest.test", tags: ["t1"], "user-variables": { user: "42" } });
     expect((body["event-data"]["delivery-status"] as { code: number }).code).toBe(550);

@@ -5,7 +5,7 @@
 // pushed as durable outbox items.
 import { Elysia } from "elysia";
 import type { SurfaceDeps } from "../deps.ts";
-import { requireDomainScope } from "../context.ts";
+import { principalOf, requireDomainScope } from "../context.ts";
 import { AppError, notFound } from "../../core/errors.ts";
 import { newId } from "../../core/ids.ts";
 import { hmacVerify } from "../../webhooks/signing.ts";
@@ -17,7 +17,7 @@ import { permissions } from "../permission.ts";
 const SINGLE_MIN_LATENCY_MS = 1_000;
 const SINGLE_PER_SECOND = 5;
 
-type Deps = Pick<SurfaceDeps, "detector" | "domains" | "now" | "webhookSigningKey" | "botVerdicts">;
+type Deps = Pick<SurfaceDeps, "detector" | "domains" | "now" | "webhookSigningKey" | "botVerdicts" | "outbound">;
 
 export function botRoutes(deps: Deps) {
   const rate = new Map<string, { second: number; count: number }>();
@@ -33,6 +33,13 @@ export function botRoutes(deps: Deps) {
     if (!d) throw notFound(`domain ${name} not found`);
     if (!d.botDetection) throw new AppError("payment_required", `bot detection is not enabled for ${name}`);
     return d;
+  }
+
+  /** A domain key verifies with its domain's key; an account key with the installation's, or a named domain's. */
+  async function verifyingKey(request: Request, named: unknown): Promise<string> {
+    const p = principalOf(request);
+    const domain = p.kind === "domain" ? p.domain?.name : typeof named === "string" && named ? (await deps.domains.get(named))?.name : undefined;
+    return domain ? deps.outbound.signingKey(domain) : deps.webhookSigningKey;
   }
 
   function limitSingle(domain: string) {
@@ -75,10 +82,11 @@ export function botRoutes(deps: Deps) {
       if (!r) throw notFound("bot detection result not found: not processed yet, or expired");
       return r;
     }, { permission: { right: "bots.use", domain: "domain" } })
-    .post("/webhook", ({ body }) => {
-      const sig = (body as { signature?: { timestamp?: string | number; token?: string; signature?: string } })?.signature;
+    .post("/webhook", async ({ request, body }) => {
+      const b = body as { domain?: unknown; signature?: { timestamp?: string | number; token?: string; signature?: string } } | null;
+      const sig = b?.signature;
       if (!sig?.token || !sig.signature || sig.timestamp === undefined) throw new AppError("invalid", "signature with timestamp, token and signature is required");
-      const valid = hmacVerify(deps.webhookSigningKey, { timestamp: sig.timestamp, token: sig.token, signature: String(sig.signature) });
+      const valid = hmacVerify(await verifyingKey(request, b?.domain), { timestamp: sig.timestamp, token: sig.token, signature: String(sig.signature) });
       return { message: valid ? "signature verified" : "signature does not match", valid };
     }, { permission: { right: "any" } });
 }

@@ -55,6 +55,11 @@ export function createNativeSurface(deps: SurfaceDeps): SurfaceHandler {
       const urls = await deleteDomainWebhook(hooks, domain, checkWebhookType(params.type));
       return { message: "Webhook has been deleted", webhook: { urls } };
     }, { permission: { right: "webhooks.manage", domain: "domain" } })
+    // The key this domain's webhooks (and samples, callback URLs, bot pushes) are signed with.
+    .get("/domains/:domain/webhooks/signing-key", async ({ request, params }) => {
+      const { domain } = await domainOf(request, params.domain);
+      return { signing_key: await deps.outbound.signingKey(domain.name) };
+    })
     .get("/domains/:domain/webhooks/:type/sample", async ({ request, params }) => {
       const { domain } = await domainOf(request, params.domain);
       return deps.outbound.sample("native", checkWebhookType(params.type), domain.name);

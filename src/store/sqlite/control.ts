@@ -60,6 +60,11 @@ export function createControlStore(db: Database): ControlStore {
     async setEventWebhookKeys(keys) {
       db.query("UPDATE account SET event_webhook_private_key = ?, event_webhook_public_key = ?").run(keys.privateKeyPem, keys.publicKey);
     },
+    async domainWebhookKey(domainId: number, fresh: string) {
+      // Set once: concurrent first uses agree on whichever key was written first.
+      db.query("UPDATE domains SET webhook_signing_key = ? WHERE id = ? AND webhook_signing_key = ''").run(fresh, domainId);
+      return ((db.query("SELECT webhook_signing_key AS k FROM domains WHERE id = ?").get(domainId) as Row | null)?.k as string | undefined) || null;
+    },
     async insertDomain(d: NewDomain, now: number) {
       return db.transaction(() => {
         const r = db.query(`INSERT INTO domains (name, zone, wildcard, dkim_selector, validation, bot_detection, open_tracking,

@@ -56,6 +56,9 @@ export const CONTROL_MIGRATIONS: string[] = [
      list_pk INTEGER NOT NULL REFERENCES lists(pk) ON DELETE CASCADE, address TEXT NOT NULL,
      name TEXT NOT NULL DEFAULT '', vars TEXT NOT NULL DEFAULT '{}', subscribed INTEGER NOT NULL DEFAULT 1,
      extra TEXT NOT NULL DEFAULT '{}', seq INTEGER NOT NULL, PRIMARY KEY (list_pk, address));`,
+  // Each domain's own HMAC key for its webhooks (made on first use), so that one domain's signed
+  // samples are not accepted by another domain's receivers.
+  `ALTER TABLE domains ADD COLUMN webhook_signing_key TEXT NOT NULL DEFAULT '';`,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

@@ -22,7 +22,7 @@ test("a hard bounce reaches the permanent_fail webhook with a verifiable signatu
   await mg.messages.create("example.com", { from: "News <news@example.com>", to: ["gone@dest.test"], subject: "hi", text: "hello", "o:tag": ["launch"], "v:user": "42" });
   const [req] = await receiver.waitFor((r) => r.length >= 1, 20_000);
   const body = req!.json as { signature: { timestamp: string; token: string; signature: string }; "event-data": Record<string, any> };
-  const key = (await t.app.store.control.getAccount())!.webhookSigningKey;
+  const key = await t.app.events.keys.forDomain("example.com"); // the domain's own key
   expect(createHmac("sha256", key).update(body.signature.timestamp + body.signature.token).digest("hex")).toBe(body.signature.signature);
   expect(body["event-data"]).toMatchObject({ event: "failed", severity: "permanent", recipient: "gone@dest.test", tags: ["launch"], "user-variables": { user: "42" } });
   expect(body["event-data"]["delivery-status"]).toMatchObject({ code: 550, "enhanced-code": "5.1.1" });

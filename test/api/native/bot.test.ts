@@ -25,7 +25,7 @@ describe("POST /{domain}/bot", () => {
     expect(body.events.map((e) => [e.event_id, typeof e.is_bot])).toEqual([["e1", "boolean"], ["e2", "boolean"]]);
     expect(body.events[0]!.campaign).toBe("x");
     expect(body.events.map((e) => e.is_bot)).toEqual([true, false]);
-    const key = (await env.t.app.store.control.getAccount())!.webhookSigningKey;
+    const key = await env.t.app.events.keys.forDomain("example.com"); // pushes are signed with the domain's key
     expect(createHmac("sha256", key).update(body.signature.timestamp + body.signature.token).digest("hex")).toBe(body.signature.signature);
   });
 
@@ -82,5 +82,15 @@ describe("POST /{domain}/bot", () => {
     const bad = await env.call("/webhook", { method: "POST", body: JSON.stringify({ signature: { timestamp, token, signature: "ü".repeat(64) } }), headers: { "content-type": "application/json" } });
     expect(bad.status).toBe(200);
     expect(await bad.json()).toMatchObject({ valid: false });
+  });
+  test("POST /webhook with a domain key verifies with that domain's key, not another's", async () => {
+    const mine = await env.t.app.events.keys.forDomain("other.test");
+    const theirs = await env.t.app.events.keys.forDomain("example.com");
+    expect(mine).not.toBe(theirs);
+    const sign = (key: string) => ({ timestamp: "1800000000", token: "abc", signature: createHmac("sha256", key).update("1800000000abc").digest("hex") });
+    const check = async (key: string) => (await (await env.call("/webhook", { method: "POST", key: env.otherKey,
+      body: JSON.stringify({ signature: sign(key) }), headers: { "content-type": "application/json" } })).json()).valid;
+    expect(await check(mine)).toBe(true);
+    expect(await check(theirs)).toBe(false);
   });
 });

@@ -23,7 +23,7 @@ let signingKey: string;
 beforeAll(async () => {
   env = await startNative();
   [ok, ok2, failing] = [startReceiver(200), startReceiver(204), startReceiver(500)];
-  signingKey = (await env.t.app.store.control.getAccount())!.webhookSigningKey;
+  signingKey = await env.t.app.events.keys.forDomain("example.com");
 });
 afterAll(async () => { ok.stop(); ok2.stop(); failing.stop(); await env.close(); });
 
@@ -142,6 +142,22 @@ describe("GET /domains/{domain}/webhooks/{type}/sample", () => {
     const [{ "event-data": data }] = await (await env.call("/domains/example.com/webhooks/permanent_fail/sample")).json();
     expect(data["delivery-status"].code).toBe(550);
     expect((await env.call("/domains/example.com/webhooks/delivered/sample", { key: env.otherKey })).status).toBe(404);
+  });
+});
+
+describe("per-domain signing keys", () => {
+  test("a domain's sample does not verify with another domain's key, and each domain key sees its own key", async () => {
+    const other = (await (await env.call("/domains/other.test/webhooks/signing-key", { key: env.otherKey })).json()).signing_key;
+    const mine = (await (await env.call("/domains/example.com/webhooks/signing-key", { key: env.t.domainKey })).json()).signing_key;
+    expect(mine).toBe(signingKey);
+    expect(other).toMatch(/^[0-9a-f]{48}$/);
+    expect(other).not.toBe(mine);
+    expect(other).not.toBe((await env.t.app.store.control.getAccount())!.webhookSigningKey);
+    expect((await env.call("/domains/example.com/webhooks/signing-key", { key: env.otherKey })).status).toBe(404);
+    // A key of other.test holding example.com's sample cannot make other.test's receivers accept it.
+    const [{ signature }] = await (await env.call("/domains/example.com/webhooks/delivered/sample", { key: env.t.domainKey })).json();
+    expect(createHmac("sha256", other).update(`${signature.timestamp}${signature.token}`).digest("hex")).not.toBe(signature.signature);
+    expect(verifies(signature)).toBe(true);
   });
 });
 
