@@ -59,7 +59,7 @@ export function createNativeSurface(deps: SurfaceDeps): SurfaceHandler {
     .get("/domains/:domain/webhooks/signing-key", async ({ request, params }) => {
       const { domain } = await domainOf(request, params.domain);
       return { signing_key: await deps.outbound.signingKey(domain.name) };
-    })
+    }, { permission: { right: "webhooks.read", domain: "domain" } })
     .get("/domains/:domain/webhooks/:type/sample", async ({ request, params }) => {
       const { domain } = await domainOf(request, params.domain);
       return deps.outbound.sample("native", checkWebhookType(params.type), domain.name);
