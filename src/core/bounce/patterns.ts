@@ -16,6 +16,8 @@ const DECISIVE: Rule[] = [
   [/prohibited attachment|attachment (type )?(is )?(not allowed|blocked|rejected|forbidden|prohibited)|file (type|extension|name) (is )?(not allowed|blocked|prohibited|forbidden)|banned (file|attachment|extension)|potential security issue|executable (file|attachment|content)|blocked extension/i, 53],
   // Greylisting is a deferral whatever words surround it ("Recipient address rejected: Greylisted").
   [/grey ?list|gray ?list|greylisted|graylisted|please come back later/i, 70],
+  // Sending too fast is a rate limit, even when the words around it say "rejected".
+  [/try again slower|slow down|sending too fast|too fast|too many (messages|connections|mails)/i, 70],
   // Our sender, HELO or host was refused: the recipient address is not in question.
   [/sender address rejected|sender (domain|address) (must exist|not verified|does not exist|is not|rejected)|sender verify failed|verification failed for|helo command rejected|client host rejected|badmailfrom|bad outbound sender|envelope sender (is )?(in|on|not|rejected)/i, 50],
   // cPanel's Exim text for an address it has no account for (it lists every possible cause).
@@ -27,7 +29,7 @@ const DECISIVE: Rule[] = [
 /** The mailbox exists but is switched off (disabled, suspended, inactive, locked): it may come back,
  *  so a soft bounce, never a hard one (checked before the invalid-recipient words). */
 const DISABLED: Rule[] = [
-  [/(account|mailbox|user|address|recipient)( has been| is| was)?( temporarily)? (disabled|deactivated|suspended|inactive|locked|frozen|on hold)|(disabled|deactivated|inactive|suspended|locked|frozen) (account|mailbox|user)|this (mailbox|account|address) is (disabled|inactive|suspended)/i, 20],
+  [/\bsuspend(s|ed)?\b|(mail )?system (is )?full|(account|mailbox|user|address|recipient)( has been| is| was)?( temporarily)? (disabled|deactivated|suspended|inactive|locked|frozen|on hold)|(disabled|deactivated|inactive|suspended|locked|frozen) (account|mailbox|user)|this (mailbox|account|address) is (disabled|inactive|suspended)/i, 20],
 ];
 
 /** The recipient's mailbox is full (before "invalid" and "timeout": "mailbox full: retry timeout exceeded"). */
