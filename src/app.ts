@@ -26,6 +26,7 @@ import { createSmtpProber } from "./validation/smtp-probe.ts";
 import type { SurfaceDeps } from "./api/deps.ts";
 import { createTemplateStore } from "./core/templates.ts";
 import { createTemplateService } from "./core/template-service.ts";
+import { createListService } from "./core/list-service.ts";
 import { createInboundServer } from "./inbound/smtp-server.ts";
 import { createReportHandler } from "./inbound/report-handler.ts";
 import { createReportMailboxes } from "./core/report-mailboxes.ts";
@@ -102,10 +103,11 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const detector = createBotDetector({ resolver, now });
   const templateFiles = createTemplateStore({ dir: config.storage.templates_dir });
   const templateService = createTemplateService({ repo: store.templates, files: templateFiles, now });
+  const lists = createListService({ repo: store.lists, now });
   const surfaceDeps: SurfaceDeps = { config, access, domains, sender, suppressions, webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey, templates: templateFiles, detector, resolver,
     outbound: events.outbound, eventWebhookPublicKey: events.publicKey, inboundRules, botVerdicts: createBotVerdicts({ store, now, onQueued: () => events.poke() }),
-    templateService };
+    templateService, lists };
 
   const interactions = createInteractionRecorder({ store, recorder, detector, now });
 
@@ -114,7 +116,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const surfaces = {
     sendgrid: createSendgridSurface(surfaceDeps), mailgun: createMailgunSurface(surfaceDeps),
     sparkpost: createSparkpostSurface(surfaceDeps), native: createNativeSurface(surfaceDeps),
-    tracking: createTrackingSurface({ codec, recorder: interactions, detector, log: log.child("tracking") }),
+    tracking: createTrackingSurface({ codec, recorder: interactions, detector, log: log.child("tracking"), lists }),
   };
   const http = createHttpHandler({
     authenticate: access.authenticate,

@@ -11,6 +11,7 @@ import type { Validator } from "../validation/verdict.ts";
 import type { TokenCodec } from "../tracking/token.ts";
 import type { TemplateStore } from "../core/templates.ts";
 import type { TemplateService } from "../core/template-service.ts";
+import type { ListService } from "../core/list-service.ts";
 import type { BotDetector } from "../tracking/bot-detector.ts";
 import type { Resolver } from "../dns.ts";
 import type { Outbound } from "../webhooks/outbound.ts";
@@ -34,6 +35,8 @@ export interface SurfaceDeps {
   templates: TemplateStore;
   /** Stored templates with versions, per domain or account-wide (files of templates_dir as fallback). */
   templateService: TemplateService;
+  /** Stored lists: Mailgun mailing lists and SparkPost recipient lists. */
+  lists: ListService;
   /** Bot classification with honeypot memory (native bot API). */
   detector: BotDetector;
   /** DNS, for the egress guard of URLs the API calls (webhook checks, bot webhooks). */

@@ -7,6 +7,7 @@ import type { InteractionRecorder } from "../tracking/interactions.ts";
 import type { BotDetector } from "../tracking/bot-detector.ts";
 import type { Logger } from "../log.ts";
 import { contextOf } from "./context.ts";
+import type { ListService } from "../core/list-service.ts";
 
 // The smallest transparent GIF (43 bytes).
 const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
@@ -23,6 +24,8 @@ const safeDecode = (s: string) => { try { return decodeURIComponent(s); } catch 
 
 export interface TrackingDeps {
   codec: TokenCodec;
+  /** Mailing lists, for %mailing_list_unsubscribe_url% links (/t/l/). */
+  lists: Pick<ListService, "unsubscribe">;
   recorder: InteractionRecorder;
   detector: BotDetector;
   log: Logger;
@@ -51,6 +54,17 @@ export function createTrackingSurface(deps: TrackingDeps): SurfaceHandler {
     return page("Unsubscribed", "<p>You are unsubscribed.</p>");
   }
 
+  /** A mailing list's unsubscribe link: GET asks, POST turns the member's subscription off. */
+  async function listUnsubscribe(token: string, req: Request): Promise<Response> {
+    const payload = deps.codec.verify(token);
+    if (!payload || payload.kind !== "list-unsubscribe") return notFound();
+    if (req.method === "GET" || req.method === "HEAD") {
+      return page("Unsubscribe", `<p>Do you want to leave this mailing list?</p><form method="post"><button type="submit">Unsubscribe</button></form>`);
+    }
+    if (!(await deps.lists.unsubscribe(payload.messageId, payload.recipientId))) return notFound();
+    return page("Unsubscribed", "<p>You are unsubscribed from this mailing list.</p>");
+  }
+
   return {
     async handle(req: Request): Promise<Response> {
       const path = new URL(req.url).pathname;
@@ -59,6 +73,8 @@ export function createTrackingSurface(deps: TrackingDeps): SurfaceHandler {
         deps.detector.honeypotHit(contextOf(req).ip, req.headers.get("user-agent") ?? "", safeDecode(honeypot[1]!));
         return page("", "", 200);
       }
+      const list = /^\/t\/l\/([A-Za-z0-9_-]+)$/.exec(path);
+      if (list) return listUnsubscribe(list[1]!, req);
       const m = /^\/t\/([ocu])\/([A-Za-z0-9_-]+)$/.exec(path);
       const kind = m ? KINDS[m[1]!] : undefined;
       if (!m || !kind) return notFound();

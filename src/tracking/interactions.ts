@@ -18,6 +18,8 @@ export function createInteractionRecorder(deps: { store: Store; recorder: Record
   return {
     /** Records one interaction; returns false when the token names nothing we sent. */
     async record(payload: TrackingPayload, hit: Hit, opts: { isListUnsubscribe?: boolean } = {}): Promise<boolean> {
+      // Mailing-list unsubscribes change list membership (api/tracking.ts), not a message's events.
+      if (payload.kind === "list-unsubscribe") return false;
       const domain = await deps.store.control.getDomain(payload.domain);
       if (!domain) return false;
       const zone = deps.store.zone(domain.zone);

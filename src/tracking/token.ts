@@ -3,7 +3,7 @@
 // HTTP edge answers 404 and a forged click token can never become an open redirect.
 import { timingSafeEqual } from "node:crypto";
 
-export type TrackingKind = "open" | "click" | "unsubscribe";
+export type TrackingKind = "open" | "click" | "unsubscribe" | "list-unsubscribe";
 
 export interface TrackingPayload {
   kind: TrackingKind;
@@ -31,7 +31,8 @@ const MAX_TOKEN_CHARS = 32_768;
 const MAX_LINK_INDEX = 0x7fff_ffff;
 const BASE64URL_RE = /^[A-Za-z0-9_-]+$/;
 
-const KINDS: readonly TrackingKind[] = ["open", "click", "unsubscribe"];
+// list-unsubscribe: messageId is the mailing list address, recipientId the member (Mailgun lists).
+const KINDS: readonly TrackingKind[] = ["open", "click", "unsubscribe", "list-unsubscribe"];
 /** URL modes (header bits 1-0): 0 no url, 1 verbatim, 2/3 the scheme prefix below is elided to save 8 chars. */
 const URL_MODE_NONE = 0;
 const URL_MODE_VERBATIM = 1;

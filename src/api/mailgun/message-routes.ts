@@ -7,13 +7,18 @@ import { readForm, routeGroup } from "./form.ts";
 import { SEND } from "./policy.ts";
 import { toMessageResponse, toSendRequest } from "./mapper.ts";
 import { mimeToSendRequest } from "./mime.ts";
+import { expandLists, fillListLinks } from "./list-send.ts";
 
-export function messageRoutes(deps: Pick<SurfaceDeps, "sender" | "now" | "templateService" | "domains">) {
+export function messageRoutes(deps: Pick<SurfaceDeps, "sender" | "now" | "templateService" | "domains" | "lists" | "codec" | "config">) {
   return routeGroup()
     .post("/v3/:domain/messages", async ({ params, request }) => {
       const principal = principalOf(request);
-      const req = await toSendRequest(params.domain, await readForm(request), deps.now(), mailgunTemplates(request, params.domain, deps));
-      return toMessageResponse(await deps.sender.send(principal, req));
+      let form = await readForm(request);
+      const domain = await deps.domains.get(params.domain.toLowerCase());
+      const lists = domain ? await expandLists(form, principal, domain.id, deps) : null;
+      if (lists) form = lists.form;
+      const req = await toSendRequest(params.domain, form, deps.now(), mailgunTemplates(request, params.domain, deps));
+      return toMessageResponse(await deps.sender.send(principal, lists ? fillListLinks(req, lists.links) : req));
     }, { permission: SEND })
     .post("/v3/:domain/messages.mime", async ({ params, request }) => {
       const principal = principalOf(request);

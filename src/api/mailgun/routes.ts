@@ -9,6 +9,7 @@ import { renderMailgunError } from "./errors.ts";
 import { surfaceOnError } from "../errors.ts";
 import { messageRoutes } from "./message-routes.ts";
 import { templateRoutes } from "./template-routes.ts";
+import { listRoutes } from "./list-routes.ts";
 import { domainRoutes } from "./domain-routes.ts";
 import { domainSettingsRoutes } from "./domain-settings-routes.ts";
 import { webhookRoutes } from "./webhook-routes.ts";
@@ -23,6 +24,7 @@ export function createMailgunSurface(deps: SurfaceDeps): SurfaceHandler {
     .onError(surfaceOnError(renderMailgunError))
     .use(messageRoutes(deps))
     .use(templateRoutes(deps))
+    .use(listRoutes(deps))
     .use(domainRoutes(deps))
     .use(domainSettingsRoutes(deps))
     .use(webhookRoutes(deps))
