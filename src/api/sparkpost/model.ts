@@ -153,7 +153,7 @@ function readContent(v: unknown): TxContent {
 }
 
 /** One recipient, or the rcpt_to_error SparkPost reports for it. */
-function readRecipient(v: unknown, index: number): TxRecipient | RcptError {
+export function readRecipient(v: unknown, index: number): TxRecipient | RcptError {
   const err = (code: string, message: string, description: string): RcptError => ({ message, code, description });
   if (!isObject(v)) return err("1300", "invalid data format/type", `recipients[${index}] must be an object`);
   let address: TxAddress;
@@ -195,14 +195,14 @@ function readOptions(body: Json, now: number): TxOptions {
   };
 }
 
-const isRecipient = (r: TxRecipient | RcptError): r is TxRecipient => "index" in r && "address" in r;
+export const isRecipient = (r: TxRecipient | RcptError): r is TxRecipient => "index" in r && "address" in r;
 
 /** Checks a transmission body; structural problems throw (422), bad recipients are collected. */
 export function readTransmission(body: unknown, now: number): Transmission {
   if (!isObject(body)) throw badFormat("the request body must be a JSON object");
   if (body.recipients === undefined || body.recipients === null) throw missingField("recipients is required");
   if (isObject(body.recipients)) {
-    throw spError(422, "1603", "Subresource not found", "stored recipient lists (recipients.list_id) are not supported by postern");
+    throw missingField("recipients.list_id is required (or give recipients as an array)");
   }
   if (!Array.isArray(body.recipients)) throw badFormat("recipients must be an array");
   const content = readContent(body.content);

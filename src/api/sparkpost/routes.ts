@@ -19,6 +19,7 @@ import { suppressionRoutes } from "./suppression-list.ts";
 import { accountOf, validationOf } from "./account.ts";
 import { inboundRoutes } from "./inbound.ts";
 import { templateRoutes } from "./templates.ts";
+import { recipientListRoutes } from "./recipient-lists.ts";
 
 const VALIDATE = need("validation.use");
 
@@ -34,6 +35,7 @@ export function createSparkpostSurface(deps: SurfaceDeps): SurfaceHandler {
       .use(transmissionRoutes(deps))
       .use(sendingDomainRoutes(deps))
       .use(templateRoutes(deps))
+      .use(recipientListRoutes(deps))
       .use(apiKeyRoutes(deps, ""))
       .use(apiKeyRoutes(deps, "/:domain"))
       .use(webhookRoutes(deps, ""))

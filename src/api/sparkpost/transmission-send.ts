@@ -8,9 +8,11 @@ import { invalidDomain, missingField, SparkpostError, spError } from "./errors.t
 import { planTransmission, type ResolvedContent, type TransmissionPlan } from "./mapper.ts";
 import { readTransmission, type RcptError, type Transmission, type TxContent } from "./model.ts";
 import { checkStoredTemplate } from "./template-render.ts";
+import { allMembers } from "../../core/list-service.ts";
+import { toSpRecipient } from "./recipient-lists.ts";
 import { DRAFT, type SpContent } from "./template-wire.ts";
 
-export type SendDeps = Pick<SurfaceDeps, "sender" | "domains" | "now" | "config" | "templateService">;
+export type SendDeps = Pick<SurfaceDeps, "sender" | "domains" | "now" | "config" | "templateService" | "lists">;
 
 /** Whose templates a transmission may use: the key's domain, or for an account key the sender's domain. */
 async function templateScope(principal: Principal, content: Extract<TxContent, { kind: "template" }>, deps: SendDeps): Promise<number | null> {
@@ -58,9 +60,19 @@ function capErrors(errors: RcptError[], cap: number | undefined): RcptError[] {
   return cap === undefined ? errors : errors.slice(0, cap);
 }
 
+/** `recipients: {list_id}` → the stored list's recipients (422 1603 when the key cannot see it). */
+async function withListRecipients(principal: Principal, body: unknown, deps: SendDeps): Promise<unknown> {
+  const rcpts = (body as { recipients?: unknown } | null)?.recipients;
+  const listId = rcpts && typeof rcpts === "object" && !Array.isArray(rcpts) ? (rcpts as { list_id?: unknown }).list_id : undefined;
+  if (typeof listId !== "string" || !listId) return body;
+  const l = await deps.lists.find(principal, "sparkpost", listId);
+  if (!l) throw spError(422, "1603", "Subresource not found", `recipient list '${listId}' does not exist`);
+  return { ...(body as object), recipients: (await allMembers(deps.lists, l)).map(toSpRecipient) };
+}
+
 /** Runs a transmission and returns SparkPost's response body (or throws its error). */
 export async function sendTransmission(principal: Principal, body: unknown, numRcptErrors: number | undefined, deps: SendDeps) {
-  const tx = readTransmission(body, deps.now());
+  const tx = readTransmission(await withListRecipients(principal, body, deps), deps.now());
   const content = await resolveContent(principal, tx.content, deps);
   const plan = planTransmission(tx, content, deps.config.smtp.max_message_size);
   const rcptErrors = [...tx.rcptErrors, ...plan.rcptErrors];

@@ -14,7 +14,7 @@ import { readQuery } from "./query.ts";
 import { scopedDomains } from "./scope.ts";
 import { sendTransmission } from "./transmission-send.ts";
 
-type Deps = Pick<SurfaceDeps, "sender" | "domains" | "activity" | "now" | "config" | "templateService">;
+type Deps = Pick<SurfaceDeps, "sender" | "domains" | "activity" | "now" | "config" | "templateService" | "lists">;
 
 type Found = NonNullable<Awaited<ReturnType<ActivityService["send"]>>>;
 type StoredRecipient = Found["messages"][number]["recipients"][number];
