@@ -19,6 +19,26 @@ const page = (title: string, body: string, status = 200) => new Response(
   `<body style="font-family:sans-serif;max-width:32em;margin:4em auto">${body}</body></html>`,
   { status, headers: { "content-type": "text/html; charset=utf-8", ...NO_STORE } });
 
+/** RFC 8058's one-click body is `List-Unsubscribe=One-Click`; a confirmation form is as small. */
+const MAX_UNSUBSCRIBE_BODY_BYTES = 4096;
+const MAX_ID_CHARS = 256;
+
+/** At most `max` bytes of a body as text; the rest is never read (the connection is closed on it). */
+async function readCapped(req: Request, max: number): Promise<string> {
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size < max) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.length;
+  }
+  void reader.cancel().catch(() => undefined);
+  return Buffer.concat(chunks).subarray(0, max).toString("utf8");
+}
+
 /** A malformed %-escape in a path is the client's problem: keep the raw text rather than fail. */
 const safeDecode = (s: string) => { try { return decodeURIComponent(s); } catch { return s; } };
 
@@ -43,11 +63,13 @@ export function createTrackingSurface(deps: TrackingDeps): SurfaceHandler {
   }
 
   async function unsubscribe(token: string, req: Request): Promise<Response> {
+    // The token first: a body is read only for a link of ours, and only its first few kilobytes.
+    const payload = deps.codec.verify(token);
+    if (!payload || payload.kind !== "unsubscribe") return notFound();
     if (req.method === "GET" || req.method === "HEAD") {
-      if (!deps.codec.verify(token)) return notFound();
       return page("Unsubscribe", `<p>Do you want to stop receiving these emails?</p><form method="post"><button type="submit">Unsubscribe</button></form>`);
     }
-    const form = await req.text();
+    const form = await readCapped(req, MAX_UNSUBSCRIBE_BODY_BYTES);
     const r = await record("unsubscribe", token, req, /List-Unsubscribe=One-Click/.test(form));
     if (!r) return notFound();
     await r.done;
@@ -70,7 +92,8 @@ export function createTrackingSurface(deps: TrackingDeps): SurfaceHandler {
       const path = new URL(req.url).pathname;
       const honeypot = /^\/(?:[^/]+\/)?([^/]+)\/hclick$/.exec(path);
       if (honeypot) {
-        deps.detector.honeypotHit(contextOf(req).ip, req.headers.get("user-agent") ?? "", safeDecode(honeypot[1]!));
+        // Unauthenticated input kept in memory: the message id is cut to an id's length.
+        deps.detector.honeypotHit(contextOf(req).ip, req.headers.get("user-agent") ?? "", safeDecode(honeypot[1]!).slice(0, MAX_ID_CHARS));
         return page("", "", 200);
       }
       const list = /^\/t\/l\/([A-Za-z0-9_-]+)$/.exec(path);

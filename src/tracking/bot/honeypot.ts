@@ -29,6 +29,18 @@ const DEFAULT_MAX_ENTRIES = 100_000;
 /** Prune at most this often (in writes) so remember() stays O(1) amortised. */
 const PRUNE_EVERY_WRITES = 256;
 const KEY_SEPARATOR = "\u0000";
+/** IPs longer than this are not addresses; they are cut rather than stored whole. */
+const MAX_IP_CHARS = 64;
+
+/**
+ * What is kept of a hit: the IP (cut to an address's length) and a 128-bit hash of the user agent,
+ * never the user agent itself, so an entry costs the same whatever a visitor sends (the header
+ * can be kilobytes long, and these links are hit without any authentication).
+ */
+function keyOf(ip: string, userAgent: string): string {
+  const hash = new Bun.CryptoHasher("sha256").update(userAgent).digest("base64").slice(0, 22);
+  return ip.slice(0, MAX_IP_CHARS) + KEY_SEPARATOR + hash;
+}
 
 /** Creates an in-memory honeypot memory with expiry and a size bound. */
 export function createHoneypotMemory(options: HoneypotMemoryOptions): HoneypotMemory {
@@ -70,13 +82,13 @@ export function createHoneypotMemory(options: HoneypotMemoryOptions): HoneypotMe
   return {
     remember(ip, userAgent) {
       const expiresAt = now() + ttlMs;
-      touch(pairs, ip + KEY_SEPARATOR + userAgent, expiresAt);
-      touch(ips, ip, expiresAt);
+      touch(pairs, keyOf(ip, userAgent), expiresAt);
+      touch(ips, ip.slice(0, MAX_IP_CHARS), expiresAt);
       writes++;
       if (writes % PRUNE_EVERY_WRITES === 0 || pairs.size > maxEntries) prune();
     },
-    isKnown: (ip, userAgent) => isLive(pairs, ip + KEY_SEPARATOR + userAgent),
-    hasIp: (ip) => isLive(ips, ip),
+    isKnown: (ip, userAgent) => isLive(pairs, keyOf(ip, userAgent)),
+    hasIp: (ip) => isLive(ips, ip.slice(0, MAX_IP_CHARS)),
     prune,
     get size() {
       return pairs.size;
