@@ -10,6 +10,7 @@ import { createLogger, createRecentErrors, type Logger } from "./log.ts";
 import { createMetrics } from "./metrics.ts";
 import { createAccessService } from "./core/access.ts";
 import { createThrottle } from "./core/throttle.ts";
+import { createRateLimiter } from "./core/rate-limit.ts";
 import { createDomainService } from "./core/domains.ts";
 import { ensureAccount } from "./core/account.ts";
 import { createSendService } from "./core/send.ts";
@@ -121,6 +122,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const http = createHttpHandler({
     authenticate: access.authenticate,
     keyThrottle: createThrottle({ now, freeFailures: 10 }),
+    rateLimits: { perIp: createRateLimiter({ rate: config.server.rate_limit_per_ip, now }), perKey: createRateLimiter({ rate: config.server.rate_limit_per_key, now }) },
     surfaces,
     health,
     metrics, log: log.child("http"), now,

@@ -16,6 +16,7 @@ import { isUnexpected, json, renderPlain, Unexpected } from "./errors.ts";
 import { badPathError, canonicalUrl, checkBody, checkDeclaredLength, pathDecodes } from "./request-guard.ts";
 import { AppError, unauthenticated } from "../core/errors.ts";
 import type { Throttle } from "../core/throttle.ts";
+import type { RateLimiter } from "../core/rate-limit.ts";
 import nativeOpenApi from "../../docs/api/native.openapi.json" with { type: "json" };
 import consoleHtml from "../ui/index.html" with { type: "text" };
 
@@ -36,6 +37,8 @@ export interface HttpDeps {
   authenticate: Authenticate;
   /** Failed API keys per client IP: after its free failures an IP's wrong keys get 429, for a growing time. */
   keyThrottle?: Throttle;
+  /** Request rate limits per client IP and per API key (the vendor's 429 above them). */
+  rateLimits?: { perIp: RateLimiter; perKey: RateLimiter };
   surfaces: Partial<Record<Rendered | "tracking", SurfaceHandler>>;
   health: () => Promise<Record<string, unknown>>;
   metrics: Metrics;
@@ -69,10 +72,14 @@ export function createHttpHandler(deps: HttpDeps) {
         return { res: deps.surfaces.tracking ? await deps.surfaces.tracking.handle(req) : renderPlain(undefined, "NOT_FOUND"), surface };
       }
       if (!pathDecodes(path)) return { res: render(badPathError()), surface };
+      const ipWait = deps.rateLimits?.perIp.take(`ip:${ip}`) ?? 0;
+      if (ipWait) return { res: tooMany(render, ipWait), surface };
       checkDeclaredLength(req.headers);
       const presented = extractKey(surface, req.headers);
       const principal: Principal | null = await deps.authenticate(presented);
       if (!principal) return { res: render(presented ? failedKey(ip) : unauthenticated()), surface };
+      const keyWait = deps.rateLimits?.perKey.take(principal.keyId) ?? 0;
+      if (keyWait) return { res: tooMany(render, keyWait), surface };
       req = await checkBody(req, url.href);
       setContext(req, { principal, ip, requestId, surface });
       const handler = deps.surfaces[surface];
@@ -83,6 +90,13 @@ export function createHttpHandler(deps: HttpDeps) {
       deps.log.error("request failed", { surface, method: req.method, path, requestId, error: String((err as Error)?.stack ?? err) });
       return { res: render(new Unexpected(requestId, err)), surface };
     }
+  }
+
+  /** The vendor's 429 with Retry-After. */
+  function tooMany(render: (err: unknown) => Response, seconds: number): Response {
+    const res = render(new AppError("rate_limited", "too many requests"));
+    res.headers.set("retry-after", String(seconds));
+    return res;
   }
 
   /** A wrong key: 401, or 429 once this IP has failed too often (its lockout grows with each failure). */

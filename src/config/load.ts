@@ -8,7 +8,7 @@ import { parseDuration } from "./duration.ts";
 export interface Config {
   /** The file the config came from, or null for embedded defaults. */
   file: string | null;
-  server: { listen: string; public_url: string; zone: string; trusted_proxies: string[] };
+  server: { listen: string; public_url: string; zone: string; trusted_proxies: string[]; rate_limit_per_key: number; rate_limit_per_ip: number };
   storage: { data_dir: string; templates_dir: string };
   zones: { names: string[]; default: string; remote: Record<string, { url: string }> };
   mta: {
@@ -17,7 +17,10 @@ export interface Config {
     max_connections: number; max_connections_per_host: number; messages_per_connection: number; signing_workers: number;
     routes: Record<string, string>;
   };
-  smtp: { listen: string; allow_insecure_auth: boolean; tls_cert: string; tls_key: string; max_message_size: number };
+  smtp: {
+    listen: string; allow_insecure_auth: boolean; tls_cert: string; tls_key: string; max_message_size: number;
+    max_report_size: number; max_connections_per_ip: number; connections_per_minute_per_ip: number;
+  };
   webhooks: { allow_private: boolean; retry: number[]; lifetime: number; timeout: number; concurrency_per_target: number };
   validation: { smtp_probe: boolean };
 }

@@ -31,6 +31,8 @@ export interface TestAppOptions {
   now?: () => number;
   /** server.public_url (default the contract's http://127.0.0.1:8025). */
   publicUrl?: string;
+  /** Extra lines for the [server] section (e.g. `rate_limit_per_key = 5`). */
+  serverToml?: string;
 }
 
 /** Writes a test config: loopback on random ports, fast retries; `extra` is appended (own sections). */
@@ -42,7 +44,7 @@ export function writeConfig(dir: string, extra = "", serverExtra = ""): string {
 
 export async function makeTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "postern-test-"));
-  const file = writeConfig(dir, opts.toml, opts.publicUrl ? `public_url = "${opts.publicUrl}"\n` : "");
+  const file = writeConfig(dir, opts.toml, (opts.publicUrl ? `public_url = "${opts.publicUrl}"\n` : "") + (opts.serverToml ? `${opts.serverToml}\n` : ""));
   const config = loadConfig({ file, env: {} });
   const app = await createApp(config, {
     resolver: opts.resolver ?? createMockResolver(opts.dns ?? {}), now: opts.now,
