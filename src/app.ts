@@ -133,6 +133,8 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     listen: splitHostPort(config.smtp.listen), hostname: mtaHostname, allowInsecureAuth: config.smtp.allow_insecure_auth,
     tls: config.smtp.tls_cert ? { cert: config.smtp.tls_cert, key: config.smtp.tls_key } : undefined,
     maxMessageBytes: config.smtp.max_message_size, authenticate: access.authenticateSmtp, sender, throttle: createThrottle({ now }),
+    maxReportBytes: config.smtp.max_report_size, maxConnectionsPerIp: config.smtp.max_connections_per_ip,
+    connectionsPerMinutePerIp: config.smtp.connections_per_minute_per_ip, now,
     reports: createReportHandler({ store, secret, now }), log: log.child("inbound"),
     recorder,
     isReportMailbox: createReportMailboxes({ getDomain: domains.get, bounceDomain: config.mta.bounce_domain }),

@@ -1,5 +1,5 @@
 // Request rate limits as token buckets, one per subject (an API key, a client IP): `rate` tokens a
-// second, bursts up to `rate` (one second's worth). The table is bounded: idle buckets (full
+// second, bursts up to `burst` (default: one second's worth). The table is bounded: idle buckets (full
 // again) are dropped first, so a flood of distinct subjects cannot grow memory without end.
 export interface RateLimiter {
   /** Takes a token for `subject`; returns 0 when allowed, else the seconds until one is free. */
@@ -7,15 +7,16 @@ export interface RateLimiter {
   size(): number;
 }
 
-export function createRateLimiter(opts: { rate: number; now: () => number; maxSubjects?: number }): RateLimiter {
+export function createRateLimiter(opts: { rate: number; now: () => number; maxSubjects?: number; burst?: number }): RateLimiter {
   const maxSubjects = opts.maxSubjects ?? 100_000;
+  const burst = opts.burst ?? opts.rate;
   const buckets = new Map<string, { tokens: number; at: number }>();
   return {
     take(subject) {
       if (opts.rate <= 0) return 0;
       const now = opts.now();
-      const b = buckets.get(subject) ?? { tokens: opts.rate, at: now };
-      b.tokens = Math.min(opts.rate, b.tokens + ((now - b.at) / 1000) * opts.rate);
+      const b = buckets.get(subject) ?? { tokens: burst, at: now };
+      b.tokens = Math.min(burst, b.tokens + ((now - b.at) / 1000) * opts.rate);
       b.at = now;
       buckets.delete(subject);
       buckets.set(subject, b);

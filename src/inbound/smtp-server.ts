@@ -15,6 +15,7 @@ import { parseReport } from "./reports.ts";
 import type { ReportHandler } from "./report-handler.ts";
 import type { Recorder } from "../core/recorder.ts";
 import type { Throttle } from "../core/throttle.ts";
+import { createRateLimiter } from "../core/rate-limit.ts";
 
 export interface InboundDeps {
   listen: [string, number];
@@ -37,6 +38,12 @@ export interface InboundDeps {
   log: Logger;
   /** Failed-AUTH throttling per client IP and per login. */
   throttle: Throttle;
+  /** Bytes kept of an unauthenticated message (reports, postmaster@/abuse@); the rest is dropped. */
+  maxReportBytes: number;
+  /** Connections open at once, and new ones a minute, from one IP. */
+  maxConnectionsPerIp: number;
+  connectionsPerMinutePerIp: number;
+  now: () => number;
 }
 
 type Session = SMTPServerSession & { user?: unknown; inboundRcpts?: string[] };
@@ -54,17 +61,48 @@ export function createInboundServer(deps: InboundDeps) {
     ...(deps.tls ? { key: readFileSync(deps.tls.key), cert: readFileSync(deps.tls.cert) } : {}),
     onAuth: (auth, session, cb) => void onAuth(auth, session).then((user) => cb(null, { user }), (e) => cb(e)),
     onRcptTo: (address, session, cb) => void onRcptTo(address.address, session as Session).then(() => cb(), (e) => cb(e)),
+    onConnect: (session, cb) => {
+      const refusal = admit(session.remoteAddress);
+      if (!refusal) admitted.add(session.id);
+      cb(refusal);
+    },
+    onClose: (session) => { if (admitted.delete(session.id)) release(session.remoteAddress); },
     onData: (stream, session, cb) => {
       const chunks: Buffer[] = [];
+      let kept = 0;
+      // A report (no AUTH) keeps only its first bytes; submission keeps up to the size limit.
+      const cap = (session as Session).user ? Infinity : deps.maxReportBytes;
       const isTooBig = () => (stream as unknown as { sizeExceeded?: boolean }).sizeExceeded === true;
       // smtp-server keeps emitting data past the size limit: stop keeping it.
-      stream.on("data", (c: Buffer) => { if (!isTooBig()) chunks.push(c); });
+      stream.on("data", (c: Buffer) => {
+        if (isTooBig() || kept >= cap) return;
+        chunks.push(kept + c.length > cap ? c.subarray(0, cap - kept) : c);
+        kept += Math.min(c.length, cap - kept);
+      });
       stream.on("end", () => {
-        if (isTooBig()) return cb(smtpError(552, "5.3.4 message too big"));
-        void onData(Buffer.concat(chunks), session as Session).then((msg) => cb(null, msg), (e) => cb(e));
+        if (isTooBig() && cap === Infinity) return cb(smtpError(552, "5.3.4 message too big"));
+        let raw = Buffer.concat(chunks);
+        // A cut report ends at its last whole line, so the cut is not taken for a bare CR or LF.
+        if (kept >= cap) raw = raw.subarray(0, raw.lastIndexOf(10) + 1);
+        void onData(raw, session as Session).then((msg) => cb(null, msg), (e) => cb(e));
       });
     },
   });
+
+  // Connections per IP: how many are open (bounded by the IPs connected) and how fast new ones come.
+  const open = new Map<string, number>();
+  const admitted = new Set<string>();
+  const arrivals = createRateLimiter({ rate: deps.connectionsPerMinutePerIp / 60, burst: deps.connectionsPerMinutePerIp, now: deps.now });
+  function admit(ip: string): Error | null {
+    if ((open.get(ip) ?? 0) >= deps.maxConnectionsPerIp) return smtpError(421, "4.7.0 too many connections from your address");
+    if (deps.connectionsPerMinutePerIp > 0 && arrivals.take(ip)) return smtpError(421, "4.7.0 too many new connections from your address, slow down");
+    open.set(ip, (open.get(ip) ?? 0) + 1);
+    return null;
+  }
+  function release(ip: string) {
+    const n = (open.get(ip) ?? 1) - 1;
+    if (n > 0) open.set(ip, n); else open.delete(ip);
+  }
 
   async function onAuth(auth: SMTPServerAuthentication, session: SMTPServerSession) {
     // RFC 4954 §4: plain AUTH only inside TLS, except from loopback unless configured otherwise.
