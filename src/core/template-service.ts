@@ -14,8 +14,10 @@ export interface ResolvedTemplate {
   version: string;
   generation: StoredTemplate["generation"];
   parts: TemplateParts;
-  /** The version's vendor fields (SparkPost from / reply_to / headers / options). */
+  /** The version's vendor fields (SparkPost from / reply_to / headers). */
   extra: Record<string, unknown>;
+  /** The template's own vendor fields (SparkPost options). */
+  templateExtra: Record<string, unknown>;
 }
 
 export interface TemplateService {
@@ -49,7 +51,7 @@ export function createTemplateService(deps: { repo: TemplateRepo; files: Templat
   async function fromFiles(id: string, versionId?: string): Promise<ResolvedTemplate | null> {
     if (versionId) return null;
     const parts = await deps.files.get(id);
-    return parts ? { id, version: "file", generation: "dynamic", parts, extra: {} } : null;
+    return parts ? { id, version: "file", generation: "dynamic", parts, extra: {}, templateExtra: {} } : null;
   }
 
   return {
@@ -95,7 +97,7 @@ export function createTemplateService(deps: { repo: TemplateRepo; files: Templat
       if (!t) return fromFiles(id, versionId);
       const v = versionId ? t.versions.find((x) => x.id === versionId) : activeVersion(t);
       if (!v) return null;
-      return { id: t.id, version: v.id, generation: t.generation, parts: { subject: v.subject, html: v.html, text: v.text }, extra: v.extra };
+      return { id: t.id, version: v.id, generation: t.generation, parts: { subject: v.subject, html: v.html, text: v.text }, extra: v.extra, templateExtra: t.extra };
     },
     forDomain(domainId, dialect) {
       return {

@@ -14,6 +14,16 @@ import { DRAFT, type SpContent } from "./template-wire.ts";
 
 export type SendDeps = Pick<SurfaceDeps, "sender" | "domains" | "now" | "config" | "templateService" | "lists">;
 
+/** A stored template's options (open_tracking, click_tracking, transactional) where the transmission sets none. */
+function templateOptions(tx: Transmission, options: unknown) {
+  if (!options || typeof options !== "object") return;
+  const o = options as Record<string, unknown>;
+  const flag = (v: unknown) => (typeof v === "boolean" ? v : undefined);
+  tx.options.openTracking ??= flag(o.open_tracking);
+  tx.options.clickTracking ??= flag(o.click_tracking);
+  tx.options.transactional ??= flag(o.transactional);
+}
+
 /** Whose templates a transmission may use: the key's domain, or for an account key the sender's domain. */
 async function templateScope(principal: Principal, content: Extract<TxContent, { kind: "template" }>, deps: SendDeps): Promise<number | null> {
   if (principal.kind === "domain") return principal.domain?.id ?? null;
@@ -26,13 +36,15 @@ async function templateScope(principal: Principal, content: Extract<TxContent, {
  * as inline content (422 1603 when it does not exist). Its parts are rendered later with
  * SparkPost's language; from, reply_to and headers come from the template unless the request names them.
  */
-async function resolveContent(principal: Principal, content: TxContent, deps: SendDeps): Promise<ResolvedContent> {
+async function resolveContent(principal: Principal, tx: Transmission, deps: SendDeps): Promise<ResolvedContent> {
+  const content = tx.content;
   if (content.kind !== "template") return content;
   const id = content.templateId;
   const t = await deps.templateService.resolve(await templateScope(principal, content, deps), id, content.useDraft ? DRAFT : undefined);
   if (!t) throw spError(422, "1603", "Subresource not found", `template '${id}'${content.useDraft ? " has no draft or" : ""} does not exist`);
   checkStoredTemplate(t.id, t.version, t.parts);
   const stored = t.extra as SpContent["extra"];
+  templateOptions(tx, t.templateExtra.options);
   const from = content.from ?? stored.from;
   if (!from) throw missingField(`content.from is required: template '${id}' (version ${t.version}) has no sender`);
   return { kind: "inline", inline: { from, subject: (t.parts.subject ?? "").replace(/[\r\n]+$/, ""), text: t.parts.text, html: t.parts.html,
@@ -73,7 +85,7 @@ async function withListRecipients(principal: Principal, body: unknown, deps: Sen
 /** Runs a transmission and returns SparkPost's response body (or throws its error). */
 export async function sendTransmission(principal: Principal, body: unknown, numRcptErrors: number | undefined, deps: SendDeps) {
   const tx = readTransmission(await withListRecipients(principal, body, deps), deps.now());
-  const content = await resolveContent(principal, tx.content, deps);
+  const content = await resolveContent(principal, tx, deps);
   const plan = planTransmission(tx, content, deps.config.smtp.max_message_size);
   const rcptErrors = [...tx.rcptErrors, ...plan.rcptErrors];
   if (plan.accepted === 0) {

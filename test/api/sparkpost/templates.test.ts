@@ -54,6 +54,14 @@ describe("templates", () => {
     expect(b.parsed.html).toContain("<b>Bo</b> free");
   });
 
+  test("the template's options apply where the transmission sets none", async () => {
+    await env.domain.templates.create({ id: "opened", name: "opened", published: true, options: { open_tracking: true }, content });
+    await env.domain.transmissions.send({ recipients: [{ address: "op1@dest.test", substitution_data: { first: "O" } }], content: { template_id: "opened" } });
+    await env.domain.transmissions.send({ recipients: [{ address: "op2@dest.test", substitution_data: { first: "P" } }], content: { template_id: "opened" }, options: { open_tracking: false } });
+    expect((await env.received("op1@dest.test")).parsed.html).toContain("/t/o/");
+    expect((await env.received("op2@dest.test")).parsed.html).not.toContain("/t/o/");
+  });
+
   test("use_draft_template sends the draft; update_published changes the live version", async () => {
     await env.domain.templates.create({ id: "drafty", name: "Drafty", published: true, content });
     await env.domain.templates.update("drafty", { content: { ...content, subject: "Draft {{first}}" } });
