@@ -6,7 +6,7 @@ import { invalid, notFound } from "../../core/errors.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { parseYesNo, readForm, routeGroup, type Form } from "./form.ts";
 import { accountOnly } from "./policy.ts";
-import { fullVersion, pageOf, pagingOf, readBody, readHeaders, readTag, shortVersion, templateHead, toMgTemplate } from "./template-wire.ts";
+import { fullVersion, sharedHeaders, pageOf, pagingOf, readBody, readHeaders, readTag, shortVersion, templateHead, toMgTemplate } from "./template-wire.ts";
 import { baseUrlOf } from "./suppression-pages.ts";
 
 type Deps = Pick<SurfaceDeps, "templateService" | "domains">;
@@ -36,7 +36,7 @@ export function templateRoutes(deps: Deps) {
   };
   const versionFields = (form: Form, body: string | undefined) => {
     const headers = readHeaders(form);
-    return { html: body, subject: headers?.Subject, extra: { ...(headers ? { headers } : {}), ...(form.get("comment") !== undefined ? { comment: form.get("comment") } : {}) } };
+    return { html: body, subject: headers?.Subject, extra: { ...(headers ? sharedHeaders(headers) : {}), ...(form.get("comment") !== undefined ? { comment: form.get("comment") } : {}) } };
   };
 
   return routeGroup()

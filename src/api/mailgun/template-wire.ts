@@ -6,6 +6,7 @@ import { activeVersion } from "../../core/template-service.ts";
 import { invalid } from "../../core/errors.ts";
 import type { Form } from "./form.ts";
 import { formatDate } from "./model.ts";
+import { parseAddress } from "../../validation/address.ts";
 
 export type MgHeaders = { From?: string; "Reply-To"?: string; Subject?: string };
 const HEADER_NAMES = ["From", "Reply-To", "Subject"] as const;
@@ -14,8 +15,18 @@ export function shortVersion(v: TemplateVersion) {
   return { tag: v.id, engine: "handlebars", mjml: "", createdAt: formatDate(v.createdAt), comment: String(v.extra.comment ?? ""), active: v.active, id: v.id };
 }
 
+/**
+ * A version's headers as stored: Mailgun's own (`mg_headers`), and From / Reply-To in the fields
+ * other surfaces read (SparkPost's `from` and `reply_to`), so the template sends from anywhere.
+ */
+export function sharedHeaders(headers: MgHeaders): Record<string, unknown> {
+  const from = headers.From ? parseAddress(headers.From) : null;
+  return { mg_headers: headers, ...(from ? { from: { email: from.email, ...(from.name ? { name: from.name } : {}) } } : {}),
+    ...(headers["Reply-To"] ? { reply_to: headers["Reply-To"] } : {}) };
+}
+
 export function fullVersion(v: TemplateVersion) {
-  const headers = (v.extra.headers as MgHeaders | undefined) ?? {};
+  const headers = (v.extra.mg_headers as MgHeaders | undefined) ?? {};
   return { ...shortVersion(v), template: v.html ?? v.text ?? "", ...(Object.keys(headers).length ? { headers } : {}) };
 }
 

@@ -93,6 +93,28 @@ describe("templates and versions", () => {
   });
 });
 
+describe("one template, every surface", () => {
+  test("a Mailgun template serves SendGrid's mail/send and a SparkPost transmission", async () => {
+    await T().create("example.com", { name: "shared-mg", description: "", template: "<i>{{who}}</i>", tag: "v", headers: JSON.stringify({ Subject: "For {{who}}", From: "Team <team@example.com>" }) } as never);
+    const sg = await h.t.app.http(new Request("http://127.0.0.1/v3/mail/send", {
+      method: "POST", headers: { authorization: `Bearer ${h.t.domainKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ from: { email: "a@example.com" }, template_id: "shared-mg", personalizations: [{ to: [{ email: "sg-mg@dest.test" }], dynamic_template_data: { who: "Sam" } }] }),
+    }));
+    expect(sg.status).toBe(202);
+    const viaSg = await received("sg-mg@dest.test");
+    expect(viaSg.subject).toBe("For Sam");
+    expect(viaSg.html).toContain("<i>Sam</i>");
+    const sp = await h.t.app.http(new Request("http://127.0.0.1/api/v1/transmissions", {
+      method: "POST", headers: { authorization: h.t.domainKey, "content-type": "application/json" },
+      body: JSON.stringify({ recipients: [{ address: "sp-mg@dest.test", substitution_data: { who: "Pia" } }], content: { template_id: "shared-mg" } }),
+    }));
+    expect(sp.status).toBe(200);
+    const viaSp = await received("sp-mg@dest.test");
+    expect(viaSp.html).toContain("<i>Pia</i>");
+    expect(viaSp.from).toMatchObject({ address: "team@example.com", name: "Team" });
+  });
+});
+
 describe("isolation between domains", () => {
   test("another domain's templates are neither listed nor sent; sending keys cannot manage templates", async () => {
     await T().create("other.test", { name: "theirs", description: "", template: "<b>theirs {{x}}</b>", tag: "t" } as never);
