@@ -1,70 +1,175 @@
-// Pushes N single-recipient messages through the core send service into a local smtp-server
-// sink and prints accepted/s, delivered/s end to end, and peak RSS. Run: bun bench/mta.ts [N]
-import { mkdtempSync, rmSync } from "node:fs";
+// The MTA end to end, side by side with Postfix, in one run on one machine:
+//   postern: N single-recipient messages of about 3 KB POSTed to SendGrid's /v3/mail/send on a
+//     `postern serve` process, queued, DKIM-signed (RSA-2048 + Ed25519) and relayed over SMTP to a
+//     counting sink (its own process);
+//   Postfix: the same number of messages over SMTP into an isolated Postfix relaying to the same
+//     kind of sink (skipped when Postfix is not installed or not running as root).
+// Prints delivered msg/s, CPU ms per message of the server, p99 accept latency, peak RSS, and the
+// per-step costs of the hot path. Run: bun bench/mta.ts [N] [--parked M] [--no-postfix] [--no-steps]
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import nodemailer from "nodemailer";
 import { loadConfig } from "../src/config/load.ts";
 import { createApp } from "../src/app.ts";
 import { createLogger } from "../src/log.ts";
 import { writeConfig } from "../test/helpers/app.ts";
+import { startPostfix } from "./postfix.ts";
+import { measureSteps } from "./mta-steps.ts";
 
-const N = Number(process.argv[2] ?? 20_000);
-const CONCURRENT_SENDS = 64;
+const args = process.argv.slice(2);
+const flag = (name: string) => args.includes(name);
+const option = (name: string) => { const i = args.indexOf(name); return i >= 0 ? Number(args[i + 1]) : undefined; };
+const N = Number(args.find((a, i) => /^\d+$/.test(a) && !/^--/.test(args[i - 1] ?? "")) ?? 10_000);
+const PARKED = option("--parked") ?? 0;
+const CONCURRENT_REQUESTS = 32;
+const PER_HOST = 20;
+const html = `<html><body><p>Hello, this is a benchmark message.</p>${"<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>".repeat(40)}</body></html>`;
+const text = "Hello, this is a benchmark message. ".repeat(20);
 
-const WORKERS = Number(process.env.SIGNING_WORKERS ?? 2);
-
-// The sink runs in its own process, as a receiving MTA would.
-const sink = Bun.spawn(["bun", new URL("./sink.ts", import.meta.url).pathname], { stdout: "pipe" });
-let received = 0;
-const port = await new Promise<number>((resolve) => {
-  void (async () => {
-    let buf = "";
-    for await (const chunk of sink.stdout as ReadableStream<Uint8Array>) {
-      buf += new TextDecoder().decode(chunk);
-      for (let i = buf.indexOf("\n"); i >= 0; i = buf.indexOf("\n")) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 1);
-        if (line.startsWith("port ")) resolve(Number(line.slice(5)));
-        if (line.startsWith("received ")) received = Number(line.slice(9));
+interface Sink { port: number; received: () => number; stop(): void }
+async function startSinkProcess(): Promise<Sink> {
+  const proc = Bun.spawn(["bun", new URL("./sink.ts", import.meta.url).pathname], { stdout: "pipe" });
+  let received = 0;
+  const port = await new Promise<number>((resolve) => {
+    void (async () => {
+      let buf = "";
+      for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
+        buf += new TextDecoder().decode(chunk);
+        for (let i = buf.indexOf("\n"); i >= 0; i = buf.indexOf("\n")) {
+          const line = buf.slice(0, i);
+          buf = buf.slice(i + 1);
+          if (line.startsWith("port ")) resolve(Number(line.slice(5)));
+          if (line.startsWith("received ")) received = Number(line.slice(9));
+        }
       }
+    })();
+  });
+  return { port, received: () => received, stop: () => proc.kill() };
+}
+
+const procCpu = (pid: number) => { const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" "); return (Number(f[11]) + Number(f[12])) / 100; };
+const procPeakMb = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+const p99 = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length * 0.99)] ?? 0;
+
+interface Result { name: string; seconds: number; cpuMsPerMsg: number | null; p99AcceptMs: number; peakRssMb: number; memory?: "PSS" }
+
+/** Sends `n` messages with `send` from `concurrency` loops; returns the accept latencies. */
+async function load(n: number, concurrency: number, send: (i: number) => Promise<void>): Promise<number[]> {
+  const latencies: number[] = [];
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < n) {
+      const i = next++;
+      const t = performance.now();
+      await send(i);
+      latencies.push(performance.now() - t);
     }
-  })();
-});
+  }));
+  return latencies;
+}
 
-const dir = mkdtempSync(join(tmpdir(), "postern-bench-"));
-const file = writeConfig(dir, `max_connections_per_host = 20\nmessages_per_connection = 1000\nsigning_workers = ${WORKERS}\n[mta.routes]\n"*" = "127.0.0.1:${port}"\n`);
-const app = await createApp(loadConfig({ file, env: {} }), { log: createLogger({ level: "warn" }) });
-await app.domains.add("bench.example");
-await app.domains.verify("bench.example", true);
-const principal = { accountId: 1, keyId: "bench", kind: "account" as const, domain: null, grants: [] };
+async function waitDelivered(sink: Sink, n: number) { while (sink.received() < n) await Bun.sleep(10); }
 
-let peakRss = 0;
-const rssTimer = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 50);
-const html = `<html><body><p>Hello {{name}}, this is a benchmark message.</p>${"<p>Lorem ipsum dolor sit amet.</p>".repeat(20)}</body></html>`;
+async function runPostern(): Promise<Result> {
+  const sink = await startSinkProcess();
+  const dir = mkdtempSync(join(tmpdir(), "postern-bench-"));
+  const workers = process.env.SIGNING_WORKERS ? `signing_workers = ${process.env.SIGNING_WORKERS}\n` : "";
+  const file = writeConfig(dir, `max_connections_per_host = ${PER_HOST}\nmessages_per_connection = 100000\n${workers}[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n`);
+  // Set up the domain and a sending key, park the queue-depth rows, then hand the data dir to `serve`.
+  const setup = await createApp(loadConfig({ file, env: {} }), { log: createLogger({ level: "warn" }) });
+  await setup.domains.add("bench.example");
+  await setup.domains.verify("bench.example", true);
+  const key = (await setup.access.createKey({ kind: "domain", domain: "bench.example" })).key;
+  if (PARKED) await park(setup, PARKED);
+  await setup.stop();
+  const server = Bun.spawn(["bun", new URL("../cli/main.ts", import.meta.url).pathname, "--config", file, "serve"], { stdout: "pipe", stderr: "inherit" });
+  const base = await serverUrl(server.stdout as ReadableStream<Uint8Array>);
+  const cpu0 = procCpu(server.pid);
+  const t0 = performance.now();
+  const latencies = await load(N, CONCURRENT_REQUESTS, async (i) => {
+    const res = await fetch(`${base}/v3/mail/send`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ personalizations: [{ to: [{ email: `user${i}@dest${i % 50}.test` }] }], from: { email: "news@bench.example", name: "Bench" },
+        subject: `Message ${i}`, content: [{ type: "text/plain", value: text }, { type: "text/html", value: html }] }) });
+    if (res.status !== 202) throw new Error(`send ${i}: ${res.status} ${await res.text()}`);
+  });
+  await waitDelivered(sink, N);
+  const seconds = (performance.now() - t0) / 1000;
+  const result = { name: "postern", seconds, cpuMsPerMsg: ((procCpu(server.pid) - cpu0) * 1000) / N, p99AcceptMs: p99(latencies), peakRssMb: procPeakMb(server.pid) };
+  server.kill("SIGTERM");
+  await server.exited;
+  sink.stop();
+  rmSync(dir, { recursive: true, force: true });
+  return result;
+}
 
-const t0 = performance.now();
-await app.mta.scheduler.start();
-let next = 0;
-async function sender() {
-  while (next < N) {
-    const i = next++;
-    await app.sender.send(principal, { domain: "bench.example", source: "cli", from: { email: "news@bench.example", name: "Bench" },
-      envelopes: [{ to: [{ email: `user${i}@dest${i % 50}.test` }], subject: `Message ${i}`, text: `Hello user ${i}`, html }] });
+async function serverUrl(stdout: ReadableStream<Uint8Array>): Promise<string> {
+  let buf = "";
+  const reader = stdout.getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`serve exited: ${buf}`);
+    buf += new TextDecoder().decode(value);
+    const m = /https?:\/\/[\d.]+:\d+|(?:listening|http)[^\n]*?([\d.]+:\d+)/i.exec(buf);
+    if (m) { reader.releaseLock(); return m[0].startsWith("http") ? m[0] : `http://${m[1]}`; }
   }
 }
-await Promise.all(Array.from({ length: CONCURRENT_SENDS }, sender));
-const accepted = performance.now();
-while (received < N) await Bun.sleep(20);
-const delivered = performance.now();
-await app.mta.scheduler.drain();
-clearInterval(rssTimer);
 
-const acceptSec = (accepted - t0) / 1000;
-const totalSec = (delivered - t0) / 1000;
-console.log(`messages            ${N}`);
-console.log(`accepted/s          ${(N / acceptSec).toFixed(0)}   (${acceptSec.toFixed(2)} s, while delivering)`);
-console.log(`delivered/s         ${(N / totalSec).toFixed(0)}   (end to end, ${totalSec.toFixed(2)} s, DKIM RSA-2048 + Ed25519, ${WORKERS} signing workers)`);
-console.log(`peak RSS            ${(peakRss / 1024 / 1024).toFixed(0)} MB`);
-await app.stop();
-sink.kill();
-rmSync(dir, { recursive: true, force: true });
+/** Queues `count` recipients due in a day (the queue-depth run: they must not slow the due ones). */
+async function park(app: Awaited<ReturnType<typeof createApp>>, count: number) {
+  const zone = app.store.zone(app.store.zoneNames()[0]!);
+  const now = Date.now();
+  for (let b = 0; b < count; b += 10_000) {
+    const id = `parked${b}`;
+    await zone.createSend({ messages: [{ id, sendId: id, domain: "bench.example", messageIdHeader: `<${id}@bench.example>`, from: "news@bench.example",
+      subject: "parked", content: null, raw: new TextEncoder().encode("Subject: parked\r\n\r\nparked\r\n"), tags: [], metadata: {}, callbackUrl: null,
+      source: "bench", isTest: false, size: 30, createdAt: now }],
+    recipients: Array.from({ length: Math.min(10_000, count - b) }, (_, i) => ({ id: `${id}r${i}`, messageId: id, email: `p${b + i}@parked${i % 100}.test`,
+      rcptDomain: `parked${i % 100}.test`, kind: "to" as const, status: "queued" as const, attempts: 0, nextAttemptAt: now + 86_400_000, firstAttemptAt: null,
+      expiresAt: now + 5 * 86_400_000, lastCode: null, lastResponse: null, mx: null, updatedAt: now })), attachments: [], events: [] });
+  }
+}
+
+async function runPostfix(): Promise<Result | null> {
+  const sink = await startSinkProcess();
+  const dir = mkdtempSync(join(tmpdir(), "postfix-bench-"));
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const pf = startPostfix(dir, { port, relayPort: sink.port, concurrency: PER_HOST });
+  if (!pf) { sink.stop(); rmSync(dir, { recursive: true, force: true }); return null; }
+  await Bun.sleep(1_500);
+  const transport = nodemailer.createTransport({ host: "127.0.0.1", port, pool: true, maxConnections: CONCURRENT_REQUESTS, maxMessages: Infinity, ignoreTLS: true });
+  let peak = 0;
+  const rss = setInterval(() => { peak = Math.max(peak, pf.rssMb()); }, 200);
+  const cpu0 = pf.cpuSeconds();
+  const t0 = performance.now();
+  const latencies = await load(N, CONCURRENT_REQUESTS, async (i) => {
+    await transport.sendMail({ from: { address: "news@bench.example", name: "Bench" }, to: `user${i}@dest${i % 50}.test`, subject: `Message ${i}`, text, html });
+  });
+  await waitDelivered(sink, N);
+  const seconds = (performance.now() - t0) / 1000;
+  clearInterval(rss);
+  // Postfix's short-lived processes take their CPU with them: only the live ones are counted.
+  const cpu = pf.cpuSeconds() - cpu0;
+  transport.close();
+  pf.stop();
+  sink.stop();
+  rmSync(dir, { recursive: true, force: true });
+  return { name: "Postfix (no DKIM)", seconds, cpuMsPerMsg: cpu > 0 ? (cpu * 1000) / N : null, p99AcceptMs: p99(latencies), peakRssMb: peak, memory: "PSS" };
+}
+
+const fmt = (r: Result) => `${r.name.padEnd(20)} ${String(Math.round(N / r.seconds)).padStart(7)} msg/s   ` +
+  `${r.cpuMsPerMsg === null ? "      -" : r.cpuMsPerMsg.toFixed(2).padStart(7)} ms CPU/msg   p99 accept ${r.p99AcceptMs.toFixed(1).padStart(6)} ms   peak ${r.memory ?? "RSS"} ${r.peakRssMb.toFixed(0)} MB`;
+
+console.log(`${N} messages of about 3 KB, one recipient each${PARKED ? `, ${PARKED} more parked in the queue` : ""}`);
+const postern = await runPostern();
+console.log(fmt(postern));
+const postfix = flag("--no-postfix") ? null : await runPostfix();
+if (postfix) console.log(`${fmt(postfix)}\npostern / Postfix   ${((N / postern.seconds) / (N / postfix.seconds)).toFixed(2)}× delivered msg/s`);
+else if (!flag("--no-postfix")) console.log("Postfix: not installed (or not root): skipped");
+if (!flag("--no-steps")) {
+  const sink = await startSinkProcess();
+  console.log("per-step CPU cost (ms per message, in-process):");
+  for (const [name, ms] of await measureSteps(html, sink.port)) console.log(`  ${name.padEnd(56)} ${ms.toFixed(3)}`);
+  sink.stop();
+}
+process.exit(0);
