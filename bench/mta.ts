@@ -83,7 +83,9 @@ async function runPostern(): Promise<Result> {
   const key = (await setup.access.createKey({ kind: "domain", domain: "bench.example" })).key;
   if (PARKED) await park(setup, PARKED);
   await setup.stop();
-  const server = Bun.spawn(["bun", new URL("../cli/main.ts", import.meta.url).pathname, "--config", file, "serve"], { stdout: "pipe", stderr: "inherit" });
+  // BENCH_PROFILE=<dir>: the server writes a CPU profile (markdown) there on exit.
+  const profile = process.env.BENCH_PROFILE ? ["--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const server = Bun.spawn(["bun", ...profile, new URL("../cli/main.ts", import.meta.url).pathname, "--config", file, "serve"], { stdout: "pipe", stderr: "inherit" });
   const base = await serverUrl(server.stdout as ReadableStream<Uint8Array>);
   const cpu0 = procCpu(server.pid);
   const t0 = performance.now();
