@@ -1,12 +1,14 @@
-// Turns a stored message into the MIME bytes of one delivery: nodemailer's composer for composed
-// content (with per-recipient tracking when enabled), or the raw message with the headers postern
-// owns fixed up (Message-ID, Date; Bcc removed).
+// Turns a stored message into the MIME bytes of one delivery: the lean writer (mime.ts) for plain
+// text/HTML content, nodemailer's composer for the rest (attachments, AMP, non-ASCII headers),
+// with per-recipient tracking when enabled; or the raw message with the headers postern owns
+// fixed up (Message-ID, Date; Bcc removed).
 import MailComposer from "nodemailer/lib/mail-composer";
 import type { StoredAttachment, StoredMessage } from "../../store/store.ts";
 import { decodeContent, type MessageContent } from "../../core/content.ts";
 import type { Address } from "../../core/model.ts";
 import { prepareTracking, type TrackingTemplate } from "../../tracking/rewrite.ts";
 import type { TokenCodec } from "../../tracking/token.ts";
+import { canWriteLean, writeLean } from "./mime.ts";
 
 export interface ComposeDeps {
   publicUrl: string;
@@ -51,6 +53,7 @@ export function prepareMessage(msg: StoredMessage, attachments: StoredAttachment
 }
 
 async function compose(msg: StoredMessage, c: MessageContent, body: Pick<MessageContent, "html" | "text" | "headers">, attachments: StoredAttachment[]): Promise<Buffer> {
+  if (canWriteLean(c, body, c.attachments.length)) return writeLean(c, body, msg.messageIdHeader, { "X-Postern-Id": msg.id });
   const wanted = new Set(c.attachments);
   const composer = new MailComposer({
     from: fmt(c.from), to: (c.displayTo ?? c.to).map(fmt), cc: (c.displayCc ?? c.cc)?.map(fmt), replyTo: c.replyTo?.map(fmt), subject: c.subject,

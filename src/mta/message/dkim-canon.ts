@@ -35,6 +35,12 @@ export function relaxedHeader(raw: string): string {
 
 /** The body in relaxed form (RFC 6376 §3.4.4): WSP runs to one SP, none at line ends, no trailing empty lines. */
 export function relaxedBody(body: string): string {
+  // Composed mail rarely has runs of blanks, tabs or bare LFs: then only the end needs trimming.
+  if (!/[ \t]\r?\n|\t|  |[^\r]\n|^\n| $/.test(body)) {
+    let end = body.length;
+    while (end >= 2 && body.charCodeAt(end - 1) === 10 && body.charCodeAt(end - 2) === 13) end -= 2;
+    return end ? `${body.slice(0, end)}\r\n` : "";
+  }
   const out = body.replace(/[ \t]+/g, " ").replace(/ ?\r?\n/g, "\r\n").replace(/ $/, "");
   const trimmed = out.replace(/(\r\n)+$/, "");
   return trimmed ? `${trimmed}\r\n` : "";
