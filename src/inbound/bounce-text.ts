@@ -47,6 +47,10 @@ const HEADER_START_RE = /^(Return-Path|Received|DKIM-Signature|Message-ID|MIME-V
 const ADDRESS = String.raw`[^\s<>()"',;:@\[\]]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,10}\.[A-Za-z]{2,63}`;
 const RECIPIENT_PATTERNS = [
   new RegExp(String.raw`^<(${ADDRESS})>:`, "gm"), // qmail, Postfix text: "<user@host>:"
+  new RegExp(String.raw`^"(${ADDRESS})":`, "gm"), // GMX: "\"user@host\":"
+  new RegExp(String.raw`<(${ADDRESS})>\.\.\. `, "g"), // Sendmail: "<user@host>... User unknown"
+  // IMail and others: "Unknown user: user@host", "User unknown: <user@host>".
+  new RegExp(String.raw`^[ \t]*(?:unknown user|user unknown|no such user|invalid (?:recipient|user|address)|mailbox (?:unavailable|full|not found)|user mailbox exceeded quota)[^:\n]{0,40}:\s*<?(${ADDRESS})>?`, "gim"),
   // An address alone on its line: Exim's indented list, Exchange's "user@host<mailto:user@host>".
   new RegExp(String.raw`^[ \t]*<?(${ADDRESS})>?(?:<mailto:[^>\s]*>)?[ \t]*$`, "gm"),
   new RegExp(String.raw`^[ \t]*(${ADDRESS}) on `, "gm"), // Exchange 2003: "user@host on <date>"

@@ -20,6 +20,8 @@ const DECISIVE: Rule[] = [
   [/try again slower|slow down|sending too fast|too fast|too many (messages|connections|mails)/i, 70],
   // Our sender, HELO or host was refused: the recipient address is not in question.
   [/sender address rejected|sender (domain|address) (must exist|not verified|does not exist|is not|rejected)|sender verify failed|verification failed for|helo command rejected|client host rejected|badmailfrom|bad outbound sender|envelope sender (is )?(in|on|not|rejected)/i, 50],
+  // Japanese carriers (au/ezweb, docomo): "the destination address was not found", "does not exist".
+  [/見つかりませんでした|存在しません|宛先不明|あて先不明/, 10],
   // cPanel's Exim text for an address it has no account for (it lists every possible cause).
   [/the account or domain may not exist/i, 10],
   // O365 directory-based edge blocking: the address is not in the tenant.
