@@ -43,6 +43,9 @@ import { createSendgridSurface } from "./api/sendgrid/routes.ts";
 import { createMailgunSurface } from "./api/mailgun/routes.ts";
 import { createSparkpostSurface } from "./api/sparkpost/routes.ts";
 import { createNativeSurface } from "./api/native/routes.ts";
+import { createConsoleSurface } from "./api/console/routes.ts";
+import { createSessionService } from "./core/sessions.ts";
+import { createQueueAdmin } from "./mta/queue/admin.ts";
 
 export interface AppOptions {
   resolver?: Resolver;
@@ -119,11 +122,15 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     sparkpost: createSparkpostSurface(surfaceDeps), native: createNativeSurface(surfaceDeps),
     tracking: createTrackingSurface({ codec, recorder: interactions, detector, log: log.child("tracking"), lists }),
   };
+  // One count of wrong keys per client IP, whether they come to an API or to the console's sign-in.
+  const keyThrottle = createThrottle({ now, freeFailures: 10 });
   const http = createHttpHandler({
     authenticate: access.authenticate,
-    keyThrottle: createThrottle({ now, freeFailures: 10 }),
+    keyThrottle,
     rateLimits: { perIp: createRateLimiter({ rate: config.server.rate_limit_per_ip, now }), perKey: createRateLimiter({ rate: config.server.rate_limit_per_key, now }) },
     surfaces,
+    console: createConsoleSurface({ ...surfaceDeps, sessions: createSessionService({ control: store.control, access, now }),
+      queue: createQueueAdmin({ store, recorder, now }), keyThrottle }),
     health,
     metrics, log: log.child("http"), now,
     clientIp: createClientIp(config.server.trusted_proxies),

@@ -1,7 +1,7 @@
 // The permission guard every surface mounts its routes with: `.get(path, handler, { permission:
 // { right: "suppressions.read", domain: "domain" } })`. The decision itself is core's `decide`,
 // the same for all surfaces and the console; here it is only turned into each surface's refusal:
-// 403 in the vendor's shape, except the native API, which answers 404 for another domain so a
+// 403 in the vendor's shape, except the native API and the console, which answer 404 for another domain so a
 // domain key cannot probe which domains exist. test/api/permission.test.ts fails for any mounted
 // route without a declaration.
 import { Elysia } from "elysia";
@@ -38,7 +38,7 @@ function refuse(surface: string, refusal: Refusal): AppError {
       return new PermissionDenied(grant ? `this API key lacks the grant ${grant}` : `this API key lacks the permission ${refusal.right}`, refusal);
     }
     case "domain":
-      if (surface === "native") return notFound(`Domain not found: ${refusal.domain}`);
+      if (surface === "native" || surface === "console") return notFound(`Domain not found: ${refusal.domain}`);
       return new PermissionDenied(`this key may not act on domain ${refusal.domain}`, refusal);
   }
 }

@@ -18,7 +18,6 @@ import { AppError, unauthenticated } from "../core/errors.ts";
 import type { Throttle } from "../core/throttle.ts";
 import type { RateLimiter } from "../core/rate-limit.ts";
 import nativeOpenApi from "../../docs/api/native.openapi.json" with { type: "json" };
-import consoleHtml from "../ui/index.html" with { type: "text" };
 
 export interface SurfaceHandler {
   handle(req: Request): Promise<Response> | Response;
@@ -40,6 +39,8 @@ export interface HttpDeps {
   /** Request rate limits per client IP and per API key (the vendor's 429 above them). */
   rateLimits?: { perIp: RateLimiter; perKey: RateLimiter };
   surfaces: Partial<Record<Rendered | "tracking", SurfaceHandler>>;
+  /** The web console: /ui and everything under it (its own session authentication). */
+  console?: SurfaceHandler;
   health: () => Promise<Record<string, unknown>>;
   metrics: Metrics;
   log: Logger;
@@ -63,6 +64,7 @@ export function createHttpHandler(deps: HttpDeps) {
       req = new Request(url.href, req);
     }
     const surface = isHoneypotHost(req, path) ? "tracking" : surfaceForPath(path, req.headers);
+    if (deps.console && (path === "/ui" || path.startsWith("/ui/"))) return { res: await consoleRequest(req, path, peer, requestId), surface };
     const render = surface === "system" || surface === "tracking" ? renderPlain : ERROR_RENDERERS[surface];
     try {
       if (surface === "system") return { res: await system(path), surface };
@@ -108,11 +110,19 @@ export function createHttpHandler(deps: HttpDeps) {
     return wait > 0 ? new AppError("rate_limited", `too many failed API keys from ${ip}; retry in ${Math.ceil(wait / 1000)} s`) : unauthenticated();
   }
 
+  async function consoleRequest(req: Request, path: string, peer: string, requestId: string): Promise<Response> {
+    setContext(req, { principal: null, ip: deps.clientIp(peer, req.headers), requestId, surface: "console" });
+    try {
+      return await deps.console!.handle(req);
+    } catch (err) {
+      deps.log.error("request failed", { surface: "console", path, requestId, error: String((err as Error)?.stack ?? err) });
+      return json(500, { message: "internal server error" });
+    }
+  }
+
   async function system(path: string): Promise<Response> {
     if (path === "/healthz") return json(200, await deps.health());
     if (path === "/docs" || path === "/docs/native.openapi.json") return json(200, nativeOpenApi);
-    if (path === "/ui") return new Response(consoleHtml as unknown as string, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store",
-      "content-security-policy": "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'", "x-frame-options": "DENY" } });
     if (path === "/metrics") return new Response(await deps.metrics.render(), { headers: { "content-type": "text/plain; version=0.0.4" } });
     return json(404, { message: "not found" });
   }

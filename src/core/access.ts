@@ -52,6 +52,16 @@ export function createAccessService({ control, now }: AccessDeps) {
       lastUsedAt: pendingTouches.get(k.id) ?? k.lastUsedAt };
   }
 
+  async function principalOf(stored: StoredKey): Promise<Principal | null> {
+    const domain = stored.domainId !== null ? await control.getDomainById(stored.domainId) : null;
+    if (stored.kind === "domain" && !domain) return null;
+    const account = await control.getAccount();
+    pendingTouches.set(stored.id, now());
+    // Last-used times are a convenience: a failed write must not fail (or crash) the request.
+    void flushTouches().catch(() => undefined);
+    return { accountId: account?.id ?? 1, keyId: stored.id, kind: stored.kind, domain, grants: stored.grants };
+  }
+
   return {
     /** Creates a key and returns its secret: the only time it is ever visible. */
     async createKey(opts: { kind: KeyKind; domain?: string; label?: string; grants?: string[] }): Promise<KeyInfo & { key: string }> {
@@ -99,13 +109,13 @@ export function createAccessService({ control, now }: AccessDeps) {
       const b = Buffer.from(stored.hash);
       if (a.length !== b.length || !timingSafeEqual(a, b)) return null;
       if ((m[1] === "pk") !== (stored.kind === "account")) return null;
-      const domain = stored.domainId !== null ? await control.getDomainById(stored.domainId) : null;
-      if (stored.kind === "domain" && !domain) return null;
-      const account = await control.getAccount();
-      pendingTouches.set(stored.id, now());
-      // Last-used times are a convenience: a failed write must not fail (or crash) the request.
-      void flushTouches().catch(() => undefined);
-      return { accountId: account?.id ?? 1, keyId: stored.id, kind: stored.kind, domain, grants: stored.grants };
+      return principalOf(stored);
+    },
+
+    /** The principal of a key already proven (a console session): null once it is revoked or its domain gone. */
+    async principalForKey(id: string): Promise<Principal | null> {
+      const stored = await control.getKey(id);
+      return stored && stored.revokedAt === null ? principalOf(stored) : null;
     },
 
     flushTouches: () => flushTouches(true),

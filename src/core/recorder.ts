@@ -63,15 +63,15 @@ export function createRecorder(deps: { store: Store; now: () => number; softBoun
       notify({ zone, events: send.events, queued: send.recipients.some((r) => r.status === "queued") });
     },
     /**
-     * Fails every waiting recipient no attempt holds and records the events `eventsFor` makes of
-     * them, in one transaction; returns how many were purged.
+     * Fails every waiting recipient no attempt holds (or only those in `ids`) and records the events
+     * `eventsFor` makes of them, in one transaction; returns how many were purged.
      */
-    async purge(zone: string, eventsFor: (rows: StoredRecipient[], messages: Map<string, StoredMessage>) => MessageEvent[]): Promise<number> {
+    async purge(zone: string, eventsFor: (rows: StoredRecipient[], messages: Map<string, StoredMessage>) => MessageEvent[], ids?: string[]): Promise<number> {
       let recorded: MessageEvent[] = [];
       const n = await deps.store.zone(zone).purgeQueue(deps.now(), (rows, messages) => {
         recorded = eventsFor(rows, messages);
         return { events: recorded, suppressions: suppressionsFor(recorded) };
-      });
+      }, ids);
       if (recorded.length) notify({ zone, events: recorded, queued: false });
       return n;
     },

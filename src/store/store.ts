@@ -30,6 +30,9 @@ export interface WebhookTarget {
   createdAt: number;
 }
 
+/** A web console session: `tokenHash` is the SHA-256 of the cookie's token. */
+export interface ConsoleSession { tokenHash: string; keyId: string; csrf: string; createdAt: number; expiresAt: number }
+
 export interface ControlStore extends InboundRuleStore {
   getAccount(): Promise<Account | null>;
   createAccount(a: Account & { secret: string }): Promise<void>;
@@ -62,6 +65,10 @@ export interface ControlStore extends InboundRuleStore {
   updateWebhook(w: WebhookTarget): Promise<void>;
   listWebhooks(domainId: number | null): Promise<WebhookTarget[]>;
   deleteWebhook(id: string): Promise<boolean>;
+  insertSession(s: ConsoleSession): Promise<void>;
+  getSession(tokenHash: string): Promise<ConsoleSession | null>;
+  /** Deletes one session, or with `expiredBy` every session that expired by then; returns how many went. */
+  deleteSessions(q: { tokenHash?: string; expiredBy?: number }): Promise<number>;
 }
 
 /** One message as stored: the envelope's content, composed into MIME at delivery time. */
@@ -179,6 +186,8 @@ export interface EventQuery {
   domain?: string;
   messageId?: string;
   recipient?: string;
+  /** Events whose message carries this tag. */
+  tag?: string;
   types?: string[];
   begin?: number;
   end?: number;
@@ -229,8 +238,9 @@ export interface ZoneStore extends SendRecordStore, InboundMessageStore {
   /**
    * Fails every waiting recipient not being attempted right now and records the events and
    * suppressions `recordFor` makes of them, in one transaction; returns how many were purged.
+   * With `ids`, only those recipients (the console purges one destination).
    */
-  purgeQueue(now: number, recordFor: (rows: StoredRecipient[], messages: Map<string, StoredMessage>) => { events: MessageEvent[]; suppressions: Suppression[] }): Promise<number>;
+  purgeQueue(now: number, recordFor: (rows: StoredRecipient[], messages: Map<string, StoredMessage>) => { events: MessageEvent[]; suppressions: Suppression[] }, ids?: string[]): Promise<number>;
   nextDueAt(): Promise<number | null>;
   /** Makes every claimed, unfinished recipient due now: run once by a starting server (one server per data dir). */
   releaseClaims(now: number): Promise<number>;

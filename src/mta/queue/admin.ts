@@ -1,15 +1,64 @@
 // Queue administration over every zone: counts, the waiting rows, retry now, purge. One home for
 // what the CLI (`postern queue …`) and the console do to the outbound queue.
-import type { Store, StoredRecipient } from "../../store/store.ts";
+import type { Store, StoredMessage, StoredRecipient } from "../../store/store.ts";
 import type { Recorder } from "../../core/recorder.ts";
+import type { QueueDestination } from "../../core/queue-admin.ts";
 import { purgedEvents } from "./policy.ts";
+
+/** At most this many waiting recipients per zone are read to group them by destination. */
+const SCAN_LIMIT = 5000;
 
 export type ZoneQueueStats = Awaited<ReturnType<ReturnType<Store["zone"]>["queueStats"]>>;
 
 export function createQueueAdmin(deps: { store: Store; recorder: Recorder; now: () => number }) {
   const { store } = deps;
   const zones = () => store.zoneNames();
+
+  /** Waiting recipients for `destination` (every one when null) of messages `sender` sent (any when null). */
+  async function waiting(sender: string | null, destination: string | null) {
+    const out: { zone: string; row: StoredRecipient; message: StoredMessage }[] = [];
+    for (const zone of zones()) {
+      const z = store.zone(zone);
+      const messages = new Map<string, StoredMessage | null>();
+      for (const row of await z.listQueue(SCAN_LIMIT)) {
+        if (destination !== null && row.rcptDomain !== destination) continue;
+        if (!messages.has(row.messageId)) messages.set(row.messageId, await z.getMessage(row.messageId));
+        const message = messages.get(row.messageId);
+        if (message && (sender === null || message.domain === sender)) out.push({ zone, row, message });
+      }
+    }
+    return out;
+  }
+
   return {
+    /** Waiting recipients grouped by destination domain, busiest first (the console's queue page). */
+    async byDestination(sender: string | null): Promise<QueueDestination[]> {
+      const by = new Map<string, QueueDestination>();
+      for (const { row, message } of await waiting(sender, null)) {
+        const d = by.get(row.rcptDomain) ?? { destination: row.rcptDomain, queued: 0, deferred: 0, oldestAt: message.createdAt,
+          nextAttemptAt: row.nextAttemptAt, lastResponse: null };
+        if (row.status === "deferred") d.deferred++; else d.queued++;
+        d.oldestAt = Math.min(d.oldestAt, message.createdAt);
+        d.nextAttemptAt = Math.min(d.nextAttemptAt, row.nextAttemptAt);
+        d.lastResponse = row.lastResponse ?? d.lastResponse;
+        by.set(row.rcptDomain, d);
+      }
+      return [...by.values()].sort((a, b) => b.queued + b.deferred - (a.queued + a.deferred));
+    },
+    /** Makes every waiting recipient for `destination` (of `sender`'s messages) due now; returns how many. */
+    async retryDestination(destination: string, sender: string | null): Promise<number> {
+      let n = 0;
+      for (const { zone, row } of await waiting(sender, destination)) n += await store.zone(zone).retryNow(row.id, deps.now());
+      return n;
+    },
+    /** Fails every waiting recipient for `destination` (of `sender`'s messages), with a failed event each. */
+    async purgeDestination(destination: string, sender: string | null): Promise<number> {
+      const ids = new Map<string, string[]>();
+      for (const { zone, row } of await waiting(sender, destination)) ids.set(zone, [...(ids.get(zone) ?? []), row.id]);
+      let n = 0;
+      for (const [zone, list] of ids) n += await deps.recorder.purge(zone, (rows, messages) => purgedEvents(rows, messages, deps.now()), list);
+      return n;
+    },
     /** Counts by state and the busiest destinations, per zone. */
     async stats(): Promise<Record<string, ZoneQueueStats>> {
       return Object.fromEntries(await Promise.all(zones().map(async (z) => [z, await store.zone(z).queueStats(deps.now())] as const)));

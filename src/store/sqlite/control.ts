@@ -4,6 +4,7 @@ import type { Account, DkimKey, Domain, DomainSettings, DomainState } from "../.
 import type { ControlStore, Credential, NewDomain, StoredKey, WebhookTarget } from "../store.ts";
 import { bool, json } from "./db.ts";
 import { createInboundRuleStore } from "./inbound-rules.ts";
+import { createSessionStatements } from "./sessions.ts";
 
 type Row = Record<string, unknown>;
 
@@ -41,6 +42,7 @@ export function createControlStore(db: Database): ControlStore {
   };
   return {
     ...createInboundRuleStore(db),
+    ...createSessionStatements(db),
     async getAccount() {
       const r = db.query("SELECT * FROM account LIMIT 1").get() as Row | null;
       return r ? { id: r.id as number, webhookSigningKey: r.webhook_signing_key as string, createdAt: r.created_at as number } : null;

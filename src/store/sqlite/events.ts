@@ -29,6 +29,7 @@ export function createEventStatements(db: Database) {
       if (q.domain) { where.push("domain = ?"); args.push(q.domain); }
       if (q.messageId) { where.push("message_id = ?"); args.push(q.messageId); }
       if (q.recipient) { where.push("recipient = ?"); args.push(q.recipient.toLowerCase()); }
+      if (q.tag) { where.push("EXISTS (SELECT 1 FROM json_each(data, '$.tags') WHERE value = ?)"); args.push(q.tag); }
       if (q.types?.length) { where.push(`type IN (${q.types.map(() => "?").join(",")})`); args.push(...q.types); }
       if (q.begin !== undefined) { where.push("ts >= ?"); args.push(q.begin); }
       if (q.end !== undefined) { where.push("ts <= ?"); args.push(q.end); }

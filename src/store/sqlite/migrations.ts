@@ -59,6 +59,12 @@ export const CONTROL_MIGRATIONS: string[] = [
   // Each domain's own HMAC key for its webhooks (made on first use), so that one domain's signed
   // samples are not accepted by another domain's receivers.
   `ALTER TABLE domains ADD COLUMN webhook_signing_key TEXT NOT NULL DEFAULT '';`,
+  // Web console sessions: the cookie's token is stored only as a hash; the session belongs to the
+  // key that signed in (revoking the key or deleting its domain ends the session).
+  `CREATE TABLE console_sessions (
+     token_hash TEXT PRIMARY KEY, key_id TEXT NOT NULL REFERENCES api_keys(id) ON DELETE CASCADE,
+     csrf TEXT NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);
+   CREATE INDEX console_sessions_expiry ON console_sessions(expires_at);`,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

@@ -81,9 +81,9 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
     queueStats: async (now) => queue.stats(now),
     listQueue: async (limit) => queue.list(limit),
     retryNow: async (id, now) => queue.retryNow(id, now),
-    async purgeQueue(now, recordFor) {
+    async purgeQueue(now, recordFor, ids) {
       return db.transaction(() => {
-        const rows = queue.purge(now);
+        const rows = queue.purge(now, ids);
         const messages = new Map<string, StoredMessage>();
         const byId = db.query("SELECT * FROM messages WHERE id = ?");
         for (const id of new Set(rows.map((r) => r.messageId))) {

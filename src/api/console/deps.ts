@@ -1,0 +1,13 @@
+// What the console surface needs: every service the API surfaces use, plus sessions and the queue
+// administration. Nothing here is console-specific business logic.
+import type { SurfaceDeps } from "../deps.ts";
+import type { SessionService } from "../../core/sessions.ts";
+import type { DestinationQueueAdmin } from "../../core/queue-admin.ts";
+import type { Throttle } from "../../core/throttle.ts";
+
+export interface ConsoleDeps extends SurfaceDeps {
+  sessions: SessionService;
+  queue: DestinationQueueAdmin;
+  /** Wrong keys per client IP, shared with the API surfaces: sign-in is no way around the lockout. */
+  keyThrottle?: Throttle;
+}

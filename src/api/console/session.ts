@@ -1,0 +1,90 @@
+// Console sign-in, sign-out and the gate in front of every console API call. The session token
+// travels only in an HttpOnly, SameSite=Strict cookie; every state-changing request must also
+// carry the session's CSRF token in X-CSRF-Token (the page keeps it in memory, never in storage)
+// and, when the browser sends one, an Origin of this host.
+import { timingSafeEqual } from "node:crypto";
+import type { SessionService } from "../../core/sessions.ts";
+import { AppError, forbidden, unauthenticated } from "../../core/errors.ts";
+import type { Throttle } from "../../core/throttle.ts";
+import { contextOf, setContext } from "../context.ts";
+import { json } from "../errors.ts";
+import { renderConsoleError } from "./errors.ts";
+import { field } from "./policy.ts";
+
+export const SESSION_COOKIE = "postern_session";
+export const CSRF_HEADER = "x-csrf-token";
+
+export function sessionToken(req: Request): string | null {
+  for (const part of (req.headers.get("cookie") ?? "").split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    if (name === SESSION_COOKIE) return rest.join("=") || null;
+  }
+  return null;
+}
+
+function cookie(value: string, maxAgeSec: number, secure: boolean): string {
+  return `${SESSION_COOKIE}=${value}; Path=/ui; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSec}${secure ? "; Secure" : ""}`;
+}
+
+const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** A browser's Origin (when sent) must be this host: a second wall behind SameSite. */
+function sameOrigin(req: Request): boolean {
+  const origin = req.headers.get("origin");
+  if (origin === null) return true;
+  try { return new URL(origin).host === (req.headers.get("host") ?? new URL(req.url).host); } catch { return false; }
+}
+
+const whoami = (s: { csrf: string; expiresAt: number; principal: { kind: string; keyId: string; domain: { name: string } | null; grants: string[] } }) => ({
+  signedIn: true, kind: s.principal.kind, keyId: s.principal.keyId, domain: s.principal.domain?.name ?? null, grants: s.principal.grants,
+  csrf: s.csrf, expiresAt: s.expiresAt,
+});
+
+export function createSessionGate(deps: { sessions: SessionService; now: () => number; secureCookie: boolean; throttle?: Throttle }) {
+  async function signIn(req: Request): Promise<Response> {
+    // JSON only: a cross-site form cannot send it without a CORS preflight (no login CSRF).
+    if (!(req.headers.get("content-type") ?? "").startsWith("application/json") || !sameOrigin(req)) {
+      return renderConsoleError(forbidden("sign-in needs a JSON body from this site"));
+    }
+    const body = await req.json().catch(() => null);
+    const subject = `ip:${contextOf(req).ip}`;
+    const wait = deps.throttle?.lockedFor([subject]) ?? 0;
+    if (wait > 0) return renderConsoleError(new AppError("rate_limited", `too many wrong keys from this address; retry in ${Math.ceil(wait / 1000)} s`));
+    const s = await deps.sessions.signIn(field(body, "key")).catch((err) => {
+      if (err instanceof AppError && err.code === "unauthenticated") deps.throttle?.fail([subject]);
+      throw err;
+    });
+    const maxAge = Math.floor((s.expiresAt - deps.now()) / 1000);
+    return json(200, whoami(s), { "set-cookie": cookie(s.token, maxAge, deps.secureCookie), "cache-control": "no-store" });
+  }
+
+  return {
+    /** /ui/api/session: GET who is signed in, POST sign in, DELETE sign out. */
+    async session(req: Request): Promise<Response> {
+      try {
+        if (req.method === "POST") return await signIn(req);
+        const s = await deps.sessions.resolve(sessionToken(req));
+        // Asking is not an error: the page asks on every load (no 401 noise in the browser's console).
+        if (req.method === "GET") return json(200, s ? whoami(s) : { signedIn: false }, { "cache-control": "no-store" });
+        if (!s) return renderConsoleError(unauthenticated("not signed in"));
+        if (req.method !== "DELETE") return renderConsoleError(new AppError("invalid", "use GET, POST or DELETE"));
+        if (!sameText(req.headers.get(CSRF_HEADER) ?? "", s.csrf) || !sameOrigin(req)) return renderConsoleError(forbidden("missing or wrong CSRF token"));
+        await deps.sessions.signOut(sessionToken(req));
+        return json(200, { message: "signed out" }, { "set-cookie": cookie("", 0, deps.secureCookie) });
+      } catch (err) {
+        return renderConsoleError(err);
+      }
+    },
+
+    /** Resolves the session into the request's principal; a Response when the request may not go on. */
+    async guard(req: Request): Promise<Response | null> {
+      const s = await deps.sessions.resolve(sessionToken(req));
+      if (!s) return renderConsoleError(unauthenticated("not signed in"));
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        if (!sameText(req.headers.get(CSRF_HEADER) ?? "", s.csrf) || !sameOrigin(req)) return renderConsoleError(forbidden("missing or wrong CSRF token"));
+      }
+      setContext(req, { ...contextOf(req), principal: s.principal });
+      return null;
+    },
+  };
+}

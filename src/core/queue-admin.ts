@@ -1,0 +1,25 @@
+// What administering the outbound queue per destination offers the console (a port: the console
+// may not import the MTA; mta/queue/admin.ts implements it): waiting recipients by destination,
+// retry now, purge. `sender` limits every call to messages one domain sent (a domain
+// key sees and touches only its own mail); null means every domain.
+
+export interface QueueDestination {
+  /** The recipients' domain (where the mail is going). */
+  destination: string;
+  queued: number;
+  deferred: number;
+  /** When the oldest waiting recipient of this destination was accepted (ms). */
+  oldestAt: number;
+  nextAttemptAt: number;
+  /** The last remote reply seen for this destination, if any attempt was made. */
+  lastResponse: string | null;
+}
+
+/** The part of the queue administration (mta/queue/admin.ts) the console uses, per destination. */
+export interface DestinationQueueAdmin {
+  byDestination(sender: string | null): Promise<QueueDestination[]>;
+  /** Makes every waiting recipient for `destination` due now; returns how many. */
+  retryDestination(destination: string, sender: string | null): Promise<number>;
+  /** Fails every waiting recipient for `destination` (with a failed event each); returns how many. */
+  purgeDestination(destination: string, sender: string | null): Promise<number>;
+}

@@ -1,0 +1,89 @@
+// The console's shell: sign-in and sign-out, the navigation, and a hash router that draws one
+// page at a time into #view. The session lives on the server; this page holds only its CSRF token.
+import { get, post, del, setSession, whenSignedOut } from "./api.js";
+import { h, errorText } from "./dom.js";
+import { domainsPage, domainPage } from "./domains.js";
+import { keysPage, credentialsPage } from "./keys.js";
+import { webhooksPage } from "./webhooks.js";
+import { suppressionsPage } from "./suppressions.js";
+import { messagesPage, messagePage } from "./messages.js";
+import { statsPage } from "./stats.js";
+import { queuePage } from "./queue.js";
+
+const PAGES = {
+  domains: (ctx, rest) => (rest.length ? domainPage(ctx, rest[0]) : domainsPage(ctx)),
+  keys: keysPage, credentials: credentialsPage, webhooks: webhooksPage, suppressions: suppressionsPage,
+  messages: (ctx, rest) => (rest.length >= 2 ? messagePage(ctx, rest[0], rest[1]) : messagesPage(ctx)),
+  stats: statsPage, queue: queuePage,
+};
+
+const $ = (id) => document.getElementById(id);
+let session = null;
+
+function showSignedIn(s) {
+  session = s;
+  setSession(s);
+  $("signin").hidden = Boolean(s);
+  $("nav").hidden = !s;
+  $("signout").hidden = !s;
+  $("who").textContent = s ? (s.kind === "account" ? "account key" : `domain key · ${s.domain}`) : "";
+  if (!s) $("view").replaceChildren();
+}
+
+async function route() {
+  if (!session) return;
+  const [page, ...rest] = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  const name = PAGES[page] ? page : "domains";
+  for (const a of document.querySelectorAll("#nav a")) {
+    if (a.dataset.page === name) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
+  }
+  const view = h("div", { class: "page" });
+  $("view").replaceChildren(view);
+  const ctx = { session, view, go: (hash) => { location.hash = hash; } };
+  try {
+    await PAGES[name](ctx, PAGES[page] ? rest : []);
+  } catch (err) {
+    view.append(errorText(err));
+  }
+}
+
+async function signIn(ev) {
+  ev.preventDefault();
+  const input = $("signin-key");
+  $("signin-error").textContent = "";
+  try {
+    const s = await post("/session", { key: input.value.trim() });
+    input.value = "";
+    showSignedIn(s);
+    if (!location.hash || location.hash === "#/") location.hash = "#/domains"; else await route();
+    $("main").focus();
+  } catch (err) {
+    $("signin-error").textContent = err.status === 401 ? "That key is unknown, malformed or revoked." : err.message;
+  }
+}
+
+async function signOut() {
+  try { await del("/session"); } catch { /* the session is gone either way */ }
+  showSignedIn(null);
+  location.hash = "";
+  $("signin-key").focus();
+}
+
+whenSignedOut(() => { showSignedIn(null); $("signin").hidden = false; });
+
+async function start() {
+  $("signin-form").addEventListener("submit", signIn);
+  $("signout").addEventListener("click", signOut);
+  window.addEventListener("hashchange", route);
+  try {
+    const s = await get("/session");
+    showSignedIn(s.signedIn ? s : null);
+    if (!s.signedIn) $("signin").hidden = false;
+    await route();
+  } catch {
+    showSignedIn(null);
+    $("signin").hidden = false;
+  }
+}
+
+start();

@@ -1,0 +1,21 @@
+// Queue: recipients waiting for delivery, by destination domain, with Retry (try now) and Purge
+// (give up: each recipient fails with an event, as `postern queue purge` does).
+import { get, post } from "./api.js";
+import { h, table, when, toast, button, actions } from "./dom.js";
+
+export async function queuePage(ctx) {
+  ctx.view.append(h("h1", {}, "Queue"));
+  const list = h("section", { class: "card" });
+  const draw = async () => {
+    const rows = await get("/queue");
+    list.replaceChildren(h("h2", {}, "Pending by destination"), table(["Destination", "Queued", "Deferred", "Oldest", "Next attempt", "Last reply", ""],
+      rows.map((d) => [d.destination, String(d.queued), String(d.deferred), when(d.oldestAt), when(d.nextAttemptAt),
+        d.lastResponse ? h("code", {}, d.lastResponse) : "—",
+        actions(
+          button("Retry", async () => { const r = await post("/queue/retry", { destination: d.destination }); toast(`${r.retried} recipient(s) due now`); await draw(); }, "secondary"),
+          button("Purge", async () => { const r = await post("/queue/purge", { destination: d.destination }); toast(`${r.purged} recipient(s) purged`); await draw(); }, "danger")),
+      ]), "The queue is empty."));
+  };
+  ctx.view.append(list);
+  await draw();
+}

@@ -1,0 +1,50 @@
+// A running postern for the console API tests: HTTP on a random loopback port, mail routed to a
+// local SMTP sink, private webhook targets allowed, and a second domain (other.test) with its own
+// key for the scoping checks. `signIn` returns a client that keeps the session cookie and CSRF token.
+import { makeTestApp, type TestApp, type TestAppOptions } from "../../helpers/app.ts";
+import { startSink, type Sink, type SinkOptions } from "../../helpers/smtp-sink.ts";
+
+export type JsonResponse = Omit<Response, "json"> & { json(): Promise<any> };
+
+export interface ConsoleClient {
+  cookie: string;
+  csrf: string;
+  session: any;
+  /** A console API call with the session cookie, and the CSRF token on writes (unless `csrf: false`). */
+  call(method: string, path: string, body?: unknown, opts?: { csrf?: boolean; headers?: Record<string, string> }): Promise<JsonResponse>;
+}
+
+export interface ConsoleEnv {
+  t: TestApp;
+  sink: Sink;
+  base: string;
+  otherKey: string;
+  signIn(key: string): Promise<ConsoleClient>;
+  close(): Promise<void>;
+}
+
+export async function startConsole(opts: Partial<TestAppOptions> & { sink?: SinkOptions } = {}): Promise<ConsoleEnv> {
+  const sink = await startSink(opts.sink);
+  const t = await makeTestApp({ ...opts, toml: `[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n[webhooks]\nallow_private = true\n${opts.toml ?? ""}` });
+  await t.app.domains.add("other.test");
+  await t.app.domains.verify("other.test", true);
+  const otherKey = (await t.app.access.createKey({ kind: "domain", domain: "other.test" })).key;
+  const { http } = await t.app.start();
+  const base = `http://${http}`;
+  async function signIn(key: string): Promise<ConsoleClient> {
+    const res = await fetch(`${base}/ui/api/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ key }) });
+    if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+    const session = await res.json();
+    const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const client: ConsoleClient = {
+      cookie, csrf: session.csrf, session,
+      call: (method, path, body, o = {}) => fetch(`${base}/ui/api${path}`, {
+        method, body: body === undefined ? undefined : JSON.stringify(body),
+        headers: { cookie: client.cookie, ...(body === undefined ? {} : { "content-type": "application/json" }),
+          ...(method !== "GET" && o.csrf !== false ? { "x-csrf-token": client.csrf } : {}), ...(o.headers ?? {}) },
+      }) as Promise<JsonResponse>,
+    };
+    return client;
+  }
+  return { t, sink, base, otherKey, signIn, async close() { await t.close(); await sink.close(); } };
+}
