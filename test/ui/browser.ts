@@ -1,10 +1,13 @@
 // Headless Chromium (Debian's /usr/bin/chromium) driven through puppeteer-core, for the console
 // tests: a fresh profile per launch, page errors collected, and helpers that find controls by
 // their visible labels (ARIA names), as a person would.
-import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import puppeteer, { type Browser, type ElementHandle, type Page } from "puppeteer-core";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
+// Page-side callbacks run in Chromium; this file is typed without the DOM library.
+declare const document: any;
 
 export const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 
@@ -37,14 +40,14 @@ export async function launch(): Promise<Driven> {
 /** The visible element of `selector` whose text (or, for controls, whose <label>'s text) is exactly `name`. */
 async function byName(page: Page, selector: string, name: string, viaLabel = false) {
   const handle = await page.waitForFunction((sel, n, lab) => {
-    const visible = (e: Element) => (e as HTMLElement).offsetParent !== null || (e as HTMLElement).getClientRects().length > 0;
+    const visible = (e: any) => (e as any).offsetParent !== null || (e as any).getClientRects().length > 0;
     if (lab) {
       const label = [...document.querySelectorAll("label")].find((l) => l.textContent!.trim() === n && l.control && visible(l.control));
       return label?.control ?? null;
     }
     return [...document.querySelectorAll(sel)].find((e) => e.textContent!.trim() === n && visible(e)) ?? null;
   }, { timeout: 10_000 }, selector, name, viaLabel);
-  return handle.asElement()!;
+  return handle.asElement() as ElementHandle<any>;
 }
 
 /** Clicks the visible button named `name`. */
@@ -59,14 +62,14 @@ export async function clickLink(page: Page, name: string) {
 /** Types into the text field labelled `label` (replacing what it held). */
 export async function fill(page: Page, label: string, value: string) {
   const el = await byName(page, "", label, true);
-  await el.evaluate((e) => { (e as HTMLInputElement).value = ""; });
+  await el.evaluate((e) => { (e as any).value = ""; });
   await el.type(value);
 }
 
 /** Picks `value` in the select labelled `label`. */
 export async function choose(page: Page, label: string, value: string) {
   const el = await byName(page, "", label, true);
-  await (el as import("puppeteer-core").ElementHandle<HTMLSelectElement>).select(value);
+  await el.select(value);
 }
 
 /** Clicks the button `name` in the table row that contains `rowText`. */

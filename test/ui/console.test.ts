@@ -10,6 +10,9 @@ import { startConsole, type ConsoleEnv } from "../api/console/setup.ts";
 import { startReceiver } from "../helpers/receiver.ts";
 import { choose, clickButton, clickInRow, clickLink, fill, launch, screenshot, waitForNoText, waitForText, type Driven } from "./browser.ts";
 
+// Page-side callbacks run in Chromium; this file is typed without the DOM library.
+declare const document: any;
+
 setDefaultTimeout(120_000);
 
 let env: ConsoleEnv;
@@ -19,7 +22,8 @@ const receiver = startReceiver(200);
 
 async function send(to: string) {
   const body = new FormData();
-  for (const [k, v] of [["from", "app@example.com"], ["to", to], ["subject", `hello ${to}`], ["text", "hi"], ["o:tag", "welcome"]]) body.append(k, v!);
+  const fields: [string, string][] = [["from", "app@example.com"], ["to", to], ["subject", `hello ${to}`], ["text", "hi"], ["o:tag", "welcome"]];
+  for (const [k, v] of fields) body.append(k, v);
   const res = await fetch(`${env.base}/example.com/messages`, { method: "POST", body, headers: { "ov-token": env.t.accountKey } });
   expect(res.status).toBe(200);
 }
@@ -146,7 +150,7 @@ describe("console in Chromium", () => {
     await waitForText(page, "failed");
     await page.locator("tbody a").click();
     await waitForText(page, "550");
-    expect(await page.$eval("main", (m) => (m as HTMLElement).innerText)).toMatch(/5\.1\.1 mailbox unknown[\s\S]*hard \(class 10\)/);
+    expect(await page.$eval("main", (m) => (m as any).innerText)).toMatch(/5\.1\.1 mailbox unknown[\s\S]*hard \(class 10\)/);
     await clickLink(page, "← Messages");
     await fill(page, "Search", "slow@dest.test");
     await clickButton(page, "Search");
@@ -167,7 +171,7 @@ describe("console in Chromium", () => {
   test("stats: the chart is drawn from the counts", async () => {
     await clickLink(page, "Stats");
     await page.locator('svg.chart polyline[data-series="accepted"]').wait();
-    const ys = await page.$eval('svg.chart polyline[data-series="accepted"]', (p) => p.getAttribute("points")!.split(" ").map((xy) => Number(xy.split(",")[1])));
+    const ys = await page.$eval('svg.chart polyline[data-series="accepted"]', (p) => p.getAttribute("points")!.split(" ").map((xy: string) => Number(xy.split(",")[1])));
     expect(new Set(ys).size).toBeGreaterThan(1);
     await waitForText(page, "accepted");
     await screenshot(page, "stats");

@@ -19,7 +19,7 @@ describe("console sessions", () => {
     const cookie = res.headers.get("set-cookie")!;
     expect(cookie).toMatch(/^postern_session=[0-9a-z]{30,}; Path=\/ui; HttpOnly; SameSite=Strict; Max-Age=28800$/);
     expect(cookie).not.toContain(env.t.accountKey);
-    const body = await res.json();
+    const body = (await res.json()) as { csrf: string };
     expect(body).toMatchObject({ signedIn: true, kind: "account", domain: null });
     expect(body.csrf).toMatch(/^[0-9a-z]{20,}$/);
   });

@@ -34,7 +34,7 @@ export async function startConsole(opts: Partial<TestAppOptions> & { sink?: Sink
   async function signIn(key: string): Promise<ConsoleClient> {
     const res = await fetch(`${base}/ui/api/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ key }) });
     if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
-    const session = await res.json();
+    const session = (await res.json()) as { csrf: string };
     const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0]!;
     const client: ConsoleClient = {
       cookie, csrf: session.csrf, session,
