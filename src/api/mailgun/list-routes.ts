@@ -38,13 +38,15 @@ function pageOf<T extends { address: string }>(all: T[], form: Form, limit: numb
   return all.slice(0, limit);
 }
 
+const loader = (svc: Deps["lists"]) => async (request: Request, address: string): Promise<StoredList> => {
+  const l = await svc.find(principalOf(request), "mailgun", address.toLowerCase());
+  if (!l) throw notFound("Mailing list not found");
+  return l;
+};
+
 export function listRoutes(deps: Deps) {
   const svc = deps.lists;
-  const load = async (request: Request, address: string): Promise<StoredList> => {
-    const l = await svc.find(principalOf(request), "mailgun", address.toLowerCase());
-    if (!l) throw notFound("Mailing list not found");
-    return l;
-  };
+  const load = loader(svc);
   const domainOf = async (address: string) => {
     const parsed = memberOf(address, {});
     const domain = await deps.domains.get(parsed.address.split("@")[1]!);
@@ -85,7 +87,14 @@ export function listRoutes(deps: Deps) {
       const l = await load(request, params.address);
       await svc.remove(l);
       return { message: "Mailing list has been removed", address: l.id };
-    }, MANAGE)
+    }, MANAGE);
+}
+
+/** /v3/lists/{address}/members…: one by one, as a JSON batch or a CSV upload. */
+export function memberRoutes(deps: Deps) {
+  const svc = deps.lists;
+  const load = loader(svc);
+  return routeGroup()
     .get("/v3/lists/:address/members/pages", async ({ request, params }) => {
       const l = await load(request, params.address);
       const form = await readForm(request);

@@ -8,8 +8,8 @@ import type { SurfaceHandler } from "../server.ts";
 import { renderMailgunError } from "./errors.ts";
 import { surfaceOnError } from "../errors.ts";
 import { messageRoutes } from "./message-routes.ts";
-import { templateRoutes } from "./template-routes.ts";
-import { listRoutes } from "./list-routes.ts";
+import { templateRoutes, templateVersionRoutes } from "./template-routes.ts";
+import { listRoutes, memberRoutes } from "./list-routes.ts";
 import { domainRoutes } from "./domain-routes.ts";
 import { domainSettingsRoutes } from "./domain-settings-routes.ts";
 import { webhookRoutes } from "./webhook-routes.ts";
@@ -24,7 +24,9 @@ export function createMailgunSurface(deps: SurfaceDeps): SurfaceHandler {
     .onError(surfaceOnError(renderMailgunError))
     .use(messageRoutes(deps))
     .use(templateRoutes(deps))
+    .use(templateVersionRoutes(deps))
     .use(listRoutes(deps))
+    .use(memberRoutes(deps))
     .use(domainRoutes(deps))
     .use(domainSettingsRoutes(deps))
     .use(webhookRoutes(deps))

@@ -21,24 +21,30 @@ const limitOf = (form: Form) => {
   return n;
 };
 
-export function templateRoutes(deps: Deps) {
+function helpers(deps: Deps) {
   const svc = deps.templateService;
-  const scope = async (_request: Request, name: string): Promise<Domain> => deps.domains.require(name);
-  const load = async (d: Domain, name: string): Promise<StoredTemplate> => {
-    const t = await svc.findIn(d.id, name.toLowerCase());
-    if (!t) throw notFound("template not found");
-    return t;
+  return {
+    svc,
+    scope: async (_request: Request, name: string): Promise<Domain> => deps.domains.require(name),
+    async load(d: Domain, name: string): Promise<StoredTemplate> {
+      const t = await svc.findIn(d.id, name.toLowerCase());
+      if (!t) throw notFound("template not found");
+      return t;
+    },
+    versionOf(t: StoredTemplate, tag: string) {
+      const v = t.versions.find((x) => x.id === tag.toLowerCase());
+      if (!v) throw notFound("template version not found");
+      return v;
+    },
+    versionFields(form: Form, body: string | undefined) {
+      const headers = readHeaders(form);
+      return { html: body, subject: headers?.Subject, extra: { ...(headers ? sharedHeaders(headers) : {}), ...(form.get("comment") !== undefined ? { comment: form.get("comment") } : {}) } };
+    },
   };
-  const versionOf = (t: StoredTemplate, tag: string) => {
-    const v = t.versions.find((x) => x.id === tag.toLowerCase());
-    if (!v) throw notFound("template version not found");
-    return v;
-  };
-  const versionFields = (form: Form, body: string | undefined) => {
-    const headers = readHeaders(form);
-    return { html: body, subject: headers?.Subject, extra: { ...(headers ? sharedHeaders(headers) : {}), ...(form.get("comment") !== undefined ? { comment: form.get("comment") } : {}) } };
-  };
+}
 
+export function templateRoutes(deps: Deps) {
+  const { svc, scope, load, versionFields } = helpers(deps);
   return routeGroup()
     .get("/v3/:domain/templates", async ({ params, request }) => {
       const d = await scope(request, params.domain);
@@ -80,7 +86,13 @@ export function templateRoutes(deps: Deps) {
       const d = await scope(request, params.domain);
       for (const t of await svc.listIn(d.id)) await svc.remove(t);
       return { message: "templates have been deleted" };
-    }, MANAGE)
+    }, MANAGE);
+}
+
+/** /v3/{domain}/templates/{name}/versions…: tagged versions, one active. */
+export function templateVersionRoutes(deps: Deps) {
+  const { svc, scope, load, versionOf, versionFields } = helpers(deps);
+  return routeGroup()
     .get("/v3/:domain/templates/:name/versions", async ({ params, request }) => {
       const d = await scope(request, params.domain);
       const form = await readForm(request);

@@ -17,7 +17,7 @@ import { toValidationBody } from "./mapper.ts";
 import { MSG } from "./model.ts";
 import { eventWebhookRoutes } from "./event-webhook.ts";
 import { parseSettingRoutes } from "./parse-settings.ts";
-import { templateRoutes } from "./templates.ts";
+import { templateRoutes, templateVersionRoutes } from "./templates.ts";
 
 const MAX_VALIDATION_BODY_BYTES = 64 * 1024;
 
@@ -38,6 +38,7 @@ export function createSendgridSurface(deps: SendgridDeps): SurfaceHandler {
     .use(eventWebhookRoutes(deps))
     .use(parseSettingRoutes(deps))
     .use(templateRoutes(deps))
+    .use(templateVersionRoutes(deps))
     .post("/v3/mail/send", ({ request }) => mailSend(principalOf(request), request), { parse: "none", permission: SEND })
     // SendGrid answers other methods on its endpoints with 405, not 404.
     .get("/v3/mail/send", methodNotAllowed, { permission: ANY }).put("/v3/mail/send", methodNotAllowed, { permission: ANY })

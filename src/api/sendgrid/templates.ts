@@ -21,8 +21,7 @@ const write = { parse: "none" as const, permission: MANAGE };
 
 type Deps = Pick<SurfaceDeps, "templateService">;
 
-export function templateRoutes(deps: Deps) {
-  const svc = deps.templateService;
+function helpers(svc: Deps["templateService"]) {
   const load = async (p: Principal, id: string, access: "read" | "write" = "read") => {
     const t = await svc.find(p, id, access);
     if (!t) throw notFound("Not Found");
@@ -33,7 +32,12 @@ export function templateRoutes(deps: Deps) {
     if (!v) throw notFound("Not Found");
     return v;
   };
-  const reread = async (p: Principal, t: StoredTemplate) => load(p, t.id);
+  return { load, versionOf, reread: (p: Principal, t: StoredTemplate) => load(p, t.id) };
+}
+
+export function templateRoutes(deps: Deps) {
+  const svc = deps.templateService;
+  const { load } = helpers(svc);
 
   return (app: Elysia) => app.use(permissions)
     .post("/v3/templates", async ({ request }) => {
@@ -57,7 +61,38 @@ export function templateRoutes(deps: Deps) {
     .delete("/v3/templates/:id", async ({ request, params }) => {
       await svc.remove(await load(principalOf(request), params.id, "write"));
       return new Response(null, { status: 204 });
-    }, { permission: MANAGE })
+    }, { permission: MANAGE });
+
+  /** GET /v3/templates: `generations` filters (default legacy); `page_size` pages as `result` + `_metadata`. */
+  async function listTemplates(p: Principal, q: URLSearchParams) {
+    const wanted = new Set((q.get("generations") ?? "legacy").split(",").map((g) => g.trim()));
+    if ([...wanted].some((g) => g !== "legacy" && g !== "dynamic")) throw invalidMany([{ field: "generations", message: "generations must be legacy, dynamic or both" }]);
+    const all = (await svc.list(p)).filter((t) => wanted.has(t.generation));
+    if (!q.has("page_size")) return json(200, { templates: all.map((t) => toSgTemplate(t, false)) });
+    const size = Number(q.get("page_size"));
+    if (!Number.isInteger(size) || size < 1 || size > 200) throw invalidMany([{ field: "page_size", message: "page_size must be between 1 and 200" }]);
+    const start = Math.max(0, Number(q.get("page_token") ?? 0) || 0);
+    const page = all.slice(start, start + size);
+    const next = start + size < all.length ? { next: `/v3/templates?page_size=${size}&page_token=${start + size}` } : {};
+    return json(200, { result: page.map((t) => toSgTemplate(t, false)), _metadata: { self: `/v3/templates?page_size=${size}&page_token=${start}`, ...next, count: all.length } });
+  }
+
+  /** POST /v3/templates/{id}: a copy under a new id (and name), versions included. */
+  async function duplicate(p: Principal, id: string, body: unknown) {
+    const src = await load(p, id);
+    const name = isObject(body) && typeof body.name === "string" && body.name.trim() ? body.name : `Duplicate: ${src.name}`;
+    if (name.length > 100) throw new AppError("invalid", "name must be at most 100 characters", { field: "name" });
+    const copy = await svc.create({ id: newTemplateId(src.generation), domainId: svc.ownerOf(p), name, description: src.description, generation: src.generation, extra: src.extra });
+    for (const v of src.versions) await svc.putVersion(copy, { ...v, id: randomUUID() });
+    return json(201, toSgTemplate(await load(p, copy.id)));
+  }
+}
+
+/** /v3/templates/{id}/versions…: versions with one active. */
+export function templateVersionRoutes(deps: Deps) {
+  const svc = deps.templateService;
+  const { load, versionOf, reread } = helpers(svc);
+  return (app: Elysia) => app.use(permissions)
     .post("/v3/templates/:id/versions", async ({ request, params }) => {
       const p = principalOf(request);
       const t = await load(p, params.id, "write");
@@ -97,28 +132,4 @@ export function templateRoutes(deps: Deps) {
       const after = await reread(p, t);
       return json(200, toSgVersion(after, versionOf(after, params.vid), false));
     }, { permission: MANAGE });
-
-  /** GET /v3/templates: `generations` filters (default legacy); `page_size` pages as `result` + `_metadata`. */
-  async function listTemplates(p: Principal, q: URLSearchParams) {
-    const wanted = new Set((q.get("generations") ?? "legacy").split(",").map((g) => g.trim()));
-    if ([...wanted].some((g) => g !== "legacy" && g !== "dynamic")) throw invalidMany([{ field: "generations", message: "generations must be legacy, dynamic or both" }]);
-    const all = (await svc.list(p)).filter((t) => wanted.has(t.generation));
-    if (!q.has("page_size")) return json(200, { templates: all.map((t) => toSgTemplate(t, false)) });
-    const size = Number(q.get("page_size"));
-    if (!Number.isInteger(size) || size < 1 || size > 200) throw invalidMany([{ field: "page_size", message: "page_size must be between 1 and 200" }]);
-    const start = Math.max(0, Number(q.get("page_token") ?? 0) || 0);
-    const page = all.slice(start, start + size);
-    const next = start + size < all.length ? { next: `/v3/templates?page_size=${size}&page_token=${start + size}` } : {};
-    return json(200, { result: page.map((t) => toSgTemplate(t, false)), _metadata: { self: `/v3/templates?page_size=${size}&page_token=${start}`, ...next, count: all.length } });
-  }
-
-  /** POST /v3/templates/{id}: a copy under a new id (and name), versions included. */
-  async function duplicate(p: Principal, id: string, body: unknown) {
-    const src = await load(p, id);
-    const name = isObject(body) && typeof body.name === "string" && body.name.trim() ? body.name : `Duplicate: ${src.name}`;
-    if (name.length > 100) throw new AppError("invalid", "name must be at most 100 characters", { field: "name" });
-    const copy = await svc.create({ id: newTemplateId(src.generation), domainId: svc.ownerOf(p), name, description: src.description, generation: src.generation, extra: src.extra });
-    for (const v of src.versions) await svc.putVersion(copy, { ...v, id: randomUUID() });
-    return json(201, toSgTemplate(await load(p, copy.id)));
-  }
 }
