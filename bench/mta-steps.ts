@@ -46,7 +46,7 @@ export async function measureSteps(html: string, sinkPort: number): Promise<[str
   out.push(["DKIM RSA + Ed25519, postern's signer (whole)", await cpuPerOp(() => signer.sign(mime, "bench.example"), 500)]);
   out.push(["DKIM RSA + Ed25519, mailauth (reference)", await cpuPerOp(() => dkimSign(mime, { signatureData: keys.map((k) => ({ signingDomain: "bench.example",
     selector: k.selector, privateKey: k.privateKeyPem, algorithm: k.algorithm })) } as never), 200)]);
-  out.push(["MIME composition (nodemailer)", await cpuPerOp(() => prepareMessage(benchMessage(i++, html), [], compose).build(""), 1000)]);
+  out.push(["MIME composition (lean writer, as composed for delivery)", await cpuPerOp(() => prepareMessage(benchMessage(i++, html), [], compose).build(""), 1000)]);
   const client = await SmtpClient.open({ host: "127.0.0.1", port: sinkPort, isStaticRoute: true }, { hostname: "mta.bench.test", tls: "none" });
   out.push(["SMTP transaction, one reused connection (client side)", await cpuPerOp(() => client.send("b@bench.example", [`r${i++}@dest.test`], mime), 2000)]);
   client.close();
