@@ -118,6 +118,14 @@ describe("the refusals the attack probes found", () => {
     expect(stats.status).toBe(200);
   });
 
+  test("a domains-only key cannot set an SMTP password through a domain's smtp_password, and nothing is created", async () => {
+    const domainsOnly = (await t.app.access.createKey({ kind: "account", grants: ["sending_domains/manage"] })).key;
+    const res = await t.app.http(new Request("http://127.0.0.1:8025/v4/domains", { method: "POST", headers: mg(domainsOnly),
+      body: form({ name: "pw.test", smtp_password: "a-long-password-123" }) }));
+    expect(res.status).toBe(403);
+    expect(await t.app.domains.get("pw.test")).toBeNull();
+  });
+
   test("a transmissions/view domain key sends through no surface", async () => {
     const key = keys.viewOnlyDomain!;
     const sg = await t.app.http(new Request("http://127.0.0.1:8025/v3/mail/send", { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },

@@ -2,7 +2,10 @@
 // /v3/domains/{d}) plus the /v3/domains spellings of the service spec and PATCH /v3/{d}/disable.
 // Account key only (policy.ts).
 import type { Domain } from "../../core/model.ts";
-import { invalid } from "../../core/errors.ts";
+import { forbidden, invalid } from "../../core/errors.ts";
+import { rightsOf } from "../../core/permissions.ts";
+import { MIN_PASSWORD_LENGTH } from "../../core/access.ts";
+import { principalOf } from "../context.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { parseYesNo, readForm, routeGroup, type Form } from "./form.ts";
 import { accountOnly } from "./policy.ts";
@@ -26,6 +29,14 @@ const wildcardOf = (form: Form) => parseYesNo(form.get("wildcard"));
 export function domainRoutes(deps: Deps) {
   const scheme = new URL(deps.config.server.public_url).protocol.replace(":", "");
   const detail = async (d: Domain, message?: string) => toDomainDetail(d, await deps.domains.records(d.name), scheme, message);
+  // smtp_password sets an SMTP credential: a field that needs the credentials right besides the route's.
+  // Checked before anything changes, so a refused password leaves no half-made domain behind.
+  const requirePasswordRight = (form: Form, request: Request) => {
+    const password = form.get("smtp_password");
+    if (!password) return;
+    if (!rightsOf(principalOf(request)).has("credentials.manage")) throw forbidden("smtp_password needs the credentials.manage permission");
+    if (password.length < MIN_PASSWORD_LENGTH) throw invalid(`smtp_password must be at least ${MIN_PASSWORD_LENGTH} characters`, "smtp_password");
+  };
   const setPostmasterPassword = async (name: string, form: Form) => {
     const password = form.get("smtp_password");
     if (password) await deps.access.setCredential(name, "postmaster", password);
@@ -43,6 +54,7 @@ export function domainRoutes(deps: Deps) {
       }, { permission: accountOnly("domains.read") })
       .post(`/${v}/domains`, async ({ request }) => {
         const form = await readForm(request);
+        requirePasswordRight(form, request);
         const name = form.get("name");
         if (!name) throw invalid("name parameter is missing", "name");
         const d = await deps.domains.add(name, { wildcard: wildcardOf(form), zone: form.get("data_location") || undefined });
@@ -51,6 +63,7 @@ export function domainRoutes(deps: Deps) {
       }, { permission: accountOnly("domains.manage") })
       .put(`/${v}/domains/:domain`, async ({ params, request }) => {
         const form = await readForm(request);
+        requirePasswordRight(form, request);
         const d = await deps.domains.set(params.domain, { wildcard: wildcardOf(form) });
         await setPostmasterPassword(d.name, form);
         return detail(d, "Domain has been updated");
