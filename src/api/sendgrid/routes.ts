@@ -16,12 +16,13 @@ import { createMailSend, requireDomainKey } from "./mail-send.ts";
 import { toValidationBody } from "./mapper.ts";
 import { MSG } from "./model.ts";
 import { eventWebhookRoutes } from "./event-webhook.ts";
+import { suppressionRoutes } from "./suppressions.ts";
 import { parseSettingRoutes } from "./parse-settings.ts";
 import { templateRoutes, templateVersionRoutes } from "./templates.ts";
 
 const MAX_VALIDATION_BODY_BYTES = 64 * 1024;
 
-type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now" | "templateService" | "webhooks" | "outbound" | "eventWebhookPublicKey" | "inboundRules">;
+type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now" | "templateService" | "webhooks" | "outbound" | "eventWebhookPublicKey" | "inboundRules" | "domains">;
 
 // SendGrid's API takes domain keys only (contract §4).
 const SEND = { right: "mail.send", keys: "domain" } as const;
@@ -36,6 +37,7 @@ export function createSendgridSurface(deps: SendgridDeps): SurfaceHandler {
     .onError(surfaceOnError(renderSendgridError))
     .use(permissions)
     .use(eventWebhookRoutes(deps))
+    .use(suppressionRoutes(deps))
     .use(parseSettingRoutes(deps))
     .use(templateRoutes(deps))
     .use(templateVersionRoutes(deps))
