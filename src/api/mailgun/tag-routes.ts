@@ -52,33 +52,33 @@ export function tagRoutes(deps: Deps) {
       return { items: list.map(item), paging: { first: link("first"), last: link("last"),
         next: link("next", list.at(-1)?.tag ?? ""), previous: link("prev", list[0]?.tag ?? "") } };
     }, { permission: READ })
-    .get("/v3/:domain/tags/:tag", async ({ params, request }) => item(await tagOf(await domainOf(request, params.domain), decodeURIComponent(params.tag))), { permission: READ })
+    .get("/v3/:domain/tags/:tag", async ({ params, request }) => item(await tagOf(await domainOf(request, params.domain), params.tag)), { permission: READ })
     .put("/v3/:domain/tags/:tag", async ({ params, request }) => {
       const domain = await domainOf(request, params.domain);
-      const tag = decodeURIComponent(params.tag);
+      const tag = params.tag;
       await tagOf(domain, tag);
       await deps.activity.putTagInfo(domain, tag, { description: (await readForm(request)).get("description") ?? "" });
       return { message: "Tag updated" };
     }, { permission: MANAGE })
     .delete("/v3/:domain/tags/:tag", async ({ params, request }) => {
       const domain = await domainOf(request, params.domain);
-      const tag = decodeURIComponent(params.tag);
+      const tag = params.tag;
       await tagOf(domain, tag);
       await deps.activity.putTagInfo(domain, tag, { deletedAt: deps.now() });
       return { message: "Tag deleted" };
     }, { permission: MANAGE })
     .get("/v3/:domain/tags/:tag/stats", async ({ params, request }) => {
       const domain = await domainOf(request, params.domain);
-      const info = await tagOf(domain, decodeURIComponent(params.tag));
+      const info = await tagOf(domain, params.tag);
       const q = readStatsQuery(await readForm(request), deps.now());
       return { tag: info.tag, description: info.description, ...toStatsResponse(q, await deps.activity.counts(domain, countsBegin(q), q.end, info.tag)) };
     }, { permission: STATS })
     // postern keeps no geography or device data of the events: the aggregates are empty.
     .get("/v3/:domain/tags/:tag/stats/aggregates/countries", async ({ params, request }) =>
-      ({ tag: (await tagOf(await domainOf(request, params.domain), decodeURIComponent(params.tag))).tag, country: {} }), { permission: STATS })
+      ({ tag: (await tagOf(await domainOf(request, params.domain), params.tag)).tag, country: {} }), { permission: STATS })
     .get("/v3/:domain/tags/:tag/stats/aggregates/providers", async ({ params, request }) =>
-      ({ tag: (await tagOf(await domainOf(request, params.domain), decodeURIComponent(params.tag))).tag, provider: {} }), { permission: STATS })
+      ({ tag: (await tagOf(await domainOf(request, params.domain), params.tag)).tag, provider: {} }), { permission: STATS })
     .get("/v3/:domain/tags/:tag/stats/aggregates/devices", async ({ params, request }) =>
-      ({ tag: (await tagOf(await domainOf(request, params.domain), decodeURIComponent(params.tag))).tag,
+      ({ tag: (await tagOf(await domainOf(request, params.domain), params.tag)).tag,
         device: { desktop: ZERO, mobile: ZERO, tablet: ZERO, unknown: ZERO } }), { permission: STATS });
 }

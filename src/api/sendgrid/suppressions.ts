@@ -90,14 +90,14 @@ export function suppressionRoutes(deps: Deps) {
 
   return new Elysia({ name: "sendgrid-suppressions" }).use(permissions)
     .get("/v3/suppression/:list", ({ params, request }) => read(params.list, request), { permission: READ })
-    .get("/v3/suppression/:list/:email", ({ params, request }) => read(params.list, request, decodeURIComponent(params.email)), { permission: READ })
+    .get("/v3/suppression/:list/:email", ({ params, request }) => read(params.list, request, params.email), { permission: READ })
     .delete("/v3/suppression/:list", ({ params, request }) => remove(params.list, request), { parse: "none", permission: MANAGE })
-    .delete("/v3/suppression/:list/:email", ({ params, request }) => remove(params.list, request, decodeURIComponent(params.email)), { permission: MANAGE })
+    .delete("/v3/suppression/:list/:email", ({ params, request }) => remove(params.list, request, params.email), { permission: MANAGE })
     .get("/v3/asm/suppressions/global/:email", async ({ params, request }) => {
-      const email = decodeURIComponent(params.email);
+      const email = params.email;
       const found = await entries(principalOf(request), "unsubscribes", email);
       return json(200, found.length ? { recipient_email: email } : {});
     }, { permission: READ })
     .post("/v3/asm/suppressions/global", ({ request }) => addGlobal(request), { parse: "none", permission: MANAGE })
-    .delete("/v3/asm/suppressions/global/:email", ({ params, request }) => remove("unsubscribes", request, decodeURIComponent(params.email)), { permission: MANAGE });
+    .delete("/v3/asm/suppressions/global/:email", ({ params, request }) => remove("unsubscribes", request, params.email), { permission: MANAGE });
 }
