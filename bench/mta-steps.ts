@@ -8,7 +8,7 @@ import { openSsl } from "../src/mta/message/openssl-rsa.ts";
 import { prepareMessage } from "../src/mta/message/compose.ts";
 import { createTokenCodec } from "../src/tracking/token.ts";
 import { SmtpClient } from "../src/mta/delivery/smtp-client.ts";
-import type { StoredMessage } from "../src/store/store.ts";
+import type { StoredMessage } from "../src/core/store-port.ts";
 import type { DkimKey } from "../src/core/model.ts";
 
 /** CPU ms (user + system, all threads) per call of `fn`, after a warm-up. */

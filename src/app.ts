@@ -3,8 +3,7 @@
 import { hostname as osHostname } from "node:os";
 import type { Config } from "./config/load.ts";
 import { openSqliteStore } from "./store/sqlite/index.ts";
-import { takeServeLock } from "./store/sqlite/serve-lock.ts";
-import type { Store } from "./store/store.ts";
+import type { ServeLease, Store } from "./core/store-port.ts";
 import { createSystemResolver, type Resolver } from "./dns.ts";
 import { createLogger, createRecentErrors, type Logger } from "./log.ts";
 import { createMetrics } from "./metrics.ts";
@@ -149,13 +148,14 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   });
 
   let server: ReturnType<typeof Bun.serve> | null = null;
-  let lock: { release(): void } | null = null;
+  let lease: ServeLease | null = null;
   return {
     config, store, log, now, resolver, metrics, access, domains, sender, mta, http, surfaces, mtaHostname, codec, newAccountKey,
     suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules,
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */
     async start(): Promise<Record<string, string>> {
-      if (!opts.inMemory) lock = takeServeLock(config.storage.data_dir);
+      // One server per store: a starting server takes back every claim it finds (scheduler.start).
+      lease = await store.takeLease();
       const [host, port] = splitHostPort(config.server.listen);
       server = Bun.serve({
         hostname: host, port, maxRequestBodySize: 64 * 1024 * 1024,
@@ -174,8 +174,8 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       await events.stop();
       inboundMail.stop();
       await access.flushTouches();
-      store.close();
-      lock?.release();
+      await store.close();
+      await lease?.release();
     },
   };
 }

@@ -1,6 +1,6 @@
 // What /healthz and /metrics report about the running server: queue depth, open connections,
 // pending webhooks and the last errors.
-import type { Store } from "./store/store.ts";
+import type { Store } from "./core/store-port.ts";
 import type { Metrics } from "./metrics.ts";
 import type { RecentErrors } from "./log.ts";
 

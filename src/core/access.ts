@@ -3,7 +3,7 @@
 // on the next request of a running server.
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Domain, KeyKind, Principal } from "./model.ts";
-import type { ControlStore, StoredKey } from "../store/store.ts";
+import type { ControlStore, StoredKey } from "./store-port.ts";
 import { newSecret } from "./ids.ts";
 import { AppError, invalid, notFound } from "./errors.ts";
 

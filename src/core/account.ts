@@ -1,6 +1,6 @@
 // The single account of an installation: created on first start with its webhook signing key,
 // the server secret (VERP and tracking HMACs) and a primary key printed once.
-import type { ControlStore } from "../store/store.ts";
+import type { ControlStore } from "./store-port.ts";
 import type { AccessService } from "./access.ts";
 import { newSecret } from "./ids.ts";
 

@@ -1,7 +1,7 @@
 // The read side every surface exposes: a message's recipients and events, event search with
 // cursors, and stats (counts per event type and hour, bots left out).
 import type { MessageEvent } from "./model.ts";
-import type { EventQuery, SendQuery, Store, StoredMessage, StoredRecipient, StoredSend } from "../store/store.ts";
+import type { EventQuery, SendQuery, Store, StoredMessage, StoredRecipient, StoredSend } from "./store-port.ts";
 import { notFound } from "./errors.ts";
 
 export function createActivityService(deps: { store: Store }) {

@@ -1,7 +1,7 @@
 // Domain lifecycle and settings: add (with DKIM keys), verify through DNS (or --force), enable
 // features, limits, disable and delete. Only `active` domains send.
 import type { Domain, DomainSettings } from "./model.ts";
-import type { ControlStore } from "../store/store.ts";
+import type { ControlStore } from "./store-port.ts";
 import type { Resolver } from "../dns.ts";
 import { AppError, conflict, invalid, notFound } from "./errors.ts";
 import { generateDkimKeys } from "./dkim-keys.ts";

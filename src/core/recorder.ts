@@ -3,7 +3,7 @@
 // outcomes, events and suppressions in one transaction, then tells the subscribers registered in
 // app.ts (the scheduler, the webhook pipeline) what was recorded.
 import type { MessageEvent } from "./model.ts";
-import type { RecipientUpdate, Store, StoredAttachment, StoredMessage, StoredRecipient } from "../store/store.ts";
+import type { RecipientUpdate, Store, StoredAttachment, StoredMessage, StoredRecipient } from "./store-port.ts";
 import { isSoftBounce, suppressionsFor, type SoftBouncePolicy, type SuppressionContext } from "./suppression-policy.ts";
 
 /** What one write recorded: subscribers look at it and decide whether to wake up. */

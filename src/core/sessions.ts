@@ -4,7 +4,7 @@
 // its key is revoked (every request re-derives the principal from the key).
 import { createHash } from "node:crypto";
 import type { Principal } from "./model.ts";
-import type { ControlStore } from "../store/store.ts";
+import type { ControlStore } from "./store-port.ts";
 import type { AccessService } from "./access.ts";
 import { newSecret } from "./ids.ts";
 import { unauthenticated } from "./errors.ts";

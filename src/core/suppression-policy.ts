@@ -8,7 +8,7 @@
 //   running out, an accept-time drop of an already suppressed address (605) or a purge.
 // - Complaints (every ARF report) and unsubscribes suppress.
 import type { MessageEvent } from "./model.ts";
-import type { Suppression } from "../store/store.ts";
+import type { Suppression } from "./store-port.ts";
 import { bounceCategory, classifyBounce, isBounceClass, type BounceClass } from "./bounce/index.ts";
 
 /** Repeated soft bounces: `limit` of them (0 = never) within `windowMs` suppress the address. */

@@ -2,7 +2,7 @@
 // whitelists (which exempt an address from the others). Automatic adds come from delivery
 // failures, DSNs, complaints and unsubscribe clicks.
 import type { SuppressionType } from "./model.ts";
-import type { Store, Suppression } from "../store/store.ts";
+import type { Store, Suppression } from "./store-port.ts";
 import { AppError, invalid, notFound } from "./errors.ts";
 import { checkSyntax } from "../validation/address.ts";
 

@@ -1,6 +1,6 @@
 // Webhook targets: per domain (or account-wide when domainId is null), per event type, in the
 // format of the surface that created them. Delivery of events to them is webhooks/'s job.
-import type { Store, WebhookTarget } from "../store/store.ts";
+import type { Store, WebhookTarget } from "./store-port.ts";
 import { invalid, notFound } from "./errors.ts";
 import { newId } from "./ids.ts";
 

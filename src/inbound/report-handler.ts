@@ -2,7 +2,7 @@
 // returned headers) and turns it into events and status changes (the recorder derives the
 // suppressions they imply).
 import type { MessageEvent } from "../core/model.ts";
-import type { RecipientUpdate, Store, StoredMessage, StoredRecipient, ZoneStore } from "../store/store.ts";
+import type { RecipientUpdate, Store, StoredMessage, StoredRecipient, ZoneStore } from "../core/store-port.ts";
 import { newId } from "../core/ids.ts";
 import { decodeReturnPath } from "./verp.ts";
 import { classifyBounce, type BounceClass } from "../core/bounce/index.ts";

@@ -1,7 +1,7 @@
 // Assembles the outbound MTA from config: connection pool, DKIM signer, MTA-STS policy,
 // delivery steps and the scheduler loop.
 import type { Config } from "../config/load.ts";
-import type { Store } from "../store/store.ts";
+import type { Store } from "../core/store-port.ts";
 import type { Resolver } from "../dns.ts";
 import type { Logger } from "../log.ts";
 import type { DkimKey } from "../core/model.ts";

@@ -2,7 +2,7 @@
 // clicks and unsubscribes become events with the bot verdict, handed to the recorder (which also
 // suppresses an unsubscribed address, in the same transaction).
 import type { MessageEvent } from "../core/model.ts";
-import type { Store } from "../store/store.ts";
+import type { Store } from "../core/store-port.ts";
 import { newId } from "../core/ids.ts";
 import type { TrackingPayload } from "./token.ts";
 import { TAG_UNSUBSCRIBE_SCOPE } from "./rewrite.ts";

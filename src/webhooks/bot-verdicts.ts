@@ -3,7 +3,7 @@
 // format so that they are retried like every webhook and survive a restart.
 import type { Domain } from "../core/model.ts";
 import { newId } from "../core/ids.ts";
-import type { Store, ZoneStore } from "../store/store.ts";
+import type { Store, ZoneStore } from "../core/store-port.ts";
 import { bot } from "./formats/bot.ts";
 
 export const BOT_RESULT_TTL_MS = 3_600_000;

@@ -4,7 +4,7 @@
 // builds and signs the request at send time; egress is pinned and guarded. An item is retried on
 // webhooks.retry until the lifetime ends (or the format calls a status final); items a dead
 // target never got are given up in bulk, with the reason logged.
-import type { OutboxItem, Store, WebhookTarget, ZoneStore } from "../store/store.ts";
+import type { OutboxItem, Store, WebhookTarget, ZoneStore } from "../core/store-port.ts";
 import type { Logger } from "../log.ts";
 import { EgressError } from "../net/egress.ts";
 import { redactUrl } from "../net/redact.ts";

@@ -2,7 +2,7 @@
 // event's targets and writes one outbox item per POST to make (batches of the target format's
 // size) together with the new cursor.
 import type { MessageEvent } from "../core/model.ts";
-import type { OutboxItem, Store, StoredMessage, WebhookTarget, ZoneStore } from "../store/store.ts";
+import type { OutboxItem, Store, StoredMessage, WebhookTarget, ZoneStore } from "../core/store-port.ts";
 import { newId } from "../core/ids.ts";
 import type { EventContext, MessageSummary } from "./context.ts";
 import type { WebhookFormat } from "./format.ts";

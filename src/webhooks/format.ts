@@ -2,7 +2,7 @@
 // delivery and target choice only go through this interface: they never ask which format it is.
 import type { MessageEvent } from "../core/model.ts";
 import type { StoredInbound } from "../core/inbound/model.ts";
-import type { WebhookTarget } from "../store/store.ts";
+import type { WebhookTarget } from "../core/store-port.ts";
 import type { OutboundRequest, PinnedResponse } from "../net/pinned-request.ts";
 
 /** What a format may use to build and sign a request or a ping. */

@@ -2,7 +2,7 @@
 // targets, and the HMAC keys of Mailgun-style signatures: each domain's own for its webhooks,
 // callback URLs and bot pushes, the installation's for account-level targets.
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import type { Store } from "../store/store.ts";
+import type { Store } from "../core/store-port.ts";
 
 /** The account's ECDSA P-256 pair for SendGrid-format webhooks, created on first use. */
 export async function ensureEventWebhookKeys(store: Store): Promise<{ privateKeyPem: string; publicKey: string }> {

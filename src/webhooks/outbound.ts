@@ -2,7 +2,7 @@
 // the webhook timeout, the OAuth token cache and the signing keys. Used by delivery for outbox
 // items and by the surfaces for samples and the create/validate ping.
 import type { Resolver } from "../dns.ts";
-import type { WebhookTarget } from "../store/store.ts";
+import type { WebhookTarget } from "../core/store-port.ts";
 import { checkEgress } from "../net/egress.ts";
 import { pinnedRequest, type OutboundRequest, type PinnedResponse } from "../net/pinned-request.ts";
 import type { FormatContext } from "./format.ts";

@@ -1,7 +1,7 @@
 // The webhook pipeline: a loop that fans new events out to the outbox and posts due outbox items,
 // woken when events are recorded and otherwise polling. Owns the signing keys and the outbound
 // side (outbound.ts) the surfaces use for samples and pings.
-import type { Store } from "../store/store.ts";
+import type { Store } from "../core/store-port.ts";
 import type { Resolver } from "../dns.ts";
 import type { Logger } from "../log.ts";
 import type { Recorded } from "../core/recorder.ts";

@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { openSqliteStore } from "../../src/store/sqlite/index.ts";
 import { createRecorder, type Recorded } from "../../src/core/recorder.ts";
 import type { MessageEvent } from "../../src/core/model.ts";
-import type { StoredMessage, StoredRecipient } from "../../src/store/store.ts";
+import type { StoredMessage, StoredRecipient } from "../../src/core/store-port.ts";
 
 const NOW = 1_800_000_000_000;
 const message: StoredMessage = { id: "m1", sendId: "s1", domain: "a.test", messageIdHeader: "<m1@x>", from: "a@a.test", subject: "s",

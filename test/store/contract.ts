@@ -1,6 +1,6 @@
 // runStoreContract: the behaviour every Store implementation must show (SQLite now, PostgreSQL later).
 import { describe, expect, test } from "bun:test";
-import type { Store } from "../../src/store/store.ts";
+import type { Store } from "../../src/core/store-port.ts";
 
 const NOW = 1_800_000_000_000;
 

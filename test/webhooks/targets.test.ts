@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { isSubscribed } from "../../src/webhooks/targets.ts";
 import type { MessageEvent } from "../../src/core/model.ts";
-import type { WebhookTarget } from "../../src/store/store.ts";
+import type { WebhookTarget } from "../../src/core/store-port.ts";
 
 const event = (type: MessageEvent["type"], extra: Partial<MessageEvent> = {}): MessageEvent =>
   ({ id: "e", type, messageId: "m", recipient: "a@b.test", domain: "a.test", timestamp: 0, tags: [], metadata: {}, ...extra });

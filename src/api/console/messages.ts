@@ -3,7 +3,7 @@
 // failed with the bounce class, opens and clicks with their bot verdicts. core/activity.ts reads.
 import { Elysia } from "elysia";
 import type { MessageEvent, Principal } from "../../core/model.ts";
-import type { EventQuery } from "../../store/store.ts";
+import type { EventQuery } from "../../core/store-port.ts";
 import { notFound } from "../../core/errors.ts";
 import { bounceClass } from "../../webhooks/formats/sparkpost-event.ts";
 import type { ConsoleDeps } from "./deps.ts";

@@ -2,7 +2,7 @@
 // remove and Test (the format's own ping through webhooks/outbound.ts). Targets are the same WebhookTargets the API surfaces create and the event
 // pipeline delivers to; a Mailgun/native target is stored as those surfaces store one (one type).
 import { Elysia } from "elysia";
-import type { WebhookTarget } from "../../store/store.ts";
+import type { WebhookTarget } from "../../core/store-port.ts";
 import { invalid, notFound } from "../../core/errors.ts";
 import { WEBHOOK_TYPES } from "../native/webhook-types.ts";
 import type { ConsoleDeps } from "./deps.ts";

@@ -2,7 +2,7 @@
 // severity temporary), float-second timestamps, `message.headers.message-id` without brackets,
 // `user-variables`, `delivery-status`, and the suppression reasons of code 605.
 import type { MessageEvent } from "../../core/model.ts";
-import type { StoredMessage, StoredRecipient } from "../../store/store.ts";
+import type { StoredMessage, StoredRecipient } from "../../core/store-port.ts";
 import { EVENT_NAMES, toEpochSeconds } from "./model.ts";
 
 export interface MessageFacts {

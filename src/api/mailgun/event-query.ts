@@ -2,7 +2,7 @@
 // event-filter.ts) and the page tokens. A token is the whole query plus a cursor, base64url-encoded
 // so it can be the last path segment mailgun.js takes from `paging.next`. The store narrows what it
 // can (time, event types, one recipient, postern's own message id); the filters decide the rest.
-import type { EventQuery } from "../../store/store.ts";
+import type { EventQuery } from "../../core/store-port.ts";
 import { invalid } from "../../core/errors.ts";
 import { parseYesNo, type Form } from "./form.ts";
 import { parseDate } from "./model.ts";

@@ -1,7 +1,7 @@
 // Suppression entries in Mailgun's per-list shapes: whitelists use camelCase `createdAt` and
 // `value`, unsubscribes list `tags` (kept in the entry's `code`, see suppression-input.ts).
 import type { SuppressionType } from "../../core/model.ts";
-import type { Suppression } from "../../store/store.ts";
+import type { Suppression } from "../../core/store-port.ts";
 import { formatDate } from "./model.ts";
 
 export function toSuppressionItem(type: SuppressionType, s: Suppression) {

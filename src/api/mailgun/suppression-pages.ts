@@ -3,7 +3,7 @@
 // token mailgun.js's NavigationThruPages sends back.
 import type { SuppressionType } from "../../core/model.ts";
 import type { SuppressionService } from "../../core/suppressions.ts";
-import type { Suppression } from "../../store/store.ts";
+import type { Suppression } from "../../core/store-port.ts";
 import type { Form } from "./form.ts";
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "./model.ts";
 

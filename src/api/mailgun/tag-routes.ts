@@ -2,7 +2,7 @@
 // of their own, paged by tag name; a tag's stats are the domain stats of the events carrying it.
 // Account key only (policy.ts), as every Mailgun read.
 import type { SurfaceDeps } from "../deps.ts";
-import type { TagInfo } from "../../store/store.ts";
+import type { TagInfo } from "../../core/store-port.ts";
 import { notFound } from "../../core/errors.ts";
 import { readForm, routeGroup } from "./form.ts";
 import { accountOnly } from "./policy.ts";

@@ -2,7 +2,7 @@
 // WebhookTarget{format:"mailgun", events:[native type], extra:{mailgunId}}, at most 3 per id;
 // delivering events to them is webhooks/'s job. Account key only (policy.ts).
 import type { Domain } from "../../core/model.ts";
-import type { WebhookTarget } from "../../store/store.ts";
+import type { WebhookTarget } from "../../core/store-port.ts";
 import { AppError, invalid, notFound } from "../../core/errors.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { readForm, routeGroup } from "./form.ts";

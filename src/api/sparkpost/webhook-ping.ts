@@ -2,7 +2,7 @@
 // caller's message) to the target with the webhook's auth and custom headers; non-2xx refuses.
 // The request itself (auth, OAuth token, pinned egress that refuses private addresses unless
 // webhooks.allow_private) is the SparkPost webhook format's (webhooks/formats/sparkpost.ts).
-import type { WebhookTarget } from "../../store/store.ts";
+import type { WebhookTarget } from "../../core/store-port.ts";
 import type { Outbound } from "../../webhooks/outbound.ts";
 import { OAuthError } from "../../webhooks/oauth.ts";
 import { SparkpostError, spError } from "./errors.ts";

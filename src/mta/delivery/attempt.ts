@@ -1,7 +1,7 @@
 // One delivery attempt for the recipients of one destination domain, as a list of steps: next
 // hops → TLS policy → message bytes (composed, tracked, DKIM-signed) → SMTP per recipient with
 // its VERP return path → an outcome per recipient, handed on as it comes. Nothing here writes.
-import type { StoredAttachment, StoredMessage, StoredRecipient, ZoneStore } from "../../store/store.ts";
+import type { StoredAttachment, StoredMessage, StoredRecipient, ZoneStore } from "../../core/store-port.ts";
 import type { Resolver } from "../../dns.ts";
 import type { Domain } from "../../core/model.ts";
 import type { Logger } from "../../log.ts";

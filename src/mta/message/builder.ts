@@ -1,7 +1,7 @@
 // Builds the signed bytes of one delivery: composes (with tracking) and DKIM-signs, sharing one
 // signed copy among all recipients when the content does not differ per recipient.
 import type { DkimKey } from "../../core/model.ts";
-import type { StoredAttachment, StoredMessage } from "../../store/store.ts";
+import type { StoredAttachment, StoredMessage } from "../../core/store-port.ts";
 import { prepareMessage, type ComposeDeps, type PreparedMessage } from "./compose.ts";
 import { createSigner } from "./sign.ts";
 

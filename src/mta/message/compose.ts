@@ -3,7 +3,7 @@
 // with per-recipient tracking when enabled; or the raw message with the headers postern owns
 // fixed up (Message-ID, Date; Bcc removed).
 import MailComposer from "nodemailer/lib/mail-composer";
-import type { StoredAttachment, StoredMessage } from "../../store/store.ts";
+import type { StoredAttachment, StoredMessage } from "../../core/store-port.ts";
 import { decodeContent, type MessageContent } from "../../core/content.ts";
 import type { Address } from "../../core/model.ts";
 import { prepareTracking, type TrackingTemplate } from "../../tracking/rewrite.ts";

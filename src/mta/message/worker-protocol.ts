@@ -1,6 +1,6 @@
 // Messages between the main thread and the signing workers.
 import type { DkimKey } from "../../core/model.ts";
-import type { StoredAttachment, StoredMessage } from "../../store/store.ts";
+import type { StoredAttachment, StoredMessage } from "../../core/store-port.ts";
 
 export interface WorkerInit { type: "init"; publicUrl: string; secret: string; hostname: string }
 /** `keys` travel only when the worker has not seen this domain's current keys yet. */

@@ -1,6 +1,6 @@
 // Queue administration over every zone: counts, the waiting rows, retry now, purge. One home for
 // what the CLI (`postern queue …`) and the console do to the outbound queue.
-import type { Store, StoredMessage, StoredRecipient } from "../../store/store.ts";
+import type { Store, StoredMessage, StoredRecipient } from "../../core/store-port.ts";
 import type { Recorder } from "../../core/recorder.ts";
 import type { QueueDestination } from "../../core/queue-admin.ts";
 import { purgedEvents } from "./policy.ts";

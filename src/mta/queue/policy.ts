@@ -2,7 +2,7 @@
 // schedule, or failed when permanent or past max_queue_lifetime) and which events it records
 // (the recorder derives suppressions from them: core/suppression-policy.ts). Pure.
 import type { MessageEvent } from "../../core/model.ts";
-import type { RecipientUpdate, StoredMessage, StoredRecipient } from "../../store/store.ts";
+import type { RecipientUpdate, StoredMessage, StoredRecipient } from "../../core/store-port.ts";
 import { newId } from "../../core/ids.ts";
 import { nextAttemptAt, type DeliveryOutcome } from "../delivery/outcome.ts";
 import { classifyBounce } from "../../core/bounce/index.ts";

@@ -3,7 +3,7 @@
 // is known (outcomes that finish together share a transaction), handing new events on. Slots are
 // handed out per destination domain and given back per recipient: a slow destination holds at
 // most its own share, never the slots of the others.
-import type { Store, StoredRecipient } from "../../store/store.ts";
+import type { Store, StoredRecipient } from "../../core/store-port.ts";
 import type { Logger } from "../../log.ts";
 import type { Recorded, Recorder } from "../../core/recorder.ts";
 import type { Delivery } from "../delivery/attempt.ts";

@@ -1,7 +1,7 @@
 // control.sqlite: the account, domains, DKIM keys, API keys, SMTP credentials and webhook targets.
 import type { Database } from "bun:sqlite";
 import type { Account, DkimKey, Domain, DomainSettings, DomainState } from "../../core/model.ts";
-import type { ControlStore, Credential, NewDomain, StoredKey, WebhookTarget } from "../store.ts";
+import type { ControlStore, Credential, NewDomain, StoredKey, WebhookTarget } from "../../core/store-port.ts";
 import { bool, json } from "./db.ts";
 import { createInboundRuleStore } from "./inbound-rules.ts";
 import { createSessionStatements } from "./sessions.ts";

@@ -1,7 +1,7 @@
 // Events inside <zone>.sqlite: append-only, searched by domain and time, message or recipient.
 import type { Database } from "bun:sqlite";
 import type { MessageEvent } from "../../core/model.ts";
-import type { EventQuery, TagInfo } from "../store.ts";
+import type { EventQuery, TagInfo } from "../../core/store-port.ts";
 import { json } from "./db.ts";
 
 type Row = Record<string, unknown>;

@@ -2,13 +2,15 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Database } from "bun:sqlite";
-import type { Store, ZoneStore } from "../store.ts";
+import type { ServeLease, Store, ZoneStore } from "../../core/store-port.ts";
+import { AppError } from "../../core/errors.ts";
 import { createControlStore } from "./control.ts";
 import { createTemplateRepo } from "./templates.ts";
 import { createListRepo } from "./lists.ts";
 import { openDatabase } from "./db.ts";
 import { CONTROL_MIGRATIONS, ZONE_MIGRATIONS } from "./migrations.ts";
 import { createZoneStore } from "./zone.ts";
+import { takeServeLock } from "./serve-lock.ts";
 
 /** Opens the store in `dataDir`, or entirely in memory when dataDir is ":memory:". */
 export function openSqliteStore(dataDir: string, zoneNames: string[]): Store {
@@ -18,6 +20,12 @@ export function openSqliteStore(dataDir: string, zoneNames: string[]): Store {
   const controlDb = openDatabase(path("control"), CONTROL_MIGRATIONS);
   const dbs: Database[] = [controlDb];
   const zones = new Map<string, ZoneStore>();
+  let isLeased = false;
+  const takeMemoryLease = (): ServeLease => {
+    if (isLeased) throw new AppError("conflict", "this store is already being served");
+    isLeased = true;
+    return { release: async () => { isLeased = false; } };
+  };
   for (const name of zoneNames) {
     const db = openDatabase(path(name), ZONE_MIGRATIONS);
     dbs.push(db);
@@ -33,6 +41,8 @@ export function openSqliteStore(dataDir: string, zoneNames: string[]): Store {
       return z;
     },
     zoneNames: () => [...zones.keys()],
-    close() { for (const db of dbs) db.close(); },
+    // In memory nothing else can open this store: the lease only has to refuse a second taker here.
+    takeLease: async () => (inMemory ? takeMemoryLease() : takeServeLock(dataDir)),
+    async close() { for (const db of dbs) db.close(); },
   };
 }

@@ -1,7 +1,7 @@
 // Send records in <zone>.sqlite: the `extra` column of messages (a send's campaign, batch, pool...)
 // and the reads over whole sends. Kept beside zone.ts, which owns the message rows themselves.
 import type { Database } from "bun:sqlite";
-import type { MessageExtra, SendRecordStore, StoredMessage, StoredSend } from "../store.ts";
+import type { MessageExtra, SendRecordStore, StoredMessage, StoredSend } from "../../core/store-port.ts";
 import { bool, json } from "./db.ts";
 
 type Row = Record<string, unknown>;
@@ -32,7 +32,7 @@ export const toStoredMessage = (r: Row): StoredMessage => ({
   size: r.size as number, createdAt: r.created_at as number, extra: decodeExtra(r.extra),
 });
 
-export function createSendRecords(db: Database): SendRecordStore {
+export function createSendRecords(db: Database): Pick<SendRecordStore, "listMessagesBySend" | "listSends"> {
   const bySend = db.query("SELECT * FROM messages WHERE send_id = ? ORDER BY rowid");
   return {
     async listMessagesBySend(sendId) {

@@ -2,7 +2,7 @@
 // outbox rows and the new cursor in one transaction, so no event is lost or fanned out twice.
 import type { Database } from "bun:sqlite";
 import type { MessageEvent } from "../../core/model.ts";
-import type { OutboxItem } from "../store.ts";
+import type { OutboxItem } from "../../core/store-port.ts";
 import { toEvent } from "./events.ts";
 
 type Row = Record<string, unknown>;

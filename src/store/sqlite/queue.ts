@@ -1,7 +1,7 @@
 // The outbound queue inside <zone>.sqlite: recipients that are queued or deferred. A claim moves
 // next_attempt_at forward by the lease, so a crashed claimer's rows come back when it ends.
 import type { Database } from "bun:sqlite";
-import type { ClaimFairness, RecipientUpdate, StoredRecipient } from "../store.ts";
+import type { ClaimFairness, RecipientUpdate, StoredRecipient } from "../../core/store-port.ts";
 
 type Row = Record<string, unknown>;
 

@@ -4,9 +4,10 @@
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { AppError } from "../../core/errors.ts";
+import type { ServeLease } from "../../core/store-port.ts";
 
-/** Takes the data directory for this process; throws when another live server holds it. */
-export function takeServeLock(dataDir: string): { release(): void } {
+/** Takes the data directory for this process (Store.takeLease); throws when another live server holds it. */
+export function takeServeLock(dataDir: string): ServeLease {
   const db = new Database(join(dataDir, "serve.lock"), { create: true });
   db.exec("PRAGMA busy_timeout = 0");
   try {
@@ -16,7 +17,7 @@ export function takeServeLock(dataDir: string): { release(): void } {
     throw new AppError("conflict", `another postern server is running on ${dataDir}`);
   }
   return {
-    release() {
+    async release() {
       try { db.exec("ROLLBACK"); } catch { /* already released */ }
       db.close();
     },

@@ -1,7 +1,7 @@
 // console_sessions inside control.sqlite: web console sign-ins, looked up by the hash of the
 // cookie's token (a copy of the database holds no usable session).
 import type { Database } from "bun:sqlite";
-import type { ConsoleSession, ControlStore } from "../store.ts";
+import type { ConsoleSession, ControlStore } from "../../core/store-port.ts";
 
 type Row = Record<string, unknown>;
 type SessionMethods = Pick<ControlStore, "insertSession" | "getSession" | "deleteSessions">;

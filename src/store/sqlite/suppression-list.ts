@@ -1,7 +1,7 @@
 // Listing a zone's suppressions in address order, forwards (after a cursor) or backwards (before
 // one, nearest first), so Mailgun's previous/last pages read one page instead of walking the list.
 import type { Database } from "bun:sqlite";
-import type { Suppression, ZoneStore } from "../store.ts";
+import type { Suppression, ZoneStore } from "../../core/store-port.ts";
 
 type Row = Record<string, unknown>;
 

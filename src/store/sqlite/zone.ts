@@ -3,7 +3,7 @@
 import type { Database } from "bun:sqlite";
 import { createInboundMessageStore } from "./inbound-messages.ts";
 import type { MessageEvent } from "../../core/model.ts";
-import type { StoredAttachment, StoredMessage, StoredRecipient, Suppression, ZoneStore } from "../store.ts";
+import type { StoredAttachment, StoredMessage, StoredRecipient, Suppression, ZoneStore } from "../../core/store-port.ts";
 import { bool, json } from "./db.ts";
 import { createQueueStatements, toRecipient } from "./queue.ts";
 import { createEventStatements } from "./events.ts";

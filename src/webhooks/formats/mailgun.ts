@@ -2,7 +2,7 @@
 // {"signature":{timestamp,token,signature}, "event-data":{...}}, signed with
 // HMAC-SHA256(webhook signing key, timestamp + token) in lowercase hex.
 import type { MessageEvent } from "../../core/model.ts";
-import type { WebhookTarget } from "../../store/store.ts";
+import type { WebhookTarget } from "../../core/store-port.ts";
 import { bareMessageId, type EventContext } from "../context.ts";
 import type { FormatContext, WebhookFormat } from "../format.ts";
 import { hmacSignNow } from "../signing.ts";

@@ -3,7 +3,7 @@
 // domain's events without any callback_url. The event switches are SendGrid's own names, kept
 // in the target's extra.types; `enabled` is the target's extra.active.
 import type { WebhookService } from "../../core/webhooks.ts";
-import type { WebhookTarget } from "../../store/store.ts";
+import type { WebhookTarget } from "../../core/store-port.ts";
 
 /** SendGrid's event switches, in the order its settings list them. */
 export const SG_EVENT_SWITCHES = ["group_resubscribe", "delivered", "group_unsubscribe", "spam_report", "bounce", "deferred", "unsubscribe",

@@ -5,7 +5,7 @@ import { createSign } from "node:crypto";
 import type { MessageEvent } from "../../core/model.ts";
 import { seconds, type EventContext } from "../context.ts";
 import type { FormatContext, WebhookFormat } from "../format.ts";
-import type { WebhookTarget } from "../../store/store.ts";
+import type { WebhookTarget } from "../../core/store-port.ts";
 import { switchOf } from "./sendgrid-settings.ts";
 import { sendgridBounceType, sendgridClassification } from "./bounce-fields.ts";
 

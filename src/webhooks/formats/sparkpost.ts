@@ -3,7 +3,7 @@
 // used alike by deliveries and by the create/validate ping.
 import { randomUUID } from "node:crypto";
 import type { MessageEvent } from "../../core/model.ts";
-import type { WebhookTarget } from "../../store/store.ts";
+import type { WebhookTarget } from "../../core/store-port.ts";
 import type { EventContext } from "../context.ts";
 import type { FormatContext, WebhookFormat } from "../format.ts";
 import { sparkpostEvent, sparkpostType } from "./sparkpost-event.ts";

@@ -3,7 +3,7 @@ import PostalMime from "postal-mime";
 import { prepareMessage } from "../../../src/mta/message/compose.ts";
 import { encodeContent, type MessageContent } from "../../../src/core/content.ts";
 import { createTokenCodec } from "../../../src/tracking/token.ts";
-import type { StoredMessage } from "../../../src/store/store.ts";
+import type { StoredMessage } from "../../../src/core/store-port.ts";
 
 const content = (extra: Partial<MessageContent>): MessageContent => ({
   from: { email: "news@a.test" }, to: [{ email: "rcpt@x.test" }], subject: "s", text: "t", attachments: [],

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { createWorkerBuilder } from "../../../src/mta/message/workers.ts";
 import { createLogger } from "../../../src/log.ts";
 import type { MessageBuilder } from "../../../src/mta/message/builder.ts";
-import type { StoredMessage } from "../../../src/store/store.ts";
+import type { StoredMessage } from "../../../src/core/store-port.ts";
 
 const message = { id: "m1", domain: "a.test" } as StoredMessage;
 const fallback: MessageBuilder = { build: async () => new TextEncoder().encode("built locally"), close: () => {} };

@@ -1,0 +1,178 @@
+// The storage port: what the domain needs from an engine, split by use case. Every method is
+// async (a network engine such as PostgreSQL answers later), takes and returns the nouns of
+// records.ts, and is exercised by test/store/contract.ts for every engine. Engines live under
+// src/store/; only app.ts picks one.
+import type { Account, DkimKey, Domain, DomainSettings, DomainState, MessageEvent } from "./model.ts";
+import type {
+  ConsoleSession, Credential, EventQuery, NewDomain, OutboxItem, RecipientUpdate, SendQuery, StoredAttachment, StoredKey, StoredMessage,
+  StoredRecipient, StoredSend, Suppression, TagInfo, WebhookTarget,
+} from "./records.ts";
+import type { InboundMessageStore, InboundRuleStore } from "./inbound/model.ts";
+import type { TemplateRepo } from "./template-model.ts";
+import type { ListRepo } from "./list-model.ts";
+
+export type * from "./records.ts";
+
+/** Account, keys, domains, credentials and webhook targets: the data every zone shares. */
+export interface ControlStore extends InboundRuleStore {
+  getAccount(): Promise<Account | null>;
+  createAccount(a: Account & { secret: string }): Promise<void>;
+  /** The server-wide HMAC secret for VERP and tracking tokens. */
+  getSecret(): Promise<string>;
+  /** The SendGrid-format event webhook signing pair, PEM private and base64 DER public. */
+  getEventWebhookKeys(): Promise<{ privateKeyPem: string; publicKey: string } | null>;
+  setEventWebhookKeys(keys: { privateKeyPem: string; publicKey: string }): Promise<void>;
+  /** The domain's webhook HMAC key, set to `fresh` on first use; null when the domain does not exist. */
+  domainWebhookKey(domainId: number, fresh: string): Promise<string | null>;
+  insertDomain(d: NewDomain, now: number): Promise<Domain>;
+  getDomain(name: string): Promise<Domain | null>;
+  getDomainById(id: number): Promise<Domain | null>;
+  listDomains(): Promise<Domain[]>;
+  updateDomain(name: string, patch: Partial<DomainSettings> & { state?: DomainState; wildcard?: boolean }, now: number): Promise<Domain | null>;
+  deleteDomain(name: string): Promise<boolean>;
+  getDkimKeys(domainId: number): Promise<DkimKey[]>;
+  insertKey(k: StoredKey): Promise<void>;
+  getKey(id: string): Promise<StoredKey | null>;
+  listKeys(): Promise<StoredKey[]>;
+  revokeKey(id: string, now: number): Promise<boolean>;
+  /** Changes a live key's label and/or grants; false when it does not exist or is revoked. */
+  updateKey(id: string, patch: { label?: string; grants?: string[] }): Promise<boolean>;
+  touchKeys(used: Map<string, number>): Promise<void>;
+  upsertCredential(c: Credential): Promise<void>;
+  getCredential(domainId: number, login: string): Promise<Credential | null>;
+  listCredentials(domainId: number): Promise<Credential[]>;
+  deleteCredential(domainId: number, login: string): Promise<boolean>;
+  insertWebhook(w: WebhookTarget): Promise<void>;
+  updateWebhook(w: WebhookTarget): Promise<void>;
+  listWebhooks(domainId: number | null): Promise<WebhookTarget[]>;
+  deleteWebhook(id: string): Promise<boolean>;
+  insertSession(s: ConsoleSession): Promise<void>;
+  getSession(tokenHash: string): Promise<ConsoleSession | null>;
+  /** Deletes one session, or with `expiredBy` every session that expired by then; returns how many went. */
+  deleteSessions(q: { tokenHash?: string; expiredBy?: number }): Promise<number>;
+}
+
+/** One accepted send as the recorder hands it over: its rows and what they imply, in one transaction. */
+export interface NewSend {
+  messages: StoredMessage[];
+  recipients: StoredRecipient[];
+  attachments: StoredAttachment[];
+  events: MessageEvent[];
+  suppressions?: Suppression[];
+}
+
+/** Messages, their recipients and attachments, and reads over whole sends (SparkPost transmissions). */
+export interface SendRecordStore {
+  /** Commits a whole send: messages, recipients (the queue), attachments and their events, in one transaction. */
+  createSend(input: NewSend): Promise<void>;
+  getMessage(id: string): Promise<StoredMessage | null>;
+  getAttachments(sendId: string): Promise<StoredAttachment[]>;
+  getRecipient(id: string): Promise<StoredRecipient | null>;
+  listRecipients(messageId: string): Promise<StoredRecipient[]>;
+  /** Every message of one send, in creation order. */
+  listMessagesBySend(sendId: string): Promise<StoredMessage[]>;
+  /** Sends newest first, of one domain (or every domain of the zone). */
+  listSends(domain: string | undefined, q: SendQuery): Promise<StoredSend[]>;
+  /** Messages of `domain` created at or after `since` (sending limits). */
+  countSends(domain: string, since: number): Promise<number>;
+}
+
+export interface ClaimFairness { perDomain: number; skipDomains: string[] }
+
+export interface QueueStats { queued: number; deferred: number; due: number; delivered: number; failed: number; byDomain: { domain: string; count: number }[] }
+
+/** The outbound queue: recipients that are queued or deferred, claimed with a lease. */
+export interface QueueStore {
+  /**
+   * Claims due recipients for `leaseMs`: a crash leaves them due again once the lease ends. With
+   * `fair`, at most `perDomain` rows of one recipient domain and none of the `skipDomains` (those
+   * at their limit already), so one busy or slow destination cannot take every slot.
+   */
+  claimDue(now: number, limit: number, leaseMs: number, fair?: ClaimFairness): Promise<StoredRecipient[]>;
+  /** Applies delivery outcomes, their events and the suppressions they imply in one transaction. */
+  applyOutcomes(updates: RecipientUpdate[], events: MessageEvent[], suppressions: Suppression[], now: number): Promise<void>;
+  queueStats(now: number): Promise<QueueStats>;
+  listQueue(limit: number): Promise<StoredRecipient[]>;
+  retryNow(idOrMessageId: string, now: number): Promise<number>;
+  /**
+   * Fails every waiting recipient not being attempted right now and records the events and
+   * suppressions `recordFor` makes of them, in one transaction; returns how many were purged.
+   * With `ids`, only those recipients (the console purges one destination).
+   */
+  purgeQueue(now: number, recordFor: (rows: StoredRecipient[], messages: Map<string, StoredMessage>) => { events: MessageEvent[]; suppressions: Suppression[] }, ids?: string[]): Promise<number>;
+  nextDueAt(): Promise<number | null>;
+  /** Makes every claimed, unfinished recipient due now: run once by a starting server (it holds the lease). */
+  releaseClaims(now: number): Promise<number>;
+}
+
+/** The events of a zone: searched and counted for reports, read in commit order by the fan-out. */
+export interface EventLog {
+  searchEvents(q: EventQuery): Promise<MessageEvent[]>;
+  /** Counts per type and hour bucket; with `tag`, only events carrying it. */
+  countEvents(q: { domain?: string; begin: number; end: number; tag?: string }): Promise<{ type: string; bucket: number; count: number }[]>;
+  /** The tags `domain`'s events carry (since the tag was last deleted), with description and first/last event time. */
+  listTags(domain: string): Promise<TagInfo[]>;
+  /** Sets a tag's description, or (deleted) hides its events so far. */
+  putTagInfo(domain: string, tag: string, change: { description?: string; deletedAt?: number }): Promise<void>;
+  /** Position of a named cursor in the event log (0 when never set). */
+  cursor(name: string): Promise<number>;
+  /** Events after position `position`, in commit order, each with its position. */
+  eventsAfter(position: number, limit: number): Promise<{ rowid: number; event: MessageEvent }[]>;
+}
+
+/** The webhook outbox: items written durably before any POST, claimed with a lease and finished. */
+export interface OutboxStore {
+  /** Writes outbox items and moves the cursor in one transaction. */
+  enqueueWebhooks(items: OutboxItem[], cursorName: string, cursor: number): Promise<void>;
+  /** Writes outbox items that come from no event (bot verdict pushes). */
+  enqueueOutbox(items: OutboxItem[]): Promise<void>;
+  /** Claims due items for `leaseMs`: at most `perUrl` per URL, none of `skipUrls` (targets busy or backed off). */
+  claimWebhooks(now: number, limit: number, leaseMs: number, opts?: { perUrl?: number; skipUrls?: string[] }): Promise<OutboxItem[]>;
+  /** Makes every claimed, unfinished outbox item due now: run once by a starting server. */
+  releaseWebhookClaims(now: number): Promise<number>;
+  /** Gives up unclaimed pending items created before `createdBefore`; returns them counted per URL. */
+  expireWebhooks(now: number, createdBefore: number): Promise<{ url: string; count: number; lastError: string | null }[]>;
+  finishWebhook(id: string, status: OutboxItem["status"], attempts: number, nextAttemptAt: number, error: string | null, now: number): Promise<void>;
+  webhookStats(): Promise<{ status: string; count: number }[]>;
+  nextWebhookDueAt(): Promise<number | null>;
+}
+
+/** The suppression lists of a zone's domains. */
+export interface SuppressionStore {
+  addSuppressions(s: Suppression[]): Promise<void>;
+  getSuppression(domain: string, type: string, address: string): Promise<Suppression | null>;
+  findSuppressed(domain: string, addresses: string[]): Promise<Suppression[]>;
+  /** True when any domain of this zone has `address` on its `type` list. */
+  isListedAnywhere(address: string, type: string): Promise<boolean>;
+  /** In address order after `after` / before `before`; `descending` lists from the end (nearest `before` first). */
+  listSuppressions(q: { domain: string; type?: string; after?: string; before?: string; descending?: boolean; limit: number; address?: string }): Promise<Suppression[]>;
+  deleteSuppression(domain: string, type: string | null, address: string): Promise<number>;
+  deleteAllSuppressions(domain: string, type: string): Promise<number>;
+}
+
+/** Bot-detection results the native bot API hands back later. */
+export interface BotResultStore {
+  /** Stores a result by domain and request id; entries older than `olderThan` are dropped first. */
+  putBotResult(r: { domain: string; requestId: string; body: string; createdAt: number }, olderThan: number): Promise<void>;
+  getBotResult(domain: string, requestId: string): Promise<{ body: string; createdAt: number } | null>;
+}
+
+/** Everything one zone keeps. */
+export interface ZoneStore extends SendRecordStore, QueueStore, EventLog, OutboxStore, SuppressionStore, BotResultStore, InboundMessageStore {
+  readonly zone: string;
+}
+
+/** The one-server lease: held while this process serves, so no second server takes back its claims. */
+export interface ServeLease { release(): Promise<void> }
+
+export interface Store {
+  control: ControlStore;
+  /** Stored templates and lists (control data: shared by every zone). */
+  templates: TemplateRepo;
+  lists: ListRepo;
+  zone(name: string): ZoneStore;
+  zoneNames(): string[];
+  /** Takes the one-server lease; rejects with AppError "conflict" while another live server holds it. */
+  takeLease(): Promise<ServeLease>;
+  close(): Promise<void>;
+}
