@@ -6,7 +6,7 @@
 import { Elysia } from "elysia";
 import type { SurfaceDeps } from "../deps.ts";
 import type { Principal } from "../../core/model.ts";
-import type { Suppression } from "../../store/store.ts";
+import type { Suppression } from "../../core/store-port.ts";
 import { invalid } from "../../core/errors.ts";
 import { json } from "../errors.ts";
 import { principalOf } from "../context.ts";
