@@ -9,6 +9,7 @@ import { renderSparkpostError } from "./errors.ts";
 import { surfaceOnError } from "../errors.ts";
 import { need } from "./grants.ts";
 import { permissions } from "../permission.ts";
+import { messageEventRoutes } from "./message-events.ts";
 import { principalOf } from "../context.ts";
 import { readQuery } from "./query.ts";
 import { transmissionRoutes } from "./transmissions.ts";
@@ -43,6 +44,7 @@ export function createSparkpostSurface(deps: SurfaceDeps): SurfaceHandler {
       .use(suppressionRoutes(deps, ""))
       .use(suppressionRoutes(deps, "/:domain"))
       .use(inboundRoutes(deps))
+      .use(messageEventRoutes(deps))
       .get("/recipient-validation/single/:address", validate, { permission: VALIDATE })
       .post("/recipient-validation/single/:address", validate, { permission: VALIDATE })
       .get("/account", async ({ request }) => {
