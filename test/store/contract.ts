@@ -1,11 +1,15 @@
 // runStoreContract: the behaviour every Store implementation must show (SQLite now, PostgreSQL later).
 import { describe, expect, test } from "bun:test";
 import type { Store } from "../../src/core/store-port.ts";
+import { zoneContract } from "./contract-zone.ts";
 
 const NOW = 1_800_000_000_000;
 
-export function runStoreContract(name: string, makeStore: () => Store) {
+/** `openPeer` opens a second store on the same data (another node) when the engine can. */
+export function runStoreContract(name: string, openStore: () => Store, openPeer?: (a: Store) => Store) {
+  const makeStore = openStore;
   describe(`${name} store`, () => {
+    zoneContract(makeStore, openPeer);
     const withDomain = async (store: Store, zone = "us") => store.control.insertDomain({ name: `d${Math.random().toString(36).slice(2, 8)}.test`, zone,
       wildcard: false, dkimSelector: "s1", keys: [], validation: true, botDetection: true, openTracking: false, clickTracking: false,
       unsubscribeTracking: false, inbound: false, limitMax: 0, limitWindow: "month" }, NOW);

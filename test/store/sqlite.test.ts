@@ -9,7 +9,10 @@ import { migrate, openDatabase } from "../../src/store/sqlite/db.ts";
 import { runStoreContract } from "./contract.ts";
 
 runStoreContract("in-memory SQLite", () => openSqliteStore(":memory:", ["us", "eu"]));
-runStoreContract("WAL-file SQLite", () => openSqliteStore(mkdtempSync(join(tmpdir(), "postern-store-")), ["us", "eu"]));
+// A peer is a second store on the same files: another node, for the concurrent-claimer and lease tests.
+let lastDir = "";
+runStoreContract("WAL-file SQLite", () => openSqliteStore(lastDir = mkdtempSync(join(tmpdir(), "postern-store-")), ["us", "eu"]),
+  () => openSqliteStore(lastDir, ["us", "eu"]));
 
 describe("migrations", () => {
   test("a fresh file gets every migration and WAL mode", () => {

@@ -1,0 +1,125 @@
+// The zone half of the store contract: queue claims (two claimers at once), the event log read in
+// commit order by a cursor across writers on two nodes, bot results, the one-server lease.
+import { expect, test } from "bun:test";
+import type { MessageEvent } from "../../src/core/model.ts";
+import type { Store, StoredMessage, StoredRecipient, ZoneStore } from "../../src/core/store-port.ts";
+
+const NOW = 1_800_000_000_000;
+const msg = (id: string): StoredMessage => ({ id, sendId: `s-${id}`, domain: "a.test", messageIdHeader: `<${id}@x>`, from: "a@a.test", subject: "s",
+  content: "{}", raw: null, tags: ["t1"], metadata: {}, callbackUrl: null, source: "native", isTest: false, size: 2, createdAt: NOW });
+const rcpt = (id: string, messageId: string, domain = "b.test"): StoredRecipient => ({ id, messageId, email: `${id}@${domain}`, rcptDomain: domain,
+  kind: "to", status: "queued", attempts: 0, nextAttemptAt: NOW, firstAttemptAt: null, expiresAt: NOW + 1e9, lastCode: null, lastResponse: null, mx: null, updatedAt: NOW });
+const ev = (id: string, timestamp = NOW, type: MessageEvent["type"] = "delivered"): MessageEvent => ({ id, type, messageId: "m1", recipient: "r@b.test",
+  domain: "a.test", timestamp, tags: ["t1"], metadata: {} });
+
+async function queueOf(z: ZoneStore, n: number) {
+  await z.createSend({ messages: [msg("m1")], recipients: Array.from({ length: n }, (_, i) => rcpt(`r${i}`, "m1")), attachments: [], events: [] });
+}
+
+/** `open` gives a fresh store; `peer` a second store on the same data (another node), when the engine has one. */
+export function zoneContract(open: () => Store, peer?: (a: Store) => Store) {
+  test("two claimers at once never get the same recipient", async () => {
+    const a = open();
+    const b = peer ? peer(a) : a;
+    await queueOf(a.zone("us"), 10);
+    const [x, y] = await Promise.all([a.zone("us").claimDue(NOW, 6, 60_000), b.zone("us").claimDue(NOW, 6, 60_000)]);
+    const ids = [...x, ...y].map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.length).toBe(10);
+    if (b !== a) await b.close();
+    await a.close();
+  });
+
+  test("queue reads, retry, outcomes, stats and the next due time", async () => {
+    const store = open();
+    const z = store.zone("us");
+    await queueOf(z, 3);
+    expect((await z.listQueue(10)).length).toBe(3);
+    expect(await z.nextDueAt()).toBe(NOW);
+    const [first] = await z.claimDue(NOW, 1, 60_000);
+    expect(await z.retryNow(first!.id, NOW)).toBe(0); // being attempted: not made due twice
+    await z.applyOutcomes([{ id: first!.id, status: "deferred", attempts: 1, nextAttemptAt: NOW + 5_000, firstAttemptAt: NOW, lastCode: 451, lastResponse: "later", mx: "mx" }],
+      [ev("d1", NOW, "deferred")], [{ domain: "a.test", type: "bounces", address: "x@b.test", reason: "r", code: "550", scope: null, createdAt: NOW }], NOW);
+    expect(await z.retryNow(first!.id, NOW + 1)).toBe(1);
+    expect((await z.getRecipient(first!.id))?.nextAttemptAt).toBe(NOW + 1);
+    expect(await z.getSuppression("a.test", "bounces", "x@b.test")).not.toBeNull();
+    const stats = await z.queueStats(NOW + 1);
+    expect([stats.queued, stats.deferred, stats.due]).toEqual([2, 1, 3]);
+    expect(stats.byDomain).toEqual([{ domain: "b.test", count: 3 }]);
+    await store.close();
+  });
+
+  test("a starting node takes back claims left by a crash", async () => {
+    const store = open();
+    const z = store.zone("us");
+    await queueOf(z, 2);
+    await z.claimDue(NOW, 2, 60_000);
+    expect(await z.claimDue(NOW, 2, 60_000)).toEqual([]);
+    expect(await z.releaseClaims(NOW)).toBe(2);
+    expect((await z.claimDue(NOW, 5, 60_000)).length).toBe(2);
+    await store.close();
+  });
+
+  test("the event log is read in commit order, not by id or time, and a cursor never skips", async () => {
+    const a = open();
+    const b = peer ? peer(a) : a;
+    const z = a.zone("us");
+    expect(await z.cursor("fanout")).toBe(0);
+    // Committed first, but with the later time and the larger id.
+    await z.applyOutcomes([], [ev("zz", NOW + 10)], [], NOW);
+    await z.applyOutcomes([], [ev("aa", NOW)], [], NOW);
+    const all = await z.eventsAfter(0, 10);
+    expect(all.map((e) => e.event.id)).toEqual(["zz", "aa"]);
+    expect(all[0]!.rowid).toBeLessThan(all[1]!.rowid);
+    await z.enqueueWebhooks([], "fanout", all[0]!.rowid);
+    expect(await z.cursor("fanout")).toBe(all[0]!.rowid);
+    expect((await z.eventsAfter(await z.cursor("fanout"), 10)).map((e) => e.event.id)).toEqual(["aa"]);
+    // Writers on two nodes at once while a reader follows its cursor: each event is seen exactly once.
+    const writes = Array.from({ length: 20 }, (_, i) => (i % 2 ? b : a).zone("us").applyOutcomes([], [ev(`c${i}`)], [], NOW));
+    const seen: string[] = [];
+    let cursor = all[1]!.rowid;
+    const done = Promise.all(writes);
+    for (let round = 0; round < 200 && seen.length < 20; round++) {
+      for (const e of await z.eventsAfter(cursor, 7)) { seen.push(e.event.id); cursor = e.rowid; }
+      await Bun.sleep(1);
+    }
+    await done;
+    for (const e of await z.eventsAfter(cursor, 100)) seen.push(e.event.id);
+    expect(seen.sort()).toEqual(Array.from({ length: 20 }, (_, i) => `c${i}`).sort());
+    if (b !== a) await b.close();
+    await a.close();
+  });
+
+  test("events are searched and counted per hour; tags are listed and described", async () => {
+    const store = open();
+    const z = store.zone("us");
+    await z.createSend({ messages: [msg("m1")], recipients: [rcpt("r1", "m1")], attachments: [], events: [ev("e1", NOW, "accepted"), ev("e2", NOW + 1)] });
+    expect((await z.searchEvents({ domain: "a.test", types: ["delivered"], limit: 10 })).map((e) => e.id)).toEqual(["e2"]);
+    const counts = await z.countEvents({ domain: "a.test", begin: NOW - 1, end: NOW + 10 });
+    expect(counts.reduce((n, c) => n + c.count, 0)).toBe(2);
+    await z.putTagInfo("a.test", "t1", { description: "first tag" });
+    expect((await z.listTags("a.test")).find((t) => t.tag === "t1")?.description).toBe("first tag");
+    await store.close();
+  });
+
+  test("bot results are kept by domain and request id", async () => {
+    const store = open();
+    const z = store.zone("us");
+    await z.putBotResult({ domain: "a.test", requestId: "q1", body: "{}", createdAt: NOW }, NOW - 1000);
+    expect(await z.getBotResult("a.test", "q1")).toEqual({ body: "{}", createdAt: NOW });
+    expect(await z.getBotResult("a.test", "q2")).toBeNull();
+    await store.close();
+  });
+
+  test("one node holds the lease at a time", async () => {
+    const a = open();
+    const b = peer ? peer(a) : a;
+    const lease = await a.takeLease();
+    await expect(b.takeLease()).rejects.toThrow();
+    await lease.release();
+    const again = await b.takeLease();
+    await again.release();
+    if (b !== a) await b.close();
+    await a.close();
+  });
+}
