@@ -128,6 +128,10 @@ export interface OutboxStore {
   enqueueOutbox(items: OutboxItem[]): Promise<void>;
   /** Claims due items for `leaseMs`: at most `perUrl` per URL, none of `skipUrls` (targets busy or backed off). */
   claimWebhooks(now: number, limit: number, leaseMs: number, opts?: { perUrl?: number; skipUrls?: string[] }): Promise<OutboxItem[]>;
+  /** Claims the earliest pending item of `url` whether due or not (a probe of a failed target); null when none. */
+  claimWebhookProbe(url: string, now: number, leaseMs: number): Promise<OutboxItem | null>;
+  /** Makes the unclaimed pending items of `url` due now (its target answers again); returns how many. */
+  webhooksDueNow(url: string, now: number): Promise<number>;
   /** Makes every claimed, unfinished outbox item due now: run once by a starting server. */
   releaseWebhookClaims(now: number): Promise<number>;
   /** Gives up unclaimed pending items created before `createdBefore`; returns them counted per URL. */

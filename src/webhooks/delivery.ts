@@ -16,6 +16,7 @@ const LEASE_MS = 120_000;
 const CLAIM_BATCH = 200;
 const EXPIRE_EVERY_MS = 5_000;
 const STOP_GRACE_MS = 2_000;
+const LANE_MAX_BACKOFF_MS = 5_000;
 
 export interface WebhookDeliveryDeps {
   store: Store;
@@ -32,8 +33,12 @@ export interface PostResult { ok: boolean; isFinal: boolean; error: string | nul
 export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
   const targets = new Map<string, WebhookTarget | null>();
   const retryStep = (n: number) => deps.config.retry[Math.min(n, deps.config.retry.length) - 1] ?? 60_000;
-  const lanes = createLanes({ concurrency: deps.config.concurrency_per_target, backoff: retryStep, now: deps.now,
-    onFree: () => deps.onFree?.(), onError: (e) => deps.log.error("webhook delivery failed", { error: String(e) }) });
+  // A failed target is probed at least every LANE_MAX_BACKOFF_MS (one POST), so that it is found
+  // again within seconds of coming back; its items then go at once, whatever their own schedule.
+  const lanes = createLanes({ concurrency: deps.config.concurrency_per_target, now: deps.now,
+    backoff: (n) => Math.min(retryStep(n), LANE_MAX_BACKOFF_MS),
+    onFree: () => deps.onFree?.(), onRecovered: (url) => void recovered(url),
+    onError: (e) => deps.log.error("webhook delivery failed", { error: String(e) }) });
   let lastExpiry = 0;
 
   async function targetOf(id: string | null): Promise<WebhookTarget | null> {
@@ -71,6 +76,13 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
     return "failed";
   }
 
+  async function recovered(url: string) {
+    let n = 0;
+    for (const name of deps.store.zoneNames()) n += await deps.store.zone(name).webhooksDueNow(url, deps.now());
+    if (n) deps.log.info("webhook target answers again: its waiting POSTs are due now", { url: redactUrl(url), count: n });
+    deps.onFree?.();
+  }
+
   /** Gives up, per target, items that a dead or backed-off target never took within the lifetime. */
   async function expire(zone: ZoneStore) {
     const now = deps.now();
@@ -89,6 +101,12 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
         const zone = deps.store.zone(name);
         if (doExpire) await expire(zone);
         const items = await zone.claimWebhooks(deps.now(), CLAIM_BATCH, LEASE_MS, { perUrl: deps.config.concurrency_per_target * LANE_DEPTH, skipUrls: lanes.closed() });
+        // A failed target with no due item still gets one POST per backoff: its earliest item, early.
+        for (const url of lanes.probing()) {
+          if (items.some((i) => i.url === url)) continue;
+          const probe = await zone.claimWebhookProbe(url, deps.now(), LEASE_MS);
+          if (probe) items.push(probe);
+        }
         for (const item of items) {
           lanes.submit(item.url, {
             run: () => deliver(zone, item),

@@ -25,6 +25,8 @@ export interface LaneOptions {
   now(): number;
   /** A slot came free: more due items of that target may now be claimed. */
   onFree(): void;
+  /** A target that had failed answered again: its waiting items may go now. */
+  onRecovered(key: string): void;
   onError(e: unknown): void;
 }
 
@@ -50,8 +52,10 @@ export function createLanes(opts: LaneOptions) {
   function start(key: string, l: Lane, job: LaneJob) {
     l.inFlight++;
     track(job.run().then((outcome) => {
-      if (outcome === "failed") { l.failures++; l.openAt = opts.now() + opts.backoff(l.failures); }
-      else { l.failures = 0; l.openAt = 0; }
+      if (outcome === "failed") { l.failures++; l.openAt = opts.now() + opts.backoff(l.failures); return; }
+      if (l.failures > 0) opts.onRecovered(key);
+      l.failures = 0;
+      l.openAt = 0;
     }, (e) => { l.failures++; l.openAt = opts.now() + opts.backoff(l.failures); opts.onError(e); }).finally(() => {
       l.inFlight--;
       pump(key, l);
@@ -73,6 +77,11 @@ export function createLanes(opts: LaneOptions) {
       // A failed target that has had nothing to send for an hour starts afresh next time.
       for (const [k, l] of lanes) if (l.inFlight === 0 && l.queue.length === 0 && l.openAt < now - FORGET_AFTER_MS) lanes.delete(k);
       return [...lanes].filter(([, l]) => l.openAt > now || l.inFlight + l.queue.length >= capOf(l) * LANE_DEPTH).map(([k]) => k);
+    },
+    /** Failed targets whose backoff is over and that have nothing in hand: each wants one item as a probe. */
+    probing(): string[] {
+      const now = opts.now();
+      return [...lanes].filter(([, l]) => l.failures > 0 && l.openAt <= now && l.inFlight === 0 && l.queue.length === 0).map(([k]) => k);
     },
     /** Waits for POSTs in flight, at most `graceMs`. */
     async drain(graceMs: number) {

@@ -40,4 +40,28 @@ describe("independent webhook targets", () => {
     const lane = t.app.events.lanes().find((l) => l.key === hung.url);
     expect(lane?.inFlight).toBe(4);
   }, 30_000);
+  test("after an outage a target gets its waiting events within seconds of answering again, whatever their own retry schedule", async () => {
+    sink = await startSink();
+    // Items wait a minute after their second failure: only the target's probe can bring them earlier.
+    t = await makeTestApp({ toml: `[webhooks]\nallow_private = true\nretry = ["200ms", "60s"]\n[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n` });
+    await t.app.start();
+    const r = startReceiver(503);
+    stops.push(r.stop);
+    const d = (await t.app.domains.get("example.com"))!;
+    await t.app.webhooks.create({ domainId: d.id, events: ["delivered"], url: r.url, format: "mailgun", extra: { mailgunId: "delivered" } });
+    const p = (await t.app.access.authenticate(t.domainKey)) as Principal;
+    for (let i = 0; i < 5; i++) {
+      await t.app.sender.send(p, { domain: "example.com", source: "mailgun", from: { email: "a@example.com" },
+        envelopes: [{ to: [{ email: `o${i}@dest.test` }], subject: "s", text: "t" }] });
+    }
+    const seen = () => new Set(r.received.map((q) => (q.json as { "event-data": { recipient: string } })["event-data"].recipient)).size;
+    await r.waitFor(() => seen() >= 5, 45_000); // every item refused at least once; the failed target is only probed now
+    const failedBefore = r.received.length;
+    r.setStatus(200);
+    const back = Date.now();
+    const delivered = () => new Set(r.received.slice(failedBefore).map((q) => (q.json as { "event-data": { recipient: string } })["event-data"].recipient)).size;
+    while (delivered() < 5 && Date.now() - back < 20_000) await Bun.sleep(50);
+    expect(delivered()).toBe(5);
+    expect(Date.now() - back).toBeLessThan(15_000); // the probe runs at least every 5 s; the items' schedule said 60 s
+  }, 90_000);
 });

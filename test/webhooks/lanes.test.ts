@@ -5,11 +5,12 @@ import { createLanes, LANE_DEPTH, type Outcome } from "../../src/webhooks/lanes.
 
 function setup() {
   let now = 1_000;
-  const lanes = createLanes({ concurrency: 2, backoff: (n) => n * 1_000, now: () => now, onFree: () => {}, onError: () => {} });
+  const lanes = createLanes({ concurrency: 2, backoff: (n) => n * 1_000, now: () => now, onFree: () => {}, onRecovered: (k: string) => { recovered.push(k); }, onError: () => {} });
+  const recovered: string[] = [];
   const pending: ((o: Outcome) => void)[] = [];
   const released: number[] = [];
   const job = () => ({ run: () => new Promise<Outcome>((r) => pending.push(r)), release: async (at: number) => { released.push(at); } });
-  return { lanes, pending, released, job, tick: (ms: number) => { now += ms; } };
+  return { lanes, pending, released, job, recovered, tick: (ms: number) => { now += ms; } };
 }
 
 const settle = () => Bun.sleep(0);
@@ -24,7 +25,7 @@ describe("webhook lanes", () => {
   });
 
   test("a failure closes the target for its backoff, then one probe at a time; a success reopens it", async () => {
-    const { lanes, pending, job, tick } = setup();
+    const { lanes, pending, job, tick, recovered } = setup();
     lanes.submit("t", job());
     pending.shift()!("failed");
     await settle();
@@ -37,6 +38,7 @@ describe("webhook lanes", () => {
     pending.shift()!("ok");
     await settle();
     expect(pending).toHaveLength(2); // healthy again: two slots
+    expect(recovered).toEqual(["t"]);
     expect(lanes.closed()).toEqual([]);
   });
 

@@ -129,4 +129,6 @@ export const ZONE_MIGRATIONS: string[] = [
   `CREATE TABLE tag_info (
      domain TEXT NOT NULL, tag TEXT NOT NULL, description TEXT NOT NULL DEFAULT '', deleted_at INTEGER NOT NULL DEFAULT 0,
      PRIMARY KEY (domain, tag));`,
+  // A failed webhook target's pending items, read by URL: the probe and the catch-up when it answers again.
+  `CREATE INDEX outbox_url_pending ON outbox(url, next_attempt_at) WHERE status = 'pending';`,
 ];

@@ -57,6 +57,15 @@ export function createOutboxStatements(db: Database) {
       db.query("UPDATE outbox SET status = ?, attempts = ?, next_attempt_at = ?, last_error = ?, updated_at = ?, claimed = 0 WHERE id = ?")
         .run(status, attempts, nextAttemptAt, error, now, id);
     },
+    claimProbe(url: string, now: number, leaseMs: number): OutboxItem | null {
+      const r = db.query(`UPDATE outbox SET next_attempt_at = ?1 + ?3, claimed = 1 WHERE id = (
+        SELECT id FROM outbox WHERE url = ?2 AND status = 'pending' AND claimed = 0 ORDER BY next_attempt_at LIMIT 1) RETURNING *`).get(now, url, leaseMs) as Row | null;
+      return r ? toItem(r) : null;
+    },
+    dueNow(url: string, now: number): number {
+      return db.query("UPDATE outbox SET next_attempt_at = ? WHERE url = ? AND status = 'pending' AND claimed = 0 AND next_attempt_at > ?")
+        .run(now, url, now).changes;
+    },
     releaseClaims(now: number): number {
       return db.query("UPDATE outbox SET next_attempt_at = ?, claimed = 0 WHERE claimed = 1 AND status = 'pending'").run(now).changes;
     },

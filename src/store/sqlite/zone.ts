@@ -133,6 +133,8 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
     enqueueOutbox: async (items) => outbox.enqueueItems(items),
     claimWebhooks: async (now, limit, leaseMs, opts) => outbox.claim(now, limit, leaseMs, opts?.perUrl, opts?.skipUrls),
     releaseWebhookClaims: async (now) => outbox.releaseClaims(now),
+    webhooksDueNow: async (url, now) => outbox.dueNow(url, now),
+    claimWebhookProbe: async (url, now, leaseMs) => outbox.claimProbe(url, now, leaseMs),
     expireWebhooks: async (now, createdBefore) => outbox.expire(now, createdBefore),
     finishWebhook: async (id, status, attempts, next, error, now) => outbox.finish(id, status, attempts, next, error, now),
     webhookStats: async () => outbox.stats(),
