@@ -70,8 +70,10 @@ export function createInboundServer(deps: InboundDeps) {
     onData: (stream, session, cb) => {
       const chunks: Buffer[] = [];
       let kept = 0;
-      // A report (no AUTH) keeps only its first bytes; submission keeps up to the size limit.
-      const cap = (session as Session).user ? Infinity : deps.maxReportBytes;
+      // A report (no AUTH) keeps only its first bytes; submission and mail for a receiving domain
+      // keep the whole message up to the size limit (over it: 552).
+      const whole = Boolean((session as Session).user) || ((session as Session).inboundRcpts?.length ?? 0) > 0;
+      const cap = whole ? Infinity : deps.maxReportBytes;
       const isTooBig = () => (stream as unknown as { sizeExceeded?: boolean }).sizeExceeded === true;
       // smtp-server keeps emitting data past the size limit: stop keeping it.
       stream.on("data", (c: Buffer) => {

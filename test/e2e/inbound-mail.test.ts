@@ -160,4 +160,12 @@ describe("inbound mail", () => {
     expect(from).toMatch(/^=\?UTF-8\?B\?[A-Za-z0-9+\/=]+\?= <fwd@in\.example\.com>$/);
     expect(Buffer.from(/B\?([^?]+)\?=/.exec(from)![1]!, "base64").toString()).toBe("Zoë via in.example.com");
   });
+  test("a received message over the report cap arrives whole (only reports are cut)", async () => {
+    const big = "0123456789abcdef".repeat(160 * 1024); // 2.5 MiB, past [smtp] max_report_size
+    await smtp().sendMail({ from: "a@sender.example", to: "sales@in.example.com", subject: "big one", text: "see attachment",
+      attachments: [{ filename: "big.txt", content: big }], envelope: { from: "a@sender.example", to: "sales@in.example.com" } });
+    const post = (await target.waitFor((p) => p.some((x) => x.path === "/mg/any" && x.form?.get("subject") === "big one")))
+      .find((x) => x.path === "/mg/any" && x.form?.get("subject") === "big one")!;
+    expect((await (post.form!.get("attachment-1") as File).text()).length).toBe(big.length);
+  }, 60_000);
 });
