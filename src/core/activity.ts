@@ -1,7 +1,7 @@
 // The read side every surface exposes: a message's recipients and events, event search with
 // cursors, and stats (counts per event type and hour, bots left out).
 import type { MessageEvent } from "./model.ts";
-import type { EventQuery, SendQuery, Store, StoredMessage, StoredRecipient, StoredSend } from "./store-port.ts";
+import type { EventQuery, OutboxItem, SendQuery, Store, StoredMessage, StoredRecipient, StoredSend } from "./store-port.ts";
 import { notFound } from "./errors.ts";
 
 export function createActivityService(deps: { store: Store }) {
@@ -25,6 +25,10 @@ export function createActivityService(deps: { store: Store }) {
       const message = await zone.getMessage(id);
       if (!message || message.domain !== domain.toLowerCase()) return null;
       return { message, recipients: await zone.listRecipients(id) };
+    },
+    /** The webhook posts made for a message's events, with their state and last answer. */
+    async webhookPosts(domain: string, messageId: string): Promise<OutboxItem[]> {
+      return (await zoneOf(domain)).webhookPostsFor(domain.toLowerCase(), messageId, 200);
     },
     /** Sends (transmissions) of `domain`, newest first. */
     async sends(domain: string, q: SendQuery): Promise<StoredSend[]> {

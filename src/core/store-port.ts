@@ -138,6 +138,8 @@ export interface OutboxStore {
   expireWebhooks(now: number, createdBefore: number): Promise<{ url: string; count: number; lastError: string | null }[]>;
   finishWebhook(id: string, status: OutboxItem["status"], attempts: number, nextAttemptAt: number, error: string | null, now: number): Promise<void>;
   webhookStats(): Promise<{ status: string; count: number }[]>;
+  /** The webhook posts (outbox items) carrying events of one message, oldest first. */
+  webhookPostsFor(domain: string, messageId: string, limit: number): Promise<OutboxItem[]>;
   nextWebhookDueAt(): Promise<number | null>;
 }
 

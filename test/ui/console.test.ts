@@ -158,8 +158,10 @@ describe("console in Chromium", () => {
     await screenshot(page, "messages");
     await page.locator("tbody a").click();
     await waitForText(page, "greylisted");
-    const events = await page.$$eval("section:last-of-type tbody tr td:nth-child(2)", (tds) => tds.map((td) => td.textContent));
+    // Sections: Message, Recipients, Events, Webhook posts.
+    const events = await page.$$eval("section:nth-of-type(3) tbody tr td:nth-child(2)", (tds) => tds.map((td) => td.textContent));
     expect(events).toEqual(["accepted", "deferred", "delivered"]);
+    await waitForText(page, "Webhook posts");
     await screenshot(page, "message");
     // A tag finds every message that carries it.
     await clickLink(page, "← Messages");

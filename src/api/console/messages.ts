@@ -10,6 +10,15 @@ import type { ConsoleDeps } from "./deps.ts";
 import { principalOf } from "../context.ts";
 import { permissions } from "../permission.ts";
 import { domainFor } from "./policy.ts";
+import { redactUrl } from "../../net/redact.ts";
+
+/** The event types of `messageId` a stored payload carries. */
+function eventTypes(payload: string, messageId: string): string[] {
+  try {
+    const items = JSON.parse(payload) as { event?: { type?: string; messageId?: string } }[];
+    return items.filter((i) => i.event?.messageId === messageId).map((i) => String(i.event?.type));
+  } catch { return []; }
+}
 
 const SEARCH_LIMIT = 500;
 const LIFECYCLE = new Set(["accepted", "deferred", "delivered", "failed", "rejected"]);
@@ -68,6 +77,12 @@ export function messageRoutes(deps: ConsoleDeps) {
         tags: message.tags, size: message.size, createdAt: message.createdAt, source: message.source,
         recipients: recipients.map((r) => ({ email: r.email, status: r.status, attempts: r.attempts, lastCode: r.lastCode, lastResponse: r.lastResponse, mx: r.mx })),
         events: events.map(eventView),
+        // Webhook posts of these events and the target's answers (URLs without credentials).
+        webhooks: (await deps.activity.webhookPosts(domain.name, message.id)).map((w) => ({
+          url: redactUrl(w.url), format: w.format, status: w.status, attempts: w.attempts, lastError: w.lastError, createdAt: w.createdAt,
+          answer: w.status === "delivered" ? "2xx" : w.lastError ?? (w.attempts ? "" : "not sent yet"),
+          events: eventTypes(w.payload, message.id),
+        })),
       };
     }, { permission: { right: "events.read", domain: "domain" } });
 }

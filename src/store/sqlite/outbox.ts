@@ -80,6 +80,11 @@ export function createOutboxStatements(db: Database) {
         return gone.map((r) => ({ url: r.url as string, count: r.count as number, lastError: (r.e as string | null) ?? null }));
       }).immediate();
     },
+    /** Posts whose payload names `messageId` (event payloads carry it): a console read, not a hot path. */
+    postsFor(domain: string, messageId: string, limit: number): OutboxItem[] {
+      return (db.query("SELECT * FROM outbox WHERE domain = ? AND instr(payload, ?) > 0 ORDER BY created_at LIMIT ?")
+        .all(domain, `"messageId":${JSON.stringify(messageId)}`, limit) as Row[]).map(toItem);
+    },
     stats(): { status: string; count: number }[] {
       return db.query("SELECT status, COUNT(*) AS count FROM outbox GROUP BY status").all() as { status: string; count: number }[];
     },

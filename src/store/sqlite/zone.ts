@@ -138,6 +138,7 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
     expireWebhooks: async (now, createdBefore) => outbox.expire(now, createdBefore),
     finishWebhook: async (id, status, attempts, next, error, now) => outbox.finish(id, status, attempts, next, error, now),
     webhookStats: async () => outbox.stats(),
+    webhookPostsFor: async (domain, messageId, limit) => outbox.postsFor(domain, messageId, limit),
     nextWebhookDueAt: async () => outbox.nextDueAt(),
     putBotResult: async (r, olderThan) => outbox.putBotResult(r, olderThan),
     getBotResult: async (domain, id) => outbox.getBotResult(domain, id),

@@ -57,5 +57,8 @@ export async function messagePage(ctx, domain, id) {
     h("section", { class: "card" }, h("h2", {}, "Recipients"), table(["Recipient", "Status", "Attempts", "Last reply"], m.recipients.map((r) => [
       r.email, pill(r.status, KIND[r.status]), String(r.attempts), r.lastResponse ? h("code", {}, `${r.lastCode ?? ""} ${r.lastResponse}`) : "—"]))),
     h("section", { class: "card" }, h("h2", {}, "Events"), table(["Time", "Event", "Recipient", "Details"], m.events.map((e) => [
-      when(e.timestamp).replace(" UTC", ""), pill(e.type, KIND[e.type]), e.recipient, details(e)]), "No events yet.")));
+      when(e.timestamp).replace(" UTC", ""), pill(e.type, KIND[e.type]), e.recipient, details(e)]), "No events yet.")),
+    h("section", { class: "card" }, h("h2", {}, "Webhook posts"), table(["Created", "Target", "Events", "State", "Attempts", "Answer"], m.webhooks.map((w) => [
+      when(w.createdAt).replace(" UTC", ""), h("code", {}, `${w.format} ${w.url}`), w.events.join(", ") || "—", pill(w.status, w.status === "delivered" ? "ok" : w.status === "pending" ? "warn" : "bad"),
+      String(w.attempts), w.answer ? h("code", {}, w.answer) : "—"]), "No webhook posts for this message.")));
 }
