@@ -1,6 +1,7 @@
 // Shared set-up of the Mailgun surface tests: a real app on loopback whose MTA routes every
 // domain to a local SMTP sink, and the official mailgun.js client (with the form-data package)
 // pointed at it, plus a raw in-process `call` for shapes the client hides.
+import PostalMime from "postal-mime";
 import Mailgun from "mailgun.js";
 import NodeFormData from "form-data";
 import { makeTestApp, type TestApp, type TestAppOptions } from "../../helpers/app.ts";
@@ -48,4 +49,16 @@ export async function eventually(check: () => Promise<boolean>, timeoutMs = 15_0
     if (Date.now() > deadline) throw new Error("condition not met in time");
     await Bun.sleep(50);
   }
+}
+
+/** The first message the sink got for `rcpt`, parsed (waits for it). */
+export async function receivedBy(h: MailgunHarness, rcpt: string) {
+  await eventually(async () => h.sink.messages.some((m) => m.to.includes(rcpt)));
+  return PostalMime.parse(h.sink.messages.find((m) => m.to.includes(rcpt))!.raw);
+}
+
+/** The error a client call rejects with (mailgun.js: status and details); throws when it succeeds. */
+export async function failure(p: Promise<unknown>): Promise<{ status: number; details: string }> {
+  try { await p; } catch (e) { return e as never; }
+  throw new Error("expected a failure");
 }

@@ -3,8 +3,7 @@
 // member with their %recipient.*% vars and a %mailing_list_unsubscribe_url% that really
 // unsubscribes them; another domain's sending key cannot use the list.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import PostalMime from "postal-mime";
-import { eventually, jsonOf, startHarness, type MailgunHarness } from "./helpers.ts";
+import { eventually, failure, receivedBy, jsonOf, startHarness, type MailgunHarness } from "./helpers.ts";
 
 setDefaultTimeout(60_000);
 let h: MailgunHarness;
@@ -18,14 +17,7 @@ beforeAll(async () => {
 afterAll(async () => { await h.close(); });
 
 const L = () => h.mg.lists;
-const received = async (rcpt: string) => {
-  await eventually(async () => h.sink.messages.some((m) => m.to.includes(rcpt)));
-  return PostalMime.parse(h.sink.messages.find((m) => m.to.includes(rcpt))!.raw);
-};
-const failure = async (p: Promise<unknown>): Promise<{ status: number; details: string }> => {
-  try { await p; } catch (e) { return e as never; }
-  throw new Error("expected a failure");
-};
+const received = (rcpt: string) => receivedBy(h, rcpt);
 
 describe("mailing lists", () => {
   test("create, get, update, list pages, delete", async () => {

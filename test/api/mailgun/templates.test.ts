@@ -2,8 +2,7 @@
 // created, read, paged, activated, and used by sends (template, t:version, t:variables,
 // h:X-Mailgun-Variables, t:text) that arrive at the SMTP sink; errors and isolation between domains.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import PostalMime from "postal-mime";
-import { eventually, jsonOf, startHarness, type MailgunHarness } from "./helpers.ts";
+import { failure, receivedBy, jsonOf, startHarness, type MailgunHarness } from "./helpers.ts";
 
 setDefaultTimeout(60_000);
 let h: MailgunHarness;
@@ -17,14 +16,7 @@ beforeAll(async () => {
 afterAll(async () => { await h.close(); });
 
 const T = () => h.mg.domains.domainTemplates;
-const received = async (rcpt: string) => {
-  await eventually(async () => h.sink.messages.some((m) => m.to.includes(rcpt)));
-  return PostalMime.parse(h.sink.messages.find((m) => m.to.includes(rcpt))!.raw);
-};
-const failure = async (p: Promise<unknown>): Promise<{ status: number; details: string }> => {
-  try { await p; } catch (e) { return e as never; }
-  throw new Error("expected a failure");
-};
+const received = (rcpt: string) => receivedBy(h, rcpt);
 
 describe("templates and versions", () => {
   test("create with a first version, get with the active version, update, list pages, delete", async () => {
