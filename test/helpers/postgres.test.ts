@@ -1,0 +1,31 @@
+// The throw-away cluster itself: it starts, hands out separate databases, and stops.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { SQL } from "bun";
+import { existsSync } from "node:fs";
+import { pgSkipReason, startPostgres, type PgCluster } from "./postgres.ts";
+
+describe.skipIf(pgSkipReason !== null)("throw-away PostgreSQL cluster", () => {
+  let pg: PgCluster;
+  beforeAll(async () => { pg = await startPostgres(); }, 120_000);
+  afterAll(async () => { await pg?.stop(); });
+
+  test("two fresh databases answer on 127.0.0.1 and do not share tables", async () => {
+    const a = new SQL(await pg.createDatabase("smoke"));
+    const b = new SQL(await pg.createDatabase("smoke"));
+    await a`CREATE TABLE t (x int)`;
+    await a`INSERT INTO t VALUES (41)`;
+    expect((await a`SELECT x + 1 AS y FROM t`)[0].y).toBe(42);
+    expect((await b`SELECT to_regclass('t') AS r`)[0].r).toBeNull();
+    await a.close();
+    await b.close();
+  });
+
+  test("stop() shuts the server down and removes its directory", async () => {
+    const other = await startPostgres();
+    await other.stop();
+    expect(existsSync(other.dir)).toBe(false);
+    const c = new SQL({ url: other.url(), connectionTimeout: 2 });
+    await expect(c`SELECT 1`).rejects.toThrow();
+    await c.close().catch(() => {});
+  }, 120_000);
+});

@@ -1,0 +1,102 @@
+// A throw-away PostgreSQL cluster for tests: initdb into a mkdtemp directory, a server on a free
+// 127.0.0.1 port with its socket in that directory, trust authentication for the `postgres`
+// superuser, and a fresh database per test file or describe. initdb and postgres refuse to run as
+// root, so as root the directory is given to the `postgres` user and the binaries run through
+// `runuser`; stop() uses `pg_ctl stop -m fast` (runuser would not forward a signal to the server).
+// Durability settings are off: a test cluster never outlives its process.
+import { SQL } from "bun";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** The newest /usr/lib/postgresql/<version>/bin holding initdb and pg_ctl, or null. */
+export function findPgBin(): string | null {
+  const root = "/usr/lib/postgresql";
+  if (!existsSync(root)) return null;
+  const versions = readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+  for (const v of versions) {
+    const bin = join(root, v, "bin");
+    if (existsSync(join(bin, "initdb")) && existsSync(join(bin, "pg_ctl"))) return bin;
+  }
+  return null;
+}
+
+const PG_BIN = findPgBin();
+/** Why PostgreSQL tests are skipped here, or null when they run. */
+export const pgSkipReason: string | null = PG_BIN
+  ? null
+  : "PostgreSQL binaries not found under /usr/lib/postgresql/*/bin (install Debian's `postgresql`; .ci/run does): PostgreSQL tests skipped";
+if (pgSkipReason) console.warn(pgSkipReason);
+
+export interface PgCluster {
+  port: number;
+  dir: string;
+  /** The URL of database `db` (default `postgres`), over TCP on 127.0.0.1. */
+  url(db?: string): string;
+  /** Creates an empty database with a fresh name and returns its URL. */
+  createDatabase(prefix?: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+const isRoot = () => process.getuid?.() === 0;
+
+function run(args: string[], what: string): void {
+  const [cmd, ...rest] = isRoot() ? ["runuser", "-u", "postgres", "--", ...args] : args;
+  const r = spawnSync(cmd!, rest, { encoding: "utf8", timeout: 120_000 });
+  if (r.status !== 0) throw new Error(`${what} failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
+}
+
+async function freePort(): Promise<number> {
+  const s = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = s.port;
+  s.stop(true);
+  return port;
+}
+
+function initCluster(dir: string): string {
+  const data = join(dir, "data");
+  if (isRoot()) {
+    const c = spawnSync("chown", ["-R", "postgres:", dir], { encoding: "utf8" });
+    if (c.status !== 0) throw new Error(`chown ${dir} to postgres failed: ${c.stderr}`);
+  }
+  run([join(PG_BIN!, "initdb"), "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"], "initdb");
+  return data;
+}
+
+function startServer(dir: string, data: string, port: number): void {
+  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  run([join(PG_BIN!, "pg_ctl"), "-D", data, "-l", join(dir, "server.log"), "-o", opts, "-w", "-t", "60", "start"], "pg_ctl start");
+}
+
+/** Starts a cluster; throws when the binaries are absent (check pgSkipReason first). */
+export async function startPostgres(): Promise<PgCluster> {
+  if (!PG_BIN) throw new Error(pgSkipReason!);
+  const dir = mkdtempSync(join(tmpdir(), "postern-pg-"));
+  const data = initCluster(dir);
+  let port = 0;
+  for (let tries = 0; ; tries++) {
+    port = await freePort();
+    try { startServer(dir, data, port); break; } catch (e) { if (tries >= 3) throw e; } // the port was taken meanwhile
+  }
+  let stopped = false;
+  const stopSync = () => {
+    if (stopped) return;
+    stopped = true;
+    try { run([join(PG_BIN, "pg_ctl"), "-D", data, "-m", "fast", "-w", "stop"], "pg_ctl stop"); } finally { rmSync(dir, { recursive: true, force: true }); }
+  };
+  // A test file that dies early still takes its cluster down.
+  process.once("exit", stopSync);
+  let n = 0;
+  const url = (db = "postgres") => `postgres://postgres@127.0.0.1:${port}/${db}`;
+  return {
+    port, dir, url,
+    async createDatabase(prefix = "t") {
+      const name = `${prefix.replace(/[^a-z0-9_]/gi, "_").toLowerCase()}_${process.pid}_${++n}`;
+      const admin = new SQL(url());
+      try { await admin.unsafe(`CREATE DATABASE "${name}"`); } finally { await admin.close(); }
+      return url(name);
+    },
+    async stop() { stopSync(); },
+  };
+}
