@@ -108,9 +108,12 @@ export interface StoredAttachment {
   data: Uint8Array;
 }
 
+/** The suppression type of an unsubscribe group's entries. */
+export type GroupSuppressionType = `group:${number}`;
+
 export interface Suppression {
   domain: string;
-  type: SuppressionType;
+  type: SuppressionType | GroupSuppressionType;
   address: string;
   reason: string;
   code: string;
@@ -130,6 +133,16 @@ export interface RecipientUpdate {
   lastResponse: string | null;
   mx: string | null;
 }
+
+/**
+ * A named kind of mail recipients may leave on its own (SendGrid's unsubscribe groups). Its
+ * entries are suppressions of type `group:<id>` (core/unsubscribe-groups.ts); `domainId` null =
+ * made with an account key, usable by every domain.
+ */
+export interface UnsubscribeGroup { id: number; domainId: number | null; name: string; description: string; isDefault: boolean; createdAt: number }
+
+/** A batch of scheduled mail that can be held: paused (waits until released) or cancelled (never sent). */
+export interface SendBatch { id: string; domainId: number | null; hold: "pause" | "cancel" | null; createdAt: number; updatedAt: number }
 
 export interface TagInfo { tag: string; description: string; firstSeen: number; lastSeen: number }
 

@@ -5,7 +5,7 @@
 import type { Account, DkimKey, Domain, DomainSettings, DomainState, MessageEvent } from "./model.ts";
 import type {
   ConsoleSession, Credential, EventQuery, NewDomain, OutboxItem, RecipientUpdate, SendQuery, StoredAttachment, StoredKey, StoredMessage,
-  StoredRecipient, StoredSend, Suppression, TagInfo, WebhookTarget,
+  StoredRecipient, StoredSend, Suppression, TagInfo, WebhookTarget, UnsubscribeGroup, SendBatch,
 } from "./records.ts";
 import type { InboundMessageStore, InboundRuleStore } from "./inbound/model.ts";
 import type { TemplateRepo } from "./template-model.ts";
@@ -13,8 +13,25 @@ import type { ListRepo } from "./list-model.ts";
 
 export type * from "./records.ts";
 
+/** Unsubscribe groups and scheduled-send batches: account data, shared by every zone. */
+export interface SendControlStore {
+  /** Stores a new group; the engine assigns its id (ascending integers, never reused). */
+  insertGroup(g: Omit<UnsubscribeGroup, "id">): Promise<UnsubscribeGroup>;
+  getGroup(id: number): Promise<UnsubscribeGroup | null>;
+  /** Every group, by id. */
+  listGroups(): Promise<UnsubscribeGroup[]>;
+  updateGroup(id: number, patch: Partial<Pick<UnsubscribeGroup, "name" | "description" | "isDefault">>): Promise<UnsubscribeGroup | null>;
+  deleteGroup(id: number): Promise<boolean>;
+  insertBatch(b: SendBatch): Promise<void>;
+  getBatch(id: string): Promise<SendBatch | null>;
+  /** Every batch, oldest first. */
+  listBatches(): Promise<SendBatch[]>;
+  /** Sets or (null) releases a batch's hold; false when the batch does not exist. */
+  setBatchHold(id: string, hold: SendBatch["hold"], now: number): Promise<boolean>;
+}
+
 /** Account, keys, domains, credentials and webhook targets: the data every zone shares. */
-export interface ControlStore extends InboundRuleStore {
+export interface ControlStore extends InboundRuleStore, SendControlStore {
   getAccount(): Promise<Account | null>;
   createAccount(a: Account & { secret: string }): Promise<void>;
   /** The server-wide HMAC secret for VERP and tracking tokens. */

@@ -4,6 +4,7 @@ import type { Account, DkimKey, Domain, DomainSettings, DomainState } from "../.
 import type { ControlStore, Credential, NewDomain, StoredKey, WebhookTarget } from "../../core/store-port.ts";
 import { bool, json } from "./db.ts";
 import { createInboundRuleStore } from "./inbound-rules.ts";
+import { createSendControlStore } from "./send-controls.ts";
 import { createSessionStatements } from "./sessions.ts";
 
 type Row = Record<string, unknown>;
@@ -42,6 +43,7 @@ export function createControlStore(db: Database): ControlStore {
   };
   return {
     ...createInboundRuleStore(db),
+    ...createSendControlStore(db),
     ...createSessionStatements(db),
     async getAccount() {
       const r = db.query("SELECT * FROM account LIMIT 1").get() as Row | null;
