@@ -19,6 +19,7 @@ import { createClientIp } from "./api/client-ip.ts";
 import { createTokenCodec } from "./tracking/token.ts";
 import { createMta } from "./mta/index.ts";
 import { createSuppressionService } from "./core/suppressions.ts";
+import { createUnsubscribeGroupService } from "./core/unsubscribe-groups.ts";
 import { createWebhookService } from "./core/webhooks.ts";
 import { createActivityService } from "./core/activity.ts";
 import { createValidator } from "./validation/verdict.ts";
@@ -38,6 +39,7 @@ import { createBotVerdicts } from "./webhooks/bot-verdicts.ts";
 import { createBotDetector } from "./tracking/bot-detector.ts";
 import { createInteractionRecorder } from "./tracking/interactions.ts";
 import { createTrackingSurface } from "./api/tracking.ts";
+import { createPreferences } from "./tracking/preferences.ts";
 import { createSendgridSurface } from "./api/sendgrid/routes.ts";
 import { createMailgunSurface } from "./api/mailgun/routes.ts";
 import { createSparkpostSurface } from "./api/sparkpost/routes.ts";
@@ -107,7 +109,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const templateFiles = createTemplateStore({ dir: config.storage.templates_dir });
   const templateService = createTemplateService({ repo: store.templates, files: templateFiles, now });
   const lists = createListService({ repo: store.lists, now });
-  const surfaceDeps: SurfaceDeps = { config, access, domains, sender, suppressions, webhooks, activity, validator, codec, now,
+  const surfaceDeps: SurfaceDeps = { config, access, domains, sender, suppressions, unsubscribeGroups: createUnsubscribeGroupService({ store, now }), webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey, templates: templateFiles, detector, resolver,
     outbound: events.outbound, eventWebhookPublicKey: events.publicKey, inboundRules, botVerdicts: createBotVerdicts({ store, now, onQueued: () => events.poke() }),
     templateService, lists };
@@ -119,7 +121,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const surfaces = {
     sendgrid: createSendgridSurface(surfaceDeps), mailgun: createMailgunSurface(surfaceDeps),
     sparkpost: createSparkpostSurface(surfaceDeps), native: createNativeSurface(surfaceDeps),
-    tracking: createTrackingSurface({ codec, recorder: interactions, detector, log: log.child("tracking"), lists }),
+    tracking: createTrackingSurface({ codec, recorder: interactions, preferences: createPreferences({ store, interactions }), detector, log: log.child("tracking"), lists }),
   };
   // One count of wrong keys per client IP, whether they come to an API or to the console's sign-in.
   const keyThrottle = createThrottle({ now, freeFailures: 10 });

@@ -17,6 +17,7 @@ import type { Resolver } from "../dns.ts";
 import type { Outbound } from "../webhooks/outbound.ts";
 import type { BotVerdicts } from "../webhooks/bot-verdicts.ts";
 import type { InboundRules } from "../core/inbound/rules.ts";
+import type { UnsubscribeGroupService } from "../core/unsubscribe-groups.ts";
 
 export interface SurfaceDeps {
   config: Config;
@@ -24,6 +25,8 @@ export interface SurfaceDeps {
   domains: DomainService;
   sender: SendService;
   suppressions: SuppressionService;
+  /** Unsubscribe groups (SendGrid ASM). */
+  unsubscribeGroups: UnsubscribeGroupService;
   webhooks: WebhookService;
   activity: ActivityService;
   validator: Validator;

@@ -8,6 +8,9 @@ import type { BotDetector } from "../tracking/bot-detector.ts";
 import type { Logger } from "../log.ts";
 import { contextOf } from "./context.ts";
 import type { ListService } from "../core/list-service.ts";
+import type { Preferences } from "../tracking/preferences.ts";
+import { PREFERENCES_SCOPE } from "../tracking/rewrite.ts";
+import { preferencesPage, readPreferencesForm } from "./preferences-page.ts";
 
 // The smallest transparent GIF (43 bytes).
 const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
@@ -47,6 +50,8 @@ export interface TrackingDeps {
   /** Mailing lists, for %mailing_list_unsubscribe_url% links (/t/l/). */
   lists: Pick<ListService, "unsubscribe">;
   recorder: InteractionRecorder;
+  /** Unsubscribe group preferences (<%asm_preferences_raw_url%> links). */
+  preferences: Preferences;
   detector: BotDetector;
   log: Logger;
 }
@@ -66,6 +71,7 @@ export function createTrackingSurface(deps: TrackingDeps): SurfaceHandler {
     // The token first: a body is read only for a link of ours, and only its first few kilobytes.
     const payload = deps.codec.verify(token);
     if (!payload || payload.kind !== "unsubscribe") return notFound();
+    if (payload.url?.startsWith(PREFERENCES_SCOPE)) return preferences(payload, req);
     if (req.method === "GET" || req.method === "HEAD") {
       return page("Unsubscribe", `<p>Do you want to stop receiving these emails?</p><form method="post"><button type="submit">Unsubscribe</button></form>`);
     }
@@ -74,6 +80,18 @@ export function createTrackingSurface(deps: TrackingDeps): SurfaceHandler {
     if (!r) return notFound();
     await r.done;
     return page("Unsubscribed", "<p>You are unsubscribed.</p>");
+  }
+
+  /** A preferences link: GET shows the groups with the recipient's choices, POST saves them. */
+  async function preferences(payload: NonNullable<ReturnType<TokenCodec["verify"]>>, req: Request): Promise<Response> {
+    if (req.method === "GET" || req.method === "HEAD") {
+      const groups = await deps.preferences.read(payload);
+      return groups ? page("Email preferences", preferencesPage(groups)) : notFound();
+    }
+    const form = readPreferencesForm(await readCapped(req, MAX_UNSUBSCRIBE_BODY_BYTES));
+    const hit = { ip: contextOf(req).ip, userAgent: req.headers.get("user-agent") ?? "", method: req.method };
+    if (!(await deps.preferences.save(payload, hit, form.keep, form.leaveAll))) return notFound();
+    return page("Email preferences", "<p>Your preferences are saved.</p>");
   }
 
   /** A mailing list's unsubscribe link: GET asks, POST turns the member's subscription off. */

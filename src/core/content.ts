@@ -17,7 +17,7 @@ export interface MessageContent {
   headers?: Record<string, string>;
   /** Indexes into the send's attachments table (shared by every envelope of one send). */
   attachments: number[];
-  tracking: { opens: boolean; clicks: boolean; clickText: boolean; unsubscribe: boolean; honeypot: boolean; openTag?: string };
+  tracking: { opens: boolean; clicks: boolean; clickText: boolean; unsubscribe: boolean; honeypot: boolean; openTag?: string; groups?: number[] };
   /** RFC 5322 Date in ms (the accept time). */
   date: number;
 }

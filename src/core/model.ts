@@ -87,6 +87,8 @@ export interface TrackingFlags {
   clickText?: boolean;
   /** Put the open pixel where this tag is (SendGrid open_tracking.substitution_tag). */
   openTag?: string;
+  /** Unsubscribe groups a preferences link offers (SendGrid asm.groups_to_display). */
+  groups?: number[];
 }
 
 /**
@@ -190,6 +192,8 @@ export interface MessageEvent {
   /** SparkPost bounce class (core/bounce) of a failure or deferral: the one verdict every webhook
    *  format maps to its vendor's fields. Absent on events recorded before classification existed. */
   bounceClass?: number;
+  /** An unsubscribe from one unsubscribe group only (core/unsubscribe-groups.ts), not from all mail. */
+  unsubscribeGroup?: number;
   /** Whether the delivery attempt ran over TLS, and its number (1 for the first). */
   tls?: boolean;
   attempt?: number;

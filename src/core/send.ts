@@ -11,6 +11,7 @@ import { encodeContent, type MessageContent } from "./content.ts";
 import { newId } from "./ids.ts";
 import { windowStart } from "./limits.ts";
 import type { Recorder } from "./recorder.ts";
+import { groupListType, groupOfType } from "./unsubscribe-groups.ts";
 
 export interface SendDeps {
   store: Store;
@@ -68,7 +69,8 @@ export function createSendService(deps: SendDeps) {
       const zone = store.zone(domain.zone);
       const all = req.envelopes.flatMap((e) => [...e.to, ...(e.cc ?? []), ...(e.bcc ?? [])].map((a) => a.email));
       await checkLimit(domain, req.envelopes.length);
-      const suppressed = req.skipSuppression ? new Map<string, Suppression>() : await suppressedMap(zone, domain.name, all, Boolean(req.isTransactional), req.tags ?? []);
+      const suppressed = req.skipSuppression ? new Map<string, Suppression>()
+        : await suppressedMap(zone, domain.name, all, { isTransactional: Boolean(req.isTransactional), tags: req.tags ?? [], group: req.asmGroupId });
       const built = buildRows(req, domain, suppressed, at, deps);
       checkSizes(built, deps.maxMessageBytes);
       await deps.recorder.accept(domain.zone, { messages: built.messages, recipients: built.recipients, attachments: built.attachments, events: built.events });
@@ -106,12 +108,17 @@ function isUnsubscribedFrom(code: string, tags: readonly string[]): boolean {
   return scoped.length === 0 || scoped.includes("*") || scoped.some((t) => tags.includes(t));
 }
 
-async function suppressedMap(zone: ZoneStore, domain: string, emails: string[], isTransactional: boolean, tags: readonly string[] = []): Promise<Map<string, Suppression>> {
+/** What a send is, for its suppressions: its kind, its tags and its unsubscribe group. */
+interface SendKind { isTransactional: boolean; tags: readonly string[]; group?: number }
+
+async function suppressedMap(zone: ZoneStore, domain: string, emails: string[], send: SendKind): Promise<Map<string, Suppression>> {
   const list = await zone.findSuppressed(domain, emails);
   const whitelisted = new Set(list.filter((s) => s.type === "whitelists").map((s) => s.address));
-  const kind = isTransactional ? "transactional" : "non_transactional";
-  const applies = (s: Suppression) => SUPPRESSING.has(s.type) && !whitelisted.has(s.address) && (s.scope === null || s.scope === kind)
-    && (s.type !== "unsubscribes" || isUnsubscribedFrom(s.code, tags));
+  const kind = send.isTransactional ? "transactional" : "non_transactional";
+  // An unsubscribe group's entries stop only mail sent with that group.
+  const isListed = (s: Suppression) => SUPPRESSING.has(s.type) || (send.group !== undefined && s.type === groupListType(send.group));
+  const applies = (s: Suppression) => isListed(s) && !whitelisted.has(s.address) && (s.scope === null || s.scope === kind)
+    && (s.type !== "unsubscribes" || isUnsubscribedFrom(s.code, send.tags));
   const out = new Map<string, Suppression>();
   for (const s of list) if (applies(s) && !out.has(s.address)) out.set(s.address, s);
   return out;
@@ -175,6 +182,7 @@ function buildRows(req: SendRequest, domain: Domain, suppressed: Map<string, Sup
     // The hidden honeypot link is part of tracking: mail sent with tracking off is left as written.
     honeypot: domain.botDetection && Boolean((req.tracking?.opens ?? domain.openTracking) || (req.tracking?.clicks ?? domain.clickTracking)),
     ...(req.tracking?.openTag ? { openTag: req.tracking.openTag } : {}),
+    ...(req.tracking?.groups?.length ? { groups: req.tracking.groups } : {}),
   };
   for (const e of req.envelopes) {
     const id = newId(at);
@@ -221,8 +229,9 @@ type EventBase = Omit<MessageEvent, "id" | "type">;
 function acceptEvents(base: EventBase, sup: Suppression | undefined, status: StoredRecipient["status"]): MessageEvent[] {
   const at = base.timestamp;
   if (sup) {
-    return [{ ...base, id: newId(at), type: "failed", severity: "permanent", code: 605, description: SUPPRESSED_TEXT[sup.type] ?? "Not delivering to a suppressed address",
-      reason: SUPPRESSED_REASON[sup.type] ?? "suppress-bounce" }];
+    const list = groupOfType(sup.type) === null ? sup.type : "unsubscribes";
+    return [{ ...base, id: newId(at), type: "failed", severity: "permanent", code: 605, description: SUPPRESSED_TEXT[list] ?? "Not delivering to a suppressed address",
+      reason: SUPPRESSED_REASON[list] ?? "suppress-bounce" }];
   }
   const accepted: MessageEvent = { ...base, id: newId(at), type: "accepted" };
   if (status !== "test") return [accepted];

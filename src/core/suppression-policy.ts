@@ -64,6 +64,7 @@ export function suppressionFor(event: MessageEvent, ctx: SuppressionContext = {}
     case "complained":
       return { ...base, type: "complaints", reason: "complaint (ARF)", code: "" };
     case "unsubscribed":
+      if (event.unsubscribeGroup !== undefined) return { ...base, type: `group:${event.unsubscribeGroup}`, reason: "unsubscribe group link", code: "" };
       // A tag unsubscribe keeps the message's tags in `code`: it stops only mail with one of them.
       if (event.url === TAG_UNSUBSCRIBE_EVENT_URL && event.tags.length) return { ...base, type: "unsubscribes", reason: "tag unsubscribe link", code: event.tags.join(",") };
       return { ...base, type: "unsubscribes", reason: event.url === "list-unsubscribe" ? "one-click unsubscribe (RFC 8058)" : "unsubscribe link", code: "" };

@@ -26,6 +26,8 @@ export interface MessageTrackingOptions {
   honeypot: boolean;
   /** SendGrid `open_tracking.substitution_tag`: the pixel replaces the first occurrence of this tag. */
   openSubstitutionTag?: string;
+  /** Unsubscribe groups the preferences link offers (SendGrid asm.groups_to_display, else asm.group_id). */
+  unsubscribeGroups?: number[];
 }
 
 export interface RecipientTracking {
@@ -108,7 +110,7 @@ export function prepareTracking(input: TrackingInput, opts: MessageTrackingOptio
         // %tag_unsubscribe_url% (only from the message's tags) and %mailing_list_unsubscribe_url%.
         for (const [placeholder, scope] of UNSUBSCRIBE_PLACEHOLDERS) {
           if (!out.html?.includes(placeholder) && !out.text?.includes(placeholder)) continue;
-          const url = unsubscribeUrl(base, opts, recipient, scope);
+          const url = unsubscribeUrl(base, opts, recipient, scope === PREFERENCES_SCOPE ? preferencesScope(opts.unsubscribeGroups) : scope);
           if (out.html?.includes(placeholder)) out.html = out.html.replaceAll(placeholder, escapeAttribute(url));
           if (out.text?.includes(placeholder)) out.text = out.text.replaceAll(placeholder, url);
         }
@@ -259,8 +261,19 @@ function renderHeaders(
 export const UNSUBSCRIBE_PLACEHOLDER = "%unsubscribe_url%";
 /** An unsubscribe token whose url is this unsubscribes only from the message's tags (Mailgun's tag unsubscribe). */
 export const TAG_UNSUBSCRIBE_SCOPE = "tag";
+/** An unsubscribe token whose url is this unsubscribes from all mail even when the message has an unsubscribe group. */
+export const GLOBAL_UNSUBSCRIBE_SCOPE = "global";
+/** A preferences link's token url: this prefix, then the offered group ids joined by commas. */
+export const PREFERENCES_SCOPE = "preferences:";
+const preferencesScope = (groups: number[] = []) => PREFERENCES_SCOPE + groups.join(",");
+/** SendGrid's substitution tags, as written and as an HTML editor escapes them. */
+const sendgridTags = (name: string, scope: string | undefined): [string, string | undefined][] =>
+  [[`<%${name}%>`, scope], [`&lt;%${name}%&gt;`, scope]];
 const UNSUBSCRIBE_PLACEHOLDERS: [string, string | undefined][] = [
   [UNSUBSCRIBE_PLACEHOLDER, undefined], ["%mailing_list_unsubscribe_url%", undefined], ["%tag_unsubscribe_url%", TAG_UNSUBSCRIBE_SCOPE],
+  // The group link unsubscribes from the message's unsubscribe group (the default for its mail).
+  ...sendgridTags("asm_group_unsubscribe_raw_url", undefined), ...sendgridTags("asm_global_unsubscribe_raw_url", GLOBAL_UNSUBSCRIBE_SCOPE),
+  ...sendgridTags("asm_preferences_raw_url", PREFERENCES_SCOPE),
 ];
 
 function unsubscribeUrl(base: string, opts: MessageTrackingOptions, recipient: RecipientTracking, scope?: string): string {

@@ -26,6 +26,7 @@ const CASES: [string, Partial<MessageEvent>, { type: string; code: string; reaso
   ["complaint (ARF)", { type: "complained", description: "abuse" }, { type: "complaints", code: "", reason: "complaint (ARF)" }],
   ["unsubscribe link", { type: "unsubscribed" }, { type: "unsubscribes", code: "", reason: "unsubscribe link" }],
   ["one-click List-Unsubscribe", { type: "unsubscribed", url: "list-unsubscribe" }, { type: "unsubscribes", code: "", reason: "one-click unsubscribe (RFC 8058)" }],
+  ["unsubscribe group link", { type: "unsubscribed", unsubscribeGroup: 12 }, { type: "group:12", code: "", reason: "unsubscribe group link" }],
   ["delivered", { type: "delivered", code: 250 }, null],
   ["opened", { type: "opened" }, null],
 ];

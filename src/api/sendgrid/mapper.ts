@@ -25,7 +25,7 @@ export async function toSendRequest(mail: SgMail, domain: string, templates: Tem
   const req: SendRequest = {
     domain, from: mail.from, envelopes, source: "sendgrid",
     attachments: [...mail.attachments.map(toAttachment), ...extraContent(mail)],
-    tags: mail.categories, tracking: withUnsubscribeTag(mail, envelopes),
+    tags: mail.categories, tracking: withAsm(mail, withUnsubscribeTag(mail, envelopes)),
   };
   if (mail.replyTo.length) req.replyTo = mail.replyTo;
   if (mail.ipPoolName) req.ipPool = mail.ipPoolName;
@@ -58,6 +58,16 @@ function toEnvelope(mail: SgMail, i: number, c: Awaited<ReturnType<typeof render
 function withUnsubscribeTag(mail: SgMail, envelopes: SendEnvelope[]): SgMail["tracking"] {
   const tagged = envelopes.some((e) => e.html?.includes(UNSUBSCRIBE_PLACEHOLDER) || e.text?.includes(UNSUBSCRIBE_PLACEHOLDER));
   return tagged && mail.tracking?.unsubscribe === undefined ? { ...mail.tracking, unsubscribe: true } : mail.tracking;
+}
+
+/**
+ * Mail of an unsubscribe group carries unsubscribe links (List-Unsubscribe and the <%asm_…%> tags)
+ * that leave the group; its preferences link offers groups_to_display (else the group itself).
+ */
+function withAsm(mail: SgMail, tracking: SgMail["tracking"]): SgMail["tracking"] {
+  if (!mail.asm) return tracking;
+  const groups = mail.asm.groupsToDisplay.length ? mail.asm.groupsToDisplay : [mail.asm.groupId];
+  return { ...tracking, unsubscribe: true, groups };
 }
 
 /** Legacy mail_settings.bcc: blind-copied on every personalization that does not list it already. */

@@ -36,7 +36,7 @@ export function prepareMessage(msg: StoredMessage, attachments: StoredAttachment
   const template: TrackingTemplate | null = tracked
     ? prepareTracking({ html: content.html, text: content.text, headers: content.headers ?? {} }, {
       publicUrl: deps.publicUrl, domain: msg.domain, messageId: msg.id, codec: deps.codec, opens: t.opens, clicks: t.clicks,
-      clickText: t.clickText, unsubscribe: t.unsubscribe, honeypot: t.honeypot, openSubstitutionTag: t.openTag })
+      clickText: t.clickText, unsubscribe: t.unsubscribe, honeypot: t.honeypot, openSubstitutionTag: t.openTag, unsubscribeGroups: t.groups })
     : null;
   // The honeypot link names the message, not the recipient: alone it needs no per-recipient copy.
   const isPerRecipient = t.opens || t.clicks || t.unsubscribe;

@@ -21,6 +21,7 @@ const SENDGRID_EVENT: Record<MessageEvent["type"], string> = {
 export function sendgridEventName(e: MessageEvent): string {
   if (e.type === "failed" && e.code === 605) return "dropped";
   if (e.type === "failed" && e.severity === "temporary") return "deferred";
+  if (e.type === "unsubscribed" && e.unsubscribeGroup !== undefined) return "group_unsubscribe";
   return SENDGRID_EVENT[e.type];
 }
 
@@ -31,7 +32,8 @@ export function sendgridEvent(ctx: EventContext): Record<string, unknown> {
     email: e.recipient, timestamp: seconds(e.timestamp), event: sendgridEventName(e), sg_event_id: e.id,
     sg_message_id: `${ctx.message?.id ?? e.messageId}.${e.recipientId ?? "0"}`, "smtp-id": ctx.message?.messageIdHeader ?? "",
     category: e.tags,
-    ...(ctx.message?.asmGroupId !== undefined ? { asm_group_id: ctx.message.asmGroupId } : {}),
+    ...(e.unsubscribeGroup !== undefined ? { asm_group_id: e.unsubscribeGroup }
+      : ctx.message?.asmGroupId !== undefined ? { asm_group_id: ctx.message.asmGroupId } : {}),
   };
   if (e.type === "failed" || e.type === "deferred" || e.type === "delivered") {
     out.response = e.description ?? "";
