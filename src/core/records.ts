@@ -111,9 +111,15 @@ export interface StoredAttachment {
 /** The suppression type of an unsubscribe group's entries. */
 export type GroupSuppressionType = `group:${number}`;
 
+/**
+ * Lists that only report, never stop mail: addresses a receiver blocked mail to (the mail or its
+ * sender was refused, not the address) and addresses found invalid (SendGrid's blocks and invalid emails).
+ */
+export type ReportListType = "blocks" | "invalid";
+
 export interface Suppression {
   domain: string;
-  type: SuppressionType | GroupSuppressionType;
+  type: SuppressionType | GroupSuppressionType | ReportListType;
   address: string;
   reason: string;
   code: string;

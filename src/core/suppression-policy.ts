@@ -73,12 +73,33 @@ export function suppressionFor(event: MessageEvent, ctx: SuppressionContext = {}
   }
 }
 
-/** Every suppression a batch of events implies, in event order; `ctxFor` gives each event's context. */
+/**
+ * The report-only list a failure puts its address on, or null: `invalid` when the address itself
+ * is bad (a bad mailbox syntax or a domain that takes no mail: 5.1.3, 5.1.2, or DNS said so),
+ * `blocks` when a receiver refused the mail for anything but the address (what SendGrid's events
+ * call a blocked bounce). Neither stops mail; a hard bounce is on the bounce list as well.
+ */
+export function reportListFor(event: MessageEvent): Suppression | null {
+  if (event.type !== "failed" || event.severity !== "permanent" || event.reason === "old" || event.code === 605) return null;
+  const enhanced = event.enhancedCode ?? "";
+  const isDnsVerdict = event.code === undefined && enhanced.startsWith("5.1.");
+  if (!isSmtpCode(event.code) && !isDnsVerdict) return null;
+  const base = { domain: event.domain, address: event.recipient.toLowerCase(), scope: null, createdAt: event.timestamp,
+    reason: (event.description ?? "").slice(0, 500), code: enhanced || String(event.code) };
+  const cls = classOfFailure(event);
+  if (bounceCategory(cls) === "hard") return isDnsVerdict || /^5\.1\.[23]$/.test(enhanced) ? { ...base, type: "invalid" } : null;
+  // Auto-replies and challenges are not refusals.
+  return cls === 60 || cls === 100 ? null : { ...base, type: "blocks" };
+}
+
+/** Every suppression (and report-list entry) a batch of events implies, in event order; `ctxFor` gives each event's context. */
 export function suppressionsFor(events: MessageEvent[], ctxFor: (e: MessageEvent) => SuppressionContext = () => ({})): Suppression[] {
   const out: Suppression[] = [];
   for (const e of events) {
     const s = suppressionFor(e, ctxFor(e));
     if (s) out.push(s);
+    const listed = reportListFor(e);
+    if (listed) out.push(listed);
   }
   return out;
 }

@@ -2,11 +2,13 @@
 // whitelists (which exempt an address from the others). Automatic adds come from delivery
 // failures, DSNs, complaints and unsubscribe clicks.
 import type { SuppressionType } from "./model.ts";
-import type { Store, Suppression } from "./store-port.ts";
+import type { ReportListType, Store, Suppression } from "./store-port.ts";
 import { AppError, invalid, notFound } from "./errors.ts";
 import { checkSyntax } from "../validation/address.ts";
 
 export const SUPPRESSION_TYPES: SuppressionType[] = ["bounces", "unsubscribes", "complaints", "whitelists"];
+/** Lists only delivery outcomes fill (suppression-policy.ts reportListFor): read and cleared, never added to by hand. */
+export const REPORT_LIST_TYPES: ReportListType[] = ["blocks", "invalid"];
 
 export interface SuppressionInput {
   address: string;
@@ -26,6 +28,9 @@ export function createSuppressionService(deps: { store: Store; now: () => number
     if (!SUPPRESSION_TYPES.includes(type as SuppressionType)) throw invalid(`type must be one of ${SUPPRESSION_TYPES.join(", ")}`, "type");
     return type as SuppressionType;
   };
+  /** Reads and removals also reach the report-only lists. */
+  const checkReadType = (type: string): SuppressionType | ReportListType =>
+    REPORT_LIST_TYPES.includes(type as ReportListType) ? type as ReportListType : checkType(type);
 
   return {
     checkType,
@@ -41,22 +46,22 @@ export function createSuppressionService(deps: { store: Store; now: () => number
       return rows.length;
     },
     async get(domain: string, type: string, address: string): Promise<Suppression | null> {
-      return (await zoneOf(domain)).getSuppression(domain.toLowerCase(), checkType(type), address);
+      return (await zoneOf(domain)).getSuppression(domain.toLowerCase(), checkReadType(type), address);
     },
     /**
      * Lists entries ordered by address, after `after` or before `before` (cursor paging);
      * `descending` reads from the end backwards (nearest `before` first) for previous/last pages.
      */
     async list(domain: string, q: { type?: string; after?: string; before?: string; descending?: boolean; limit: number; address?: string }): Promise<Suppression[]> {
-      if (q.type) checkType(q.type);
+      if (q.type) checkReadType(q.type);
       return (await zoneOf(domain)).listSuppressions({ domain: domain.toLowerCase(), ...q });
     },
     /** Removes `address` from one list (or all when type is null); returns how many entries went. */
     async remove(domain: string, type: string | null, address: string): Promise<number> {
-      return (await zoneOf(domain)).deleteSuppression(domain.toLowerCase(), type ? checkType(type) : null, address);
+      return (await zoneOf(domain)).deleteSuppression(domain.toLowerCase(), type ? checkReadType(type) : null, address);
     },
     async clear(domain: string, type: string): Promise<number> {
-      return (await zoneOf(domain)).deleteAllSuppressions(domain.toLowerCase(), checkType(type));
+      return (await zoneOf(domain)).deleteAllSuppressions(domain.toLowerCase(), checkReadType(type));
     },
   };
 }

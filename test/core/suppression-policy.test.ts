@@ -3,7 +3,7 @@
 // only when configured, complaints and unsubscribes always.
 import { describe, expect, test } from "bun:test";
 import type { MessageEvent } from "../../src/core/model.ts";
-import { isSoftBounce, suppressionFor, suppressionsFor } from "../../src/core/suppression-policy.ts";
+import { isSoftBounce, reportListFor, suppressionFor, suppressionsFor } from "../../src/core/suppression-policy.ts";
 
 const T = 1_800_000_000_000;
 const ev = (e: Partial<MessageEvent>): MessageEvent => ({ id: "e1", type: "failed", messageId: "m1", recipient: "Bob@Example.COM",
@@ -54,5 +54,37 @@ describe("suppressionFor", () => {
   test("a batch yields one suppression per suppressing event, in order", () => {
     const list = suppressionsFor([ev({ type: "delivered" }), ev({ type: "complained", recipient: "c@x.test" }), ev({ type: "unsubscribed", recipient: "u@x.test" })]);
     expect(list.map((s) => [s.type, s.address])).toEqual([["complaints", "c@x.test"], ["unsubscribes", "u@x.test"]]);
+  });
+});
+
+// The report-only lists (SendGrid's blocks and invalid emails): what a receiver's refusal says.
+const REPORT_CASES: [string, Partial<MessageEvent>, "blocks" | "invalid" | null][] = [
+  ["block: listed IP", { severity: "permanent", code: 554, enhancedCode: "5.7.1", description: "blocked using zen.spamhaus.org", bounceClass: 51 }, "blocks"],
+  ["block: spam content", { severity: "permanent", code: 550, enhancedCode: "5.7.1", description: "likely unsolicited mail", bounceClass: 52 }, "blocks"],
+  ["soft bounce that ended the attempt: mailbox full", { severity: "permanent", code: 552, enhancedCode: "5.2.2", description: "over quota", bounceClass: 22 }, "blocks"],
+  ["hard: no such user (a bounce, not invalid)", { severity: "permanent", code: 550, enhancedCode: "5.1.1", description: "no such user", bounceClass: 10 }, null],
+  ["invalid: bad destination domain (5.1.2)", { severity: "permanent", code: 550, enhancedCode: "5.1.2", description: "host unknown", bounceClass: 10 }, "invalid"],
+  ["invalid: bad mailbox syntax (5.1.3)", { severity: "permanent", code: 553, enhancedCode: "5.1.3", description: "bad address syntax", bounceClass: 10 }, "invalid"],
+  ["invalid: DNS says the domain takes no mail", { severity: "permanent", enhancedCode: "5.1.2", description: "no MX" }, "invalid"],
+  ["auto-reply", { severity: "permanent", code: 550, description: "out of office", bounceClass: 60 }, null],
+  ["accept-time drop (605)", { severity: "permanent", code: 605, reason: "suppress-bounce" }, null],
+  ["queue lifetime ran out", { severity: "permanent", code: 421, reason: "old", bounceClass: 24 }, null],
+  ["local policy without a reply", { severity: "permanent", enhancedCode: "5.7.1", description: "sending domain deleted" }, null],
+  ["a deferral", { type: "deferred", severity: "temporary", code: 451, bounceClass: 70 }, null],
+];
+
+describe("reportListFor", () => {
+  for (const [name, event, want] of REPORT_CASES) {
+    test(name, () => {
+      const got = reportListFor(ev(event));
+      if (!want) return expect(got).toBeNull();
+      expect(got).toMatchObject({ type: want, address: "bob@example.com", domain: "a.test", scope: null });
+    });
+  }
+
+  test("a batch lists a block beside nothing, and an invalid address beside its bounce", () => {
+    const list = suppressionsFor([ev({ severity: "permanent", code: 554, enhancedCode: "5.7.1", description: "spam", bounceClass: 52 }),
+      ev({ severity: "permanent", code: 550, enhancedCode: "5.1.2", description: "host unknown", bounceClass: 10, recipient: "x@nowhere.test" })]);
+    expect(list.map((s) => [s.type, s.address, s.code])).toEqual([["blocks", "bob@example.com", "5.7.1"], ["bounces", "x@nowhere.test", "550"], ["invalid", "x@nowhere.test", "5.1.2"]]);
   });
 });

@@ -6,6 +6,7 @@ import { Elysia } from "elysia";
 import type { SurfaceDeps } from "../deps.ts";
 import type { MessageEvent } from "../../core/model.ts";
 import { invalid } from "../../core/errors.ts";
+import { reportListFor } from "../../core/suppression-policy.ts";
 import { json } from "../errors.ts";
 import { principalOf } from "../context.ts";
 import { permissions } from "../permission.ts";
@@ -39,6 +40,14 @@ function bucketOf(ms: number, by: string): number {
   return day;
 }
 
+/** A refusal of the mail (not of the address) is a block; a bad address is a bounce and an invalid email. */
+function countFailure(m: Metrics, e: MessageEvent) {
+  const listed = reportListFor(e)?.type;
+  if (listed === "blocks") { m.blocks++; return; }
+  m.bounces++;
+  if (listed === "invalid") m.invalid_emails++;
+}
+
 /** Adds one event to `m`; `seen` makes unique opens and clicks count a recipient of a message once. */
 function count(m: Metrics, e: MessageEvent, seen: Set<string>, row = "") {
   const once = (kind: string) => {
@@ -53,7 +62,7 @@ function count(m: Metrics, e: MessageEvent, seen: Set<string>, row = "") {
     case "failed":
       if (e.code === 605) { m.requests++; m[DROPS[e.reason ?? ""] ?? "bounce_drops"]++; }
       else if (e.severity === "temporary") m.deferred++;
-      else m.bounces++;
+      else countFailure(m, e);
       break;
     case "opened": if (!e.isBot) { m.opens++; if (once("o")) m.unique_opens++; } break;
     case "clicked": if (!e.isBot) { m.clicks++; if (once("c")) m.unique_clicks++; } break;

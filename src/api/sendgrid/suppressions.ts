@@ -1,8 +1,9 @@
 // SendGrid's suppression lists: /v3/suppression/{bounces,blocks,spam_reports,invalid_emails,
 // unsubscribes} and the global unsubscribes of /v3/asm/suppressions/global, on postern's lists
-// (bounces, complaints, unsubscribes without tags). A domain key acts on its domain; an account
-// key on every domain (SendGrid's lists are account-wide). postern records no blocks or invalid
-// emails: those lists read empty. Entries here are the ones the send path honours.
+// (bounces, complaints, unsubscribes without tags) and the report-only lists delivery outcomes fill
+// (blocks: mail a receiver refused for anything but the address; invalid: addresses found bad).
+// A domain key acts on its domain; an account key on every domain (SendGrid's lists are
+// account-wide). Bounces, spam reports and unsubscribes are the ones the send path honours.
 import { Elysia } from "elysia";
 import type { SurfaceDeps } from "../deps.ts";
 import type { Principal } from "../../core/model.ts";
@@ -21,9 +22,9 @@ const MANAGE = { right: "suppressions.manage" } as const;
 const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_LIST = 500;
 
-/** SendGrid list name → postern list, or null for the lists postern never fills. */
-const LISTS: Record<string, "bounces" | "complaints" | "unsubscribes" | null> = {
-  bounces: "bounces", blocks: null, spam_reports: "complaints", invalid_emails: null, unsubscribes: "unsubscribes",
+/** SendGrid list name → postern list. */
+const LISTS: Record<string, "bounces" | "complaints" | "unsubscribes" | "blocks" | "invalid"> = {
+  bounces: "bounces", blocks: "blocks", spam_reports: "complaints", invalid_emails: "invalid", unsubscribes: "unsubscribes",
 };
 
 const secs = (ms: number) => Math.floor(ms / 1000);
@@ -33,6 +34,7 @@ const isGlobal = (s: Suppression) => s.type !== "unsubscribes" || s.code.split("
 function item(list: string, s: Suppression) {
   if (list === "spam_reports") return { created: secs(s.createdAt), email: s.address, ip: "" };
   if (list === "unsubscribes") return { created: secs(s.createdAt), email: s.address };
+  if (list === "invalid_emails") return { created: secs(s.createdAt), email: s.address, reason: s.reason };
   return { created: secs(s.createdAt), email: s.address, reason: s.reason, status: /^\d\.\d+\.\d+$/.test(s.code) ? s.code : s.code ? `${s.code[0]}.0.0` : "" };
 }
 
@@ -58,7 +60,7 @@ export function suppressionRoutes(deps: Deps) {
     const limit = Math.min(Math.max(Number(q.get("limit") ?? MAX_LIST) || MAX_LIST, 1), MAX_LIST);
     const offset = Math.max(Number(q.get("offset") ?? 0) || 0, 0);
     const wanted = email ?? q.get("email") ?? undefined;
-    const found = type ? await entries(principalOf(request), type, wanted) : [];
+    const found = await entries(principalOf(request), type, wanted);
     const picked = found.filter((s) => s.createdAt >= start && s.createdAt <= end).sort((a, b) => b.createdAt - a.createdAt || a.address.localeCompare(b.address));
     return json(200, picked.slice(offset, offset + limit).map((s) => item(list, s)));
   }
@@ -75,7 +77,7 @@ export function suppressionRoutes(deps: Deps) {
       else if (Array.isArray(b.emails) && b.emails.every((e) => typeof e === "string")) emails = b.emails as string[];
       else throw invalid("give delete_all: true or an emails array", "emails");
     }
-    if (type) for (const s of await entries(p, type)) if (emails === "all" || emails.some((e) => e.toLowerCase() === s.address)) await deps.suppressions.remove(s.domain, type, s.address);
+    for (const s of await entries(p, type)) if (emails === "all" || emails.some((e) => e.toLowerCase() === s.address)) await deps.suppressions.remove(s.domain, type, s.address);
     return new Response(null, { status: 204 });
   }
   async function addGlobal(request: Request) {

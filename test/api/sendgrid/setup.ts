@@ -7,7 +7,7 @@ import { Client } from "@sendgrid/client";
 import { MailService } from "@sendgrid/mail";
 import PostalMime from "postal-mime";
 import { makeTestApp, type TestApp, type TestAppOptions } from "../../helpers/app.ts";
-import { startSink, type Sink, type SinkMessage } from "../../helpers/smtp-sink.ts";
+import { startSink, type RcptScript, type Sink, type SinkMessage } from "../../helpers/smtp-sink.ts";
 
 export interface SendgridHarness {
   t: TestApp;
@@ -36,8 +36,9 @@ export function pointClient(client: Client, key: string, base: string) {
   client.setDefaultRequest("baseUrl", base);
 }
 
-export async function startHarness(opts: TestAppOptions = {}): Promise<SendgridHarness> {
-  const sink = await startSink();
+/** `script` decides the sink's RCPT replies (refusals for bounce tests). */
+export async function startHarness(opts: TestAppOptions & { script?: RcptScript } = {}): Promise<SendgridHarness> {
+  const sink = await startSink({ script: opts.script });
   const templatesDir = mkdtempSync(join(tmpdir(), "postern-sg-tpl-"));
   const toml = `[storage]\ntemplates_dir = "${templatesDir}"\n[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n${opts.toml ?? ""}`;
   const t = await makeTestApp({ ...opts, toml });

@@ -1,5 +1,5 @@
 // SendGrid's suppression lists through the official @sendgrid/client: bounces, spam reports,
-// global unsubscribes (read, add, delete), the lists postern never fills, and the send path
+// global unsubscribes (read, add, delete), blocks and invalid emails empty without refusals, and the send path
 // honouring them (a suppressed recipient is dropped, a removed one delivered again).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eventually, startHarness, type SendgridHarness } from "./setup.ts";
@@ -17,7 +17,7 @@ const get = async (url: string) => (await h.client.request({ method: "GET", url 
 const statuses = async (rcpt: string) => (await h.t.app.activity.events("example.com", { recipient: rcpt, limit: 50, ascending: true })).map((e) => e.type);
 
 describe("suppression lists", () => {
-  test("bounces and spam reports read back in SendGrid's shapes; blocks and invalid emails are empty", async () => {
+  test("bounces and spam reports read back in SendGrid's shapes; blocks and invalid emails are empty without refusals", async () => {
     expect(await get("/v3/suppression/bounces")).toEqual([{ created: expect.any(Number), email: "gone@dest.test", reason: "550 5.1.1 no such user", status: "5.0.0" }]);
     expect(await get("/v3/suppression/bounces/gone@dest.test")).toHaveLength(1);
     expect(await get("/v3/suppression/spam_reports")).toEqual([{ created: expect.any(Number), email: "angry@dest.test", ip: "" }]);
