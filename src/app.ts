@@ -4,6 +4,7 @@ import { hostname as osHostname } from "node:os";
 import type { Config } from "./config/load.ts";
 import { openSqliteStore } from "./store/sqlite/index.ts";
 import type { ServeLease, Store } from "./core/store-port.ts";
+import { withDomainCache } from "./core/domain-read.ts";
 import { createSystemResolver, type Resolver } from "./dns.ts";
 import { createLogger, createRecentErrors, type Logger } from "./log.ts";
 import { createMetrics } from "./metrics.ts";
@@ -64,7 +65,8 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const resolver = opts.resolver ?? createSystemResolver(config.mta.dns_servers, { now });
   // A zone another node owns ([zones.<name>] url) has no file here: its data never lands on this node.
   const localZones = config.zones.names.filter((z) => !config.zones.remote[z]);
-  const store: Store = openSqliteStore(opts.inMemory ? ":memory:" : config.storage.data_dir, localZones);
+  // Every domain read goes through one short cache (core/domain-read.ts); writes through it drop it.
+  const store: Store = withDomainCache(openSqliteStore(opts.inMemory ? ":memory:" : config.storage.data_dir, localZones), now);
   const metrics = createMetrics();
   const mtaHostname = config.mta.hostname || osHostname();
   const access = createAccessService({ control: store.control, now });
@@ -91,7 +93,11 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   });
 
   const inboundMail = createInboundMail({ rules: store.control, owningDomain: domains.owning, zone: (z) => store.zone(z), zoneNames: store.zoneNames,
-    resolver, hostname: mtaHostname, now, sender, onStored: () => events.poke(), log: log.child("inbound") });
+    resolver, hostname: mtaHostname, now, sender, log: log.child("inbound") });
+  // Posts and bot pushes written outside the recorder wake the webhook pipeline too.
+  const botVerdicts = createBotVerdicts({ store, now });
+  inboundMail.subscribe(events);
+  botVerdicts.subscribe(events);
   const inboundRules = createInboundRules({ rules: store.control, owningDomain: domains.owning, now,
     storedMessage: async (d, key) => (localZones.includes(d.zone) ? store.zone(d.zone).getInboundByKey(key) : null) });
   const suppressions = createSuppressionService({ store, now });
@@ -111,7 +117,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const lists = createListService({ repo: store.lists, now });
   const surfaceDeps: SurfaceDeps = { config, access, domains, sender, suppressions, unsubscribeGroups: createUnsubscribeGroupService({ store, now }), webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey, templates: templateFiles, detector, resolver,
-    outbound: events.outbound, eventWebhookPublicKey: events.publicKey, inboundRules, botVerdicts: createBotVerdicts({ store, now, onQueued: () => events.poke() }),
+    outbound: events.outbound, eventWebhookPublicKey: events.publicKey, inboundRules, botVerdicts,
     templateService, lists };
 
   const interactions = createInteractionRecorder({ store, recorder, detector, now });

@@ -4,20 +4,8 @@
 import { createWireResolver } from "./dns/resolver.ts";
 import { serversFrom } from "./dns/servers.ts";
 
-export interface MxRecord {
-  exchange: string;
-  priority: number;
-}
-
-export interface Resolver {
-  mx(name: string): Promise<MxRecord[]>;
-  /** One entry per TXT record, holding that record's strings in order (join them to read it). */
-  txt(name: string): Promise<string[][]>;
-  a(name: string): Promise<string[]>;
-  aaaa(name: string): Promise<string[]>;
-  cname(name: string): Promise<string[]>;
-  ptr?(name: string): Promise<string[]>;
-}
+export type { MxRecord, Resolver } from "./dns/types.ts";
+import type { MxRecord, Resolver } from "./dns/types.ts";
 
 /** DNS error codes that mean "the name or record does not exist" rather than "try again". */
 export const NOT_FOUND_CODES = new Set(["ENOTFOUND", "ENODATA", "NXDOMAIN", "ENONAME"]);

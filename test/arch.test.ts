@@ -66,3 +66,36 @@ describe("the webhook format registry", () => {
     expect(bad).toEqual([]);
   });
 });
+
+describe("one writer of events", () => {
+  test("only src/store/ and the recorder call the port methods that write events", () => {
+    const writes = /\.(applyOutcomes|createSend|purgeQueue)\(/;
+    const bad = [...files(join(ROOT, "src")), ...files(join(ROOT, "cli"))]
+      .filter((f) => !relative(ROOT, f).startsWith("src/store/") && relative(ROOT, f) !== "src/core/recorder.ts")
+      .filter((f) => writes.test(readFileSync(f, "utf8"))).map((f) => relative(ROOT, f));
+    expect(bad).toEqual([]);
+  });
+});
+
+describe("size and cycles", () => {
+  const sources = () => [...files(join(ROOT, "src")), ...files(join(ROOT, "cli"))];
+  test("no source file is over 300 lines", () => {
+    const long = sources().filter((f) => readFileSync(f, "utf8").split("\n").length > 301)
+      .map((f) => `${relative(ROOT, f)}: ${readFileSync(f, "utf8").split("\n").length} lines`);
+    expect(long).toEqual([]);
+  });
+  test("no import cycles between files", () => {
+    const graph = new Map(sources().map((f) => [relative(ROOT, f), importsOf(f).filter((i) => i.endsWith(".ts"))]));
+    const state = new Map<string, "open" | "done">();
+    const cycles: string[] = [];
+    const visit = (f: string, path: string[]) => {
+      if (state.get(f) === "done") return;
+      if (state.get(f) === "open") { cycles.push([...path.slice(path.indexOf(f)), f].join(" → ")); return; }
+      state.set(f, "open");
+      for (const next of graph.get(f) ?? []) if (graph.has(next)) visit(next, [...path, f]);
+      state.set(f, "done");
+    };
+    for (const f of graph.keys()) visit(f, []);
+    expect(cycles).toEqual([]);
+  });
+});

@@ -3,7 +3,8 @@
 // outcomes, events and suppressions in one transaction, then tells the subscribers registered in
 // app.ts (the scheduler, the webhook pipeline) what was recorded.
 import type { MessageEvent } from "./model.ts";
-import type { RecipientUpdate, Store, StoredAttachment, StoredMessage, StoredRecipient } from "./store-port.ts";
+import type { PurgeItem, RecipientUpdate, Store, StoredAttachment, StoredMessage, StoredRecipient } from "./store-port.ts";
+import { createSubscribers } from "./subscribers.ts";
 import { isSoftBounce, suppressionsFor, type SoftBouncePolicy, type SuppressionContext } from "./suppression-policy.ts";
 
 /** What one write recorded: subscribers look at it and decide whether to wake up. */
@@ -25,8 +26,8 @@ export interface AcceptedSend {
 }
 
 export function createRecorder(deps: { store: Store; now: () => number; softBounces?: SoftBouncePolicy }) {
-  const subscribers: RecordSubscriber[] = [];
-  const notify = (r: Recorded) => { for (const s of subscribers) s.recorded(r); };
+  const subscribers = createSubscribers<RecordSubscriber>();
+  const notify = (r: Recorded) => subscribers.each((s) => s.recorded(r));
 
   /** Each event's suppression context: soft bounces of its address already recorded in the window
    *  (asked of the store only when the repeated-soft-bounce policy is on), counting this batch too. */
@@ -49,7 +50,7 @@ export function createRecorder(deps: { store: Store; now: () => number; softBoun
 
   return {
     /** Registers a subscriber (once, in app.ts). */
-    subscribe(s: RecordSubscriber) { subscribers.push(s); },
+    subscribe: subscribers.subscribe,
     /** Outcome updates and events, with the suppressions they imply, in one transaction. */
     async record(zone: string, input: { updates?: RecipientUpdate[]; events: MessageEvent[] }): Promise<void> {
       const updates = input.updates ?? [];
@@ -64,18 +65,43 @@ export function createRecorder(deps: { store: Store; now: () => number; softBoun
     },
     /**
      * Fails every waiting recipient no attempt holds (or only those in `ids`) and records the events
-     * `eventsFor` makes of them, in one transaction; returns how many were purged.
+     * `eventsFor` makes of them; returns how many were purged. The rows are read and the events made
+     * before the transaction; a row an attempt claimed meanwhile is left to it, with its events.
      */
     async purge(zone: string, eventsFor: (rows: StoredRecipient[], messages: Map<string, StoredMessage>) => MessageEvent[], ids?: string[]): Promise<number> {
-      let recorded: MessageEvent[] = [];
-      const n = await deps.store.zone(zone).purgeQueue(deps.now(), (rows, messages) => {
-        recorded = eventsFor(rows, messages);
-        return { events: recorded, suppressions: suppressionsFor(recorded) };
-      }, ids);
+      const z = deps.store.zone(zone);
+      const only = ids && new Set(ids);
+      const rows = (await z.listQueue(Number.MAX_SAFE_INTEGER)).filter((r) => !only || only.has(r.id));
+      if (!rows.length) return 0;
+      const messages = new Map<string, StoredMessage>();
+      for (const id of new Set(rows.map((r) => r.messageId))) {
+        const m = await z.getMessage(id);
+        if (m) messages.set(id, m);
+      }
+      const items = purgeItems(rows, eventsFor(rows, messages));
+      const purged = new Set(await z.purgeQueue(deps.now(), items));
+      const recorded = items.filter((i) => purged.has(i.recipientId)).flatMap((i) => i.events);
       if (recorded.length) notify({ zone, events: recorded, queued: false });
-      return n;
+      return purged.size;
     },
   };
+}
+
+const PURGED_RESPONSE = "purged by the administrator";
+
+/** Each row with the events that name it (by recipient id, or by message and address) and what they suppress. */
+function purgeItems(rows: StoredRecipient[], events: MessageEvent[]): PurgeItem[] {
+  const key = (messageId: string, email: string) => `${messageId}\n${email.toLowerCase()}`;
+  const byRow = new Map<string, MessageEvent[]>(rows.map((r) => [r.id, []]));
+  const byAddress = new Map(rows.map((r) => [key(r.messageId, r.email), r.id]));
+  for (const e of events) {
+    const id = e.recipientId && byRow.has(e.recipientId) ? e.recipientId : byAddress.get(key(e.messageId, e.recipient));
+    if (id) byRow.get(id)!.push(e);
+  }
+  return rows.map((r) => {
+    const list = byRow.get(r.id)!;
+    return { recipientId: r.id, lastResponse: PURGED_RESPONSE, events: list, suppressions: suppressionsFor(list) };
+  });
 }
 
 export type Recorder = ReturnType<typeof createRecorder>;

@@ -69,6 +69,9 @@ export interface ControlStore extends InboundRuleStore, SendControlStore {
   deleteSessions(q: { tokenHash?: string; expiredBy?: number }): Promise<number>;
 }
 
+/** One waiting recipient to fail and what its failure records (the recorder builds these outside the transaction). */
+export interface PurgeItem { recipientId: string; lastResponse: string; events: MessageEvent[]; suppressions: Suppression[] }
+
 /** One accepted send as the recorder hands it over: its rows and what they imply, in one transaction. */
 export interface NewSend {
   messages: StoredMessage[];
@@ -112,11 +115,11 @@ export interface QueueStore {
   listQueue(limit: number): Promise<StoredRecipient[]>;
   retryNow(idOrMessageId: string, now: number): Promise<number>;
   /**
-   * Fails every waiting recipient not being attempted right now and records the events and
-   * suppressions `recordFor` makes of them, in one transaction; returns how many were purged.
-   * With `ids`, only those recipients (the console purges one destination).
+   * Fails each named recipient that is still waiting and not being attempted right now, writing
+   * the events and suppressions its item carries, in one transaction; an item whose recipient was
+   * claimed or finished meanwhile writes nothing. Returns the ids purged.
    */
-  purgeQueue(now: number, recordFor: (rows: StoredRecipient[], messages: Map<string, StoredMessage>) => { events: MessageEvent[]; suppressions: Suppression[] }, ids?: string[]): Promise<number>;
+  purgeQueue(now: number, items: PurgeItem[]): Promise<string[]>;
   nextDueAt(): Promise<number | null>;
   /** Makes every claimed, unfinished recipient due now: run once by a starting server (it holds the lease). */
   releaseClaims(now: number): Promise<number>;

@@ -2,7 +2,7 @@
 // our own wire client over the configured servers, with a small TTL-respecting cache so that a
 // burst of mail to one domain asks DNS once.
 import type { Answer, RecordType } from "dns-packet";
-import type { MxRecord, Resolver } from "../dns.ts";
+import type { MxRecord, Resolver } from "./types.ts";
 import { DnsError, exchange, type DnsServer, type WireAnswer } from "./wire.ts";
 
 export interface WireResolverOptions {

@@ -4,23 +4,10 @@
 import addrs from "email-addresses";
 import { domainToASCII, domainToUnicode } from "node:url";
 import { splitAddressList } from "./split.ts";
-import { checkParsedSyntax } from "./syntax.ts";
+import { checkParsedSyntax, type ParsedAddress } from "./syntax.ts";
 import type { Issue } from "../core/errors.ts";
 
-export interface ParsedAddress {
-  /** `localpart@domain` in the form it was given (quotes kept where the local part needs them). */
-  email: string;
-  localpart: string;
-  /** The domain as given (may hold U-labels). */
-  domain: string;
-  /** Lower-cased A-label (punycode) form, for DNS and comparisons; "" when the IDN is invalid. */
-  asciiDomain: string;
-  /** Lower-cased U-label form, for display. */
-  unicodeDomain: string;
-  name?: string;
-  /** Display name of the RFC 5322 group the address was listed in. */
-  group?: string;
-}
+export type { ParsedAddress } from "./syntax.ts";
 
 export interface ParsedAddressList {
   parsed: ParsedAddress[];

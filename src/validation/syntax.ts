@@ -1,7 +1,21 @@
 // The RFC 5321 rules a parsed address must meet to be used as an SMTP recipient: length limits,
 // host-name shape, no address literals. Pure; parsing itself is address.ts.
 import type { Issue } from "../core/errors.ts";
-import type { ParsedAddress } from "./address.ts";
+
+export interface ParsedAddress {
+  /** `localpart@domain` in the form it was given (quotes kept where the local part needs them). */
+  email: string;
+  localpart: string;
+  /** The domain as given (may hold U-labels). */
+  domain: string;
+  /** Lower-cased A-label (punycode) form, for DNS and comparisons; "" when the IDN is invalid. */
+  asciiDomain: string;
+  /** Lower-cased U-label form, for display. */
+  unicodeDomain: string;
+  name?: string;
+  /** Display name of the RFC 5322 group the address was listed in. */
+  group?: string;
+}
 
 export const MAX_LOCAL_PART_OCTETS = 64; // RFC 5321 §4.5.3.1.1
 export const MAX_DOMAIN_OCTETS = 253; // RFC 5321 §4.5.3.1.2 allows 255 on the wire, i.e. 253 as text

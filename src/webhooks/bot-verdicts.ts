@@ -5,14 +5,18 @@ import type { Domain } from "../core/model.ts";
 import { newId } from "../core/ids.ts";
 import type { Store, ZoneStore } from "../core/store-port.ts";
 import { bot } from "./formats/bot.ts";
+import { createSubscribers, type OutboxSubscriber } from "../core/subscribers.ts";
 
 export const BOT_RESULT_TTL_MS = 3_600_000;
 
-export function createBotVerdicts(deps: { store: Store; now: () => number; onQueued: () => void }) {
+export function createBotVerdicts(deps: { store: Store; now: () => number }) {
+  const subscribers = createSubscribers<OutboxSubscriber>();
   // A domain of a zone another node holds has no store here: its bot state stays in the first local zone.
   const zoneOf = (d: Pick<Domain, "zone">): ZoneStore =>
     deps.store.zone(deps.store.zoneNames().includes(d.zone) ? d.zone : deps.store.zoneNames()[0]!);
   return {
+    /** Registers who hears of pushes queued (the webhook pipeline). */
+    subscribe: subscribers.subscribe,
     async saveResult(d: Pick<Domain, "name" | "zone">, requestId: string, body: unknown): Promise<void> {
       const now = deps.now();
       await zoneOf(d).putBotResult({ domain: d.name, requestId, body: JSON.stringify(body), createdAt: now }, now - BOT_RESULT_TTL_MS);
@@ -27,7 +31,7 @@ export function createBotVerdicts(deps: { store: Store; now: () => number; onQue
       const now = deps.now();
       await zoneOf(d).enqueueOutbox([{ id: newId(now), url, format: bot.name, targetId: null, domain: d.name, payload: JSON.stringify([payload]),
         attempts: 0, nextAttemptAt: now, status: "pending", lastError: null, createdAt: now }]);
-      deps.onQueued();
+      subscribers.each((s) => s.outboxQueued());
     },
   };
 }

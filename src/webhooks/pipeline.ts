@@ -70,6 +70,8 @@ export async function createEventPipeline(deps: PipelineDeps) {
     },
     /** Wakes the loop: new events were recorded, an item was queued or targets changed. */
     poke() { fanout.invalidate(); delivery.invalidate(); wake?.(); },
+    /** An outbox subscriber (inbound posts, bot pushes): new items are worth a round now. */
+    outboxQueued() { delivery.invalidate(); wake?.(); },
     /** A recorder subscriber: new events are worth a round now. */
     recorded(r: Recorded) { if (r.events.length) { fanout.invalidate(); delivery.invalidate(); wake?.(); } },
     async stop() { running = false; wake?.(); await done; await delivery.drain(); },

@@ -68,9 +68,9 @@ export function runStoreContract(name: string, openStore: () => Store, openPeer?
         content: "{}", raw: null, tags: [], metadata: {}, callbackUrl: null, source: "cli", isTest: false, size: 2, createdAt: NOW }],
         recipients: [rcpt("r1"), rcpt("r2")], attachments: [], events: [] });
       await z.claimDue(NOW, 1, 60_000); // r1 is being attempted
-      const n = await z.purgeQueue(NOW + 1, (rows, messages) => ({ suppressions: [], events: rows.map((r) => ({ id: `e-${r.id}`, type: "failed" as const, messageId: r.messageId,
-        recipient: r.email, domain: messages.get(r.messageId)!.domain, timestamp: NOW + 1, tags: [], metadata: {} })) }));
-      expect(n).toBe(1);
+      const item = (id: string) => ({ recipientId: id, lastResponse: "purged", suppressions: [], events: [{ id: `e-${id}`, type: "failed" as const, messageId: "m1",
+        recipient: `${id}@b.test`, domain: "a.test", timestamp: NOW + 1, tags: [], metadata: {} }] });
+      expect(await z.purgeQueue(NOW + 1, [item("r1"), item("r2")])).toEqual(["r2"]);
       expect((await z.getRecipient("r2"))?.status).toBe("failed");
       expect((await z.getRecipient("r1"))?.status).toBe("queued");
       expect((await z.searchEvents({ messageId: "m1", limit: 10 })).map((e) => e.recipient)).toEqual(["r2@b.test"]);

@@ -36,6 +36,8 @@ export function createInboundMail(deps: InboundMailDeps) {
   };
   return {
     receiver,
+    /** Registers who hears of posts written to the outbox (the webhook pipeline). */
+    subscribe: receiver.subscribe,
     /** What the SMTP listener asks. */
     listener: { accepts: async (address: string) => (await receiver.receivingDomain(address)) !== null, receive: receiver.receive },
     start() { if (!timer) { timer = setInterval(() => void purge(), PURGE_MS); void purge(); } },

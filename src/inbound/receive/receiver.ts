@@ -8,6 +8,7 @@ import type { Domain } from "../../core/model.ts";
 import { routeRecipient } from "../../core/inbound/routes.ts";
 import type { InboundMessageStore, InboundPostItem, InboundRuleStore, ReceivedEnvelope } from "../../core/inbound/model.ts";
 import type { Resolver } from "../../dns.ts";
+import { createSubscribers, type OutboxSubscriber } from "../../core/subscribers.ts";
 import { checkAuthentication } from "./authenticate.ts";
 import { headerBlock } from "../../webhooks/inbound/received.ts";
 
@@ -22,8 +23,6 @@ export interface ReceiverDeps {
   now(): number;
   /** Queues a copy to an address (Mailgun forward("addr")); resolves when durable. */
   forward(domain: Domain, raw: Uint8Array, recipient: string, to: string): Promise<void>;
-  /** Wakes the webhook pipeline after posts were written. */
-  onStored(): void;
 }
 
 export interface Delivery { mailFrom: string; rcptTo: string[]; remoteIp: string; heloName: string }
@@ -31,6 +30,8 @@ export interface Delivery { mailFrom: string; rcptTo: string[]; remoteIp: string
 const hostOf = (address: string) => address.slice(address.lastIndexOf("@") + 1).toLowerCase();
 
 export function createReceiver(deps: ReceiverDeps) {
+  // The webhook pipeline listens: posts were written to the outbox.
+  const subscribers = createSubscribers<OutboxSubscriber>();
   /** The active domain that receives for `address`, or null (the listener then refuses it). */
   async function receivingDomain(address: string): Promise<Domain | null> {
     const host = hostOf(address);
@@ -76,6 +77,7 @@ export function createReceiver(deps: ReceiverDeps) {
 
   return {
     receivingDomain,
+    subscribe: subscribers.subscribe,
 
     /** Stores one copy per owning domain with the posts it owes; returns the stored ids. */
     async receive(raw: Uint8Array, delivery: Delivery): Promise<string[]> {
@@ -99,7 +101,7 @@ export function createReceiver(deps: ReceiverDeps) {
         for (const [rcpt, to] of forwards) await deps.forward(domain, stored, rcpt, to);
         ids.push(envelope.id);
       }
-      deps.onStored();
+      subscribers.each((s) => s.outboxQueued());
       return ids;
     },
   };

@@ -20,7 +20,6 @@ const HOP_ERROR_CACHE_MS = 30_000;
 const MESSAGE_CACHE_SIZE = 2_000;
 /** Cached messages are dropped past this many bytes (attachments can be large). */
 const MESSAGE_CACHE_BYTES = 64 * 1024 * 1024;
-const SENDER_CACHE_MS = 5_000;
 const MAX_CACHED_DOMAINS = 10_000;
 
 export interface DeliveryDeps {
@@ -47,17 +46,6 @@ export function createDelivery(deps: DeliveryDeps) {
   const hopCache = new Map<string, { result: HopResult; at: number }>();
   const messages = new Map<string, CachedMessage>();
   let cachedBytes = 0;
-  const senders = new Map<string, { domain: Domain | null; at: number }>();
-
-  async function domainFor(name: string): Promise<Domain | null> {
-    const hit = senders.get(name);
-    if (hit && deps.now() - hit.at < SENDER_CACHE_MS) return hit.domain;
-    const domain = await deps.domainOf(name);
-    if (senders.size >= MAX_CACHED_DOMAINS) senders.clear();
-    senders.set(name, { domain, at: deps.now() });
-    return domain;
-  }
-
   async function hopsFor(domain: string): Promise<HopResult> {
     const hit = hopCache.get(domain);
     const ttl = hit && "error" in hit.result ? HOP_ERROR_CACHE_MS : HOP_CACHE_MS;
@@ -150,7 +138,7 @@ export function createDelivery(deps: DeliveryDeps) {
   };
 
   async function attemptOne(entry: CachedMessage, r: StoredRecipient, decision: { hops: Hop[]; tls: "opportunistic" | "require"; error?: string }) {
-    const sender = await domainFor(entry.message.domain);
+    const sender = await deps.domainOf(entry.message.domain);
     if (!sender) return { kind: "failed" as const, permanent: true, enhancedCode: "5.7.1", message: `sending domain ${entry.message.domain} was deleted` };
     if (sender.state !== "active") return { kind: "deferred" as const, permanent: false, enhancedCode: "4.7.1", message: `sending domain ${entry.message.domain} is ${sender.state}` };
     if (decision.error) return classifyReply({ errorCode: "ETLS", errorMessage: decision.error });

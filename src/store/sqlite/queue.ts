@@ -57,11 +57,10 @@ export function createQueueStatements(db: Database) {
       // A claimed row is being attempted right now: making it due again would send it twice.
       return db.query(`UPDATE recipients SET next_attempt_at = ? WHERE ${PENDING} AND claimed = 0 AND (id = ? OR message_id = ?)`).run(now, id, id).changes;
     },
-    purge(now: number, ids?: string[]): StoredRecipient[] {
-      // Rows claimed by a running attempt are left to it: their outcome is about to be written.
-      const only = ids ? "AND id IN (SELECT value FROM json_each(?))" : "";
-      return (db.query(`UPDATE recipients SET status = 'failed', last_response = 'purged by the administrator', updated_at = ?
-        WHERE ${PENDING} AND claimed = 0 ${only} RETURNING *`).all(now, ...(ids ? [JSON.stringify(ids)] : [])) as Row[]).map(toRecipient);
+    /** Fails one waiting row not claimed by a running attempt (its outcome is about to be written); true when it did. */
+    purgeOne(id: string, now: number, lastResponse: string): boolean {
+      return db.query(`UPDATE recipients SET status = 'failed', last_response = ?, updated_at = ? WHERE id = ? AND ${PENDING} AND claimed = 0`)
+        .run(lastResponse, now, id).changes > 0;
     },
     releaseClaims(now: number): number {
       return db.query(`UPDATE recipients SET claimed = 0, next_attempt_at = ? WHERE claimed = 1 AND ${PENDING}`).run(now).changes;

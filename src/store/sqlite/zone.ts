@@ -81,20 +81,13 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
     queueStats: async (now) => queue.stats(now),
     listQueue: async (limit) => queue.list(limit),
     retryNow: async (id, now) => queue.retryNow(id, now),
-    async purgeQueue(now, recordFor, ids) {
-      return db.transaction(() => {
-        const rows = queue.purge(now, ids);
-        const messages = new Map<string, StoredMessage>();
-        const byId = db.query("SELECT * FROM messages WHERE id = ?");
-        for (const id of new Set(rows.map((r) => r.messageId))) {
-          const r = byId.get(id) as Row | null;
-          if (r) messages.set(id, toStoredMessage(r));
-        }
-        const out = recordFor(rows, messages);
-        events.insertMany(out.events);
-        writeSuppressions(out.suppressions);
-        return rows.length;
-      }).immediate();
+    async purgeQueue(now, items) {
+      return db.transaction(() => items.filter((item) => {
+        if (!queue.purgeOne(item.recipientId, now, item.lastResponse)) return false;
+        events.insertMany(item.events);
+        writeSuppressions(item.suppressions);
+        return true;
+      }).map((item) => item.recipientId)).immediate();
     },
     nextDueAt: async () => queue.nextDueAt(),
     releaseClaims: async (now) => queue.releaseClaims(now),
