@@ -48,6 +48,8 @@ import { createNativeSurface } from "./api/native/routes.ts";
 import { createConsoleSurface } from "./api/console/routes.ts";
 import { createSessionService } from "./core/sessions.ts";
 import { createQueueAdmin } from "./mta/queue/admin.ts";
+import { createZoneDirectory } from "./core/zones.ts";
+import { createZoneRouter } from "./api/zones/router.ts";
 
 export interface AppOptions {
   resolver?: Resolver;
@@ -67,6 +69,8 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const localZones = config.zones.names.filter((z) => !config.zones.remote[z]);
   // Every domain read goes through one short cache (core/domain-read.ts); writes through it drop it.
   const store: Store = withDomainCache(openSqliteStore(opts.inMemory ? ":memory:" : config.storage.data_dir, localZones), now);
+  // Domains of a zone served elsewhere are added here only when every node reads the same control data.
+  const sharedControl = false;
   const metrics = createMetrics();
   const mtaHostname = config.mta.hostname || osHostname();
   const access = createAccessService({ control: store.control, now });
@@ -74,9 +78,10 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const secret = await store.control.getSecret();
   const codec = createTokenCodec(secret);
   const domains = createDomainService({
-    control: store.control, resolver, now, zones: { names: localZones, default: config.zones.default, remote: config.zones.remote },
+    control: store.control, resolver, now, zones: { names: config.zones.names, default: config.zones.default, remote: config.zones.remote, sharedControl },
     dns: { mtaHostname, bounceDomain: config.mta.bounce_domain, trackingHost: new URL(config.server.public_url).hostname },
   });
+  const zoneDirectory = createZoneDirectory({ getDomain: store.control.getDomain, remote: config.zones.remote, publicUrl: config.server.public_url });
   const account = (await store.control.getAccount())!;
   // The one writer of events; what it records wakes the scheduler and the webhook pipeline.
   const recorder = createRecorder({ store, now, softBounces: { limit: config.mta.soft_bounce_limit, windowMs: config.mta.soft_bounce_window } });
@@ -141,6 +146,8 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     health,
     metrics, log: log.child("http"), now,
     clientIp: createClientIp(config.server.trusted_proxies),
+    zoneRouter: Object.keys(config.zones.remote).length ? createZoneRouter({ zones: zoneDirectory, localZone: config.server.zone,
+      timeoutMs: config.zones.proxy_timeout, log: log.child("zones") }) : undefined,
   });
 
   const inbound = createInboundServer({

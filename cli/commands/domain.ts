@@ -77,11 +77,13 @@ export function registerDomain(program: Command) {
     .option("--unsubscribe-tracking <on|off>", "unsubscribe link and List-Unsubscribe headers by default")
     .option("--inbound <on|off>", "receive mail for its addresses (routed by Mailgun routes, SendGrid Inbound Parse, SparkPost relay webhooks)")
     .option("--limit <N/M>", "at most N messages per M (hour, day, month or a duration such as 12h); 0/month removes it")
+    .option("--zone <zone>", "only the domain's own zone: a domain's data stays in its zone, moving it is refused")
     .action(action(async (ctx, name: string, o: Record<string, string | undefined>) => {
       const d = await (await ctx.app()).domains.set(name, {
         validation: onOff(o.validation, "--validation"), botDetection: onOff(o.botDetection, "--bot-detection"),
         openTracking: onOff(o.openTracking, "--open-tracking"), clickTracking: onOff(o.clickTracking, "--click-tracking"),
         unsubscribeTracking: onOff(o.unsubscribeTracking, "--unsubscribe-tracking"), inbound: onOff(o.inbound, "--inbound"), limit: o.limit,
+        zone: o.zone,
       });
       ctx.out.print(domainJson(d), () => `updated ${d.name}`);
     }));

@@ -17,6 +17,7 @@ import { badPathError, canonicalUrl, checkBody, checkDeclaredLength, pathDecodes
 import { AppError, unauthenticated } from "../core/errors.ts";
 import type { Throttle } from "../core/throttle.ts";
 import type { RateLimiter } from "../core/rate-limit.ts";
+import type { ZoneRouter } from "./zones/router.ts";
 import nativeOpenApi from "../../docs/api/native.openapi.json" with { type: "json" };
 
 export interface SurfaceHandler {
@@ -47,6 +48,8 @@ export interface HttpDeps {
   now: () => number;
   /** Resolves the client IP from the socket peer and X-Forwarded-For (trusted proxies only). */
   clientIp: (peer: string, headers: Headers) => string;
+  /** Sends a request about a domain of a zone served elsewhere to that zone's nodes. */
+  zoneRouter?: ZoneRouter;
 }
 
 /** `https://email.{domain}/{message_id}/hclick`: the honeypot link under the domain's tracking host. */
@@ -82,6 +85,11 @@ export function createHttpHandler(deps: HttpDeps) {
       if (!principal) return { res: render(presented ? failedKey(ip) : unauthenticated()), surface };
       const keyWait = deps.rateLimits?.perKey.take(principal.keyId) ?? 0;
       if (keyWait) return { res: tooMany(render, keyWait), surface };
+      if (deps.zoneRouter) {
+        const routed = await deps.zoneRouter.route(surface, req, path, { principal, ip, requestId });
+        if ("res" in routed) return { res: routed.res, surface };
+        req = routed.req;
+      }
       req = await checkBody(req, url.href);
       setContext(req, { principal, ip, requestId, surface });
       const handler = deps.surfaces[surface];
@@ -111,8 +119,12 @@ export function createHttpHandler(deps: HttpDeps) {
   }
 
   async function consoleRequest(req: Request, path: string, peer: string, requestId: string): Promise<Response> {
-    setContext(req, { principal: null, ip: deps.clientIp(peer, req.headers), requestId, surface: "console" });
+    const ip = deps.clientIp(peer, req.headers);
+    setContext(req, { principal: null, ip, requestId, surface: "console" });
     try {
+      // The session is control data: the owning zone's nodes check it as this node would.
+      const routed = deps.zoneRouter ? await deps.zoneRouter.route("console", req, path, { principal: null, ip, requestId }) : { req };
+      if ("res" in routed) return routed.res;
       return await deps.console!.handle(req);
     } catch (err) {
       deps.log.error("request failed", { surface: "console", path, requestId, error: String((err as Error)?.stack ?? err) });

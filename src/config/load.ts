@@ -10,7 +10,7 @@ export interface Config {
   file: string | null;
   server: { listen: string; public_url: string; zone: string; trusted_proxies: string[]; rate_limit_per_key: number; rate_limit_per_ip: number };
   storage: { data_dir: string; templates_dir: string };
-  zones: { names: string[]; default: string; remote: Record<string, { url: string }> };
+  zones: { names: string[]; default: string; proxy_timeout: number; remote: Record<string, RemoteZone> };
   mta: {
     hostname: string; bounce_domain: string; max_queue_lifetime: number; retry: number[]; dns_servers: string[];
     soft_bounce_limit: number; soft_bounce_window: number;
@@ -24,6 +24,9 @@ export interface Config {
   webhooks: { allow_private: boolean; retry: number[]; lifetime: number; timeout: number; concurrency_per_target: number };
   validation: { smtp_probe: boolean };
 }
+
+/** A zone other nodes serve: `url` takes its proxied API requests, `public_url` is its tracking links' base. */
+export interface RemoteZone { url: string; public_url: string }
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -84,11 +87,17 @@ function applyFile(target: Record<string, Raw>, raw: Raw, where: string, problem
 }
 
 function applyZoneTable(target: Record<string, Raw>, zone: string, body: Raw, where: string, problems: string[]) {
+  const table: Partial<RemoteZone> = {};
   for (const [key, value] of Object.entries(body)) {
     if (!ZONE_TABLE_KEYS.includes(key)) problems.push(`${where}: zones.${zone}.${key}: unknown key`);
-    else if (typeof value !== "string" || !/^https?:\/\//.test(value)) problems.push(`${where}: zones.${zone}.url: expected an http(s) URL`);
-    else (target.zones!.remote as Record<string, { url: string }>)[zone] = { url: value };
+    else if (typeof value !== "string" || !/^https?:\/\/[^/\s]+/.test(value)) problems.push(`${where}: zones.${zone}.${key}: expected an http(s) URL`);
+    else table[key as keyof RemoteZone] = value.replace(/\/+$/, "");
   }
+  if (!table.url) {
+    if (table.public_url) problems.push(`${where}: zones.${zone}.public_url: needs zones.${zone}.url (the nodes that serve the zone)`);
+    return;
+  }
+  (target.zones!.remote as Record<string, RemoteZone>)[zone] = { url: table.url, public_url: table.public_url ?? table.url };
 }
 
 function envValue(def: KeyDef, text: string): unknown {

@@ -43,6 +43,7 @@ export const KEYS: KeyDef[] = [
   k("storage", "templates_dir", "string", "./postern-data/templates", "stored templates (Handlebars files) used by name"),
   k("zones", "names", "strings", ["us", "eu"], "data zones this installation knows"),
   k("zones", "default", "string", "us", "zone of new domains unless `domain add --zone` says otherwise"),
+  k("zones", "proxy_timeout", "duration", "30s", "how long a request proxied to a zone served elsewhere ([zones.<name>] url) may wait for that zone's answer; then the surface's 504"),
   k("mta", "hostname", "string", "", "EHLO name and Message-ID domain (with a matching PTR); empty: this machine's host name", '"mail.example.com"'),
   k("mta", "bounce_domain", "string", "", "domain of VERP return paths (its MX must point here); empty: bounces.<sending domain>", '"bounces.example.com"'),
   k("mta", "max_queue_lifetime", "duration", "5d", "a message still undelivered after this fails permanently"),
@@ -71,8 +72,12 @@ export const KEYS: KeyDef[] = [
   k("validation", "smtp_probe", "bool", false, "RCPT-only probing of mailboxes, never DATA"),
 ];
 
-/** Sections whose sub-tables are allowed, and the keys those sub-tables may hold. */
-export const ZONE_TABLE_KEYS = ["url"];
+/**
+ * The keys a `[zones.<name>]` sub-table may hold: `url`, where the nodes serving that zone answer
+ * (requests for its domains are proxied there), and `public_url`, the base of its domains' tracking
+ * links and tracking CNAME (default: `url`).
+ */
+export const ZONE_TABLE_KEYS = ["url", "public_url"];
 
 export function findKey(section: string, key: string): KeyDef | undefined {
   return KEYS.find((d) => d.section === section && d.key === key);
@@ -98,7 +103,11 @@ export function renderConfigTemplate(): string {
       const line = def.example !== undefined && def.default === "" ? `# ${def.key} = ${def.example}` : `${def.key} = ${renderValue(def.default)}`;
       out.push(`${line.padEnd(44)} # ${def.description}`);
     }
-    if (section.name === "zones") out.push('# [zones.eu] url = "https://eu.mail.example.com"   # another node owns this zone: proxy to it');
+    if (section.name === "zones") {
+      out.push("", "# A zone served by other nodes: its domains' API requests are proxied to url; public_url (default url)",
+        "# is the base of its tracking links. Needs control data shared by every node ([storage] control_url).",
+        "# [zones.eu]", '# url = "https://eu.mail.example.com"', '# public_url = "https://eu.mail.example.com"');
+    }
     if (section.name === "mta") {
       const routes = findKey("mta", "routes")!;
       out.push("", `# ${routes.description}`, "[mta.routes]", `# ${routes.example}`, '# "*" = "smtp.relay.example:587"');

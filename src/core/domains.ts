@@ -15,8 +15,11 @@ export interface DomainDeps {
   control: ControlStore;
   resolver: Resolver;
   now: () => number;
-  /** Zones served here, and zones other nodes own (domains go to the node that owns their zone). */
-  zones: { names: string[]; default: string; remote?: Readonly<Record<string, { url: string }>> };
+  /**
+   * Every zone of the installation, and those other nodes serve. A domain of a zone served
+   * elsewhere is added here only when control data is shared (`sharedControl`): its nodes then see it.
+   */
+  zones: { names: string[]; default: string; remote?: Readonly<Record<string, { url: string; public_url?: string }>>; sharedControl?: boolean };
   dns: DnsContext;
 }
 
@@ -30,6 +33,8 @@ export interface DomainSettingsPatch {
   /** "N/M": N messages per M (hour, day, month or a duration); "0/month" removes the limit. */
   limit?: string;
   wildcard?: boolean;
+  /** Only the zone the domain has: a domain's data stays in its zone, so it never moves (movingRefused). */
+  zone?: string;
 }
 
 const DEFAULT_SETTINGS: DomainSettings = {
@@ -44,6 +49,12 @@ export function createDomainService(deps: DomainDeps) {
     const d = await control.getDomain(name);
     if (!d) throw notFound(`domain ${name} not found`);
     return d;
+  }
+
+  /** A domain of a zone served elsewhere has its tracking CNAME on that zone's public_url. */
+  function dnsFor(d: Domain): DnsContext {
+    const remote = deps.zones.remote?.[d.zone];
+    return remote ? { ...deps.dns, trackingHost: new URL(remote.public_url ?? remote.url).hostname } : deps.dns;
   }
 
   return {
@@ -66,9 +77,11 @@ export function createDomainService(deps: DomainDeps) {
       if (!DOMAIN_NAME.test(lower)) throw invalid(`"${name}" is not a valid domain name`, "name");
       const zone = opts.zone ?? deps.zones.default;
       const remote = deps.zones.remote?.[zone];
-      if (remote) throw invalid(`zone "${zone}" is served by ${remote.url}: add the domain on that node`, "zone");
+      if (remote && !deps.zones.sharedControl) throw invalid(`zone "${zone}" is served by ${remote.url}: add the domain on that node`, "zone");
       if (!deps.zones.names.includes(zone)) throw invalid(`unknown zone "${zone}" (configured: ${deps.zones.names.join(", ")})`, "zone");
-      if (await control.getDomain(lower)) throw conflict(`domain ${lower} already exists`);
+      const existing = await control.getDomain(lower);
+      if (existing && opts.zone && existing.zone !== zone) throw movingRefused(existing, zone);
+      if (existing) throw conflict(`domain ${lower} already exists`);
       const keys = await generateDkimKeys(DEFAULT_SELECTOR);
       const settings = applyPatch(DEFAULT_SETTINGS, opts);
       return control.insertDomain({ ...settings, name: lower, zone, wildcard: opts.wildcard ?? false, dkimSelector: DEFAULT_SELECTOR, keys }, now());
@@ -76,19 +89,19 @@ export function createDomainService(deps: DomainDeps) {
 
     async records(name: string): Promise<DnsRecord[]> {
       const d = await require(name);
-      return recordsFor(d, await control.getDkimKeys(d.id), deps.dns);
+      return recordsFor(d, await control.getDkimKeys(d.id), dnsFor(d));
     },
 
     /** Looks every record up without changing the domain's state (for read-only API calls). */
     async check(name: string): Promise<DnsRecord[]> {
       const d = await require(name);
-      return checkRecords(recordsFor(d, await control.getDkimKeys(d.id), deps.dns), deps.resolver);
+      return checkRecords(recordsFor(d, await control.getDkimKeys(d.id), dnsFor(d)), deps.resolver);
     },
 
     /** Checks the records; the domain becomes active when every required one is valid, or at once with force. */
     async verify(name: string, force = false): Promise<{ domain: Domain; records: DnsRecord[] }> {
       const d = await require(name);
-      const records = await checkRecords(recordsFor(d, await control.getDkimKeys(d.id), deps.dns), deps.resolver);
+      const records = await checkRecords(recordsFor(d, await control.getDkimKeys(d.id), dnsFor(d)), deps.resolver);
       const ok = records.every((r) => !r.required || r.valid === "valid");
       if (d.state === "disabled" && !force) return { domain: d, records };
       // Verifying never takes an active domain out of service (apps call verify at start-up; a
@@ -111,6 +124,7 @@ export function createDomainService(deps: DomainDeps) {
 
     async set(name: string, patch: DomainSettingsPatch): Promise<Domain> {
       const d = await require(name);
+      if (patch.zone !== undefined && patch.zone.trim().toLowerCase() !== d.zone) throw movingRefused(d, patch.zone);
       const settings = applyPatch(d, patch);
       return (await control.updateDomain(d.name, { ...settings, wildcard: patch.wildcard ?? d.wildcard }, now()))!;
     },
@@ -124,6 +138,12 @@ export function createDomainService(deps: DomainDeps) {
       if (!(await control.deleteDomain(name))) throw notFound(`domain ${name} not found`);
     },
   };
+}
+
+/** A domain's messages, events and suppressions live in its zone's data; moving them is not built. */
+function movingRefused(d: Domain, zone: string): AppError {
+  return conflict(`domain ${d.name} lives in zone ${d.zone}; moving a domain to another zone (${zone}) is not supported, ` +
+    `its data stays in ${d.zone}: delete it and add it again with --zone ${zone} to start over there`);
 }
 
 function applyPatch(base: DomainSettings, patch: DomainSettingsPatch): DomainSettings {

@@ -35,6 +35,8 @@ function toPatch(body: unknown): DomainSettingsPatch {
     patch[t] = b[t] as boolean;
   }
   if (b.limit !== undefined) patch.limit = field(body, "limit") || "0/month";
+  // A domain never changes zone: naming another one is refused by the domain service.
+  if (b.zone !== undefined) patch.zone = field(body, "zone");
   return patch;
 }
 

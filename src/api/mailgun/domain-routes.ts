@@ -64,7 +64,8 @@ export function domainRoutes(deps: Deps) {
       .put(`/${v}/domains/:domain`, async ({ params, request }) => {
         const form = await readForm(request);
         requirePasswordRight(form, request);
-        const d = await deps.domains.set(params.domain, { wildcard: wildcardOf(form) });
+        // data_location is the zone: a domain's data never moves, so another zone is refused.
+        const d = await deps.domains.set(params.domain, { wildcard: wildcardOf(form), zone: form.get("data_location") || undefined });
         await setPostmasterPassword(d.name, form);
         return detail(d, "Domain has been updated");
       }, { permission: accountOnly("domains.manage") })

@@ -1,0 +1,78 @@
+// The zone router: after a request is authenticated (the key works at every node: control data is
+// shared), it finds the request's domain (request-domain.ts) and that domain's zone; a zone served
+// by other nodes gets the request proxied there (proxy.ts), so the data never lands here. A
+// request that came proxied already and still names a zone not served here is refused (502)
+// instead of travelling on: two nodes whose zone urls point at each other cannot loop.
+import type { Principal } from "../../core/model.ts";
+import type { RemoteZoneRef, ZoneDirectory } from "../../core/zones.ts";
+import type { Logger } from "../../log.ts";
+import { checkBody } from "../request-guard.ts";
+import { gatewayError, type ZoneSurface } from "./errors.ts";
+import { forwardToZone, isProxyFailure, PROXIED_HEADER } from "./proxy.ts";
+import { consoleDomain, mailgunDomain, nativeDomain, sendgridDomain, sparkpostBodyDomain, sparkpostDomain, sparkpostNeedsBody } from "./request-domain.ts";
+
+export interface ZoneRouterDeps {
+  zones: ZoneDirectory;
+  /** The zone this node serves. */
+  localZone: string;
+  timeoutMs: number;
+  log: Logger;
+}
+
+export interface RouteContext {
+  principal: Principal | null;
+  ip: string;
+  requestId: string;
+}
+
+/** Either the answer of the owning zone, or the request to serve here (its body read when finding the domain needed it). */
+export type RouteResult = { res: Response } | { req: Request };
+
+export function createZoneRouter(deps: ZoneRouterDeps) {
+  async function domainOf(surface: ZoneSurface, req: Request, path: string, principal: Principal | null): Promise<{ name: string | null; req: Request }> {
+    switch (surface) {
+      case "mailgun": return { name: mailgunDomain(path), req };
+      case "sendgrid": return { name: sendgridDomain(principal), req };
+      case "native": return { name: nativeDomain(path), req };
+      case "console": return { name: consoleDomain(path), req };
+      case "sparkpost": {
+        const name = sparkpostDomain(path, principal);
+        if (name || !sparkpostNeedsBody(req.method, path)) return { name, req };
+        // The sender is in the body: read it (bounded by checkBody) and keep the bytes for whoever serves it.
+        const read = await checkBody(req, req.url);
+        const body = await read.clone().json().catch(() => null);
+        return { name: sparkpostBodyDomain(body), req: read };
+      }
+    }
+  }
+
+  async function ownerOf(name: string, principal: Principal | null): Promise<RemoteZoneRef | null> {
+    // A domain key names its domain (and zone) already: no look-up.
+    if (principal?.domain?.name === name) return deps.zones.remoteZone(principal.domain.zone);
+    return deps.zones.remoteFor(name);
+  }
+
+  return {
+    async route(surface: ZoneSurface, req: Request, path: string, ctx: RouteContext): Promise<RouteResult> {
+      const found = await domainOf(surface, req, path, ctx.principal);
+      const zone = found.name ? await ownerOf(found.name, ctx.principal) : null;
+      if (!zone) return { req: found.req };
+      const from = req.headers.get(PROXIED_HEADER);
+      if (from !== null) {
+        const message = `domain ${found.name} lives in zone ${zone.zone}, which this node (zone ${deps.localZone}) does not serve; ` +
+          `the request was proxied here from zone ${from || "?"}: check that zone's [zones.${zone.zone}] url`;
+        deps.log.warn("proxied request for a zone not served here", { domain: found.name, zone: zone.zone, from, requestId: ctx.requestId });
+        return { res: gatewayError(surface, 502, message) };
+      }
+      const answer = await forwardToZone(found.req, zone, { fromZone: deps.localZone, clientIp: ctx.ip, requestId: ctx.requestId, timeoutMs: deps.timeoutMs });
+      if (!isProxyFailure(answer)) return { res: answer };
+      deps.log.warn("zone proxy failed", { domain: found.name, zone: zone.zone, error: answer.detail, requestId: ctx.requestId });
+      const message = answer.kind === "timeout"
+        ? `zone ${zone.zone}, where domain ${found.name} lives, did not answer in time; try again later`
+        : `zone ${zone.zone}, where domain ${found.name} lives, cannot be reached; try again later`;
+      return { res: gatewayError(surface, answer.kind === "timeout" ? 504 : 503, message) };
+    },
+  };
+}
+
+export type ZoneRouter = ReturnType<typeof createZoneRouter>;
