@@ -71,6 +71,10 @@ export function createDomainService(deps: DomainDeps) {
       return null;
     },
     list: () => control.listDomains(),
+    /** The domains whose zone is served here: account-wide reads of zone data (suppressions, sends) go over these. */
+    async listServed(): Promise<Domain[]> {
+      return (await control.listDomains()).filter((d) => !deps.zones.remote?.[d.zone]);
+    },
 
     async add(name: string, opts: { zone?: string; wildcard?: boolean } & DomainSettingsPatch = {}): Promise<Domain> {
       const lower = name.trim().toLowerCase().replace(/\.$/, "");

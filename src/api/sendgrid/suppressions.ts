@@ -41,7 +41,7 @@ function item(list: string, s: Suppression) {
 export function suppressionRoutes(deps: Deps) {
   async function domainsOf(p: Principal): Promise<string[]> {
     if (p.kind === "domain" && p.domain) return [p.domain.name];
-    return (await deps.domains.list()).map((d) => d.name);
+    return (await deps.domains.listServed()).map((d) => d.name);
   }
   async function entries(p: Principal, type: string, email?: string): Promise<Suppression[]> {
     const all: Suppression[] = [];

@@ -14,10 +14,14 @@ export async function pathDomain(request: Request, domains: DomainService, name:
   return domain;
 }
 
-/** The domains in scope: the path's, the domain key's, or every domain for an account key. */
-export async function scopedDomains(request: Request, domains: DomainService, name?: string): Promise<Domain[]> {
+/**
+ * The domains in scope: the path's, the domain key's, or for an account key every domain whose
+ * zone is served here (the data read is zone data; requests for one domain of another zone were
+ * proxied there). `everyZone` lists every zone's domains (sending-domains: control data).
+ */
+export async function scopedDomains(request: Request, domains: DomainService, name?: string, opts: { everyZone?: boolean } = {}): Promise<Domain[]> {
   if (name) return [await pathDomain(request, domains, name)];
   const principal = principalOf(request);
   if (principal.kind === "domain") return principal.domain ? [principal.domain] : [];
-  return domains.list();
+  return opts.everyZone ? domains.list() : domains.listServed();
 }

@@ -96,7 +96,7 @@ export function sendingDomainRoutes(deps: Deps) {
   return (app: Elysia) => app.use(permissions)
     .get("/sending-domains", async ({ request }) => {
       const q = readQuery(request);
-      const items = (await scopedDomains(request, deps.domains)).map(listItem);
+      const items = (await scopedDomains(request, deps.domains, undefined, { everyZone: true })).map(listItem);
       return json(200, { results: items.filter((i) => matchesFilters(i, q)) });
     }, { permission: need("domains.read") })
     .post("/sending-domains", async ({ request, body }) => {

@@ -50,9 +50,10 @@ export function nativeDomain(path: string): string | null {
   return looksLikeDomain(seg[1]) ? seg[1] : null;
 }
 
-/** Console API: `/ui/api/domains/<domain>/…` and `/ui/api/messages/<domain>/<id>`. */
-export function consoleDomain(path: string): string | null {
+/** Console API: `/ui/api/domains/<domain>/…`, `/ui/api/messages/<domain>/<id>` and `/ui/api/stats?domain=<domain>`. */
+export function consoleDomain(path: string, query?: URLSearchParams): string | null {
   const seg = path.split("/").map(decode);
   if (seg[1] !== "ui" || seg[2] !== "api") return null;
+  if (seg[3] === "stats" && seg.length === 4) return looksLikeDomain(query?.get("domain") ?? undefined) ? query!.get("domain")!.toLowerCase() : null;
   return (seg[3] === "domains" || seg[3] === "messages") && looksLikeDomain(seg[4]) ? seg[4] : null;
 }

@@ -34,7 +34,7 @@ export function createZoneRouter(deps: ZoneRouterDeps) {
       case "mailgun": return { name: mailgunDomain(path), req };
       case "sendgrid": return { name: sendgridDomain(principal), req };
       case "native": return { name: nativeDomain(path), req };
-      case "console": return { name: consoleDomain(path), req };
+      case "console": return { name: consoleDomain(path, new URL(req.url).searchParams), req };
       case "sparkpost": {
         const name = sparkpostDomain(path, principal);
         if (name || !sparkpostNeedsBody(req.method, path)) return { name, req };

@@ -39,5 +39,7 @@ describe("the domain of a request, per surface", () => {
     expect(consoleDomain("/ui/api/messages/eu.test/abc")).toBe("eu.test");
     expect(consoleDomain("/ui/api/domains")).toBeNull();
     expect(consoleDomain("/ui/api/keys")).toBeNull();
+    expect(consoleDomain("/ui/api/stats", new URLSearchParams("range=days&domain=EU.test"))).toBe("eu.test");
+    expect(consoleDomain("/ui/api/stats", new URLSearchParams("range=days"))).toBeNull();
   });
 });

@@ -157,4 +157,25 @@ describe("requests for a domain of a zone served elsewhere", () => {
     expect(err.status).toBe(504);
     expect(err.details).toMatch(/did not answer in time/);
   });
+
+  test("account-wide requests are answered here: listings show every zone's domains, none fails on a zone not served here", async () => {
+    seen = [];
+    const mg = { authorization: `Basic ${btoa(`api:${t.accountKey}`)}` };
+    const sp = { authorization: t.accountKey };
+    const native = { "ov-token": t.accountKey };
+    const calls: [string, Record<string, string>][] = [
+      ["/v4/domains", mg], ["/v3/domains", mg], ["/v3/stats/total?event=accepted", mg], ["/v3/lists", mg], ["/v3/routes", mg],
+      ["/api/v1/sending-domains", sp], ["/api/v1/suppression-list", sp], ["/api/v1/events/message", sp], ["/api/v1/transmissions", sp],
+      ["/api/v1/account?include=usage", sp], ["/api/v1/webhooks", sp], ["/api/v1/templates", sp], ["/api/v1/suppression-list/summary", sp],
+      ["/v3/suppression/bounces", { authorization: `Bearer ${t.accountKey}` }],
+      ["/domains", native], ["/test", native],
+    ];
+    for (const [path, headers] of calls) {
+      const res = await fetch(`${base}${path}`, { headers });
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+      const text = await res.text();
+      if (/domains$/.test(path)) expect({ path, listed: text.includes("eu.test") && text.includes("example.com") }).toEqual({ path, listed: true });
+    }
+    expect(seen).toEqual([]);
+  });
 });
