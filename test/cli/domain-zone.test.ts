@@ -1,6 +1,6 @@
 // `domain add --zone` places a domain; naming another zone later (`domain set --zone`, or adding it
 // again elsewhere) is refused with one clear line: a domain's data never moves between zones.
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,6 +8,8 @@ import { join } from "node:path";
 const MAIN = join(import.meta.dir, "../../cli/main.ts");
 const dir = mkdtempSync(join(tmpdir(), "postern-zone-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// Five CLI processes on a shared 2-core machine: generous, never timing-based.
+setDefaultTimeout(60_000);
 
 function cli(...args: string[]) {
   const r = Bun.spawnSync(["bun", MAIN, ...args], { cwd: dir, env: { ...process.env, POSTERN_CONFIG: "" } });
