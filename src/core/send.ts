@@ -42,6 +42,11 @@ export function createSendService(deps: SendDeps) {
     if (!domain) throw notFound(`domain ${name} not found`);
     if (principal.kind === "domain" && principal.domain?.id !== domain.id) throw forbidden(`this key may not send for ${name}`);
     if (domain.state !== "active") throw new AppError("forbidden", `domain ${name} is ${domain.state}: only active domains send`, { field: "from" });
+    // A zone served by other nodes has no data here: its mail is accepted by its own nodes (the API
+    // proxies there; SMTP submission and the CLI must be pointed there).
+    if (!store.zoneNames().includes(domain.zone)) {
+      throw new AppError("unavailable", `domain ${name} lives in zone ${domain.zone}, which this node does not serve: send through that zone's nodes`);
+    }
     return domain;
   }
 

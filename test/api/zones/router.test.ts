@@ -178,4 +178,10 @@ describe("requests for a domain of a zone served elsewhere", () => {
     }
     expect(seen).toEqual([]);
   });
+
+  test("mail for a domain of a zone served elsewhere is never accepted here (SMTP submission, CLI): a clear refusal", async () => {
+    const principal = (await t.app.access.authenticate(euKey))!;
+    const req = { domain: "eu.test", from: { email: "a@eu.test" }, subject: "s", text: "t", envelopes: [{ to: [{ email: "b@dest.test" }] }] };
+    await expect(t.app.sender.send(principal, req as never)).rejects.toThrow(/domain eu\.test lives in zone eu, which this node does not serve/);
+  });
 });
