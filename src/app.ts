@@ -147,7 +147,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     metrics, log: log.child("http"), now,
     clientIp: createClientIp(config.server.trusted_proxies),
     zoneRouter: Object.keys(config.zones.remote).length ? createZoneRouter({ zones: zoneDirectory, localZone: config.server.zone,
-      timeoutMs: config.zones.proxy_timeout, log: log.child("zones") }) : undefined,
+      timeoutMs: config.zones.proxy_timeout, log: log.child("zones"), tokenDomain: (token) => codec.verify(token)?.domain ?? null }) : undefined,
   });
 
   const inbound = createInboundServer({

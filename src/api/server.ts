@@ -73,6 +73,8 @@ export function createHttpHandler(deps: HttpDeps) {
       if (surface === "system") return { res: await system(path), surface };
       const ip = deps.clientIp(peer, req.headers);
       if (surface === "tracking") {
+        const routed = deps.zoneRouter ? await deps.zoneRouter.routeTracking(req, path, { principal: null, ip, requestId }) : { req };
+        if ("res" in routed) return { res: routed.res, surface };
         setContext(req, { principal: null, ip, requestId, surface });
         return { res: deps.surfaces.tracking ? await deps.surfaces.tracking.handle(req) : renderPlain(undefined, "NOT_FOUND"), surface };
       }

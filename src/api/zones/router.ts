@@ -17,6 +17,8 @@ export interface ZoneRouterDeps {
   localZone: string;
   timeoutMs: number;
   log: Logger;
+  /** The domain a tracking token (/t/o|c|u/<token>) was issued for, when it verifies. */
+  tokenDomain?: (token: string) => string | null;
 }
 
 export interface RouteContext {
@@ -53,6 +55,23 @@ export function createZoneRouter(deps: ZoneRouterDeps) {
   }
 
   return {
+    /**
+     * A tracking link of a message of a zone served elsewhere (one public_url for every zone) goes
+     * to that zone, where the message is. A person is never shown a gateway error: when the zone
+     * does not answer, a GET is served here (a click still redirects; its event is logged as lost).
+     */
+    async routeTracking(req: Request, path: string, ctx: RouteContext): Promise<RouteResult> {
+      const token = /^\/t\/[ocu]\/([A-Za-z0-9_-]+)$/.exec(path)?.[1];
+      const domain = token && deps.tokenDomain ? deps.tokenDomain(token) : null;
+      const zone = domain && !req.headers.has(PROXIED_HEADER) ? await deps.zones.remoteFor(domain) : null;
+      if (!zone) return { req };
+      const answer = await forwardToZone(req, zone, { fromZone: deps.localZone, clientIp: ctx.ip, requestId: ctx.requestId, timeoutMs: deps.timeoutMs });
+      if (!isProxyFailure(answer)) return { res: answer };
+      deps.log.warn("zone proxy failed for a tracking link", { domain, zone: zone.zone, error: answer.detail, requestId: ctx.requestId });
+      if (req.method === "GET" || req.method === "HEAD") return { req };
+      return { res: new Response("the service is unavailable; try again later", { status: 503, headers: { "retry-after": "5", "content-type": "text/plain" } }) };
+    },
+
     async route(surface: ZoneSurface, req: Request, path: string, ctx: RouteContext): Promise<RouteResult> {
       const found = await domainOf(surface, req, path, ctx.principal);
       const zone = found.name ? await ownerOf(found.name, ctx.principal) : null;

@@ -184,4 +184,20 @@ describe("requests for a domain of a zone served elsewhere", () => {
     const req = { domain: "eu.test", from: { email: "a@eu.test" }, subject: "s", text: "t", envelopes: [{ to: [{ email: "b@dest.test" }] }] };
     await expect(t.app.sender.send(principal, req as never)).rejects.toThrow(/domain eu\.test lives in zone eu, which this node does not serve/);
   });
+
+  test("a tracking link of an eu message goes to the eu node; when that zone is down a click still redirects, served here", async () => {
+    seen = [];
+    const click = t.app.codec.sign({ kind: "click", messageId: "m1", recipientId: "r1", domain: "eu.test", url: "https://landing.example/x" });
+    const res = await fetch(`${base}/t/c/${click}`, { redirect: "manual" });
+    expect(await res.json()).toMatchObject({ from: "eu" });
+    expect(last().path).toBe(`/t/c/${click}`);
+    const down = t.app.codec.sign({ kind: "click", messageId: "m2", recipientId: "r2", domain: "ap.test", url: "https://landing.example/y" });
+    const local = await fetch(`${base}/t/c/${down}`, { redirect: "manual" });
+    expect(local.status).toBe(302);
+    expect(local.headers.get("location")).toBe("https://landing.example/y");
+    const mine = t.app.codec.sign({ kind: "click", messageId: "m3", recipientId: "r3", domain: "example.com", url: "https://landing.example/z" });
+    const n = seen.length;
+    expect((await fetch(`${base}/t/c/${mine}`, { redirect: "manual" })).status).toBe(302);
+    expect(seen.length).toBe(n);
+  });
 });
