@@ -1,6 +1,8 @@
-// kill -9 of a sending server loses nothing: every accepted recipient is delivered after a restart
-// (at least once: a message on the wire at the moment of the kill may arrive twice, and only those:
-// outcomes are written as each recipient finishes, not when its whole destination group does).
+// kill -9 of a sending server, three times under load, loses nothing: every recipient queued before
+// and every one accepted over HTTP (202) while it ran is delivered after the restarts. At least once,
+// and no more than that: a kill re-delivers only what was in flight at that instant (on the wire to
+// the sink, or answered but not yet read), at most one message per open connection, because
+// outcomes are written as each recipient finishes, not when a batch or a timer says so.
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,46 +11,96 @@ import { loadConfig } from "../../src/config/load.ts";
 import { createApp } from "../../src/app.ts";
 import { createLogger } from "../../src/log.ts";
 import { writeConfig } from "../helpers/app.ts";
-import { startSink } from "../helpers/smtp-sink.ts";
+import { startSink, type Sink } from "../helpers/smtp-sink.ts";
 
-const MESSAGES = 300;
+const QUEUED = 3_000;
+const KILLS = 3;
+const PER_HOST = 10;
 const dir = mkdtempSync(join(tmpdir(), "postern-kill-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => { if (!process.env.KEEP) rmSync(dir, { recursive: true, force: true }); else console.log("dir", dir); });
 
-function serve(file: string) {
-  return Bun.spawn(["bun", join(import.meta.dir, "../../cli/main.ts"), "--config", file, "serve"], { stdout: "pipe", stderr: "pipe" });
+async function serve(file: string) {
+  const proc = Bun.spawn(["bun", join(import.meta.dir, "../../cli/main.ts"), "--config", file, "serve"], { stdout: "pipe", stderr: process.env.KEEP ? "inherit" : "ignore" });
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
+  let out = "";
+  for (let m = null; !m;) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`serve exited: ${out}`);
+    out += new TextDecoder().decode(value);
+    m = /http (127\.0\.0\.1:\d+)/.exec(out);
+    if (m) return { proc, url: `http://${m[1]}` };
+  }
+  throw new Error("unreachable");
 }
 
-test("kill -9 during sending loses no accepted message", async () => {
-  const sink = await startSink({ delayMs: 40 });
-  const file = writeConfig(dir, `[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n`);
+/** Sends over HTTP until stopped (the load a kill lands in); returns the recipients that got 202. */
+function sendLoad(url: string, key: string, prefix: string) {
+  const accepted: string[] = [];
+  let stopped = false;
+  const loop = async (w: number) => {
+    for (let i = 0; !stopped; i++) {
+      const to = `${prefix}w${w}n${i}@dest.test`;
+      try {
+        const res = await fetch(`${url}/v3/mail/send`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body: JSON.stringify({ personalizations: [{ to: [{ email: to }] }], from: { email: "a@example.com" }, subject: "load", content: [{ type: "text/plain", value: "x" }] }) });
+        if (res.status === 202) accepted.push(to);
+      } catch { return; } // the server is gone
+    }
+  };
+  const loops = Promise.all([0, 1].map(loop));
+  return { accepted, stop: async () => { stopped = true; await loops; } };
+}
+
+/** The recipients in flight at a kill: received from the last connections' turn before it, or after it. */
+function inFlightAt(sink: Sink, before: number, after: number): Set<string> {
+  return new Set(sink.messages.slice(Math.max(0, before - PER_HOST), after).flatMap((m) => m.to));
+}
+
+test("kill -9 three times under load: nothing lost, only what was in flight delivered twice", async () => {
+  const sink = await startSink();
+  const file = writeConfig(dir, `max_connections_per_host = ${PER_HOST}\n[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n`);
   const app = await createApp(loadConfig({ file, env: {} }), { log: createLogger({ level: "silent" }) });
   await app.domains.add("example.com");
   await app.domains.verify("example.com", true);
+  const key = (await app.access.createKey({ kind: "domain", domain: "example.com" })).key;
   const principal = { accountId: 1, keyId: "test", kind: "account" as const, domain: null, grants: [] };
-  for (let i = 0; i < MESSAGES; i++) {
+  const expected = new Set<string>();
+  for (let i = 0; i < QUEUED; i += 100) {
+    const to = Array.from({ length: 100 }, (_, j) => `r${i + j}@dest.test`);
+    to.forEach((t) => expected.add(t));
     await app.sender.send(principal, { domain: "example.com", source: "cli", from: { email: "a@example.com" },
-      envelopes: [{ to: [{ email: `r${i}@dest.test` }], subject: `m${i}`, text: "x" }] });
+      envelopes: to.map((email) => ({ to: [{ email }], subject: "queued", text: "x" })) });
   }
   await app.stop();
 
-  const first = serve(file);
-  await sink.waitFor(120, 30_000);
-  first.kill(9);
-  await first.exited;
-  const atKill = sink.messages.length;
-  expect(atKill).toBeLessThan(MESSAGES);
+  const inFlight = new Set<string>();
+  for (let k = 1; k <= KILLS; k++) {
+    const server = await serve(file);
+    const load = sendLoad(server.url, key, `k${k}`);
+    await sink.waitFor(Math.floor((QUEUED * k) / (KILLS + 1)), 60_000);
+    const before = sink.messages.length;
+    server.proc.kill(9);
+    await server.proc.exited;
+    await load.stop();
+    await Bun.sleep(200); // what the dead process had already written reaches the sink
+    for (const to of inFlightAt(sink, before, sink.messages.length)) inFlight.add(to);
+    load.accepted.forEach((t) => expected.add(t));
+  }
 
-  const second = serve(file);
+  const last = await serve(file);
+  const missing = () => { const got = new Set(sink.messages.flatMap((m) => m.to)); return [...expected].filter((t) => !got.has(t)); };
   const deadline = Date.now() + 60_000;
-  const distinct = () => new Set(sink.messages.flatMap((m) => m.to)).size;
-  while (distinct() < MESSAGES && Date.now() < deadline) await Bun.sleep(100);
-  second.kill("SIGTERM");
-  await second.exited;
+  while (missing().length && Date.now() < deadline) await Bun.sleep(100);
+  last.proc.kill("SIGTERM");
+  await last.proc.exited;
   await sink.close();
-  expect(distinct()).toBe(MESSAGES);
-  // Re-delivered: what was on the wire plus what had its 250 but not yet its outcome written at the
-  // kill. Seen here: up to 18 of 300 on a quiet machine (the old per-group writes re-sent 121).
-  // Issue #17's aim (under 0.1 %) is not reached yet; this bound keeps the per-recipient writes honest.
-  expect(sink.messages.length - MESSAGES).toBeLessThanOrEqual(30);
-}, 120_000);
+
+  expect(missing()).toEqual([]);
+  const copies = new Map<string, number>();
+  for (const t of sink.messages.flatMap((m) => m.to)) copies.set(t, (copies.get(t) ?? 0) + 1);
+  const twice = [...copies].filter(([, n]) => n > 1).map(([t]) => t);
+  console.log(`kill -9 ×${KILLS}: ${copies.size} recipients delivered, ${twice.length} twice (${((100 * twice.length) / copies.size).toFixed(2)} %)`);
+  // Each one delivered twice was in flight at a kill: at most one per open connection per kill.
+  expect(twice.filter((t) => !inFlight.has(t))).toEqual([]);
+  expect(twice.length).toBeLessThanOrEqual(KILLS * PER_HOST);
+}, 240_000);

@@ -7,6 +7,8 @@ export interface SinkMessage {
   to: string[];
   raw: Buffer;
   session: { secure: boolean; hostNameAppearsAs?: string };
+  /** True once the sink has answered the end of DATA (before that, the message is still in flight). */
+  replied: boolean;
 }
 
 /** Decides the reply to RCPT TO: null accepts; otherwise the code and message to refuse with. */
@@ -56,10 +58,12 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
-        messages.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks), session: { secure: session.secure, hostNameAppearsAs: session.hostNameAppearsAs } });
+        const message: SinkMessage = { from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks), session: { secure: session.secure, hostNameAppearsAs: session.hostNameAppearsAs }, replied: false };
+        messages.push(message);
         const w = waiters; waiters = []; w.forEach((f) => f());
-        if (opts.delayMs) setTimeout(() => cb(), opts.delayMs); else cb();
+        const reply = () => { message.replied = true; (message as any).repliedAt = performance.timeOrigin + performance.now(); cb(); };
+        if (opts.delayMs) setTimeout(reply, opts.delayMs); else reply();
       });
     },
   });

@@ -37,12 +37,30 @@ export interface DeliveryDeps {
   domainOf: (name: string) => Promise<Domain | null>;
 }
 
+/**
+ * Turns for the CPU-heavy step (composing and signing the next message): one per turn of the event
+ * loop, so replies that arrived meanwhile are read, and their outcomes written, between two builds.
+ * On a busy loop a 250 left unread behind a run of builds is a message a kill -9 sends twice.
+ */
+function createTurns() {
+  const waiting: (() => void)[] = [];
+  let scheduled = false;
+  const schedule = () => { if (!scheduled) { scheduled = true; setImmediate(next); } };
+  function next() {
+    scheduled = false;
+    waiting.shift()?.();
+    if (waiting.length) schedule();
+  }
+  return () => new Promise<void>((resolve) => { waiting.push(resolve); schedule(); });
+}
+
 export type AttemptOutcome = DeliveryOutcome & { mx?: string; tls?: boolean };
 export type Attempt = { recipient: StoredRecipient; message: StoredMessage; outcome: AttemptOutcome };
 
 interface CachedMessage { message: StoredMessage; attachments: StoredAttachment[]; bytes: number }
 
 export function createDelivery(deps: DeliveryDeps) {
+  const yieldToIo = createTurns();
   const hopCache = new Map<string, { result: HopResult; at: number }>();
   const messages = new Map<string, CachedMessage>();
   let cachedBytes = 0;
@@ -118,6 +136,7 @@ export function createDelivery(deps: DeliveryDeps) {
       const decision = "hops" in hops ? await deps.tlsPolicy.decide(domain, hops.hops) : null;
       const worker = async () => {
         for (let r = queue.shift(); r; r = queue.shift()) {
+          await yieldToIo();
           // One recipient's trouble (a database error) must not discard the others' outcomes; it
           // gets none, and its lease brings it back.
           try {

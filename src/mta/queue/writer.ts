@@ -1,12 +1,12 @@
-// Hands delivery outcomes to the recorder in batches (one transaction per zone per flush). A batch that
-// cannot be written is kept and retried, row by row after repeated failures so one bad row cannot
-// block the rest; recipients count as in flight until their outcome is on disk.
+// Hands delivery outcomes to the recorder as soon as they are known: the outcomes that arrive in one
+// turn of the event loop, or while the previous write runs, share a transaction (group commit), so
+// a kill -9 finds no outcome waiting for a timer. A batch that cannot be written is kept and
+// retried, row by row after repeated failures so one bad row cannot block the rest; recipients
+// count as in flight until their outcome is on disk.
 import type { Logger } from "../../log.ts";
 import type { Recorder } from "../../core/recorder.ts";
 import type { AppliedOutcome } from "./policy.ts";
 
-// Short: an outcome not yet on disk is one a kill -9 would deliver twice.
-const FLUSH_INTERVAL_MS = 2;
 const FLUSH_BATCH = 1_000;
 const FLUSH_RETRY_MS = 1_000;
 const FAILURES_BEFORE_ROW_BY_ROW = 3;
@@ -23,8 +23,16 @@ export function createOutcomeWriter(deps: OutcomeWriterDeps) {
   const failures = new Map<string, number>();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let flushing: Promise<void> | null = null;
+  let soon = false;
 
   const schedule = (ms: number) => { timer ??= setTimeout(() => { timer = null; void flush(); }, ms); };
+  // An outcome not yet on disk is one a kill -9 would deliver twice: write at the end of this turn
+  // (a microtask), not after a timer that a busy event loop fires late.
+  const flushSoon = () => {
+    if (soon) return;
+    soon = true;
+    queueMicrotask(() => { soon = false; void flush(); });
+  };
 
   async function write(zone: string, batch: AppliedOutcome[]) {
     await deps.recorder.record(zone, { updates: batch.map((a) => a.update), events: batch.flatMap((a) => a.events) });
@@ -70,7 +78,7 @@ export function createOutcomeWriter(deps: OutcomeWriterDeps) {
       list.push(...applied);
       pending.set(zone, list);
       if (list.length >= FLUSH_BATCH) void flush();
-      else schedule(FLUSH_INTERVAL_MS);
+      else flushSoon();
     },
     /** Writes everything pending now (stop, drain). */
     async flushAll() {
