@@ -16,11 +16,17 @@ async function queueOf(z: ZoneStore, n: number) {
   await z.createSend({ messages: [msg("m1")], recipients: Array.from({ length: n }, (_, i) => rcpt(`r${i}`, "m1")), attachments: [], events: [] });
 }
 
-/** `open` gives a fresh store; `peer` a second store on the same data (another node), when the engine has one. */
-export function zoneContract(open: () => Store, peer?: (a: Store) => Store) {
+type Open = () => Store | Promise<Store>;
+type Peer = (a: Store) => Store | Promise<Store>;
+
+/**
+ * `open` gives a fresh store; `peer` a second store on the same data (another node), when the
+ * engine has one; `leasePeer` a second store the one-server lease must refuse (default: `peer`).
+ */
+export function zoneContract(open: Open, peer?: Peer, leasePeer: Peer | undefined = peer) {
   test("two claimers at once never get the same recipient", async () => {
-    const a = open();
-    const b = peer ? peer(a) : a;
+    const a = await open();
+    const b = peer ? await peer(a) : a;
     await queueOf(a.zone("us"), 10);
     const [x, y] = await Promise.all([a.zone("us").claimDue(NOW, 6, 60_000), b.zone("us").claimDue(NOW, 6, 60_000)]);
     const ids = [...x, ...y].map((r) => r.id);
@@ -31,7 +37,7 @@ export function zoneContract(open: () => Store, peer?: (a: Store) => Store) {
   });
 
   test("queue reads, retry, outcomes, stats and the next due time", async () => {
-    const store = open();
+    const store = await open();
     const z = store.zone("us");
     await queueOf(z, 3);
     expect((await z.listQueue(10)).length).toBe(3);
@@ -50,7 +56,7 @@ export function zoneContract(open: () => Store, peer?: (a: Store) => Store) {
   });
 
   test("a starting node takes back claims left by a crash", async () => {
-    const store = open();
+    const store = await open();
     const z = store.zone("us");
     await queueOf(z, 2);
     await z.claimDue(NOW, 2, 60_000);
@@ -61,8 +67,8 @@ export function zoneContract(open: () => Store, peer?: (a: Store) => Store) {
   });
 
   test("the event log is read in commit order, not by id or time, and a cursor never skips", async () => {
-    const a = open();
-    const b = peer ? peer(a) : a;
+    const a = await open();
+    const b = peer ? await peer(a) : a;
     const z = a.zone("us");
     expect(await z.cursor("fanout")).toBe(0);
     // Committed first, but with the later time and the larger id.
@@ -91,7 +97,7 @@ export function zoneContract(open: () => Store, peer?: (a: Store) => Store) {
   });
 
   test("events are searched and counted per hour; tags are listed and described", async () => {
-    const store = open();
+    const store = await open();
     const z = store.zone("us");
     await z.createSend({ messages: [msg("m1")], recipients: [rcpt("r1", "m1")], attachments: [], events: [ev("e1", NOW, "accepted"), ev("e2", NOW + 1)] });
     expect((await z.searchEvents({ domain: "a.test", types: ["delivered"], limit: 10 })).map((e) => e.id)).toEqual(["e2"]);
@@ -103,7 +109,7 @@ export function zoneContract(open: () => Store, peer?: (a: Store) => Store) {
   });
 
   test("bot results are kept by domain and request id", async () => {
-    const store = open();
+    const store = await open();
     const z = store.zone("us");
     await z.putBotResult({ domain: "a.test", requestId: "q1", body: "{}", createdAt: NOW }, NOW - 1000);
     expect(await z.getBotResult("a.test", "q1")).toEqual({ body: "{}", createdAt: NOW });
@@ -112,8 +118,8 @@ export function zoneContract(open: () => Store, peer?: (a: Store) => Store) {
   });
 
   test("one node holds the lease at a time", async () => {
-    const a = open();
-    const b = peer ? peer(a) : a;
+    const a = await open();
+    const b = leasePeer ? await leasePeer(a) : a;
     const lease = await a.takeLease();
     await expect(b.takeLease()).rejects.toThrow();
     await lease.release();

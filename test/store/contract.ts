@@ -6,26 +6,27 @@ import { sendControlContract } from "./contract-send-controls.ts";
 
 const NOW = 1_800_000_000_000;
 
-/** `openPeer` opens a second store on the same data (another node) when the engine can. */
-export function runStoreContract(name: string, openStore: () => Store, openPeer?: (a: Store) => Store) {
+/** `openPeer` opens a second store on the same data (another node) when the engine can; `leasePeer` one the lease must refuse. */
+export function runStoreContract(name: string, openStore: () => Store | Promise<Store>, openPeer?: (a: Store) => Store | Promise<Store>,
+  leasePeer?: (a: Store) => Store | Promise<Store>) {
   const makeStore = openStore;
   describe(`${name} store`, () => {
-    zoneContract(makeStore, openPeer);
+    zoneContract(makeStore, openPeer, leasePeer ?? openPeer);
     sendControlContract(makeStore);
     const withDomain = async (store: Store, zone = "us") => store.control.insertDomain({ name: `d${Math.random().toString(36).slice(2, 8)}.test`, zone,
       wildcard: false, dkimSelector: "s1", keys: [], validation: true, botDetection: true, openTracking: false, clickTracking: false,
       unsubscribeTracking: false, inbound: false, limitMax: 0, limitWindow: "month" }, NOW);
 
     test("domains round-trip and names are unique", async () => {
-      const store = makeStore();
+      const store = await makeStore();
       const d = await withDomain(store);
       expect((await store.control.getDomain(d.name))?.id).toBe(d.id);
       await expect(store.control.insertDomain({ ...d, keys: [] }, NOW)).rejects.toThrow();
-      store.close();
+      await store.close();
     });
 
     test("a claimed recipient is not claimed again until its lease ends or claims are released", async () => {
-      const store = makeStore();
+      const store = await makeStore();
       const z = store.zone("us");
       await z.createSend({ messages: [{ id: "m1", sendId: "s1", domain: "a.test", messageIdHeader: "<m1@x>", from: "a@a.test", subject: "s",
         content: "{}", raw: null, tags: [], metadata: {}, callbackUrl: null, source: "cli", isTest: false, size: 2, createdAt: NOW }],
@@ -40,11 +41,11 @@ export function runStoreContract(name: string, openStore: () => Store, openPeer?
       await z.applyOutcomes([{ id: "r1", status: "delivered", attempts: 1, nextAttemptAt: NOW, firstAttemptAt: NOW, lastCode: 250, lastResponse: "ok", mx: "mx" }], [], [], NOW);
       expect(await z.claimDue(NOW + 1e8, 10, 60_000)).toEqual([]);
       expect((await z.getRecipient("r1"))?.status).toBe("delivered");
-      store.close();
+      await store.close();
     });
 
     test("a fair claim takes at most perDomain rows of a domain and none of the skipped domains", async () => {
-      const store = makeStore();
+      const store = await makeStore();
       const z = store.zone("us");
       const rcpt = (id: string, domain: string, at: number) => ({ id, messageId: "m1", email: `${id}@${domain}`, rcptDomain: domain, kind: "to" as const,
         status: "queued" as const, attempts: 0, nextAttemptAt: at, firstAttemptAt: null, expiresAt: NOW + 1e9, lastCode: null, lastResponse: null, mx: null, updatedAt: NOW });
@@ -56,11 +57,11 @@ export function runStoreContract(name: string, openStore: () => Store, openPeer?
       expect(first.map((r) => r.id).sort()).toEqual(["ok1", "ok2", "other", "slow0", "slow1"]);
       expect((await z.claimDue(NOW + 100, 10, 60_000, { perDomain: 2, skipDomains: ["slow.test"] }))).toEqual([]);
       expect((await z.claimDue(NOW + 100, 10, 60_000, { perDomain: 3, skipDomains: [] })).map((r) => r.id)).toEqual(["slow2", "slow3", "slow4"]);
-      store.close();
+      await store.close();
     });
 
     test("purging fails waiting rows and records their events together, sparing rows being attempted", async () => {
-      const store = makeStore();
+      const store = await makeStore();
       const z = store.zone("us");
       const rcpt = (id: string) => ({ id, messageId: "m1", email: `${id}@b.test`, rcptDomain: "b.test", kind: "to" as const, status: "queued" as const,
         attempts: 0, nextAttemptAt: NOW, firstAttemptAt: null, expiresAt: NOW + 1e9, lastCode: null, lastResponse: null, mx: null, updatedAt: NOW });
@@ -74,21 +75,21 @@ export function runStoreContract(name: string, openStore: () => Store, openPeer?
       expect((await z.getRecipient("r2"))?.status).toBe("failed");
       expect((await z.getRecipient("r1"))?.status).toBe("queued");
       expect((await z.searchEvents({ messageId: "m1", limit: 10 })).map((e) => e.recipient)).toEqual(["r2@b.test"]);
-      store.close();
+      await store.close();
     });
 
     test("suppressions are per domain and case-insensitive", async () => {
-      const store = makeStore();
+      const store = await makeStore();
       const z = store.zone("us");
       await z.addSuppressions([{ domain: "a.test", type: "bounces", address: "X@Y.test", reason: "r", code: "550", scope: null, createdAt: NOW }]);
       expect((await z.findSuppressed("a.test", ["x@y.TEST"])).length).toBe(1);
       expect((await z.findSuppressed("b.test", ["x@y.test"])).length).toBe(0);
       expect(await z.deleteSuppression("a.test", "bounces", "x@y.test")).toBe(1);
-      store.close();
+      await store.close();
     });
 
     test("a send's messages and extras read back by send, and sends list newest first with filters", async () => {
-      const store = makeStore();
+      const store = await makeStore();
       const z = store.zone("us");
       const message = (id: string, sendId: string, at: number, extra = {}) => ({ id, sendId, domain: "a.test", messageIdHeader: `<${id}@x>`, from: "a@a.test",
         subject: "s", content: "{}", raw: null, tags: [], metadata: {}, callbackUrl: null, source: "sparkpost", isTest: false, size: 2, createdAt: at, extra });
@@ -106,11 +107,11 @@ export function runStoreContract(name: string, openStore: () => Store, openPeer?
       expect((await z.listSends(undefined, { campaignId: "spring", limit: 10 })).map((s) => s.id)).toEqual(["s1"]);
       expect((await z.listSends("a.test", { scheduledAfter: NOW + 10, limit: 10 })).map((s) => s.id)).toEqual(["s2"]);
       expect(await z.listSends("other.test", { limit: 10 })).toEqual([]);
-      store.close();
+      await store.close();
     });
 
     test("suppressions list forwards after a cursor and backwards before one", async () => {
-      const store = makeStore();
+      const store = await makeStore();
       const z = store.zone("us");
       await z.addSuppressions(["a", "b", "c", "d", "e"].map((l) => ({ domain: "a.test", type: "bounces" as const, address: `${l}@x.test`, reason: "", code: "", scope: null, createdAt: NOW })));
       const list = async (q: { after?: string; before?: string; descending?: boolean }) =>
@@ -119,15 +120,15 @@ export function runStoreContract(name: string, openStore: () => Store, openPeer?
       expect(await list({ before: "d@x.test", descending: true })).toEqual(["c", "b"]);
       expect(await list({ descending: true })).toEqual(["e", "d"]);
       expect(await list({ before: "c@x.test" })).toEqual(["a", "b"]);
-      store.close();
+      await store.close();
     });
 
     test("a domain's data is written only to its zone", async () => {
-      const store = makeStore();
+      const store = await makeStore();
       await store.zone("eu").addSuppressions([{ domain: "eu.test", type: "bounces", address: "a@b.test", reason: "", code: "", scope: null, createdAt: NOW }]);
       expect((await store.zone("us").listSuppressions({ domain: "eu.test", limit: 10 })).length).toBe(0);
       expect((await store.zone("eu").listSuppressions({ domain: "eu.test", limit: 10 })).length).toBe(1);
-      store.close();
+      await store.close();
     });
   });
 }

@@ -9,7 +9,7 @@ import { createSessionStatements } from "./sessions.ts";
 
 type Row = Record<string, unknown>;
 
-const toDomain = (r: Row): Domain => ({
+export const toDomain = (r: Row): Domain => ({
   id: r.id as number, name: r.name as string, zone: r.zone as string, state: r.state as DomainState,
   wildcard: bool(r.wildcard), dkimSelector: r.dkim_selector as string, validation: bool(r.validation),
   botDetection: bool(r.bot_detection), openTracking: bool(r.open_tracking), clickTracking: bool(r.click_tracking),
@@ -17,19 +17,19 @@ const toDomain = (r: Row): Domain => ({
   createdAt: r.created_at as number, updatedAt: r.updated_at as number,
 });
 
-const toKey = (r: Row): StoredKey => ({
+export const toKey = (r: Row): StoredKey => ({
   id: r.id as string, kind: r.kind as StoredKey["kind"], domainId: (r.domain_id as number | null) ?? null,
   label: r.label as string, hash: r.hash as string, grants: json<string[]>(r.grants, []),
   createdAt: r.created_at as number, lastUsedAt: (r.last_used_at as number | null) ?? null,
   revokedAt: (r.revoked_at as number | null) ?? null,
 });
 
-const toWebhook = (r: Row): WebhookTarget => ({
+export const toWebhook = (r: Row): WebhookTarget => ({
   id: r.id as string, domainId: (r.domain_id as number | null) ?? null, events: json<string[]>(r.events, []),
   url: r.url as string, format: r.format as WebhookTarget["format"], extra: json(r.extra, {}), createdAt: r.created_at as number,
 });
 
-const SETTING_COLUMNS: Record<keyof DomainSettings | "state" | "wildcard", string> = {
+export const SETTING_COLUMNS: Record<keyof DomainSettings | "state" | "wildcard", string> = {
   validation: "validation", botDetection: "bot_detection", openTracking: "open_tracking", clickTracking: "click_tracking",
   unsubscribeTracking: "unsubscribe_tracking", inbound: "inbound", limitMax: "limit_max", limitWindow: "limit_window", state: "state", wildcard: "wildcard",
 };

@@ -6,7 +6,7 @@ import { json } from "./db.ts";
 
 type Row = Record<string, unknown>;
 
-const toInbound = (r: Row): StoredInbound => ({
+export const toInbound = (r: Row): StoredInbound => ({
   envelope: json(r.envelope, {}) as StoredInbound["envelope"], raw: new Uint8Array(r.raw as Uint8Array),
   storageKey: r.storage_key as string, expiresAt: r.expires_at as number,
 });

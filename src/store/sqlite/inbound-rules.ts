@@ -5,7 +5,7 @@ import { json } from "./db.ts";
 
 type Row = Record<string, unknown>;
 
-const toRule = <K extends RuleKind>(r: Row): InboundRule<K> => ({
+export const toRule = <K extends RuleKind>(r: Row): InboundRule<K> => ({
   id: r.id as string, kind: r.kind as K, domainId: (r.domain_id as number | null) ?? null,
   spec: json(r.spec, {}) as InboundRule<K>["spec"], createdAt: r.created_at as number,
 });

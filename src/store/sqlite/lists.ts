@@ -6,7 +6,7 @@ import { bool, json } from "./db.ts";
 type Row = Record<string, unknown>;
 const scopeOf = (domainId: number | null) => domainId ?? 0;
 
-const toMember = (r: Row): ListMember => ({
+export const toMember = (r: Row): ListMember => ({
   address: r.address as string, name: r.name as string, vars: json(r.vars, {}), subscribed: bool(r.subscribed), extra: json(r.extra, {}),
 });
 

@@ -7,7 +7,7 @@ import { toEvent } from "./events.ts";
 
 type Row = Record<string, unknown>;
 
-const toItem = (r: Row): OutboxItem => ({
+export const toItem = (r: Row): OutboxItem => ({
   id: r.id as string, url: r.url as string, format: r.format as OutboxItem["format"], targetId: (r.target_id as string | null) ?? null,
   domain: r.domain as string, payload: r.payload as string, attempts: r.attempts as number, nextAttemptAt: r.next_attempt_at as number,
   status: r.status as OutboxItem["status"], lastError: (r.last_error as string | null) ?? null, createdAt: r.created_at as number,

@@ -5,7 +5,7 @@ import type { Suppression, ZoneStore } from "../../core/store-port.ts";
 
 type Row = Record<string, unknown>;
 
-const toSuppression = (r: Row): Suppression => ({
+export const toSuppression = (r: Row): Suppression => ({
   domain: r.domain as string, type: r.type as Suppression["type"], address: r.address as string, reason: r.reason as string,
   code: r.code as string, scope: (r.scope as string | null) ?? null, createdAt: r.created_at as number,
 });

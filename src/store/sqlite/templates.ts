@@ -7,7 +7,7 @@ type Row = Record<string, unknown>;
 const scopeOf = (domainId: number | null) => domainId ?? 0;
 const opt = (v: unknown) => (typeof v === "string" ? v : undefined);
 
-const toVersion = (r: Row): TemplateVersion => ({
+export const toVersion = (r: Row): TemplateVersion => ({
   id: r.id as string, name: r.name as string, subject: opt(r.subject), html: opt(r.html), text: opt(r.text),
   active: bool(r.active), extra: json(r.extra, {}), createdAt: r.created_at as number, updatedAt: r.updated_at as number,
 });

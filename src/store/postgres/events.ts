@@ -1,0 +1,77 @@
+// Events in a zone schema: append-only, searched by domain and time, message or recipient, and
+// read in commit order by the webhook fan-out. Each event-writing transaction takes its positions
+// from event_counter as its last statement: the counter row's lock makes those transactions take
+// turns, so position order is commit order and a cursor never passes an event still uncommitted.
+import type { MessageEvent } from "../../core/model.ts";
+import type { EventQuery, TagInfo } from "../../core/store-port.ts";
+import { toEvent } from "../sqlite/events.ts";
+import { exec, rows, type Sql } from "./db.ts";
+
+// The event's tags, as a set of rows (data is the JSON text of the remaining fields).
+const TAGS_OF = (alias: string) => `jsonb_array_elements_text(COALESCE(${alias}.data::jsonb -> 'tags', '[]'::jsonb))`;
+
+/** Writes `events` inside transaction `tx`; call it last in the transaction (see above). */
+export async function insertEvents(tx: Sql, events: MessageEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const cols: unknown[][] = [[], [], [], [], [], [], []];
+  for (const e of events) {
+    const { id, type, messageId, recipient, domain, timestamp, ...rest } = e;
+    [id, type, messageId, recipient, domain, timestamp, JSON.stringify(rest)].forEach((v, i) => cols[i]!.push(v));
+  }
+  await exec(tx, `WITH counter AS (UPDATE event_counter SET value = value + $8 RETURNING value - $8 AS base)
+    INSERT INTO events (id, seq, type, message_id, recipient, domain, ts, data)
+    SELECT u.id, counter.base + u.ord, u.type, u.message_id, u.recipient, u.domain, u.ts, u.data
+    FROM counter, unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[])
+      WITH ORDINALITY AS u(id, type, message_id, recipient, domain, ts, data, ord)
+    ON CONFLICT (id) DO NOTHING`, [...cols, events.length]);
+}
+
+export function createEventStatements(sql: Sql) {
+  return {
+    async search(q: EventQuery): Promise<MessageEvent[]> {
+      const where: string[] = [];
+      const args: unknown[] = [];
+      const add = (clause: (n: string) => string, value: unknown) => { args.push(value); where.push(clause(`$${args.length}`)); };
+      if (q.domain) add((n) => `domain = ${n}`, q.domain);
+      if (q.messageId) add((n) => `message_id = ${n}`, q.messageId);
+      if (q.recipient) add((n) => `recipient = ${n}`, q.recipient.toLowerCase());
+      if (q.tag) add((n) => `EXISTS (SELECT 1 FROM ${TAGS_OF("events")} AS t(tag) WHERE t.tag = ${n})`, q.tag);
+      if (q.types?.length) add((n) => `type = ANY(${n}::text[])`, q.types);
+      if (q.begin !== undefined) add((n) => `ts >= ${n}`, q.begin);
+      if (q.end !== undefined) add((n) => `ts <= ${n}`, q.end);
+      if (q.cursor) add((n) => (q.ascending ? `id COLLATE "C" > ${n}` : `id COLLATE "C" < ${n}`), q.cursor);
+      args.push(q.limit);
+      const dir = q.ascending ? "ASC" : "DESC";
+      const text = `SELECT * FROM events ${where.length ? "WHERE " + where.join(" AND ") : ""} ORDER BY ts ${dir}, id COLLATE "C" ${dir} LIMIT $${args.length}`;
+      return (await rows(sql, text, args as never[])).map(toEvent);
+    },
+    async count(q: { domain?: string; begin: number; end: number; tag?: string }) {
+      const where = ["ts >= $1", "ts <= $2"];
+      const args: unknown[] = [q.begin, q.end];
+      if (q.domain) { args.push(q.domain); where.push(`domain = $${args.length}`); }
+      if (q.tag !== undefined) { args.push(q.tag); where.push(`EXISTS (SELECT 1 FROM ${TAGS_OF("events")} AS t(tag) WHERE t.tag = $${args.length})`); }
+      return (await rows(sql, `SELECT type, (ts / 3600000) * 3600000 AS bucket, COUNT(*)::int AS count FROM events
+        WHERE ${where.join(" AND ")} AND COALESCE(data::jsonb ->> 'isBot', 'false') IN ('false', '0')
+        GROUP BY type, bucket ORDER BY bucket, type`, args as never[])) as { type: string; bucket: number; count: number }[];
+    },
+    async tags(domain: string): Promise<TagInfo[]> {
+      return (await rows(sql, `SELECT t.tag, MIN(e.ts) AS first_seen, MAX(e.ts) AS last_seen, COALESCE(MAX(i.description), '') AS description
+        FROM events e CROSS JOIN LATERAL ${TAGS_OF("e")} AS t(tag) LEFT JOIN tag_info i ON i.domain = e.domain AND i.tag = t.tag
+        WHERE e.domain = $1 AND e.ts > COALESCE(i.deleted_at, 0) GROUP BY t.tag ORDER BY t.tag COLLATE "C"`, [domain]))
+        .map((r) => ({ tag: r.tag as string, description: r.description as string, firstSeen: r.first_seen as number, lastSeen: r.last_seen as number }));
+    },
+    async putTagInfo(domain: string, tag: string, change: { description?: string; deletedAt?: number }) {
+      await exec(sql, `INSERT INTO tag_info (domain, tag, description, deleted_at) VALUES ($1, $2, $3, $4)
+        ON CONFLICT (domain, tag) DO UPDATE SET description = CASE WHEN $6::bigint IS NOT NULL THEN '' ELSE COALESCE($5, tag_info.description) END,
+          deleted_at = COALESCE($6, tag_info.deleted_at)`,
+        [domain, tag, change.deletedAt !== undefined ? "" : change.description ?? "", change.deletedAt ?? 0, change.description ?? null, change.deletedAt ?? null]);
+    },
+    async cursor(name: string): Promise<number> {
+      return ((await rows(sql, "SELECT value FROM cursors WHERE name = $1", [name]))[0]?.value as number | undefined) ?? 0;
+    },
+    async eventsAfter(position: number, limit: number): Promise<{ rowid: number; event: MessageEvent }[]> {
+      return (await rows(sql, "SELECT * FROM events WHERE seq > $1 ORDER BY seq LIMIT $2", [position, limit]))
+        .map((r) => ({ rowid: r.seq as number, event: toEvent(r) }));
+    },
+  };
+}

@@ -1,0 +1,115 @@
+// Ordered, append-only schema migrations of the PostgreSQL engine, embedded in the binary. Never
+// edit a shipped entry: add a new one. Each schema records what it applied in schema_migrations
+// (db.ts migrate). The first entries are the SQLite schema as it stood when this engine was
+// written; timestamps are BIGINT milliseconds, JSON is TEXT (written and read as the SQLite engine does).
+
+export const CONTROL_SCHEMA = "control";
+export const zoneSchema = (zone: string) => `zone_${zone}`;
+
+export const CONTROL_MIGRATIONS: string[] = [
+  `CREATE TABLE account (
+     id INTEGER PRIMARY KEY, webhook_signing_key TEXT NOT NULL, secret TEXT NOT NULL, created_at BIGINT NOT NULL,
+     event_webhook_private_key TEXT NOT NULL DEFAULT '', event_webhook_public_key TEXT NOT NULL DEFAULT '');
+   CREATE TABLE domains (
+     id SERIAL PRIMARY KEY, name TEXT NOT NULL UNIQUE, zone TEXT NOT NULL,
+     state TEXT NOT NULL DEFAULT 'unverified', wildcard BOOLEAN NOT NULL DEFAULT false,
+     dkim_selector TEXT NOT NULL, validation BOOLEAN NOT NULL DEFAULT false, bot_detection BOOLEAN NOT NULL DEFAULT false,
+     open_tracking BOOLEAN NOT NULL DEFAULT false, click_tracking BOOLEAN NOT NULL DEFAULT false,
+     unsubscribe_tracking BOOLEAN NOT NULL DEFAULT false, inbound BOOLEAN NOT NULL DEFAULT false,
+     limit_max INTEGER NOT NULL DEFAULT 0, limit_window TEXT NOT NULL DEFAULT 'month',
+     webhook_signing_key TEXT NOT NULL DEFAULT '', created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL);
+   CREATE TABLE dkim_keys (
+     domain_id INTEGER NOT NULL REFERENCES domains(id) ON DELETE CASCADE, selector TEXT NOT NULL,
+     algorithm TEXT NOT NULL, private_key TEXT NOT NULL, public_key TEXT NOT NULL, PRIMARY KEY (domain_id, algorithm));
+   CREATE TABLE api_keys (
+     id TEXT PRIMARY KEY, kind TEXT NOT NULL, domain_id INTEGER REFERENCES domains(id) ON DELETE CASCADE,
+     label TEXT NOT NULL DEFAULT '', hash TEXT NOT NULL, grants TEXT NOT NULL DEFAULT '[]',
+     created_at BIGINT NOT NULL, last_used_at BIGINT, revoked_at BIGINT);
+   CREATE TABLE smtp_credentials (
+     domain_id INTEGER NOT NULL REFERENCES domains(id) ON DELETE CASCADE, login TEXT NOT NULL,
+     hash TEXT NOT NULL, created_at BIGINT NOT NULL, PRIMARY KEY (domain_id, login));
+   CREATE TABLE webhooks (
+     id TEXT PRIMARY KEY, domain_id INTEGER REFERENCES domains(id) ON DELETE CASCADE, events TEXT NOT NULL,
+     url TEXT NOT NULL, format TEXT NOT NULL, extra TEXT NOT NULL DEFAULT '{}', created_at BIGINT NOT NULL);
+   CREATE TABLE inbound_rules (
+     id TEXT NOT NULL, kind TEXT NOT NULL, domain_id INTEGER REFERENCES domains(id) ON DELETE CASCADE,
+     spec TEXT NOT NULL, created_at BIGINT NOT NULL, PRIMARY KEY (kind, id));
+   CREATE TABLE templates (
+     pk SERIAL PRIMARY KEY, id TEXT NOT NULL, scope INTEGER NOT NULL,
+     domain_id INTEGER REFERENCES domains(id) ON DELETE CASCADE, name TEXT NOT NULL, description TEXT NOT NULL DEFAULT '',
+     generation TEXT NOT NULL DEFAULT 'dynamic', extra TEXT NOT NULL DEFAULT '{}',
+     created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, UNIQUE (scope, id));
+   CREATE TABLE template_versions (
+     template_pk INTEGER NOT NULL REFERENCES templates(pk) ON DELETE CASCADE, id TEXT NOT NULL,
+     name TEXT NOT NULL DEFAULT '', subject TEXT, html TEXT, text TEXT, active BOOLEAN NOT NULL DEFAULT false,
+     extra TEXT NOT NULL DEFAULT '{}', created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, seq BIGSERIAL,
+     PRIMARY KEY (template_pk, id));
+   CREATE TABLE lists (
+     pk SERIAL PRIMARY KEY, kind TEXT NOT NULL, id TEXT NOT NULL, scope INTEGER NOT NULL,
+     domain_id INTEGER REFERENCES domains(id) ON DELETE CASCADE, name TEXT NOT NULL DEFAULT '',
+     description TEXT NOT NULL DEFAULT '', extra TEXT NOT NULL DEFAULT '{}',
+     created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, UNIQUE (kind, scope, id));
+   CREATE TABLE list_members (
+     list_pk INTEGER NOT NULL REFERENCES lists(pk) ON DELETE CASCADE, address TEXT NOT NULL,
+     name TEXT NOT NULL DEFAULT '', vars TEXT NOT NULL DEFAULT '{}', subscribed BOOLEAN NOT NULL DEFAULT true,
+     extra TEXT NOT NULL DEFAULT '{}', seq BIGINT NOT NULL, PRIMARY KEY (list_pk, address));
+   CREATE TABLE console_sessions (
+     token_hash TEXT PRIMARY KEY, key_id TEXT NOT NULL REFERENCES api_keys(id) ON DELETE CASCADE,
+     csrf TEXT NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL);
+   CREATE INDEX console_sessions_expiry ON console_sessions(expires_at);`,
+];
+
+export const ZONE_MIGRATIONS: string[] = [
+  // `seq` columns keep insertion order (SQLite's rowid). Events get theirs from event_counter, a
+  // row every event-writing transaction updates last: its row lock orders those transactions, so
+  // position order is commit order and a reader's cursor never passes an uncommitted event.
+  `CREATE TABLE messages (
+     id TEXT PRIMARY KEY, send_id TEXT NOT NULL, domain TEXT NOT NULL, message_id_header TEXT NOT NULL,
+     mail_from TEXT NOT NULL, subject TEXT NOT NULL, content TEXT, raw BYTEA, tags TEXT NOT NULL,
+     metadata TEXT NOT NULL, callback_url TEXT, source TEXT NOT NULL, is_test BOOLEAN NOT NULL,
+     size INTEGER NOT NULL, created_at BIGINT NOT NULL, extra TEXT NOT NULL DEFAULT '{}', seq BIGSERIAL);
+   CREATE INDEX messages_domain_created ON messages(domain, created_at);
+   CREATE INDEX messages_send ON messages(send_id, seq);
+   CREATE TABLE attachments (
+     send_id TEXT NOT NULL, idx INTEGER NOT NULL, filename TEXT NOT NULL, content_type TEXT NOT NULL,
+     content_id TEXT, disposition TEXT NOT NULL, data BYTEA NOT NULL, PRIMARY KEY (send_id, idx));
+   CREATE TABLE recipients (
+     id TEXT PRIMARY KEY, message_id TEXT NOT NULL, email TEXT NOT NULL, rcpt_domain TEXT NOT NULL,
+     kind TEXT NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at BIGINT NOT NULL, first_attempt_at BIGINT, expires_at BIGINT NOT NULL,
+     last_code INTEGER, last_response TEXT, mx TEXT, updated_at BIGINT NOT NULL,
+     owner TEXT, seq BIGSERIAL);
+   CREATE INDEX recipients_message ON recipients(message_id, seq);
+   CREATE INDEX recipients_due ON recipients(next_attempt_at) WHERE status IN ('queued', 'deferred');
+   CREATE INDEX recipients_owner ON recipients(owner) WHERE owner IS NOT NULL;
+   CREATE TABLE events (
+     id TEXT PRIMARY KEY, seq BIGINT NOT NULL UNIQUE, type TEXT NOT NULL, message_id TEXT NOT NULL, recipient TEXT NOT NULL,
+     domain TEXT NOT NULL, ts BIGINT NOT NULL, data TEXT NOT NULL);
+   CREATE INDEX events_domain_ts ON events(domain, ts);
+   CREATE INDEX events_message ON events(message_id);
+   CREATE TABLE event_counter (one BOOLEAN PRIMARY KEY DEFAULT true CHECK (one), value BIGINT NOT NULL);
+   INSERT INTO event_counter (value) VALUES (0);
+   CREATE TABLE suppressions (
+     domain TEXT NOT NULL, type TEXT NOT NULL, address TEXT NOT NULL, reason TEXT NOT NULL DEFAULT '',
+     code TEXT NOT NULL DEFAULT '', scope TEXT, created_at BIGINT NOT NULL, PRIMARY KEY (domain, type, address));
+   CREATE INDEX suppressions_address ON suppressions(domain, address);
+   CREATE INDEX suppressions_by_address ON suppressions(address, type);
+   CREATE TABLE outbox (
+     id TEXT PRIMARY KEY, url TEXT NOT NULL, format TEXT NOT NULL, target_id TEXT, domain TEXT NOT NULL,
+     payload TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at BIGINT NOT NULL,
+     status TEXT NOT NULL DEFAULT 'pending', last_error TEXT, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, owner TEXT);
+   CREATE INDEX outbox_due ON outbox(next_attempt_at) WHERE status = 'pending';
+   CREATE INDEX outbox_url_pending ON outbox(url, next_attempt_at) WHERE status = 'pending';
+   CREATE TABLE cursors (name TEXT PRIMARY KEY, value BIGINT NOT NULL);
+   CREATE TABLE bot_results (
+     domain TEXT NOT NULL, request_id TEXT NOT NULL, body TEXT NOT NULL, created_at BIGINT NOT NULL,
+     PRIMARY KEY (domain, request_id));
+   CREATE INDEX bot_results_created ON bot_results(created_at);
+   CREATE TABLE inbound_messages (
+     id TEXT PRIMARY KEY, domain TEXT NOT NULL, storage_key TEXT NOT NULL UNIQUE, envelope TEXT NOT NULL,
+     raw BYTEA NOT NULL, size INTEGER NOT NULL, received_at BIGINT NOT NULL, expires_at BIGINT NOT NULL);
+   CREATE INDEX inbound_messages_expiry ON inbound_messages(expires_at);
+   CREATE TABLE tag_info (
+     domain TEXT NOT NULL, tag TEXT NOT NULL, description TEXT NOT NULL DEFAULT '', deleted_at BIGINT NOT NULL DEFAULT 0,
+     PRIMARY KEY (domain, tag));`,
+];

@@ -1,0 +1,77 @@
+// The outbound queue in a zone schema: recipients that are queued or deferred. Several nodes claim
+// from it at once: FOR UPDATE SKIP LOCKED lets each take rows no other claimer holds, and a claim
+// sets `owner` (the node id) and moves next_attempt_at forward by the lease, so a killed node's
+// rows are due again for every node once its lease ends. A claim is live while owner is set and
+// its lease has not ended.
+import type { ClaimFairness, RecipientUpdate, StoredRecipient } from "../../core/store-port.ts";
+import { toRecipient } from "../sqlite/queue.ts";
+import { exec, one, rows, type Row, type Sql } from "./db.ts";
+
+const PENDING = "status IN ('queued', 'deferred')";
+/** Not being attempted: never claimed, or its claimer's lease ran out. */
+const UNCLAIMED = "(owner IS NULL OR next_attempt_at <= $1)";
+/** Due rows looked at (and locked) per claimed row when a claim is fair. */
+const FAIR_SCAN_FACTOR = 8;
+
+export function createQueueStatements(sql: Sql, nodeId: string) {
+  const claimPlain = `UPDATE recipients SET next_attempt_at = $1 + $3, owner = $4 WHERE id IN (
+      SELECT id FROM recipients WHERE ${PENDING} AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+    RETURNING *`;
+  // Window functions cannot lock rows: lock a window of due rows first (skipping other claimers'),
+  // then keep at most $5 of each domain.
+  const claimFair = `WITH scanned AS (
+      SELECT id, rcpt_domain, next_attempt_at FROM recipients WHERE ${PENDING} AND next_attempt_at <= $1
+        AND rcpt_domain <> ALL($6::text[]) ORDER BY next_attempt_at LIMIT $7 FOR UPDATE SKIP LOCKED),
+    picked AS (SELECT id FROM (SELECT id, next_attempt_at, row_number() OVER (PARTITION BY rcpt_domain ORDER BY next_attempt_at) AS n
+      FROM scanned) s WHERE n <= $5 ORDER BY next_attempt_at LIMIT $2)
+    UPDATE recipients r SET next_attempt_at = $1 + $3, owner = $4 FROM picked WHERE r.id = picked.id RETURNING r.*`;
+  return {
+    async claimDue(now: number, limit: number, leaseMs: number, fair?: ClaimFairness): Promise<StoredRecipient[]> {
+      const list = fair
+        ? await rows(sql, claimFair, [now, limit, leaseMs, nodeId, fair.perDomain, fair.skipDomains, limit * FAIR_SCAN_FACTOR])
+        : await rows(sql, claimPlain, [now, limit, leaseMs, nodeId]);
+      return list.sort((a, b) => (a.next_attempt_at as number) - (b.next_attempt_at as number) || (a.seq as number) - (b.seq as number)).map(toRecipient);
+    },
+    async applyUpdates(tx: Sql, updates: RecipientUpdate[], now: number) {
+      if (updates.length === 0) return;
+      const col = <K extends keyof RecipientUpdate>(k: K) => updates.map((u) => u[k]);
+      await exec(tx, `UPDATE recipients r SET status = u.status, attempts = u.attempts, next_attempt_at = u.next, first_attempt_at = u.first,
+          last_code = u.code, last_response = u.response, mx = u.mx, updated_at = $9, owner = NULL
+        FROM unnest($1::text[], $2::text[], $3::int[], $4::bigint[], $5::bigint[], $6::int[], $7::text[], $8::text[])
+          AS u(id, status, attempts, next, first, code, response, mx) WHERE r.id = u.id`,
+        [col("id"), col("status"), col("attempts"), col("nextAttemptAt"), col("firstAttemptAt"), col("lastCode"), col("lastResponse"), col("mx"), now]);
+    },
+    async stats(now: number) {
+      const counts = await rows(sql, "SELECT status, COUNT(*)::int AS n FROM recipients GROUP BY status");
+      const by = (s: string) => (counts.find((c) => c.status === s)?.n as number | undefined) ?? 0;
+      const due = (await one(sql, `SELECT COUNT(*)::int AS n FROM recipients WHERE ${PENDING} AND next_attempt_at <= $1`, [now]))!.n as number;
+      const byDomain = (await rows(sql, `SELECT rcpt_domain AS domain, COUNT(*)::int AS count FROM recipients WHERE ${PENDING}
+        GROUP BY rcpt_domain ORDER BY count DESC, domain LIMIT 20`)) as { domain: string; count: number }[];
+      return { queued: by("queued"), deferred: by("deferred"), due, delivered: by("delivered"), failed: by("failed"), byDomain };
+    },
+    async list(limit: number): Promise<StoredRecipient[]> {
+      return (await rows(sql, `SELECT * FROM recipients WHERE ${PENDING} ORDER BY next_attempt_at, seq LIMIT $1`, [limit])).map(toRecipient);
+    },
+    async retryNow(id: string, now: number): Promise<number> {
+      // A row with a live claim is being attempted right now: making it due again would send it twice.
+      return exec(sql, `UPDATE recipients SET next_attempt_at = $1, owner = NULL WHERE ${PENDING} AND ${UNCLAIMED} AND (id = $2 OR message_id = $2)`, [now, id]);
+    },
+    async purge(tx: Sql, now: number, ids?: string[]): Promise<StoredRecipient[]> {
+      // Rows with a live claim are left to their attempt: its outcome is about to be written.
+      const only = ids ? "AND id = ANY($2::text[])" : "";
+      const list = await rows(tx, `UPDATE recipients SET status = 'failed', last_response = 'purged by the administrator', updated_at = $1, owner = NULL
+        WHERE ${PENDING} AND ${UNCLAIMED} ${only} RETURNING *`, ids ? [now, ids] : [now]);
+      return list.sort((a, b) => (a.seq as number) - (b.seq as number)).map(toRecipient);
+    },
+    /** Takes back this node's own claims (a restart after a crash); other nodes' claims run out by their lease. */
+    async releaseClaims(now: number): Promise<number> {
+      return exec(sql, `UPDATE recipients SET owner = NULL, next_attempt_at = $1 WHERE owner = $2 AND ${PENDING}`, [now, nodeId]);
+    },
+    async nextDueAt(): Promise<number | null> {
+      const r = await one(sql, `SELECT MIN(next_attempt_at) AS t FROM recipients WHERE ${PENDING}`);
+      return (r?.t as number | null) ?? null;
+    },
+  };
+}
+
+export type { Row };

@@ -1,0 +1,92 @@
+// One zone's data in its own schema of postgres_url: messages, recipients (the queue), events,
+// suppressions, the webhook outbox, bot results and received mail. Every node serving the zone
+// opens the same schema; `nodeId` owns this node's claims.
+import type { StoredMessage, ZoneStore } from "../../core/store-port.ts";
+import { toStoredMessage } from "../sqlite/messages.ts";
+import { toInbound } from "../sqlite/inbound-messages.ts";
+import { exec, one, rows, type Sql } from "./db.ts";
+import { createEventStatements, insertEvents } from "./events.ts";
+import { createOutboxStatements, inboundPosts, insertItems } from "./outbox.ts";
+import { createQueueStatements } from "./queue.ts";
+import { createSendReads, insertSendRows } from "./sends.ts";
+import { createSuppressionStore, writeSuppressions } from "./suppressions.ts";
+
+export function createZoneStore(zone: string, sql: Sql, nodeId: string): ZoneStore {
+  const queue = createQueueStatements(sql, nodeId);
+  const events = createEventStatements(sql);
+  const outbox = createOutboxStatements(sql, nodeId);
+  return {
+    zone,
+    ...createSendReads(sql),
+    ...createSuppressionStore(sql),
+    async createSend(input) {
+      // Events last: their positions are taken at the end of the transaction (events.ts).
+      await sql.begin(async (tx) => {
+        await insertSendRows(tx, input);
+        await writeSuppressions(tx, input.suppressions ?? []);
+        await insertEvents(tx, input.events);
+      });
+    },
+    claimDue: (now, limit, leaseMs, fair) => queue.claimDue(now, limit, leaseMs, fair),
+    async applyOutcomes(updates, evs, suppressions, now) {
+      await sql.begin(async (tx) => {
+        await queue.applyUpdates(tx, updates, now);
+        await writeSuppressions(tx, suppressions);
+        await insertEvents(tx, evs);
+      });
+    },
+    queueStats: (now) => queue.stats(now),
+    listQueue: (limit) => queue.list(limit),
+    retryNow: (id, now) => queue.retryNow(id, now),
+    async purgeQueue(now, recordFor, ids) {
+      return sql.begin(async (tx) => {
+        const purged = await queue.purge(tx, now, ids);
+        const messages = new Map<string, StoredMessage>();
+        const ids2 = [...new Set(purged.map((r) => r.messageId))];
+        if (ids2.length) for (const r of await rows(tx, "SELECT * FROM messages WHERE id = ANY($1::text[])", [ids2])) messages.set(r.id as string, toStoredMessage(r));
+        const out = recordFor(purged, messages);
+        await writeSuppressions(tx, out.suppressions);
+        await insertEvents(tx, out.events);
+        return purged.length;
+      });
+    },
+    nextDueAt: () => queue.nextDueAt(),
+    releaseClaims: (now) => queue.releaseClaims(now),
+    searchEvents: (q) => events.search(q),
+    countEvents: (q) => events.count(q),
+    listTags: (domain) => events.tags(domain),
+    putTagInfo: (domain, tag, change) => events.putTagInfo(domain, tag, change),
+    cursor: (name) => events.cursor(name),
+    eventsAfter: (position, limit) => events.eventsAfter(position, limit),
+    enqueueWebhooks: (items, name, cursor) => outbox.enqueue(items, name, cursor),
+    enqueueOutbox: (items) => outbox.enqueueItems(items),
+    claimWebhooks: (now, limit, leaseMs, opts) => outbox.claim(now, limit, leaseMs, opts?.perUrl, opts?.skipUrls),
+    claimWebhookProbe: (url, now, leaseMs) => outbox.claimProbe(url, now, leaseMs),
+    webhooksDueNow: (url, now) => outbox.dueNow(url, now),
+    releaseWebhookClaims: (now) => outbox.releaseClaims(now),
+    expireWebhooks: (now, createdBefore) => outbox.expire(now, createdBefore),
+    finishWebhook: (id, status, attempts, next, error, now) => outbox.finish(id, status, attempts, next, error, now),
+    webhookStats: () => outbox.stats(),
+    webhookPostsFor: (domain, messageId, limit) => outbox.postsFor(domain, messageId, limit),
+    nextWebhookDueAt: () => outbox.nextDueAt(),
+    putBotResult: (r, olderThan) => outbox.putBotResult(r, olderThan),
+    getBotResult: (domain, id) => outbox.getBotResult(domain, id),
+    async storeInbound(m, posts, now) {
+      const e = m.envelope;
+      await sql.begin(async (tx) => {
+        await exec(tx, `INSERT INTO inbound_messages (id, domain, storage_key, envelope, raw, size, received_at, expires_at)
+          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [e.id, e.domain, m.storageKey, JSON.stringify(e), m.raw, m.raw.length, e.receivedAt, m.expiresAt]);
+        await insertItems(tx, inboundPosts(m, posts, now));
+      });
+    },
+    async getInbound(id) {
+      const r = await one(sql, "SELECT * FROM inbound_messages WHERE id = $1", [id]);
+      return r ? toInbound(r) : null;
+    },
+    async getInboundByKey(key) {
+      const r = await one(sql, "SELECT * FROM inbound_messages WHERE storage_key = $1", [key]);
+      return r ? toInbound(r) : null;
+    },
+    purgeInbound: (now) => exec(sql, "DELETE FROM inbound_messages WHERE expires_at <= $1", [now]),
+  };
+}

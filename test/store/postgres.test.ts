@@ -1,0 +1,57 @@
+// The store contract on PostgreSQL: a throw-away cluster for this file, a fresh database per
+// opened store, and a peer store (another node, its own node id) on the same database.
+import { afterAll, describe, expect, test } from "bun:test";
+import { SQL } from "bun";
+import { pgSkipReason, startPostgres, type PgCluster } from "../helpers/postgres.ts";
+import { openPostgresStore } from "../../src/store/postgres/index.ts";
+import { ZONE_MIGRATIONS } from "../../src/store/postgres/migrations.ts";
+import type { Store } from "../../src/core/store-port.ts";
+import { runStoreContract } from "./contract.ts";
+
+const pg: PgCluster | null = pgSkipReason ? null : await startPostgres();
+afterAll(async () => { await pg?.stop(); });
+
+const opened = new WeakMap<Store, { url: string; nodeId: string }>();
+let nodes = 0;
+async function openFresh(): Promise<Store> {
+  const url = await pg!.createDatabase("contract");
+  const nodeId = `node-${++nodes}`;
+  const store = await openPostgresStore({ postgresUrl: url, zones: ["us", "eu"], nodeId });
+  opened.set(store, { url, nodeId });
+  return store;
+}
+/** Another node on the same database; `sameId` gives it `a`'s node id (a second process of one node). */
+async function openPeer(a: Store, sameId: boolean): Promise<Store> {
+  const { url, nodeId } = opened.get(a)!;
+  const store = await openPostgresStore({ postgresUrl: url, zones: ["us", "eu"], nodeId: sameId ? nodeId : `node-${++nodes}` });
+  opened.set(store, { url, nodeId: sameId ? nodeId : `node-${nodes}` });
+  return store;
+}
+
+describe.skipIf(pg === null)("PostgreSQL engine", () => {
+  runStoreContract("PostgreSQL", openFresh, (a) => openPeer(a, false), (a) => openPeer(a, true));
+
+  test("nodes with different ids serve side by side; a second live node with one id is refused", async () => {
+    const a = await openFresh();
+    const b = await openPeer(a, false);
+    const [la, lb] = [await a.takeLease(), await b.takeLease()];
+    const twin = await openPeer(a, true);
+    await expect(twin.takeLease()).rejects.toThrow(`node_id "${opened.get(a)!.nodeId}"`);
+    await la.release();
+    const taken = await twin.takeLease();
+    for (const l of [lb, taken]) await l.release();
+    for (const s of [a, b, twin]) await s.close();
+  });
+
+  test("two nodes starting at once migrate once, and a newer schema is refused", async () => {
+    const url = await pg!.createDatabase("migrate");
+    const [a, b] = await Promise.all([0, 1].map((i) => openPostgresStore({ postgresUrl: url, zones: ["us"], nodeId: `n${i}` })));
+    const sql = new SQL(url);
+    expect((await sql`SELECT COUNT(*)::int AS n FROM zone_us.schema_migrations`)[0].n).toBe(ZONE_MIGRATIONS.length);
+    await sql.unsafe(`INSERT INTO zone_us.schema_migrations VALUES (${ZONE_MIGRATIONS.length + 1}, 0)`);
+    await expect(openPostgresStore({ postgresUrl: url, zones: ["us"], nodeId: "n3" })).rejects.toThrow(/newer/);
+    await sql.close();
+    await a!.close();
+    await b!.close();
+  });
+});
