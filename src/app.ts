@@ -3,6 +3,7 @@
 import { hostname as osHostname } from "node:os";
 import type { Config } from "./config/load.ts";
 import { openSqliteStore } from "./store/sqlite/index.ts";
+import { openPostgresStore } from "./store/postgres/index.ts";
 import type { ServeLease, Store } from "./core/store-port.ts";
 import { withDomainCache } from "./core/domain-read.ts";
 import { createSystemResolver, type Resolver } from "./dns.ts";
@@ -68,9 +69,9 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   // A zone another node owns ([zones.<name>] url) has no file here: its data never lands on this node.
   const localZones = config.zones.names.filter((z) => !config.zones.remote[z]);
   // Every domain read goes through one short cache (core/domain-read.ts); writes through it drop it.
-  const store: Store = withDomainCache(openSqliteStore(opts.inMemory ? ":memory:" : config.storage.data_dir, localZones), now);
+  const store: Store = withDomainCache(await openStore(config, localZones, opts.inMemory === true), now);
   // Domains of a zone served elsewhere are added here only when every node reads the same control data.
-  const sharedControl = false;
+  const sharedControl = config.storage.engine === "postgres" && !opts.inMemory;
   const metrics = createMetrics();
   const mtaHostname = config.mta.hostname || osHostname();
   const access = createAccessService({ control: store.control, now });
@@ -193,6 +194,16 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       await lease?.release();
     },
   };
+}
+
+/** The one place an engine is picked: SQLite files (or memory, in tests) or PostgreSQL shared by nodes. */
+async function openStore(config: Config, zones: string[], inMemory: boolean): Promise<Store> {
+  if (inMemory) return openSqliteStore(":memory:", zones);
+  if (config.storage.engine === "postgres") {
+    return openPostgresStore({ postgresUrl: config.storage.postgres_url, controlUrl: config.storage.control_url, zones,
+      nodeId: config.server.node_id || osHostname() });
+  }
+  return openSqliteStore(config.storage.data_dir, zones);
 }
 
 export function splitHostPort(text: string): [string, number] {

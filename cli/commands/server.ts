@@ -10,6 +10,10 @@ import { AppError } from "../../src/core/errors.ts";
 import { action, contextFrom } from "../context.ts";
 import { saveFirstKey } from "../first-key.ts";
 
+/** Where the data is, for the start-up line (a PostgreSQL URL without its password). */
+const dataWhere = (c: ReturnType<typeof loadConfig>) =>
+  c.storage.engine === "postgres" ? `postgres ${c.storage.postgres_url.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@")}` : c.storage.data_dir;
+
 export function registerServer(program: Command) {
   program.command("init").description("write a commented postern.toml and the data dir; print the account key once")
     .option("--dir <dir>", "where to write postern.toml (default: the current directory)", ".")
@@ -37,7 +41,7 @@ export function registerServer(program: Command) {
       if (key) process.stdout.write(saveFirstKey(key, app.config.storage.data_dir, Boolean(process.stdout.isTTY)));
       const where = await app.start();
       process.stdout.write(`postern listening: ${Object.entries(where).map(([k, v]) => `${k} ${v}`).join(", ")}` +
-        ` (config: ${ctx.configFile ?? "embedded defaults"}, data: ${app.config.storage.data_dir})\n`);
+        ` (config: ${ctx.configFile ?? "embedded defaults"}, data: ${dataWhere(app.config)})\n`);
       // A bug in one request or delivery must not take every other one down with it: log and go on.
       process.on("unhandledRejection", (err) => app.log.error("unhandled rejection", { error: String((err as Error)?.stack ?? err) }));
       process.on("uncaughtException", (err) => app.log.error("uncaught exception", { error: String(err?.stack ?? err) }));

@@ -8,8 +8,8 @@ import { parseDuration } from "./duration.ts";
 export interface Config {
   /** The file the config came from, or null for embedded defaults. */
   file: string | null;
-  server: { listen: string; public_url: string; zone: string; trusted_proxies: string[]; rate_limit_per_key: number; rate_limit_per_ip: number };
-  storage: { data_dir: string; templates_dir: string };
+  server: { listen: string; public_url: string; zone: string; node_id: string; trusted_proxies: string[]; rate_limit_per_key: number; rate_limit_per_ip: number };
+  storage: { engine: "sqlite" | "postgres"; postgres_url: string; control_url: string; data_dir: string; templates_dir: string };
   zones: { names: string[]; default: string; proxy_timeout: number; remote: Record<string, RemoteZone> };
   mta: {
     hostname: string; bounce_domain: string; max_queue_lifetime: number; retry: number[]; dns_servers: string[];
@@ -136,6 +136,9 @@ function checkMeaning(cfg: Config, where: string, problems: string[]) {
   if (cfg.zones.remote[cfg.server.zone]) problems.push(`${where}: server.zone: "${cfg.server.zone}" cannot be served by another node`);
   for (const name of cfg.zones.names) if (!/^[a-z0-9-]{1,32}$/.test(name)) problems.push(`${where}: zones.names: "${name}" must be lower-case letters, digits or -`);
   for (const [dom, hop] of Object.entries(cfg.mta.routes)) if (!/^[^\s:]+(:\d{1,5})?$/.test(hop)) problems.push(`${where}: mta.routes."${dom}": expected host[:port], got "${hop}"`);
+  if (cfg.storage.engine !== "sqlite" && cfg.storage.engine !== "postgres") problems.push(`${where}: storage.engine: expected "sqlite" or "postgres", got "${cfg.storage.engine}"`);
+  if (cfg.storage.engine === "postgres" && !/^postgres(ql)?:\/\//.test(cfg.storage.postgres_url)) problems.push(`${where}: storage.postgres_url: engine "postgres" needs a postgres:// URL`);
+  if (cfg.storage.control_url && !/^postgres(ql)?:\/\//.test(cfg.storage.control_url)) problems.push(`${where}: storage.control_url: expected a postgres:// URL or empty`);
   if (Boolean(cfg.smtp.tls_cert) !== Boolean(cfg.smtp.tls_key)) problems.push(`${where}: smtp.tls_cert and smtp.tls_key must be set together`);
 }
 

@@ -21,7 +21,7 @@ export interface SectionDef {
 
 export const SECTIONS: SectionDef[] = [
   { name: "server", description: "The HTTP listener that serves all four API surfaces, tracking and /healthz" },
-  { name: "storage", description: "Where data lives: control.sqlite plus one <zone>.sqlite per data zone" },
+  { name: "storage", description: "Where data lives: SQLite files under data_dir (the default), or PostgreSQL shared by several nodes" },
   { name: "zones", description: "Data zones: a domain's messages, events and suppressions live only in its zone's file" },
   { name: "mta", description: "The outbound MTA: queue, retries, DNS and static routes" },
   { name: "smtp", description: "Inbound SMTP: bounces (DSN), complaints (ARF) and authenticated submission" },
@@ -38,7 +38,11 @@ export const KEYS: KeyDef[] = [
   k("server", "zone", "string", "us", "the zone this node serves"),
   k("server", "trusted_proxies", "strings", ["127.0.0.1/8", "::1/128"], "X-Forwarded-For is believed only from these peers"),
   k("server", "rate_limit_per_key", "int", 10000, "API requests a second one key may make (bursts of as many); above it the vendor's 429; 0: no limit"),
+  k("server", "node_id", "string", "", "unique among nodes sharing a database (it owns this node's queue claims); empty: the host name"),
   k("server", "rate_limit_per_ip", "int", 20000, "API requests a second from one client IP, keyed or not; 0: no limit"),
+  k("storage", "engine", "string", "sqlite", "\"sqlite\": files under data_dir (the embedded default); \"postgres\": the URLs below"),
+  k("storage", "postgres_url", "string", "", "postgres: the data of the zones served here (messages, queue, events, suppressions, outbox, tracking state), one schema per zone", '"postgres://postern@127.0.0.1:5432/postern"'),
+  k("storage", "control_url", "string", "", "postgres: account, domains, DKIM keys, API keys, credentials, webhooks, templates; shared by every node of every zone; empty: postgres_url"),
   k("storage", "data_dir", "string", "./postern-data", "control.sqlite + one <zone>.sqlite per data zone; relative paths are relative to the config file"),
   k("storage", "templates_dir", "string", "./postern-data/templates", "stored templates (Handlebars files) used by name"),
   k("zones", "names", "strings", ["us", "eu"], "data zones this installation knows"),

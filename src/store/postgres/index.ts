@@ -26,6 +26,7 @@ export async function openPostgresStore(opts: PostgresOptions): Promise<Store> {
   const control = openPool(opts.controlUrl || opts.postgresUrl, CONTROL_SCHEMA);
   const pools: Sql[] = [control];
   const zones = new Map<string, ZoneStore>();
+  const leases = new Set<ServeLease>();
   try {
     await migrate(control, CONTROL_SCHEMA, CONTROL_MIGRATIONS);
     for (const name of opts.zones) {
@@ -48,8 +49,16 @@ export async function openPostgresStore(opts: PostgresOptions): Promise<Store> {
       return z;
     },
     zoneNames: () => [...zones.keys()],
-    takeLease: () => takeNodeLease(pools[pools.length - 1]!, opts.nodeId),
-    async close() { await Promise.all(pools.map((p) => p.close())); },
+    async takeLease() {
+      const lease = await takeNodeLease(pools[pools.length - 1]!, opts.nodeId);
+      leases.add(lease);
+      return { release: async () => { if (leases.delete(lease)) await lease.release(); } };
+    },
+    // A lease still held is given back first: its connection belongs to a pool closed here.
+    async close() {
+      for (const l of [...leases]) { leases.delete(l); await l.release(); }
+      await Promise.all(pools.map((p) => p.close()));
+    },
   };
 }
 
