@@ -5,13 +5,13 @@ import type { Store } from "../../src/core/store-port.ts";
 
 const NOW = 1_800_000_000_000;
 
-export function sendControlContract(makeStore: () => Store) {
+export function sendControlContract(makeStore: () => Store | Promise<Store>) {
   const withDomain = (store: Store) => store.control.insertDomain({ name: `g${Math.random().toString(36).slice(2, 8)}.test`, zone: "us",
     wildcard: false, dkimSelector: "s1", keys: [], validation: false, botDetection: false, openTracking: false, clickTracking: false,
     unsubscribeTracking: false, inbound: false, limitMax: 0, limitWindow: "month" }, NOW);
 
   test("unsubscribe groups get ascending ids, update, list by id and delete (and go with their domain)", async () => {
-    const store = makeStore();
+    const store = await makeStore();
     const d = await withDomain(store);
     const a = await store.control.insertGroup({ domainId: null, name: "News", description: "weekly", isDefault: false, createdAt: NOW });
     const b = await store.control.insertGroup({ domainId: d.id, name: "Offers", description: "", isDefault: true, createdAt: NOW + 1 });
@@ -33,7 +33,7 @@ export function sendControlContract(makeStore: () => Store) {
   });
 
   test("send batches keep their hold across reads; an unknown batch cannot be held", async () => {
-    const store = makeStore();
+    const store = await makeStore();
     const d = await withDomain(store);
     await store.control.insertBatch({ id: "b1", domainId: d.id, hold: null, createdAt: NOW, updatedAt: NOW });
     await store.control.insertBatch({ id: "b2", domainId: null, hold: null, createdAt: NOW + 1, updatedAt: NOW + 1 });
@@ -51,7 +51,7 @@ export function sendControlContract(makeStore: () => Store) {
   });
 
   test("group entries are suppressions of type group:<id>, apart from the other lists of an address", async () => {
-    const store = makeStore();
+    const store = await makeStore();
     const z = store.zone("us");
     const entry = (type: string, address: string) => ({ domain: "a.test", type: type as "unsubscribes" | `group:${number}`, address, reason: "", code: "", scope: null, createdAt: NOW });
     await z.addSuppressions([entry("group:7", "X@y.test"), entry("group:8", "x@y.test"), entry("unsubscribes", "x@y.test"), entry("group:7", "z@y.test")]);

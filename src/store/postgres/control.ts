@@ -5,10 +5,12 @@ import type { ControlStore, Credential, NewDomain, StoredKey, WebhookTarget } fr
 import { SETTING_COLUMNS, toDomain, toKey, toWebhook } from "../sqlite/control.ts";
 import { exec, one, rows, type Sql } from "./db.ts";
 import { createControlExtras } from "./control-extras.ts";
+import { createSendControlStore } from "./send-controls.ts";
 
 export function createControlStore(sql: Sql): ControlStore {
   return {
     ...createControlExtras(sql),
+    ...createSendControlStore(sql),
     async getAccount() {
       const r = await one(sql, "SELECT * FROM account LIMIT 1");
       return r ? { id: r.id as number, webhookSigningKey: r.webhook_signing_key as string, createdAt: r.created_at as number } : null;

@@ -57,6 +57,14 @@ export const CONTROL_MIGRATIONS: string[] = [
      token_hash TEXT PRIMARY KEY, key_id TEXT NOT NULL REFERENCES api_keys(id) ON DELETE CASCADE,
      csrf TEXT NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL);
    CREATE INDEX console_sessions_expiry ON console_sessions(expires_at);`,
+  // Unsubscribe groups (SendGrid ASM; their entries live in each zone's suppressions as type
+  // group:<id>) and scheduled-send batches with their hold (pause / cancel).
+  `CREATE TABLE unsubscribe_groups (
+     id SERIAL PRIMARY KEY, domain_id INTEGER REFERENCES domains(id) ON DELETE CASCADE,
+     name TEXT NOT NULL, description TEXT NOT NULL DEFAULT '', is_default BOOLEAN NOT NULL DEFAULT false, created_at BIGINT NOT NULL);
+   CREATE TABLE send_batches (
+     id TEXT PRIMARY KEY, domain_id INTEGER REFERENCES domains(id) ON DELETE CASCADE, hold TEXT,
+     created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL);`,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

@@ -56,12 +56,12 @@ export function createQueueStatements(sql: Sql, nodeId: string) {
       // A row with a live claim is being attempted right now: making it due again would send it twice.
       return exec(sql, `UPDATE recipients SET next_attempt_at = $1, owner = NULL WHERE ${PENDING} AND ${UNCLAIMED} AND (id = $2 OR message_id = $2)`, [now, id]);
     },
-    async purge(tx: Sql, now: number, ids?: string[]): Promise<StoredRecipient[]> {
-      // Rows with a live claim are left to their attempt: its outcome is about to be written.
-      const only = ids ? "AND id = ANY($2::text[])" : "";
-      const list = await rows(tx, `UPDATE recipients SET status = 'failed', last_response = 'purged by the administrator', updated_at = $1, owner = NULL
-        WHERE ${PENDING} AND ${UNCLAIMED} ${only} RETURNING *`, ids ? [now, ids] : [now]);
-      return list.sort((a, b) => (a.seq as number) - (b.seq as number)).map(toRecipient);
+    /** Fails the named rows still waiting and not being attempted (their outcome is about to be written); returns their ids. */
+    async purge(tx: Sql, now: number, items: { id: string; lastResponse: string }[]): Promise<string[]> {
+      if (items.length === 0) return [];
+      const list = await rows(tx, `UPDATE recipients r SET status = 'failed', last_response = u.response, updated_at = $1, owner = NULL
+        FROM unnest($2::text[], $3::text[]) AS u(id, response) WHERE r.id = u.id AND ${PENDING} AND ${UNCLAIMED} RETURNING r.id`, [now, items.map((i) => i.id), items.map((i) => i.lastResponse)]);
+      return list.map((r) => r.id as string);
     },
     /** Takes back this node's own claims (a restart after a crash); other nodes' claims run out by their lease. */
     async releaseClaims(now: number): Promise<number> {

@@ -1,10 +1,9 @@
 // One zone's data in its own schema of postgres_url: messages, recipients (the queue), events,
 // suppressions, the webhook outbox, bot results and received mail. Every node serving the zone
 // opens the same schema; `nodeId` owns this node's claims.
-import type { StoredMessage, ZoneStore } from "../../core/store-port.ts";
-import { toStoredMessage } from "../sqlite/messages.ts";
+import type { ZoneStore } from "../../core/store-port.ts";
 import { toInbound } from "../sqlite/inbound-messages.ts";
-import { exec, one, rows, type Sql } from "./db.ts";
+import { exec, one, type Sql } from "./db.ts";
 import { createEventStatements, insertEvents } from "./events.ts";
 import { createOutboxStatements, inboundPosts, insertItems } from "./outbox.ts";
 import { createQueueStatements } from "./queue.ts";
@@ -38,16 +37,13 @@ export function createZoneStore(zone: string, sql: Sql, nodeId: string): ZoneSto
     queueStats: (now) => queue.stats(now),
     listQueue: (limit) => queue.list(limit),
     retryNow: (id, now) => queue.retryNow(id, now),
-    async purgeQueue(now, recordFor, ids) {
+    async purgeQueue(now, items) {
       return sql.begin(async (tx) => {
-        const purged = await queue.purge(tx, now, ids);
-        const messages = new Map<string, StoredMessage>();
-        const ids2 = [...new Set(purged.map((r) => r.messageId))];
-        if (ids2.length) for (const r of await rows(tx, "SELECT * FROM messages WHERE id = ANY($1::text[])", [ids2])) messages.set(r.id as string, toStoredMessage(r));
-        const out = recordFor(purged, messages);
-        await writeSuppressions(tx, out.suppressions);
-        await insertEvents(tx, out.events);
-        return purged.length;
+        const purged = new Set(await queue.purge(tx, now, items.map((i) => ({ id: i.recipientId, lastResponse: i.lastResponse }))));
+        const done = items.filter((i) => purged.has(i.recipientId));
+        await writeSuppressions(tx, done.flatMap((i) => i.suppressions));
+        await insertEvents(tx, done.flatMap((i) => i.events));
+        return done.map((i) => i.recipientId);
       });
     },
     nextDueAt: () => queue.nextDueAt(),

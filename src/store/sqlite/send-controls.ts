@@ -5,12 +5,12 @@ import { bool } from "./db.ts";
 
 type Row = Record<string, unknown>;
 
-const toGroup = (r: Row): UnsubscribeGroup => ({
+export const toGroup = (r: Row): UnsubscribeGroup => ({
   id: r.id as number, domainId: (r.domain_id as number | null) ?? null, name: r.name as string, description: r.description as string,
   isDefault: bool(r.is_default), createdAt: r.created_at as number,
 });
 
-const toBatch = (r: Row): SendBatch => ({
+export const toBatch = (r: Row): SendBatch => ({
   id: r.id as string, domainId: (r.domain_id as number | null) ?? null, hold: (r.hold as SendBatch["hold"]) ?? null,
   createdAt: r.created_at as number, updatedAt: r.updated_at as number,
 });
