@@ -51,6 +51,7 @@ import { createSessionService } from "./core/sessions.ts";
 import { createQueueAdmin } from "./mta/queue/admin.ts";
 import { createZoneDirectory } from "./core/zones.ts";
 import { createZoneRouter } from "./api/zones/router.ts";
+import { sessionToken } from "./api/console/session.ts";
 
 export interface AppOptions {
   resolver?: Resolver;
@@ -135,6 +136,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     sparkpost: createSparkpostSurface(surfaceDeps), native: createNativeSurface(surfaceDeps),
     tracking: createTrackingSurface({ codec, recorder: interactions, preferences: createPreferences({ store, interactions }), detector, log: log.child("tracking"), lists }),
   };
+  const sessions = createSessionService({ control: store.control, access, now });
   // One count of wrong keys per client IP, whether they come to an API or to the console's sign-in.
   const keyThrottle = createThrottle({ now, freeFailures: 10 });
   const http = createHttpHandler({
@@ -142,13 +144,14 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     keyThrottle,
     rateLimits: { perIp: createRateLimiter({ rate: config.server.rate_limit_per_ip, now }), perKey: createRateLimiter({ rate: config.server.rate_limit_per_key, now }) },
     surfaces,
-    console: createConsoleSurface({ ...surfaceDeps, sessions: createSessionService({ control: store.control, access, now }),
+    console: createConsoleSurface({ ...surfaceDeps, sessions,
       queue: createQueueAdmin({ store, recorder, now }), keyThrottle }),
     health,
     metrics, log: log.child("http"), now,
     clientIp: createClientIp(config.server.trusted_proxies),
     zoneRouter: Object.keys(config.zones.remote).length ? createZoneRouter({ zones: zoneDirectory, localZone: config.server.zone,
-      timeoutMs: config.zones.proxy_timeout, log: log.child("zones"), tokenDomain: (token) => codec.verify(token)?.domain ?? null }) : undefined,
+      timeoutMs: config.zones.proxy_timeout, log: log.child("zones"), tokenDomain: (token) => codec.verify(token)?.domain ?? null,
+      consolePrincipal: async (req) => (await sessions.resolve(sessionToken(req)))?.principal ?? null }) : undefined,
   });
 
   const inbound = createInboundServer({

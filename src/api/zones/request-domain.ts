@@ -16,10 +16,11 @@ export function mailgunDomain(path: string): string | null {
   return null;
 }
 
+/** The domain a domain key (or a console session signed in with one) is bound to. */
+export const keyDomain = (principal: Principal | null): string | null => principal?.domain?.name ?? null;
+
 /** SendGrid: the key's domain (its API takes domain keys only; mail/send's from must be of it). */
-export function sendgridDomain(principal: Principal | null): string | null {
-  return principal?.domain?.name ?? null;
-}
+export const sendgridDomain = keyDomain;
 
 /**
  * SparkPost: `/api/v1/<domain>/…`, `sending-domains/<domain>`, else a domain key's domain. For an

@@ -9,7 +9,7 @@ import type { Logger } from "../../log.ts";
 import { checkBody } from "../request-guard.ts";
 import { gatewayError, type ZoneSurface } from "./errors.ts";
 import { forwardToZone, isProxyFailure, PROXIED_HEADER } from "./proxy.ts";
-import { consoleDomain, mailgunDomain, nativeDomain, sendgridDomain, sparkpostBodyDomain, sparkpostDomain, sparkpostNeedsBody } from "./request-domain.ts";
+import { consoleDomain, keyDomain, mailgunDomain, nativeDomain, sendgridDomain, sparkpostBodyDomain, sparkpostDomain, sparkpostNeedsBody } from "./request-domain.ts";
 
 export interface ZoneRouterDeps {
   zones: ZoneDirectory;
@@ -19,6 +19,8 @@ export interface ZoneRouterDeps {
   log: Logger;
   /** The domain a tracking token (/t/o|c|u/<token>) was issued for, when it verifies. */
   tokenDomain?: (token: string) => string | null;
+  /** The principal of a console request's session (a domain key's session belongs to its domain's zone). */
+  consolePrincipal?: (req: Request) => Promise<Principal | null>;
 }
 
 export interface RouteContext {
@@ -36,7 +38,12 @@ export function createZoneRouter(deps: ZoneRouterDeps) {
       case "mailgun": return { name: mailgunDomain(path), req };
       case "sendgrid": return { name: sendgridDomain(principal), req };
       case "native": return { name: nativeDomain(path), req };
-      case "console": return { name: consoleDomain(path, new URL(req.url).searchParams), req };
+      case "console": {
+        const name = consoleDomain(path, new URL(req.url).searchParams);
+        // Every page of a domain key's session reads its domain's data: the whole console API goes there.
+        if (name || path === "/ui/api/session" || !path.startsWith("/ui/api/") || !deps.consolePrincipal) return { name, req };
+        return { name: keyDomain(await deps.consolePrincipal(req)), req };
+      }
       case "sparkpost": {
         const name = sparkpostDomain(path, principal);
         if (name || !sparkpostNeedsBody(req.method, path)) return { name, req };

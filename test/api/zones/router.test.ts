@@ -200,4 +200,23 @@ describe("requests for a domain of a zone served elsewhere", () => {
     expect((await fetch(`${base}/t/c/${mine}`, { redirect: "manual" })).status).toBe(302);
     expect(seen.length).toBe(n);
   });
+
+  test("console: a session signed in with an eu domain key is served by the eu node on every page; an account session here", async () => {
+    const signIn = async (key: string) => {
+      const res = await fetch(`${base}/ui/api/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ key }) });
+      expect(res.status).toBe(200);
+      return res.headers.getSetCookie()[0]!.split(";")[0]!;
+    };
+    seen = [];
+    const euSession = await signIn(euKey);
+    expect(seen).toEqual([]);
+    await fetch(`${base}/ui/api/stats?range=hours`, { headers: { cookie: euSession } });
+    expect(last().path).toBe("/ui/api/stats?range=hours");
+    expect(last().headers.get("cookie")).toBe(euSession);
+    const accountSession = await signIn(t.accountKey);
+    const n = seen.length;
+    const here = await fetch(`${base}/ui/api/stats?range=hours`, { headers: { cookie: accountSession } });
+    expect(here.status).toBe(200);
+    expect(seen.length).toBe(n);
+  });
 });
