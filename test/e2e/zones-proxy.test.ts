@@ -1,0 +1,191 @@
+// Zones on their own nodes, end to end: two real `postern serve` processes, one serving zone us and
+// one serving zone eu, each with its zone data in its own PostgreSQL database and the control data
+// (account, keys, domains) in a third one they share. Official clients talk to one node about the
+// other zone's domain: the request is proxied, its rows exist only in the owning zone's database,
+// one account key works at both, and with the eu node down the us node answers Mailgun's 503.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SQL } from "bun";
+import Mailgun from "mailgun.js";
+import NodeFormData from "form-data";
+import { Client } from "@sendgrid/client";
+import { MailService } from "@sendgrid/mail";
+import { startSink, type Sink } from "../helpers/smtp-sink.ts";
+import { pgSkipReason, startPostgres, type PgCluster } from "../helpers/postgres.ts";
+import { pointClient } from "../api/sendgrid/setup.ts";
+
+const MAIN = join(import.meta.dir, "../../cli/main.ts");
+const dir = mkdtempSync(join(tmpdir(), "postern-zones-e2e-"));
+let pg: PgCluster | null = null;
+let sink: Sink;
+const db = { control: "", us: "", eu: "" };
+const nodes: Record<"us" | "eu", { file: string; base: string; proc: ReturnType<typeof Bun.spawn> | null }> = {
+  us: { file: "", base: "", proc: null }, eu: { file: "", base: "", proc: null },
+};
+let accountKey = "";
+let euDomainKey = "";
+
+async function freePort(): Promise<number> {
+  const s = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = s.port;
+  s.stop(true);
+  return port;
+}
+
+/** One node's config: its zone's data in its own database, control data shared, the other zone at the other node. */
+function nodeConfig(zone: "us" | "eu", port: number, other: { zone: string; port: number }): string {
+  const file = join(dir, `${zone}.toml`);
+  writeFileSync(file, `[server]\nlisten = "127.0.0.1:${port}"\npublic_url = "http://127.0.0.1:${port}"\nzone = "${zone}"\nnode_id = "${zone}-1"\n` +
+    `[storage]\nengine = "postgres"\npostgres_url = "${db[zone]}"\ncontrol_url = "${db.control}"\ndata_dir = "${join(dir, zone)}"\n` +
+    `[zones]\nnames = ["us", "eu"]\nproxy_timeout = "10s"\n[zones.${other.zone}]\nurl = "http://127.0.0.1:${other.port}"\n` +
+    `[smtp]\nlisten = "127.0.0.1:0"\n[mta]\nhostname = "mta.test"\nretry = ["1s"]\n[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n`);
+  return file;
+}
+
+const cli = (zone: "us" | "eu", ...args: string[]) => {
+  const r = Bun.spawnSync(["bun", MAIN, "--config", nodes[zone].file, ...args], { cwd: dir, timeout: 30_000 });
+  if (r.exitCode !== 0) throw new Error(`postern ${args.join(" ")}: ${r.stderr.toString()}`);
+  return r.stdout.toString();
+};
+
+async function serve(zone: "us" | "eu"): Promise<void> {
+  const proc = Bun.spawn(["bun", MAIN, "--config", nodes[zone].file, "serve"], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+  nodes[zone].proc = proc;
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
+  let text = "";
+  while (!/http (\S+?),/.test(text)) {
+    const chunk = await reader.read();
+    if (chunk.done) throw new Error(`serve ${zone} exited: ${text}${await new Response(proc.stderr as ReadableStream).text()}`);
+    text += new TextDecoder().decode(chunk.value);
+  }
+  void reader.cancel().catch(() => {});
+}
+
+async function stop(zone: "us" | "eu"): Promise<void> {
+  nodes[zone].proc?.kill("SIGTERM");
+  await nodes[zone].proc?.exited;
+  nodes[zone].proc = null;
+}
+
+beforeAll(async () => {
+  if (pgSkipReason) return;
+  pg = await startPostgres();
+  db.control = await pg.createDatabase("control");
+  db.us = await pg.createDatabase("zone_us");
+  db.eu = await pg.createDatabase("zone_eu");
+  sink = await startSink();
+  const [usPort, euPort] = [await freePort(), await freePort()];
+  nodes.us.file = nodeConfig("us", usPort, { zone: "eu", port: euPort });
+  nodes.eu.file = nodeConfig("eu", euPort, { zone: "us", port: usPort });
+  nodes.us.base = `http://127.0.0.1:${usPort}`;
+  nodes.eu.base = `http://127.0.0.1:${euPort}`;
+  // Every domain is added at the us node: control data is shared, so --zone eu is allowed there.
+  cli("us", "domain", "add", "us.example", "--zone", "us");
+  cli("us", "domain", "add", "eu.example", "--zone", "eu");
+  cli("us", "domain", "verify", "us.example", "--force");
+  cli("us", "domain", "verify", "eu.example", "--force");
+  accountKey = JSON.parse(cli("us", "--json", "key", "create", "--account")).key;
+  euDomainKey = JSON.parse(cli("us", "--json", "key", "create", "--domain", "eu.example")).key;
+  await serve("us");
+  await serve("eu");
+}, 180_000);
+
+afterAll(async () => {
+  await stop("us");
+  await stop("eu");
+  await sink?.close();
+  await pg?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const mailgun = (zone: "us" | "eu") => new Mailgun(NodeFormData as never).client({ username: "api", key: accountKey, url: nodes[zone].base });
+
+async function count(url: string, table: string): Promise<number | "no schema"> {
+  const sql = new SQL(url);
+  try {
+    const [schema, name] = table.split(".");
+    const exists = await sql`SELECT 1 FROM information_schema.tables WHERE table_schema = ${schema} AND table_name = ${name}`;
+    if (!exists.length) return "no schema";
+    return Number((await sql.unsafe(`SELECT count(*) AS n FROM ${table}`))[0].n);
+  } finally { await sql.close(); }
+}
+
+async function delivered(subject: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (sink.messages.some((m) => m.raw.toString().includes(`Subject: ${subject}`))) return;
+    await Bun.sleep(100);
+  }
+  throw new Error(`"${subject}" was not delivered`);
+}
+
+describe.skipIf(pgSkipReason !== null)("zones on their own nodes (two serve processes, PostgreSQL)", () => {
+  test("mail for the eu domain sent to the us node (mailgun.js, @sendgrid/mail) is proxied: its rows exist only in the eu database", async () => {
+    const res = await mailgun("us").messages.create("eu.example", { from: "a@eu.example", to: "b@dest.test", subject: "MG via us", text: "proxied" });
+    expect(res.message).toBe("Queued. Thank you.");
+    const client = new Client();
+    pointClient(client, euDomainKey, `${nodes.us.base}/`);
+    const mail = new MailService();
+    mail.setClient(client);
+    const [sg] = await mail.send({ from: "a@eu.example", to: "c@dest.test", subject: "SG via us", text: "proxied too" });
+    expect(sg.statusCode).toBe(202);
+    await delivered("MG via us");
+    await delivered("SG via us");
+    expect(await count(db.eu, "zone_eu.messages")).toBe(2);
+    expect(await count(db.us, "zone_eu.messages")).toBe("no schema");
+    expect(await count(db.us, "zone_us.messages")).toBe(0);
+    // Its events, asked at the us node, come from the eu node.
+    const events = await mailgun("us").events.get("eu.example", { limit: 50 });
+    expect(events.items.map((e: { event: string }) => e.event)).toContain("accepted");
+  }, 90_000);
+
+  test("tracking links of an eu message are on the eu node's public_url; one clicked at the us node is recorded in the eu database", async () => {
+    cli("us", "domain", "set", "eu.example", "--click-tracking", "on");
+    await Bun.sleep(1_100); // the nodes' cached domain read (a second) sees the change
+    await mailgun("us").messages.create("eu.example", { from: "a@eu.example", to: "t@dest.test", subject: "tracked via us",
+      html: '<p><a href="https://landing.example/page">go</a></p>', "o:tracking-clicks": "yes" });
+    await delivered("tracked via us");
+    const raw = sink.messages.find((m) => m.raw.toString().includes("Subject: tracked via us"))!.raw.toString().replace(/=\r?\n/g, "");
+    const link = new RegExp(`${nodes.eu.base.replace(/[.]/g, "\\.")}/t/c/[A-Za-z0-9_-]+`).exec(raw)?.[0];
+    expect(link).toBeDefined();
+    const click = await fetch(link!.replace(nodes.eu.base, nodes.us.base), { redirect: "manual" });
+    expect(click.status).toBe(302);
+    expect(click.headers.get("location")).toBe("https://landing.example/page");
+    const sql = new SQL(db.eu);
+    try {
+      for (let i = 0; i < 100; i++) {
+        if (Number((await sql`SELECT count(*) AS n FROM zone_eu.events WHERE type = 'clicked'`)[0].n) > 0) break;
+        await Bun.sleep(100);
+      }
+      expect(Number((await sql`SELECT count(*) AS n FROM zone_eu.events WHERE type = 'clicked'`)[0].n)).toBe(1);
+    } finally { await sql.close(); }
+  }, 90_000);
+
+  test("a us domain asked at the eu node is answered, and mail for it lands in the us database", async () => {
+    const d = await mailgun("eu").domains.get("us.example");
+    expect(d.name).toBe("us.example");
+    await mailgun("eu").messages.create("us.example", { from: "a@us.example", to: "d@dest.test", subject: "MG via eu", text: "to us" });
+    await delivered("MG via eu");
+    expect(await count(db.us, "zone_us.messages")).toBe(1);
+    expect(await count(db.eu, "zone_us.messages")).toBe("no schema");
+  }, 90_000);
+
+  test("one account key works at every node; both list every zone's domains", async () => {
+    for (const zone of ["us", "eu"] as const) {
+      const list = await mailgun(zone).domains.list();
+      expect(list.map((d: { name: string }) => d.name).sort()).toEqual(["eu.example", "us.example"]);
+    }
+  }, 30_000);
+
+  test("with the eu node down, the us node answers the eu domain's requests with Mailgun's 503", async () => {
+    await stop("eu");
+    const err = await mailgun("us").messages.create("eu.example", { from: "a@eu.example", to: "b@dest.test", subject: "while down", text: "x" })
+      .then(() => null, (e: { status?: number; details?: string }) => e);
+    expect(err?.status).toBe(503);
+    expect(err?.details).toMatch(/zone eu, where domain eu\.example lives, cannot be reached/);
+    // The us domain is still served.
+    const ok = await mailgun("us").messages.create("us.example", { from: "a@us.example", to: "e@dest.test", subject: "us still up", text: "x" });
+    expect(ok.message).toBe("Queued. Thank you.");
+  }, 60_000);
+});
