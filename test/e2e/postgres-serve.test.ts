@@ -36,7 +36,7 @@ afterAll(async () => {
   await sink?.close();
   await pg?.stop();
   rmSync(dir, { recursive: true, force: true });
-});
+}, 60_000);
 
 describe.skipIf(pgSkipReason !== null)("postern serve with engine = postgres", () => {
   test("the CLI and the server share one config: accept over HTTP, deliver to the sink, read the events back", async () => {

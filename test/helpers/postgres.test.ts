@@ -7,7 +7,7 @@ import { pgSkipReason, startPostgres, type PgCluster } from "./postgres.ts";
 describe.skipIf(pgSkipReason !== null)("throw-away PostgreSQL cluster", () => {
   let pg: PgCluster;
   beforeAll(async () => { pg = await startPostgres(); }, 120_000);
-  afterAll(async () => { await pg?.stop(); });
+  afterAll(async () => { await pg?.stop(); }, 60_000);
 
   test("two fresh databases answer on 127.0.0.1 and do not share tables", async () => {
     const a = new SQL(await pg.createDatabase("smoke"));

@@ -9,7 +9,7 @@ import type { Store } from "../../src/core/store-port.ts";
 import { runStoreContract } from "./contract.ts";
 
 const pg: PgCluster | null = pgSkipReason ? null : await startPostgres();
-afterAll(async () => { await pg?.stop(); });
+afterAll(async () => { await pg?.stop(); }, 60_000);
 
 const opened = new WeakMap<Store, { url: string; nodeId: string }>();
 let nodes = 0;
