@@ -64,9 +64,11 @@ export function createOutboxStatements(sql: Sql, nodeId: string) {
       return exec(sql, "UPDATE outbox SET next_attempt_at = $1, owner = NULL WHERE owner = $2 AND status = 'pending'", [now, nodeId]);
     },
     async expire(now: number, createdBefore: number) {
-      const gone = await rows(sql, `WITH gone AS (UPDATE outbox SET status = 'expired', updated_at = $1,
-          last_error = COALESCE(last_error, 'not delivered within the lifetime')
-          WHERE status = 'pending' AND ${unclaimed("$1")} AND created_at < $2 RETURNING url, last_error)
+      // Counted from the rows as they were (their last error), then expired in the same statement.
+      const gone = await rows(sql, `WITH gone AS (SELECT id, url, last_error FROM outbox
+          WHERE status = 'pending' AND ${unclaimed("$1")} AND created_at < $2 FOR UPDATE SKIP LOCKED),
+        expired AS (UPDATE outbox o SET status = 'expired', updated_at = $1, last_error = COALESCE(o.last_error, 'not delivered within the lifetime')
+          FROM gone WHERE o.id = gone.id)
         SELECT url, COUNT(*)::int AS count, MAX(last_error) AS e FROM gone GROUP BY url ORDER BY url`, [now, createdBefore]);
       return gone.map((r) => ({ url: r.url as string, count: r.count as number, lastError: (r.e as string | null) ?? null }));
     },
