@@ -4,7 +4,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { pgSkipReason, startPostgres, type PgCluster } from "../helpers/postgres.ts";
 import { openPostgresStore } from "../../src/store/postgres/index.ts";
-import { ZONE_MIGRATIONS } from "../../src/store/postgres/migrations.ts";
+import { ZONE_MIGRATIONS, zoneSchema } from "../../src/store/postgres/migrations.ts";
+import { openPool } from "../../src/store/postgres/db.ts";
+import { insertEvents } from "../../src/store/postgres/events.ts";
 import type { Store } from "../../src/core/store-port.ts";
 import { runStoreContract } from "./contract.ts";
 
@@ -41,6 +43,36 @@ describe.skipIf(pg === null)("PostgreSQL engine", () => {
     const taken = await twin.takeLease();
     for (const l of [lb, taken]) await l.release();
     for (const s of [a, b, twin]) await s.close();
+  });
+
+  test("an event transaction that began first and commits last is read before the ones after it (no cursor passes it)", async () => {
+    const a = await openFresh();
+    const b = await openPeer(a, false);
+    const ev = (id: string) => ({ id, type: "delivered" as const, messageId: "m", recipient: "r@b.test", domain: "a.test", timestamp: 1, tags: [], metadata: {} });
+    const raw = openPool(opened.get(a)!.url, zoneSchema("us"));
+    let commitSlow!: () => void;
+    const slowOpen = new Promise<void>((ready) => {
+      void raw.begin(async (tx) => {
+        await insertEvents(tx, [ev("slow")]);
+        ready();
+        await new Promise<void>((r) => { commitSlow = r; });
+      });
+    });
+    await slowOpen;
+    // Another node writes while the first transaction is still open: it waits for its position.
+    let fastDone = false;
+    const fast = b.zone("us").applyOutcomes([], [ev("fast")], [], 1).then(() => { fastDone = true; });
+    await Bun.sleep(200);
+    expect(fastDone).toBe(false);
+    expect(await a.zone("us").eventsAfter(0, 10)).toEqual([]);
+    commitSlow();
+    await fast;
+    const seen = await a.zone("us").eventsAfter(0, 10);
+    expect(seen.map((e) => e.event.id)).toEqual(["slow", "fast"]);
+    expect(seen[0]!.rowid).toBeLessThan(seen[1]!.rowid);
+    await raw.close();
+    await b.close();
+    await a.close();
   });
 
   test("two nodes starting at once migrate once, and a newer schema is refused", async () => {

@@ -15,7 +15,9 @@ export function toEvent(r: Row): MessageEvent {
 }
 
 export function createEventStatements(db: Database) {
-  const ins = db.query("INSERT OR IGNORE INTO events (id, type, message_id, recipient, domain, ts, data) VALUES (?, ?, ?, ?, ?, ?, ?)");
+  // The position is taken under the write lock the transaction holds: commit order (migrations.ts).
+  const ins = db.query(`INSERT OR IGNORE INTO events (id, type, message_id, recipient, domain, ts, data, seq)
+    VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events))`);
   return {
     insertMany(events: MessageEvent[]) {
       for (const e of events) {

@@ -139,4 +139,10 @@ export const ZONE_MIGRATIONS: string[] = [
      PRIMARY KEY (domain, tag));`,
   // A failed webhook target's pending items, read by URL: the probe and the catch-up when it answers again.
   `CREATE INDEX outbox_url_pending ON outbox(url, next_attempt_at) WHERE status = 'pending';`,
+  // The event log's position: a sequence taken inside the writing transaction (one writer at a
+  // time), so position order is commit order, never reused (a rowid may be, after deletes), and the
+  // same notion as the PostgreSQL engine's. Existing events keep their rowid as position.
+  `ALTER TABLE events ADD COLUMN seq INTEGER;
+   UPDATE events SET seq = rowid;
+   CREATE UNIQUE INDEX events_seq ON events(seq);`,
 ];

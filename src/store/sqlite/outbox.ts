@@ -27,9 +27,9 @@ export function createOutboxStatements(db: Database) {
     cursor(name: string): number {
       return ((db.query("SELECT value FROM cursors WHERE name = ?").get(name) as Row | null)?.value as number | undefined) ?? 0;
     },
-    eventsAfter(rowid: number, limit: number): { rowid: number; event: MessageEvent }[] {
-      return (db.query("SELECT rowid AS r, * FROM events WHERE rowid > ? ORDER BY rowid LIMIT ?").all(rowid, limit) as Row[])
-        .map((r) => ({ rowid: r.r as number, event: toEvent(r) }));
+    eventsAfter(position: number, limit: number): { rowid: number; event: MessageEvent }[] {
+      return (db.query("SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?").all(position, limit) as Row[])
+        .map((r) => ({ rowid: r.seq as number, event: toEvent(r) }));
     },
     enqueue(items: OutboxItem[], cursorName: string, cursor: number) {
       db.transaction(() => {
