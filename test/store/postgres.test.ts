@@ -1,5 +1,6 @@
-// The store contract on PostgreSQL: a throw-away cluster for this file, a fresh database per
-// opened store, and a peer store (another node, its own node id) on the same database.
+// The store contract on PostgreSQL: a throw-away cluster for this file, one database for the
+// contract (emptied, not re-created, before each test's store: the tests expect an empty store),
+// and a peer store (another node, its own node id) on the same database.
 import { afterAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { pgSkipReason, startPostgres, type PgCluster } from "../helpers/postgres.ts";
@@ -15,8 +16,20 @@ afterAll(async () => { await pg?.stop(); }, 60_000);
 
 const opened = new WeakMap<Store, { url: string; nodeId: string }>();
 let nodes = 0;
+let contractUrl = "";
+/** Empties every table the engine made (keeping the migrations applied) and resets counters. */
+async function emptyDatabase(url: string) {
+  const sql = new SQL(url);
+  const tables = (await sql`SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) AS t FROM pg_tables
+    WHERE schemaname IN ('control', 'zone_us', 'zone_eu') AND tablename NOT IN ('schema_migrations', 'event_counter')`) as { t: string }[];
+  if (tables.length) await sql.unsafe(`TRUNCATE ${tables.map((r) => r.t).join(", ")} RESTART IDENTITY CASCADE`);
+  for (const z of ["zone_us", "zone_eu"]) await sql.unsafe(`UPDATE ${z}.event_counter SET value = 0`).catch(() => {});
+  await sql.close();
+}
 async function openFresh(): Promise<Store> {
-  const url = await pg!.createDatabase("contract");
+  if (!contractUrl) contractUrl = await pg!.createDatabase("contract");
+  else await emptyDatabase(contractUrl);
+  const url = contractUrl;
   const nodeId = `node-${++nodes}`;
   const store = await openPostgresStore({ postgresUrl: url, zones: ["us", "eu"], nodeId });
   opened.set(store, { url, nodeId });
