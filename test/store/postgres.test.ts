@@ -88,6 +88,27 @@ describe.skipIf(pg === null)("PostgreSQL engine", () => {
     await a.close();
   });
 
+  test("a killed node's claims go to another node when the lease ends; a restart takes back only its own node's claims", async () => {
+    const a = await openFresh();
+    const b = await openPeer(a, false);
+    const T = 1_800_000_000_000;
+    const rcpt = (id: string) => ({ id, messageId: "m1", email: `${id}@b.test`, rcptDomain: "b.test", kind: "to" as const, status: "queued" as const,
+      attempts: 0, nextAttemptAt: T, firstAttemptAt: null, expiresAt: T + 1e9, lastCode: null, lastResponse: null, mx: null, updatedAt: T });
+    await a.zone("us").createSend({ messages: [{ id: "m1", sendId: "s1", domain: "a.test", messageIdHeader: "<m1@x>", from: "a@a.test", subject: "s",
+      content: "{}", raw: null, tags: [], metadata: {}, callbackUrl: null, source: "cli", isTest: false, size: 2, createdAt: T }],
+      recipients: [rcpt("r1"), rcpt("r2")], attachments: [], events: [] });
+    expect((await a.zone("us").claimDue(T, 1, 60_000)).map((r) => r.id)).toEqual(["r1"]); // then node a "dies"
+    expect((await b.zone("us").claimDue(T + 1_000, 10, 60_000)).map((r) => r.id)).toEqual(["r2"]);
+    expect(await b.zone("us").claimDue(T + 59_000, 10, 60_000)).toEqual([]); // r1's lease still runs
+    expect((await b.zone("us").claimDue(T + 60_001, 10, 60_000)).map((r) => r.id)).toEqual(["r1"]);
+    // Node a restarts: it takes back its own claims only, and none are left (b took r1 over).
+    expect(await a.zone("us").releaseClaims(T + 61_000)).toBe(0);
+    expect(await a.zone("us").retryNow("r1", T + 61_000)).toBe(0); // b is attempting it
+    expect(await b.zone("us").releaseClaims(T + 61_000)).toBe(2);
+    await b.close();
+    await a.close();
+  });
+
   test("two nodes starting at once migrate once, and a newer schema is refused", async () => {
     const url = await pg!.createDatabase("migrate");
     const [a, b] = await Promise.all([0, 1].map((i) => openPostgresStore({ postgresUrl: url, zones: ["us"], nodeId: `n${i}` })));
