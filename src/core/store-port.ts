@@ -136,8 +136,8 @@ export interface EventLog {
   putTagInfo(domain: string, tag: string, change: { description?: string; deletedAt?: number }): Promise<void>;
   /** Position of a named cursor in the event log (0 when never set). */
   cursor(name: string): Promise<number>;
-  /** Events after position `position`, in commit order, each with its position. */
-  eventsAfter(position: number, limit: number): Promise<{ rowid: number; event: MessageEvent }[]>;
+  /** Events after `position`, in commit order, each with its position (a sequence, never a reused rowid). */
+  eventsAfter(position: number, limit: number): Promise<{ position: number; event: MessageEvent }[]>;
 }
 
 /** The webhook outbox: items written durably before any POST, claimed with a lease and finished. */

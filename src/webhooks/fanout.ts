@@ -75,7 +75,7 @@ export function createFanout(deps: { store: Store; now: () => number }) {
       }
     }
     for (const g of groups.values()) push(g.route, g.domain, g.events);
-    await zone.enqueueWebhooks(items, CURSOR, rows[rows.length - 1]!.rowid);
+    await zone.enqueueWebhooks(items, CURSOR, rows[rows.length - 1]!.position);
     return rows.length;
   }
 

@@ -76,17 +76,17 @@ export function zoneContract(open: Open, peer?: Peer, leasePeer: Peer | undefine
     await z.applyOutcomes([], [ev("aa", NOW)], [], NOW);
     const all = await z.eventsAfter(0, 10);
     expect(all.map((e) => e.event.id)).toEqual(["zz", "aa"]);
-    expect(all[0]!.rowid).toBeLessThan(all[1]!.rowid);
-    await z.enqueueWebhooks([], "fanout", all[0]!.rowid);
-    expect(await z.cursor("fanout")).toBe(all[0]!.rowid);
+    expect(all[0]!.position).toBeLessThan(all[1]!.position);
+    await z.enqueueWebhooks([], "fanout", all[0]!.position);
+    expect(await z.cursor("fanout")).toBe(all[0]!.position);
     expect((await z.eventsAfter(await z.cursor("fanout"), 10)).map((e) => e.event.id)).toEqual(["aa"]);
     // Writers on two nodes at once while a reader follows its cursor: each event is seen exactly once.
     const writes = Array.from({ length: 20 }, (_, i) => (i % 2 ? b : a).zone("us").applyOutcomes([], [ev(`c${i}`)], [], NOW));
     const seen: string[] = [];
-    let cursor = all[1]!.rowid;
+    let cursor = all[1]!.position;
     const done = Promise.all(writes);
     for (let round = 0; round < 200 && seen.length < 20; round++) {
-      for (const e of await z.eventsAfter(cursor, 7)) { seen.push(e.event.id); cursor = e.rowid; }
+      for (const e of await z.eventsAfter(cursor, 7)) { seen.push(e.event.id); cursor = e.position; }
       await Bun.sleep(1);
     }
     await done;

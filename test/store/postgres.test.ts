@@ -82,7 +82,7 @@ describe.skipIf(pg === null)("PostgreSQL engine", () => {
     await fast;
     const seen = await a.zone("us").eventsAfter(0, 10);
     expect(seen.map((e) => e.event.id)).toEqual(["slow", "fast"]);
-    expect(seen[0]!.rowid).toBeLessThan(seen[1]!.rowid);
+    expect(seen[0]!.position).toBeLessThan(seen[1]!.position);
     await raw.close();
     await b.close();
     await a.close();

@@ -69,9 +69,9 @@ export function createEventStatements(sql: Sql) {
     async cursor(name: string): Promise<number> {
       return ((await rows(sql, "SELECT value FROM cursors WHERE name = $1", [name]))[0]?.value as number | undefined) ?? 0;
     },
-    async eventsAfter(position: number, limit: number): Promise<{ rowid: number; event: MessageEvent }[]> {
+    async eventsAfter(position: number, limit: number): Promise<{ position: number; event: MessageEvent }[]> {
       return (await rows(sql, "SELECT * FROM events WHERE seq > $1 ORDER BY seq LIMIT $2", [position, limit]))
-        .map((r) => ({ rowid: r.seq as number, event: toEvent(r) }));
+        .map((r) => ({ position: r.seq as number, event: toEvent(r) }));
     },
   };
 }

@@ -27,9 +27,9 @@ export function createOutboxStatements(db: Database) {
     cursor(name: string): number {
       return ((db.query("SELECT value FROM cursors WHERE name = ?").get(name) as Row | null)?.value as number | undefined) ?? 0;
     },
-    eventsAfter(position: number, limit: number): { rowid: number; event: MessageEvent }[] {
+    eventsAfter(position: number, limit: number): { position: number; event: MessageEvent }[] {
       return (db.query("SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?").all(position, limit) as Row[])
-        .map((r) => ({ rowid: r.seq as number, event: toEvent(r) }));
+        .map((r) => ({ position: r.seq as number, event: toEvent(r) }));
     },
     enqueue(items: OutboxItem[], cursorName: string, cursor: number) {
       db.transaction(() => {
