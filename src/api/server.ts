@@ -18,6 +18,7 @@ import { AppError, unauthenticated } from "../core/errors.ts";
 import type { Throttle } from "../core/throttle.ts";
 import type { RateLimiter } from "../core/rate-limit.ts";
 import type { ZoneRouter } from "./zones/router.ts";
+import { PROXIED_HEADER } from "./zones/proxy.ts";
 import nativeOpenApi from "../../docs/api/native.openapi.json" with { type: "json" };
 
 export interface SurfaceHandler {
@@ -142,7 +143,9 @@ export function createHttpHandler(deps: HttpDeps) {
   }
 
   return async function handle(req: Request, peer = "127.0.0.1"): Promise<Response> {
-    const requestId = newId(deps.now());
+    // A request another zone's node proxied here keeps that node's id: one id in both nodes' logs.
+    const forwarded = req.headers.has(PROXIED_HEADER) ? req.headers.get("x-request-id") ?? "" : "";
+    const requestId = /^[0-9a-z]{20}$/.test(forwarded) ? forwarded : newId(deps.now());
     const { res, surface } = await dispatch(req, peer, requestId);
     // Every answer names its request, so a client can quote it and an operator find it in the log.
     if (!res.headers.has("x-request-id")) {

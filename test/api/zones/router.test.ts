@@ -219,4 +219,16 @@ describe("requests for a domain of a zone served elsewhere", () => {
     expect(here.status).toBe(200);
     expect(seen.length).toBe(n);
   });
+
+  test("one request id in both nodes: the proxy sends its id, and a proxied request keeps the id it came with", async () => {
+    seen = [];
+    const res = await fetch(`${base}/eu.test/messages`, { method: "POST", headers: { "ov-token": t.accountKey, "content-type": "application/json" }, body: "{}" });
+    expect(last().headers.get("x-request-id")).toMatch(/^[0-9a-z]{20}$/);
+    expect(res.headers.get("x-request-id")).toBe(last().headers.get("x-request-id"));
+    const id = "0123456789abcdefghij";
+    const local = await fetch(`${base}/domains/example.com`, { headers: { "ov-token": t.accountKey, [PROXIED_HEADER]: "eu", "x-request-id": id } });
+    expect(local.headers.get("x-request-id")).toBe(id);
+    const plain = await fetch(`${base}/domains/example.com`, { headers: { "ov-token": t.accountKey, "x-request-id": id } });
+    expect(plain.headers.get("x-request-id")).not.toBe(id);
+  });
 });
