@@ -22,6 +22,7 @@ import { createTokenCodec } from "./tracking/token.ts";
 import { createMta } from "./mta/index.ts";
 import { createSuppressionService } from "./core/suppressions.ts";
 import { createUnsubscribeGroupService } from "./core/unsubscribe-groups.ts";
+import { createSendBatchService } from "./core/send-batches.ts";
 import { createWebhookService } from "./core/webhooks.ts";
 import { createActivityService } from "./core/activity.ts";
 import { createValidator } from "./validation/verdict.ts";
@@ -122,7 +123,8 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const templateFiles = createTemplateStore({ dir: config.storage.templates_dir });
   const templateService = createTemplateService({ repo: store.templates, files: templateFiles, now });
   const lists = createListService({ repo: store.lists, now });
-  const surfaceDeps: SurfaceDeps = { config, access, domains, sender, suppressions, unsubscribeGroups: createUnsubscribeGroupService({ store, now }), webhooks, activity, validator, codec, now,
+  const surfaceDeps: SurfaceDeps = { config, access, domains, sender, suppressions, unsubscribeGroups: createUnsubscribeGroupService({ store, now }),
+    sendBatches: createSendBatchService({ store, now }), webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey, templates: templateFiles, detector, resolver,
     outbound: events.outbound, eventWebhookPublicKey: events.publicKey, inboundRules, botVerdicts,
     templateService, lists };

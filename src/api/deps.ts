@@ -18,6 +18,7 @@ import type { Outbound } from "../webhooks/outbound.ts";
 import type { BotVerdicts } from "../webhooks/bot-verdicts.ts";
 import type { InboundRules } from "../core/inbound/rules.ts";
 import type { UnsubscribeGroupService } from "../core/unsubscribe-groups.ts";
+import type { SendBatchService } from "../core/send-batches.ts";
 
 export interface SurfaceDeps {
   config: Config;
@@ -27,6 +28,8 @@ export interface SurfaceDeps {
   suppressions: SuppressionService;
   /** Unsubscribe groups (SendGrid ASM). */
   unsubscribeGroups: UnsubscribeGroupService;
+  /** Scheduled-send batches and their holds (SendGrid /v3/mail/batch, /v3/user/scheduled_sends). */
+  sendBatches: SendBatchService;
   webhooks: WebhookService;
   activity: ActivityService;
   validator: Validator;

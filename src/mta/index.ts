@@ -13,6 +13,7 @@ import { createWorkerBuilder } from "./message/workers.ts";
 import { createTlsPolicy } from "./delivery/tls-policy.ts";
 import { createDelivery } from "./delivery/attempt.ts";
 import { createScheduler } from "./queue/scheduler.ts";
+import { createHoldCheck } from "./queue/holds.ts";
 
 const KEY_CACHE_MS = 60_000;
 
@@ -47,6 +48,7 @@ export function createMta(deps: MtaDeps) {
     tlsPolicy: createTlsPolicy({ resolver: deps.resolver, now }), now, log: deps.log,
     verp: { secret: deps.secret, bounceDomain: config.mta.bounce_domain },
     domainOf: (name) => store.control.getDomain(name),
+    holdOf: createHoldCheck({ store, now, domainOf: (name) => store.control.getDomain(name) }),
   });
   const scheduler = createScheduler({
     store, delivery, now, log: deps.log, recorder: deps.recorder,

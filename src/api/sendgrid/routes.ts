@@ -19,13 +19,14 @@ import { eventWebhookRoutes } from "./event-webhook.ts";
 import { suppressionRoutes } from "./suppressions.ts";
 import { asmGroupRoutes } from "./asm-groups.ts";
 import { asmSuppressionRoutes } from "./asm-suppressions.ts";
+import { scheduledSendRoutes } from "./scheduled-sends.ts";
 import { statsRoutes } from "./stats.ts";
 import { parseSettingRoutes } from "./parse-settings.ts";
 import { templateRoutes, templateVersionRoutes } from "./templates.ts";
 
 const MAX_VALIDATION_BODY_BYTES = 64 * 1024;
 
-type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now" | "templateService" | "webhooks" | "outbound" | "eventWebhookPublicKey" | "inboundRules" | "domains" | "activity" | "unsubscribeGroups">;
+type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now" | "templateService" | "webhooks" | "outbound" | "eventWebhookPublicKey" | "inboundRules" | "domains" | "activity" | "unsubscribeGroups" | "sendBatches">;
 
 // SendGrid's API takes domain keys only (contract §4).
 const SEND = { right: "mail.send", keys: "domain" } as const;
@@ -43,6 +44,7 @@ export function createSendgridSurface(deps: SendgridDeps): SurfaceHandler {
     .use(suppressionRoutes(deps))
     .use(asmGroupRoutes(deps))
     .use(asmSuppressionRoutes(deps))
+    .use(scheduledSendRoutes(deps))
     .use(statsRoutes(deps))
     .use(parseSettingRoutes(deps))
     .use(templateRoutes(deps))

@@ -60,6 +60,8 @@ function count(m: Metrics, e: MessageEvent, seen: Set<string>, row = "") {
     case "delivered": m.delivered++; break;
     case "deferred": m.deferred++; break;
     case "failed":
+      // A cancelled scheduled send was a request already (accepted): it is no drop and no bounce.
+      if (e.reason === "cancelled") break;
       if (e.code === 605) { m.requests++; m[DROPS[e.reason ?? ""] ?? "bounce_drops"]++; }
       else if (e.severity === "temporary") m.deferred++;
       else countFailure(m, e);

@@ -14,6 +14,7 @@ import type { SmtpError } from "./smtp-client.ts";
 import { encodeReturnPath } from "../../inbound/verp.ts";
 import { bounceDomainFor } from "../../core/domain-dns.ts";
 import { decodeContent } from "../../core/content.ts";
+import type { Hold } from "../queue/holds.ts";
 
 const HOP_CACHE_MS = 300_000;
 const HOP_ERROR_CACHE_MS = 30_000;
@@ -35,6 +36,8 @@ export interface DeliveryDeps {
   log: Logger;
   /** The sending domain as it is now (a domain disabled or deleted after accept must not send). */
   domainOf: (name: string) => Promise<Domain | null>;
+  /** The scheduled-send hold on a message (queue/holds.ts): held mail is not attempted. */
+  holdOf?: (message: StoredMessage) => Promise<Hold | null>;
 }
 
 /**
@@ -55,7 +58,10 @@ function createTurns() {
 }
 
 export type AttemptOutcome = DeliveryOutcome & { mx?: string; tls?: boolean };
-export type Attempt = { recipient: StoredRecipient; message: StoredMessage; outcome: AttemptOutcome };
+/** One recipient's outcome; with `hold`, it was not attempted (its batch is paused or cancelled). */
+export type Attempt = { recipient: StoredRecipient; message: StoredMessage; outcome: AttemptOutcome; hold?: Hold };
+
+const HELD: AttemptOutcome = { kind: "deferred", permanent: false, message: "held: its scheduled-send batch is paused or cancelled" };
 
 interface CachedMessage { message: StoredMessage; attachments: StoredAttachment[]; bytes: number }
 
@@ -142,7 +148,9 @@ export function createDelivery(deps: DeliveryDeps) {
           try {
             const entry = await messageFor(zone, r.messageId);
             if (!entry) continue;
-            onAttempt({ recipient: r, message: entry.message, outcome: fixed ?? await attemptOne(entry, r, decision!) });
+            const hold = deps.holdOf ? await deps.holdOf(entry.message) : null;
+            if (hold) onAttempt({ recipient: r, message: entry.message, outcome: HELD, hold });
+            else onAttempt({ recipient: r, message: entry.message, outcome: fixed ?? await attemptOne(entry, r, decision!) });
           } catch (err) {
             deps.log.error("delivery attempt failed before an outcome", { rcpt: r.id, error: String(err) });
           }

@@ -44,6 +44,25 @@ export function applyOutcome(rcpt: StoredRecipient, msg: StoredMessage, outcome:
   return { update: { ...base, status: "failed", nextAttemptAt: now }, events: [failed] };
 }
 
+/** How long mail of a paused batch waits before its hold is read again. */
+export const PAUSED_RECHECK_MS = 5_000;
+
+/**
+ * A recipient whose batch is held, not attempted: paused, it waits (no attempt counted) until the
+ * hold is lifted or its lifetime ends; cancelled, or paused past its lifetime, it is dropped with
+ * a failure that suppresses nothing (code 605, as an accept-time drop).
+ */
+export function applyHold(rcpt: StoredRecipient, msg: StoredMessage, hold: "pause" | "cancel", now: number): AppliedOutcome {
+  const keep = { id: rcpt.id, attempts: rcpt.attempts, firstAttemptAt: rcpt.firstAttemptAt, lastCode: rcpt.lastCode, mx: rcpt.mx };
+  if (hold === "pause" && now < rcpt.expiresAt) {
+    return { update: { ...keep, status: rcpt.status, nextAttemptAt: now + PAUSED_RECHECK_MS, lastResponse: "paused: its scheduled-send batch is paused" }, events: [] };
+  }
+  const description = hold === "cancel" ? "scheduled send cancelled" : "scheduled send paused past its lifetime";
+  const failed: MessageEvent = { id: newId(now), type: "failed", messageId: msg.id, recipient: rcpt.email.toLowerCase(), recipientId: rcpt.id,
+    domain: msg.domain, timestamp: now, severity: "permanent", code: 605, reason: "cancelled", description, tags: msg.tags, metadata: msg.metadata };
+  return { update: { ...keep, status: "failed", nextAttemptAt: now, lastResponse: description }, events: [failed] };
+}
+
 /** The failed events of recipients an administrator purged from the queue (webhooks see them too). */
 export function purgedEvents(rows: StoredRecipient[], messages: Map<string, StoredMessage>, now: number): MessageEvent[] {
   return rows.flatMap((r) => {

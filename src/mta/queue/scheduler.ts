@@ -7,7 +7,7 @@ import type { Store, StoredRecipient } from "../../core/store-port.ts";
 import type { Logger } from "../../log.ts";
 import type { Recorded, Recorder } from "../../core/recorder.ts";
 import type { Delivery } from "../delivery/attempt.ts";
-import { applyOutcome, type QueuePolicy } from "./policy.ts";
+import { applyHold, applyOutcome, type QueuePolicy } from "./policy.ts";
 import { createOutcomeWriter } from "./writer.ts";
 
 /** Longer than any SMTP transaction can take (RFC 5321 §4.5.3.2 timeouts), so a live claim never expires. */
@@ -65,7 +65,7 @@ export function createScheduler(deps: SchedulerDeps) {
     try {
       await deps.delivery.deliverDomain(deps.store.zone(zone), domain, rcpts, deps.perDomainConcurrency, (a) => {
         waiting.delete(a.recipient.id);
-        writer.record(zone, [applyOutcome(a.recipient, a.message, a.outcome, deps.now(), deps.policy)]);
+        writer.record(zone, [a.hold ? applyHold(a.recipient, a.message, a.hold, deps.now()) : applyOutcome(a.recipient, a.message, a.outcome, deps.now(), deps.policy)]);
         release(domain, 1);
       });
     } catch (err) {

@@ -1,0 +1,32 @@
+// Queue policy for held mail (scheduled-send batches): a paused recipient waits without an attempt
+// counted; a cancelled one, or one paused past its lifetime, fails with a drop that suppresses nothing.
+import { describe, expect, test } from "bun:test";
+import { applyHold, PAUSED_RECHECK_MS } from "../../../src/mta/queue/policy.ts";
+import { suppressionsFor } from "../../../src/core/suppression-policy.ts";
+import type { StoredMessage, StoredRecipient } from "../../../src/core/store-port.ts";
+
+const T = 1_800_000_000_000;
+const msg = { id: "m1", domain: "a.test", tags: ["t"], metadata: { k: "v" } } as unknown as StoredMessage;
+const rcpt: StoredRecipient = { id: "r1", messageId: "m1", email: "Bob@B.test", rcptDomain: "b.test", kind: "to", status: "deferred", attempts: 2,
+  nextAttemptAt: T, firstAttemptAt: T - 5000, expiresAt: T + 60_000, lastCode: 451, lastResponse: "later", mx: "mx.b.test", updatedAt: T };
+
+describe("applyHold", () => {
+  test("paused: waits, keeps its attempts and state, no event", () => {
+    const { update, events } = applyHold(rcpt, msg, "pause", T);
+    expect(update).toMatchObject({ id: "r1", status: "deferred", attempts: 2, firstAttemptAt: T - 5000, nextAttemptAt: T + PAUSED_RECHECK_MS, lastCode: 451 });
+    expect(events).toEqual([]);
+  });
+
+  test("cancelled: failed with a 605 drop that puts the address on no list", () => {
+    const { update, events } = applyHold(rcpt, msg, "cancel", T);
+    expect(update).toMatchObject({ status: "failed", attempts: 2 });
+    expect(events).toMatchObject([{ type: "failed", severity: "permanent", code: 605, reason: "cancelled", recipient: "bob@b.test", tags: ["t"] }]);
+    expect(suppressionsFor(events)).toEqual([]);
+  });
+
+  test("paused past its lifetime: dropped too", () => {
+    const { update, events } = applyHold(rcpt, msg, "pause", T + 60_000);
+    expect(update.status).toBe("failed");
+    expect(events[0]?.description).toBe("scheduled send paused past its lifetime");
+  });
+});
