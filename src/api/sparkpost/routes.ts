@@ -10,6 +10,7 @@ import { surfaceOnError } from "../errors.ts";
 import { need } from "./grants.ts";
 import { permissions } from "../permission.ts";
 import { messageEventRoutes } from "./message-events.ts";
+import { metricsRoutes } from "./metrics.ts";
 import { principalOf } from "../context.ts";
 import { readQuery } from "./query.ts";
 import { transmissionRoutes } from "./transmissions.ts";
@@ -45,6 +46,7 @@ export function createSparkpostSurface(deps: SurfaceDeps): SurfaceHandler {
       .use(suppressionRoutes(deps, "/:domain"))
       .use(inboundRoutes(deps))
       .use(messageEventRoutes(deps))
+      .use(metricsRoutes(deps))
       .get("/recipient-validation/single/:address", validate, { permission: VALIDATE })
       .post("/recipient-validation/single/:address", validate, { permission: VALIDATE })
       .get("/account", async ({ request }) => {

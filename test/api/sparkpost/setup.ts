@@ -8,7 +8,7 @@ import { setDefaultTimeout } from "bun:test";
 import PostalMime from "postal-mime";
 import SparkPost from "sparkpost";
 import { makeTestApp, type TestApp, type TestAppOptions } from "../../helpers/app.ts";
-import { startSink, type Sink, type SinkMessage } from "../../helpers/smtp-sink.ts";
+import { startSink, type RcptScript, type Sink, type SinkMessage } from "../../helpers/smtp-sink.ts";
 
 // Delivery through the sink shares 2 cores with other suites: be generous, never assert on timings.
 setDefaultTimeout(60_000);
@@ -30,8 +30,9 @@ export interface SpEnv {
   close(): Promise<void>;
 }
 
-export async function startSpEnv(opts: TestAppOptions & { allowPrivate?: boolean } = {}): Promise<SpEnv> {
-  const sink = await startSink();
+/** `script` decides the sink's RCPT replies (refusals for bounce tests). */
+export async function startSpEnv(opts: TestAppOptions & { allowPrivate?: boolean; script?: RcptScript } = {}): Promise<SpEnv> {
+  const sink = await startSink({ script: opts.script });
   const dir = mkdtempSync(join(tmpdir(), "postern-sp-"));
   const templatesDir = join(dir, "templates");
   mkdirSync(templatesDir);
