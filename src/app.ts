@@ -32,6 +32,7 @@ import { createTemplateStore } from "./core/templates.ts";
 import { createTemplateService } from "./core/template-service.ts";
 import { createListService } from "./core/list-service.ts";
 import { createInboundServer } from "./inbound/smtp-server.ts";
+import { createUnsubscribeMailboxes } from "./inbound/unsubscribe-mail.ts";
 import { createReportHandler } from "./inbound/report-handler.ts";
 import { createReportMailboxes } from "./core/report-mailboxes.ts";
 import { createHealth } from "./health.ts";
@@ -165,6 +166,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     reports: createReportHandler({ store, secret, now }), log: log.child("inbound"),
     recorder,
     isReportMailbox: createReportMailboxes({ getDomain: domains.get, bounceDomain: config.mta.bounce_domain }),
+    unsubscribes: createUnsubscribeMailboxes({ store, secret, interactions }),
     inbound: inboundMail.listener,
   });
 

@@ -16,6 +16,7 @@ import type { ReportHandler } from "./report-handler.ts";
 import type { Recorder } from "../core/recorder.ts";
 import type { Throttle } from "../core/throttle.ts";
 import { createRateLimiter } from "../core/rate-limit.ts";
+import type { UnsubscribeMailboxes } from "./unsubscribe-mail.ts";
 
 export interface InboundDeps {
   listen: [string, number];
@@ -30,6 +31,8 @@ export interface InboundDeps {
   recorder: Recorder;
   /** True for addresses that take reports besides VERP paths: postmaster@/abuse@/fbl@ our domains. */
   isReportMailbox: (address: string) => Promise<boolean>;
+  /** Unsubscribe mailboxes (%unsubscribe_email%): mail to one unsubscribes its recipient. */
+  unsubscribes?: UnsubscribeMailboxes;
   /** Mail for the account's receiving domains (domain set --inbound, parse hostnames, inbound domains). */
   inbound?: {
     accepts(address: string): Promise<boolean>;
@@ -123,7 +126,7 @@ export function createInboundServer(deps: InboundDeps) {
 
   async function onRcptTo(address: string, session: Session) {
     if (session.user) return;
-    if (deps.reports.isReturnPath(address) || (await deps.isReportMailbox(address))) return;
+    if (deps.reports.isReturnPath(address) || deps.unsubscribes?.isAddress(address) || (await deps.isReportMailbox(address))) return;
     if (deps.inbound && (await deps.inbound.accepts(address))) {
       session.inboundRcpts = [...(session.inboundRcpts ?? []), address];
       return;
@@ -141,6 +144,11 @@ export function createInboundServer(deps: InboundDeps) {
       const ids = await receive(raw, session, inbound);
       // Report mailboxes in the same envelope still get the report read below.
       if (inbound.length === session.envelope.rcptTo.length) return `2.0.0 received as ${ids.join(" ")}`;
+    }
+    const unsubscribing = session.envelope.rcptTo.filter((r) => deps.unsubscribes?.isAddress(r.address)).map((r) => r.address);
+    if (unsubscribing.length) {
+      await deps.unsubscribes!.handle(unsubscribing, { ip: session.remoteAddress, userAgent: "", method: "MAIL" });
+      if (unsubscribing.length === session.envelope.rcptTo.length) return "2.0.0 unsubscribed";
     }
     // A valid VERP token vouches for the report whoever sent it (carriers, gateways, forwarders).
     const trusted = session.envelope.rcptTo.some((r) => deps.reports.isReturnPath(r.address));

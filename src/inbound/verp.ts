@@ -41,6 +41,31 @@ const MAC_CONTEXT = "postern-verp-v1";
  * Throws RangeError for ids outside the alphabet or too long together: a programming error.
  */
 export function encodeReturnPath(input: ReturnPathInput): string {
+  return encodeAddress(LOCAL_PART_PREFIX, MAC_CONTEXT, input);
+}
+
+/** Which mail an unsubscribe mailbox leaves: all of the domain's (Mailgun's %unsubscribe_email%) or the message's tags (%tag_unsubscribe_email%). */
+export type UnsubscribeScope = "all" | "tags";
+/** Each kind of address has its own prefix and MAC context, so a return path seen by a relay cannot be turned into an unsubscribe. */
+const UNSUBSCRIBE_KINDS: Record<UnsubscribeScope, readonly [string, string]> = { all: ["u+", "postern-unsub-v1"], tags: ["t+", "postern-tag-unsub-v1"] };
+
+/** The address that unsubscribes one recipient of one message when mail reaches it (same token layout as a return path). */
+export function encodeUnsubscribeAddress(input: ReturnPathInput & { scope: UnsubscribeScope }): string {
+  const [prefix, context] = UNSUBSCRIBE_KINDS[input.scope];
+  return encodeAddress(prefix, context, input);
+}
+
+/** Reads an unsubscribe address back, or null (any other address, a bad MAC). */
+export function decodeUnsubscribeAddress(address: string, secret: string): (ReturnPathIds & { scope: UnsubscribeScope }) | null {
+  for (const scope of ["all", "tags"] as const) {
+    const [prefix, context] = UNSUBSCRIBE_KINDS[scope];
+    const ids = decodeAddress(prefix, context, address, secret);
+    if (ids) return { ...ids, scope };
+  }
+  return null;
+}
+
+function encodeAddress(prefix: string, context: string, input: ReturnPathInput): string {
   const domain = input.bounceDomain.trim().toLowerCase();
   const bits: number[] = [];
   writeId(bits, input.messageId);
@@ -49,10 +74,10 @@ export function encodeReturnPath(input: ReturnPathInput): string {
   if (macBits < MIN_MAC_BITS) {
     throw new RangeError(`VERP ids too long: ${input.messageId.length + input.recipientId.length} characters together`);
   }
-  const mac = computeMac(input.secret, domain, input, macBits);
+  const mac = computeMac(input.secret, domain, input, macBits, context);
   for (let i = 0; i < macBits; i++) bits.push(readBit(mac, i));
   while (bits.length % BITS_PER_TOKEN_CHAR !== 0) bits.push(0);
-  return `${LOCAL_PART_PREFIX}${toBase32(bits)}@${domain}`;
+  return `${prefix}${toBase32(bits)}@${domain}`;
 }
 
 /**
@@ -60,13 +85,17 @@ export function encodeReturnPath(input: ReturnPathInput): string {
  * Accepts any letter case and optional angle brackets. Several secrets allow key rotation.
  */
 export function decodeReturnPath(address: string, secret: string | readonly string[]): ReturnPathIds | null {
+  return decodeAddress(LOCAL_PART_PREFIX, MAC_CONTEXT, address, secret);
+}
+
+function decodeAddress(prefix: string, context: string, address: string, secret: string | readonly string[]): ReturnPathIds | null {
   const cleaned = address.trim().replace(/^<(.*)>$/, "$1").toLowerCase();
   const at = cleaned.lastIndexOf("@");
   if (at < 0) return null;
   const local = cleaned.slice(0, at);
   const domain = cleaned.slice(at + 1);
-  if (!local.startsWith(LOCAL_PART_PREFIX) || domain === "") return null;
-  const bits = fromBase32(local.slice(LOCAL_PART_PREFIX.length));
+  if (!local.startsWith(prefix) || domain === "") return null;
+  const bits = fromBase32(local.slice(prefix.length));
   if (!bits) return null;
   const parsed = readIds(bits);
   if (!parsed) return null;
@@ -80,7 +109,7 @@ export function decodeReturnPath(address: string, secret: string | readonly stri
   const secrets = typeof secret === "string" ? [secret] : secret;
   let isValid = false;
   for (const candidate of secrets) {
-    const expected = computeMac(candidate, domain, ids, macBits);
+    const expected = computeMac(candidate, domain, ids, macBits, context);
     if (timingSafeEqual(expected, received)) isValid = true;
   }
   return isValid ? ids : null;
@@ -133,9 +162,9 @@ function keyedHasher(secret: string): Bun.CryptoHasher {
   return h.copy();
 }
 
-function computeMac(secret: string, domain: string, ids: ReturnPathIds, macBits: number): Uint8Array {
+function computeMac(secret: string, domain: string, ids: ReturnPathIds, macBits: number, context: string): Uint8Array {
   const digest = keyedHasher(secret)
-    .update(`${MAC_CONTEXT}\0${domain}\0${ids.messageId}\0${ids.recipientId}`)
+    .update(`${context}\0${domain}\0${ids.messageId}\0${ids.recipientId}`)
     .digest();
   const bytes = new Uint8Array(Math.ceil(macBits / 8));
   bytes.set(digest.subarray(0, bytes.length));

@@ -68,11 +68,12 @@ export function createMta(deps: MtaDeps) {
 
 /** Signing workers when configured (RSA signing is the MTA's main CPU cost), else the main thread. */
 function createBuilder(deps: MtaDeps, keysFor: (domain: string) => Promise<DkimKey[]>): MessageBuilder {
-  const compose = { publicUrl: deps.config.server.public_url, codec: deps.codec, hostname: deps.hostname };
+  const compose = { publicUrl: deps.config.server.public_url, codec: deps.codec, hostname: deps.hostname,
+    mailbox: { secret: deps.secret, bounceDomain: deps.config.mta.bounce_domain } };
   const workers = deps.config.mta.signing_workers;
   const local = createLocalBuilder({ compose, keysFor, now: deps.now });
   if (workers === 0) return local;
-  return createWorkerBuilder({ workers, keysFor, now: deps.now, log: deps.log, fallback: local, init: { publicUrl: compose.publicUrl, secret: deps.secret, hostname: deps.hostname } });
+  return createWorkerBuilder({ workers, keysFor, now: deps.now, log: deps.log, fallback: local, init: { publicUrl: compose.publicUrl, secret: deps.secret, hostname: deps.hostname, bounceDomain: deps.config.mta.bounce_domain } });
 }
 
 export type Mta = ReturnType<typeof createMta>;

@@ -3,6 +3,12 @@
 // tokens into the prepared template (render). Serving the tracking URLs is api/tracking.ts's job.
 import { findTextLinks, hasHoneypotLink, isTrackableUrl, scanHtml } from "./links.ts";
 import type { TokenCodec, TrackingPayload } from "./token.ts";
+import {
+  escapeAttribute, fillUnsubscribeEmails, PREFERENCES_SCOPE, preferencesScope, UNSUBSCRIBE_PLACEHOLDERS,
+} from "./unsubscribe-placeholders.ts";
+export {
+  GLOBAL_UNSUBSCRIBE_SCOPE, PREFERENCES_SCOPE, TAG_UNSUBSCRIBE_SCOPE, UNSUBSCRIBE_EMAIL_PLACEHOLDERS, UNSUBSCRIBE_PLACEHOLDER,
+} from "./unsubscribe-placeholders.ts";
 
 export interface TrackingInput {
   html?: string;
@@ -28,6 +34,8 @@ export interface MessageTrackingOptions {
   openSubstitutionTag?: string;
   /** Unsubscribe groups the preferences link offers (SendGrid asm.groups_to_display, else asm.group_id). */
   unsubscribeGroups?: number[];
+  /** The mailbox that unsubscribes a recipient when mail reaches it (Mailgun's %unsubscribe_email%, %tag_unsubscribe_email%). */
+  unsubscribeEmail?: (recipientId: string, scope: "all" | "tags") => string;
 }
 
 export interface RecipientTracking {
@@ -105,6 +113,7 @@ export function prepareTracking(input: TrackingInput, opts: MessageTrackingOptio
       const out: TrackingResult = { headers: renderHeaders(input.headers, base, opts, recipient) };
       if (input.html !== undefined) out.html = html ? fill(html.parts, sign) : input.html;
       if (input.text !== undefined) out.text = text ? fill(text.parts, sign) : input.text;
+      if (opts.unsubscribeEmail) fillUnsubscribeEmails(out, (scope) => opts.unsubscribeEmail!(recipient.recipientId, scope));
       if (opts.unsubscribe) {
         // Mailgun's %unsubscribe_url% (also how SendGrid's subscription_tracking footer is placed),
         // %tag_unsubscribe_url% (only from the message's tags) and %mailing_list_unsubscribe_url%.
@@ -257,31 +266,8 @@ function renderHeaders(
   return out;
 }
 
-/** Where a recipient's body may ask for their unsubscribe link (Mailgun's variable name). */
-export const UNSUBSCRIBE_PLACEHOLDER = "%unsubscribe_url%";
-/** An unsubscribe token whose url is this unsubscribes only from the message's tags (Mailgun's tag unsubscribe). */
-export const TAG_UNSUBSCRIBE_SCOPE = "tag";
-/** An unsubscribe token whose url is this unsubscribes from all mail even when the message has an unsubscribe group. */
-export const GLOBAL_UNSUBSCRIBE_SCOPE = "global";
-/** A preferences link's token url: this prefix, then the offered group ids joined by commas. */
-export const PREFERENCES_SCOPE = "preferences:";
-const preferencesScope = (groups: number[] = []) => PREFERENCES_SCOPE + groups.join(",");
-/** SendGrid's substitution tags, as written and as an HTML editor escapes them. */
-const sendgridTags = (name: string, scope: string | undefined): [string, string | undefined][] =>
-  [[`<%${name}%>`, scope], [`&lt;%${name}%&gt;`, scope]];
-const UNSUBSCRIBE_PLACEHOLDERS: [string, string | undefined][] = [
-  [UNSUBSCRIBE_PLACEHOLDER, undefined], ["%mailing_list_unsubscribe_url%", undefined], ["%tag_unsubscribe_url%", TAG_UNSUBSCRIBE_SCOPE],
-  // The group link unsubscribes from the message's unsubscribe group (the default for its mail).
-  ...sendgridTags("asm_group_unsubscribe_raw_url", undefined), ...sendgridTags("asm_global_unsubscribe_raw_url", GLOBAL_UNSUBSCRIBE_SCOPE),
-  ...sendgridTags("asm_preferences_raw_url", PREFERENCES_SCOPE),
-];
-
 function unsubscribeUrl(base: string, opts: MessageTrackingOptions, recipient: RecipientTracking, scope?: string): string {
   const token = opts.codec.sign({ kind: "unsubscribe", messageId: opts.messageId, recipientId: recipient.recipientId, domain: opts.domain,
     ...(scope ? { url: scope } : {}) });
   return `${base}/t/u/${token}`;
-}
-
-function escapeAttribute(s: string): string {
-  return s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }

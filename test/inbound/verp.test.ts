@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { decodeReturnPath, encodeReturnPath } from "../../src/inbound/verp.ts";
+import { decodeReturnPath, decodeUnsubscribeAddress, encodeReturnPath, encodeUnsubscribeAddress } from "../../src/inbound/verp.ts";
 
 const SECRET = "test-verp-secret";
 const DOMAIN = "bounces.example.com";
@@ -101,5 +101,22 @@ describe("decodeReturnPath", () => {
       "<>",
     ];
     for (const address of garbage) expect(decodeReturnPath(address, SECRET)).toBeNull();
+  });
+});
+
+describe("unsubscribe mailboxes", () => {
+  const mailbox = (scope: "all" | "tags") => encodeUnsubscribeAddress({ ...LONG_IDS, bounceDomain: DOMAIN, secret: SECRET, scope });
+  test("round-trip with their scope, in any letter case, within 64 octets", () => {
+    expect(mailbox("all")).toMatch(/^u\+[a-z2-7]+@bounces\.example\.com$/);
+    expect(mailbox("all").split("@")[0]!.length).toBeLessThanOrEqual(64);
+    expect(decodeUnsubscribeAddress(mailbox("all").toUpperCase(), SECRET)).toEqual({ ...LONG_IDS, scope: "all" });
+    expect(decodeUnsubscribeAddress(mailbox("tags"), SECRET)).toEqual({ ...LONG_IDS, scope: "tags" });
+  });
+  test("are not return paths, and a return path with its prefix swapped is no mailbox", () => {
+    expect(decodeReturnPath(mailbox("all"), SECRET)).toBeNull();
+    const swapped = encode().replace(/^b\+/, "u+");
+    expect(decodeUnsubscribeAddress(swapped, SECRET)).toBeNull();
+    expect(decodeUnsubscribeAddress(mailbox("tags").replace(/^t\+/, "u+"), SECRET)).toBeNull();
+    expect(decodeUnsubscribeAddress(mailbox("all"), "another-secret")).toBeNull();
   });
 });

@@ -6,7 +6,9 @@ import MailComposer from "nodemailer/lib/mail-composer";
 import type { StoredAttachment, StoredMessage } from "../../core/store-port.ts";
 import { decodeContent, type MessageContent } from "../../core/content.ts";
 import type { Address } from "../../core/model.ts";
-import { prepareTracking, type TrackingTemplate } from "../../tracking/rewrite.ts";
+import { prepareTracking, UNSUBSCRIBE_EMAIL_PLACEHOLDERS, type TrackingTemplate } from "../../tracking/rewrite.ts";
+import { encodeUnsubscribeAddress, type UnsubscribeScope } from "../../inbound/verp.ts";
+import { bounceDomainFor } from "../../core/domain-dns.ts";
 import type { TokenCodec } from "../../tracking/token.ts";
 import { canWriteLean, writeLean } from "./mime.ts";
 
@@ -14,7 +16,13 @@ export interface ComposeDeps {
   publicUrl: string;
   codec: TokenCodec;
   hostname: string;
+  /** For unsubscribe mailboxes (%unsubscribe_email%): the server secret and mta.bounce_domain ("" = bounces.<domain>). */
+  mailbox?: { secret: string; bounceDomain: string };
 }
+
+/** True when the content asks for a per-recipient unsubscribe mailbox anywhere. */
+const asksForMailbox = (c: MessageContent) => UNSUBSCRIBE_EMAIL_PLACEHOLDERS.some(([p]) =>
+  c.html?.includes(p) || c.text?.includes(p) || Object.values(c.headers ?? {}).some((v) => v.includes(p)));
 
 const fmt = (a: Address) => (a.name ? { name: a.name, address: a.email } : a.email);
 
@@ -32,14 +40,17 @@ export function prepareMessage(msg: StoredMessage, attachments: StoredAttachment
   }
   const content = decodeContent(msg.content!);
   const t = content.tracking;
-  const tracked = t.opens || t.clicks || t.unsubscribe || (t.honeypot && Boolean(content.html));
+  const mailbox = deps.mailbox && asksForMailbox(content) ? deps.mailbox : null;
+  const tracked = t.opens || t.clicks || t.unsubscribe || (t.honeypot && Boolean(content.html)) || mailbox !== null;
+  const unsubscribeEmail = mailbox ? (recipientId: string, scope: UnsubscribeScope) => encodeUnsubscribeAddress({ messageId: msg.id, recipientId,
+    bounceDomain: bounceDomainFor(msg.domain, mailbox.bounceDomain), secret: mailbox.secret, scope }) : undefined;
   const template: TrackingTemplate | null = tracked
     ? prepareTracking({ html: content.html, text: content.text, headers: content.headers ?? {} }, {
       publicUrl: deps.publicUrl, domain: msg.domain, messageId: msg.id, codec: deps.codec, opens: t.opens, clicks: t.clicks,
-      clickText: t.clickText, unsubscribe: t.unsubscribe, honeypot: t.honeypot, openSubstitutionTag: t.openTag, unsubscribeGroups: t.groups })
+      clickText: t.clickText, unsubscribe: t.unsubscribe, honeypot: t.honeypot, openSubstitutionTag: t.openTag, unsubscribeGroups: t.groups, unsubscribeEmail })
     : null;
   // The honeypot link names the message, not the recipient: alone it needs no per-recipient copy.
-  const isPerRecipient = t.opens || t.clicks || t.unsubscribe;
+  const isPerRecipient = t.opens || t.clicks || t.unsubscribe || mailbox !== null;
   let shared: Promise<Buffer> | null = null;
   const render = (recipientId: string) => {
     if (!template) return compose(msg, content, content, attachments);

@@ -15,7 +15,7 @@ self.onmessage = async (ev: MessageEvent<WorkerInit | BuildJob>) => {
   const msg = ev.data;
   if (msg.type === "init") {
     builder = createLocalBuilder({
-      compose: { publicUrl: msg.publicUrl, codec: createTokenCodec(msg.secret), hostname: msg.hostname },
+      compose: { publicUrl: msg.publicUrl, codec: createTokenCodec(msg.secret), hostname: msg.hostname, mailbox: { secret: msg.secret, bounceDomain: msg.bounceDomain } },
       keysFor: async (domain) => keys.get(domain) ?? [],
       now: () => clock,
     });

@@ -11,6 +11,8 @@ export interface MailgunHarness {
   t: TestApp;
   sink: Sink;
   base: string;
+  /** The app's inbound SMTP listener, host:port. */
+  smtp: string;
   /** mailgun.js with the account key. */
   mg: ReturnType<Mailgun["client"]>;
   /** mailgun.js with a key of the caller's choice. */
@@ -26,11 +28,11 @@ export const jsonOf = async (res: Response): Promise<any> => res.json();
 export async function startHarness(opts: TestAppOptions = {}): Promise<MailgunHarness> {
   const sink = await startSink();
   const t = await makeTestApp({ ...opts, toml: `[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n${opts.toml ?? ""}` });
-  const { http } = await t.app.start();
+  const { http, smtp } = await t.app.start();
   const base = `http://${http}`;
   const client = (key: string) => new Mailgun(NodeFormData as never).client({ username: "api", key, url: base });
   return {
-    t, sink, base, client, mg: client(t.accountKey),
+    t, sink, base, smtp: smtp ?? "", client, mg: client(t.accountKey),
     call(method, path, init = {}) {
       const headers = { authorization: `Basic ${btoa(`api:${init.key ?? t.accountKey}`)}`, ...init.headers };
       return Promise.resolve(t.app.http(new Request(`${base}${path}`, { method, headers, body: init.body })));

@@ -10,7 +10,7 @@ const fallback: MessageBuilder = { build: async () => new TextEncoder().encode("
 describe("signing workers", () => {
   test("workers that cannot start hand the work to the main thread instead of stalling the queue", async () => {
     const builder = createWorkerBuilder({ workers: 1, keysFor: async () => [], now: () => 0, log: createLogger({ level: "silent" }), fallback,
-      init: { publicUrl: "http://x", secret: "s", hostname: "h" }, workerPath: "/nonexistent/sign-worker.ts" });
+      init: { publicUrl: "http://x", secret: "s", hostname: "h", bounceDomain: "" }, workerPath: "/nonexistent/sign-worker.ts" });
     const outcomes: string[] = [];
     for (let i = 0; i < 5; i++) {
       outcomes.push(await builder.build(message, [], "r").then((b) => new TextDecoder().decode(b), () => "failed"));
