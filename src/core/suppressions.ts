@@ -2,7 +2,7 @@
 // whitelists (which exempt an address from the others). Automatic adds come from delivery
 // failures, DSNs, complaints and unsubscribe clicks.
 import type { SuppressionType } from "./model.ts";
-import type { ReportListType, Store, Suppression } from "./store-port.ts";
+import type { GroupSuppressionType, ReportListType, Store, Suppression } from "./store-port.ts";
 import { AppError, invalid, notFound } from "./errors.ts";
 import { checkSyntax } from "../validation/address.ts";
 
@@ -28,9 +28,9 @@ export function createSuppressionService(deps: { store: Store; now: () => number
     if (!SUPPRESSION_TYPES.includes(type as SuppressionType)) throw invalid(`type must be one of ${SUPPRESSION_TYPES.join(", ")}`, "type");
     return type as SuppressionType;
   };
-  /** Reads and removals also reach the report-only lists. */
-  const checkReadType = (type: string): SuppressionType | ReportListType =>
-    REPORT_LIST_TYPES.includes(type as ReportListType) ? type as ReportListType : checkType(type);
+  /** Reads and removals also reach the report-only lists and unsubscribe groups' entries (the console shows every row). */
+  const checkReadType = (type: string): SuppressionType | ReportListType | GroupSuppressionType =>
+    REPORT_LIST_TYPES.includes(type as ReportListType) || /^group:\d+$/.test(type) ? type as ReportListType | GroupSuppressionType : checkType(type);
 
   return {
     checkType,

@@ -57,6 +57,11 @@ describe("unsubscribe groups", () => {
     expect((await call({ method: "DELETE", url: `/v3/asm/groups/${g.id}/suppressions/tip1@dest.test` })).status).toBe(204);
     expect((await call({ method: "GET", url: `/v3/asm/groups/${g.id}/suppressions` })).body).toEqual(["tip2@dest.test"] as never);
     await expect(call({ method: "POST", url: `/v3/asm/groups/${g.id}/suppressions`, body: { recipient_emails: ["not an address"] } })).rejects.toMatchObject({ code: 400 });
+    // The console lists every row of a domain, group entries too, and removes them by their type.
+    const rows = await h.t.app.suppressions.list("example.com", { limit: 100 });
+    expect(rows.filter((r) => r.type === `group:${g.id}`).map((r) => r.address)).toEqual(["tip2@dest.test"]);
+    expect(await h.t.app.suppressions.remove("example.com", `group:${g.id}`, "tip2@dest.test")).toBe(1);
+    expect((await call({ method: "GET", url: `/v3/asm/groups/${g.id}/suppressions` })).body).toEqual([] as never);
   });
 
   test("a domain key does not see another domain's groups; the account key sees them all", async () => {
