@@ -21,34 +21,49 @@ export function groupOfType(type: string): number | null {
 export interface GroupInput { name?: string; description?: string; isDefault?: boolean }
 export interface GroupEntry { groupId: number; address: string; createdAt: number }
 
+const scopeOf = (p: Principal) => (p.kind === "domain" && p.domain ? p.domain.id : null);
+const isVisible = (p: Principal, g: UnsubscribeGroup) => scopeOf(p) === null || g.domainId === null || g.domainId === scopeOf(p);
+
+/** The domains (name, zone) a group's entries live in for this principal. */
+async function domainsFor(store: Store, p: Principal, g: UnsubscribeGroup) {
+  const scope = g.domainId ?? scopeOf(p);
+  return (await store.control.listDomains()).filter((d) => scope === null || d.id === scope);
+}
+
+/** Name (required on create, ≤ 30, unique among the groups the key sees) and description (≤ 100). */
+function checkInput(input: GroupInput, others: UnsubscribeGroup[]) {
+  if (input.name !== undefined) {
+    const name = input.name.trim();
+    if (!name || name.length > MAX_GROUP_NAME) throw invalid(`name is required, at most ${MAX_GROUP_NAME} characters`, "name");
+    if (others.some((g) => g.name.toLowerCase() === name.toLowerCase())) throw invalid("another group with this name already exists", "name");
+  }
+  if (input.description !== undefined && input.description.length > MAX_GROUP_DESCRIPTION) {
+    throw invalid(`description is at most ${MAX_GROUP_DESCRIPTION} characters`, "description");
+  }
+}
+
+/** A group's entries in `domains` (one per address, the earliest), optionally only `emails`. */
+async function readEntries(store: Store, domains: { name: string; zone: string }[], id: number, emails?: string[]): Promise<GroupEntry[]> {
+  const byAddress = new Map<string, GroupEntry>();
+  for (const d of domains) {
+    const zone = store.zone(d.zone);
+    const rows = emails ? (await zone.findSuppressed(d.name, emails)).filter((s) => s.type === groupListType(id))
+      : await zone.listSuppressions({ domain: d.name, type: groupListType(id), limit: 1_000_000 });
+    for (const s of rows) {
+      const seen = byAddress.get(s.address);
+      if (!seen || s.createdAt < seen.createdAt) byAddress.set(s.address, { groupId: id, address: s.address, createdAt: s.createdAt });
+    }
+  }
+  return [...byAddress.values()].sort((a, b) => a.address.localeCompare(b.address));
+}
+
 export function createUnsubscribeGroupService(deps: { store: Store; now: () => number }) {
   const { store } = deps;
-  const scopeOf = (p: Principal) => (p.kind === "domain" && p.domain ? p.domain.id : null);
-  const isVisible = (p: Principal, g: UnsubscribeGroup) => scopeOf(p) === null || g.domainId === null || g.domainId === scopeOf(p);
-
-  async function visible(p: Principal): Promise<UnsubscribeGroup[]> {
-    return (await store.control.listGroups()).filter((g) => isVisible(p, g));
-  }
+  const visible = async (p: Principal) => (await store.control.listGroups()).filter((g) => isVisible(p, g));
   async function get(p: Principal, id: number): Promise<UnsubscribeGroup> {
     const g = Number.isSafeInteger(id) ? await store.control.getGroup(id) : null;
     if (!g || !isVisible(p, g)) throw notFound(`unsubscribe group ${id} not found`);
     return g;
-  }
-  /** The domains (name, zone) a group's entries live in for this principal. */
-  async function domainsFor(p: Principal, g: UnsubscribeGroup) {
-    const scope = g.domainId ?? scopeOf(p);
-    return (await store.control.listDomains()).filter((d) => scope === null || d.id === scope);
-  }
-  async function checkInput(p: Principal, input: GroupInput, self?: number) {
-    if (input.name !== undefined) {
-      const name = input.name.trim();
-      if (!name || name.length > MAX_GROUP_NAME) throw invalid(`name is required, at most ${MAX_GROUP_NAME} characters`, "name");
-      const taken = (await visible(p)).some((g) => g.id !== self && g.name.toLowerCase() === name.toLowerCase());
-      if (taken) throw invalid("another group with this name already exists", "name");
-    }
-    if (input.description !== undefined && input.description.length > MAX_GROUP_DESCRIPTION) {
-      throw invalid(`description is at most ${MAX_GROUP_DESCRIPTION} characters`, "description");
-    }
   }
   /** One default group per scope: a new default takes the flag from the others it sees. */
   async function clearDefault(p: Principal, except: number) {
@@ -60,7 +75,7 @@ export function createUnsubscribeGroupService(deps: { store: Store; now: () => n
     get,
     async create(p: Principal, input: GroupInput): Promise<UnsubscribeGroup> {
       if (input.name === undefined) throw invalid("name is required", "name");
-      await checkInput(p, input);
+      checkInput(input, await visible(p));
       const g = await store.control.insertGroup({ domainId: scopeOf(p), name: input.name.trim(), description: input.description ?? "",
         isDefault: Boolean(input.isDefault), createdAt: deps.now() });
       if (g.isDefault) await clearDefault(p, g.id);
@@ -68,7 +83,7 @@ export function createUnsubscribeGroupService(deps: { store: Store; now: () => n
     },
     async update(p: Principal, id: number, input: GroupInput): Promise<UnsubscribeGroup> {
       await get(p, id);
-      await checkInput(p, input, id);
+      checkInput(input, (await visible(p)).filter((g) => g.id !== id));
       const g = await store.control.updateGroup(id, { ...input, ...(input.name !== undefined ? { name: input.name.trim() } : {}) });
       if (!g) throw notFound(`unsubscribe group ${id} not found`);
       if (input.isDefault) await clearDefault(p, id);
@@ -77,7 +92,7 @@ export function createUnsubscribeGroupService(deps: { store: Store; now: () => n
     /** Deletes the group and its entries. */
     async remove(p: Principal, id: number): Promise<void> {
       const g = await get(p, id);
-      for (const d of await domainsFor(p, g)) await store.zone(d.zone).deleteAllSuppressions(d.name, groupListType(id));
+      for (const d of await domainsFor(store, p, g)) await store.zone(d.zone).deleteAllSuppressions(d.name, groupListType(id));
       await store.control.deleteGroup(id);
     },
     /** Adds addresses to a group (every address checked first); returns them as given. */
@@ -86,32 +101,21 @@ export function createUnsubscribeGroupService(deps: { store: Store; now: () => n
       const issues = emails.flatMap((e) => checkSyntax(e, { field: "recipient_emails" }).map((x) => ({ ...x, message: `"${e}" ${x.message}` })));
       if (issues.length) throw new AppError("invalid", issues[0]!.message, { issues });
       const at = deps.now();
-      for (const d of await domainsFor(p, g)) {
-        const rows: Suppression[] = emails.map((e) => ({ domain: d.name, type: groupListType(id), address: e.trim().toLowerCase(),
-          reason: "unsubscribe group (API)", code: "", scope: null, createdAt: at }));
-        await store.zone(d.zone).addSuppressions(rows);
+      for (const d of await domainsFor(store, p, g)) {
+        await store.zone(d.zone).addSuppressions(emails.map((e): Suppression => ({ domain: d.name, type: groupListType(id), address: e.trim().toLowerCase(),
+          reason: "unsubscribe group (API)", code: "", scope: null, createdAt: at })));
       }
       return emails;
     },
     /** A group's entries (one per address, the earliest), optionally only `emails`. */
     async entries(p: Principal, id: number, emails?: string[]): Promise<GroupEntry[]> {
       const g = await get(p, id);
-      const byAddress = new Map<string, GroupEntry>();
-      for (const d of await domainsFor(p, g)) {
-        const zone = store.zone(d.zone);
-        const rows = emails ? (await zone.findSuppressed(d.name, emails)).filter((s) => s.type === groupListType(id))
-          : await zone.listSuppressions({ domain: d.name, type: groupListType(id), limit: 1_000_000 });
-        for (const s of rows) {
-          const seen = byAddress.get(s.address);
-          if (!seen || s.createdAt < seen.createdAt) byAddress.set(s.address, { groupId: id, address: s.address, createdAt: s.createdAt });
-        }
-      }
-      return [...byAddress.values()].sort((a, b) => a.address.localeCompare(b.address));
+      return readEntries(store, await domainsFor(store, p, g), id, emails);
     },
     async removeEntry(p: Principal, id: number, email: string): Promise<number> {
       const g = await get(p, id);
       let n = 0;
-      for (const d of await domainsFor(p, g)) n += await store.zone(d.zone).deleteSuppression(d.name, groupListType(id), email);
+      for (const d of await domainsFor(store, p, g)) n += await store.zone(d.zone).deleteSuppression(d.name, groupListType(id), email);
       return n;
     },
   };
