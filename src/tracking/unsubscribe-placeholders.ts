@@ -39,6 +39,8 @@ export const preferencesScope = (groups: number[] = []) => PREFERENCES_SCOPE + g
 /** SendGrid's substitution tags, as written and as an HTML editor escapes them. */
 const sendgridTags = (name: string, scope: string | undefined): [string, string | undefined][] =>
   [[`<%${name}%>`, scope], [`&lt;%${name}%&gt;`, scope]];
+/** SendGrid's preferences link tag (also what {{{unsubscribe_preferences}}} becomes in a dynamic template). */
+export const PREFERENCES_PLACEHOLDER = "<%asm_preferences_raw_url%>";
 export const UNSUBSCRIBE_PLACEHOLDERS: [string, string | undefined][] = [
   [UNSUBSCRIBE_PLACEHOLDER, undefined], ["%mailing_list_unsubscribe_url%", undefined], ["%tag_unsubscribe_url%", TAG_UNSUBSCRIBE_SCOPE],
   // The group link unsubscribes from the message's unsubscribe group (the default for its mail).

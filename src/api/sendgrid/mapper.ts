@@ -3,7 +3,7 @@
 import type { Address, Attachment, SendEnvelope, SendRequest } from "../../core/model.ts";
 import type { Issue } from "../../core/errors.ts";
 import type { TemplateRenderer } from "./template-source.ts";
-import { UNSUBSCRIBE_PLACEHOLDER } from "../../tracking/rewrite.ts";
+import { PREFERENCES_PLACEHOLDER, UNSUBSCRIBE_PLACEHOLDER } from "../../tracking/rewrite.ts";
 import type { ValidationResult } from "../../validation/result.ts";
 import { MAX_ARGS_BYTES, MSG, type SgMail, type SgPersonalization } from "./model.ts";
 import { baseType } from "./parts.ts";
@@ -54,9 +54,10 @@ function toEnvelope(mail: SgMail, i: number, c: Awaited<ReturnType<typeof render
   return e;
 }
 
-/** A template's {{{unsubscribe}}} link needs the per-recipient unsubscribe link filled in. */
+/** A template's {{{unsubscribe}}} / {{{unsubscribe_preferences}}} link needs the per-recipient link filled in. */
 function withUnsubscribeTag(mail: SgMail, envelopes: SendEnvelope[]): SgMail["tracking"] {
-  const tagged = envelopes.some((e) => e.html?.includes(UNSUBSCRIBE_PLACEHOLDER) || e.text?.includes(UNSUBSCRIBE_PLACEHOLDER));
+  const has = (v?: string) => Boolean(v?.includes(UNSUBSCRIBE_PLACEHOLDER) || v?.includes(PREFERENCES_PLACEHOLDER));
+  const tagged = envelopes.some((e) => has(e.html) || has(e.text));
   return tagged && mail.tracking?.unsubscribe === undefined ? { ...mail.tracking, unsubscribe: true } : mail.tracking;
 }
 

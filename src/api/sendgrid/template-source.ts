@@ -1,10 +1,11 @@
 // What mail/send renders a template_id with: the sending domain's stored template (or the
 // account's, or a file of the templates directory), active version, in SendGrid's Handlebars
 // dialect. Legacy templates are not Handlebars: their <%subject%> and <%body%> tags are filled later.
-// {{{unsubscribe}}} and {{{unsubscribe_preferences}}} become the recipient's unsubscribe link.
+// {{{unsubscribe}}} becomes the recipient's unsubscribe link, {{{unsubscribe_preferences}}} their
+// preferences page (the unsubscribe groups of asm, and a way out of all mail).
 import type { TemplateParts } from "../../core/templates.ts";
 import type { TemplateService } from "../../core/template-service.ts";
-import { UNSUBSCRIBE_PLACEHOLDER } from "../../tracking/rewrite.ts";
+import { PREFERENCES_PLACEHOLDER, UNSUBSCRIBE_PLACEHOLDER } from "../../tracking/rewrite.ts";
 import { plainFromHtml } from "../../core/plain-text.ts";
 
 export interface TemplateRenderer {
@@ -17,7 +18,7 @@ export function sendgridTemplates(service: TemplateService, domainId: number): T
       const t = await service.resolve(domainId, id);
       if (!t) return null;
       if (t.generation === "legacy") return t.parts;
-      const out = service.render(t, { ...data, unsubscribe: UNSUBSCRIBE_PLACEHOLDER, unsubscribe_preferences: UNSUBSCRIBE_PLACEHOLDER }, "sendgrid");
+      const out = service.render(t, { ...data, unsubscribe: UNSUBSCRIBE_PLACEHOLDER, unsubscribe_preferences: PREFERENCES_PLACEHOLDER }, "sendgrid");
       // generate_plain_content: the text part is made from the rendered HTML.
       if (t.extra.generate_plain_content === true && out.html !== undefined) out.text = plainFromHtml(out.html);
       return out;

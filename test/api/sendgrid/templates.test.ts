@@ -101,7 +101,7 @@ describe("templates and versions", () => {
     expect(copy.versions.map((v: Body) => v.subject)).toEqual(["Yo {{first}}"]);
   });
 
-  test("SendGrid helpers per personalization, and {{{unsubscribe}}} is the recipient's working link", async () => {
+  test("SendGrid helpers per personalization, {{{unsubscribe}}} is the recipient's working link, {{{unsubscribe_preferences}}} their preferences", async () => {
     const t = await dynamicTemplate([{
       name: "helpers", subject: "{{#greaterThan (length items) 1}}Your {{length items}} items{{else}}Your item{{/greaterThan}}",
       html_content: "<p>{{insert name \"default=Customer\"}}, {{#equals plan \"pro\"}}pro{{else}}free{{/equals}} since {{formatDate since \"MMMM D, YYYY\"}}</p><a href=\"{{{unsubscribe}}}\">unsub</a> <a href=\"{{{unsubscribe_preferences}}}\">prefs</a>",
@@ -123,6 +123,10 @@ describe("templates and versions", () => {
     const link = /href="([^"]+\/t\/u\/[^"]+)"/.exec(a!.email.html!)?.[1];
     expect(link).toBeTruthy();
     expect(a!.email.html).not.toContain("%unsubscribe_url%");
+    // {{{unsubscribe_preferences}}} is the preferences page (no groups here: only the way out of all mail).
+    const prefs = /href="([^"]+\/t\/u\/[^"]+)">prefs/.exec(a!.email.html!)?.[1];
+    expect(prefs).not.toBe(link);
+    expect(await (await fetch(prefs!.replace(/^https?:\/\/[^/]+/, h.base.replace(/\/$/, "")))).text()).toContain("Unsubscribe from all emails");
     const page = await fetch(link!.replace(/^https?:\/\/[^/]+/, h.base.replace(/\/$/, "")), { method: "POST" });
     expect(page.status).toBeLessThan(400);
     await eventually(() => h.t.app.suppressions.get("example.com", "unsubscribes", "h1@dest.test"), (x) => x !== null);
