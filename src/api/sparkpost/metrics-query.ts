@@ -45,7 +45,8 @@ function readTime(raw: string | undefined, param: string, timezone: string): num
   return local - zoneOffset(timezone, local - zoneOffset(timezone, local));
 }
 
-export function readMetricsQuery(request: Request, now: number, opts: { isTimeSeries?: boolean } = {}): MetricsQuery {
+/** `isList`: the lists of names (/metrics/campaigns…) take no metrics. */
+export function readMetricsQuery(request: Request, now: number, opts: { isTimeSeries?: boolean; isList?: boolean } = {}): MetricsQuery {
   const q = readQuery(request);
   const timezone = q.str("timezone") || "UTC";
   try { zoneOffset(timezone, now); } catch { throw badParam("timezone", timezone, "timezone must be a time zone name such as UTC or America/New_York"); }
@@ -53,8 +54,8 @@ export function readMetricsQuery(request: Request, now: number, opts: { isTimeSe
   if (from === undefined) throw badParam("from", null, "from is required");
   const to = readTime(q.str("to"), "to", timezone) ?? now;
   if (to < from) throw badParam("to", q.str("to"), "to must not be before from");
-  const metrics = q.list("metrics") ?? [];
-  if (!metrics.length) throw badParam("metrics", null, "metrics is required: a comma-separated list of metric names");
+  const metrics = opts.isList ? [] : q.list("metrics") ?? [];
+  if (!metrics.length && !opts.isList) throw badParam("metrics", null, "metrics is required: a comma-separated list of metric names");
   const unknown = metrics.find((m) => !(METRICS as readonly string[]).includes(m));
   if (unknown) throw badParam("metrics", unknown, `unknown metric ${unknown}; supported: ${METRICS.join(", ")}`);
   const precision = q.str("precision");

@@ -15,7 +15,7 @@ import { newTally, tally, type Metric, type Tally } from "./metrics-count.ts";
 import { readMetricsQuery, type MetricsQuery } from "./metrics-query.ts";
 import { bucketStart, formatTs, nextBucket } from "./metrics-buckets.ts";
 
-type Deps = Pick<SurfaceDeps, "activity" | "now">;
+export type Deps = Pick<SurfaceDeps, "activity" | "now">;
 type Dimension = (e: MessageEvent, m: StoredMessage | null) => string | number | null | undefined;
 
 const READ = need("stats.read");
@@ -24,7 +24,7 @@ const MAX_EVENTS = 500_000;
 const MAX_BUCKETS = 10_000;
 
 /** Grouped endpoints: path → the result's key and how an event names its group. */
-const GROUPS: Record<string, { key: string; of: Dimension; needsMessage?: boolean }> = {
+export const GROUPS: Record<string, { key: string; of: Dimension; needsMessage?: boolean }> = {
   domain: { key: "domain", of: (e) => e.recipient.slice(e.recipient.lastIndexOf("@") + 1) },
   "sending-domain": { key: "sending_domain", of: (e) => e.domain },
   campaign: { key: "campaign_id", of: (_e, m) => m?.extra?.campaignId, needsMessage: true },
@@ -38,7 +38,7 @@ const pick = (t: Tally, metrics: Metric[]) => Object.fromEntries(metrics.map((m)
 const sizeOf = (m: StoredMessage | null) => m?.size ?? 0;
 
 /** Every event of the key's domains in the query's range (and filters), with its message when needed. */
-async function scan(deps: Deps, request: Request, q: MetricsQuery, needsMessage: boolean, each: (e: MessageEvent, m: StoredMessage | null) => void) {
+export async function scan(deps: Deps, request: Request, q: MetricsQuery, needsMessage: boolean, each: (e: MessageEvent, m: StoredMessage | null) => void) {
   const p = principalOf(request);
   const f = q.filters;
   const messages = new Map<string, StoredMessage | null>();

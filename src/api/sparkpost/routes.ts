@@ -11,6 +11,7 @@ import { need } from "./grants.ts";
 import { permissions } from "../permission.ts";
 import { messageEventRoutes } from "./message-events.ts";
 import { metricsRoutes } from "./metrics.ts";
+import { metricListRoutes } from "./metrics-lists.ts";
 import { principalOf } from "../context.ts";
 import { readQuery } from "./query.ts";
 import { transmissionRoutes } from "./transmissions.ts";
@@ -47,6 +48,7 @@ export function createSparkpostSurface(deps: SurfaceDeps): SurfaceHandler {
       .use(inboundRoutes(deps))
       .use(messageEventRoutes(deps))
       .use(metricsRoutes(deps))
+      .use(metricListRoutes(deps))
       .get("/recipient-validation/single/:address", validate, { permission: VALIDATE })
       .post("/recipient-validation/single/:address", validate, { permission: VALIDATE })
       .get("/account", async ({ request }) => {
