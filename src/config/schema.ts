@@ -70,7 +70,7 @@ export const KEYS: KeyDef[] = [
   k("smtp", "connections_per_minute_per_ip", "int", 120, "new inbound SMTP connections a minute from one IP"),
   k("webhooks", "allow_private", "bool", false, "refuse loopback/private/link-local targets (webhooks, callback and OAuth URLs, SMTP probes) unless true"),
   k("webhooks", "retry", "durations", ["30s", "1m", "5m", "10m", "30m", "1h"], "delays between attempts of a webhook POST; then the last step until the lifetime ends"),
-  k("webhooks", "lifetime", "duration", "26h", "a webhook POST still unacknowledged after this is given up"),
+  k("webhooks", "lifetime", "duration", "26h", "an event webhook POST still unacknowledged after this is given up (inbound posts keep their vendor's window: docs/inbound.md)"),
   k("webhooks", "timeout", "duration", "10s", "how long one webhook POST may take"),
   k("webhooks", "concurrency_per_target", "int", 4, "webhook POSTs in flight at once to one URL"),
   k("validation", "smtp_probe", "bool", false, "RCPT-only probing of mailboxes, never DATA"),

@@ -140,6 +140,9 @@ export interface EventLog {
   eventsAfter(position: number, limit: number): Promise<{ position: number; event: MessageEvent }[]>;
 }
 
+/** Which outbox items an expiry applies to: only these formats, or all but these (formats with their own lifetime). */
+export interface FormatScope { only?: string[]; except?: string[] }
+
 /** The webhook outbox: items written durably before any POST, claimed with a lease and finished. */
 export interface OutboxStore {
   /** Writes outbox items and moves the cursor in one transaction. */
@@ -155,7 +158,7 @@ export interface OutboxStore {
   /** Makes every claimed, unfinished outbox item due now: run once by a starting server. */
   releaseWebhookClaims(now: number): Promise<number>;
   /** Gives up unclaimed pending items created before `createdBefore`; returns them counted per URL. */
-  expireWebhooks(now: number, createdBefore: number): Promise<{ url: string; count: number; lastError: string | null }[]>;
+  expireWebhooks(now: number, createdBefore: number, formats?: FormatScope): Promise<{ url: string; count: number; lastError: string | null }[]>;
   finishWebhook(id: string, status: OutboxItem["status"], attempts: number, nextAttemptAt: number, error: string | null, now: number): Promise<void>;
   webhookStats(): Promise<{ status: string; count: number }[]>;
   /** The webhook posts (outbox items) carrying events of one message, oldest first. */

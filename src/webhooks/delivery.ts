@@ -9,7 +9,7 @@ import type { Logger } from "../log.ts";
 import { EgressError } from "../net/egress.ts";
 import { redactUrl } from "../net/redact.ts";
 import type { Outbound } from "./outbound.ts";
-import { formatNamed } from "./registry.ts";
+import { formatLifetimes, formatNamed } from "./registry.ts";
 import { createLanes, LANE_DEPTH, type Outcome } from "./lanes.ts";
 
 const LEASE_MS = 120_000;
@@ -47,6 +47,8 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
     return targets.get(id) ?? null;
   }
 
+  const lifetimeOf = (format: string) => formatLifetimes().get(format) ?? deps.config.lifetime;
+
   async function post(item: OutboxItem): Promise<PostResult> {
     try {
       const format = formatNamed(item.format);
@@ -66,7 +68,7 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
     const now = deps.now();
     if (r.ok) { await zone.finishWebhook(item.id, "delivered", attempts, now, null, now); return "ok"; }
     const next = now + retryStep(attempts);
-    if (r.isFinal || next > item.createdAt + deps.config.lifetime) {
+    if (r.isFinal || next > item.createdAt + lifetimeOf(item.format)) {
       const why = r.isFinal ? r.error : `lifetime ends before the next attempt; last error: ${r.error}`;
       deps.log.warn("webhook given up", { url: redactUrl(item.url), attempts, error: why });
       await zone.finishWebhook(item.id, r.isFinal && !r.error?.startsWith("refused") ? "rejected" : "expired", attempts, now, r.error, now);
@@ -83,11 +85,16 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
     deps.onFree?.();
   }
 
-  /** Gives up, per target, items that a dead or backed-off target never took within the lifetime. */
+  /** Gives up, per target, items that a dead or backed-off target never took within their lifetime. */
   async function expire(zone: ZoneStore) {
     const now = deps.now();
-    for (const g of await zone.expireWebhooks(now, now - deps.config.lifetime)) {
-      deps.log.warn("webhooks given up: not delivered within webhooks.lifetime", { url: redactUrl(g.url), count: g.count, lastError: g.lastError });
+    const own = [...formatLifetimes()];
+    const runs = [...own.map(([name, ms]) => ({ ms, scope: { only: [name] }, why: `${name} lifetime` })),
+      { ms: deps.config.lifetime, scope: { except: own.map(([name]) => name) }, why: "webhooks.lifetime" }];
+    for (const run of runs) {
+      for (const g of await zone.expireWebhooks(now, now - run.ms, run.scope)) {
+        deps.log.warn(`webhooks given up: not delivered within the ${run.why}`, { url: redactUrl(g.url), count: g.count, lastError: g.lastError });
+      }
     }
   }
 

@@ -43,6 +43,8 @@ export interface WebhookFormat {
   request(batch: unknown[], ctx: FormatContext): Promise<BuiltRequest>;
   /** True when a non-2xx `status` means "rejected: do not retry". */
   isFinal(status: number): boolean;
+  /** How long an unacknowledged POST is retried when the vendor documents its own window; else `[webhooks] lifetime`. */
+  lifetimeMs?: number;
   /** An example payload of `type` as a receiver gets it (signed when the format signs). */
   sample(type: string, ctx: Pick<FormatContext, "now" | "domain" | "signingKey">): unknown;
   /** The test POST made when a target is created or validated; resolves with the answer (any status). */

@@ -36,3 +36,7 @@ export const formatNames = (): string[] => FORMATS.map((f) => f.name);
 export function callbackFormat(source: string): WebhookFormat {
   return FORMATS.find((f) => f.callbackSources.includes(source)) ?? FORMATS[0]!;
 }
+
+/** The formats that keep retrying for their vendor's documented window instead of `[webhooks] lifetime`. */
+const LIFETIMES = new Map(FORMATS.filter((f) => f.lifetimeMs !== undefined).map((f) => [f.name, f.lifetimeMs!]));
+export const formatLifetimes = (): ReadonlyMap<string, number> => LIFETIMES;

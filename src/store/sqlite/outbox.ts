@@ -2,7 +2,7 @@
 // outbox rows and the new cursor in one transaction, so no event is lost or fanned out twice.
 import type { Database } from "bun:sqlite";
 import type { MessageEvent } from "../../core/model.ts";
-import type { OutboxItem } from "../../core/store-port.ts";
+import type { FormatScope, OutboxItem } from "../../core/store-port.ts";
 import { toEvent } from "./events.ts";
 
 type Row = Record<string, unknown>;
@@ -69,13 +69,16 @@ export function createOutboxStatements(db: Database) {
     releaseClaims(now: number): number {
       return db.query("UPDATE outbox SET next_attempt_at = ?, claimed = 0 WHERE claimed = 1 AND status = 'pending'").run(now).changes;
     },
-    expire(now: number, createdBefore: number): { url: string; count: number; lastError: string | null }[] {
+    expire(now: number, createdBefore: number, formats: FormatScope = {}): { url: string; count: number; lastError: string | null }[] {
+      // ?3 / ?4: JSON arrays of formats to keep to / to leave out (null: no restriction).
+      const scope = `status = 'pending' AND claimed = 0 AND created_at < ?2
+        AND (?3 IS NULL OR format IN (SELECT value FROM json_each(?3))) AND (?4 IS NULL OR format NOT IN (SELECT value FROM json_each(?4)))`;
+      const args = [now, createdBefore, formats.only ? JSON.stringify(formats.only) : null, formats.except ? JSON.stringify(formats.except) : null] as const;
       return db.transaction(() => {
-        const gone = db.query(`SELECT url, COUNT(*) AS count, MAX(last_error) AS e FROM outbox
-          WHERE status = 'pending' AND claimed = 0 AND created_at < ? GROUP BY url`).all(createdBefore) as Row[];
+        const gone = db.query(`SELECT url, COUNT(*) AS count, MAX(last_error) AS e FROM outbox WHERE ?1 = ?1 AND ${scope} GROUP BY url`).all(...args) as Row[];
         if (gone.length) {
-          db.query(`UPDATE outbox SET status = 'expired', updated_at = ?, last_error = COALESCE(last_error, 'not delivered within the lifetime')
-            WHERE status = 'pending' AND claimed = 0 AND created_at < ?`).run(now, createdBefore);
+          db.query(`UPDATE outbox SET status = 'expired', updated_at = ?1, last_error = COALESCE(last_error, 'not delivered within the lifetime')
+            WHERE ${scope}`).run(...args);
         }
         return gone.map((r) => ({ url: r.url as string, count: r.count as number, lastError: (r.e as string | null) ?? null }));
       }).immediate();

@@ -128,7 +128,7 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
     releaseWebhookClaims: async (now) => outbox.releaseClaims(now),
     webhooksDueNow: async (url, now) => outbox.dueNow(url, now),
     claimWebhookProbe: async (url, now, leaseMs) => outbox.claimProbe(url, now, leaseMs),
-    expireWebhooks: async (now, createdBefore) => outbox.expire(now, createdBefore),
+    expireWebhooks: async (now, createdBefore, formats) => outbox.expire(now, createdBefore, formats),
     finishWebhook: async (id, status, attempts, next, error, now) => outbox.finish(id, status, attempts, next, error, now),
     webhookStats: async () => outbox.stats(),
     webhookPostsFor: async (domain, messageId, limit) => outbox.postsFor(domain, messageId, limit),

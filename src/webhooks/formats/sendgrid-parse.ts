@@ -1,9 +1,10 @@
 // SendGrid Inbound Parse posts: multipart, parsed or raw as the hostname's setting said when the
-// message arrived. SendGrid retries every non-2xx for three days.
+// message arrived. "Messages that cannot be delivered after 3 days will be dropped" (SendGrid's
+// Inbound Parse documentation): every non-2xx answer is retried for three days.
 import type { WebhookFormat } from "../format.ts";
 import { sendgridParse as parsePost } from "../inbound/sendgrid.ts";
 import { inboundFormat } from "./inbound-common.ts";
 
-export const sendgridParse: WebhookFormat = inboundFormat("sendgrid-parse", (m) => parsePost(m.stored.envelope, m.mail, m.stored.raw, {
+export const sendgridParse: WebhookFormat = { lifetimeMs: 3 * 86_400_000, ...inboundFormat("sendgrid-parse", (m) => parsePost(m.stored.envelope, m.mail, m.stored.raw, {
   hostname: String(m.item.options?.hostname ?? ""), url: m.item.url, spamCheck: Boolean(m.item.options?.spamCheck), sendRaw: Boolean(m.item.options?.sendRaw),
-}, null));
+}, null)) };
