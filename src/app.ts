@@ -24,6 +24,7 @@ import { createSuppressionService } from "./core/suppressions.ts";
 import { createUnsubscribeGroupService } from "./core/unsubscribe-groups.ts";
 import { createSendBatchService } from "./core/send-batches.ts";
 import { createWebhookService } from "./core/webhooks.ts";
+import { createSpamCheck } from "./webhooks/spam-check.ts";
 import { createActivityService } from "./core/activity.ts";
 import { createValidator } from "./validation/verdict.ts";
 import { createSmtpProber } from "./validation/smtp-probe.ts";
@@ -90,7 +91,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   // The one writer of events; what it records wakes the scheduler and the webhook pipeline.
   const recorder = createRecorder({ store, now, softBounces: { limit: config.mta.soft_bounce_limit, windowMs: config.mta.soft_bounce_window } });
   const events = await createEventPipeline({ store, resolver, now, log: log.child("events"), signingKey: account.webhookSigningKey, config: config.webhooks,
-    publicUrl: config.server.public_url, loadInbound: async (domain, id) => {
+    publicUrl: config.server.public_url, spamCheck: createSpamCheck(config.inbound, log.child("inbound")), loadInbound: async (domain, id) => {
       const d = await domains.get(domain);
       return d && localZones.includes(d.zone) ? store.zone(d.zone).getInbound(id) : null;
     } });

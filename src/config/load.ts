@@ -21,6 +21,7 @@ export interface Config {
     listen: string; allow_insecure_auth: boolean; tls_cert: string; tls_key: string; max_message_size: number;
     max_report_size: number; max_connections_per_ip: number; connections_per_minute_per_ip: number;
   };
+  inbound: { spamd: string; spamd_timeout: number; spamd_max_size: number };
   webhooks: { allow_private: boolean; retry: number[]; lifetime: number; timeout: number; concurrency_per_target: number };
   validation: { smtp_probe: boolean };
 }
@@ -139,6 +140,7 @@ function checkMeaning(cfg: Config, where: string, problems: string[]) {
   if (cfg.storage.engine !== "sqlite" && cfg.storage.engine !== "postgres") problems.push(`${where}: storage.engine: expected "sqlite" or "postgres", got "${cfg.storage.engine}"`);
   if (cfg.storage.engine === "postgres" && !/^postgres(ql)?:\/\//.test(cfg.storage.postgres_url)) problems.push(`${where}: storage.postgres_url: engine "postgres" needs a postgres:// URL`);
   if (cfg.storage.control_url && !/^postgres(ql)?:\/\//.test(cfg.storage.control_url)) problems.push(`${where}: storage.control_url: expected a postgres:// URL or empty`);
+  if (cfg.inbound.spamd && !/^(\[[0-9a-fA-F:]+\]|[^:\s\[\]]+)(:\d{1,5})?$/.test(cfg.inbound.spamd)) problems.push(`${where}: inbound.spamd: expected host[:port], got "${cfg.inbound.spamd}"`);
   if (Boolean(cfg.smtp.tls_cert) !== Boolean(cfg.smtp.tls_key)) problems.push(`${where}: smtp.tls_cert and smtp.tls_key must be set together`);
 }
 

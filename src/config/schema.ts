@@ -25,6 +25,7 @@ export const SECTIONS: SectionDef[] = [
   { name: "zones", description: "Data zones: a domain's messages, events and suppressions live only in its zone's file" },
   { name: "mta", description: "The outbound MTA: queue, retries, DNS and static routes" },
   { name: "smtp", description: "Inbound SMTP: bounces (DSN), complaints (ARF) and authenticated submission" },
+  { name: "inbound", description: "Received mail for receiving domains (docs/inbound.md)" },
   { name: "webhooks", description: "Event delivery to webhook targets" },
   { name: "validation", description: "Address validation" },
 ];
@@ -68,6 +69,9 @@ export const KEYS: KeyDef[] = [
   k("smtp", "max_report_size", "int", 1048576, "bytes kept of an unauthenticated message (bounce, complaint, mail to postmaster@/abuse@); the rest is read and dropped"),
   k("smtp", "max_connections_per_ip", "int", 20, "inbound SMTP connections open at once from one IP"),
   k("smtp", "connections_per_minute_per_ip", "int", 120, "new inbound SMTP connections a minute from one IP"),
+  k("inbound", "spamd", "string", "", "host:port of SpamAssassin's spamd for SendGrid Inbound Parse spam_check; empty: posts carry no spam_score or spam_report", '"127.0.0.1:783"'),
+  k("inbound", "spamd_timeout", "duration", "10s", "longest wait for spamd's answer; then the post goes without a score"),
+  k("inbound", "spamd_max_size", "int", 512000, "larger messages are not checked (spamc's default limit) and posted without a score"),
   k("webhooks", "allow_private", "bool", false, "refuse loopback/private/link-local targets (webhooks, callback and OAuth URLs, SMTP probes) unless true"),
   k("webhooks", "retry", "durations", ["30s", "1m", "5m", "10m", "30m", "1h"], "delays between attempts of a webhook POST; then the last step until the lifetime ends"),
   k("webhooks", "lifetime", "duration", "26h", "an event webhook POST still unacknowledged after this is given up (inbound posts keep their vendor's window: docs/inbound.md)"),

@@ -20,6 +20,8 @@ export interface FormatContext {
   publicUrl: string;
   /** A received message of the item's domain, for the inbound formats; null once expired. */
   inbound(id: string): Promise<StoredInbound | null>;
+  /** SpamAssassin's verdict on a received message (Inbound Parse spam_check); null: not checked (no spamd, too big, no answer in time). */
+  spamCheck(raw: Uint8Array): Promise<{ scoreText: string; report: string } | null>;
   /** PEM of the installation's ECDSA P-256 key (SendGrid-format signatures). */
   eventWebhookKey: string;
   /** An OAuth 2.0 client-credentials token, cached per target and credentials (oauth.ts). */

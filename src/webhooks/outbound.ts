@@ -10,6 +10,7 @@ import type { StoredInbound } from "../core/inbound/model.ts";
 import type { SigningKeys } from "./keys.ts";
 import { createTokenCache } from "./oauth.ts";
 import { formatNamed } from "./registry.ts";
+import type { SpamCheck } from "./spam-check.ts";
 
 export interface OutboundDeps {
   resolver: Resolver;
@@ -20,6 +21,8 @@ export interface OutboundDeps {
   publicUrl?: string;
   /** Loads a received message of `domain` (inbound formats). */
   loadInbound?: (domain: string, id: string) => Promise<StoredInbound | null>;
+  /** SpamAssassin through spamd (spam-check.ts); absent: nothing is checked. */
+  spamCheck?: SpamCheck;
 }
 
 /** Where a request goes and for whom: the item's domain and its target (null for callback URLs and pushes). */
@@ -38,6 +41,7 @@ export function createOutbound(deps: OutboundDeps) {
       signingKey: await deps.keys.forDomain(isAccountLevel || !to.domain ? null : to.domain),
       accountSigningKey: await deps.keys.forDomain(null), publicUrl: deps.publicUrl ?? "",
       inbound: async (id) => (deps.loadInbound ? deps.loadInbound(to.domain, id) : null),
+      spamCheck: async (raw) => (deps.spamCheck ? deps.spamCheck(raw) : null),
       oauthToken: (details) => tokens.get(to.target?.id || to.url, { url: details.url, body: details.body }, now),
     };
   }

@@ -25,13 +25,14 @@ export interface PipelineDeps {
   config: WebhookDeliveryDeps["config"] & OutboundDeps["config"];
   publicUrl?: string;
   loadInbound?: OutboundDeps["loadInbound"];
+  spamCheck?: OutboundDeps["spamCheck"];
 }
 
 export async function createEventPipeline(deps: PipelineDeps) {
   const eventKeys = await ensureEventWebhookKeys(deps.store);
   const keys = createSigningKeys({ store: deps.store, installationKey: deps.signingKey });
   const outbound = createOutbound({ resolver: deps.resolver, now: deps.now, config: deps.config, keys, eventWebhookKey: eventKeys.privateKeyPem,
-    publicUrl: deps.publicUrl, loadInbound: deps.loadInbound });
+    publicUrl: deps.publicUrl, loadInbound: deps.loadInbound, spamCheck: deps.spamCheck });
   const fanout = createFanout({ store: deps.store, now: deps.now });
   let running = false;
   let wake: (() => void) | null = null;

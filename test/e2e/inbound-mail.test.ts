@@ -121,6 +121,7 @@ describe("inbound mail", () => {
     expect(f.get("subject")).toBe("Grüße ✓ ticket");
     expect(JSON.parse(String(f.get("envelope")))).toEqual({ to: ["anyone@parse.in.example.com"], from: "bounce@sender.example" });
     expect(f.get("attachments")).toBe("1");
+    expect(f.get("spam_score")).toBeNull(); // spam_check is off
 
     await client.request({ method: "PATCH", url: "/v3/user/webhooks/parse/settings/parse.in.example.com", body: { send_raw: true, url: `${target.base}/sgraw` } });
     await mail("anyone@parse.in.example.com");

@@ -9,7 +9,7 @@ import { hmacVerify } from "../../src/webhooks/signing.ts";
 
 const pem = generateKeyPairSync("ec", { namedCurve: "prime256v1" }).privateKey.export({ type: "pkcs8", format: "pem" }) as string;
 const ctx: FormatContext = { now: 1_800_000_000_000, domain: "example.com", target: null, signingKey: "k", eventWebhookKey: pem,
-  accountSigningKey: "k", publicUrl: "http://127.0.0.1:8025", inbound: async () => null, oauthToken: async () => "tok", send: async () => { throw new Error("no network in this test"); } };
+  accountSigningKey: "k", publicUrl: "http://127.0.0.1:8025", inbound: async () => null, spamCheck: async () => null, oauthToken: async () => "tok", send: async () => { throw new Error("no network in this test"); } };
 const event: EventContext = { message: null, event: { id: "e1", type: "delivered", messageId: "m1", recipient: "a@b.test", domain: "example.com",
   timestamp: 1_800_000_000_000, tags: [], metadata: {} } };
 

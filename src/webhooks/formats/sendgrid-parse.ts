@@ -5,6 +5,10 @@ import type { WebhookFormat } from "../format.ts";
 import { sendgridParse as parsePost } from "../inbound/sendgrid.ts";
 import { inboundFormat } from "./inbound-common.ts";
 
-export const sendgridParse: WebhookFormat = { lifetimeMs: 3 * 86_400_000, ...inboundFormat("sendgrid-parse", (m) => parsePost(m.stored.envelope, m.mail, m.stored.raw, {
-  hostname: String(m.item.options?.hostname ?? ""), url: m.item.url, spamCheck: Boolean(m.item.options?.spamCheck), sendRaw: Boolean(m.item.options?.sendRaw),
-}, null)) };
+export const sendgridParse: WebhookFormat = { lifetimeMs: 3 * 86_400_000, ...inboundFormat("sendgrid-parse", async (m, ctx) => {
+  const o = m.item.options ?? {};
+  // Checked at post time, so a spamd that was down when the message came still scores a retry.
+  const verdict = o.spamCheck ? await ctx.spamCheck(m.stored.raw) : null;
+  return parsePost(m.stored.envelope, m.mail, m.stored.raw, { hostname: String(o.hostname ?? ""), url: m.item.url,
+    spamCheck: Boolean(o.spamCheck), sendRaw: Boolean(o.sendRaw) }, verdict && { score: verdict.scoreText, report: verdict.report });
+}) };

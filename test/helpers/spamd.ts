@@ -1,0 +1,46 @@
+// A real SpamAssassin spamd (Debian's `spamd`) on a loopback port for tests: local tests only
+// (-L: no DNS or network checks), no per-user config, one child. Stopped by its pid.
+import { mkdtempSync, readFileSync, rmSync, chmodSync } from "node:fs";
+import { createServer, connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface Spamd { address: string; port: number; stop(): Promise<void> }
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); });
+  });
+}
+
+const answers = (port: number) => new Promise<boolean>((resolve) => {
+  const c = connect({ host: "127.0.0.1", port }, () => { c.destroy(); resolve(true); });
+  c.on("error", () => resolve(false));
+});
+
+export async function startSpamd(): Promise<Spamd> {
+  const dir = mkdtempSync(join(tmpdir(), "postern-spamd-"));
+  chmodSync(dir, 0o755);
+  const port = await freePort();
+  const proc = Bun.spawn(["/usr/sbin/spamd", `--listen=127.0.0.1:${port}`, "--local", "--nouser-config", "--max-children=1", "--min-children=1",
+    "--allowed-ips=127.0.0.1", "--syslog=stderr", `--pidfile=${join(dir, "pid")}`, "-u", "nobody"], { stdout: "ignore", stderr: "pipe" });
+  const until = Date.now() + 60_000;
+  while (!(await answers(port))) {
+    if (proc.exitCode !== null || Date.now() > until) {
+      proc.kill();
+      throw new Error(`spamd did not start: ${(await new Response(proc.stderr as ReadableStream).text()).slice(-500)}`);
+    }
+    await Bun.sleep(100);
+  }
+  return {
+    address: `127.0.0.1:${port}`, port,
+    async stop() {
+      // The parent forks children; TERM to the parent (by its pid file) ends them all.
+      let pid = proc.pid;
+      try { pid = Number(readFileSync(join(dir, "pid"), "utf8").trim()) || proc.pid; } catch { /* not written yet */ }
+      try { process.kill(pid, "SIGTERM"); } catch { /* already gone */ }
+      await Promise.race([proc.exited, Bun.sleep(5_000)]);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
