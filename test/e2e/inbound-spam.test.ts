@@ -10,14 +10,18 @@ import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { startSpamd, type Spamd } from "../helpers/spamd.ts";
 
 const GTUBE = "XJS*C4JDBQADN1.NSBN3*2IDNEN*GTUBE-STANDARD-ANTI-UBE-TEST-EMAIL*C.34X";
-const posts: FormData[] = [];
+const posts: Record<string, string>[] = [];
 let target: ReturnType<typeof Bun.serve>;
 let spamd: Spamd;
 let hung: Server;
 const apps: TestApp[] = [];
 
 beforeAll(async () => {
-  target = Bun.serve({ hostname: "127.0.0.1", port: 0, async fetch(req) { posts.push(await req.formData()); return new Response("ok"); } });
+  target = Bun.serve({ hostname: "127.0.0.1", port: 0, async fetch(req) {
+    const form = await req.formData();
+    posts.push(Object.fromEntries([...form.entries()].filter((e): e is [string, string] => typeof e[1] === "string")));
+    return new Response("ok");
+  } });
   spamd = await startSpamd();
   hung = createServer(() => {}).listen(0, "127.0.0.1");
 }, 90_000);
@@ -42,9 +46,8 @@ async function appWith(spamdAddress: string, timeout: string) {
 async function postWith(subject: string, ms = 40_000) {
   const end = Date.now() + ms;
   for (;;) {
-    const f = posts.find((p) => p.get("subject") === subject);
-    if (f) return new Parse({ keys: ["subject", "spam_score", "spam_report", "text", "envelope"] },
-      { body: Object.fromEntries([...f.entries()].filter(([, v]) => typeof v === "string")) }).keyValues();
+    const body = posts.find((p) => p.subject === subject);
+    if (body) return new Parse({ keys: ["subject", "spam_score", "spam_report", "text", "envelope"] }, { body }).keyValues();
     if (Date.now() > end) throw new Error(`no post with subject ${subject}`);
     await Bun.sleep(50);
   }
