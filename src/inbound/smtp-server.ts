@@ -11,6 +11,8 @@ import { AppError } from "../core/errors.ts";
 import { ACCOUNT_ID } from "../core/account.ts";
 import { parseAddress } from "../validation/address.ts";
 import { inspectDataLineEndings } from "./smuggling.ts";
+import type { InboundSink } from "./receive/receiver.ts";
+import { receiveStream } from "./receive/stream-data.ts";
 import { parseReport } from "./reports.ts";
 import type { ReportHandler } from "./report-handler.ts";
 import type { Recorder } from "../core/recorder.ts";
@@ -36,7 +38,8 @@ export interface InboundDeps {
   /** Mail for the account's receiving domains (domain set --inbound, parse hostnames, inbound domains). */
   inbound?: {
     accepts(address: string): Promise<boolean>;
-    receive(raw: Uint8Array, delivery: { mailFrom: string; rcptTo: string[]; remoteIp: string; heloName: string }): Promise<string[]>;
+    /** Opens a received message whose body is then streamed in (receive/receiver.ts). */
+    open(delivery: { mailFrom: string; rcptTo: string[]; remoteIp: string; heloName: string }): Promise<InboundSink>;
   };
   log: Logger;
   /** Failed-AUTH throttling per client IP and per login. */
@@ -71,11 +74,21 @@ export function createInboundServer(deps: InboundDeps) {
     },
     onClose: (session) => { if (admitted.delete(session.id)) release(session.remoteAddress); },
     onData: (stream, session, cb) => {
+      const s = session as Session;
+      // Mail for a receiving domain streams into the store (bounded memory per connection).
+      if (!s.user && s.inboundRcpts?.length && deps.inbound) {
+        return void receiveStream(stream, deps.inbound, {
+          mailFrom: s.envelope.mailFrom ? s.envelope.mailFrom.address : "", rcptTo: s.inboundRcpts, remoteIp: s.remoteAddress,
+          heloName: s.hostNameAppearsAs ?? "",
+        }, { reportBytes: s.envelope.rcptTo.length > s.inboundRcpts.length ? deps.maxReportBytes : 0, log: deps.log })
+          .then(async (r) => (r.reportRaw ? report(r.reportRaw, s) : `2.0.0 received as ${r.ids.join(" ")}`))
+          .then((msg) => cb(null, msg), (e) => cb(e));
+      }
       const chunks: Buffer[] = [];
       let kept = 0;
-      // A report (no AUTH) keeps only its first bytes; submission and mail for a receiving domain
-      // keep the whole message up to the size limit (over it: 552).
-      const whole = Boolean((session as Session).user) || ((session as Session).inboundRcpts?.length ?? 0) > 0;
+      // A report (no AUTH) keeps only its first bytes; submission keeps the whole message up to the
+      // size limit (over it: 552).
+      const whole = Boolean((session as Session).user);
       const cap = whole ? Infinity : deps.maxReportBytes;
       const isTooBig = () => (stream as unknown as { sizeExceeded?: boolean }).sizeExceeded === true;
       // smtp-server keeps emitting data past the size limit: stop keeping it.
@@ -139,12 +152,10 @@ export function createInboundServer(deps: InboundDeps) {
     if (finding) throw smtpError(554, `5.5.2 ${finding.reason} refused (RFC 5321 §2.3.8)`);
     const user = session.user as { domain: Domain } | undefined;
     if (user) return submit(raw, session, user.domain);
-    const inbound = session.inboundRcpts ?? [];
-    if (inbound.length && deps.inbound) {
-      const ids = await receive(raw, session, inbound);
-      // Report mailboxes in the same envelope still get the report read below.
-      if (inbound.length === session.envelope.rcptTo.length) return `2.0.0 received as ${ids.join(" ")}`;
-    }
+    return report(raw, session);
+  }
+
+  async function report(raw: Buffer, session: Session): Promise<string> {
     const unsubscribing = session.envelope.rcptTo.filter((r) => deps.unsubscribes?.isAddress(r.address)).map((r) => r.address);
     if (unsubscribing.length) {
       await deps.unsubscribes!.handle(unsubscribing, { ip: session.remoteAddress, userAgent: "", method: "MAIL" });
@@ -152,23 +163,12 @@ export function createInboundServer(deps: InboundDeps) {
     }
     // A valid VERP token vouches for the report whoever sent it (carriers, gateways, forwarders).
     const trusted = session.envelope.rcptTo.some((r) => deps.reports.isReturnPath(r.address));
-    const report = await parseReport(raw, { trusted });
-    if (!report) throw smtpError(550, "5.7.1 this address only takes delivery and complaint reports");
-    const outcome = await deps.reports.handle(report, session.envelope.rcptTo.map((r) => r.address));
+    const parsed = await parseReport(raw, { trusted });
+    if (!parsed) throw smtpError(550, "5.7.1 this address only takes delivery and complaint reports");
+    const outcome = await deps.reports.handle(parsed, session.envelope.rcptTo.map((r) => r.address));
     if (outcome) await deps.recorder.record(outcome.zone, outcome);
-    else deps.log.info("report for an unknown message", { kind: report.kind });
+    else deps.log.info("report for an unknown message", { kind: parsed.kind });
     return "2.0.0 report received";
-  }
-
-  async function receive(raw: Buffer, session: Session, rcptTo: string[]): Promise<string[]> {
-    try {
-      return await deps.inbound!.receive(new Uint8Array(raw), { mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-        rcptTo, remoteIp: session.remoteAddress, heloName: session.hostNameAppearsAs ?? "" });
-    } catch (e) {
-      if (e instanceof AppError && e.code === "forbidden") throw smtpError(550, `5.7.1 ${e.message}`);
-      deps.log.error("receiving a message failed", { error: (e as Error).message });
-      throw smtpError(451, "4.3.0 temporary failure, try again");
-    }
   }
 
   async function submit(raw: Buffer, session: Session, domain: Domain): Promise<string> {

@@ -38,9 +38,9 @@ const DOT = 0x2e;
  * else the first bare LF or bare CR), or null when every line ends in CRLF.
  * Works on un-stuffed data from smtp-server as well as on raw dot-stuffed bytes.
  */
-export function inspectDataLineEndings(data: Uint8Array): LineEndingFinding | null {
+export function inspectDataLineEndings(data: Uint8Array, from = 0, to = data.length): LineEndingFinding | null {
   let firstBare: LineEndingFinding | null = null;
-  for (let i = 0; i < data.length; i++) {
+  for (let i = from; i < to; i++) {
     const byte = data[i];
     if (byte === DOT && isLineStart(data, i)) {
       const sequence = describeDotLine(data, i);
@@ -77,4 +77,40 @@ function describeDotLine(data: Uint8Array, i: number): string | null {
 function breakBefore(data: Uint8Array, i: number): string {
   if (data[i - 1] === CR) return "<CR>";
   return data[i - 2] === CR ? "<CR><LF>" : "<LF>";
+}
+
+/**
+ * The same inspection over DATA as it streams in: each byte is looked at once, with the two bytes
+ * before and after it in view (all a finding needs), so pieces can be dropped as they pass.
+ */
+export function createLineEndingInspector() {
+  const CONTEXT = 2;
+  let window = new Uint8Array(0);
+  let examined = 0; // bytes of `window` already looked at
+  let offset = 0; // stream offset of window[0]
+  let smuggling: LineEndingFinding | null = null;
+  let firstBare: LineEndingFinding | null = null;
+  const look = (to: number) => {
+    if (smuggling || to <= examined) return;
+    const f = inspectDataLineEndings(window, examined, to);
+    if (f?.problem === "smuggling") smuggling = { ...f, offset: f.offset + offset };
+    else if (f && !firstBare) firstBare = { ...f, offset: f.offset + offset };
+    examined = to;
+  };
+  return {
+    push(chunk: Uint8Array) {
+      const next = new Uint8Array(window.length + chunk.length);
+      next.set(window); next.set(chunk, window.length);
+      window = next;
+      look(window.length - CONTEXT);
+      // Keep what is still to be looked at plus the bytes before it.
+      const keep = Math.max(0, examined - CONTEXT);
+      window = window.slice(keep); examined -= keep; offset += keep;
+    },
+    /** The finding over everything pushed (a smuggling sequence wins), once DATA has ended. */
+    end(): LineEndingFinding | null {
+      look(window.length);
+      return smuggling ?? firstBare;
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { inspectDataLineEndings, type LineEndingProblem } from "../../src/inbound/smuggling.ts";
+import { createLineEndingInspector, inspectDataLineEndings, type LineEndingProblem } from "../../src/inbound/smuggling.ts";
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const HEAD = "From: a@example.com\r\nTo: b@example.org\r\nSubject: hi\r\n\r\n";
@@ -42,5 +42,23 @@ describe("inspectDataLineEndings", () => {
   test("points at the first bare LF", () => {
     const data = `${HEAD}a\r\nb\nc\n`;
     expect(inspectDataLineEndings(bytes(data))?.offset).toBe(data.indexOf("b\n") + 1);
+  });
+});
+
+describe("createLineEndingInspector (DATA as it streams in)", () => {
+  // Random messages made of the bytes that matter, cut at random places: the streaming inspector
+  // must find exactly what the whole-message one finds, offset included.
+  test("finds what the whole-message inspection finds, wherever the pieces are cut", () => {
+    let seed = 42;
+    const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n; };
+    const alphabet = [0x0d, 0x0a, 0x2e, 0x41, 0x0d, 0x0a];
+    for (let round = 0; round < 3000; round++) {
+      const parts: number[] = [];
+      for (let i = 0, n = 1 + rnd(40); i < n; i++) parts.push(...(rnd(3) ? [0x41, 0x0d, 0x0a] : [alphabet[rnd(alphabet.length)]!]));
+      const data = new Uint8Array(parts);
+      const inspector = createLineEndingInspector();
+      for (let at = 0; at < data.length;) { const len = 1 + rnd(5); inspector.push(data.subarray(at, at + len)); at += len; }
+      expect(inspector.end()).toEqual(inspectDataLineEndings(data));
+    }
   });
 });

@@ -51,9 +51,11 @@ export function contentContract(open: Open) {
     const z = store.zone("us");
     const envelope = { id: "in1", domain: "a.test", mailFrom: "s@x.test", rcptTo: ["r@a.test"], remoteIp: "127.0.0.1", heloName: "x",
       receivedAt: NOW, auth: { spf: "pass", dkim: [], dmarc: "none" } };
-    const raw = new TextEncoder().encode("Subject: hi\r\n\r\nbody");
-    await z.storeInbound({ envelope, raw, storageKey: "key1", expiresAt: NOW + 1000 },
+    const trace = new TextEncoder().encode("Received: by test\r\n");
+    await z.appendInboundBody("body1", 0, new TextEncoder().encode("Subject: hi\r\n\r\nbody"), NOW);
+    await z.storeInbound({ envelope, trace, bodyId: "body1", storageKey: "key1", expiresAt: NOW + 1000 },
       [{ id: "post1", format: "mailgun-route", url: "https://hook.test/", recipient: "r@a.test", ruleId: "r1", options: {} }], NOW);
+    const raw = new TextEncoder().encode("Received: by test\r\nSubject: hi\r\n\r\nbody");
     expect(await z.getInbound("in1")).toEqual({ envelope, raw, storageKey: "key1", expiresAt: NOW + 1000 });
     expect((await z.getInboundByKey("key1"))?.envelope.id).toBe("in1");
     expect((await z.claimWebhooks(NOW, 10, 60_000)).map((i) => [i.id, i.format, JSON.parse(i.payload)[0].inboundId])).toEqual([["post1", "mailgun-route", "in1"]]);

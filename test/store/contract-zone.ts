@@ -109,12 +109,12 @@ export function zoneContract(open: Open, peer?: Peer, leasePeer: Peer | undefine
   });
 
   test("outbox expiry can keep to some formats or leave some out", async () => {
-    const store = open();
+    const store = await open();
     const z = store.zone("us");
     const item = (id: string, format: string) => ({ id, url: `http://127.0.0.1:9/${format}`, format, targetId: null, domain: "a.test", payload: "[]",
       attempts: 0, nextAttemptAt: NOW, status: "pending" as const, lastError: null, createdAt: NOW });
     await z.enqueueOutbox([item("o1", "sendgrid-parse"), item("o2", "mailgun-route"), item("o3", "mailgun")]);
-    expect(await z.expireWebhooks(NOW + 10, NOW + 1, { only: ["mailgun-route"] })).toEqual([{ url: "http://127.0.0.1:9/mailgun-route", count: 1, lastError: null }]);
+    expect((await z.expireWebhooks(NOW + 10, NOW + 1, { only: ["mailgun-route"] })).map((g) => [g.url, g.count])).toEqual([["http://127.0.0.1:9/mailgun-route", 1]]);
     expect((await z.expireWebhooks(NOW + 10, NOW + 1, { except: ["sendgrid-parse"] })).map((g) => g.url)).toEqual(["http://127.0.0.1:9/mailgun"]);
     expect((await z.webhookStats()).find((s) => s.status === "pending")?.count).toBe(1);
     expect((await z.expireWebhooks(NOW + 10, NOW + 1)).map((g) => g.url)).toEqual(["http://127.0.0.1:9/sendgrid-parse"]);

@@ -6,6 +6,7 @@ import { controlContract } from "./contract-control.ts";
 import { outboxContract } from "./contract-outbox.ts";
 import { contentContract } from "./contract-content.ts";
 import { sendControlContract } from "./contract-send-controls.ts";
+import { inboundContract } from "./contract-inbound.ts";
 
 const NOW = 1_800_000_000_000;
 
@@ -19,6 +20,7 @@ export function runStoreContract(name: string, openStore: () => Store | Promise<
     controlContract(makeStore);
     outboxContract(makeStore, openPeer);
     contentContract(makeStore);
+    inboundContract(makeStore, openPeer);
     const withDomain = async (store: Store, zone = "us") => store.control.insertDomain({ name: `d${Math.random().toString(36).slice(2, 8)}.test`, zone,
       wildcard: false, dkimSelector: "s1", keys: [], validation: true, botDetection: true, openTracking: false, clickTracking: false,
       unsubscribeTracking: false, inbound: false, limitMax: 0, limitWindow: "month" }, NOW);

@@ -64,16 +64,38 @@ export interface InboundPostItem {
 
 export interface StoredInbound {
   envelope: ReceivedEnvelope;
+  /** The whole message as posted: our trace headers, then the bytes received. */
   raw: Uint8Array;
   storageKey: string;
   expiresAt: number;
 }
 
+/** A received message as committed: its body was streamed in before, as pieces under `bodyId`. */
+export interface NewInbound {
+  envelope: ReceivedEnvelope;
+  /** Authentication-Results and Received, put in front of the body when it is read. */
+  trace: Uint8Array;
+  bodyId: string;
+  storageKey: string;
+  expiresAt: number;
+}
+
+/** Pieces of a message not yet committed older than this are left-overs of a lost connection. */
+export const ORPHAN_BODY_MS = 3_600_000;
+
 export interface InboundMessageStore {
-  /** Stores the message and the posts it owes in one transaction: durable before the 250. */
-  storeInbound(m: StoredInbound, posts: InboundPostItem[], now: number): Promise<void>;
+  /**
+   * Appends piece `seq` (0, 1, …) of a message body being received: durable, readable by every node
+   * of the zone, invisible until a message row names `bodyId`. Bodies are streamed this way so no
+   * connection holds a whole message in memory.
+   */
+  appendInboundBody(bodyId: string, seq: number, data: Uint8Array, now: number): Promise<void>;
+  /** Drops the pieces of a body no message will name (refused, too big, failed). */
+  discardInboundBody(bodyId: string): Promise<void>;
+  /** Stores the message (naming its streamed body) and the posts it owes in one transaction: durable before the 250. */
+  storeInbound(m: NewInbound, posts: InboundPostItem[], now: number): Promise<void>;
   getInbound(id: string): Promise<StoredInbound | null>;
   getInboundByKey(storageKey: string): Promise<StoredInbound | null>;
-  /** Deletes messages past their expiry; returns how many. */
+  /** Deletes messages past their expiry, bodies no message names any more and pieces left over for ORPHAN_BODY_MS; returns how many messages. */
   purgeInbound(now: number): Promise<number>;
 }

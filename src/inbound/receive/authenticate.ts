@@ -1,5 +1,9 @@
 // SPF, DKIM and DMARC of received mail (mailauth, through our resolver so multi-string TXT
 // records read as published), and the trace headers we add in front of the stored message.
+// mailauth reads the message as a stream: the body hash grows while the SMTP client sends, so
+// no whole message is kept for it.
+import { PassThrough } from "node:stream";
+import { once } from "node:events";
 import { authenticate } from "mailauth";
 import { toMailauthResolver, type Resolver } from "../../dns.ts";
 import type { InboundAuth } from "../../core/inbound/model.ts";
@@ -14,17 +18,7 @@ type AuthOut = {
 
 const word = (r: Result | false | undefined, none = "none") => (r && r.status?.result) || none;
 
-/** Never throws: a DNS failure reads as temperror, not as a lost message. */
-export async function checkAuthentication(raw: Uint8Array, input: AuthInput): Promise<{ auth: InboundAuth; trace: string }> {
-  let out: AuthOut = {};
-  try {
-    out = (await authenticate(Buffer.from(raw), {
-      ip: input.ip, helo: input.helo, sender: input.mailFrom, mta: input.hostname,
-      resolver: toMailauthResolver(input.resolver) as never, disableArc: true, disableBimi: true,
-    })) as AuthOut;
-  } catch (e) {
-    out = { headers: `Authentication-Results: ${input.hostname}; auth=temperror (${(e as Error).message.slice(0, 100)})\r\n` };
-  }
+function summarise(out: AuthOut, input: AuthInput): { auth: InboundAuth; trace: string } {
   const auth: InboundAuth = {
     spf: word(out.spf),
     dkim: (out.dkim?.results ?? []).map((r) => ({ domain: r.signingDomain ?? "", result: word(r) })).filter((d) => d.domain),
@@ -33,4 +27,33 @@ export async function checkAuthentication(raw: Uint8Array, input: AuthInput): Pr
   const date = new Date(input.now).toUTCString().replace("GMT", "+0000");
   const received = `Received: from ${input.helo || "unknown"} ([${input.ip}])\r\n\tby ${input.hostname} (postern) with ESMTP; ${date}\r\n`;
   return { auth, trace: `${out.headers ?? ""}${received}` };
+}
+
+/** Checks a message fed piece by piece; never throws: a DNS failure reads as temperror, not as a lost message. */
+export function startAuthentication(input: AuthInput) {
+  const stream = new PassThrough();
+  let settled = false;
+  const result: Promise<AuthOut> = (authenticate(stream, {
+    ip: input.ip, helo: input.helo, sender: input.mailFrom, mta: input.hostname,
+    resolver: toMailauthResolver(input.resolver) as never, disableArc: true, disableBimi: true,
+  }) as Promise<AuthOut>).catch((e: Error) => ({ headers: `Authentication-Results: ${input.hostname}; auth=temperror (${e.message.slice(0, 100)})\r\n` }))
+    .finally(() => { settled = true; });
+  return {
+    /** Resolves once mailauth took the piece (its backpressure), or at once when it already gave up. */
+    async write(chunk: Uint8Array): Promise<void> {
+      if (settled || stream.write(chunk)) return;
+      await Promise.race([once(stream, "drain"), result]);
+    },
+    async end(): Promise<{ auth: InboundAuth; trace: string }> {
+      stream.end();
+      return summarise(await result, input);
+    },
+    abort() { stream.destroy(); },
+  };
+}
+
+export async function checkAuthentication(raw: Uint8Array, input: AuthInput): Promise<{ auth: InboundAuth; trace: string }> {
+  const check = startAuthentication(input);
+  await check.write(raw);
+  return check.end();
 }

@@ -4,7 +4,7 @@ import { ACCOUNT_ID } from "../../core/account.ts";
 import type { Domain, Principal } from "../../core/model.ts";
 import type { SendService } from "../../core/send.ts";
 import type { Logger } from "../../log.ts";
-import { createReceiver, type ReceiverDeps } from "./receiver.ts";
+import { createReceiver, type Delivery, type ReceiverDeps } from "./receiver.ts";
 import { forwardCopy } from "./forward-copy.ts";
 
 const PURGE_MS = 3_600_000;
@@ -39,7 +39,7 @@ export function createInboundMail(deps: InboundMailDeps) {
     /** Registers who hears of posts written to the outbox (the webhook pipeline). */
     subscribe: receiver.subscribe,
     /** What the SMTP listener asks. */
-    listener: { accepts: async (address: string) => (await receiver.receivingDomain(address)) !== null, receive: receiver.receive },
+    listener: { accepts: async (address: string) => (await receiver.receivingDomain(address)) !== null, open: (d: Delivery) => receiver.open(d) },
     start() { if (!timer) { timer = setInterval(() => void purge(), PURGE_MS); void purge(); } },
     stop() { if (timer) clearInterval(timer); timer = null; },
     purge,

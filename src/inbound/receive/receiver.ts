@@ -1,7 +1,8 @@
 // Mail for the account's receiving domains: which recipients the listener accepts, and what a
-// received message becomes. The message (with trace headers) and every post it owes are written
-// in one transaction of the owning domain's zone before the 250; forwards to addresses are then
-// queued through the normal send pipeline.
+// received message becomes. The body streams into the owning domains' zones while the client
+// sends (body-writer.ts) and through mailauth; at the end of DATA the message row (trace headers,
+// envelope, authentication results) and every post it owes are written in one transaction before
+// the 250; forwards to addresses are then queued through the normal send pipeline.
 import { AppError } from "../../core/errors.ts";
 import { newId, newSecret } from "../../core/ids.ts";
 import type { Domain } from "../../core/model.ts";
@@ -9,8 +10,8 @@ import { routeRecipient } from "../../core/inbound/routes.ts";
 import type { InboundMessageStore, InboundPostItem, InboundRuleStore, ReceivedEnvelope } from "../../core/inbound/model.ts";
 import type { Resolver } from "../../dns.ts";
 import { createSubscribers, type OutboxSubscriber } from "../../core/subscribers.ts";
-import { checkAuthentication } from "./authenticate.ts";
-import { headerBlock } from "../../webhooks/inbound/received.ts";
+import { startAuthentication } from "./authenticate.ts";
+import { createBodyWriter } from "./body-writer.ts";
 
 export const STORE_DAYS = 3;
 
@@ -27,6 +28,14 @@ export interface ReceiverDeps {
 
 export interface Delivery { mailFrom: string; rcptTo: string[]; remoteIp: string; heloName: string }
 
+/** One message being received: pieces go in as they arrive; finish() commits, abort() drops. */
+export interface InboundSink {
+  write(chunk: Uint8Array): Promise<void>;
+  /** Commits the message and its posts (durable when it resolves); returns the stored ids. */
+  finish(): Promise<string[]>;
+  abort(): Promise<void>;
+}
+
 const hostOf = (address: string) => address.slice(address.lastIndexOf("@") + 1).toLowerCase();
 
 export function createReceiver(deps: ReceiverDeps) {
@@ -42,8 +51,7 @@ export function createReceiver(deps: ReceiverDeps) {
     return configured ? d : null;
   }
 
-  async function postsFor(domain: Domain, rcpts: string[], raw: Uint8Array): Promise<{ posts: InboundPostItem[]; forwards: [string, string][] }> {
-    const headers = headerBlock(raw);
+  async function postsFor(domain: Domain, rcpts: string[], headers: [string, string][]): Promise<{ posts: InboundPostItem[]; forwards: [string, string][] }> {
     const header = (name: string) => headers.filter(([k]) => k.toLowerCase() === name).map(([, v]) => v.slice(0, 2000));
     const posts: InboundPostItem[] = [];
     const forwards: [string, string][] = [];
@@ -75,12 +83,31 @@ export function createReceiver(deps: ReceiverDeps) {
     return { posts, forwards };
   }
 
-  return {
+  interface Received { bodyId: string; trace: Uint8Array; headers: [string, string][]; auth: ReceivedEnvelope["auth"]; now: number }
+
+  /** One message row per owning domain, naming the streamed body, with the posts it owes; then the forwards. */
+  async function commit(targets: { domain: Domain; rcpts: string[] }[], delivery: Delivery, r: Received, ids: string[]): Promise<void> {
+    for (const { domain, rcpts } of targets) {
+      const envelope: ReceivedEnvelope = { id: newId(r.now), domain: domain.name, mailFrom: delivery.mailFrom, rcptTo: rcpts,
+        remoteIp: delivery.remoteIp, heloName: delivery.heloName, receivedAt: r.now, auth: r.auth };
+      const { posts, forwards } = await postsFor(domain, rcpts, r.headers);
+      const zone = deps.zone(domain.zone);
+      await zone.storeInbound({ envelope, trace: r.trace, bodyId: r.bodyId, storageKey: newSecret(20), expiresAt: r.now + STORE_DAYS * 86_400_000 }, posts, r.now);
+      ids.push(envelope.id);
+      if (forwards.length) {
+        // Only a copy to an address needs the whole message at once: it is read back from the store.
+        const stored = await zone.getInbound(envelope.id);
+        for (const [rcpt, to] of forwards) await deps.forward(domain, stored!.raw, rcpt, to);
+      }
+    }
+  }
+
+  const api = {
     receivingDomain,
     subscribe: subscribers.subscribe,
 
-    /** Stores one copy per owning domain with the posts it owes; returns the stored ids. */
-    async receive(raw: Uint8Array, delivery: Delivery): Promise<string[]> {
+    /** Opens a message for `delivery`: refused (forbidden) when a recipient does not receive here. */
+    async open(delivery: Delivery): Promise<InboundSink> {
       const byDomain = new Map<number, { domain: Domain; rcpts: string[] }>();
       for (const rcpt of delivery.rcptTo) {
         const d = await receivingDomain(rcpt);
@@ -88,23 +115,32 @@ export function createReceiver(deps: ReceiverDeps) {
         byDomain.set(d.id, { domain: d, rcpts: [...(byDomain.get(d.id)?.rcpts ?? []), rcpt] });
       }
       const now = deps.now();
-      const { auth, trace } = await checkAuthentication(raw, { ip: delivery.remoteIp, helo: delivery.heloName, mailFrom: delivery.mailFrom,
+      const zones = [...new Set([...byDomain.values()].map((v) => v.domain.zone))];
+      const body = createBodyWriter(zones.map((z) => deps.zone(z)), newId(now), deps.now);
+      const check = startAuthentication({ ip: delivery.remoteIp, helo: delivery.heloName, mailFrom: delivery.mailFrom,
         hostname: deps.hostname, resolver: deps.resolver, now });
-      const stored = new Uint8Array(Buffer.concat([Buffer.from(trace), raw]));
-      const ids: string[] = [];
-      for (const { domain, rcpts } of byDomain.values()) {
-        const envelope: ReceivedEnvelope = { id: newId(now), domain: domain.name, mailFrom: delivery.mailFrom, rcptTo: rcpts,
-          remoteIp: delivery.remoteIp, heloName: delivery.heloName, receivedAt: now, auth };
-        const storageKey = newSecret(20);
-        const { posts, forwards } = await postsFor(domain, rcpts, stored);
-        await deps.zone(domain.zone).storeInbound({ envelope, raw: stored, storageKey, expiresAt: now + STORE_DAYS * 86_400_000 }, posts, now);
-        for (const [rcpt, to] of forwards) await deps.forward(domain, stored, rcpt, to);
-        ids.push(envelope.id);
-      }
-      subscribers.each((s) => s.outboxQueued());
-      return ids;
+      return {
+        async write(chunk) { await check.write(chunk); await body.write(chunk); },
+        abort: async () => { check.abort(); await body.discard(); },
+        async finish() {
+          const ids: string[] = [];
+          try {
+            await body.flush();
+            const { auth, trace } = await check.end();
+            await commit([...byDomain.values()], delivery, { bodyId: body.bodyId, trace: new TextEncoder().encode(trace), headers: body.headers(), auth, now }, ids);
+            return ids;
+          } catch (e) {
+            // A body a committed message names stays (its posts go out); otherwise nothing names it.
+            if (!ids.length) await body.discard();
+            throw e;
+          } finally {
+            if (ids.length) subscribers.each((sub) => sub.outboxQueued());
+          }
+        },
+      };
     },
   };
+  return api;
 }
 
 export type Receiver = ReturnType<typeof createReceiver>;

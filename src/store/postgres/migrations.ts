@@ -120,4 +120,12 @@ export const ZONE_MIGRATIONS: string[] = [
    CREATE TABLE tag_info (
      domain TEXT NOT NULL, tag TEXT NOT NULL, description TEXT NOT NULL DEFAULT '', deleted_at BIGINT NOT NULL DEFAULT 0,
      PRIMARY KEY (domain, tag));`,
+  // Received message bodies streamed in pieces before the message row names them (bounded memory
+  // per SMTP connection, readable by every node of the zone); inbound_messages.raw then holds only
+  // the trace headers put in front.
+  `CREATE TABLE inbound_bodies (
+     body_id TEXT NOT NULL, seq INTEGER NOT NULL, data BYTEA NOT NULL, created_at BIGINT NOT NULL, PRIMARY KEY (body_id, seq));
+   CREATE INDEX inbound_bodies_created ON inbound_bodies(created_at);
+   ALTER TABLE inbound_messages ADD COLUMN body_id TEXT;
+   CREATE INDEX inbound_messages_body ON inbound_messages(body_id);`,
 ];

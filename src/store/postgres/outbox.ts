@@ -1,8 +1,8 @@
 // The webhook outbox in a zone schema: fan-out writes items and its cursor in one transaction;
 // any node claims due items (FOR UPDATE SKIP LOCKED, owner and lease, like the mail queue),
 // posts them and finishes them. Bot-detection results live here too: any node answers for them.
-import type { InboundPostItem, StoredInbound } from "../../core/inbound/model.ts";
-import type { OutboxItem } from "../../core/store-port.ts";
+import type { InboundPostItem, ReceivedEnvelope } from "../../core/inbound/model.ts";
+import type { FormatScope, OutboxItem } from "../../core/store-port.ts";
 import { toItem } from "../sqlite/outbox.ts";
 import { exec, one, rows, type Sql } from "./db.ts";
 
@@ -21,7 +21,7 @@ export async function insertItems(tx: Sql, items: OutboxItem[]): Promise<void> {
 }
 
 /** The posts a received message owes, as outbox items (a batch of one each, as every outbox row). */
-export function inboundPosts(m: StoredInbound, posts: InboundPostItem[], now: number): OutboxItem[] {
+export function inboundPosts(m: { envelope: Pick<ReceivedEnvelope, "id" | "domain"> }, posts: InboundPostItem[], now: number): OutboxItem[] {
   return posts.map((p) => ({ id: p.id, url: p.url, format: p.format, targetId: null, domain: m.envelope.domain,
     payload: JSON.stringify([{ inboundId: m.envelope.id, recipient: p.recipient, ruleId: p.ruleId, url: p.url, options: p.options }]),
     attempts: 0, nextAttemptAt: now, status: "pending", lastError: null, createdAt: now }));
@@ -63,13 +63,17 @@ export function createOutboxStatements(sql: Sql, nodeId: string) {
     releaseClaims(now: number): Promise<number> {
       return exec(sql, "UPDATE outbox SET next_attempt_at = $1, owner = NULL WHERE owner = $2 AND status = 'pending'", [now, nodeId]);
     },
-    async expire(now: number, createdBefore: number) {
+    async expire(now: number, createdBefore: number, formats: FormatScope = {}) {
       // Counted from the rows as they were (their last error), then expired in the same statement.
+      // $3 / $4: formats to keep to / to leave out (null: no restriction).
       const gone = await rows(sql, `WITH gone AS (SELECT id, url, last_error FROM outbox
-          WHERE status = 'pending' AND ${unclaimed("$1")} AND created_at < $2 FOR UPDATE SKIP LOCKED),
+          WHERE status = 'pending' AND ${unclaimed("$1")} AND created_at < $2
+            AND ($3::text[] IS NULL OR format = ANY($3::text[])) AND ($4::text[] IS NULL OR NOT (format = ANY($4::text[])))
+          FOR UPDATE SKIP LOCKED),
         expired AS (UPDATE outbox o SET status = 'expired', updated_at = $1, last_error = COALESCE(o.last_error, 'not delivered within the lifetime')
           FROM gone WHERE o.id = gone.id)
-        SELECT url, COUNT(*)::int AS count, MAX(last_error) AS e FROM gone GROUP BY url ORDER BY url`, [now, createdBefore]);
+        SELECT url, COUNT(*)::int AS count, MAX(last_error) AS e FROM gone GROUP BY url ORDER BY url`,
+        [now, createdBefore, formats.only ?? null, formats.except ?? null]);
       return gone.map((r) => ({ url: r.url as string, count: r.count as number, lastError: (r.e as string | null) ?? null }));
     },
     /** Posts whose payload names `messageId` (event payloads carry it): a console read, not a hot path. */

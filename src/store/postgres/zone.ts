@@ -2,10 +2,10 @@
 // suppressions, the webhook outbox, bot results and received mail. Every node serving the zone
 // opens the same schema; `nodeId` owns this node's claims.
 import type { ZoneStore } from "../../core/store-port.ts";
-import { toInbound } from "../sqlite/inbound-messages.ts";
-import { exec, one, type Sql } from "./db.ts";
+import { createInboundStore } from "./inbound.ts";
+import type { Sql } from "./db.ts";
 import { createEventStatements, insertEvents } from "./events.ts";
-import { createOutboxStatements, inboundPosts, insertItems } from "./outbox.ts";
+import { createOutboxStatements } from "./outbox.ts";
 import { createQueueStatements } from "./queue.ts";
 import { createSendReads, insertSendRows } from "./sends.ts";
 import { createSuppressionStore, writeSuppressions } from "./suppressions.ts";
@@ -60,29 +60,13 @@ export function createZoneStore(zone: string, sql: Sql, nodeId: string): ZoneSto
     claimWebhookProbe: (url, now, leaseMs) => outbox.claimProbe(url, now, leaseMs),
     webhooksDueNow: (url, now) => outbox.dueNow(url, now),
     releaseWebhookClaims: (now) => outbox.releaseClaims(now),
-    expireWebhooks: (now, createdBefore) => outbox.expire(now, createdBefore),
+    expireWebhooks: (now, createdBefore, formats) => outbox.expire(now, createdBefore, formats),
     finishWebhook: (id, status, attempts, next, error, now) => outbox.finish(id, status, attempts, next, error, now),
     webhookStats: () => outbox.stats(),
     webhookPostsFor: (domain, messageId, limit) => outbox.postsFor(domain, messageId, limit),
     nextWebhookDueAt: () => outbox.nextDueAt(),
     putBotResult: (r, olderThan) => outbox.putBotResult(r, olderThan),
     getBotResult: (domain, id) => outbox.getBotResult(domain, id),
-    async storeInbound(m, posts, now) {
-      const e = m.envelope;
-      await sql.begin(async (tx) => {
-        await exec(tx, `INSERT INTO inbound_messages (id, domain, storage_key, envelope, raw, size, received_at, expires_at)
-          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [e.id, e.domain, m.storageKey, JSON.stringify(e), m.raw, m.raw.length, e.receivedAt, m.expiresAt]);
-        await insertItems(tx, inboundPosts(m, posts, now));
-      });
-    },
-    async getInbound(id) {
-      const r = await one(sql, "SELECT * FROM inbound_messages WHERE id = $1", [id]);
-      return r ? toInbound(r) : null;
-    },
-    async getInboundByKey(key) {
-      const r = await one(sql, "SELECT * FROM inbound_messages WHERE storage_key = $1", [key]);
-      return r ? toInbound(r) : null;
-    },
-    purgeInbound: (now) => exec(sql, "DELETE FROM inbound_messages WHERE expires_at <= $1", [now]),
+    ...createInboundStore(sql),
   };
 }

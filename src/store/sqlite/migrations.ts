@@ -145,4 +145,11 @@ export const ZONE_MIGRATIONS: string[] = [
   `ALTER TABLE events ADD COLUMN seq INTEGER;
    UPDATE events SET seq = rowid;
    CREATE UNIQUE INDEX events_seq ON events(seq);`,
+  // Received message bodies streamed in pieces before the message row names them (bounded memory
+  // per SMTP connection); inbound_messages.raw then holds only the trace headers put in front.
+  `CREATE TABLE inbound_bodies (
+     body_id TEXT NOT NULL, seq INTEGER NOT NULL, data BLOB NOT NULL, created_at INTEGER NOT NULL, PRIMARY KEY (body_id, seq));
+   CREATE INDEX inbound_bodies_created ON inbound_bodies(created_at);
+   ALTER TABLE inbound_messages ADD COLUMN body_id TEXT;
+   CREATE INDEX inbound_messages_body ON inbound_messages(body_id);`,
 ];
