@@ -7,6 +7,7 @@ import NodeFormData from "form-data";
 import Mailgun from "mailgun.js";
 import SparkPost from "sparkpost";
 import { Client } from "@sendgrid/client";
+import Parse from "@sendgrid/inbound-mail-parser";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { startSink, type Sink } from "../helpers/smtp-sink.ts";
 
@@ -118,9 +119,15 @@ describe("inbound mail", () => {
     expect((list.body as { result: { hostname: string }[] }).result.map((r) => r.hostname)).toContain("parse.in.example.com");
     await mail("anyone@parse.in.example.com");
     const f = (await target.waitFor((p) => p.some((x) => x.path === "/sg"))).find((p) => p.path === "/sg")!.form!;
-    expect(f.get("subject")).toBe("Grüße ✓ ticket");
-    expect(JSON.parse(String(f.get("envelope")))).toEqual({ to: ["anyone@parse.in.example.com"], from: "bounce@sender.example" });
-    expect(f.get("attachments")).toBe("1");
+    // Read as a SendGrid app reads it: @sendgrid/inbound-mail-parser over the posted fields.
+    const body = Object.fromEntries([...(f as FormData).entries()].filter((e): e is [string, string] => typeof e[1] === "string"));
+    const kv = new Parse({ keys: ["subject", "envelope", "attachments", "attachment-info", "from", "text", "html", "SPF", "dkim"] }, { body }).keyValues();
+    expect(kv.subject).toBe("Grüße ✓ ticket");
+    expect(JSON.parse(kv.envelope)).toEqual({ to: ["anyone@parse.in.example.com"], from: "bounce@sender.example" });
+    expect(kv.attachments).toBe("1");
+    expect(Object.values(JSON.parse(kv["attachment-info"]) as { filename: string }[])[0]!.filename).toBe("notes.txt");
+    expect(kv.from).toContain("zoe@sender.example");
+    expect(kv.text.trim()).toStartWith("Hello");
     expect(f.get("spam_score")).toBeNull(); // spam_check is off
 
     await client.request({ method: "PATCH", url: "/v3/user/webhooks/parse/settings/parse.in.example.com", body: { send_raw: true, url: `${target.base}/sgraw` } });

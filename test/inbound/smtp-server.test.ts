@@ -14,7 +14,7 @@ let principal: Principal;
 
 beforeAll(async () => {
   sink = await startSink();
-  t = await makeTestApp({ toml: `[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n` });
+  t = await makeTestApp({ toml: `[webhooks]\nallow_private = true\n[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n` });
   const where = await t.app.start();
   smtpPort = Number(where.smtp!.split(":").pop());
   principal = (await t.app.access.authenticate(t.domainKey))!;
@@ -104,6 +104,30 @@ describe("inbound reports", () => {
       expect(await t.app.suppressions.get("example.com", "bounces", rcpt)).not.toBeNull();
     });
   }
+
+  test("with the domain receiving mail (a catch_all route), a DSN to the VERP address is still a bounce, not a routed message", async () => {
+    const posts: string[] = [];
+    const target = Bun.serve({ hostname: "127.0.0.1", port: 0, async fetch(req) { posts.push(await req.text()); return new Response("ok"); } });
+    const account = { accountId: 1, keyId: "test", kind: "account" as const, domain: null, grants: [] };
+    await t.app.domains.set("example.com", { inbound: true });
+    const route = await t.app.inboundRules.createRoute(account, { priority: 0, description: "", expression: "catch_all()", actions: [`forward("http://127.0.0.1:${target.port}/in")`] });
+    try {
+      const rcpt = "inbound-on@dest.test";
+      const returnPath = await sendAndCapture(rcpt);
+      expect((await smtpSend({ from: "", to: [returnPath], raw: fixture("postfix-hard-5.1.1.eml", returnPath, rcpt, "nosuchuser@remote.example") })).ok).toBe(true);
+      expect((await eventsOf(rcpt)).map((e) => e.type)).toEqual(["accepted", "delivered", "failed"]);
+      const mail = "From: a@sender.example\r\nTo: desk@example.com\r\nSubject: routed one\r\n\r\nhi\r\n";
+      expect((await smtpSend({ from: "a@sender.example", to: ["desk@example.com"], raw: mail })).ok).toBe(true);
+      for (let i = 0; i < 200 && !posts.length; i++) await Bun.sleep(50);
+      await Bun.sleep(300);
+      expect(posts).toHaveLength(1); // the routed message only, not the DSN
+      expect(posts[0]).toContain("routed+one");
+    } finally {
+      await t.app.inboundRules.remove(account, "mailgun-route", route.id);
+      await t.app.domains.set("example.com", { inbound: false });
+      target.stop(true);
+    }
+  });
 
   // Bounces as they really arrive, each through a real send and its VERP path: what is recorded and
   // whether the address is suppressed (hard bounces only).
