@@ -72,16 +72,23 @@ export function createInboundServer(deps: InboundDeps) {
       if (!refusal) admitted.add(session.id);
       cb(refusal);
     },
-    onClose: (session) => { if (admitted.delete(session.id)) release(session.remoteAddress); },
+    onClose: (session) => {
+      if (admitted.delete(session.id)) release(session.remoteAddress);
+      receiving.get(session.id)?.abort();
+      receiving.delete(session.id);
+    },
     onData: (stream, session, cb) => {
       const s = session as Session;
       // Mail for a receiving domain streams into the store (bounded memory per connection).
       if (!s.user && s.inboundRcpts?.length && deps.inbound) {
+        const closed = new AbortController();
+        receiving.set(s.id, closed);
         return void receiveStream(stream, deps.inbound, {
           mailFrom: s.envelope.mailFrom ? s.envelope.mailFrom.address : "", rcptTo: s.inboundRcpts, remoteIp: s.remoteAddress,
           heloName: s.hostNameAppearsAs ?? "",
-        }, { reportBytes: s.envelope.rcptTo.length > s.inboundRcpts.length ? deps.maxReportBytes : 0, log: deps.log })
+        }, { reportBytes: s.envelope.rcptTo.length > s.inboundRcpts.length ? deps.maxReportBytes : 0, log: deps.log, closed: closed.signal })
           .then(async (r) => (r.reportRaw ? report(r.reportRaw, s) : `2.0.0 received as ${r.ids.join(" ")}`))
+          .finally(() => receiving.delete(s.id))
           .then((msg) => cb(null, msg), (e) => cb(e));
       }
       const chunks: Buffer[] = [];
@@ -106,6 +113,9 @@ export function createInboundServer(deps: InboundDeps) {
       });
     },
   });
+
+  // Messages streaming in, by session: a closed connection aborts its message.
+  const receiving = new Map<string, AbortController>();
 
   // Connections per IP: how many are open (bounded by the IPs connected) and how fast new ones come.
   const open = new Map<string, number>();

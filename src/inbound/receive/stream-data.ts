@@ -16,6 +16,8 @@ export interface StreamOptions {
   /** Bytes to keep for report mailboxes in the same envelope (postmaster@…); 0: none. */
   reportBytes: number;
   log: Logger;
+  /** Aborted when the client's connection closes: smtp-server then never ends the DATA stream. */
+  closed: AbortSignal;
 }
 
 function mapFailure(e: unknown, log: Logger): Error {
@@ -37,13 +39,23 @@ export async function receiveStream(stream: Readable, inbound: { open(d: Deliver
   let dropped = false;
   const drop = async () => { if (sink && !dropped) { dropped = true; await sink.abort().catch(() => {}); } };
 
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    // Whatever happened, DATA is read to its end so the reply comes at the right moment.
-    if (failure) continue;
-    if (isTooBig()) { await drop(); continue; }
-    inspector.push(chunk);
-    if (keptBytes < opts.reportBytes) { const c = chunk.subarray(0, opts.reportBytes - keptBytes); kept.push(c); keptBytes += c.length; }
-    try { await sink!.write(chunk); } catch (e) { failure = mapFailure(e, opts.log); await drop(); }
+  // A connection lost mid-DATA: end the read, so what was stored is dropped and nothing is kept.
+  const onClose = () => stream.destroy(new Error("connection closed during DATA"));
+  if (opts.closed.aborted) onClose(); else opts.closed.addEventListener("abort", onClose, { once: true });
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      // Whatever happened, DATA is read to its end so the reply comes at the right moment.
+      if (failure) continue;
+      if (isTooBig()) { await drop(); continue; }
+      inspector.push(chunk);
+      if (keptBytes < opts.reportBytes) { const c = chunk.subarray(0, opts.reportBytes - keptBytes); kept.push(c); keptBytes += c.length; }
+      try { await sink!.write(chunk); } catch (e) { failure = mapFailure(e, opts.log); await drop(); }
+    }
+  } catch (e) {
+    await drop();
+    throw smtpError(451, `4.3.0 ${(e as Error).message}`);
+  } finally {
+    opts.closed.removeEventListener("abort", onClose);
   }
   if (failure) { await drop(); throw failure; }
   if (isTooBig()) { await drop(); throw smtpError(552, "5.3.4 message too big"); }

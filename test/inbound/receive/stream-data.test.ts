@@ -96,3 +96,16 @@ test("a smuggling sequence: 554, nothing kept", async () => {
   await Bun.sleep(300);
   expect(posts.some((p) => p.subject === "smuggled")).toBe(false);
 }, 60_000);
+
+test("a connection cut mid-DATA: the pieces already stored are dropped, nothing is committed", async () => {
+  const c = await session();
+  c.socket.write(head("cut off") + line.repeat(Math.ceil((2 * PIECE_BYTES) / line.length)));
+  const end = Date.now() + 20_000;
+  while (orphans() === 0 && Date.now() < end) await Bun.sleep(20);
+  expect(orphans()).toBeGreaterThan(0); // stored while the client was sending
+  c.socket.destroy();
+  const until = Date.now() + 20_000;
+  while (orphans() > 0 && Date.now() < until) await Bun.sleep(50);
+  expect(orphans()).toBe(0);
+  expect(posts.some((p) => p.subject === "cut off")).toBe(false);
+}, 60_000);
