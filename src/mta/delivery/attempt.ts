@@ -18,9 +18,9 @@ import type { Hold } from "../queue/holds.ts";
 
 const HOP_CACHE_MS = 300_000;
 const HOP_ERROR_CACHE_MS = 30_000;
-const MESSAGE_CACHE_SIZE = 2_000;
+const MESSAGE_CACHE_SIZE = 256;
 /** Cached messages are dropped past this many bytes (attachments can be large). */
-const MESSAGE_CACHE_BYTES = 64 * 1024 * 1024;
+const MESSAGE_CACHE_BYTES = 16 * 1024 * 1024;
 const MAX_CACHED_DOMAINS = 10_000;
 
 export interface DeliveryDeps {

@@ -5,7 +5,7 @@ import type { StoredAttachment, StoredMessage } from "../../core/store-port.ts";
 import { prepareMessage, type ComposeDeps, type PreparedMessage } from "./compose.ts";
 import { createSigner } from "./sign.ts";
 
-const CACHE_SIZE = 2_000;
+const CACHE_SIZE = 256;
 
 export interface MessageBuilder {
   /** The DKIM-signed MIME bytes of `message` for one recipient. */
