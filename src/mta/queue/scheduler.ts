@@ -17,6 +17,9 @@ const IDLE_POLL_MS = 1_000;
 const CLAIM_COALESCE_MS = 10;
 /** With every due destination at its limit, how long to wait before looking again without a poke. */
 const SATURATED_POLL_MS = 100;
+/** Claim again once this share of the in-flight room is free (or nothing is in flight): a claim per
+ *  finished recipient walks the due index each time, and with a backlog that was a tenth of the CPU. */
+const CLAIM_WHEN_FREE = 1 / 8;
 
 export interface SchedulerDeps {
   store: Store;
@@ -117,7 +120,7 @@ export function createScheduler(deps: SchedulerDeps) {
   async function loop() {
     while (running) {
       try {
-        if (inFlight >= deps.maxInFlight) { await sleep(IDLE_POLL_MS); continue; }
+        if (inFlight > 0 && deps.maxInFlight - inFlight < deps.maxInFlight * CLAIM_WHEN_FREE) { await sleep(IDLE_POLL_MS); continue; }
         const claimed = await claimAndStart();
         // Due rows of destinations at their limit are not claimable: wait for a slot to come back
         // (release pokes) rather than spin on them.
