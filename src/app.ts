@@ -42,6 +42,7 @@ import { createInboundMail } from "./inbound/receive/index.ts";
 import { createInboundRules } from "./core/inbound/rules.ts";
 import { createBotVerdicts } from "./webhooks/bot-verdicts.ts";
 import { createBotDetector } from "./tracking/bot-detector.ts";
+import { createBotApi } from "./tracking/bot-api.ts";
 import { createInteractionRecorder } from "./tracking/interactions.ts";
 import { createTrackingSurface } from "./api/tracking.ts";
 import { createPreferences } from "./tracking/preferences.ts";
@@ -128,7 +129,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const surfaceDeps: SurfaceDeps = { config, access, domains, sender, suppressions, unsubscribeGroups: createUnsubscribeGroupService({ store, now }),
     sendBatches: createSendBatchService({ store, now }), webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey, templates: templateFiles, detector, resolver,
-    outbound: events.outbound, eventWebhookPublicKey: events.publicKey, inboundRules, botVerdicts,
+    outbound: events.outbound, eventWebhookPublicKey: events.publicKey, inboundRules, bots: createBotApi({ detector, verdicts: botVerdicts, now }),
     templateService, lists };
 
   const interactions = createInteractionRecorder({ store, recorder, detector, now });

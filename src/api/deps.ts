@@ -15,7 +15,7 @@ import type { ListService } from "../core/list-service.ts";
 import type { BotDetector } from "../tracking/bot-detector.ts";
 import type { Resolver } from "../dns.ts";
 import type { Outbound } from "../webhooks/outbound.ts";
-import type { BotVerdicts } from "../webhooks/bot-verdicts.ts";
+import type { BotApi } from "../tracking/bot-api.ts";
 import type { InboundRules } from "../core/inbound/rules.ts";
 import type { UnsubscribeGroupService } from "../core/unsubscribe-groups.ts";
 import type { SendBatchService } from "../core/send-batches.ts";
@@ -53,6 +53,6 @@ export interface SurfaceDeps {
   eventWebhookPublicKey: string;
   /** Inbound routing rules of every vendor API (Mailgun routes, Inbound Parse, relay webhooks). */
   inboundRules: InboundRules;
-  /** Bot API results and queued verdict pushes. */
-  botVerdicts: BotVerdicts;
+  /** The native bot API: classification, kept results and queued verdict pushes. */
+  bots: BotApi;
 }

@@ -7,7 +7,7 @@ import type { DomainSettingsPatch } from "../../core/domains.ts";
 import { invalid } from "../../core/errors.ts";
 import type { ConsoleDeps } from "./deps.ts";
 import { permissions } from "../permission.ts";
-import { visibleDomains } from "../native/scope.ts";
+import { visibleDomains } from "../visibility.ts";
 import { domainFor, field, requiredField } from "./policy.ts";
 
 const item = (d: Domain) => ({ name: d.name, state: d.state, zone: d.zone, createdAt: d.createdAt });

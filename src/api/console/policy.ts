@@ -6,7 +6,7 @@ import type { Domain, Principal } from "../../core/model.ts";
 import { invalid } from "../../core/errors.ts";
 import type { DomainService } from "../../core/domains.ts";
 import { RIGHTS } from "../../core/grants.ts";
-import { visibleDomain } from "../native/scope.ts";
+import { visibleDomain } from "../visibility.ts";
 
 /** The grants a key can be given in the console: postern's rights (core/grants.ts). */
 export const CONSOLE_GRANTS: string[] = [...RIGHTS];

@@ -2,21 +2,11 @@
 // each with ip, uas and event_id) and single-interaction mode (one event, ip or uas enough).
 import { invalid, type Issue } from "../../core/errors.ts";
 import { AppError } from "../../core/errors.ts";
+import type { BotEvent } from "../../tracking/bot-api.ts";
+
+export type { BotEvent };
 
 export const MAX_BATCH_EVENTS = 500;
-
-export interface BotEvent {
-  ip?: string;
-  uas?: string;
-  event_id?: string;
-  action?: "open" | "click";
-  domain?: string;
-  recipient_id?: string;
-  message_id?: string;
-  ts?: number;
-  message_ts?: number;
-  [extra: string]: unknown;
-}
 
 export interface BotRequest {
   events: BotEvent[];

@@ -1,0 +1,77 @@
+// What the native bot-detection API does, apart from its wire: classify interactions with the
+// shared detector, keep single-interaction results (an hour, per domain) and queue verdict pushes
+// as durable outbox items (webhooks/bot-verdicts.ts), limit single-interaction requests per
+// domain, and keep the spec's minimum latency of that mode. The surface reads and writes only.
+import type { Domain } from "../core/model.ts";
+import { AppError } from "../core/errors.ts";
+import { newId } from "../core/ids.ts";
+import type { BotVerdicts } from "../webhooks/bot-verdicts.ts";
+import type { BotDetector } from "./bot-detector.ts";
+
+const SINGLE_MIN_LATENCY_MS = 1_000;
+const SINGLE_PER_SECOND = 5;
+
+/** One interaction as the API takes it (spec S2 bots: seconds, the caller's field names). */
+export interface BotEvent {
+  ip?: string;
+  uas?: string;
+  event_id?: string;
+  action?: "open" | "click";
+  domain?: string;
+  recipient_id?: string;
+  message_id?: string;
+  ts?: number;
+  message_ts?: number;
+  [extra: string]: unknown;
+}
+
+type BotDomain = Pick<Domain, "name" | "zone">;
+
+export function createBotApi(deps: { detector: BotDetector; verdicts: BotVerdicts; now: () => number }) {
+  const rate = new Map<string, { second: number; count: number }>();
+  const seconds = (ms: number) => Math.floor(ms / 1000);
+
+  const classify = async (e: BotEvent) => (await deps.detector.classify({
+    ip: e.ip ?? "", userAgent: e.uas ?? "", action: e.action ?? "click", domain: e.domain, messageId: e.message_id, recipientId: e.recipient_id,
+    at: e.ts ? e.ts * 1000 : undefined, deliveredAt: e.message_ts ? e.message_ts * 1000 : undefined,
+  })).isBot;
+
+  function limitSingle(domain: string) {
+    const second = seconds(deps.now());
+    const r = rate.get(domain);
+    if (r && r.second === second && r.count >= SINGLE_PER_SECOND) throw new AppError("rate_limited", "too many single-interaction requests; use batch mode");
+    rate.set(domain, r && r.second === second ? { second, count: r.count + 1 } : { second, count: 1 });
+  }
+
+  return {
+    /** One interaction: classified, kept for an hour, pushed to `webhookUrl` when given; never answers before one second. */
+    async single(domain: BotDomain, event: BotEvent, webhookUrl?: string) {
+      limitSingle(domain.name);
+      const started = deps.now();
+      const requestId = newId(started);
+      const isBot = await classify(event);
+      // The interaction's IP is the end user's; the caller's own address says nothing about it.
+      const stored = { is_bot: isBot, request: { action: event.action ?? "click", domain: event.domain ?? "", event_id: event.event_id ?? requestId,
+        ip: event.ip ?? "", message_id: event.message_id ?? "", recipient_id: event.recipient_id ?? "", ts: event.ts ?? seconds(started),
+        uas: event.uas ?? "", webhook_url: webhookUrl ?? "" } };
+      await deps.verdicts.saveResult(domain, requestId, stored);
+      await Bun.sleep(Math.max(0, SINGLE_MIN_LATENCY_MS - (deps.now() - started)));
+      if (webhookUrl) {
+        await deps.verdicts.push(domain, webhookUrl, { batch: { batch_id: requestId, timeQueued: seconds(started) }, events: [{ ...event, is_bot: isBot }] });
+      }
+      return { request_id: requestId, ...stored };
+    },
+    /** A batch: every event classified, the verdicts queued as one push to `webhookUrl`. */
+    async batch(domain: BotDomain, events: BotEvent[], webhookUrl: string) {
+      const started = deps.now();
+      const batchId = newId(started);
+      const judged = await Promise.all(events.map(async (e) => ({ ...e, is_bot: await classify(e) })));
+      await deps.verdicts.push(domain, webhookUrl, { batch: { batch_id: batchId, timeQueued: seconds(started) }, events: judged });
+      return { batchId, count: judged.length };
+    },
+    /** A single-interaction result of this domain, or null when unknown or expired. */
+    result: (domain: BotDomain, requestId: string) => deps.verdicts.getResult(domain, requestId),
+  };
+}
+
+export type BotApi = ReturnType<typeof createBotApi>;
