@@ -10,7 +10,7 @@ export function createActivityService(deps: { store: Store }) {
     if (!d) throw notFound(`domain ${domain} not found`);
     return deps.store.zone(d.zone);
   }
-  return {
+  const service = {
     /** Events of one domain, newest first unless `ascending`. */
     async events(domain: string, q: Omit<EventQuery, "domain">): Promise<MessageEvent[]> {
       return (await zoneOf(domain)).searchEvents({ ...q, domain: domain.toLowerCase() });
@@ -49,6 +49,19 @@ export function createActivityService(deps: { store: Store }) {
       if (!messages.length) return null;
       return { id: messages[0]!.sendId, messages: await Promise.all(messages.map(async (message) => ({ message, recipients: await zone.listRecipients(message.id) }))) };
     },
+    /** The first of `domains` that holds send `id` (or a message of it), with that send. */
+    async findSend(domains: string[], id: string) {
+      for (const d of domains) {
+        const found = await service.send(d, id);
+        if (found) return found;
+      }
+      return null;
+    },
+    /** Sends of `domains` scheduled after `now` (not yet due), newest first, at most `limit` in all. */
+    async scheduledSends(domains: string[], q: Omit<SendQuery, "scheduledAfter" | "limit">, now: number, limit: number): Promise<StoredSend[]> {
+      const sends = (await Promise.all(domains.map((d) => service.sends(d, { ...q, scheduledAfter: now, limit })))).flat();
+      return sends.sort((a, b) => b.createdAt - a.createdAt).slice(0, limit);
+    },
     /** The tags of `domain`'s events, with descriptions. */
     async tags(domain: string) {
       return (await zoneOf(domain)).listTags(domain.toLowerCase());
@@ -67,6 +80,11 @@ export function createActivityService(deps: { store: Store }) {
       return lists.flat();
     },
   };
+  return service;
 }
 
 export type ActivityService = ReturnType<typeof createActivityService>;
+
+/** A recipient still waiting for its scheduled time: queued, never tried, due later than `now`. */
+export const isScheduled = (r: Pick<StoredRecipient, "status" | "attempts" | "nextAttemptAt">, now: number) =>
+  r.status === "queued" && r.attempts === 0 && r.nextAttemptAt > now;

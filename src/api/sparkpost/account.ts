@@ -1,38 +1,15 @@
-// GET /account and recipient validation in SparkPost's shapes: the account is postern's single
-// account (usage counted from accepted events; no plan limits), a verdict maps to valid/neutral/
-// risky/undeliverable/typo with delivery_confidence = sendex × 100.
+// GET /api/v1/account in SparkPost's shape: the account is postern's single account (usage
+// counted from accepted events; no plan limits).
+import { Elysia } from "elysia";
 import type { Principal } from "../../core/model.ts";
-import type { ValidationResult } from "../../validation/result.ts";
 import type { SurfaceDeps } from "../deps.ts";
-import { spError } from "./errors.ts";
+import { json } from "../errors.ts";
+import { principalOf } from "../context.ts";
+import { permissions } from "../permission.ts";
+import { need } from "./policy.ts";
+import { readQuery } from "./query.ts";
 
-type Deps = Pick<SurfaceDeps, "validator" | "activity" | "domains" | "now">;
-
-const REASONS: Partial<Record<ValidationResult["reason"], string>> = {
-  invalid_email: "Invalid Syntax", invalid_domain: "Invalid Domain", rejected_email: "Invalid Recipient",
-};
-const RESULTS: Record<ValidationResult["result"], string> = { deliverable: "valid", undeliverable: "undeliverable", risky: "risky", unknown: "neutral" };
-
-/** SparkPost's single-recipient validation body from postern's verdict. */
-export function toValidation(v: ValidationResult) {
-  // A suggested correction makes it a typo, whatever the mistyped domain's own verdict.
-  const result = v.did_you_mean !== null ? "typo" : RESULTS[v.result];
-  const reason = result === "undeliverable" ? REASONS[v.reason] ?? "Invalid Recipient" : result === "typo" ? REASONS[v.reason] : undefined;
-  return {
-    result, valid: v.checks.is_valid_syntax && v.checks.has_mx_or_a, ...(reason ? { reason } : {}),
-    is_role: v.role, is_disposable: v.disposable, is_free: v.free, delivery_confidence: Math.round(v.sendex * 100),
-    ...(v.did_you_mean ? { did_you_mean: v.did_you_mean } : {}),
-  };
-}
-
-/** Validates one address; a domain key needs validation turned on for its domain (as on S1/S2). */
-export async function validationOf(deps: Deps, principal: Principal, address: string) {
-  if (principal.kind === "domain" && principal.domain && !principal.domain.validation) {
-    throw spError(403, "1002", "Forbidden.", `email validation is turned off for ${principal.domain.name}`);
-  }
-  if (!address.trim()) throw spError(400, "1400", "required field is missing", "an address is required");
-  return toValidation(await deps.validator.validate(address, { domain: principal.kind === "domain" ? principal.domain?.name ?? null : null }));
-}
+type Deps = Pick<SurfaceDeps, "activity" | "domains" | "now">;
 
 const DAY_MS = 86_400_000;
 
@@ -68,4 +45,12 @@ export async function accountOf(deps: Deps, principal: Principal, withUsage: boo
     support: { online: false, phone: false },
     ...(withUsage ? { usage: await usage(deps, principal.kind === "domain" ? domains.map((d) => d.name) : null, now) } : {}),
   };
+}
+
+export function accountRoutes(deps: Deps) {
+  return new Elysia({ name: "sparkpost-account" }).use(permissions)
+    .get("/account", async ({ request }) => {
+      const principal = principalOf(request);
+      return json(200, { results: await accountOf(deps, principal, readQuery(request).str("include") === "usage") });
+    }, { permission: need("account.read") });
 }

@@ -9,15 +9,14 @@ import { mayManageKey } from "../../core/permissions.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { json } from "../errors.ts";
 import { badFormat, notFoundError, spError } from "./errors.ts";
-import { acceptsGrant, need } from "./grants.ts";
+import { acceptsGrant, need, pathDomain } from "./policy.ts";
 import { permissions } from "../permission.ts";
 import { principalOf } from "../context.ts";
-import { pathDomain } from "./scope.ts";
+import { isObject } from "../wire.ts";
 
 type Deps = Pick<SurfaceDeps, "access" | "domains">;
 
 const MAX_LABEL_BYTES = 1024;
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 function toWire(k: KeyInfo) {
   return { id: k.id, label: k.label, short_key: k.id.slice(0, 4), grants: k.grants, created_at: new Date(k.createdAt).toISOString(),

@@ -7,7 +7,7 @@ import type { SurfaceDeps } from "../deps.ts";
 import { json } from "../errors.ts";
 import { isObject } from "../sendgrid/fields.ts";
 import { badFormat, missingField } from "./errors.ts";
-import { need } from "./grants.ts";
+import { need } from "./policy.ts";
 import { principalOf } from "../context.ts";
 import { permissions } from "../permission.ts";
 

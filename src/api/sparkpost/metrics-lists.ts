@@ -5,7 +5,7 @@
 import { Elysia } from "elysia";
 import { json } from "../errors.ts";
 import { permissions } from "../permission.ts";
-import { need } from "./grants.ts";
+import { need } from "./policy.ts";
 import { readQuery } from "./query.ts";
 import { readMetricsQuery } from "./metrics-query.ts";
 import { GROUPS, scan, type Deps } from "./metrics.ts";

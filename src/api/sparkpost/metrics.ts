@@ -8,7 +8,7 @@ import type { MessageEvent } from "../../core/model.ts";
 import type { StoredMessage } from "../../core/store-port.ts";
 import { json } from "../errors.ts";
 import { principalOf } from "../context.ts";
-import { need } from "./grants.ts";
+import { need } from "./policy.ts";
 import { permissions } from "../permission.ts";
 import { SparkpostError } from "./errors.ts";
 import { newTally, tally, type Metric, type Tally } from "./metrics-count.ts";

@@ -4,6 +4,7 @@
 import { checkSyntax, parseAddress } from "../../validation/address.ts";
 import { hasLineBreak } from "../../core/headers.ts";
 import { badFormat, missingField, spError } from "./errors.ts";
+import { isObject } from "../wire.ts";
 
 export type Json = Record<string, unknown>;
 
@@ -68,7 +69,6 @@ export interface Transmission {
 
 const MAX_START_AHEAD_MS = 31 * 86_400_000;
 
-const isObject = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
 
 function optString(obj: Json, key: string, path: string): string | undefined {
   const v = obj[key];

@@ -10,17 +10,17 @@ import type { SurfaceDeps } from "../deps.ts";
 import { json } from "../errors.ts";
 import { principalOf } from "../context.ts";
 import { permissions } from "../permission.ts";
-import { need } from "./grants.ts";
+import { need } from "./policy.ts";
 import { readQuery } from "./query.ts";
 import { badFormat, missingField, notFoundError, spError } from "./errors.ts";
 import { isRecipient, readRecipient, type Json, type RcptError } from "./model.ts";
 import { idFromName } from "./template-wire.ts";
+import { isObject } from "../wire.ts";
 
 type Deps = Pick<SurfaceDeps, "lists">;
 const READ = need("lists.read");
 const MANAGE = need("lists.manage");
 const MAX_RECIPIENTS = 100_000;
-const isObject = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** One stored member as SparkPost's recipient object. */
 export function toSpRecipient(m: ListMember): Json {

@@ -8,11 +8,11 @@ import type { DomainSettingsPatch } from "../../core/domains.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { json } from "../errors.ts";
 import { badFormat, missingField } from "./errors.ts";
-import { need } from "./grants.ts";
+import { need, pathDomain, scopedDomains } from "./policy.ts";
 import { permissions } from "../permission.ts";
 import { principalOf } from "../context.ts";
 import { readQuery } from "./query.ts";
-import { pathDomain, scopedDomains } from "./scope.ts";
+import { isObject, isoSeconds } from "../wire.ts";
 
 type Deps = Pick<SurfaceDeps, "domains">;
 type Json = Record<string, unknown>;
@@ -21,8 +21,7 @@ const DKIM_HEADERS = "from:to:subject:date";
 const LIST_FILTERS = ["ownership_verified", "dkim_status", "cname_status", "mx_status", "spf_status", "abuse_at_status",
   "postmaster_at_status", "compliance_status", "is_default_bounce_domain"];
 
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "+00:00");
-const isObject = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
+const iso = (ms: number) => isoSeconds(ms, "+00:00");
 
 /** The RSA DKIM record as SparkPost's `dkim` object (selector, public key, signing domain). */
 async function dkimOf(deps: Deps, d: Domain) {

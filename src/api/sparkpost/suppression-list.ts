@@ -7,19 +7,18 @@ import { Elysia } from "elysia";
 import type { SurfaceDeps } from "../deps.ts";
 import { json } from "../errors.ts";
 import { badFormat, SparkpostError } from "./errors.ts";
-import { need } from "./grants.ts";
+import { need, scopedDomains } from "./policy.ts";
 import { permissions } from "../permission.ts";
 import { principalOf } from "../context.ts";
 import { readQuery, type Query } from "./query.ts";
-import { scopedDomains } from "./scope.ts";
 import { entriesOf, NATIVE_TYPES, scanAddresses, SP_TYPES, type SpEntry, type SpType } from "./suppression-entries.ts";
+import { isObject } from "../wire.ts";
 
 type Deps = Pick<SurfaceDeps, "suppressions" | "domains">;
 
 const MANUAL_LIST = "unsubscribes";
 const MAX_UPSERT = 10_000;
 const notFound = () => new SparkpostError(404, [{ message: "Recipient could not be found", code: "1600" }]);
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** An upsert item's scope: `type`, or the legacy transactional/non_transactional booleans (both = null). */
 function scopeOf(item: Record<string, unknown>): string | null | undefined {

@@ -6,12 +6,12 @@ import type { StoredTemplate, TemplateVersion } from "../../core/template-model.
 import { activeVersion } from "../../core/template-service.ts";
 import { badFormat, missingField } from "./errors.ts";
 import { readFrom, type Json } from "./model.ts";
+import { isObject, isoSeconds } from "../wire.ts";
 
 export const DRAFT = "draft";
 export const PUBLISHED = "published";
 
-const isObject = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "+00:00");
+const iso = (ms: number) => isoSeconds(ms, "+00:00");
 
 export interface SpContent {
   subject?: string;

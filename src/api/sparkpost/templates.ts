@@ -7,18 +7,18 @@ import type { StoredTemplate, TemplateVersion } from "../../core/template-model.
 import type { SurfaceDeps } from "../deps.ts";
 import { json } from "../errors.ts";
 import { AppError } from "../../core/errors.ts";
-import { need } from "./grants.ts";
+import { need } from "./policy.ts";
 import { principalOf } from "../context.ts";
 import { permissions } from "../permission.ts";
 import { readQuery } from "./query.ts";
 import { badFormat, notFoundError, spError } from "./errors.ts";
 import { DRAFT, PUBLISHED, contentOf, draftOf, idFromName, publishedOf, readTemplateInput, toSpSummary, toSpTemplate, type SpContent } from "./template-wire.ts";
 import { renderPreview } from "./template-render.ts";
+import { isObject } from "../wire.ts";
 
 type Deps = Pick<SurfaceDeps, "templateService">;
 const READ = need("templates.read");
 const MANAGE = need("templates.manage");
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 export function templateRoutes(deps: Deps) {
   const svc = deps.templateService;

@@ -4,6 +4,7 @@
 import type { SurfaceDeps } from "../deps.ts";
 import { badFormat, missingField } from "./errors.ts";
 import type { WebhookAuth } from "./webhook-ping.ts";
+import { isObject } from "../wire.ts";
 
 export type WebhookTarget = Awaited<ReturnType<SurfaceDeps["webhooks"]["list"]>>[number];
 
@@ -26,7 +27,6 @@ export interface WebhookExtra extends WebhookAuth {
   active: boolean;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 function readEvents(v: unknown): { events: string[]; native: string[] } {
   if (!Array.isArray(v) || !v.length || !v.every((e) => typeof e === "string")) throw missingField("events is required (a non-empty array of event types)");

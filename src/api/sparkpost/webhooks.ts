@@ -6,11 +6,10 @@ import type { Principal } from "../../core/model.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { json } from "../errors.ts";
 import { notFoundError } from "./errors.ts";
-import { need } from "./grants.ts";
+import { need, pathDomain } from "./policy.ts";
 import { permissions } from "../permission.ts";
 import { principalOf } from "../context.ts";
 import { readQuery } from "./query.ts";
-import { pathDomain } from "./scope.ts";
 import { createdLinks, EVENT_MAP, readWebhook, toWire, updatedLinks, type WebhookExtra, type WebhookTarget } from "./webhook-model.ts";
 import { checkTarget, pingTarget } from "./webhook-ping.ts";
 
