@@ -7,17 +7,17 @@ import type { SurfaceDeps } from "../deps.ts";
 import type { SurfaceHandler } from "../server.ts";
 import { renderMailgunError } from "./errors.ts";
 import { surfaceOnError } from "../errors.ts";
-import { messageRoutes } from "./message-routes.ts";
-import { templateRoutes, templateVersionRoutes } from "./template-routes.ts";
-import { listRoutes, memberRoutes } from "./list-routes.ts";
-import { domainRoutes } from "./domain-routes.ts";
-import { domainSettingsRoutes } from "./domain-settings-routes.ts";
-import { webhookRoutes } from "./webhook-routes.ts";
-import { suppressionRoutes } from "./suppression-routes.ts";
-import { activityRoutes } from "./activity-routes.ts";
-import { validationRoutes } from "./validation-routes.ts";
+import { messageRoutes } from "./messages.ts";
+import { templateRoutes, templateVersionRoutes } from "./templates.ts";
+import { listRoutes, memberRoutes } from "./lists.ts";
+import { domainRoutes } from "./domains.ts";
+import { domainSettingsRoutes } from "./domain-settings.ts";
+import { webhookRoutes } from "./webhooks.ts";
+import { suppressionRoutes } from "./suppressions.ts";
+import { activityRoutes } from "./activity.ts";
+import { validationRoutes } from "./validation.ts";
 import { inboundRoutes } from "./inbound-routes.ts";
-import { tagRoutes } from "./tag-routes.ts";
+import { tagRoutes } from "./tags.ts";
 
 export function createMailgunSurface(deps: SurfaceDeps): SurfaceHandler {
   return new Elysia({ name: "mailgun" })
