@@ -12,18 +12,13 @@ import { emailDomain } from "./fields.ts";
 import { checkMergedArgs, measureRequest, toSendRequest } from "./mapper.ts";
 import { MSG, type SgMail } from "./model.ts";
 import { readMailSend } from "./request.ts";
+import { requireDomainKey } from "./policy.ts";
 
 export interface MailSendDeps {
   sender: SendService;
   templates: TemplateService;
   maxMessageBytes: number;
   now: () => number;
-}
-
-/** Only domain keys send through SendGrid's API (service spec: account keys are refused). */
-export function requireDomainKey(principal: Principal): Domain {
-  if (principal.kind !== "domain" || !principal.domain) throw new AppError("forbidden", MSG.accessForbidden);
-  return principal.domain;
 }
 
 /** The from address must belong to the key's domain, and that domain must be active. */
