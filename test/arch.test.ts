@@ -99,3 +99,25 @@ describe("size and cycles", () => {
     expect(cycles).toEqual([]);
   });
 });
+
+describe("one shape for the surfaces", () => {
+  const SURFACES = ["sendgrid", "mailgun", "sparkpost", "native", "console"];
+  for (const s of SURFACES) {
+    test(`api/${s}: routes.ts only mounts; policy.ts and errors.ts exist`, () => {
+      const dir = join(ROOT, "src/api", s);
+      const routes = readFileSync(join(dir, "routes.ts"), "utf8");
+      expect(routes.match(/\.(get|post|put|patch|delete|all)\(/g) ?? []).toEqual([]);
+      expect(readdirSync(dir)).toEqual(expect.arrayContaining(["routes.ts", "policy.ts", "errors.ts"]));
+    });
+  }
+  test("vendor names stay out of core code (comments may name them; exceptions listed here, see docs/architecture.md)", () => {
+    // A bounce class's published text, and the spec of Mailgun's route rules (their stored kind).
+    const EXCEPTIONS = ["src/core/bounce/classes.ts", "src/core/inbound/model.ts"];
+    const vendor = /SendGrid|Mailgun|SparkPost/;
+    const bad = files(join(ROOT, "src/core")).filter((f) => !EXCEPTIONS.includes(relative(ROOT, f)))
+      .flatMap((f) => readFileSync(f, "utf8").split("\n").map((line, i) => ({ f, i, line })))
+      .filter(({ line }) => vendor.test(line.replace(/\/\/.*$|\/\*.*?(\*\/|$)|^\s*\*.*$/g, "")))
+      .map(({ f, i, line }) => `${relative(ROOT, f)}:${i + 1}: ${line.trim()}`);
+    expect(bad).toEqual([]);
+  });
+});
