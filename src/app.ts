@@ -56,6 +56,7 @@ import { createQueueAdmin } from "./mta/queue/admin.ts";
 import { createZoneDirectory } from "./core/zones.ts";
 import { createZoneRouter } from "./api/zones/router.ts";
 import { sessionToken } from "./api/console/session.ts";
+import { createNodePresence } from "./core/nodes.ts";
 
 export interface AppOptions {
   resolver?: Resolver;
@@ -79,6 +80,10 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const sharedControl = config.storage.engine === "postgres" && !opts.inMemory;
   const metrics = createMetrics();
   const mtaHostname = config.mta.hostname || osHostname();
+  // Queue and webhook claims carry this id: unique among the nodes sharing a database.
+  const nodeId = config.server.node_id || osHostname();
+  const lease = { owner: nodeId, leaseMs: config.server.claim_lease };
+  const nodes = createNodePresence({ store, now, node: { nodeId, zone: config.server.zone, host: osHostname(), pid: process.pid } });
   const access = createAccessService({ control: store.control, now });
   const newAccountKey = await ensureAccount(store.control, access, now());
   const secret = await store.control.getSecret();
@@ -92,11 +97,11 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   // The one writer of events; what it records wakes the scheduler and the webhook pipeline.
   const recorder = createRecorder({ store, now, softBounces: { limit: config.mta.soft_bounce_limit, windowMs: config.mta.soft_bounce_window } });
   const events = await createEventPipeline({ store, resolver, now, log: log.child("events"), signingKey: account.webhookSigningKey, config: config.webhooks,
-    publicUrl: config.server.public_url, spamCheck: createSpamCheck(config.inbound, log.child("inbound")), loadInbound: async (domain, id) => {
+    publicUrl: config.server.public_url, spamCheck: createSpamCheck(config.inbound, log.child("inbound")), lease, loadInbound: async (domain, id) => {
       const d = await domains.get(domain);
       return d && localZones.includes(d.zone) ? store.zone(d.zone).getInbound(id) : null;
     } });
-  const mta = createMta({ config, store, resolver, now, log: log.child("mta"), hostname: mtaHostname, secret, codec, recorder });
+  const mta = createMta({ config, store, resolver, now, log: log.child("mta"), hostname: mtaHostname, secret, codec, recorder, nodeId });
   recorder.subscribe(mta.scheduler);
   recorder.subscribe(events);
   const sender = createSendService({
@@ -173,14 +178,15 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   });
 
   let server: ReturnType<typeof Bun.serve> | null = null;
-  let lease: ServeLease | null = null;
+  let serveLease: ServeLease | null = null;
   return {
     config, store, log, now, resolver, metrics, access, domains, sender, mta, http, surfaces, mtaHostname, codec, newAccountKey,
-    suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules,
+    suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules, nodes,
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */
     async start(): Promise<Record<string, string>> {
-      // One server per store: a starting server takes back every claim it finds (scheduler.start).
-      lease = await store.takeLease();
+      // One process per node id: a starting node takes back its own claims at once (scheduler.start).
+      serveLease = await store.takeLease(nodeId);
+      await nodes.start((e) => log.error("node heartbeat failed", { error: String(e) }));
       const [host, port] = splitHostPort(config.server.listen);
       server = Bun.serve({
         hostname: host, port, maxRequestBodySize: 64 * 1024 * 1024,
@@ -199,8 +205,9 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       await events.stop();
       inboundMail.stop();
       await access.flushTouches();
+      await nodes.stop();
       await store.close();
-      await lease?.release();
+      await serveLease?.release();
     },
   };
 }

@@ -9,6 +9,7 @@ import { createLogger } from "../../src/log.ts";
 import { AppError } from "../../src/core/errors.ts";
 import { action, contextFrom } from "../context.ts";
 import { saveFirstKey } from "../first-key.ts";
+import { isoTime, table } from "../output.ts";
 
 /** Where the data is, for the start-up line (a PostgreSQL URL without its password). */
 const dataWhere = (c: ReturnType<typeof loadConfig>) =>
@@ -51,18 +52,28 @@ export function registerServer(program: Command) {
       await new Promise(() => {});
     });
 
-  program.command("status").description("the running server's health, queue depth and last errors")
-    .action(async (_o: unknown, cmd: Command) => {
-      const ctx = contextFrom(cmd);
+  program.command("status").description("the running server's health, queue depth and last errors; the nodes of its zone and their claims")
+    .action(action(async (ctx) => {
       const listen = ctx.config().server.listen;
-      let body: Record<string, unknown>;
+      let health: Record<string, unknown> | null = null;
       try {
-        body = await (await fetch(`http://${listen}/healthz`, { signal: AbortSignal.timeout(5000) })).json() as Record<string, unknown>;
-      } catch {
-        throw new AppError("unavailable", `no postern server answers on ${listen}`);
-      }
-      ctx.out.print(body, () => Object.entries(body).map(([k, v]) => `${k.padEnd(12)} ${typeof v === "object" ? JSON.stringify(v) : v}`).join("\n"));
-    });
+        health = await (await fetch(`http://${listen}/healthz`, { signal: AbortSignal.timeout(5000) })).json() as Record<string, unknown>;
+      } catch { /* said below: the other nodes of the zone may still serve */ }
+      // Read from the store, not from this node: a node that died still shows, with the claims it holds.
+      const app = await ctx.app();
+      const nodes = (await app.nodes.list(app.config.server.zone)).map((n) => ({ node_id: n.nodeId, zone: n.zone, state: n.state, self: n.self,
+        host: n.host, pid: n.pid, started: isoTime(n.startedAt), last_seen: isoTime(n.lastSeenAt), stopped: isoTime(n.stoppedAt),
+        claims: n.claims }));
+      const body = { ...(health ?? { status: "unreachable" }), node: app.nodes.node.nodeId, nodes };
+      ctx.out.print(body, () => [
+        ...Object.entries(health ?? { status: `no postern server answers on ${listen}` })
+          .map(([k, v]) => `${k.padEnd(12)} ${typeof v === "object" ? JSON.stringify(v) : v}`),
+        `node         ${app.nodes.node.nodeId}`, "",
+        table(nodes.map((n) => ({ ...n, node_id: n.self ? `${n.node_id} (this)` : n.node_id, recipients: n.claims.recipients, webhooks: n.claims.webhooks })),
+          ["node_id", "zone", "state", "host", "pid", "started", "last_seen", "recipients", "webhooks"]),
+      ].join("\n"));
+      if (!health) process.exitCode = 1;
+    }));
 
   const account = program.command("account").description("the installation's account");
   account.command("show").description("account id, zones and the webhook signing key").action(action(async (ctx) => {

@@ -8,7 +8,10 @@ import { parseDuration } from "./duration.ts";
 export interface Config {
   /** The file the config came from, or null for embedded defaults. */
   file: string | null;
-  server: { listen: string; public_url: string; zone: string; node_id: string; trusted_proxies: string[]; rate_limit_per_key: number; rate_limit_per_ip: number };
+  server: {
+    listen: string; public_url: string; zone: string; node_id: string; claim_lease: number; trusted_proxies: string[];
+    rate_limit_per_key: number; rate_limit_per_ip: number;
+  };
   storage: { engine: "sqlite" | "postgres"; postgres_url: string; control_url: string; data_dir: string; templates_dir: string };
   zones: { names: string[]; default: string; proxy_timeout: number; remote: Record<string, RemoteZone> };
   mta: {
@@ -141,6 +144,7 @@ function checkMeaning(cfg: Config, where: string, problems: string[]) {
   if (cfg.storage.engine === "postgres" && !/^postgres(ql)?:\/\//.test(cfg.storage.postgres_url)) problems.push(`${where}: storage.postgres_url: engine "postgres" needs a postgres:// URL`);
   if (cfg.storage.control_url && !/^postgres(ql)?:\/\//.test(cfg.storage.control_url)) problems.push(`${where}: storage.control_url: expected a postgres:// URL or empty`);
   if (cfg.inbound.spamd && !/^(\[[0-9a-fA-F:]+\]|[^:\s\[\]]+)(:\d{1,5})?$/.test(cfg.inbound.spamd)) problems.push(`${where}: inbound.spamd: expected host[:port], got "${cfg.inbound.spamd}"`);
+  if (cfg.server.claim_lease < 1000) problems.push(`${where}: server.claim_lease: at least 1s (the lease is renewed every third of it)`);
   if (Boolean(cfg.smtp.tls_cert) !== Boolean(cfg.smtp.tls_key)) problems.push(`${where}: smtp.tls_cert and smtp.tls_key must be set together`);
 }
 

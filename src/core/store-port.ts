@@ -99,16 +99,30 @@ export interface SendRecordStore {
 
 export interface ClaimFairness { perDomain: number; skipDomains: string[] }
 
+/**
+ * Who claims and for how long: the claiming node's id (`[server] node_id`) and its lease. A claim
+ * records its owner and the lease's end; the owner renews its leases while it works, another node
+ * takes the rows over once a lease ends (their owner died), and a restart of the same node takes
+ * its own claims back at once.
+ */
+export interface ClaimLease { owner: string; leaseMs: number }
+
+/** Live claims (lease not ended) per owning node. */
+export interface ClaimsHeld { owner: string; recipients: number; webhooks: number }
+
 export interface QueueStats { queued: number; deferred: number; due: number; delivered: number; failed: number; byDomain: { domain: string; count: number }[] }
 
 /** The outbound queue: recipients that are queued or deferred, claimed with a lease. */
 export interface QueueStore {
   /**
-   * Claims due recipients for `leaseMs`: a crash leaves them due again once the lease ends. With
-   * `fair`, at most `perDomain` rows of one recipient domain and none of the `skipDomains` (those
-   * at their limit already), so one busy or slow destination cannot take every slot.
+   * Claims due recipients for `lease.owner` until `now + lease.leaseMs`: rows claimed by another
+   * node are due again (and claimable) once their lease ends. With `fair`, at most `perDomain` rows
+   * of one recipient domain and none of the `skipDomains` (those at their limit already), so one
+   * busy or slow destination cannot take every slot.
    */
-  claimDue(now: number, limit: number, leaseMs: number, fair?: ClaimFairness): Promise<StoredRecipient[]>;
+  claimDue(now: number, limit: number, lease: ClaimLease, fair?: ClaimFairness): Promise<StoredRecipient[]>;
+  /** Extends the leases `lease.owner` still holds on `ids`; returns the ids renewed (a lost one was taken over). */
+  renewClaims(ids: string[], now: number, lease: ClaimLease): Promise<string[]>;
   /** Applies delivery outcomes, their events and the suppressions they imply in one transaction. */
   applyOutcomes(updates: RecipientUpdate[], events: MessageEvent[], suppressions: Suppression[], now: number): Promise<void>;
   queueStats(now: number): Promise<QueueStats>;
@@ -121,8 +135,10 @@ export interface QueueStore {
    */
   purgeQueue(now: number, items: PurgeItem[]): Promise<string[]>;
   nextDueAt(): Promise<number | null>;
-  /** Makes every claimed, unfinished recipient due now: run once by a starting server (it holds the lease). */
-  releaseClaims(now: number): Promise<number>;
+  /** Makes the unfinished recipients `owner` claimed due now: run once by a starting node (its own claims, at once). */
+  releaseClaims(now: number, owner: string): Promise<number>;
+  /** Live claims of recipients and webhook posts, per owning node. */
+  claimsHeld(now: number): Promise<ClaimsHeld[]>;
 }
 
 /** The events of a zone: searched and counted for reports, read in commit order by the fan-out. */
@@ -145,18 +161,23 @@ export interface FormatScope { only?: string[]; except?: string[] }
 
 /** The webhook outbox: items written durably before any POST, claimed with a lease and finished. */
 export interface OutboxStore {
-  /** Writes outbox items and moves the cursor in one transaction. */
-  enqueueWebhooks(items: OutboxItem[], cursorName: string, cursor: number): Promise<void>;
+  /**
+   * Writes outbox items and moves cursor `name` from `from` to `to` in one transaction, only when it
+   * is still at `from`: false (nothing written) when another node's fan-out moved it first.
+   */
+  enqueueWebhooks(items: OutboxItem[], cursor: { name: string; from: number; to: number }): Promise<boolean>;
   /** Writes outbox items that come from no event (bot verdict pushes). */
   enqueueOutbox(items: OutboxItem[]): Promise<void>;
-  /** Claims due items for `leaseMs`: at most `perUrl` per URL, none of `skipUrls` (targets busy or backed off). */
-  claimWebhooks(now: number, limit: number, leaseMs: number, opts?: { perUrl?: number; skipUrls?: string[] }): Promise<OutboxItem[]>;
-  /** Claims the earliest pending item of `url` whether due or not (a probe of a failed target); null when none. */
-  claimWebhookProbe(url: string, now: number, leaseMs: number): Promise<OutboxItem | null>;
+  /** Claims due items for `lease.owner`: at most `perUrl` per URL, none of `skipUrls` (targets busy or backed off). */
+  claimWebhooks(now: number, limit: number, lease: ClaimLease, opts?: { perUrl?: number; skipUrls?: string[] }): Promise<OutboxItem[]>;
+  /** Claims the earliest unclaimed pending item of `url` whether due or not (a probe of a failed target); null when none. */
+  claimWebhookProbe(url: string, now: number, lease: ClaimLease): Promise<OutboxItem | null>;
+  /** Extends the leases `lease.owner` still holds on outbox items `ids`; returns the ids renewed. */
+  renewWebhookClaims(ids: string[], now: number, lease: ClaimLease): Promise<string[]>;
   /** Makes the unclaimed pending items of `url` due now (its target answers again); returns how many. */
   webhooksDueNow(url: string, now: number): Promise<number>;
-  /** Makes every claimed, unfinished outbox item due now: run once by a starting server. */
-  releaseWebhookClaims(now: number): Promise<number>;
+  /** Makes the unfinished outbox items `owner` claimed due now: run once by a starting node. */
+  releaseWebhookClaims(now: number, owner: string): Promise<number>;
   /** Gives up unclaimed pending items created before `createdBefore`; returns them counted per URL. */
   expireWebhooks(now: number, createdBefore: number, formats?: FormatScope): Promise<{ url: string; count: number; lastError: string | null }[]>;
   finishWebhook(id: string, status: OutboxItem["status"], attempts: number, nextAttemptAt: number, error: string | null, now: number): Promise<void>;
@@ -191,17 +212,44 @@ export interface ZoneStore extends SendRecordStore, QueueStore, EventLog, Outbox
   readonly zone: string;
 }
 
-/** The one-server lease: held while this process serves, so no second server takes back its claims. */
+/** The one-process lease of a node id: held while this process serves, so no second process of the same node takes back its claims. */
 export interface ServeLease { release(): Promise<void> }
+
+/** A serving node as the registry knows it (status shows the nodes of the zone and their claims). */
+export interface NodeRecord {
+  nodeId: string;
+  zone: string;
+  host: string;
+  pid: number;
+  startedAt: number;
+  /** The last heartbeat. */
+  lastSeenAt: number;
+  /** Set when the node stopped cleanly; null while it serves (or when it died). */
+  stoppedAt: number | null;
+}
+
+/** The nodes sharing this store's control data. */
+export interface NodeRegistry {
+  /** Records `node` as serving now (inserts or refreshes it; clears stoppedAt). */
+  heartbeat(node: Omit<NodeRecord, "stoppedAt">): Promise<void>;
+  /** Marks a node as stopped cleanly. */
+  stopped(nodeId: string, now: number): Promise<void>;
+  listNodes(): Promise<NodeRecord[]>;
+}
 
 export interface Store {
   control: ControlStore;
   /** Stored templates and lists (control data: shared by every zone). */
   templates: TemplateRepo;
   lists: ListRepo;
+  /** The serving nodes (control data: every node of every zone). */
+  nodes: NodeRegistry;
   zone(name: string): ZoneStore;
   zoneNames(): string[];
-  /** Takes the one-server lease; rejects with AppError "conflict" while another live server holds it. */
-  takeLease(): Promise<ServeLease>;
+  /**
+   * Takes the serving lease of node `nodeId`; rejects with AppError "conflict" while another live
+   * process holds it. An engine may be stricter: SQLite allows one server per data directory.
+   */
+  takeLease(nodeId: string): Promise<ServeLease>;
   close(): Promise<void>;
 }

@@ -27,6 +27,8 @@ export interface MtaDeps {
   secret: string;
   codec: TokenCodec;
   recorder: Recorder;
+  /** This node's id: the owner of its queue claims. */
+  nodeId: string;
 }
 
 export function createMta(deps: MtaDeps) {
@@ -51,7 +53,7 @@ export function createMta(deps: MtaDeps) {
     holdOf: createHoldCheck({ store, now, domainOf: (name) => store.control.getDomain(name) }),
   });
   const scheduler = createScheduler({
-    store, delivery, now, log: deps.log, recorder: deps.recorder,
+    store, delivery, now, log: deps.log, recorder: deps.recorder, lease: { owner: deps.nodeId, leaseMs: config.server.claim_lease },
     policy: { schedule: config.mta.retry, lifetimeMs: config.mta.max_queue_lifetime },
     // Recipients beyond what the connections can carry would only wait, holding memory.
     maxInFlight: Math.max(100, config.mta.max_connections * 2), perDomainConcurrency: config.mta.max_connections_per_host,

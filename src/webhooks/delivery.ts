@@ -4,7 +4,7 @@
 // builds and signs the request at send time; egress is pinned and guarded. An item is retried on
 // webhooks.retry until the lifetime ends (or the format calls a status final); items a dead
 // target never got are given up in bulk, with the reason logged.
-import type { OutboxItem, Store, WebhookTarget, ZoneStore } from "../core/store-port.ts";
+import type { ClaimLease, OutboxItem, Store, WebhookTarget, ZoneStore } from "../core/store-port.ts";
 import type { Logger } from "../log.ts";
 import { EgressError } from "../net/egress.ts";
 import { redactUrl } from "../net/redact.ts";
@@ -12,11 +12,12 @@ import type { Outbound } from "./outbound.ts";
 import { formatLifetimes, formatNamed } from "./registry.ts";
 import { createLanes, LANE_DEPTH, type Outcome } from "./lanes.ts";
 
-const LEASE_MS = 120_000;
 const CLAIM_BATCH = 200;
 const EXPIRE_EVERY_MS = 5_000;
 const STOP_GRACE_MS = 2_000;
 const LANE_MAX_BACKOFF_MS = 5_000;
+/** Targets are read again after this long: another node may have changed one. */
+const TARGET_CACHE_MS = 5_000;
 
 export interface WebhookDeliveryDeps {
   store: Store;
@@ -24,6 +25,8 @@ export interface WebhookDeliveryDeps {
   log: Logger;
   outbound: Outbound;
   config: { retry: number[]; lifetime: number; concurrency_per_target: number };
+  /** This node's claims on outbox items: renewed while they wait in a lane or post. */
+  lease: ClaimLease;
   /** A POST finished: its target may take more. */
   onFree?: () => void;
 }
@@ -31,7 +34,9 @@ export interface WebhookDeliveryDeps {
 export interface PostResult { ok: boolean; isFinal: boolean; error: string | null }
 
 export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
-  const targets = new Map<string, WebhookTarget | null>();
+  const targets = new Map<string, { target: WebhookTarget | null; at: number }>();
+  /** Claimed items not yet finished, with their zone (their leases are renewed). */
+  const held = new Map<string, string>();
   const retryStep = (n: number) => deps.config.retry[Math.min(n, deps.config.retry.length) - 1] ?? 60_000;
   // A failed target is probed at least every LANE_MAX_BACKOFF_MS (one POST), so that it is found
   // again within seconds of coming back; its items then go at once, whatever their own schedule.
@@ -43,8 +48,11 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
 
   async function targetOf(id: string | null): Promise<WebhookTarget | null> {
     if (!id) return null;
-    if (!targets.has(id)) targets.set(id, (await deps.store.control.listWebhooks(null)).find((t) => t.id === id) ?? null);
-    return targets.get(id) ?? null;
+    const hit = targets.get(id);
+    if (hit && deps.now() - hit.at < TARGET_CACHE_MS) return hit.target;
+    const target = (await deps.store.control.listWebhooks(null)).find((t) => t.id === id) ?? null;
+    targets.set(id, { target, at: deps.now() });
+    return target;
   }
 
   const lifetimeOf = (format: string) => formatLifetimes().get(format) ?? deps.config.lifetime;
@@ -107,29 +115,36 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
       for (const name of deps.store.zoneNames()) {
         const zone = deps.store.zone(name);
         if (doExpire) await expire(zone);
-        const items = await zone.claimWebhooks(deps.now(), CLAIM_BATCH, LEASE_MS, { perUrl: deps.config.concurrency_per_target * LANE_DEPTH, skipUrls: lanes.closed() });
+        const items = await zone.claimWebhooks(deps.now(), CLAIM_BATCH, deps.lease, { perUrl: deps.config.concurrency_per_target * LANE_DEPTH, skipUrls: lanes.closed() });
         // A failed target with no due item still gets one POST per backoff: its earliest item, early.
         for (const url of lanes.probing()) {
           if (items.some((i) => i.url === url)) continue;
-          const probe = await zone.claimWebhookProbe(url, deps.now(), LEASE_MS);
+          const probe = await zone.claimWebhookProbe(url, deps.now(), deps.lease);
           if (probe) items.push(probe);
         }
         for (const item of items) {
+          held.set(item.id, name);
           lanes.submit(item.url, {
-            run: () => deliver(zone, item),
-            release: (at) => zone.finishWebhook(item.id, "pending", item.attempts, at, item.lastError, deps.now()),
+            run: () => deliver(zone, item).finally(() => held.delete(item.id)),
+            release: (at) => zone.finishWebhook(item.id, "pending", item.attempts, at, item.lastError, deps.now()).finally(() => held.delete(item.id)),
           });
         }
         n += items.length;
       }
       return n;
     },
-    /** Takes back items claimed before a restart (one server per data dir): due at once. */
+    /** Takes back this node's own items claimed before a restart: due at once (other nodes' wait for their lease). */
     async recover(): Promise<number> {
       let n = 0;
-      for (const name of deps.store.zoneNames()) n += await deps.store.zone(name).releaseWebhookClaims(deps.now());
+      for (const name of deps.store.zoneNames()) n += await deps.store.zone(name).releaseWebhookClaims(deps.now(), deps.lease.owner);
       if (n) deps.log.warn("took back webhook posts in flight before a restart", { count: n });
       return n;
+    },
+    /** Extends the leases of the items this node holds (called every third of the lease). */
+    async renew(): Promise<void> {
+      const byZone = new Map<string, string[]>();
+      for (const [id, zone] of held) { const list = byZone.get(zone); if (list) list.push(id); else byZone.set(zone, [id]); }
+      for (const [zone, ids] of byZone) await deps.store.zone(zone).renewWebhookClaims(ids, deps.now(), deps.lease);
     },
     /** Waits a moment for POSTs in flight; the rest are taken back at the next start. */
     drain: () => lanes.drain(STOP_GRACE_MS),

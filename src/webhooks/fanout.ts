@@ -75,8 +75,9 @@ export function createFanout(deps: { store: Store; now: () => number }) {
       }
     }
     for (const g of groups.values()) push(g.route, g.domain, g.events);
-    await zone.enqueueWebhooks(items, CURSOR, rows[rows.length - 1]!.position);
-    return rows.length;
+    // Another node fanned these events out first: its items stand, these are dropped.
+    const written = await zone.enqueueWebhooks(items, { name: CURSOR, from: cursor, to: rows[rows.length - 1]!.position });
+    return written ? rows.length : 0;
   }
 
   return {

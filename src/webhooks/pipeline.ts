@@ -1,7 +1,7 @@
 // The webhook pipeline: a loop that fans new events out to the outbox and posts due outbox items,
 // woken when events are recorded and otherwise polling. Owns the signing keys and the outbound
 // side (outbound.ts) the surfaces use for samples and pings.
-import type { Store } from "../core/store-port.ts";
+import type { ClaimLease, Store } from "../core/store-port.ts";
 import type { Resolver } from "../dns.ts";
 import type { Logger } from "../log.ts";
 import type { Recorded } from "../core/recorder.ts";
@@ -26,6 +26,8 @@ export interface PipelineDeps {
   publicUrl?: string;
   loadInbound?: OutboundDeps["loadInbound"];
   spamCheck?: OutboundDeps["spamCheck"];
+  /** This node's claims on outbox items. */
+  lease: ClaimLease;
 }
 
 export async function createEventPipeline(deps: PipelineDeps) {
@@ -38,7 +40,9 @@ export async function createEventPipeline(deps: PipelineDeps) {
   let wake: (() => void) | null = null;
   let done: Promise<void> | null = null;
   // A finished POST may free a slot of a target with more due items: claim again soon.
-  const delivery = createWebhookDelivery({ store: deps.store, now: deps.now, log: deps.log, outbound, config: deps.config, onFree: () => wake?.() });
+  const delivery = createWebhookDelivery({ store: deps.store, now: deps.now, log: deps.log, outbound, config: deps.config, lease: deps.lease,
+    onFree: () => wake?.() });
+  let renewTimer: ReturnType<typeof setInterval> | null = null;
 
   /** Fans out new events and starts due POSTs; never waits for a POST to finish. */
   async function round(): Promise<number> {
@@ -68,6 +72,9 @@ export async function createEventPipeline(deps: PipelineDeps) {
       running = true;
       // Posts in flight when the last server stopped or crashed are due again before anything is claimed.
       done = delivery.recover().catch((e) => deps.log.error("taking back webhook claims failed", { error: String(e) })).then(loop);
+      renewTimer = setInterval(() => void delivery.renew().catch((e) => deps.log.error("could not renew webhook claims", { error: String(e) })),
+        Math.max(100, Math.floor(deps.lease.leaseMs / 3)));
+      renewTimer.unref?.();
     },
     /** Wakes the loop: new events were recorded, an item was queued or targets changed. */
     poke() { fanout.invalidate(); delivery.invalidate(); wake?.(); },
@@ -75,7 +82,14 @@ export async function createEventPipeline(deps: PipelineDeps) {
     outboxQueued() { delivery.invalidate(); wake?.(); },
     /** A recorder subscriber: new events are worth a round now. */
     recorded(r: Recorded) { if (r.events.length) { fanout.invalidate(); delivery.invalidate(); wake?.(); } },
-    async stop() { running = false; wake?.(); await done; await delivery.drain(); },
+    async stop() {
+      running = false;
+      wake?.();
+      await done;
+      await delivery.drain();
+      if (renewTimer) clearInterval(renewTimer);
+      renewTimer = null;
+    },
     /** One round (fan-out and the POSTs it starts), for tests. */
     round,
     /** Per-target in-flight and backoff state. */

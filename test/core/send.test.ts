@@ -87,7 +87,7 @@ describe("test mode", () => {
     const events = await core.store.zone("us").searchEvents({ messageId: sent.id, ascending: true, limit: 5 });
     expect(events.map((e) => [e.type, e.code])).toEqual([["accepted", undefined], ["delivered", 650]]);
     expect((await core.store.zone("us").listRecipients(sent.id)).map((r) => r.status)).toEqual(["test"]);
-    expect(await core.store.zone("us").claimDue(NOW + 86_400_000, 10, 60_000)).toEqual([]);
+    expect(await core.store.zone("us").claimDue(NOW + 86_400_000, 10, { owner: "n1", leaseMs: 60_000 })).toEqual([]);
   });
   test("a suppressed recipient in test mode gets only its 605 failure", async () => {
     const core = await setupCore();

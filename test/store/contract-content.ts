@@ -4,6 +4,8 @@ import { expect, test } from "bun:test";
 import type { Store } from "../../src/core/store-port.ts";
 
 const NOW = 1_800_000_000_000;
+/** Node n1's claims, a minute long. */
+const L = { owner: "n1", leaseMs: 60_000 };
 type Open = () => Store | Promise<Store>;
 
 const message = (id: string, at = NOW, raw: Uint8Array | null = null) => ({ id, sendId: "s1", domain: "a.test", messageIdHeader: `<${id}@x>`, from: "a@a.test",
@@ -58,7 +60,7 @@ export function contentContract(open: Open) {
     const raw = new TextEncoder().encode("Received: by test\r\nSubject: hi\r\n\r\nbody");
     expect(await z.getInbound("in1")).toEqual({ envelope, raw, storageKey: "key1", expiresAt: NOW + 1000 });
     expect((await z.getInboundByKey("key1"))?.envelope.id).toBe("in1");
-    expect((await z.claimWebhooks(NOW, 10, 60_000)).map((i) => [i.id, i.format, JSON.parse(i.payload)[0].inboundId])).toEqual([["post1", "mailgun-route", "in1"]]);
+    expect((await z.claimWebhooks(NOW, 10, L)).map((i) => [i.id, i.format, JSON.parse(i.payload)[0].inboundId])).toEqual([["post1", "mailgun-route", "in1"]]);
     expect(await z.purgeInbound(NOW + 999)).toBe(0);
     expect(await z.purgeInbound(NOW + 1000)).toBe(1);
     expect(await z.getInbound("in1")).toBeNull();

@@ -6,6 +6,8 @@ import type { Store } from "../../src/core/store-port.ts";
 import { ORPHAN_BODY_MS, type NewInbound } from "../../src/core/inbound/model.ts";
 
 const NOW = 1_800_000_000_000;
+/** Node n1's claims, a minute long. */
+const L = { owner: "n1", leaseMs: 60_000 };
 const enc = (s: string) => new TextEncoder().encode(s);
 const message = (id: string, bodyId: string, expiresAt = NOW + 1e9): NewInbound => ({
   envelope: { id, domain: "a.test", mailFrom: "x@b.test", rcptTo: ["in@a.test"], remoteIp: "127.0.0.1", heloName: "h", receivedAt: NOW,
@@ -28,7 +30,7 @@ export function inboundContract(open: () => Store | Promise<Store>, peer?: (a: S
       expect(new TextDecoder().decode((await s.zone("us").getInbound("m1"))!.raw)).toBe(whole);
       expect((await s.zone("us").getInboundByKey("key-m1"))?.envelope.id).toBe("m1");
     }
-    const [item] = await z.claimWebhooks(NOW, 10, 60_000);
+    const [item] = await z.claimWebhooks(NOW, 10, L);
     expect(JSON.parse(item!.payload)).toEqual([{ inboundId: "m1", recipient: "in@a.test", ruleId: "r1", url: "http://127.0.0.1:9/x", options: {} }]);
     if (b !== a) await b.close();
     await a.close();

@@ -5,6 +5,8 @@ import type { MessageEvent } from "../../src/core/model.ts";
 import type { Store, StoredMessage, StoredRecipient, ZoneStore } from "../../src/core/store-port.ts";
 
 const NOW = 1_800_000_000_000;
+/** Node n1's claims, a minute long. */
+const L = { owner: "n1", leaseMs: 60_000 };
 const msg = (id: string): StoredMessage => ({ id, sendId: `s-${id}`, domain: "a.test", messageIdHeader: `<${id}@x>`, from: "a@a.test", subject: "s",
   content: "{}", raw: null, tags: ["t1"], metadata: {}, callbackUrl: null, source: "native", isTest: false, size: 2, createdAt: NOW });
 const rcpt = (id: string, messageId: string, domain = "b.test"): StoredRecipient => ({ id, messageId, email: `${id}@${domain}`, rcptDomain: domain,
@@ -28,7 +30,7 @@ export function zoneContract(open: Open, peer?: Peer, leasePeer: Peer | undefine
     const a = await open();
     const b = peer ? await peer(a) : a;
     await queueOf(a.zone("us"), 10);
-    const [x, y] = await Promise.all([a.zone("us").claimDue(NOW, 6, 60_000), b.zone("us").claimDue(NOW, 6, 60_000)]);
+    const [x, y] = await Promise.all([a.zone("us").claimDue(NOW, 6, L), b.zone("us").claimDue(NOW, 6, L)]);
     const ids = [...x, ...y].map((r) => r.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.length).toBe(10);
@@ -42,7 +44,7 @@ export function zoneContract(open: Open, peer?: Peer, leasePeer: Peer | undefine
     await queueOf(z, 3);
     expect((await z.listQueue(10)).length).toBe(3);
     expect(await z.nextDueAt()).toBe(NOW);
-    const [first] = await z.claimDue(NOW, 1, 60_000);
+    const [first] = await z.claimDue(NOW, 1, L);
     expect(await z.retryNow(first!.id, NOW)).toBe(0); // being attempted: not made due twice
     await z.applyOutcomes([{ id: first!.id, status: "deferred", attempts: 1, nextAttemptAt: NOW + 5_000, firstAttemptAt: NOW, lastCode: 451, lastResponse: "later", mx: "mx" }],
       [ev("d1", NOW, "deferred")], [{ domain: "a.test", type: "bounces", address: "x@b.test", reason: "r", code: "550", scope: null, createdAt: NOW }], NOW);
@@ -59,10 +61,10 @@ export function zoneContract(open: Open, peer?: Peer, leasePeer: Peer | undefine
     const store = await open();
     const z = store.zone("us");
     await queueOf(z, 2);
-    await z.claimDue(NOW, 2, 60_000);
-    expect(await z.claimDue(NOW, 2, 60_000)).toEqual([]);
-    expect(await z.releaseClaims(NOW)).toBe(2);
-    expect((await z.claimDue(NOW, 5, 60_000)).length).toBe(2);
+    await z.claimDue(NOW, 2, L);
+    expect(await z.claimDue(NOW, 2, L)).toEqual([]);
+    expect(await z.releaseClaims(NOW, "n1")).toBe(2);
+    expect((await z.claimDue(NOW, 5, L)).length).toBe(2);
     await store.close();
   });
 
@@ -77,7 +79,8 @@ export function zoneContract(open: Open, peer?: Peer, leasePeer: Peer | undefine
     const all = await z.eventsAfter(0, 10);
     expect(all.map((e) => e.event.id)).toEqual(["zz", "aa"]);
     expect(all[0]!.position).toBeLessThan(all[1]!.position);
-    await z.enqueueWebhooks([], "fanout", all[0]!.position);
+    expect(await z.enqueueWebhooks([], { name: "fanout", from: 0, to: all[0]!.position })).toBe(true);
+    expect(await z.enqueueWebhooks([], { name: "fanout", from: 0, to: all[1]!.position })).toBe(false); // another node moved it first
     expect(await z.cursor("fanout")).toBe(all[0]!.position);
     expect((await z.eventsAfter(await z.cursor("fanout"), 10)).map((e) => e.event.id)).toEqual(["aa"]);
     // Writers on two nodes at once while a reader follows its cursor: each event is seen exactly once.
@@ -133,10 +136,10 @@ export function zoneContract(open: Open, peer?: Peer, leasePeer: Peer | undefine
   test("one node holds the lease at a time", async () => {
     const a = await open();
     const b = leasePeer ? await leasePeer(a) : a;
-    const lease = await a.takeLease();
-    await expect(b.takeLease()).rejects.toThrow();
+    const lease = await a.takeLease("n1");
+    await expect(b.takeLease("n1")).rejects.toThrow();
     await lease.release();
-    const again = await b.takeLease();
+    const again = await b.takeLease("n1");
     await again.release();
     if (b !== a) await b.close();
     await a.close();

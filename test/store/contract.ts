@@ -7,8 +7,11 @@ import { outboxContract } from "./contract-outbox.ts";
 import { contentContract } from "./contract-content.ts";
 import { sendControlContract } from "./contract-send-controls.ts";
 import { inboundContract } from "./contract-inbound.ts";
+import { claimsContract } from "./contract-claims.ts";
 
 const NOW = 1_800_000_000_000;
+/** Node n1's claims, a minute long. */
+const L = { owner: "n1", leaseMs: 60_000 };
 
 /** `openPeer` opens a second store on the same data (another node) when the engine can; `leasePeer` one the lease must refuse. */
 export function runStoreContract(name: string, openStore: () => Store | Promise<Store>, openPeer?: (a: Store) => Store | Promise<Store>,
@@ -21,6 +24,7 @@ export function runStoreContract(name: string, openStore: () => Store | Promise<
     outboxContract(makeStore, openPeer);
     contentContract(makeStore);
     inboundContract(makeStore, openPeer);
+    claimsContract(makeStore, openPeer);
     const withDomain = async (store: Store, zone = "us") => store.control.insertDomain({ name: `d${Math.random().toString(36).slice(2, 8)}.test`, zone,
       wildcard: false, dkimSelector: "s1", keys: [], validation: true, botDetection: true, openTracking: false, clickTracking: false,
       unsubscribeTracking: false, inbound: false, limitMax: 0, limitWindow: "month" }, NOW);
@@ -41,13 +45,13 @@ export function runStoreContract(name: string, openStore: () => Store | Promise<
         recipients: [{ id: "r1", messageId: "m1", email: "b@b.test", rcptDomain: "b.test", kind: "to", status: "queued", attempts: 0,
           nextAttemptAt: NOW, firstAttemptAt: null, expiresAt: NOW + 1e9, lastCode: null, lastResponse: null, mx: null, updatedAt: NOW }],
         attachments: [], events: [] });
-      expect((await z.claimDue(NOW, 10, 60_000)).map((r) => r.id)).toEqual(["r1"]);
-      expect(await z.claimDue(NOW + 1000, 10, 60_000)).toEqual([]);
-      expect((await z.claimDue(NOW + 61_000, 10, 60_000)).map((r) => r.id)).toEqual(["r1"]);
-      expect(await z.releaseClaims(NOW + 62_000)).toBe(1);
-      expect((await z.claimDue(NOW + 62_000, 10, 60_000)).map((r) => r.id)).toEqual(["r1"]);
+      expect((await z.claimDue(NOW, 10, L)).map((r) => r.id)).toEqual(["r1"]);
+      expect(await z.claimDue(NOW + 1000, 10, L)).toEqual([]);
+      expect((await z.claimDue(NOW + 61_000, 10, L)).map((r) => r.id)).toEqual(["r1"]);
+      expect(await z.releaseClaims(NOW + 62_000, "n1")).toBe(1);
+      expect((await z.claimDue(NOW + 62_000, 10, L)).map((r) => r.id)).toEqual(["r1"]);
       await z.applyOutcomes([{ id: "r1", status: "delivered", attempts: 1, nextAttemptAt: NOW, firstAttemptAt: NOW, lastCode: 250, lastResponse: "ok", mx: "mx" }], [], [], NOW);
-      expect(await z.claimDue(NOW + 1e8, 10, 60_000)).toEqual([]);
+      expect(await z.claimDue(NOW + 1e8, 10, L)).toEqual([]);
       expect((await z.getRecipient("r1"))?.status).toBe("delivered");
       await store.close();
     });
@@ -61,10 +65,10 @@ export function runStoreContract(name: string, openStore: () => Store | Promise<
         content: "{}", raw: null, tags: [], metadata: {}, callbackUrl: null, source: "cli", isTest: false, size: 2, createdAt: NOW }],
         recipients: [...Array.from({ length: 6 }, (_, i) => rcpt(`slow${i}`, "slow.test", NOW + i)), rcpt("ok1", "ok.test", NOW + 10),
           rcpt("ok2", "ok.test", NOW + 11), rcpt("other", "other.test", NOW + 12)], attachments: [], events: [] });
-      const first = await z.claimDue(NOW + 100, 10, 60_000, { perDomain: 2, skipDomains: [] });
+      const first = await z.claimDue(NOW + 100, 10, L, { perDomain: 2, skipDomains: [] });
       expect(first.map((r) => r.id).sort()).toEqual(["ok1", "ok2", "other", "slow0", "slow1"]);
-      expect((await z.claimDue(NOW + 100, 10, 60_000, { perDomain: 2, skipDomains: ["slow.test"] }))).toEqual([]);
-      expect((await z.claimDue(NOW + 100, 10, 60_000, { perDomain: 3, skipDomains: [] })).map((r) => r.id)).toEqual(["slow2", "slow3", "slow4"]);
+      expect((await z.claimDue(NOW + 100, 10, L, { perDomain: 2, skipDomains: ["slow.test"] }))).toEqual([]);
+      expect((await z.claimDue(NOW + 100, 10, L, { perDomain: 3, skipDomains: [] })).map((r) => r.id)).toEqual(["slow2", "slow3", "slow4"]);
       await store.close();
     });
 
@@ -76,7 +80,7 @@ export function runStoreContract(name: string, openStore: () => Store | Promise<
       await z.createSend({ messages: [{ id: "m1", sendId: "s1", domain: "a.test", messageIdHeader: "<m1@x>", from: "a@a.test", subject: "s",
         content: "{}", raw: null, tags: [], metadata: {}, callbackUrl: null, source: "cli", isTest: false, size: 2, createdAt: NOW }],
         recipients: [rcpt("r1"), rcpt("r2")], attachments: [], events: [] });
-      await z.claimDue(NOW, 1, 60_000); // r1 is being attempted
+      await z.claimDue(NOW, 1, L); // r1 is being attempted
       const item = (id: string) => ({ recipientId: id, lastResponse: "purged", suppressions: [], events: [{ id: `e-${id}`, type: "failed" as const, messageId: "m1",
         recipient: `${id}@b.test`, domain: "a.test", timestamp: NOW + 1, tags: [], metadata: {} }] });
       expect(await z.purgeQueue(NOW + 1, [item("r1"), item("r2")])).toEqual(["r2"]);

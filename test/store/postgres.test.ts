@@ -49,11 +49,12 @@ describe.skipIf(pg === null)("PostgreSQL engine", () => {
   test("nodes with different ids serve side by side; a second live node with one id is refused", async () => {
     const a = await openFresh();
     const b = await openPeer(a, false);
-    const [la, lb] = [await a.takeLease(), await b.takeLease()];
+    const id = (s: Store) => opened.get(s)!.nodeId;
+    const [la, lb] = [await a.takeLease(id(a)), await b.takeLease(id(b))];
     const twin = await openPeer(a, true);
-    await expect(twin.takeLease()).rejects.toThrow(`node_id "${opened.get(a)!.nodeId}"`);
+    await expect(twin.takeLease(id(twin))).rejects.toThrow(`node_id "${id(a)}"`);
     await la.release();
-    const taken = await twin.takeLease();
+    const taken = await twin.takeLease(id(twin));
     for (const l of [lb, taken]) await l.release();
     for (const s of [a, b, twin]) await s.close();
   });
@@ -91,20 +92,21 @@ describe.skipIf(pg === null)("PostgreSQL engine", () => {
   test("a killed node's claims go to another node when the lease ends; a restart takes back only its own node's claims", async () => {
     const a = await openFresh();
     const b = await openPeer(a, false);
+    const id = (s: Store) => opened.get(s)!.nodeId;
     const T = 1_800_000_000_000;
     const rcpt = (id: string) => ({ id, messageId: "m1", email: `${id}@b.test`, rcptDomain: "b.test", kind: "to" as const, status: "queued" as const,
       attempts: 0, nextAttemptAt: T, firstAttemptAt: null, expiresAt: T + 1e9, lastCode: null, lastResponse: null, mx: null, updatedAt: T });
     await a.zone("us").createSend({ messages: [{ id: "m1", sendId: "s1", domain: "a.test", messageIdHeader: "<m1@x>", from: "a@a.test", subject: "s",
       content: "{}", raw: null, tags: [], metadata: {}, callbackUrl: null, source: "cli", isTest: false, size: 2, createdAt: T }],
       recipients: [rcpt("r1"), rcpt("r2")], attachments: [], events: [] });
-    expect((await a.zone("us").claimDue(T, 1, 60_000)).map((r) => r.id)).toEqual(["r1"]); // then node a "dies"
-    expect((await b.zone("us").claimDue(T + 1_000, 10, 60_000)).map((r) => r.id)).toEqual(["r2"]);
-    expect(await b.zone("us").claimDue(T + 59_000, 10, 60_000)).toEqual([]); // r1's lease still runs
-    expect((await b.zone("us").claimDue(T + 60_001, 10, 60_000)).map((r) => r.id)).toEqual(["r1"]);
+    expect((await a.zone("us").claimDue(T, 1, { owner: id(a), leaseMs: 60_000 })).map((r) => r.id)).toEqual(["r1"]); // then node a "dies"
+    expect((await b.zone("us").claimDue(T + 1_000, 10, { owner: id(b), leaseMs: 60_000 })).map((r) => r.id)).toEqual(["r2"]);
+    expect(await b.zone("us").claimDue(T + 59_000, 10, { owner: id(b), leaseMs: 60_000 })).toEqual([]); // r1's lease still runs
+    expect((await b.zone("us").claimDue(T + 60_001, 10, { owner: id(b), leaseMs: 60_000 })).map((r) => r.id)).toEqual(["r1"]);
     // Node a restarts: it takes back its own claims only, and none are left (b took r1 over).
-    expect(await a.zone("us").releaseClaims(T + 61_000)).toBe(0);
+    expect(await a.zone("us").releaseClaims(T + 61_000, id(a))).toBe(0);
     expect(await a.zone("us").retryNow("r1", T + 61_000)).toBe(0); // b is attempting it
-    expect(await b.zone("us").releaseClaims(T + 61_000)).toBe(2);
+    expect(await b.zone("us").releaseClaims(T + 61_000, id(b))).toBe(2);
     await b.close();
     await a.close();
   });

@@ -20,7 +20,7 @@ test("unacknowledged posts are given up at their format's lifetime", async () =>
   let now = T0;
   // Nothing is claimed (every item is due in a month): only the bulk expiry runs.
   const delivery = createWebhookDelivery({ store, now: () => now, log: createLogger({ level: "silent" }), outbound: {} as Outbound,
-    config: { retry: [60_000], lifetime: 26 * HOUR, concurrency_per_target: 1 } });
+    config: { retry: [60_000], lifetime: 26 * HOUR, concurrency_per_target: 1 }, lease: { owner: "n1", leaseMs: 60_000 } });
   const left = async () => (await zone.webhookStats()).find((s) => s.status === "pending")?.count ?? 0;
   const at = async (t: number) => { now = t; await delivery.dispatch(); await Bun.sleep(0); return left(); };
 

@@ -3,15 +3,13 @@
 // is known (outcomes that finish together share a transaction), handing new events on. Slots are
 // handed out per destination domain and given back per recipient: a slow destination holds at
 // most its own share, never the slots of the others.
-import type { Store, StoredRecipient } from "../../core/store-port.ts";
+import type { ClaimLease, Store, StoredRecipient } from "../../core/store-port.ts";
 import type { Logger } from "../../log.ts";
 import type { Recorded, Recorder } from "../../core/recorder.ts";
 import type { Delivery } from "../delivery/attempt.ts";
 import { applyHold, applyOutcome, type QueuePolicy } from "./policy.ts";
 import { createOutcomeWriter } from "./writer.ts";
 
-/** Longer than any SMTP transaction can take (RFC 5321 §4.5.3.2 timeouts), so a live claim never expires. */
-const LEASE_MS = 15 * 60_000;
 const IDLE_POLL_MS = 1_000;
 /** After a small claim, wait this long so that new mail is claimed in batches, not one row per transaction. */
 const CLAIM_COALESCE_MS = 10;
@@ -31,6 +29,11 @@ export interface SchedulerDeps {
   maxInFlight: number;
   perDomainConcurrency: number;
   recorder: Recorder;
+  /**
+   * This node's claims: renewed every third of the lease while their attempts run, so a live claim
+   * never ends, and a killed node's claims go to the other nodes soon after it died.
+   */
+  lease: ClaimLease;
   /** Recipients of one destination domain in flight at once (default: twice its concurrency). */
   perDomainInFlight?: number;
 }
@@ -42,7 +45,9 @@ export function createScheduler(deps: SchedulerDeps) {
   let wake: (() => void) | null = null;
   let loopDone: Promise<void> | null = null;
   const active = new Set<Promise<void>>();
-  const inFlightIds = new Set<string>();
+  /** Claimed recipients not yet written back, with their zone (their leases are renewed). */
+  const inFlightIds = new Map<string, string>();
+  let renewTimer: ReturnType<typeof setInterval> | null = null;
   /** Recipients in flight per destination domain (all zones together). */
   const domainLoad = new Map<string, number>();
   const perDomain = deps.perDomainInFlight ?? deps.perDomainConcurrency * 2;
@@ -89,8 +94,8 @@ export function createScheduler(deps: SchedulerDeps) {
       // A row whose lease ran out while its attempt is still running comes back from claimDue
       // (which renews the lease): it must not be attempted twice.
       const skipDomains = [...domainLoad].filter(([, n]) => n >= perDomain).map(([d]) => d);
-      const rows = (await deps.store.zone(zone).claimDue(deps.now(), room, LEASE_MS, { perDomain, skipDomains })).filter((r) => !inFlightIds.has(r.id));
-      for (const r of rows) inFlightIds.add(r.id);
+      const rows = (await deps.store.zone(zone).claimDue(deps.now(), room, deps.lease, { perDomain, skipDomains })).filter((r) => !inFlightIds.has(r.id));
+      for (const r of rows) inFlightIds.set(r.id, zone);
       claimed += rows.length;
       inFlight += rows.length;
       const byDomain = new Map<string, StoredRecipient[]>();
@@ -117,6 +122,22 @@ export function createScheduler(deps: SchedulerDeps) {
     return next === null ? IDLE_POLL_MS : Math.max(0, Math.min(IDLE_POLL_MS, next - deps.now()));
   }
 
+  /** Extends the leases of every claim still in flight; one that was lost (taken over) is logged. */
+  async function renew() {
+    const byZone = new Map<string, string[]>();
+    for (const [id, zone] of inFlightIds) { const list = byZone.get(zone); if (list) list.push(id); else byZone.set(zone, [id]); }
+    for (const [zone, ids] of byZone) {
+      try {
+        const kept = await deps.store.zone(zone).renewClaims(ids, deps.now(), deps.lease);
+        // Written back meanwhile, or taken over by another node after this one stalled past its lease.
+        const lost = ids.filter((id) => inFlightIds.has(id)).length - kept.length;
+        if (lost > 0) deps.log.warn("claims lost before their outcome was written (lease ran out)", { zone, count: lost });
+      } catch (err) {
+        deps.log.error("could not renew queue claims", { zone, error: String(err) });
+      }
+    }
+  }
+
   async function loop() {
     while (running) {
       try {
@@ -134,14 +155,16 @@ export function createScheduler(deps: SchedulerDeps) {
   }
 
   return {
-    /** Starts the loop; first takes back the claims a crashed predecessor left (at-least-once delivery). */
+    /** Starts the loop; first takes back this node's own claims a crash left (at-least-once delivery). */
     async start() {
       if (running) return;
       running = true;
       for (const zone of deps.store.zoneNames()) {
-        const n = await deps.store.zone(zone).releaseClaims(deps.now());
+        const n = await deps.store.zone(zone).releaseClaims(deps.now(), deps.lease.owner);
         if (n) deps.log.warn("took back recipients claimed before a restart", { zone, count: n });
       }
+      renewTimer = setInterval(() => void renew(), Math.max(100, Math.floor(deps.lease.leaseMs / 3)));
+      renewTimer.unref?.();
       loopDone = loop();
     },
     /** Wakes the loop at once (new mail was accepted, or a retry was forced). */
@@ -155,6 +178,8 @@ export function createScheduler(deps: SchedulerDeps) {
       await loopDone;
       await Promise.all([...active]);
       await writer.flushAll();
+      if (renewTimer) clearInterval(renewTimer);
+      renewTimer = null;
     },
     /** Resolves when nothing is in flight and every outcome is written (tests, benchmarks). */
     async drain() {

@@ -9,6 +9,7 @@ import { createControlStore } from "./control.ts";
 import { createTemplateRepo } from "./templates.ts";
 import { createListRepo } from "./lists.ts";
 import { createZoneStore } from "./zone.ts";
+import { createNodeRegistry } from "./nodes.ts";
 
 export interface PostgresOptions {
   /** The zones' data: one schema per zone. */
@@ -16,7 +17,7 @@ export interface PostgresOptions {
   /** Account, domains, keys, webhooks, templates, lists; empty: postgresUrl. */
   controlUrl?: string;
   zones: string[];
-  /** Owner of this node's claims; unique among the nodes sharing the database. */
+  /** This node's id (unique among the nodes sharing the database); claims name their owner themselves. */
   nodeId: string;
 }
 
@@ -33,7 +34,7 @@ export async function openPostgresStore(opts: PostgresOptions): Promise<Store> {
       const pool = openPool(opts.postgresUrl, zoneSchema(name));
       pools.push(pool);
       await migrate(pool, zoneSchema(name), ZONE_MIGRATIONS);
-      zones.set(name, createZoneStore(name, pool, opts.nodeId));
+      zones.set(name, createZoneStore(name, pool));
     }
   } catch (e) {
     await Promise.all(pools.map((p) => p.close()));
@@ -43,14 +44,15 @@ export async function openPostgresStore(opts: PostgresOptions): Promise<Store> {
     control: createControlStore(control),
     templates: createTemplateRepo(control),
     lists: createListRepo(control),
+    nodes: createNodeRegistry(control),
     zone(name) {
       const z = zones.get(name);
       if (!z) throw new Error(`unknown zone "${name}" (configured: ${opts.zones.join(", ")})`);
       return z;
     },
     zoneNames: () => [...zones.keys()],
-    async takeLease() {
-      const lease = await takeNodeLease(pools[pools.length - 1]!, opts.nodeId);
+    async takeLease(nodeId) {
+      const lease = await takeNodeLease(pools[pools.length - 1]!, nodeId);
       leases.add(lease);
       return { release: async () => { if (leases.delete(lease)) await lease.release(); } };
     },

@@ -65,6 +65,10 @@ export const CONTROL_MIGRATIONS: string[] = [
    CREATE TABLE send_batches (
      id TEXT PRIMARY KEY, domain_id INTEGER REFERENCES domains(id) ON DELETE CASCADE, hold TEXT,
      created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL);`,
+  // The node registry: every node serving from this control data, its heartbeat and clean stop.
+  `CREATE TABLE nodes (
+     node_id TEXT PRIMARY KEY, zone TEXT NOT NULL, host TEXT NOT NULL, pid INTEGER NOT NULL,
+     started_at BIGINT NOT NULL, last_seen_at BIGINT NOT NULL, stopped_at BIGINT);`,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

@@ -2,7 +2,7 @@
 // any node claims due items (FOR UPDATE SKIP LOCKED, owner and lease, like the mail queue),
 // posts them and finishes them. Bot-detection results live here too: any node answers for them.
 import type { InboundPostItem, ReceivedEnvelope } from "../../core/inbound/model.ts";
-import type { FormatScope, OutboxItem } from "../../core/store-port.ts";
+import type { ClaimLease, FormatScope, OutboxItem } from "../../core/store-port.ts";
 import { toItem } from "../sqlite/outbox.ts";
 import { exec, one, rows, type Sql } from "./db.ts";
 
@@ -27,41 +27,55 @@ export function inboundPosts(m: { envelope: Pick<ReceivedEnvelope, "id" | "domai
     attempts: 0, nextAttemptAt: now, status: "pending", lastError: null, createdAt: now }));
 }
 
-export function createOutboxStatements(sql: Sql, nodeId: string) {
+export function createOutboxStatements(sql: Sql) {
   return {
-    async enqueue(items: OutboxItem[], cursorName: string, cursor: number) {
-      await sql.begin(async (tx) => {
+    /** Compare-and-set on the cursor (its row locked): two nodes fanning out the same events write them once. */
+    async enqueue(items: OutboxItem[], cursor: { name: string; from: number; to: number }): Promise<boolean> {
+      return sql.begin(async (tx) => {
+        await exec(tx, "INSERT INTO cursors (name, value) VALUES ($1, 0) ON CONFLICT (name) DO NOTHING", [cursor.name]);
+        const at = (await one(tx, "SELECT value FROM cursors WHERE name = $1 FOR UPDATE", [cursor.name]))?.value as number | undefined;
+        if ((at ?? 0) !== cursor.from) return false;
         await insertItems(tx, items);
-        await exec(tx, "INSERT INTO cursors (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value", [cursorName, cursor]);
+        await exec(tx, "UPDATE cursors SET value = $2 WHERE name = $1", [cursor.name, cursor.to]);
+        return true;
       });
     },
     enqueueItems: (items: OutboxItem[]) => insertItems(sql, items),
-    async claim(now: number, limit: number, leaseMs: number, perUrl = limit, skipUrls: string[] = []): Promise<OutboxItem[]> {
+    async claim(now: number, limit: number, lease: ClaimLease, perUrl = limit, skipUrls: string[] = []): Promise<OutboxItem[]> {
       const list = await rows(sql, `WITH scanned AS (
           SELECT id, url, next_attempt_at FROM outbox WHERE status = 'pending' AND next_attempt_at <= $1 AND url <> ALL($5::text[])
           ORDER BY next_attempt_at LIMIT $6 FOR UPDATE SKIP LOCKED),
         picked AS (SELECT id FROM (SELECT id, next_attempt_at, row_number() OVER (PARTITION BY url ORDER BY next_attempt_at) AS n FROM scanned) s
           WHERE n <= $4 ORDER BY next_attempt_at LIMIT $2)
         UPDATE outbox o SET next_attempt_at = $1 + $3, owner = $7 FROM picked WHERE o.id = picked.id RETURNING o.*`,
-        [now, limit, leaseMs, perUrl, skipUrls, limit * 8, nodeId]);
+        [now, limit, lease.leaseMs, perUrl, skipUrls, limit * 8, lease.owner]);
       return list.sort((a, b) => (a.next_attempt_at as number) - (b.next_attempt_at as number)).map(toItem);
     },
     async finish(id: string, status: OutboxItem["status"], attempts: number, nextAttemptAt: number, error: string | null, now: number) {
       await exec(sql, "UPDATE outbox SET status = $1, attempts = $2, next_attempt_at = $3, last_error = $4, updated_at = $5, owner = NULL WHERE id = $6",
         [status, attempts, nextAttemptAt, error, now, id]);
     },
-    async claimProbe(url: string, now: number, leaseMs: number): Promise<OutboxItem | null> {
+    async claimProbe(url: string, now: number, lease: ClaimLease): Promise<OutboxItem | null> {
       const r = await one(sql, `UPDATE outbox SET next_attempt_at = $1 + $3, owner = $4 WHERE id = (
         SELECT id FROM outbox WHERE url = $2 AND status = 'pending' AND ${unclaimed("$1")} ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-        RETURNING *`, [now, url, leaseMs, nodeId]);
+        RETURNING *`, [now, url, lease.leaseMs, lease.owner]);
       return r ? toItem(r) : null;
     },
     dueNow(url: string, now: number): Promise<number> {
       return exec(sql, "UPDATE outbox SET next_attempt_at = $1 WHERE url = $2 AND status = 'pending' AND owner IS NULL AND next_attempt_at > $1", [now, url]);
     },
+    async renew(ids: string[], now: number, lease: ClaimLease): Promise<string[]> {
+      if (ids.length === 0) return [];
+      return (await rows(sql, "UPDATE outbox SET next_attempt_at = $1 + $2 WHERE id = ANY($4::text[]) AND owner = $3 AND status = 'pending' RETURNING id",
+        [now, lease.leaseMs, lease.owner, ids])).map((r) => r.id as string);
+    },
     /** This node's own claims only: other nodes' claims run out by their lease. */
-    releaseClaims(now: number): Promise<number> {
-      return exec(sql, "UPDATE outbox SET next_attempt_at = $1, owner = NULL WHERE owner = $2 AND status = 'pending'", [now, nodeId]);
+    releaseClaims(now: number, owner: string): Promise<number> {
+      return exec(sql, "UPDATE outbox SET next_attempt_at = $1, owner = NULL WHERE owner = $2 AND status = 'pending'", [now, owner]);
+    },
+    async held(now: number): Promise<{ owner: string; count: number }[]> {
+      return (await rows(sql, `SELECT owner, COUNT(*)::int AS count FROM outbox WHERE owner IS NOT NULL AND status = 'pending' AND next_attempt_at > $1
+        GROUP BY owner`, [now])) as { owner: string; count: number }[];
     },
     async expire(now: number, createdBefore: number, formats: FormatScope = {}) {
       // Counted from the rows as they were (their last error), then expired in the same statement.

@@ -3,7 +3,7 @@
 // sets `owner` (the node id) and moves next_attempt_at forward by the lease, so a killed node's
 // rows are due again for every node once its lease ends. A claim is live while owner is set and
 // its lease has not ended.
-import type { ClaimFairness, RecipientUpdate, StoredRecipient } from "../../core/store-port.ts";
+import type { ClaimFairness, ClaimLease, RecipientUpdate, StoredRecipient } from "../../core/store-port.ts";
 import { toRecipient } from "../sqlite/queue.ts";
 import { exec, one, rows, type Row, type Sql } from "./db.ts";
 
@@ -13,7 +13,7 @@ const UNCLAIMED = "(owner IS NULL OR next_attempt_at <= $1)";
 /** Due rows looked at (and locked) per claimed row when a claim is fair. */
 const FAIR_SCAN_FACTOR = 8;
 
-export function createQueueStatements(sql: Sql, nodeId: string) {
+export function createQueueStatements(sql: Sql) {
   const claimPlain = `UPDATE recipients SET next_attempt_at = $1 + $3, owner = $4 WHERE id IN (
       SELECT id FROM recipients WHERE ${PENDING} AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
     RETURNING *`;
@@ -26,10 +26,10 @@ export function createQueueStatements(sql: Sql, nodeId: string) {
       FROM scanned) s WHERE n <= $5 ORDER BY next_attempt_at LIMIT $2)
     UPDATE recipients r SET next_attempt_at = $1 + $3, owner = $4 FROM picked WHERE r.id = picked.id RETURNING r.*`;
   return {
-    async claimDue(now: number, limit: number, leaseMs: number, fair?: ClaimFairness): Promise<StoredRecipient[]> {
+    async claimDue(now: number, limit: number, lease: ClaimLease, fair?: ClaimFairness): Promise<StoredRecipient[]> {
       const list = fair
-        ? await rows(sql, claimFair, [now, limit, leaseMs, nodeId, fair.perDomain, fair.skipDomains, limit * FAIR_SCAN_FACTOR])
-        : await rows(sql, claimPlain, [now, limit, leaseMs, nodeId]);
+        ? await rows(sql, claimFair, [now, limit, lease.leaseMs, lease.owner, fair.perDomain, fair.skipDomains, limit * FAIR_SCAN_FACTOR])
+        : await rows(sql, claimPlain, [now, limit, lease.leaseMs, lease.owner]);
       return list.sort((a, b) => (a.next_attempt_at as number) - (b.next_attempt_at as number) || (a.seq as number) - (b.seq as number)).map(toRecipient);
     },
     async applyUpdates(tx: Sql, updates: RecipientUpdate[], now: number) {
@@ -63,9 +63,20 @@ export function createQueueStatements(sql: Sql, nodeId: string) {
         FROM unnest($2::text[], $3::text[]) AS u(id, response) WHERE r.id = u.id AND ${PENDING} AND ${UNCLAIMED} RETURNING r.id`, [now, items.map((i) => i.id), items.map((i) => i.lastResponse)]);
       return list.map((r) => r.id as string);
     },
+    /** Extends the leases `lease.owner` still holds on `ids`; returns the ids renewed. */
+    async renew(ids: string[], now: number, lease: ClaimLease): Promise<string[]> {
+      if (ids.length === 0) return [];
+      return (await rows(sql, `UPDATE recipients SET next_attempt_at = $1 + $2 WHERE id = ANY($4::text[]) AND owner = $3 AND ${PENDING} RETURNING id`,
+        [now, lease.leaseMs, lease.owner, ids])).map((r) => r.id as string);
+    },
     /** Takes back this node's own claims (a restart after a crash); other nodes' claims run out by their lease. */
-    async releaseClaims(now: number): Promise<number> {
-      return exec(sql, `UPDATE recipients SET owner = NULL, next_attempt_at = $1 WHERE owner = $2 AND ${PENDING}`, [now, nodeId]);
+    async releaseClaims(now: number, owner: string): Promise<number> {
+      return exec(sql, `UPDATE recipients SET owner = NULL, next_attempt_at = $1 WHERE owner = $2 AND ${PENDING}`, [now, owner]);
+    },
+    /** Live claims (lease not ended) per owner. */
+    async held(now: number): Promise<{ owner: string; count: number }[]> {
+      return (await rows(sql, `SELECT owner, COUNT(*)::int AS count FROM recipients WHERE owner IS NOT NULL AND ${PENDING} AND next_attempt_at > $1
+        GROUP BY owner`, [now])) as { owner: string; count: number }[];
     },
     async nextDueAt(): Promise<number | null> {
       const r = await one(sql, `SELECT MIN(next_attempt_at) AS t FROM recipients WHERE ${PENDING}`);

@@ -1,7 +1,7 @@
 // One zone's data in its own schema of postgres_url: messages, recipients (the queue), events,
 // suppressions, the webhook outbox, bot results and received mail. Every node serving the zone
-// opens the same schema; `nodeId` owns this node's claims.
-import type { ZoneStore } from "../../core/store-port.ts";
+// opens the same schema; claims carry the claiming node's id (ClaimLease).
+import type { ClaimsHeld, ZoneStore } from "../../core/store-port.ts";
 import { createInboundStore } from "./inbound.ts";
 import type { Sql } from "./db.ts";
 import { createEventStatements, insertEvents } from "./events.ts";
@@ -10,10 +10,10 @@ import { createQueueStatements } from "./queue.ts";
 import { createSendReads, insertSendRows } from "./sends.ts";
 import { createSuppressionStore, writeSuppressions } from "./suppressions.ts";
 
-export function createZoneStore(zone: string, sql: Sql, nodeId: string): ZoneStore {
-  const queue = createQueueStatements(sql, nodeId);
+export function createZoneStore(zone: string, sql: Sql): ZoneStore {
+  const queue = createQueueStatements(sql);
   const events = createEventStatements(sql);
-  const outbox = createOutboxStatements(sql, nodeId);
+  const outbox = createOutboxStatements(sql);
   return {
     zone,
     ...createSendReads(sql),
@@ -26,7 +26,8 @@ export function createZoneStore(zone: string, sql: Sql, nodeId: string): ZoneSto
         await insertEvents(tx, input.events);
       });
     },
-    claimDue: (now, limit, leaseMs, fair) => queue.claimDue(now, limit, leaseMs, fair),
+    claimDue: (now, limit, lease, fair) => queue.claimDue(now, limit, lease, fair),
+    renewClaims: (ids, now, lease) => queue.renew(ids, now, lease),
     async applyOutcomes(updates, evs, suppressions, now) {
       await sql.begin(async (tx) => {
         await queue.applyUpdates(tx, updates, now);
@@ -47,19 +48,21 @@ export function createZoneStore(zone: string, sql: Sql, nodeId: string): ZoneSto
       });
     },
     nextDueAt: () => queue.nextDueAt(),
-    releaseClaims: (now) => queue.releaseClaims(now),
+    releaseClaims: (now, owner) => queue.releaseClaims(now, owner),
+    claimsHeld: async (now) => mergeHeld(await queue.held(now), await outbox.held(now)),
     searchEvents: (q) => events.search(q),
     countEvents: (q) => events.count(q),
     listTags: (domain) => events.tags(domain),
     putTagInfo: (domain, tag, change) => events.putTagInfo(domain, tag, change),
     cursor: (name) => events.cursor(name),
     eventsAfter: (position, limit) => events.eventsAfter(position, limit),
-    enqueueWebhooks: (items, name, cursor) => outbox.enqueue(items, name, cursor),
+    enqueueWebhooks: (items, cursor) => outbox.enqueue(items, cursor),
     enqueueOutbox: (items) => outbox.enqueueItems(items),
-    claimWebhooks: (now, limit, leaseMs, opts) => outbox.claim(now, limit, leaseMs, opts?.perUrl, opts?.skipUrls),
-    claimWebhookProbe: (url, now, leaseMs) => outbox.claimProbe(url, now, leaseMs),
+    claimWebhooks: (now, limit, lease, opts) => outbox.claim(now, limit, lease, opts?.perUrl, opts?.skipUrls),
+    claimWebhookProbe: (url, now, lease) => outbox.claimProbe(url, now, lease),
+    renewWebhookClaims: (ids, now, lease) => outbox.renew(ids, now, lease),
     webhooksDueNow: (url, now) => outbox.dueNow(url, now),
-    releaseWebhookClaims: (now) => outbox.releaseClaims(now),
+    releaseWebhookClaims: (now, owner) => outbox.releaseClaims(now, owner),
     expireWebhooks: (now, createdBefore, formats) => outbox.expire(now, createdBefore, formats),
     finishWebhook: (id, status, attempts, next, error, now) => outbox.finish(id, status, attempts, next, error, now),
     webhookStats: () => outbox.stats(),
@@ -69,4 +72,13 @@ export function createZoneStore(zone: string, sql: Sql, nodeId: string): ZoneSto
     getBotResult: (domain, id) => outbox.getBotResult(domain, id),
     ...createInboundStore(sql),
   };
+}
+
+/** Recipient and outbox claim counts merged per owner. */
+function mergeHeld(recipients: { owner: string; count: number }[], webhooks: { owner: string; count: number }[]): ClaimsHeld[] {
+  const by = new Map<string, ClaimsHeld>();
+  const of = (owner: string) => by.get(owner) ?? by.set(owner, { owner, recipients: 0, webhooks: 0 }).get(owner)!;
+  for (const r of recipients) of(r.owner).recipients += r.count;
+  for (const w of webhooks) of(w.owner).webhooks += w.count;
+  return [...by.values()];
 }

@@ -11,6 +11,7 @@ import { openDatabase } from "./db.ts";
 import { CONTROL_MIGRATIONS, ZONE_MIGRATIONS } from "./migrations.ts";
 import { createZoneStore } from "./zone.ts";
 import { takeServeLock } from "./serve-lock.ts";
+import { createNodeRegistry } from "./nodes.ts";
 
 /** Opens the store in `dataDir`, or entirely in memory when dataDir is ":memory:". */
 export function openSqliteStore(dataDir: string, zoneNames: string[]): Store {
@@ -35,6 +36,7 @@ export function openSqliteStore(dataDir: string, zoneNames: string[]): Store {
     control: createControlStore(controlDb),
     templates: createTemplateRepo(controlDb),
     lists: createListRepo(controlDb),
+    nodes: createNodeRegistry(controlDb),
     zone(name: string) {
       const z = zones.get(name);
       if (!z) throw new Error(`unknown zone "${name}" (configured: ${zoneNames.join(", ")})`);
@@ -42,6 +44,7 @@ export function openSqliteStore(dataDir: string, zoneNames: string[]): Store {
     },
     zoneNames: () => [...zones.keys()],
     // In memory nothing else can open this store: the lease only has to refuse a second taker here.
+    // On files one server per data directory, whatever its node id: SQLite is the one-box engine.
     takeLease: async () => (inMemory ? takeMemoryLease() : takeServeLock(dataDir)),
     async close() { for (const db of dbs) db.close(); },
   };

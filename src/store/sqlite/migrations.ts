@@ -73,6 +73,11 @@ export const CONTROL_MIGRATIONS: string[] = [
    CREATE TABLE send_batches (
      id TEXT PRIMARY KEY, domain_id INTEGER REFERENCES domains(id) ON DELETE CASCADE, hold TEXT,
      created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);`,
+  // The node registry: every node serving from this control data, its heartbeat and clean stop
+  // (postern status lists the nodes of the zone and their claims).
+  `CREATE TABLE nodes (
+     node_id TEXT PRIMARY KEY, zone TEXT NOT NULL, host TEXT NOT NULL, pid INTEGER NOT NULL,
+     started_at INTEGER NOT NULL, last_seen_at INTEGER NOT NULL, stopped_at INTEGER);`,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [
@@ -152,4 +157,11 @@ export const ZONE_MIGRATIONS: string[] = [
    CREATE INDEX inbound_bodies_created ON inbound_bodies(created_at);
    ALTER TABLE inbound_messages ADD COLUMN body_id TEXT;
    CREATE INDEX inbound_messages_body ON inbound_messages(body_id);`,
+  // Claims carry their owner (the node id): a restarting node takes back only its own claims at
+  // once; another node's wait for their lease (next_attempt_at) to end. Rows claimed before owners
+  // existed have NULL and are taken back by whichever node starts first.
+  `ALTER TABLE recipients ADD COLUMN claim_owner TEXT;
+   ALTER TABLE outbox ADD COLUMN claim_owner TEXT;
+   CREATE INDEX recipients_claimed ON recipients(claim_owner) WHERE claimed = 1;
+   CREATE INDEX outbox_claimed ON outbox(claim_owner) WHERE claimed = 1;`,
 ];

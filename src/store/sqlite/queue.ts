@@ -1,7 +1,8 @@
-// The outbound queue inside <zone>.sqlite: recipients that are queued or deferred. A claim moves
-// next_attempt_at forward by the lease, so a crashed claimer's rows come back when it ends.
+// The outbound queue inside <zone>.sqlite: recipients that are queued or deferred. A claim records
+// its owner (claim_owner) and moves next_attempt_at forward by the lease, so a dead claimer's rows
+// come back to any node when it ends; the owner renews the lease while it works.
 import type { Database } from "bun:sqlite";
-import type { ClaimFairness, RecipientUpdate, StoredRecipient } from "../../core/store-port.ts";
+import type { ClaimFairness, ClaimLease, RecipientUpdate, StoredRecipient } from "../../core/store-port.ts";
 
 type Row = Record<string, unknown>;
 
@@ -19,25 +20,31 @@ const FAIR_SCAN_FACTOR = 8;
 
 export function createQueueStatements(db: Database) {
   // By rowid: the subquery walks the due index and the update needs no second look-up by id.
-  const claim = db.query(`UPDATE recipients SET next_attempt_at = ?1 + ?3, claimed = 1 WHERE rowid IN (
+  const claim = db.query(`UPDATE recipients SET next_attempt_at = ?1 + ?3, claimed = 1, claim_owner = ?4 WHERE rowid IN (
       SELECT rowid FROM recipients WHERE ${PENDING} AND next_attempt_at <= ?1 ORDER BY next_attempt_at LIMIT ?2)
     RETURNING *`);
   // The same walk of the due index, skipping domains at their limit and taking at most
   // ?5 rows per domain (row_number over the scanned window).
-  const claimFair = db.query(`UPDATE recipients SET next_attempt_at = ?1 + ?3, claimed = 1 WHERE rowid IN (
+  const claimFair = db.query(`UPDATE recipients SET next_attempt_at = ?1 + ?3, claimed = 1, claim_owner = ?7 WHERE rowid IN (
       SELECT rowid FROM (SELECT rowid, row_number() OVER (PARTITION BY rcpt_domain ORDER BY next_attempt_at) AS n FROM (
         SELECT rowid, rcpt_domain, next_attempt_at FROM recipients WHERE ${PENDING} AND next_attempt_at <= ?1
           AND rcpt_domain NOT IN (SELECT value FROM json_each(?4)) ORDER BY next_attempt_at LIMIT ?6))
       WHERE n <= ?5 LIMIT ?2)
     RETURNING *`);
   const update = db.query(`UPDATE recipients SET status = ?, attempts = ?, next_attempt_at = ?, first_attempt_at = ?,
-    last_code = ?, last_response = ?, mx = ?, updated_at = ?, claimed = 0 WHERE id = ?`);
+    last_code = ?, last_response = ?, mx = ?, updated_at = ?, claimed = 0, claim_owner = NULL WHERE id = ?`);
+  const renew = db.query(`UPDATE recipients SET next_attempt_at = ?1 + ?2 WHERE claimed = 1 AND claim_owner = ?3 AND ${PENDING}
+    AND id IN (SELECT value FROM json_each(?4)) RETURNING id`);
   return {
-    claimDue(now: number, limit: number, leaseMs: number, fair?: ClaimFairness): StoredRecipient[] {
+    claimDue(now: number, limit: number, lease: ClaimLease, fair?: ClaimFairness): StoredRecipient[] {
       const run = () => (fair
-        ? claimFair.all(now, limit, leaseMs, JSON.stringify(fair.skipDomains), fair.perDomain, limit * FAIR_SCAN_FACTOR)
-        : claim.all(now, limit, leaseMs)) as Row[];
+        ? claimFair.all(now, limit, lease.leaseMs, JSON.stringify(fair.skipDomains), fair.perDomain, limit * FAIR_SCAN_FACTOR, lease.owner)
+        : claim.all(now, limit, lease.leaseMs, lease.owner)) as Row[];
       return db.transaction(() => run().map(toRecipient)).immediate();
+    },
+    renew(ids: string[], now: number, lease: ClaimLease): string[] {
+      if (!ids.length) return [];
+      return (renew.all(now, lease.leaseMs, lease.owner, JSON.stringify(ids)) as Row[]).map((r) => r.id as string);
     },
     applyUpdates(updates: RecipientUpdate[], now: number) {
       for (const u of updates) update.run(u.status, u.attempts, u.nextAttemptAt, u.firstAttemptAt, u.lastCode, u.lastResponse, u.mx, now, u.id);
@@ -57,13 +64,22 @@ export function createQueueStatements(db: Database) {
       // A claimed row is being attempted right now: making it due again would send it twice.
       return db.query(`UPDATE recipients SET next_attempt_at = ? WHERE ${PENDING} AND claimed = 0 AND (id = ? OR message_id = ?)`).run(now, id, id).changes;
     },
-    /** Fails one waiting row not claimed by a running attempt (its outcome is about to be written); true when it did. */
+    /**
+     * Fails one waiting row not claimed by a running attempt (its outcome is about to be written);
+     * true when it did. A claim whose lease ended belongs to a node that died: nothing attempts it.
+     */
     purgeOne(id: string, now: number, lastResponse: string): boolean {
-      return db.query(`UPDATE recipients SET status = 'failed', last_response = ?, updated_at = ? WHERE id = ? AND ${PENDING} AND claimed = 0`)
-        .run(lastResponse, now, id).changes > 0;
+      return db.query(`UPDATE recipients SET status = 'failed', last_response = ?1, updated_at = ?2, claimed = 0, claim_owner = NULL
+        WHERE id = ?3 AND ${PENDING} AND (claimed = 0 OR next_attempt_at <= ?2)`).run(lastResponse, now, id).changes > 0;
     },
-    releaseClaims(now: number): number {
-      return db.query(`UPDATE recipients SET claimed = 0, next_attempt_at = ? WHERE claimed = 1 AND ${PENDING}`).run(now).changes;
+    /** The owner's own claims (and ownerless ones, from before owners were recorded) are due now. */
+    releaseClaims(now: number, owner: string): number {
+      return db.query(`UPDATE recipients SET claimed = 0, claim_owner = NULL, next_attempt_at = ?
+        WHERE claimed = 1 AND (claim_owner = ? OR claim_owner IS NULL) AND ${PENDING}`).run(now, owner).changes;
+    },
+    held(now: number): { owner: string; count: number }[] {
+      return db.query(`SELECT claim_owner AS owner, COUNT(*) AS count FROM recipients WHERE claimed = 1 AND ${PENDING}
+        AND next_attempt_at > ? GROUP BY claim_owner`).all(now) as { owner: string; count: number }[];
     },
     nextDueAt(): number | null {
       const r = db.query(`SELECT MIN(next_attempt_at) AS t FROM recipients WHERE ${PENDING}`).get() as Row;

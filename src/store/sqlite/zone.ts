@@ -3,7 +3,7 @@
 import type { Database } from "bun:sqlite";
 import { createInboundMessageStore } from "./inbound-messages.ts";
 import type { MessageEvent } from "../../core/model.ts";
-import type { StoredAttachment, StoredMessage, StoredRecipient, Suppression, ZoneStore } from "../../core/store-port.ts";
+import type { ClaimsHeld, StoredAttachment, StoredMessage, StoredRecipient, Suppression, ZoneStore } from "../../core/store-port.ts";
 import { bool, json } from "./db.ts";
 import { createQueueStatements, toRecipient } from "./queue.ts";
 import { createEventStatements } from "./events.ts";
@@ -70,7 +70,7 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
     async listRecipients(messageId) {
       return (db.query("SELECT * FROM recipients WHERE message_id = ? ORDER BY rowid").all(messageId) as Row[]).map(toRecipient);
     },
-    claimDue: async (now, limit, leaseMs, fair) => queue.claimDue(now, limit, leaseMs, fair),
+    claimDue: async (now, limit, lease, fair) => queue.claimDue(now, limit, lease, fair),
     async applyOutcomes(updates, evs, suppressions, now) {
       db.transaction(() => {
         queue.applyUpdates(updates, now);
@@ -90,7 +90,9 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
       }).map((item) => item.recipientId)).immediate();
     },
     nextDueAt: async () => queue.nextDueAt(),
-    releaseClaims: async (now) => queue.releaseClaims(now),
+    renewClaims: async (ids, now, lease) => queue.renew(ids, now, lease),
+    releaseClaims: async (now, owner) => queue.releaseClaims(now, owner),
+    claimsHeld: async (now) => mergeHeld(queue.held(now), outbox.held(now)),
     searchEvents: async (q) => events.search(q),
     countEvents: async (q) => events.count(q),
     listTags: async (domain) => events.tags(domain),
@@ -122,12 +124,13 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
     },
     cursor: async (name) => outbox.cursor(name),
     eventsAfter: async (rowid, limit) => outbox.eventsAfter(rowid, limit),
-    enqueueWebhooks: async (items, name, cursor) => outbox.enqueue(items, name, cursor),
+    enqueueWebhooks: async (items, cursor) => outbox.enqueue(items, cursor),
     enqueueOutbox: async (items) => outbox.enqueueItems(items),
-    claimWebhooks: async (now, limit, leaseMs, opts) => outbox.claim(now, limit, leaseMs, opts?.perUrl, opts?.skipUrls),
-    releaseWebhookClaims: async (now) => outbox.releaseClaims(now),
+    claimWebhooks: async (now, limit, lease, opts) => outbox.claim(now, limit, lease, opts?.perUrl, opts?.skipUrls),
+    releaseWebhookClaims: async (now, owner) => outbox.releaseClaims(now, owner),
+    renewWebhookClaims: async (ids, now, lease) => outbox.renew(ids, now, lease),
     webhooksDueNow: async (url, now) => outbox.dueNow(url, now),
-    claimWebhookProbe: async (url, now, leaseMs) => outbox.claimProbe(url, now, leaseMs),
+    claimWebhookProbe: async (url, now, lease) => outbox.claimProbe(url, now, lease),
     expireWebhooks: async (now, createdBefore, formats) => outbox.expire(now, createdBefore, formats),
     finishWebhook: async (id, status, attempts, next, error, now) => outbox.finish(id, status, attempts, next, error, now),
     webhookStats: async () => outbox.stats(),
@@ -142,6 +145,15 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
     ...createSendRecords(db),
     ...createSuppressionListing(db),
   };
+}
+
+/** Recipient and outbox claim counts merged per owner. */
+function mergeHeld(recipients: { owner: string; count: number }[], webhooks: { owner: string; count: number }[]): ClaimsHeld[] {
+  const by = new Map<string, ClaimsHeld>();
+  const of = (owner: string) => by.get(owner) ?? by.set(owner, { owner, recipients: 0, webhooks: 0 }).get(owner)!;
+  for (const r of recipients) of(r.owner ?? "").recipients += r.count;
+  for (const w of webhooks) of(w.owner ?? "").webhooks += w.count;
+  return [...by.values()];
 }
 
 export type { StoredRecipient };
