@@ -41,8 +41,12 @@ export function createOutboxStatements(sql: Sql) {
       });
     },
     enqueueItems: (items: OutboxItem[]) => insertItems(sql, items),
-    async claim(now: number, limit: number, lease: ClaimLease, perUrl = limit, skipUrls: string[] = []): Promise<OutboxItem[]> {
-      const list = await rows(sql, `WITH scanned AS (
+    // Claimers take turns (a transaction-scoped advisory lock per zone schema): the scan locks every
+    // row it looks at, more than it picks (perUrl), so a concurrent claimer would skip rows nobody
+    // takes and come back empty. In turn, each sees the others' claims committed and takes the next.
+    claim: (now: number, limit: number, lease: ClaimLease, perUrl = limit, skipUrls: string[] = []): Promise<OutboxItem[]> => sql.begin(async (tx) => {
+      await exec(tx, "SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.outbox.claim'))", []);
+      const list = await rows(tx, `WITH scanned AS (
           SELECT id, url, next_attempt_at FROM outbox WHERE status = 'pending' AND next_attempt_at <= $1 AND url <> ALL($5::text[])
           ORDER BY next_attempt_at LIMIT $6 FOR UPDATE SKIP LOCKED),
         picked AS (SELECT id FROM (SELECT id, next_attempt_at, row_number() OVER (PARTITION BY url ORDER BY next_attempt_at) AS n FROM scanned) s
@@ -50,7 +54,7 @@ export function createOutboxStatements(sql: Sql) {
         UPDATE outbox o SET next_attempt_at = $1 + $3, owner = $7 FROM picked WHERE o.id = picked.id RETURNING o.*`,
         [now, limit, lease.leaseMs, perUrl, skipUrls, limit * 8, lease.owner]);
       return list.sort((a, b) => (a.next_attempt_at as number) - (b.next_attempt_at as number)).map(toItem);
-    },
+    }),
     async finish(id: string, status: OutboxItem["status"], attempts: number, nextAttemptAt: number, error: string | null, now: number) {
       await exec(sql, "UPDATE outbox SET status = $1, attempts = $2, next_attempt_at = $3, last_error = $4, updated_at = $5, owner = NULL WHERE id = $6",
         [status, attempts, nextAttemptAt, error, now, id]);
