@@ -16,6 +16,7 @@ import { createLogger } from "../src/log.ts";
 import { writeConfig } from "../test/helpers/app.ts";
 import { startPostfix } from "./postfix.ts";
 import { measureSteps } from "./mta-steps.ts";
+import { startSinkProcess, type Sink } from "./sink-process.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
@@ -27,26 +28,6 @@ const PER_HOST = 20;
 const html = `<html><body><p>Hello, this is a benchmark message.</p>${"<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>".repeat(40)}</body></html>`;
 const text = "Hello, this is a benchmark message. ".repeat(20);
 
-interface Sink { port: number; received: () => number; stop(): void }
-async function startSinkProcess(): Promise<Sink> {
-  const proc = Bun.spawn(["bun", new URL("./sink.ts", import.meta.url).pathname], { stdout: "pipe" });
-  let received = 0;
-  const port = await new Promise<number>((resolve) => {
-    void (async () => {
-      let buf = "";
-      for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
-        buf += new TextDecoder().decode(chunk);
-        for (let i = buf.indexOf("\n"); i >= 0; i = buf.indexOf("\n")) {
-          const line = buf.slice(0, i);
-          buf = buf.slice(i + 1);
-          if (line.startsWith("port ")) resolve(Number(line.slice(5)));
-          if (line.startsWith("received ")) received = Number(line.slice(9));
-        }
-      }
-    })();
-  });
-  return { port, received: () => received, stop: () => proc.kill() };
-}
 
 const procCpu = (pid: number) => { const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" "); return (Number(f[11]) + Number(f[12])) / 100; };
 const procPeakMb = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;

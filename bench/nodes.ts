@@ -12,6 +12,8 @@ import { loadConfig } from "../src/config/load.ts";
 import { createApp } from "../src/app.ts";
 import { createLogger } from "../src/log.ts";
 import { pgSkipReason, startPostgres } from "../test/helpers/postgres.ts";
+import { freePort } from "../test/helpers/free-port.ts";
+import { startSinkProcess } from "./sink-process.ts";
 
 const N = Number(process.argv[2] ?? 3000);
 const CONCURRENT_REQUESTS = 32;
@@ -19,33 +21,7 @@ const MAIN = new URL("../cli/main.ts", import.meta.url).pathname;
 const text = "Hello, this is a benchmark message. ".repeat(20);
 const html = `<html><body>${"<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>".repeat(40)}</body></html>`;
 
-interface Sink { port: number; received: () => number; stop(): void }
-async function startSinkProcess(): Promise<Sink> {
-  const proc = Bun.spawn(["bun", new URL("./sink.ts", import.meta.url).pathname], { stdout: "pipe" });
-  let received = 0;
-  const port = await new Promise<number>((resolve) => {
-    void (async () => {
-      let buf = "";
-      for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
-        buf += new TextDecoder().decode(chunk);
-        for (let i = buf.indexOf("\n"); i >= 0; i = buf.indexOf("\n")) {
-          const line = buf.slice(0, i);
-          buf = buf.slice(i + 1);
-          if (line.startsWith("port ")) resolve(Number(line.slice(5)));
-          if (line.startsWith("received ")) received = Number(line.slice(9));
-        }
-      }
-    })();
-  });
-  return { port, received: () => received, stop: () => proc.kill() };
-}
 
-async function freePort(): Promise<number> {
-  const s = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = s.port;
-  s.stop(true);
-  return port;
-}
 
 async function writeNodeConfig(dir: string, nodeId: string, storage: string, sinkPort: number): Promise<{ file: string; base: string }> {
   const port = await freePort();

@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "./free-port.ts";
 
 /** The newest /usr/lib/postgresql/<version>/bin holding initdb and pg_ctl, or null. */
 export function findPgBin(): string | null {
@@ -47,12 +48,6 @@ function run(args: string[], what: string): void {
   if (r.status !== 0) throw new Error(`${what} failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
 }
 
-async function freePort(): Promise<number> {
-  const s = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = s.port;
-  s.stop(true);
-  return port;
-}
 
 function initCluster(dir: string): string {
   const data = join(dir, "data");

@@ -1,17 +1,13 @@
 // A real SpamAssassin spamd (Debian's `spamd`) on a loopback port for tests: local tests only
 // (-L: no DNS or network checks), no per-user config, one child. Stopped by its pid.
 import { mkdtempSync, readFileSync, rmSync, chmodSync } from "node:fs";
-import { createServer, connect } from "node:net";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "./free-port.ts";
 
 export interface Spamd { address: string; port: number; stop(): Promise<void> }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); });
-  });
-}
 
 const answers = (port: number) => new Promise<boolean>((resolve) => {
   const c = connect({ host: "127.0.0.1", port }, () => { c.destroy(); resolve(true); });
