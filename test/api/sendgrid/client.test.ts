@@ -70,7 +70,8 @@ describe("@sendgrid/mail send", () => {
     expect(all.flatMap((m) => m.to).sort()).toEqual(["carl@dest.test", "hidden@dest.test", "main@dest.test"]);
     const [msg] = await parsedFor(h.sink, "main@dest.test");
     expect(msg!.email.cc?.map((a) => a.address)).toEqual(["carl@dest.test"]);
-    expect(msg!.head.toLowerCase()).not.toContain("bcc");
+    // A Bcc header line, not the letters: a DKIM signature's base64 holds "bcc" now and then.
+    expect(msg!.head).not.toMatch(/^bcc:/im);
     for (const m of all) expect(m.raw.toString()).not.toContain("hidden@dest.test");
   });
 
