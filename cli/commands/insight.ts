@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { readFileSync } from "node:fs";
 import { action } from "../context.ts";
 import { isoTime, table, UsageError } from "../output.ts";
+import { reportedCode, reportedDescription } from "../../src/webhooks/formats/reported.ts";
 
 const DAY_MS = 86_400_000;
 const EVENT_TYPES = ["accepted", "delivered", "deferred", "failed", "opened", "clicked", "unsubscribed", "complained"];
@@ -25,7 +26,7 @@ export function registerInsight(program: Command) {
       const app = await ctx.app();
       const list = await app.activity.events(o.domain, { recipient: o.recipient, types: o.event ? [o.event] : undefined, limit });
       const rows = list.map((e) => ({ time: isoTime(e.timestamp), event: e.type, recipient: e.recipient, message: e.messageId,
-        code: e.code ?? null, detail: e.url ?? e.description ?? null, bot: e.isBot ?? null }));
+        code: reportedCode(e) ?? null, detail: e.url ?? reportedDescription(e) ?? null, bot: e.isBot ?? null }));
       ctx.out.print(list, () => table(rows, ["time", "event", "recipient", "message", "code", "bot", "detail"]));
     }));
 

@@ -168,6 +168,13 @@ export type EventType =
   | "complained"
   | "rejected";
 
+/** postern's own reasons for a failure (see MessageEvent.reason). */
+export type FailureReason = "suppressed" | "cancelled" | "old";
+export type SuppressingList = "bounces" | "unsubscribes" | "complaints";
+
+/** A failure decided here without an attempt: a suppressed recipient at accept time, or a cancelled one. */
+export const isDrop = (e: Pick<MessageEvent, "type" | "reason">): boolean => e.type === "failed" && (e.reason === "suppressed" || e.reason === "cancelled");
+
 export interface MessageEvent {
   id: string;
   type: EventType;
@@ -187,8 +194,17 @@ export interface MessageEvent {
   botReasons?: string[];
   /** The recipient row the event belongs to (VERP and tracking tokens carry it). */
   recipientId?: string;
-  /** Why a failure happened, in Mailgun's words where they exist (suppress-bounce, suppress-unsubscribe, suppress-complaint, old). */
-  reason?: string;
+  /**
+   * Why a failure happened when no receiver said so (no SMTP reply): "suppressed" (the address was
+   * on a suppression list at accept time; `suppressedBy` names the list), "cancelled" (its
+   * scheduled-send batch was cancelled or held past its lifetime), "old" (the queue lifetime ran
+   * out). Each surface and webhook format reports these in its vendor's codes and words.
+   */
+  reason?: FailureReason;
+  /** The list that held a "suppressed" recipient (unsubscribe groups count as unsubscribes). */
+  suppressedBy?: SuppressingList;
+  /** A test-mode "delivered": accepted and recorded, never sent. */
+  testMode?: boolean;
   /** SparkPost bounce class (core/bounce) of a failure or deferral: the one verdict every webhook
    *  format maps to its vendor's fields. Absent on events recorded before classification existed. */
   bounceClass?: number;

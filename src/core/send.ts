@@ -1,7 +1,7 @@
 // The send service every surface, the CLI and SMTP submission use: checks scope, domain state,
 // addresses, limits and suppressions, then commits messages + recipients (the queue) + accepted
 // events in one transaction before it returns. A returned SendResult means durable on disk.
-import type { Address, Domain, MessageEvent, Principal, SendEnvelope, SendRequest, SendResult } from "./model.ts";
+import type { Address, Domain, MessageEvent, SuppressingList, Principal, SendEnvelope, SendRequest, SendResult } from "./model.ts";
 import type { MessageExtra, StoredAttachment, StoredMessage, StoredRecipient, Store, Suppression, ZoneStore } from "./store-port.ts";
 import { AppError, forbidden, invalidMany, notFound, type Issue } from "./errors.ts";
 import { checkHeaders, customMessageId, hasLineBreak, headerValue, senderAddress, withoutHeader } from "./headers.ts";
@@ -25,13 +25,6 @@ export interface SendDeps {
 }
 
 const SUPPRESSING = new Set(["bounces", "unsubscribes", "complaints"]);
-/** Mailgun's words for a recipient skipped because of a list (code 605). */
-const SUPPRESSED_TEXT: Record<string, string> = {
-  bounces: "Not delivering to previously bounced address",
-  unsubscribes: "Not delivering to previously unsubscribed address",
-  complaints: "Not delivering to previously complained address",
-};
-const SUPPRESSED_REASON: Record<string, string> = { bounces: "suppress-bounce", unsubscribes: "suppress-unsubscribe", complaints: "suppress-complaint" };
 const emailDomain = (email: string) => email.slice(email.lastIndexOf("@") + 1).toLowerCase();
 
 export function createSendService(deps: SendDeps) {
@@ -222,25 +215,21 @@ function buildRows(req: SendRequest, domain: Domain, suppressed: Map<string, Sup
   return { sendId, messages, recipients, attachments, events };
 }
 
-/** Mailgun's delivery code for a test-mode message: "delivered" without being sent. */
-const TEST_MODE_CODE = 650;
-
 type EventBase = Omit<MessageEvent, "id" | "type">;
 
 /**
- * The events a recipient gets at accept time: 605 for a suppressed one, else accepted; a test-mode
- * one is also "delivered" with 650 at once (Mailgun's o:testmode), 1 ms later so it sorts after.
+ * The events a recipient gets at accept time: a "suppressed" failure for one on a list, else
+ * accepted; a test-mode one is also "delivered" (testMode) at once, 1 ms later so it sorts after.
  */
 function acceptEvents(base: EventBase, sup: Suppression | undefined, status: StoredRecipient["status"]): MessageEvent[] {
   const at = base.timestamp;
   if (sup) {
-    const list = groupOfType(sup.type) === null ? sup.type : "unsubscribes";
-    return [{ ...base, id: newId(at), type: "failed", severity: "permanent", code: 605, description: SUPPRESSED_TEXT[list] ?? "Not delivering to a suppressed address",
-      reason: SUPPRESSED_REASON[list] ?? "suppress-bounce" }];
+    const list = groupOfType(sup.type) === null ? sup.type as SuppressingList : "unsubscribes";
+    return [{ ...base, id: newId(at), type: "failed", severity: "permanent", reason: "suppressed", suppressedBy: list }];
   }
   const accepted: MessageEvent = { ...base, id: newId(at), type: "accepted" };
   if (status !== "test") return [accepted];
-  return [accepted, { ...base, id: newId(at + 1), timestamp: at + 1, type: "delivered", code: TEST_MODE_CODE, description: "test mode: accepted, not sent" }];
+  return [accepted, { ...base, id: newId(at + 1), timestamp: at + 1, type: "delivered", testMode: true, description: "test mode: accepted, not sent" }];
 }
 
 /** The request-level facts the send keeps (only the ones given). */

@@ -5,9 +5,9 @@
 //   their own: the address is fine, the mail or its sender is not. Repeated soft bounces of one
 //   address within a window may, when configured (SoftBouncePolicy; off by default).
 // - Deferrals (a 4xx reply, a "delayed" DSN) are notices, not failures; neither is a queue lifetime
-//   running out, an accept-time drop of an already suppressed address (605) or a purge.
+//   running out, an accept-time drop of an already suppressed address, a cancelled send or a purge.
 // - Complaints (every ARF report) and unsubscribes suppress.
-import type { MessageEvent } from "./model.ts";
+import { isDrop, type MessageEvent } from "./model.ts";
 import type { Suppression } from "./store-port.ts";
 import { bounceCategory, classifyBounce, isBounceClass, type BounceClass } from "./bounce/index.ts";
 
@@ -26,7 +26,7 @@ export interface SuppressionContext {
 /** The `url` of an unsubscribed event that came from a tag unsubscribe link (%tag_unsubscribe_url%). */
 export const TAG_UNSUBSCRIBE_EVENT_URL = "tag-unsubscribe";
 
-/** SMTP reply codes are three digits below 600; 605 and friends are our own accept-time codes. */
+/** SMTP reply codes are three digits below 600. */
 const isSmtpCode = (code: number | undefined): code is number => code !== undefined && code >= 200 && code < 600;
 
 /** The bounce class of a failure event (classified from its code and text when it carries none). */
@@ -37,7 +37,7 @@ export function classOfFailure(event: MessageEvent): BounceClass {
 
 /** A failure that counts towards the repeated-soft-bounce limit (not auto-replies or challenges). */
 export function isSoftBounce(event: MessageEvent): boolean {
-  if (event.type !== "failed" || event.severity !== "permanent" || event.code === 605 || event.reason === "old") return false;
+  if (event.type !== "failed" || event.severity !== "permanent" || isDrop(event) || event.reason === "old") return false;
   const cls = classOfFailure(event);
   return bounceCategory(cls) === "soft" && cls !== 60 && cls !== 100;
 }
@@ -47,7 +47,7 @@ export function suppressionFor(event: MessageEvent, ctx: SuppressionContext = {}
   const base = { domain: event.domain, address: event.recipient.toLowerCase(), scope: null, createdAt: event.timestamp };
   switch (event.type) {
     case "failed": {
-      if (event.severity !== "permanent" || event.reason === "old" || event.code === 605) return null;
+      if (event.severity !== "permanent" || event.reason === "old" || isDrop(event)) return null;
       // About the address only when a remote server said so, or DNS said the domain takes no mail
       // (5.1.x without a reply); local policy (a deleted sending domain) says nothing about it.
       const isAboutAddress = isSmtpCode(event.code) || (event.code === undefined && (event.enhancedCode ?? "").startsWith("5.1."));
@@ -80,7 +80,7 @@ export function suppressionFor(event: MessageEvent, ctx: SuppressionContext = {}
  * call a blocked bounce). Neither stops mail; a hard bounce is on the bounce list as well.
  */
 export function reportListFor(event: MessageEvent): Suppression | null {
-  if (event.type !== "failed" || event.severity !== "permanent" || event.reason === "old" || event.code === 605) return null;
+  if (event.type !== "failed" || event.severity !== "permanent" || event.reason === "old" || isDrop(event)) return null;
   const enhanced = event.enhancedCode ?? "";
   const isDnsVerdict = event.code === undefined && enhanced.startsWith("5.1.");
   if (!isSmtpCode(event.code) && !isDnsVerdict) return null;

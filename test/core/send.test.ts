@@ -81,20 +81,20 @@ describe("transmission records", () => {
 });
 
 describe("test mode", () => {
-  test("a test-mode recipient is accepted and at once delivered with code 650, and nothing is queued", async () => {
+  test("a test-mode recipient is accepted and at once delivered (testMode), and nothing is queued", async () => {
     const core = await setupCore();
     const sent = await core.sender.send(core.principal, request(["quiet@x.test"], { isTestMode: true, source: "mailgun" }));
     const events = await core.store.zone("us").searchEvents({ messageId: sent.id, ascending: true, limit: 5 });
-    expect(events.map((e) => [e.type, e.code])).toEqual([["accepted", undefined], ["delivered", 650]]);
+    expect(events.map((e) => [e.type, e.code, e.testMode])).toEqual([["accepted", undefined, undefined], ["delivered", undefined, true]]);
     expect((await core.store.zone("us").listRecipients(sent.id)).map((r) => r.status)).toEqual(["test"]);
     expect(await core.store.zone("us").claimDue(NOW + 86_400_000, 10, { owner: "n1", leaseMs: 60_000 })).toEqual([]);
   });
-  test("a suppressed recipient in test mode gets only its 605 failure", async () => {
+  test("a suppressed recipient in test mode gets only its suppressed failure", async () => {
     const core = await setupCore();
     await core.suppressions.add("a.test", "bounces", [{ address: "gone@x.test" }]);
     const sent = await core.sender.send(core.principal, request(["gone@x.test"], { isTestMode: true }));
     const events = await core.store.zone("us").searchEvents({ messageId: sent.id, limit: 5 });
-    expect(events.map((e) => [e.type, e.code])).toEqual([["failed", 605]]);
+    expect(events.map((e) => [e.type, e.reason, e.suppressedBy])).toEqual([["failed", "suppressed", "bounces"]]);
   });
 });
 
@@ -148,12 +148,13 @@ describe("tracking at accept time", () => {
     expect(await honeypot(on.id)).toBe(true);
   });
 
-  test("a suppressed recipient's failure says which list, in Mailgun's words", async () => {
+  test("a suppressed recipient's failure says which list, in neutral words (no vendor code or text)", async () => {
     const { sender, principal, store, suppressions } = await setupCore();
     await suppressions.add("a.test", "unsubscribes", [{ address: "gone@x.test" }]);
     const r = await sender.send(principal, request(["gone@x.test"]));
     const [e] = await store.zone("us").searchEvents({ messageId: r.id, limit: 5 });
-    expect(e).toMatchObject({ type: "failed", code: 605, reason: "suppress-unsubscribe", description: "Not delivering to previously unsubscribed address" });
+    expect(e).toMatchObject({ type: "failed", severity: "permanent", reason: "suppressed", suppressedBy: "unsubscribes" });
+    expect([e!.code, e!.description]).toEqual([undefined, undefined]);
   });
 });
 

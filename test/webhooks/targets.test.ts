@@ -9,7 +9,7 @@ const target = (format: WebhookTarget["format"], events: string[], extra: Record
   ({ id: "t", domainId: 1, events, url: "https://hook.test/", format, extra, createdAt: 0 });
 
 const bounce = event("failed", { severity: "permanent", code: 550 });
-const policy = event("failed", { severity: "permanent", code: 605 });
+const policy = event("failed", { severity: "permanent", reason: "suppressed", suppressedBy: "bounces" });
 const softFail = event("failed", { severity: "temporary", code: 450 });
 
 describe("which targets an event goes to", () => {

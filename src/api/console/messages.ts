@@ -6,6 +6,7 @@ import type { MessageEvent, Principal } from "../../core/model.ts";
 import type { EventQuery } from "../../core/store-port.ts";
 import { notFound } from "../../core/errors.ts";
 import { bounceClass } from "../../webhooks/formats/sparkpost-event.ts";
+import { reportedCode, reportedDescription, reportedReason } from "../../webhooks/formats/reported.ts";
 import type { ConsoleDeps } from "./deps.ts";
 import { principalOf } from "../context.ts";
 import { permissions } from "../permission.ts";
@@ -48,8 +49,8 @@ export function summarize(events: MessageEvent[]) {
 }
 
 export const eventView = (e: MessageEvent) => ({
-  id: e.id, type: e.type, timestamp: e.timestamp, recipient: e.recipient, severity: e.severity, code: e.code, enhancedCode: e.enhancedCode,
-  description: e.description, mx: e.mx, tls: e.tls, attempt: e.attempt, reason: e.reason, url: e.url, ip: e.ip, userAgent: e.userAgent,
+  id: e.id, type: e.type, timestamp: e.timestamp, recipient: e.recipient, severity: e.severity, code: reportedCode(e), enhancedCode: e.enhancedCode,
+  description: reportedDescription(e), mx: e.mx, tls: e.tls, attempt: e.attempt, reason: reportedReason(e), url: e.url, ip: e.ip, userAgent: e.userAgent,
   isBot: e.isBot, botReasons: e.botReasons,
   bounceClass: e.type === "failed" ? `${e.severity === "temporary" ? "soft" : "hard"} (class ${bounceClass(e)})` : undefined,
 });

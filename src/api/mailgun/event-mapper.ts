@@ -1,9 +1,10 @@
 // A stored event as a Mailgun events-API item: Mailgun's event names (deferred → failed with
 // severity temporary), float-second timestamps, `message.headers.message-id` without brackets,
-// `user-variables`, `delivery-status`, and the suppression reasons of code 605.
+// `user-variables`, `delivery-status`, and postern's own failures as Mailgun codes them (605, 650, suppress-*).
 import type { MessageEvent } from "../../core/model.ts";
 import type { StoredMessage, StoredRecipient } from "../../core/store-port.ts";
 import { EVENT_NAMES, toEpochSeconds } from "./model.ts";
+import { reportedCode, reportedDescription, reportedReason } from "../../webhooks/formats/reported.ts";
 
 export interface MessageFacts {
   message: StoredMessage;
@@ -11,15 +12,8 @@ export interface MessageFacts {
 }
 
 const LOG_LEVELS: Partial<Record<MessageEvent["type"], string>> = { failed: "error", deferred: "warn", rejected: "warn" };
-const SUPPRESS_REASONS: Record<string, string> = { bounce: "suppress-bounce", unsubscribe: "suppress-unsubscribe", complaint: "suppress-complaint" };
-
-/** Mailgun's `reason` of a permanent failure: suppress-* for addresses on a list (code 605), else generic. */
-function failureReason(e: MessageEvent): string {
-  if (e.reason) return e.reason;
-  if (e.code !== 605) return "generic";
-  const kind = /previously (bounce|unsubscribe|complaint)/i.exec(e.description ?? "")?.[1]?.toLowerCase();
-  return (kind && SUPPRESS_REASONS[kind]) || "suppress-bounce";
-}
+/** Mailgun's `reason` of a permanent failure: suppress-* for addresses on a list, else generic. */
+const failureReason = (e: MessageEvent): string => reportedReason(e) ?? "generic";
 
 function messagePart(e: MessageEvent, facts: MessageFacts | null) {
   const m = facts?.message;
@@ -33,7 +27,7 @@ function messagePart(e: MessageEvent, facts: MessageFacts | null) {
 
 function deliveryStatus(e: MessageEvent) {
   return {
-    code: e.code ?? (e.type === "delivered" ? 250 : 0), message: e.description ?? "", description: e.description ?? "",
+    code: reportedCode(e) ?? (e.type === "delivered" ? 250 : 0), message: reportedDescription(e) ?? "", description: reportedDescription(e) ?? "",
     ...(e.enhancedCode && { "enhanced-code": e.enhancedCode }), ...(e.mx && { "mx-host": e.mx }),
   };
 }

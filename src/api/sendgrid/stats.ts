@@ -4,7 +4,7 @@
 // clicks are left out, as in postern's other stats.
 import { Elysia } from "elysia";
 import type { SurfaceDeps } from "../deps.ts";
-import type { MessageEvent } from "../../core/model.ts";
+import type { MessageEvent, SuppressingList } from "../../core/model.ts";
 import { invalid } from "../../core/errors.ts";
 import { reportListFor } from "../../core/suppression-policy.ts";
 import { json } from "../errors.ts";
@@ -20,7 +20,7 @@ const METRICS = ["blocks", "bounce_drops", "bounces", "clicks", "deferred", "del
 const DAY_MS = 86_400_000;
 const SCAN_BATCH = 1000;
 const MAX_EVENTS = 200_000;
-const DROPS: Record<string, keyof Metrics> = { "suppress-bounce": "bounce_drops", "suppress-unsubscribe": "unsubscribe_drops", "suppress-complaint": "spam_report_drops" };
+const DROPS: Record<SuppressingList, keyof Metrics> = { bounces: "bounce_drops", unsubscribes: "unsubscribe_drops", complaints: "spam_report_drops" };
 
 const zero = (): Metrics => Object.fromEntries(METRICS.map((m) => [m, 0])) as Metrics;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -62,7 +62,7 @@ function count(m: Metrics, e: MessageEvent, seen: Set<string>, row = "") {
     case "failed":
       // A cancelled scheduled send was a request already (accepted): it is no drop and no bounce.
       if (e.reason === "cancelled") break;
-      if (e.code === 605) { m.requests++; m[DROPS[e.reason ?? ""] ?? "bounce_drops"]++; }
+      if (e.reason === "suppressed") { m.requests++; m[DROPS[e.suppressedBy ?? "bounces"] ?? "bounce_drops"]++; }
       else if (e.severity === "temporary") m.deferred++;
       else countFailure(m, e);
       break;

@@ -57,7 +57,7 @@ function failure(c: Record<Metric, number>, e: MessageEvent) {
   // A cancelled scheduled send was injected already; it is neither a rejection nor a bounce.
   if (e.reason === "cancelled") return;
   // An address on a suppression list is refused at injection (SparkPost's policy rejection).
-  if (e.code === 605) { c.count_targeted++; c.count_rejected++; c.count_policy_rejection++; return; }
+  if (e.reason === "suppressed") { c.count_targeted++; c.count_rejected++; c.count_policy_rejection++; return; }
   c.count_bounce++;
   c[BOUNCE_BY_CATEGORY[bounceCategory(classOf(e))]]++;
   // A failure of a delivery attempt is in band; a DSN received later is out of band (the mail was accepted first).

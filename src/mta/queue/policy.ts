@@ -50,7 +50,7 @@ export const PAUSED_RECHECK_MS = 5_000;
 /**
  * A recipient whose batch is held, not attempted: paused, it waits (no attempt counted) until the
  * hold is lifted or its lifetime ends; cancelled, or paused past its lifetime, it is dropped with
- * a failure that suppresses nothing (code 605, as an accept-time drop).
+ * a failure that suppresses nothing (reason "cancelled": a drop, as an accept-time one).
  */
 export function applyHold(rcpt: StoredRecipient, msg: StoredMessage, hold: "pause" | "cancel", now: number): AppliedOutcome {
   const keep = { id: rcpt.id, attempts: rcpt.attempts, firstAttemptAt: rcpt.firstAttemptAt, lastCode: rcpt.lastCode, mx: rcpt.mx };
@@ -59,7 +59,7 @@ export function applyHold(rcpt: StoredRecipient, msg: StoredMessage, hold: "paus
   }
   const description = hold === "cancel" ? "scheduled send cancelled" : "scheduled send paused past its lifetime";
   const failed: MessageEvent = { id: newId(now), type: "failed", messageId: msg.id, recipient: rcpt.email.toLowerCase(), recipientId: rcpt.id,
-    domain: msg.domain, timestamp: now, severity: "permanent", code: 605, reason: "cancelled", description, tags: msg.tags, metadata: msg.metadata };
+    domain: msg.domain, timestamp: now, severity: "permanent", reason: "cancelled", description, tags: msg.tags, metadata: msg.metadata };
   return { update: { ...keep, status: "failed", nextAttemptAt: now, lastResponse: description }, events: [failed] };
 }
 

@@ -132,4 +132,24 @@ export const ZONE_MIGRATIONS: string[] = [
    CREATE INDEX inbound_bodies_created ON inbound_bodies(created_at);
    ALTER TABLE inbound_messages ADD COLUMN body_id TEXT;
    CREATE INDEX inbound_messages_body ON inbound_messages(body_id);`,
+  // postern's own failures lose Mailgun's codes in stored events (as the SQLite engine's migration
+  // of the same name): 605 suppress-* → reason "suppressed" and its list, 605 cancelled → reason
+  // "cancelled", 650 → testMode; in pending webhook items too.
+  `UPDATE events SET data = (${neutralReasonsPg("data::jsonb", "type")})::text WHERE data::jsonb->>'code' IN ('605', '650');
+   UPDATE outbox SET payload = (SELECT jsonb_agg(CASE WHEN jsonb_typeof(el->'event') = 'object'
+       THEN jsonb_set(el, '{event}', ${neutralReasonsPg("(el->'event')", "(el->'event'->>'type')")}) ELSE el END ORDER BY ord)
+     FROM jsonb_array_elements(outbox.payload::jsonb) WITH ORDINALITY AS t(el, ord))::text
+   WHERE status = 'pending' AND payload LIKE '[%' AND (payload LIKE '%605%' OR payload LIKE '%650%');`,
 ];
+
+/** The event `ev` (a jsonb expression, of type `type`) without the vendor codes 605 / 650. */
+function neutralReasonsPg(ev: string, type: string): string {
+  const list = `CASE WHEN ${ev}->>'reason' = 'suppress-unsubscribe' OR ${ev}->>'description' LIKE '%previously unsubscribed%' THEN 'unsubscribes'
+    WHEN ${ev}->>'reason' = 'suppress-complaint' OR ${ev}->>'description' LIKE '%previously complained%' THEN 'complaints' ELSE 'bounces' END`;
+  return `CASE
+    WHEN ${type} = 'failed' AND ${ev}->>'code' = '605' AND ${ev}->>'reason' = 'cancelled' THEN ${ev} - 'code'
+    WHEN ${type} = 'failed' AND ${ev}->>'code' = '605'
+      THEN (${ev} - 'code' - 'description') || jsonb_build_object('reason', 'suppressed', 'suppressedBy', ${list})
+    WHEN ${type} = 'delivered' AND ${ev}->>'code' = '650' THEN (${ev} - 'code') || '{"testMode": true}'::jsonb
+    ELSE ${ev} END`;
+}

@@ -164,4 +164,26 @@ export const ZONE_MIGRATIONS: string[] = [
    ALTER TABLE outbox ADD COLUMN claim_owner TEXT;
    CREATE INDEX recipients_claimed ON recipients(claim_owner) WHERE claimed = 1;
    CREATE INDEX outbox_claimed ON outbox(claim_owner) WHERE claimed = 1;`,
+  // postern's own failures lose Mailgun's codes in stored events: an accept-time drop of a
+  // suppressed address (605 with suppress-* words) becomes reason "suppressed" and its list, a
+  // cancelled send (605) keeps reason "cancelled", a test-mode delivery (650) gets testMode. Pending
+  // webhook items carry events too. The surfaces report them as before (webhooks/formats/reported.ts).
+  `UPDATE events SET data = ${neutralReasons("data", "$", "type")} WHERE json_extract(data, '$.code') IN (605, 650);
+   UPDATE outbox SET payload = (SELECT json_group_array(json(${neutralReasons("value", "$.event", "json_extract(value, '$.event.type')")}))
+     FROM json_each(outbox.payload))
+   WHERE status = 'pending' AND json_valid(payload) AND json_type(payload, '$[0].event') = 'object'
+     AND (payload LIKE '%605%' OR payload LIKE '%650%');`,
 ];
+
+/** The event JSON `j` (its event at path `p`, of type `type`) without the vendor codes 605 / 650. */
+function neutralReasons(j: string, p: string, type: string): string {
+  const x = (field: string) => `json_extract(${j}, '${p}.${field}')`;
+  const list = `CASE WHEN ${x("reason")} = 'suppress-unsubscribe' OR ${x("description")} LIKE '%previously unsubscribed%' THEN 'unsubscribes'
+    WHEN ${x("reason")} = 'suppress-complaint' OR ${x("description")} LIKE '%previously complained%' THEN 'complaints' ELSE 'bounces' END`;
+  return `CASE
+    WHEN ${type} = 'failed' AND ${x("code")} = 605 AND ${x("reason")} = 'cancelled' THEN json_remove(${j}, '${p}.code')
+    WHEN ${type} = 'failed' AND ${x("code")} = 605
+      THEN json_set(json_remove(${j}, '${p}.code', '${p}.description'), '${p}.reason', 'suppressed', '${p}.suppressedBy', ${list})
+    WHEN ${type} = 'delivered' AND ${x("code")} = 650 THEN json_set(json_remove(${j}, '${p}.code'), '${p}.testMode', json('true'))
+    ELSE ${j} END`;
+}

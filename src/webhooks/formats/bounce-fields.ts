@@ -1,21 +1,23 @@
 // The bounce verdict (core/bounce: a SparkPost class) in each vendor's words: SparkPost's
 // bounce_class, Mailgun's severity / reason / bounce-type, SendGrid's bounce type and
 // bounce_classification (Twilio SendGrid's seven published values).
-import type { MessageEvent } from "../../core/model.ts";
+import { isDrop, type MessageEvent } from "../../core/model.ts";
+import { reportedReason } from "./reported.ts";
 import { bounceCategory, classifyBounce, isBounceClass, type BounceCategory, type BounceClass } from "../../core/bounce/index.ts";
 
 /** The event's class; events stored before classification existed are classified from their text. */
 export function classOf(e: MessageEvent): BounceClass {
-  if (e.code === 605 || e.description?.startsWith("purged from the queue")) return 25; // our own policy, not the receiver
+  if (isDrop(e) || e.description?.startsWith("purged from the queue")) return 25; // our own policy, not the receiver
   if (isBounceClass(e.bounceClass)) return e.bounceClass;
   return classifyBounce({ code: e.code, enhancedCode: e.enhancedCode, text: e.description, expired: e.reason === "old" }).bounceClass;
 }
 
 export const categoryOf = (e: MessageEvent): BounceCategory => bounceCategory(classOf(e));
 
-/** Mailgun: `reason` of a failure (suppress-* and old are set by the producer and kept). */
+/** Mailgun: `reason` of a failure (postern's own reasons as reported.ts words them, else the bounce's category). */
 export function mailgunReason(e: MessageEvent): string {
-  if (e.reason) return e.reason;
+  const own = reportedReason(e);
+  if (own) return own;
   const category = categoryOf(e);
   return category === "hard" ? "bounce" : category === "block" ? "espblock" : "generic";
 }

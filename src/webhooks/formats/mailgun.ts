@@ -8,6 +8,7 @@ import type { FormatContext, WebhookFormat } from "../format.ts";
 import { hmacSignNow } from "../signing.ts";
 import { sampleEventData } from "./mailgun-sample.ts";
 import { mailgunBounceType, mailgunReason } from "./bounce-fields.ts";
+import { reportedCode, reportedDescription } from "./reported.ts";
 
 /** The Mailgun webhook id of an event: permanent_fail / temporary_fail for failures. */
 export function mailgunWebhookId(e: MessageEvent): string {
@@ -31,10 +32,10 @@ export function mailgunEventData(ctx: EventContext): Record<string, unknown> {
   };
   if (e.type === "failed" || e.type === "deferred") {
     data.severity = e.severity ?? (e.type === "deferred" ? "temporary" : "permanent");
-    data.reason = e.reason ?? (e.code === 605 ? "suppress-bounce" : e.description?.startsWith("gave up") ? "old" : mailgunReason(e));
+    data.reason = !e.reason && e.description?.startsWith("gave up") ? "old" : mailgunReason(e);
   }
   if (e.type === "delivered" || e.type === "failed" || e.type === "deferred") {
-    data["delivery-status"] = { code: e.code ?? 0, "enhanced-code": e.enhancedCode ?? "", message: e.description ?? "", description: "",
+    data["delivery-status"] = { code: reportedCode(e) ?? 0, "enhanced-code": e.enhancedCode ?? "", message: reportedDescription(e) ?? "", description: "",
       "mx-host": e.mx ?? "", "attempt-no": e.attempt ?? 1, tls: e.tls ?? false,
       ...(e.type === "failed" ? { "bounce-type": mailgunBounceType(e) } : {}) };
     data.envelope = { transport: "smtp", targets: e.recipient, sender: ctx.message?.from ?? "" };

@@ -2,12 +2,13 @@
 // over timestamp + body (headers X-Twilio-Email-Event-Webhook-Signature / -Timestamp), verifiable
 // with the public key `postern account show` prints (SendGrid's "verification key").
 import { createSign } from "node:crypto";
-import type { MessageEvent } from "../../core/model.ts";
+import { isDrop, type MessageEvent } from "../../core/model.ts";
 import { seconds, type EventContext } from "../context.ts";
 import type { FormatContext, WebhookFormat } from "../format.ts";
 import type { WebhookTarget } from "../../core/store-port.ts";
 import { switchOf } from "./sendgrid-settings.ts";
 import { sendgridBounceType, sendgridClassification } from "./bounce-fields.ts";
+import { reportedDescription } from "./reported.ts";
 
 export const SIGNATURE_HEADER = "X-Twilio-Email-Event-Webhook-Signature";
 export const TIMESTAMP_HEADER = "X-Twilio-Email-Event-Webhook-Timestamp";
@@ -17,9 +18,9 @@ const SENDGRID_EVENT: Record<MessageEvent["type"], string> = {
   unsubscribed: "unsubscribe", complained: "spamreport", rejected: "dropped",
 };
 
-/** SendGrid's name of `e`: a suppressed recipient is dropped, a temporary failure deferred. */
+/** SendGrid's name of `e`: a suppressed (or cancelled) recipient is dropped, a temporary failure deferred. */
 export function sendgridEventName(e: MessageEvent): string {
-  if (e.type === "failed" && e.code === 605) return "dropped";
+  if (isDrop(e)) return "dropped";
   if (e.type === "failed" && e.severity === "temporary") return "deferred";
   if (e.type === "unsubscribed" && e.unsubscribeGroup !== undefined) return "group_unsubscribe";
   return SENDGRID_EVENT[e.type];
@@ -36,8 +37,8 @@ export function sendgridEvent(ctx: EventContext): Record<string, unknown> {
       : ctx.message?.asmGroupId !== undefined ? { asm_group_id: ctx.message.asmGroupId } : {}),
   };
   if (e.type === "failed" || e.type === "deferred" || e.type === "delivered") {
-    out.response = e.description ?? "";
-    if (e.type !== "delivered") { out.reason = e.description ?? ""; out.status = e.enhancedCode ?? ""; }
+    out.response = reportedDescription(e) ?? "";
+    if (e.type !== "delivered") { out.reason = reportedDescription(e) ?? ""; out.status = e.enhancedCode ?? ""; }
     if (out.event === "bounce") out.type = sendgridBounceType(e);
     if (out.event === "bounce" || out.event === "deferred") out.bounce_classification = sendgridClassification(e);
   }

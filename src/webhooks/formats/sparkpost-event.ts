@@ -1,5 +1,6 @@
 // SparkPost's event shape: `{"msys":{"<category>":{...}}}` with string-typed fields.
-import type { MessageEvent } from "../../core/model.ts";
+import { isDrop, type MessageEvent } from "../../core/model.ts";
+import { reportedCode, reportedDescription } from "./reported.ts";
 import { seconds, type EventContext } from "../context.ts";
 import { classOf } from "./bounce-fields.ts";
 
@@ -11,7 +12,7 @@ export function sparkpostType(e: MessageEvent): { category: string; type: string
     case "deferred": return { category: "message_event", type: "delay" };
     case "failed":
       if (e.severity === "temporary") return { category: "message_event", type: "delay" };
-      return { category: "message_event", type: e.code === 605 ? "policy_rejection" : "bounce" };
+      return { category: "message_event", type: isDrop(e) ? "policy_rejection" : "bounce" };
     case "rejected": return { category: "gen_event", type: "generation_rejection" };
     case "complained": return { category: "message_event", type: "spam_complaint" };
     case "opened": return { category: "track_event", type: "open" };
@@ -37,9 +38,9 @@ export function sparkpostEvent(ctx: EventContext): Record<string, unknown> {
   if (category === "message_event") { body.delv_method = "esmtp"; body.ip_address = e.mx ?? ""; }
   if (type === "bounce" || type === "delay" || type === "policy_rejection") {
     body.bounce_class = bounceClass(e);
-    body.error_code = String(e.code ?? "");
-    body.reason = e.description ?? "";
-    body.raw_reason = e.description ?? "";
+    body.error_code = String(reportedCode(e) ?? "");
+    body.reason = reportedDescription(e) ?? "";
+    body.raw_reason = reportedDescription(e) ?? "";
   }
   if (type === "spam_complaint") body.fbtype = e.description ?? "abuse";
   if (category === "track_event" || category === "unsubscribe_event") {

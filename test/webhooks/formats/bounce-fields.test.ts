@@ -42,6 +42,6 @@ describe("bounce fields per vendor", () => {
     const delay = formats({ ...failed({ code: 421, enhancedCode: "4.7.0", description: "421 4.7.0 try again later", bounceClass: 70 }), type: "deferred", severity: "temporary" });
     expect(delay.sp).toEqual(["delay", "70"]);
     expect(delay.sg).toEqual(["deferred", undefined, "Frequency or Volume Too High"]);
-    expect(formats(failed({ code: 605, description: "previously bounced address" })).sp).toEqual(["policy_rejection", "25"]);
+    expect(formats(failed({ reason: "suppressed", suppressedBy: "bounces" })).sp).toEqual(["policy_rejection", "25"]);
   });
 });

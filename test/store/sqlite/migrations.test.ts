@@ -1,0 +1,43 @@
+// The zone migrations of the SQLite engine on rows older versions wrote.
+import { describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ZONE_MIGRATIONS } from "../../../src/store/sqlite/migrations.ts";
+import { migrate, openDatabase } from "../../../src/store/sqlite/db.ts";
+import { toEvent } from "../../../src/store/sqlite/events.ts";
+import type { EventContext } from "../../../src/webhooks/context.ts";
+import { expectMigrated, LEGACY, legacyEvent } from "../legacy-codes.ts";
+
+/** The zone migration that took Mailgun's codes out of stored events (the last one when it landed). */
+const NEUTRAL = ZONE_MIGRATIONS.findIndex((m) => m.includes("'suppressed'"));
+
+describe("neutral reasons", () => {
+  test("stored events and pending webhook items lose 605 / 650 and read as before on the wire", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "postern-mig-")), "z.sqlite");
+    const old = new Database(file, { strict: true });
+    migrate(old, ZONE_MIGRATIONS.slice(0, NEUTRAL));
+    for (const [id, [type, data]] of Object.entries(LEGACY)) {
+      old.query("INSERT INTO events (id, type, message_id, recipient, domain, ts, data, seq) VALUES (?, ?, 'm1', 'a@x.test', 'a.test', 1700000000000, ?, ?)")
+        .run(id, type, JSON.stringify(data), Number(id.slice(1)));
+    }
+    const payload = JSON.stringify(Object.keys(LEGACY).map((id) => ({ event: legacyEvent(id), message: null })));
+    const outbox = old.query(`INSERT INTO outbox (id, url, format, domain, payload, next_attempt_at, status, created_at, updated_at)
+      VALUES (?, 'https://h.test/', 'f', 'a.test', ?, 0, ?, 0, 0)`);
+    outbox.run("o1", payload, "pending");
+    outbox.run("o2", payload, "delivered");
+    outbox.run("o3", JSON.stringify([{ batch: "b", events: [{ code: 605 }] }]), "pending");
+    old.close();
+
+    const db = openDatabase(file, ZONE_MIGRATIONS);
+    expectMigrated((db.query("SELECT * FROM events ORDER BY seq").all() as Record<string, unknown>[]).map(toEvent));
+    const items = (id: string) => JSON.parse((db.query("SELECT payload FROM outbox WHERE id = ?").get(id) as { payload: string }).payload);
+    const pending = items("o1") as EventContext[];
+    expect(pending.map((c) => c.event.id)).toEqual(Object.keys(LEGACY));
+    expectMigrated(pending.map((c) => c.event));
+    expect(items("o2")).toEqual(JSON.parse(payload)); // delivered already: history, left as it was
+    expect(items("o3")).toEqual([{ batch: "b", events: [{ code: 605 }] }]); // not events
+    db.close();
+  });
+});
