@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { formatNames } from "../src/webhooks/registry.ts";
 
 const ROOT = join(import.meta.dir, "..");
 
@@ -12,6 +13,9 @@ function files(dir: string): string[] {
     return statSync(p).isDirectory() ? files(p) : p.endsWith(".ts") ? [p] : [];
   });
 }
+
+/** A source line without its comment (// …, /* … on one line, a * line of a block comment). */
+const withoutComments = (line: string) => line.replace(/\/\/.*$|\/\*.*?(\*\/|$)|^\s*\*.*$/g, "");
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, "utf8");
@@ -65,6 +69,17 @@ describe("the webhook format registry", () => {
       .filter((f) => names.test(readFileSync(f, "utf8"))).map((f) => relative(ROOT, f));
     expect(bad).toEqual([]);
   });
+  test("outside webhooks/, only the registry's FORMAT spells a format: a line about a format never quotes a format's name", () => {
+    const quoted = new RegExp(`["'](${formatNames().join("|")})["']`);
+    // Surfaces' own names (Elysia plugins, Surface, a message's source) are not formats: only a line
+    // that speaks of a format (format, FORMAT, a sample or ping call) counts.
+    const aboutFormat = /\bformats?\b|\.(sample|ping)\(/i;
+    const bad = ["src/api", "src/core", "src/inbound", "src/mta", "src/tracking", "cli"].flatMap((dir) => files(join(ROOT, dir)))
+      .flatMap((f) => readFileSync(f, "utf8").split("\n").map((line, i) => ({ f, i, line: withoutComments(line) })))
+      .filter(({ line }) => aboutFormat.test(line) && quoted.test(line))
+      .map(({ f, i, line }) => `${relative(ROOT, f)}:${i + 1}: ${line.trim()}`);
+    expect(bad).toEqual([]);
+  });
 });
 
 describe("one writer of events", () => {
@@ -116,7 +131,7 @@ describe("one shape for the surfaces", () => {
     const vendor = /SendGrid|Mailgun|SparkPost/;
     const bad = files(join(ROOT, "src/core")).filter((f) => !EXCEPTIONS.includes(relative(ROOT, f)))
       .flatMap((f) => readFileSync(f, "utf8").split("\n").map((line, i) => ({ f, i, line })))
-      .filter(({ line }) => vendor.test(line.replace(/\/\/.*$|\/\*.*?(\*\/|$)|^\s*\*.*$/g, "")))
+      .filter(({ line }) => vendor.test(withoutComments(line)))
       .map(({ f, i, line }) => `${relative(ROOT, f)}:${i + 1}: ${line.trim()}`);
     expect(bad).toEqual([]);
   });

@@ -1,4 +1,6 @@
-// Every webhook format postern speaks, by name. Adding a format: one file in formats/ and one line here.
+// Every webhook format postern speaks, by name. Adding a format: one file in formats/ and one line
+// in FORMATS (and one in FORMAT when a surface or the receiver must name it). Outside formats/ and
+// this file nothing spells a format's name: surfaces and the inbound receiver use FORMAT.
 import type { WebhookFormat } from "./format.ts";
 import { mailgun } from "./formats/mailgun.ts";
 import { native } from "./formats/native.ts";
@@ -22,6 +24,15 @@ const FORMATS: WebhookFormat[] = [
 ];
 
 const BY_NAME = new Map(FORMATS.map((f) => [f.name, f]));
+
+/** The names of the formats the surfaces create targets of, ask samples and pings of, and the receiver posts in. */
+export const FORMAT = {
+  mailgun: mailgun.name, native: native.name, sendgrid: sendgrid.name, sparkpost: sparkpost.name,
+  mailgunRoute: mailgunRoute.name, mailgunStore: mailgunStore.name, sendgridParse: sendgridParse.name, sparkpostRelay: sparkpostRelay.name,
+} as const;
+
+/** Targets of these formats keep one Mailgun webhook id each (extra.mailgunId): the Mailgun and native APIs' shape. */
+export const isMailgunShaped = (format: string): boolean => format === mailgun.name || format === native.name;
 
 /** The format called `name`; throws for a name no format has (a stored row from a newer version). */
 export function formatNamed(name: string): WebhookFormat {

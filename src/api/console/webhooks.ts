@@ -8,8 +8,9 @@ import { WEBHOOK_TYPES } from "../native/webhook-types.ts";
 import type { ConsoleDeps } from "./deps.ts";
 import { permissions } from "../permission.ts";
 import { domainFor, field, requiredField } from "./policy.ts";
+import { FORMAT, isMailgunShaped } from "../../webhooks/registry.ts";
 
-const FORMATS: WebhookTarget["format"][] = ["mailgun", "native", "sendgrid", "sparkpost"];
+const FORMATS: WebhookTarget["format"][] = [FORMAT.mailgun, FORMAT.native, FORMAT.sendgrid, FORMAT.sparkpost];
 
 const view = (w: WebhookTarget) => ({
   id: w.id, format: w.format, url: w.url, accountWide: w.domainId === null,
@@ -23,7 +24,7 @@ function eventsOf(body: unknown, format: WebhookTarget["format"]): { events: str
     throw invalid(`events must be a list of: ${Object.keys(WEBHOOK_TYPES).join(", ")}`, "events");
   }
   const types = raw as string[];
-  if (format === "mailgun" || format === "native") {
+  if (isMailgunShaped(format)) {
     // The Mailgun and native APIs keep one type per target: the console does the same.
     if (types.length !== 1) throw invalid("a Mailgun or native webhook has exactly one event type", "events");
     return { events: [WEBHOOK_TYPES[types[0]!]!], extra: { mailgunId: types[0] } };

@@ -8,6 +8,7 @@ import type { SurfaceDeps } from "../deps.ts";
 import { readForm, routeGroup } from "./form.ts";
 import { accountOnly } from "./policy.ts";
 import { MAX_WEBHOOK_URLS, WEBHOOK_EVENTS, webhookId } from "./model.ts";
+import { FORMAT, isMailgunShaped } from "../../webhooks/registry.ts";
 
 type Deps = Pick<SurfaceDeps, "webhooks" | "domains">;
 
@@ -25,14 +26,14 @@ function urlsOf(values: string[]): string[] {
 
 export function webhookRoutes(deps: Deps) {
   const targetsOf = async (d: Domain, id?: string) =>
-    (await deps.webhooks.list(d.id)).filter((w) => w.domainId === d.id && (w.format === "mailgun" || w.format === "native") && (!id || mailgunIdOf(w) === id));
+    (await deps.webhooks.list(d.id)).filter((w) => w.domainId === d.id && isMailgunShaped(w.format) && (!id || mailgunIdOf(w) === id));
   const requireTargets = async (d: Domain, id: string) => {
     const found = await targetsOf(d, id);
     if (!found.length) throw notFound("Webhook not found");
     return found;
   };
   const createAll = (d: Domain, id: string, urls: string[]) => Promise.all(urls.map((url) =>
-    deps.webhooks.create({ domainId: d.id, events: [WEBHOOK_EVENTS[id]!], url, format: "mailgun", extra: { mailgunId: id } })));
+    deps.webhooks.create({ domainId: d.id, events: [WEBHOOK_EVENTS[id]!], url, format: FORMAT.mailgun, extra: { mailgunId: id } })));
   const removeAll = (targets: WebhookTarget[]) => Promise.all(targets.map((t) => deps.webhooks.remove(t.id)));
 
   return routeGroup()

@@ -3,8 +3,7 @@
 // targets that are, or resolve to, loopback / private / link-local addresses are refused unless
 // webhooks.allow_private is on: the pinned egress of webhooks/outbound.ts decides.
 import type { Outbound } from "../../webhooks/outbound.ts";
-
-const FORMAT = "native";
+import { FORMAT } from "../../webhooks/registry.ts";
 
 /** Problems with the URL itself (scheme, private target); [] when it may be called. */
 export async function checkWebhookUrl(value: string, outbound: Outbound): Promise<string[]> {
@@ -18,7 +17,7 @@ export async function checkWebhookUrl(value: string, outbound: Outbound): Promis
 /** POSTs `payload` as JSON; resolves to the problem as text, or null when the endpoint answered 2xx. */
 export async function probeWebhookUrl(url: string, domain: string, payload: unknown, outbound: Outbound): Promise<string | null> {
   try {
-    const res = await outbound.ping(FORMAT, { url, domain, target: null }, payload);
+    const res = await outbound.ping(FORMAT.native, { url, domain, target: null }, payload);
     if (res.ok) return null;
     return `${url}: the endpoint answered HTTP ${res.status}${res.status >= 300 && res.status < 400 ? " (redirects are not followed)" : ""}`;
   } catch (err) {

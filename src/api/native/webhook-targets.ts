@@ -8,6 +8,7 @@ import { ErrorListError } from "./errors.ts";
 import type { Outbound } from "../../webhooks/outbound.ts";
 import { TRACKED_TYPES, WEBHOOK_TYPES } from "./webhook-types.ts";
 import { checkWebhookUrl, probeWebhookUrl } from "./webhook-check.ts";
+import { FORMAT, isMailgunShaped } from "../../webhooks/registry.ts";
 
 export const MAX_WEBHOOK_URLS = 3;
 
@@ -27,7 +28,7 @@ export function checkWebhookType(type: string | undefined): string {
 }
 
 const ofType = (targets: WebhookTarget[], domain: Domain, type: string) =>
-  targets.filter((w) => (w.format === "mailgun" || w.format === "native") && w.domainId === domain.id
+  targets.filter((w) => isMailgunShaped(w.format) && w.domainId === domain.id
     && (w.extra.mailgunId ?? w.extra.webhookType) === type);
 
 async function checkUrls(urls: string[], deps: WebhookDeps): Promise<string[]> {
@@ -45,13 +46,13 @@ export async function createDomainWebhook(deps: WebhookDeps, domain: Domain, typ
   if (tracked && !domain[tracked]) {
     throw invalid(`${type} webhooks need ${tracked === "openTracking" ? "open" : "click"} tracking, which is off for ${domain.name}`, "id");
   }
-  const [sample] = (await deps.outbound.sample("native", type, domain.name)) as unknown[];
+  const [sample] = (await deps.outbound.sample(FORMAT.native, type, domain.name)) as unknown[];
   const failures = (await Promise.all(urls.map((u) => probeWebhookUrl(u, domain.name, sample, deps.outbound)))).filter((f): f is string => f !== null);
   if (failures.length) throw new ErrorListError("payment_required", "Webhook URL check failed", failures);
   const existing = ofType(await deps.webhooks.list(domain.id), domain, type);
   for (const w of existing) await deps.webhooks.remove(w.id);
   for (const url of urls) {
-    await deps.webhooks.create({ domainId: domain.id, events: [WEBHOOK_TYPES[type]!], url, format: "mailgun", extra: { mailgunId: type } });
+    await deps.webhooks.create({ domainId: domain.id, events: [WEBHOOK_TYPES[type]!], url, format: FORMAT.mailgun, extra: { mailgunId: type } });
   }
   return urls;
 }

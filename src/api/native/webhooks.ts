@@ -6,6 +6,7 @@ import { permissions } from "../permission.ts";
 import { readForm, textOf, textsOf } from "./model.ts";
 import { visibleDomain } from "./policy.ts";
 import { checkWebhookType, createDomainWebhook, deleteDomainWebhook } from "./webhook-targets.ts";
+import { FORMAT } from "../../webhooks/registry.ts";
 
 type Deps = Pick<SurfaceDeps, "domains" | "webhooks" | "outbound">;
 // Form bodies are read with request.formData() so repeated fields keep their order.
@@ -34,6 +35,6 @@ export function webhookRoutes(deps: Deps) {
     }, READ)
     .get("/domains/:domain/webhooks/:type/sample", async ({ request, params }) => {
       const { domain } = await visibleDomain(request, deps.domains, params.domain);
-      return deps.outbound.sample("native", checkWebhookType(params.type), domain.name);
+      return deps.outbound.sample(FORMAT.native, checkWebhookType(params.type), domain.name);
     }, READ);
 }

@@ -13,6 +13,7 @@ import { permissions } from "../permission.ts";
 import { readJsonBody } from "./body.ts";
 import { isObject, readBoolean, readString } from "./fields.ts";
 import { createEventWebhookSettings, SG_EVENT_SWITCHES, type EventWebhookSettings, type SettingsPatch } from "../../webhooks/formats/sendgrid-settings.ts";
+import { FORMAT } from "../../webhooks/registry.ts";
 
 const MAX_BODY_BYTES = 64 * 1024;
 const BASE = "/v3/user/webhooks/event";
@@ -104,7 +105,7 @@ export function eventWebhookRoutes(deps: Deps) {
       const extra = typeof b.oauth_token_url === "string" && b.oauth_token_url
         ? { oauth_token_url: b.oauth_token_url, oauth_client_id: b.oauth_client_id, oauth_client_secret: b.oauth_client_secret } : {};
       try {
-        await deps.outbound.ping("sendgrid", { url: url!, domain: p.domain?.name ?? "", target: { id: "", domainId: scopeOf(p), events: [], url: url!, format: "sendgrid", extra, createdAt: 0 } });
+        await deps.outbound.ping(FORMAT.sendgrid, { url: url!, domain: p.domain?.name ?? "", target: { id: "", domainId: scopeOf(p), events: [], url: url!, format: FORMAT.sendgrid, extra, createdAt: 0 } });
       } catch (err) {
         throw invalid(`the test post to ${url} failed: ${(err as Error).message}`, "url");
       }

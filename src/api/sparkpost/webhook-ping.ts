@@ -5,10 +5,10 @@
 import type { WebhookTarget } from "../../core/store-port.ts";
 import type { Outbound } from "../../webhooks/outbound.ts";
 import { OAuthError } from "../../webhooks/oauth.ts";
+import { FORMAT } from "../../webhooks/registry.ts";
 import { SparkpostError, spError } from "./errors.ts";
 
 const MAX_BODY_CHARS = 4096;
-const FORMAT = "sparkpost";
 
 /** A SparkPost webhook's auth fields, as stored in the target's extra. */
 export interface WebhookAuth {
@@ -40,8 +40,8 @@ const trimmed = (r: PingResponse): PingResponse => ({ status: r.status, headers:
 export async function pingTarget(outbound: Outbound, target: Pick<WebhookTarget, "url" | "extra" | "domainId"> & { id?: string }, message?: unknown): Promise<PingResponse> {
   let answer: PingResponse;
   try {
-    const full: WebhookTarget = { id: target.id ?? "", domainId: target.domainId, url: target.url, extra: target.extra, events: [], format: FORMAT, createdAt: 0 };
-    answer = trimmed(await outbound.ping(FORMAT, { url: target.url, domain: "", target: full }, message));
+    const full: WebhookTarget = { id: target.id ?? "", domainId: target.domainId, url: target.url, extra: target.extra, events: [], format: FORMAT.sparkpost, createdAt: 0 };
+    answer = trimmed(await outbound.ping(FORMAT.sparkpost, { url: target.url, domain: "", target: full }, message));
   } catch (err) {
     if (err instanceof OAuthError && err.response) throw pingFailed(trimmed(err.response));
     answer = { status: 502, headers: {}, body: (err as Error)?.message ?? String(err) };

@@ -12,6 +12,7 @@ import { principalOf } from "../context.ts";
 import { readQuery } from "./query.ts";
 import { createdLinks, EVENT_MAP, readWebhook, toWire, updatedLinks, type WebhookExtra, type WebhookTarget } from "./webhook-model.ts";
 import { checkTarget, pingTarget } from "./webhook-ping.ts";
+import { FORMAT } from "../../webhooks/registry.ts";
 
 type Deps = Pick<SurfaceDeps, "webhooks" | "domains" | "outbound">;
 
@@ -24,7 +25,7 @@ async function scopeId(request: Request, deps: Deps, principal: Principal, name?
 /** SparkPost targets visible here; a domain key sees account-wide ones but may change only its own. */
 /** A domain key sees only its domain's webhooks: account-wide ones carry credentials it must not read. */
 async function visible(deps: Deps, scope: number | null, principal?: Principal): Promise<WebhookTarget[]> {
-  const all = (await deps.webhooks.list(scope)).filter((t) => t.format === "sparkpost");
+  const all = (await deps.webhooks.list(scope)).filter((t) => t.format === FORMAT.sparkpost);
   return principal?.kind === "domain" ? all.filter((t) => t.domainId === scope) : all;
 }
 
@@ -57,7 +58,7 @@ export function webhookRoutes(deps: Deps, prefix: "" | "/:domain") {
       const w = readWebhook(body);
       await checkTarget(w.url, egress);
       await pingTarget(egress, { url: w.url, extra: { ...w.extra }, domainId: scope });
-      const t = await deps.webhooks.create({ domainId: scope, events: w.native, url: w.url, format: "sparkpost", extra: { ...w.extra } });
+      const t = await deps.webhooks.create({ domainId: scope, events: w.native, url: w.url, format: FORMAT.sparkpost, extra: { ...w.extra } });
       return json(200, { results: { id: t.id, links: createdLinks(t.id) } });
     }, { permission: need("webhooks.manage", { prefix }) })
     .get(`${prefix}/webhooks/:id`, async ({ request, params }) => {
@@ -97,7 +98,7 @@ export function webhookRoutes(deps: Deps, prefix: "" | "/:domain") {
       return json(200, { results: documentation() });
     }, { permission: need("webhooks.read") })
     .get("/webhooks/events/samples", async ({ request }) => {
-      return json(200, { results: await deps.outbound.sample("sparkpost", (readQuery(request).list("events") ?? []).join(","), null) });
+      return json(200, { results: await deps.outbound.sample(FORMAT.sparkpost, (readQuery(request).list("events") ?? []).join(","), null) });
     }, { permission: need("webhooks.read") });
 }
 

@@ -53,7 +53,8 @@ export interface InboundRuleStore {
 /** One post owed for a received message: which format, where, and what it needs to build it. */
 export interface InboundPostItem {
   id: string;
-  format: "mailgun-route" | "mailgun-store" | "sendgrid-parse" | "sparkpost-relay";
+  /** An inbound format name of webhooks/registry.ts (the receiver picks it from the rule). */
+  format: string;
   url: string;
   recipient: string;
   /** The rule that asked for it (route id, parse hostname, relay webhook id). */

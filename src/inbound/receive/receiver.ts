@@ -12,6 +12,7 @@ import type { Resolver } from "../../dns.ts";
 import { createSubscribers, type OutboxSubscriber } from "../../core/subscribers.ts";
 import { startAuthentication } from "./authenticate.ts";
 import { createBodyWriter } from "./body-writer.ts";
+import { FORMAT } from "../../webhooks/registry.ts";
 
 export const STORE_DAYS = 3;
 
@@ -63,19 +64,19 @@ export function createReceiver(deps: ReceiverDeps) {
       if (domain.inbound && host === domain.name) {
         for (const a of routeRecipient(routes, rcpt.slice(0, 320), header)) {
           if (a.kind === "forward" && a.destination.includes("@") && !/^https?:/i.test(a.destination)) forwards.push([rcpt, a.destination]);
-          else if (a.kind === "forward") posts.push({ id: id(), format: "mailgun-route", url: a.destination, recipient: rcpt, ruleId: a.routeId, options: {} });
-          else if (a.notify) posts.push({ id: id(), format: "mailgun-store", url: a.notify, recipient: rcpt, ruleId: a.routeId, options: {} });
+          else if (a.kind === "forward") posts.push({ id: id(), format: FORMAT.mailgunRoute, url: a.destination, recipient: rcpt, ruleId: a.routeId, options: {} });
+          else if (a.notify) posts.push({ id: id(), format: FORMAT.mailgunStore, url: a.notify, recipient: rcpt, ruleId: a.routeId, options: {} });
         }
       }
       const parse = await deps.rules.getRule("sendgrid-parse", host);
       if (parse && !parseHosts.has(host)) {
         parseHosts.add(host);
-        posts.push({ id: id(), format: "sendgrid-parse", url: parse.spec.url, recipient: rcpt, ruleId: host,
+        posts.push({ id: id(), format: FORMAT.sendgridParse, url: parse.spec.url, recipient: rcpt, ruleId: host,
           options: { hostname: host, sendRaw: parse.spec.sendRaw, spamCheck: parse.spec.spamCheck } });
       }
       if (await deps.rules.getRule("sparkpost-inbound-domain", host)) {
         for (const hook of (await deps.rules.listRules("sparkpost-relay-webhook")).filter((h) => h.spec.matchDomain === host)) {
-          posts.push({ id: id(), format: "sparkpost-relay", url: hook.spec.target, recipient: rcpt, ruleId: hook.id,
+          posts.push({ id: id(), format: FORMAT.sparkpostRelay, url: hook.spec.target, recipient: rcpt, ruleId: hook.id,
             options: { name: hook.spec.name, authToken: hook.spec.authToken, matchDomain: hook.spec.matchDomain } });
         }
       }
