@@ -1,10 +1,14 @@
-// Two nodes of zone us on one PostgreSQL database (control data shared): two real `postern serve`
-// processes deliver one batch to the local SMTP sink. One is killed with kill -9 mid-batch; the
-// other finishes the batch, taking over the dead node's claims once their (short) lease ends; the
-// killed node restarts. Nothing accepted is lost, and only what was in flight at the kill is
-// delivered twice: at most one message per open connection of the killed node (10 per host) plus
-// the outcomes it had not yet committed. The #21 aim of 0.1 % is not reached yet on PostgreSQL
-// (16 of 1,500 seen, 1.1 %): the bound below says what holds today, the log line prints the rate.
+// Two nodes of zone us on one PostgreSQL database (control data shared), as the #21 check runs
+// them: two real `postern serve` processes take a stream of sends over HTTP (SendGrid's
+// /v3/mail/send, spread over both) and deliver to the local SMTP sink. One is killed with kill -9
+// once a third is delivered, while both are busy; mail keeps flowing through the other, which
+// takes over the dead node's claims once their (short) lease ends; the killed node restarts at
+// two thirds and serves again. Nothing accepted is lost. A message is delivered twice only when
+// the killed node was attempting it: the sink had the message but the node had not yet read its
+// 250 (most of them, measured), or had read it and not yet committed the outcome (a write takes
+// a few ms). How many that is depends on what the kill interrupts, so the bound is the most the
+// killed node can hold (MAX_DUPLICATES), and the log line prints the rate (docs/storage.md has
+// the measured figures).
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,72 +16,111 @@ import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
 import { createApp } from "../../src/app.ts";
 import { createLogger } from "../../src/log.ts";
-import { startSink } from "../helpers/smtp-sink.ts";
+import { startSink, type Sink } from "../helpers/smtp-sink.ts";
+import { freePort } from "../helpers/free-port.ts";
 import { pgSkipReason, startPostgres, type PgCluster } from "../helpers/postgres.ts";
 
-const MESSAGES = 1500;
+const MESSAGES = 3000;
+/** Sends in flight at once, over the live nodes. */
+const SENDERS = 8;
+/** Deliveries twice, at most: what the killed node had claimed of the one destination (twice max_connections_per_host); more would be another fault (a live node losing its claims). */
+const MAX_DUPLICATES = 20;
 const MAIN = join(import.meta.dir, "../../cli/main.ts");
 const dir = mkdtempSync(join(tmpdir(), "postern-nodes-"));
 const pg: PgCluster | null = pgSkipReason ? null : await startPostgres();
 afterAll(async () => { await pg?.stop(); rmSync(dir, { recursive: true, force: true }); }, 30_000);
 
-function nodeConfig(nodeId: string, url: string, sinkPort: number): string {
-  const file = join(dir, `${nodeId}.toml`);
-  writeFileSync(file, `[server]\nlisten = "127.0.0.1:0"\nzone = "us"\nnode_id = "${nodeId}"\nclaim_lease = "2s"\n` +
-    `[storage]\nengine = "postgres"\npostgres_url = "${url}"\ndata_dir = "${join(dir, nodeId)}"\n` +
-    `[smtp]\nlisten = "127.0.0.1:0"\n[mta]\nhostname = "mta.test"\nretry = ["1s"]\n[mta.routes]\n"*" = "127.0.0.1:${sinkPort}"\n`);
-  return file;
+interface Node { id: string; file: string; base: string; proc: ReturnType<typeof Bun.spawn> | null; live: boolean }
+
+async function node(id: string, url: string, sinkPort: number): Promise<Node> {
+  const port = await freePort();
+  const file = join(dir, `${id}.toml`);
+  // Each node says its own name in EHLO, so the sink tells who delivered what.
+  writeFileSync(file, `[server]\nlisten = "127.0.0.1:${port}"\nzone = "us"\nnode_id = "${id}"\nclaim_lease = "2s"\n` +
+    `[storage]\nengine = "postgres"\npostgres_url = "${url}"\ndata_dir = "${join(dir, id)}"\n` +
+    `[smtp]\nlisten = "127.0.0.1:0"\n[mta]\nhostname = "${id}.mta.test"\nretry = ["1s"]\n[mta.routes]\n"*" = "127.0.0.1:${sinkPort}"\n`);
+  return { id, file, base: `http://127.0.0.1:${port}`, proc: null, live: false };
 }
 
-const serve = (file: string) => Bun.spawn(["bun", MAIN, "--config", file, "serve"], { stdout: "ignore", stderr: "ignore" });
+async function serve(n: Node) {
+  n.proc = Bun.spawn(["bun", MAIN, "--config", n.file, "serve"], { stdout: "ignore", stderr: "ignore" });
+  for (let i = 0; i < 300 && !(await fetch(`${n.base}/healthz`).then((r) => r.ok, () => false)); i++) await Bun.sleep(100);
+  n.live = true;
+}
+
+/** Sends MESSAGES single-recipient messages, each to the next live node; a node is taken out of the rotation (its requests settled) before it is killed. */
+function startSending(nodes: Node[], key: string) {
+  let next = 0;
+  let turn = 0;
+  const busy = new Map<Node, number>();
+  const sendOne = async (i: number) => {
+    for (;;) {
+      const live = nodes.filter((n) => n.live);
+      const n = live[turn++ % live.length]!;
+      busy.set(n, (busy.get(n) ?? 0) + 1);
+      try {
+        const res = await fetch(`${n.base}/v3/mail/send`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body: JSON.stringify({ personalizations: [{ to: [{ email: `r${i}@dest.test` }] }], from: { email: "a@example.com" }, subject: `m${i}`,
+            content: [{ type: "text/plain", value: "x" }] }) });
+        if (res.status !== 202) throw new Error(`send ${i} to ${n.id}: ${res.status} ${await res.text()}`);
+        return;
+      } finally { busy.set(n, busy.get(n)! - 1); }
+    }
+  };
+  const done = Promise.all(Array.from({ length: SENDERS }, async () => { while (next < MESSAGES) await sendOne(next++); }));
+  return {
+    done,
+    /** Stops sending to `n` and waits for its requests in flight: a send is then either answered 202 or never made. */
+    async drain(n: Node) { n.live = false; while ((busy.get(n) ?? 0) > 0) await Bun.sleep(5); },
+  };
+}
+
+const delivered = (sink: Sink) => new Set(sink.messages.flatMap((m) => m.to)).size;
+async function waitDelivered(sink: Sink, n: number, ms: number) {
+  const deadline = Date.now() + ms;
+  while (delivered(sink) < n && Date.now() < deadline) await Bun.sleep(20);
+}
 
 describe.skipIf(pg === null)("two nodes on one PostgreSQL database", () => {
-  test("kill -9 of one node mid-batch: the other finishes it, the killed one restarts, nothing lost, only in-flight mail delivered twice", async () => {
+  test("kill -9 of one node mid-stream: mail keeps flowing through the other, the killed one restarts, nothing lost, only in-flight mail delivered twice", async () => {
     const sink = await startSink();
     const url = await pg!.createDatabase("nodes");
-    const files = ["us-1", "us-2"].map((id) => nodeConfig(id, url, sink.port));
-    // Accept the batch before either node serves, so both find it waiting.
-    const seed = await createApp(loadConfig({ file: nodeConfig("seed", url, sink.port), env: {} }), { log: createLogger({ level: "silent" }) });
+    const seed = await createApp(loadConfig({ file: (await node("seed", url, sink.port)).file, env: {} }), { log: createLogger({ level: "silent" }) });
     await seed.domains.add("example.com");
     await seed.domains.verify("example.com", true);
-    const principal = { accountId: 1, keyId: "test", kind: "account" as const, domain: null, grants: [] };
-    for (let i = 0; i < MESSAGES; i++) {
-      await seed.sender.send(principal, { domain: "example.com", source: "cli", from: { email: "a@example.com" },
-        envelopes: [{ to: [{ email: `r${i}@dest.test` }], subject: `m${i}`, text: "x" }] });
-    }
-    const distinct = () => new Set(sink.messages.flatMap((m) => m.to)).size;
-    const waitFor = async (n: number, ms: number) => {
-      const deadline = Date.now() + ms;
-      while (distinct() < n && Date.now() < deadline) await Bun.sleep(50);
-    };
-
-    let one = serve(files[0]!);
-    const two = serve(files[1]!);
+    const key = (await seed.access.createKey({ kind: "domain", domain: "example.com" })).key;
+    const [one, two] = [await node("us-1", url, sink.port), await node("us-2", url, sink.port)];
     try {
-      await waitFor(MESSAGES / 3, 60_000);
-      one.kill(9);
-      await one.exited;
-      const atKill = distinct();
-      expect(atKill).toBeLessThan(MESSAGES);
-      // us-2 alone finishes the batch, us-1's claims included once their lease ended.
-      await waitFor(MESSAGES, 90_000);
-      expect(distinct()).toBe(MESSAGES);
+      await Promise.all([serve(one), serve(two)]);
+      const sending = startSending([one, two], key);
+      await waitDelivered(sink, MESSAGES / 3, 120_000);
+      await sending.drain(one);
+      one.proc!.kill(9);
+      await one.proc!.exited;
+      const atKill = { delivered: delivered(sink), received: sink.messages.length };
+      const t = performance.timeOrigin + performance.now();
+      console.log("TMP us-1 delivered in the 300 ms before the kill:", sink.messages.filter((m) => m.session.hostNameAppearsAs === "us-1.mta.test" && (m as any).repliedAt > t - 300).length);
+      expect(atKill.delivered).toBeLessThan(MESSAGES);
+      // us-2 alone keeps delivering, us-1's claims included once their lease ended.
+      await waitDelivered(sink, (MESSAGES * 2) / 3, 120_000);
+      expect(sink.messages.slice(atKill.received).filter((m) => m.session.hostNameAppearsAs === "us-2.mta.test").length).toBeGreaterThan(MESSAGES / 4);
+      await serve(one);
+      await sending.done;
+      await waitDelivered(sink, MESSAGES, 120_000);
+      expect(delivered(sink)).toBe(MESSAGES);
       const nodes = await seed.nodes.list("us");
+      expect(nodes.find((n) => n.nodeId === "us-1")).toMatchObject({ state: "serving", pid: one.proc!.pid });
       expect(nodes.find((n) => n.nodeId === "us-2")?.state).toBe("serving");
-      expect(nodes.find((n) => n.nodeId === "us-1")?.claims.recipients ?? 0).toBe(0);
-      one = serve(files[0]!);
-      for (let i = 0; i < 100 && (await seed.nodes.list("us")).find((n) => n.nodeId === "us-1")?.pid !== one.pid; i++) await Bun.sleep(100);
-      expect((await seed.nodes.list("us")).find((n) => n.nodeId === "us-1")).toMatchObject({ state: "serving", pid: one.pid });
       const stats = await seed.store.zone("us").queueStats(Date.now());
       expect([stats.queued, stats.deferred, stats.delivered]).toEqual([0, 0, MESSAGES]);
     } finally {
-      for (const p of [one, two]) p.kill("SIGTERM");
-      await Promise.all([one.exited, two.exited]);
+      for (const n of [one, two]) n.proc?.kill("SIGTERM");
+      await Promise.all([one.proc?.exited, two.proc?.exited]);
       await seed.stop();
       await sink.close();
     }
     const duplicates = sink.messages.length - MESSAGES;
-    console.log(`multi-node: ${MESSAGES} recipients, ${duplicates} delivered twice`);
-    expect(duplicates).toBeLessThanOrEqual(30);
-  }, 240_000);
+    console.log(`multi-node: ${MESSAGES} recipients, ${duplicates} delivered twice (${((duplicates / MESSAGES) * 100).toFixed(2)} %)`);
+    expect(duplicates).toBeLessThanOrEqual(MAX_DUPLICATES);
+  }, 300_000);
 });

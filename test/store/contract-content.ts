@@ -34,6 +34,20 @@ export function contentContract(open: Open) {
     await store.close();
   });
 
+  test("sends accepted at once are each durable when they resolve, events in order, and a bad one fails alone", async () => {
+    const store = await open();
+    const z = store.zone("us");
+    const send = (n: number, id = `m${n}`) => ({ messages: [{ ...message(id), sendId: `s${n}` }], recipients: [{ ...recipient(`r${n}`), messageId: id }],
+      attachments: [], events: [{ id: `e${n}`, type: "accepted" as const, messageId: id, recipient: `r${n}@b.test`, domain: "a.test", timestamp: NOW + n, tags: [], metadata: {} }] });
+    // s3 reuses m1's id: it must fail, and only it.
+    const results = await Promise.allSettled([send(1), send(2), send(3, "m1"), send(4)].map((s) => z.createSend(s)));
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
+    expect((await z.listRecipients("m1")).map((r) => r.id)).toEqual(["r1"]);
+    expect((await z.eventsAfter(0, 10)).map((e) => e.event.id)).toEqual(["e1", "e2", "e4"]);
+    expect((await z.listSends(undefined, { limit: 10 })).map((s) => s.id).sort()).toEqual(["s1", "s2", "s4"]);
+    await store.close();
+  });
+
   test("suppression reads: one entry, any domain of the zone, and a whole list deleted", async () => {
     const store = await open();
     const z = store.zone("us");

@@ -1,29 +1,40 @@
 // Events in a zone schema: append-only, searched by domain and time, message or recipient, and
-// read in commit order by the webhook fan-out. Each event-writing transaction takes its positions
-// from event_counter as its last statement: the counter row's lock makes those transactions take
-// turns, so position order is commit order and a cursor never passes an event still uncommitted.
+// read in commit order by the webhook fan-out. Every event write takes its positions from the
+// event_counter row in the statement that commits it (writes.ts), or as the last statement of its
+// transaction: the row's lock makes those writes take turns until they commit, so position order
+// is commit order and a cursor never passes an event still uncommitted.
 import type { MessageEvent } from "../../core/model.ts";
 import type { EventQuery, TagInfo } from "../../core/store-port.ts";
 import { toEvent } from "../sqlite/events.ts";
 import { exec, rows, type Sql } from "./db.ts";
+import { Writes } from "./writes.ts";
 
 // The event's tags, as a set of rows (data is the JSON text of the remaining fields).
 const TAGS_OF = (alias: string) => `jsonb_array_elements_text(COALESCE(${alias}.data::jsonb -> 'tags', '[]'::jsonb))`;
 
-/** Writes `events` inside transaction `tx`; call it last in the transaction (see above). */
-export async function insertEvents(tx: Sql, events: MessageEvent[]): Promise<void> {
+/** Adds the writing of `events` to `w`: their positions come from the counter row in the same statement. */
+export function addEvents(w: Writes, events: MessageEvent[]): void {
   if (events.length === 0) return;
   const cols: unknown[][] = [[], [], [], [], [], [], []];
   for (const e of events) {
     const { id, type, messageId, recipient, domain, timestamp, ...rest } = e;
     [id, type, messageId, recipient, domain, timestamp, JSON.stringify(rest)].forEach((v, i) => cols[i]!.push(v));
   }
-  await exec(tx, `WITH counter AS (UPDATE event_counter SET value = value + $8 RETURNING value - $8 AS base)
-    INSERT INTO events (id, seq, type, message_id, recipient, domain, ts, data)
-    SELECT u.id, counter.base + u.ord, u.type, u.message_id, u.recipient, u.domain, u.ts, u.data
-    FROM counter, unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[])
+  const [ids, types, messages, recipients, domains, ts, data] = cols.map((c) => w.bind(c));
+  const n = w.bind(events.length);
+  const counter = w.add(`UPDATE event_counter SET value = value + ${n}::bigint RETURNING value - ${n}::bigint AS base`);
+  w.add(`INSERT INTO events (id, seq, type, message_id, recipient, domain, ts, data)
+    SELECT u.id, ${counter}.base + u.ord, u.type, u.message_id, u.recipient, u.domain, u.ts, u.data
+    FROM ${counter}, unnest(${ids}::text[], ${types}::text[], ${messages}::text[], ${recipients}::text[], ${domains}::text[], ${ts}::bigint[], ${data}::text[])
       WITH ORDINALITY AS u(id, type, message_id, recipient, domain, ts, data, ord)
-    ON CONFLICT (id) DO NOTHING`, [...cols, events.length]);
+    ON CONFLICT (id) DO NOTHING`);
+}
+
+/** Writes `events` inside transaction `tx`; call it last in the transaction, so the counter's lock is held briefly. */
+export async function insertEvents(tx: Sql, events: MessageEvent[]): Promise<void> {
+  const w = new Writes();
+  addEvents(w, events);
+  await w.run(tx);
 }
 
 export function createEventStatements(sql: Sql) {

@@ -6,6 +6,7 @@
 import type { ClaimFairness, ClaimLease, RecipientUpdate, StoredRecipient } from "../../core/store-port.ts";
 import { toRecipient } from "../sqlite/queue.ts";
 import { exec, one, rows, type Row, type Sql } from "./db.ts";
+import type { Writes } from "./writes.ts";
 
 const PENDING = "status IN ('queued', 'deferred')";
 /** Not being attempted: never claimed, or its claimer's lease ran out. */
@@ -31,15 +32,6 @@ export function createQueueStatements(sql: Sql) {
         ? await rows(sql, claimFair, [now, limit, lease.leaseMs, lease.owner, fair.perDomain, fair.skipDomains, limit * FAIR_SCAN_FACTOR])
         : await rows(sql, claimPlain, [now, limit, lease.leaseMs, lease.owner]);
       return list.sort((a, b) => (a.next_attempt_at as number) - (b.next_attempt_at as number) || (a.seq as number) - (b.seq as number)).map(toRecipient);
-    },
-    async applyUpdates(tx: Sql, updates: RecipientUpdate[], now: number) {
-      if (updates.length === 0) return;
-      const col = <K extends keyof RecipientUpdate>(k: K) => updates.map((u) => u[k]);
-      await exec(tx, `UPDATE recipients r SET status = u.status, attempts = u.attempts, next_attempt_at = u.next, first_attempt_at = u.first,
-          last_code = u.code, last_response = u.response, mx = u.mx, updated_at = $9, owner = NULL
-        FROM unnest($1::text[], $2::text[], $3::int[], $4::bigint[], $5::bigint[], $6::int[], $7::text[], $8::text[])
-          AS u(id, status, attempts, next, first, code, response, mx) WHERE r.id = u.id`,
-        [col("id"), col("status"), col("attempts"), col("nextAttemptAt"), col("firstAttemptAt"), col("lastCode"), col("lastResponse"), col("mx"), now]);
     },
     async stats(now: number) {
       const counts = await rows(sql, "SELECT status, COUNT(*)::int AS n FROM recipients GROUP BY status");
@@ -83,6 +75,17 @@ export function createQueueStatements(sql: Sql) {
       return (r?.t as number | null) ?? null;
     },
   };
+}
+
+/** Adds the writing back of attempt outcomes to `w`: each row's new state, its claim cleared. */
+export function addRecipientUpdates(w: Writes, updates: RecipientUpdate[], now: number): void {
+  if (updates.length === 0) return;
+  const col = <K extends keyof RecipientUpdate>(k: K) => w.bind(updates.map((u) => u[k]));
+  w.add(`UPDATE recipients r SET status = u.status, attempts = u.attempts, next_attempt_at = u.next, first_attempt_at = u.first,
+      last_code = u.code, last_response = u.response, mx = u.mx, updated_at = ${w.bind(now)}::bigint, owner = NULL
+    FROM unnest(${col("id")}::text[], ${col("status")}::text[], ${col("attempts")}::int[], ${col("nextAttemptAt")}::bigint[],
+      ${col("firstAttemptAt")}::bigint[], ${col("lastCode")}::int[], ${col("lastResponse")}::text[], ${col("mx")}::text[])
+      AS u(id, status, attempts, next, first, code, response, mx) WHERE r.id = u.id`);
 }
 
 export type { Row };

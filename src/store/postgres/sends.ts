@@ -1,36 +1,43 @@
 // Send records in a zone schema: messages, their recipients (the queue) and attachments, written
-// in one transaction per send with one statement per table, and the reads over whole sends.
+// as one multi-row write per table inside the one statement that commits a burst of sends
+// (send-commit.ts), and the reads over whole sends.
 import type { NewSend, SendRecordStore, StoredAttachment, StoredMessage, StoredSend } from "../../core/store-port.ts";
 import { decodeExtra, encodeExtra, toStoredMessage } from "../sqlite/messages.ts";
 import { toRecipient } from "../sqlite/queue.ts";
-import { exec, one, rows, type Sql } from "./db.ts";
+import { one, rows, type Sql } from "./db.ts";
+import type { Writes } from "./writes.ts";
 
-/** Writes a send's messages, recipients and attachments inside `tx` (events are the caller's). */
-export async function insertSendRows(tx: Sql, { messages, recipients, attachments }: NewSend): Promise<void> {
-  const m = <T>(f: (x: StoredMessage) => T) => messages.map(f);
+/** Adds the writing of sends' messages, recipients and attachments to `w` (events are the caller's). */
+export function addSendRows(w: Writes, { messages, recipients, attachments }: NewSend): void {
   if (messages.length) {
-    await exec(tx, `INSERT INTO messages (id, send_id, domain, message_id_header, mail_from, subject, content, tags, metadata,
+    const m = <T>(f: (x: StoredMessage) => T) => w.bind(messages.map(f));
+    w.add(`INSERT INTO messages (id, send_id, domain, message_id_header, mail_from, subject, content, raw, tags, metadata,
         callback_url, source, is_test, size, created_at, extra)
-      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-        $10::text[], $11::text[], $12::boolean[], $13::int[], $14::bigint[], $15::text[])`,
-      [m((x) => x.id), m((x) => x.sendId), m((x) => x.domain), m((x) => x.messageIdHeader), m((x) => x.from), m((x) => x.subject),
-        m((x) => x.content), m((x) => JSON.stringify(x.tags)), m((x) => JSON.stringify(x.metadata)), m((x) => x.callbackUrl),
-        m((x) => x.source), m((x) => x.isTest), m((x) => x.size), m((x) => x.createdAt), m((x) => encodeExtra(x.extra))]);
-    // Raw MIME is rare and large: one statement each, bound as bytea.
-    for (const x of messages) if (x.raw) await exec(tx, "UPDATE messages SET raw = $1 WHERE id = $2", [x.raw, x.id]);
+      SELECT u.id, u.send_id, u.domain, u.mid, u.mail_from, u.subject, u.content, u.raw, u.tags, u.metadata, u.callback_url, u.source,
+        u.is_test, u.size, u.created_at, u.extra
+      FROM unnest(${m((x) => x.id)}::text[], ${m((x) => x.sendId)}::text[], ${m((x) => x.domain)}::text[], ${m((x) => x.messageIdHeader)}::text[],
+        ${m((x) => x.from)}::text[], ${m((x) => x.subject)}::text[], ${m((x) => x.content)}::text[], ${m((x) => x.raw)}::bytea[],
+        ${m((x) => JSON.stringify(x.tags))}::text[], ${m((x) => JSON.stringify(x.metadata))}::text[], ${m((x) => x.callbackUrl)}::text[],
+        ${m((x) => x.source)}::text[], ${m((x) => x.isTest)}::boolean[], ${m((x) => x.size)}::int[], ${m((x) => x.createdAt)}::bigint[],
+        ${m((x) => encodeExtra(x.extra))}::text[])
+        WITH ORDINALITY AS u(id, send_id, domain, mid, mail_from, subject, content, raw, tags, metadata, callback_url, source, is_test, size,
+          created_at, extra, ord)
+      ORDER BY u.ord`);
   }
   if (recipients.length) {
-    const r = <T>(f: (x: (typeof recipients)[number]) => T) => recipients.map(f);
-    await exec(tx, `INSERT INTO recipients (id, message_id, email, rcpt_domain, kind, status, attempts, next_attempt_at, expires_at, updated_at)
+    const r = <T>(f: (x: (typeof recipients)[number]) => T) => w.bind(recipients.map(f));
+    w.add(`INSERT INTO recipients (id, message_id, email, rcpt_domain, kind, status, attempts, next_attempt_at, expires_at, updated_at)
       SELECT u.id, u.message_id, u.email, u.rcpt_domain, u.kind, u.status, 0, u.next, u.expires, u.updated
-      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::bigint[])
-        WITH ORDINALITY AS u(id, message_id, email, rcpt_domain, kind, status, next, expires, updated, ord) ORDER BY u.ord`,
-      [r((x) => x.id), r((x) => x.messageId), r((x) => x.email), r((x) => x.rcptDomain), r((x) => x.kind), r((x) => x.status),
-        r((x) => x.nextAttemptAt), r((x) => x.expiresAt), r((x) => x.updatedAt)]);
+      FROM unnest(${r((x) => x.id)}::text[], ${r((x) => x.messageId)}::text[], ${r((x) => x.email)}::text[], ${r((x) => x.rcptDomain)}::text[],
+        ${r((x) => x.kind)}::text[], ${r((x) => x.status)}::text[], ${r((x) => x.nextAttemptAt)}::bigint[], ${r((x) => x.expiresAt)}::bigint[],
+        ${r((x) => x.updatedAt)}::bigint[])
+        WITH ORDINALITY AS u(id, message_id, email, rcpt_domain, kind, status, next, expires, updated, ord) ORDER BY u.ord`);
   }
-  for (const a of attachments) {
-    await exec(tx, `INSERT INTO attachments (send_id, idx, filename, content_type, content_id, disposition, data) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [a.sendId, a.idx, a.filename, a.contentType, a.contentId, a.disposition, a.data]);
+  if (attachments.length) {
+    const a = <T>(f: (x: StoredAttachment) => T) => w.bind(attachments.map(f));
+    w.add(`INSERT INTO attachments (send_id, idx, filename, content_type, content_id, disposition, data)
+      SELECT * FROM unnest(${a((x) => x.sendId)}::text[], ${a((x) => x.idx)}::int[], ${a((x) => x.filename)}::text[], ${a((x) => x.contentType)}::text[],
+        ${a((x) => x.contentId)}::text[], ${a((x) => x.disposition)}::text[], ${a((x) => x.data)}::bytea[])`);
   }
 }
 

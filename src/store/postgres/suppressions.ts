@@ -2,20 +2,27 @@
 import type { Suppression, SuppressionStore } from "../../core/store-port.ts";
 import { toSuppression } from "../sqlite/suppression-list.ts";
 import { exec, one, rows, type Sql } from "./db.ts";
+import { Writes } from "./writes.ts";
 
-/** Upserts `list` inside `tx` (the last entry for one key wins, as repeated SQLite upserts do). */
-export async function writeSuppressions(tx: Sql, list: Suppression[]): Promise<void> {
+/** Adds the upsert of `list` to `w` (the last entry for one key wins, as repeated SQLite upserts do). */
+export function addSuppressionWrites(w: Writes, list: Suppression[]): void {
   if (list.length === 0) return;
   const last = new Map<string, Suppression>();
   for (const s of list) last.set(`${s.domain}\n${s.type}\n${s.address.toLowerCase()}`, s);
   const all = [...last.values()];
-  const col = <T>(f: (s: Suppression) => T) => all.map(f);
-  await exec(tx, `INSERT INTO suppressions (domain, type, address, reason, code, scope, created_at)
-    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[])
+  const col = <T>(f: (s: Suppression) => T) => w.bind(all.map(f));
+  w.add(`INSERT INTO suppressions (domain, type, address, reason, code, scope, created_at)
+    SELECT * FROM unnest(${col((s) => s.domain)}::text[], ${col((s) => s.type)}::text[], ${col((s) => s.address.toLowerCase())}::text[],
+      ${col((s) => s.reason)}::text[], ${col((s) => s.code)}::text[], ${col((s) => s.scope)}::text[], ${col((s) => s.createdAt)}::bigint[])
     ON CONFLICT (domain, type, address) DO UPDATE SET reason = excluded.reason, code = excluded.code, scope = excluded.scope,
-      created_at = excluded.created_at`,
-    [col((s) => s.domain), col((s) => s.type), col((s) => s.address.toLowerCase()), col((s) => s.reason), col((s) => s.code),
-      col((s) => s.scope), col((s) => s.createdAt)]);
+      created_at = excluded.created_at`);
+}
+
+/** Upserts `list` inside `tx` (or on its own). */
+export async function writeSuppressions(tx: Sql, list: Suppression[]): Promise<void> {
+  const w = new Writes();
+  addSuppressionWrites(w, list);
+  await w.run(tx);
 }
 
 export function createSuppressionStore(sql: Sql): SuppressionStore {

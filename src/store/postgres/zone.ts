@@ -4,36 +4,34 @@
 import type { ClaimsHeld, ZoneStore } from "../../core/store-port.ts";
 import { createInboundStore } from "./inbound.ts";
 import type { Sql } from "./db.ts";
-import { createEventStatements, insertEvents } from "./events.ts";
+import { addEvents, createEventStatements, insertEvents } from "./events.ts";
 import { createOutboxStatements } from "./outbox.ts";
-import { createQueueStatements } from "./queue.ts";
-import { createSendReads, insertSendRows } from "./sends.ts";
-import { createSuppressionStore, writeSuppressions } from "./suppressions.ts";
+import { addRecipientUpdates, createQueueStatements } from "./queue.ts";
+import { createSendReads } from "./sends.ts";
+import { createSendCommit } from "./send-commit.ts";
+import { addSuppressionWrites, createSuppressionStore, writeSuppressions } from "./suppressions.ts";
+import { Writes } from "./writes.ts";
 
 export function createZoneStore(zone: string, sql: Sql): ZoneStore {
   const queue = createQueueStatements(sql);
   const events = createEventStatements(sql);
   const outbox = createOutboxStatements(sql);
+  const sends = createSendCommit(sql);
   return {
     zone,
     ...createSendReads(sql),
     ...createSuppressionStore(sql),
-    async createSend(input) {
-      // Events last: their positions are taken at the end of the transaction (events.ts).
-      await sql.begin(async (tx) => {
-        await insertSendRows(tx, input);
-        await writeSuppressions(tx, input.suppressions ?? []);
-        await insertEvents(tx, input.events);
-      });
-    },
+    createSend: (input) => sends.add(input),
     claimDue: (now, limit, lease, fair) => queue.claimDue(now, limit, lease, fair),
     renewClaims: (ids, now, lease) => queue.renew(ids, now, lease),
     async applyOutcomes(updates, evs, suppressions, now) {
-      await sql.begin(async (tx) => {
-        await queue.applyUpdates(tx, updates, now);
-        await writeSuppressions(tx, suppressions);
-        await insertEvents(tx, evs);
-      });
+      // One statement, one round trip (writes.ts): the window between a destination's 250 and
+      // the commit is what a kill -9 delivers twice.
+      const w = new Writes();
+      addRecipientUpdates(w, updates, now);
+      addSuppressionWrites(w, suppressions);
+      addEvents(w, evs);
+      await w.run(sql);
     },
     queueStats: (now) => queue.stats(now),
     listQueue: (limit) => queue.list(limit),
