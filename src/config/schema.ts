@@ -49,7 +49,7 @@ export const KEYS: KeyDef[] = [
   k("storage", "templates_dir", "string", "./postern-data/templates", "stored templates (Handlebars files) used by name"),
   k("zones", "names", "strings", ["us", "eu"], "data zones this installation knows"),
   k("zones", "default", "string", "us", "zone of new domains unless `domain add --zone` says otherwise"),
-  k("zones", "proxy_timeout", "duration", "30s", "how long a request proxied to a zone served elsewhere ([zones.<name>] url) may wait for that zone's answer; then the surface's 504"),
+  k("zones", "proxy_timeout", "duration", "30s", "how long a request proxied to a zone served elsewhere ([zones.<name>] url) may wait for that zone's answer (then the surface's 504), and then for each next piece of a streaming answer (then the response is cut)"),
   k("mta", "hostname", "string", "", "EHLO name and Message-ID domain (with a matching PTR); empty: this machine's host name", '"mail.example.com"'),
   k("mta", "bounce_domain", "string", "", "domain of VERP return paths (its MX must point here); empty: bounces.<sending domain>", '"bounces.example.com"'),
   k("mta", "max_queue_lifetime", "duration", "5d", "a message still undelivered after this fails permanently"),

@@ -1,7 +1,8 @@
 // Forwards one API request to the nodes of the zone that owns its domain and hands their answer
 // back as if it were served here: method, path, query, headers and body go through unchanged,
 // both bodies stream (nothing is buffered here beyond what the surface already read), and the
-// zone's answer is given the time `timeoutMs` to begin. A zone that cannot be reached or does not
+// zone's answer is given the time `timeoutMs` to begin, then as long again for each piece of its
+// body (a zone that stalls mid-answer is cut off, not waited on forever). A zone that cannot be reached or does not
 // answer in time is a ProxyFailure, which the caller renders in the surface's own error shape.
 import type { RemoteZoneRef } from "../../core/zones.ts";
 
@@ -14,8 +15,10 @@ export interface ForwardOptions {
   /** The client's IP as this node resolved it: passed on in X-Forwarded-For (believed there only from trusted_proxies). */
   clientIp: string;
   requestId: string;
-  /** How long the zone may take to begin its answer. */
+  /** How long the zone may take to begin its answer, and then to send each next piece of its body. */
   timeoutMs: number;
+  /** Told when a streaming answer stalled and was cut off (the client's response ends unfinished). */
+  onStall?: (detail: string) => void;
 }
 
 export interface ProxyFailure {
@@ -71,12 +74,49 @@ export async function forwardToZone(req: Request, zone: RemoteZoneRef, opts: For
     const headers = new Headers();
     res.headers.forEach((value, name) => { if (!DROPPED_RESPONSE.has(name) && name !== "set-cookie") headers.append(name, value); });
     for (const cookie of res.headers.getSetCookie()) headers.append("set-cookie", cookie);
-    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+    const body = res.body ? idleGuard(res.body, opts.timeoutMs, () => {
+      abort.abort();
+      opts.onStall?.(`${url}: the answer's body stalled for ${opts.timeoutMs} ms`);
+    }) : null;
+    return new Response(body, { status: res.status, statusText: res.statusText, headers });
   } catch (err) {
     clearTimeout(timer);
     if (abort.signal.aborted) return { kind: "timeout", detail: `${url}: no answer within ${opts.timeoutMs} ms` };
     return { kind: "unreachable", detail: `${url}: ${describe(err)}` };
   }
+}
+
+/**
+ * `body` as it arrives, unless the zone sends nothing for `idleMs` while a piece is wanted: then
+ * the upstream is aborted and the stream errors, which ends the client's response unfinished (a
+ * chunked answer without its last chunk, a short one: the client sees the cut, not a whole body).
+ * Only waits for the zone count; a slow client reading slowly is not the zone's stall.
+ */
+function idleGuard(body: ReadableStream<Uint8Array>, idleMs: number, onIdle: () => void): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const stalled = new Promise<"stalled">((resolve) => { timer = setTimeout(() => resolve("stalled"), idleMs); });
+      try {
+        const piece = await Promise.race([reader.read(), stalled]);
+        if (piece === "stalled") {
+          onIdle();
+          reader.cancel().catch(() => {});
+          controller.error(new Error(`the zone's answer stalled for ${idleMs} ms`));
+        } else if (piece.done) controller.close();
+        else controller.enqueue(piece.value);
+      } catch (err) {
+        controller.error(err);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    cancel(reason) {
+      clearTimeout(timer);
+      return reader.cancel(reason);
+    },
+  }, { highWaterMark: 0 });
 }
 
 function describe(err: unknown): string {

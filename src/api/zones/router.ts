@@ -8,7 +8,7 @@ import type { RemoteZoneRef, ZoneDirectory } from "../../core/zones.ts";
 import type { Logger } from "../../log.ts";
 import { checkBody } from "../request-guard.ts";
 import { gatewayError, type ZoneSurface } from "./errors.ts";
-import { forwardToZone, isProxyFailure, PROXIED_HEADER } from "./proxy.ts";
+import { forwardToZone, isProxyFailure, PROXIED_HEADER, type ForwardOptions } from "./proxy.ts";
 import { consoleDomain, keyDomain, mailgunDomain, nativeDomain, sendgridDomain, sparkpostBodyDomain, sparkpostDomain, sparkpostNeedsBody } from "./request-domain.ts";
 
 export interface ZoneRouterDeps {
@@ -61,6 +61,11 @@ export function createZoneRouter(deps: ZoneRouterDeps) {
     return deps.zones.remoteFor(name);
   }
 
+  const forwardOptions = (ctx: RouteContext, zone: string): ForwardOptions => ({
+    fromZone: deps.localZone, clientIp: ctx.ip, requestId: ctx.requestId, timeoutMs: deps.timeoutMs,
+    onStall: (detail) => deps.log.warn("zone answer stalled mid-body; the client's response was cut", { zone, error: detail, requestId: ctx.requestId }),
+  });
+
   return {
     /**
      * A tracking link of a message of a zone served elsewhere (one public_url for every zone) goes
@@ -72,7 +77,7 @@ export function createZoneRouter(deps: ZoneRouterDeps) {
       const domain = token && deps.tokenDomain ? deps.tokenDomain(token) : null;
       const zone = domain && !req.headers.has(PROXIED_HEADER) ? await deps.zones.remoteFor(domain) : null;
       if (!zone) return { req };
-      const answer = await forwardToZone(req, zone, { fromZone: deps.localZone, clientIp: ctx.ip, requestId: ctx.requestId, timeoutMs: deps.timeoutMs });
+      const answer = await forwardToZone(req, zone, forwardOptions(ctx, zone.zone));
       if (!isProxyFailure(answer)) return { res: answer };
       deps.log.warn("zone proxy failed for a tracking link", { domain, zone: zone.zone, error: answer.detail, requestId: ctx.requestId });
       if (req.method === "GET" || req.method === "HEAD") return { req };
@@ -90,7 +95,7 @@ export function createZoneRouter(deps: ZoneRouterDeps) {
         deps.log.warn("proxied request for a zone not served here", { domain: found.name, zone: zone.zone, from, requestId: ctx.requestId });
         return { res: gatewayError(surface, 502, message) };
       }
-      const answer = await forwardToZone(found.req, zone, { fromZone: deps.localZone, clientIp: ctx.ip, requestId: ctx.requestId, timeoutMs: deps.timeoutMs });
+      const answer = await forwardToZone(found.req, zone, forwardOptions(ctx, zone.zone));
       if (!isProxyFailure(answer)) return { res: answer };
       deps.log.warn("zone proxy failed", { domain: found.name, zone: zone.zone, error: answer.detail, requestId: ctx.requestId });
       const message = answer.kind === "timeout"

@@ -91,3 +91,64 @@ describe("forwardToZone", () => {
     expect((down as ProxyFailure).detail).toContain(`127.0.0.1:${port}`);
   });
 });
+
+describe("a zone whose answer stalls after its headers", () => {
+  test("is cut off after the timeout without a new piece: the upstream is aborted and the client's body ends in an error", async () => {
+    let upstreamCancelled = false;
+    const stalling = Bun.serve({
+      hostname: "127.0.0.1", port: 0,
+      fetch: () => new Response(new ReadableStream({
+        start(c) { c.enqueue(new TextEncoder().encode("first;")); },
+        cancel() { upstreamCancelled = true; },
+      }), { headers: { "content-type": "text/plain" } }),
+    });
+    try {
+      const stalls: string[] = [];
+      const res = await forwardToZone(new Request("http://us.node/v3/eu.test/events"), zoneAt(`http://127.0.0.1:${stalling.port}`),
+        { ...opts, timeoutMs: 300, onStall: (d) => stalls.push(d) });
+      if (isProxyFailure(res)) throw new Error(res.detail);
+      expect(res.status).toBe(200);
+      const reader = res.body!.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toBe("first;");
+      const ended = await reader.read().then(() => "finished", (e: Error) => e.message);
+      expect(ended).toMatch(/stalled for 300 ms/);
+      expect(stalls).toHaveLength(1);
+      for (let i = 0; i < 50 && !upstreamCancelled; i++) await Bun.sleep(20);
+      expect(upstreamCancelled).toBe(true);
+    } finally { stalling.stop(true); }
+  });
+
+  test("through a real listener, a client reading the stalled answer sees it end unfinished instead of hanging", async () => {
+    const stalling = Bun.serve({
+      hostname: "127.0.0.1", port: 0,
+      fetch: () => new Response(new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode("first;")); } })),
+    });
+    const front = Bun.serve({
+      hostname: "127.0.0.1", port: 0,
+      async fetch(req) {
+        const res = await forwardToZone(req, zoneAt(`http://127.0.0.1:${stalling.port}`), { ...opts, timeoutMs: 300 });
+        return isProxyFailure(res) ? new Response(res.kind, { status: 503 }) : res;
+      },
+    });
+    try {
+      const res = await fetch(`http://127.0.0.1:${front.port}/v3/eu.test/events`);
+      expect(res.status).toBe(200);
+      const outcome = await Promise.race([res.text().then((t) => `whole body: ${t}`, () => "cut"), Bun.sleep(10_000).then(() => "hung")]);
+      expect(outcome).toBe("cut");
+    } finally { front.stop(true); stalling.stop(true); }
+  });
+
+  test("a slow but steady answer is not cut: each piece resets the wait", async () => {
+    const steady = Bun.serve({
+      hostname: "127.0.0.1", port: 0,
+      fetch: () => new Response(new ReadableStream({
+        async start(c) { for (let i = 0; i < 5; i++) { c.enqueue(new TextEncoder().encode(`${i};`)); await Bun.sleep(150); } c.close(); },
+      })),
+    });
+    try {
+      const res = await forwardToZone(new Request("http://us.node/x"), zoneAt(`http://127.0.0.1:${steady.port}`), { ...opts, timeoutMs: 400 });
+      if (isProxyFailure(res)) throw new Error(res.detail);
+      expect(await res.text()).toBe("0;1;2;3;4;");
+    } finally { steady.stop(true); }
+  });
+});
