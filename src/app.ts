@@ -33,6 +33,7 @@ import { createTemplateStore } from "./core/templates.ts";
 import { createTemplateService } from "./core/template-service.ts";
 import { createListService } from "./core/list-service.ts";
 import { createInboundServer } from "./inbound/smtp-server.ts";
+import { createZoneGate } from "./inbound/zone-gate.ts";
 import { createUnsubscribeMailboxes } from "./inbound/unsubscribe-mail.ts";
 import { createReportHandler } from "./inbound/report-handler.ts";
 import { createReportMailboxes } from "./core/report-mailboxes.ts";
@@ -175,6 +176,8 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     isReportMailbox: createReportMailboxes({ getDomain: domains.get, bounceDomain: config.mta.bounce_domain }),
     unsubscribes: createUnsubscribeMailboxes({ store, secret, interactions }),
     inbound: inboundMail.listener,
+    zoneGate: Object.keys(config.zones.remote).length
+      ? createZoneGate({ zones: zoneDirectory, localZone: config.server.zone, ownHosts: [config.mta.bounce_domain] }) : undefined,
   });
 
   let server: ReturnType<typeof Bun.serve> | null = null;

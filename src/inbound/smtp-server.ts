@@ -41,6 +41,8 @@ export interface InboundDeps {
     /** Opens a received message whose body is then streamed in (receive/receiver.ts). */
     open(delivery: { mailFrom: string; rcptTo: string[]; remoteIp: string; heloName: string }): Promise<InboundSink>;
   };
+  /** Refuses (451, the text returned) mail for a domain whose zone is served by other nodes. */
+  zoneGate?: (address: string) => Promise<string | null>;
   log: Logger;
   /** Failed-AUTH throttling per client IP and per login. */
   throttle: Throttle;
@@ -149,6 +151,8 @@ export function createInboundServer(deps: InboundDeps) {
 
   async function onRcptTo(address: string, session: Session) {
     if (session.user) return;
+    const elsewhere = deps.zoneGate ? await deps.zoneGate(address) : null;
+    if (elsewhere) throw smtpError(451, elsewhere);
     if (deps.reports.isReturnPath(address) || deps.unsubscribes?.isAddress(address) || (await deps.isReportMailbox(address))) return;
     if (deps.inbound && (await deps.inbound.accepts(address))) {
       session.inboundRcpts = [...(session.inboundRcpts ?? []), address];

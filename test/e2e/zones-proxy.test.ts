@@ -12,6 +12,7 @@ import Mailgun from "mailgun.js";
 import NodeFormData from "form-data";
 import { Client } from "@sendgrid/client";
 import { MailService } from "@sendgrid/mail";
+import nodemailer from "nodemailer";
 import { startSink, type Sink } from "../helpers/smtp-sink.ts";
 import { pgSkipReason, startPostgres, type PgCluster } from "../helpers/postgres.ts";
 import { pointClient } from "../api/sendgrid/setup.ts";
@@ -21,8 +22,8 @@ const dir = mkdtempSync(join(tmpdir(), "postern-zones-e2e-"));
 let pg: PgCluster | null = null;
 let sink: Sink;
 const db = { control: "", us: "", eu: "" };
-const nodes: Record<"us" | "eu", { file: string; base: string; proc: ReturnType<typeof Bun.spawn> | null }> = {
-  us: { file: "", base: "", proc: null }, eu: { file: "", base: "", proc: null },
+const nodes: Record<"us" | "eu", { file: string; base: string; smtp: number; proc: ReturnType<typeof Bun.spawn> | null }> = {
+  us: { file: "", base: "", smtp: 0, proc: null }, eu: { file: "", base: "", smtp: 0, proc: null },
 };
 let accountKey = "";
 let euDomainKey = "";
@@ -35,12 +36,12 @@ async function freePort(): Promise<number> {
 }
 
 /** One node's config: its zone's data in its own database, control data shared, the other zone at the other node. */
-function nodeConfig(zone: "us" | "eu", port: number, other: { zone: string; port: number }): string {
+function nodeConfig(zone: "us" | "eu", port: number, smtpPort: number, other: { zone: string; port: number }): string {
   const file = join(dir, `${zone}.toml`);
   writeFileSync(file, `[server]\nlisten = "127.0.0.1:${port}"\npublic_url = "http://127.0.0.1:${port}"\nzone = "${zone}"\nnode_id = "${zone}-1"\n` +
     `[storage]\nengine = "postgres"\npostgres_url = "${db[zone]}"\ncontrol_url = "${db.control}"\ndata_dir = "${join(dir, zone)}"\n` +
     `[zones]\nnames = ["us", "eu"]\nproxy_timeout = "10s"\n[zones.${other.zone}]\nurl = "http://127.0.0.1:${other.port}"\n` +
-    `[smtp]\nlisten = "127.0.0.1:0"\n[mta]\nhostname = "mta.test"\nretry = ["1s"]\n[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n`);
+    `[smtp]\nlisten = "127.0.0.1:${smtpPort}"\n[mta]\nhostname = "mta.test"\nretry = ["1s"]\n[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n`);
   return file;
 }
 
@@ -77,8 +78,9 @@ beforeAll(async () => {
   db.eu = await pg.createDatabase("zone_eu");
   sink = await startSink();
   const [usPort, euPort] = [await freePort(), await freePort()];
-  nodes.us.file = nodeConfig("us", usPort, { zone: "eu", port: euPort });
-  nodes.eu.file = nodeConfig("eu", euPort, { zone: "us", port: usPort });
+  [nodes.us.smtp, nodes.eu.smtp] = [await freePort(), await freePort()];
+  nodes.us.file = nodeConfig("us", usPort, nodes.us.smtp, { zone: "eu", port: euPort });
+  nodes.eu.file = nodeConfig("eu", euPort, nodes.eu.smtp, { zone: "us", port: usPort });
   nodes.us.base = `http://127.0.0.1:${usPort}`;
   nodes.eu.base = `http://127.0.0.1:${euPort}`;
   // Every domain is added at the us node: control data is shared, so --zone eu is allowed there.
@@ -177,6 +179,21 @@ describe.skipIf(pgSkipReason !== null)("zones on their own nodes (two serve proc
       expect(list.map((d: { name: string }) => d.name).sort()).toEqual(["eu.example", "us.example"]);
     }
   }, 30_000);
+
+  test("inbound SMTP for the eu domain: the us node refuses it at RCPT (451, zone eu); the eu node receives it into the eu database only", async () => {
+    cli("us", "domain", "set", "eu.example", "--inbound", "on");
+    await Bun.sleep(1_100); // the nodes' cached domain read sees the change
+    const send = (zone: "us" | "eu") => nodemailer.createTransport({ host: "127.0.0.1", port: nodes[zone].smtp, secure: false, ignoreTLS: true })
+      .sendMail({ from: "x@sender.test", to: "sales@eu.example", subject: "inbound for eu", text: "hello eu" });
+    const refused = await send("us").then(() => null, (e: { responseCode?: number; response?: string }) => e);
+    expect(refused?.responseCode).toBe(451);
+    expect(refused?.response).toContain("mail for eu.example is received by the nodes of zone eu");
+    const info = await send("eu");
+    expect(info.response).toMatch(/^250 .*received as/);
+    expect(await count(db.eu, "zone_eu.inbound_messages")).toBe(1);
+    expect(await count(db.us, "zone_eu.inbound_messages")).toBe("no schema");
+    expect(await count(db.us, "zone_us.inbound_messages")).toBe(0);
+  }, 60_000);
 
   test("with the eu node down, the us node answers the eu domain's requests with Mailgun's 503", async () => {
     await stop("eu");
