@@ -88,16 +88,19 @@ export function createHttpHandler(deps: HttpDeps) {
       if (!principal) return { res: render(presented ? failedKey(ip) : unauthenticated()), surface };
       const keyWait = deps.rateLimits?.perKey.take(principal.keyId) ?? 0;
       if (keyWait) return { res: tooMany(render, keyWait), surface };
+      const handler = deps.surfaces[surface];
+      const serveHere = async (r: Request) => {
+        r = await checkBody(r, r.url);
+        setContext(r, { principal, ip, requestId, surface });
+        return handler ? await handler.handle(r) : render(undefined, "NOT_FOUND");
+      };
       if (deps.zoneRouter) {
         const routed = await deps.zoneRouter.route(surface, req, path, { principal, ip, requestId });
         if ("res" in routed) return { res: routed.res, surface };
+        if ("gather" in routed) return { res: await routed.gather(serveHere), surface };
         req = routed.req;
       }
-      req = await checkBody(req, url.href);
-      setContext(req, { principal, ip, requestId, surface });
-      const handler = deps.surfaces[surface];
-      if (!handler) return { res: render(undefined, "NOT_FOUND"), surface };
-      return { res: await handler.handle(req), surface };
+      return { res: await serveHere(req), surface };
     } catch (err) {
       if (!isUnexpected(err)) return { res: render(err), surface };
       deps.log.error("request failed", { surface, method: req.method, path, requestId, error: String((err as Error)?.stack ?? err) });
@@ -128,6 +131,12 @@ export function createHttpHandler(deps: HttpDeps) {
       // The session is control data: the owning zone's nodes check it as this node would.
       const routed = deps.zoneRouter ? await deps.zoneRouter.route("console", req, path, { principal: null, ip, requestId }) : { req };
       if ("res" in routed) return routed.res;
+      if ("gather" in routed) {
+        return await routed.gather(async (r) => {
+          setContext(r, { principal: null, ip, requestId, surface: "console" });
+          return deps.console!.handle(r);
+        });
+      }
       return await deps.console!.handle(req);
     } catch (err) {
       deps.log.error("request failed", { surface: "console", path, requestId, error: String((err as Error)?.stack ?? err) });

@@ -40,6 +40,10 @@ export function createZoneDirectory(deps: ZoneDirectoryDeps) {
 
   return {
     remoteZone,
+    /** Every zone served elsewhere (an account-wide listing asks each of them). */
+    remoteZones(): RemoteZoneRef[] {
+      return Object.keys(deps.remote).map((z) => remoteZone(z)!);
+    },
     async zoneOf(name: string): Promise<string | null> {
       return (await owning(name))?.zone ?? null;
     },

@@ -13,6 +13,7 @@ import NodeFormData from "form-data";
 import { Client } from "@sendgrid/client";
 import { MailService } from "@sendgrid/mail";
 import nodemailer from "nodemailer";
+import SparkPost from "sparkpost";
 import { startSink, type Sink } from "../helpers/smtp-sink.ts";
 import { pgSkipReason, startPostgres, type PgCluster } from "../helpers/postgres.ts";
 import { pointClient } from "../api/sendgrid/setup.ts";
@@ -180,6 +181,55 @@ describe.skipIf(pgSkipReason !== null)("zones on their own nodes (two serve proc
     }
   }, 30_000);
 
+  test("account-wide listings asked at either node show both zones: SendGrid's bounce pages, SparkPost's cursors, Mailgun's stats", async () => {
+    // Six bounces, alternately of the us and the eu domain (the eu ones proxied to the eu node).
+    for (let day = 1; day <= 6; day++) {
+      await mailgun("us").suppressions.create(day % 2 ? "us.example" : "eu.example", "bounces",
+        { address: `b${day}@dest.test`, code: 550, error: "gone", created_at: new Date(Date.UTC(2026, 0, day)).toUTCString() });
+    }
+    expect(await count(db.eu, "zone_eu.suppressions")).toBe(3);
+    expect(await count(db.us, "zone_us.suppressions")).toBe(3);
+    for (const zone of ["us", "eu"] as const) {
+      const sg = new Client();
+      pointClient(sg, accountKey, `${nodes[zone].base}/`);
+      const pages: string[][] = [];
+      for (let offset = 0; offset < 8; offset += 2) {
+        const [, body] = await sg.request({ method: "GET", url: "/v3/suppression/bounces", qs: { limit: 2, offset } });
+        pages.push((body as { email: string }[]).map((b) => b.email));
+      }
+      expect({ zone, pages }).toEqual({ zone, pages: [["b6@dest.test", "b5@dest.test"], ["b4@dest.test", "b3@dest.test"], ["b2@dest.test", "b1@dest.test"], []] });
+
+      const sp = new SparkPost(accountKey, { origin: nodes[zone].base });
+      const listed: string[] = [];
+      let cursor: string | undefined;
+      for (let i = 0; i < 10; i++) {
+        const page = await sp.suppressionList.list({ per_page: 4, ...(cursor && { cursor }) }) as any;
+        listed.push(...page.results.map((e: { recipient: string; type: string }) => `${e.recipient} ${e.type}`));
+        const next = page.links.find((l: { rel: string }) => l.rel === "next");
+        if (!next) break;
+        cursor = new URL(next.href, "http://x").searchParams.get("cursor")!;
+      }
+      expect({ zone, listed }).toEqual({ zone, listed: [1, 2, 3, 4, 5, 6].flatMap((d) => [`b${d}@dest.test transactional`, `b${d}@dest.test non_transactional`]) });
+
+      // Injections: three of eu messages, one of a us message (the tests before), newest first, one per page.
+      const seenRcpts: string[] = [];
+      const times: number[] = [];
+      cursor = undefined;
+      for (let i = 0; i < 10; i++) {
+        const page = await (sp as any).events.searchMessage({ events: "injection", per_page: 1, ...(cursor && { cursor }) }) as any;
+        for (const e of page.results) { seenRcpts.push(e.rcpt_to); times.push(Number(e.timestamp)); }
+        if (!page.links.next) break;
+        cursor = new URL(page.links.next, "http://x").searchParams.get("cursor")!;
+      }
+      expect({ zone, rcpts: [...seenRcpts].sort() }).toEqual({ zone, rcpts: ["b@dest.test", "c@dest.test", "d@dest.test", "t@dest.test"] });
+      expect(times).toEqual([...times].sort((a, b) => b - a));
+
+      const stats = await mailgun(zone).stats.getAccount({ event: ["accepted"], duration: "1d", resolution: "hour" } as never);
+      const accepted = stats.stats.reduce((n: number, s: any) => n + (s.accepted?.total ?? 0), 0);
+      expect({ zone, accepted }).toEqual({ zone, accepted: 4 });
+    }
+  }, 90_000);
+
   test("inbound SMTP for the eu domain: the us node refuses it at RCPT (451, zone eu); the eu node receives it into the eu database only", async () => {
     cli("us", "domain", "set", "eu.example", "--inbound", "on");
     await Bun.sleep(1_100); // the nodes' cached domain read sees the change
@@ -201,6 +251,12 @@ describe.skipIf(pgSkipReason !== null)("zones on their own nodes (two serve proc
       .then(() => null, (e: { status?: number; details?: string }) => e);
     expect(err?.status).toBe(503);
     expect(err?.details).toMatch(/zone eu, where domain eu\.example lives, cannot be reached/);
+    // An account-wide listing would miss zone eu: SendGrid's 503, not a list that looks complete.
+    const sg = new Client();
+    pointClient(sg, accountKey, `${nodes.us.base}/`);
+    const listing = await sg.request({ method: "GET", url: "/v3/suppression/bounces" }).then(() => null, (e: { code?: number; response?: { body?: any } }) => e);
+    expect(listing?.code).toBe(503);
+    expect(listing?.response?.body?.errors?.[0]?.message).toMatch(/zone eu cannot be reached; this account-wide listing needs every zone/);
     // The us domain is still served.
     const ok = await mailgun("us").messages.create("us.example", { from: "a@us.example", to: "e@dest.test", subject: "us still up", text: "x" });
     expect(ok.message).toBe("Queued. Thank you.");

@@ -7,6 +7,8 @@ import type { Principal } from "../../core/model.ts";
 import type { RemoteZoneRef, ZoneDirectory } from "../../core/zones.ts";
 import type { Logger } from "../../log.ts";
 import { checkBody } from "../request-guard.ts";
+import { fanOut, type ServeHere } from "./fanout.ts";
+import { fanoutRoute } from "./fanout-routes.ts";
 import { gatewayError, type ZoneSurface } from "./errors.ts";
 import { forwardToZone, isProxyFailure, PROXIED_HEADER, type ForwardOptions } from "./proxy.ts";
 import { consoleDomain, keyDomain, mailgunDomain, nativeDomain, sendgridDomain, sparkpostBodyDomain, sparkpostDomain, sparkpostNeedsBody } from "./request-domain.ts";
@@ -29,8 +31,12 @@ export interface RouteContext {
   requestId: string;
 }
 
-/** Either the answer of the owning zone, or the request to serve here (its body read when finding the domain needed it). */
-export type RouteResult = { res: Response } | { req: Request };
+/**
+ * Either the answer of the owning zone, the request to serve here (its body read when finding the
+ * domain needed it), or an account-wide listing to gather from every zone (`gather` serves this
+ * node's part through `serveHere` and merges the zones' answers).
+ */
+export type RouteResult = { res: Response } | { req: Request } | { gather: (serveHere: ServeHere) => Promise<Response> };
 
 export function createZoneRouter(deps: ZoneRouterDeps) {
   async function domainOf(surface: ZoneSurface, req: Request, path: string, principal: Principal | null): Promise<{ name: string | null; req: Request }> {
@@ -86,9 +92,16 @@ export function createZoneRouter(deps: ZoneRouterDeps) {
 
     async route(surface: ZoneSurface, req: Request, path: string, ctx: RouteContext): Promise<RouteResult> {
       const found = await domainOf(surface, req, path, ctx.principal);
-      const zone = found.name ? await ownerOf(found.name, ctx.principal) : null;
-      if (!zone) return { req: found.req };
       const from = req.headers.get(PROXIED_HEADER);
+      if (!found.name) {
+        // No domain named: an account-wide listing of zone data is gathered from every zone, unless
+        // it came from another zone's node already (then it is this node's part only).
+        const listing = from === null ? fanoutRoute(surface, req.method, path) : null;
+        if (!listing) return { req: found.req };
+        return { gather: (serveHere) => fanOut(found.req, listing.merge, { surface, zones: deps.zones.remoteZones(), forward: forwardOptions(ctx, "*"), serveHere }) };
+      }
+      const zone = await ownerOf(found.name, ctx.principal);
+      if (!zone) return { req: found.req };
       if (from !== null) {
         const message = `domain ${found.name} lives in zone ${zone.zone}, which this node (zone ${deps.localZone}) does not serve; ` +
           `the request was proxied here from zone ${from || "?"}: check that zone's [zones.${zone.zone}] url`;

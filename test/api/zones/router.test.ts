@@ -158,16 +158,14 @@ describe("requests for a domain of a zone served elsewhere", () => {
     expect(err.details).toMatch(/did not answer in time/);
   });
 
-  test("account-wide requests are answered here: listings show every zone's domains, none fails on a zone not served here", async () => {
+  test("account-wide requests about control data are answered here: listings show every zone's domains, no zone is asked", async () => {
     seen = [];
     const mg = { authorization: `Basic ${btoa(`api:${t.accountKey}`)}` };
     const sp = { authorization: t.accountKey };
     const native = { "ov-token": t.accountKey };
     const calls: [string, Record<string, string>][] = [
-      ["/v4/domains", mg], ["/v3/domains", mg], ["/v3/stats/total?event=accepted", mg], ["/v3/lists", mg], ["/v3/routes", mg],
-      ["/api/v1/sending-domains", sp], ["/api/v1/suppression-list", sp], ["/api/v1/events/message", sp], ["/api/v1/transmissions", sp],
-      ["/api/v1/account?include=usage", sp], ["/api/v1/webhooks", sp], ["/api/v1/templates", sp], ["/api/v1/suppression-list/summary", sp],
-      ["/v3/suppression/bounces", { authorization: `Bearer ${t.accountKey}` }],
+      ["/v4/domains", mg], ["/v3/domains", mg], ["/v3/lists", mg], ["/v3/routes", mg],
+      ["/api/v1/sending-domains", sp], ["/api/v1/account?include=usage", sp], ["/api/v1/webhooks", sp], ["/api/v1/templates", sp],
       ["/domains", native], ["/test", native],
     ];
     for (const [path, headers] of calls) {
@@ -177,6 +175,25 @@ describe("requests for a domain of a zone served elsewhere", () => {
       if (/domains$/.test(path)) expect({ path, listed: text.includes("eu.test") && text.includes("example.com") }).toEqual({ path, listed: true });
     }
     expect(seen).toEqual([]);
+  });
+
+  test("account-wide listings of zone data ask every zone (loop-guarded); with zone ap down each answers its surface's 503", async () => {
+    seen = [];
+    const calls: [string, Record<string, string>, (body: any) => unknown][] = [
+      ["/v3/stats/total?event=accepted", { authorization: `Basic ${btoa(`api:${t.accountKey}`)}` }, (b) => b.message],
+      ["/api/v1/suppression-list", { authorization: t.accountKey }, (b) => b.errors[0].code],
+      ["/api/v1/events/message", { authorization: t.accountKey }, (b) => b.errors[0].code],
+      ["/api/v1/transmissions", { authorization: t.accountKey }, (b) => b.errors[0].code],
+      ["/api/v1/suppression-list/summary", { authorization: t.accountKey }, (b) => b.errors[0].code],
+      ["/v3/suppression/bounces", { authorization: `Bearer ${t.accountKey}` }, (b) => b.errors[0].message],
+    ];
+    for (const [path, headers, detail] of calls) {
+      const res = await fetch(`${base}${path}`, { headers });
+      expect({ path, status: res.status }).toEqual({ path, status: 503 });
+      expect(String(detail(await res.json()))).toMatch(/zone ap cannot be reached|1500/);
+      const asked = seen.find((x) => x.path.startsWith(path.split("?")[0]!));
+      expect(asked?.headers.get(PROXIED_HEADER)).toBe("us");
+    }
   });
 
   test("mail for a domain of a zone served elsewhere is never accepted here (SMTP submission, CLI): a clear refusal", async () => {
@@ -201,7 +218,7 @@ describe("requests for a domain of a zone served elsewhere", () => {
     expect(seen.length).toBe(n);
   });
 
-  test("console: a session signed in with an eu domain key is served by the eu node on every page; an account session here", async () => {
+  test("console: a session signed in with an eu domain key is served by the eu node on every page; an account session's stats ask every zone", async () => {
     const signIn = async (key: string) => {
       const res = await fetch(`${base}/ui/api/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ key }) });
       expect(res.status).toBe(200);
@@ -213,11 +230,17 @@ describe("requests for a domain of a zone served elsewhere", () => {
     await fetch(`${base}/ui/api/stats?range=hours`, { headers: { cookie: euSession } });
     expect(last().path).toBe("/ui/api/stats?range=hours");
     expect(last().headers.get("cookie")).toBe(euSession);
+    // An account session's stats (every domain) are gathered from every zone: eu is asked, ap is down.
     const accountSession = await signIn(t.accountKey);
-    const n = seen.length;
-    const here = await fetch(`${base}/ui/api/stats?range=hours`, { headers: { cookie: accountSession } });
-    expect(here.status).toBe(200);
-    expect(seen.length).toBe(n);
+    seen = [];
+    const all = await fetch(`${base}/ui/api/stats?range=hours`, { headers: { cookie: accountSession } });
+    expect(all.status).toBe(503);
+    expect(last().path).toBe("/ui/api/stats?range=hours");
+    expect(last().headers.get("cookie")).toBe(accountSession);
+    // A signed-out request is refused here and nothing leaves.
+    seen = [];
+    expect((await fetch(`${base}/ui/api/stats?range=hours`)).status).toBe(401);
+    expect(seen).toEqual([]);
   });
 
   test("one request id in both nodes: the proxy sends its id, and a proxied request keeps the id it came with", async () => {
