@@ -128,7 +128,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     probe: config.validation.smtp_probe ? createSmtpProber({ heloName: mtaHostname, mailFrom: `postmaster@${mtaHostname}`, now,
       egress: { allowPrivate: config.webhooks.allow_private, resolver } }).probe : undefined,
   });
-  const detector = createBotDetector({ resolver, now });
+  const detector = createBotDetector({ resolver, now, store });
   const templateFiles = createTemplateStore({ dir: config.storage.templates_dir });
   const templateService = createTemplateService({ repo: store.templates, files: templateFiles, now });
   const lists = createListService({ repo: store.lists, now });

@@ -108,10 +108,13 @@ export function createTrackingSurface(deps: TrackingDeps): SurfaceHandler {
   return {
     async handle(req: Request): Promise<Response> {
       const path = new URL(req.url).pathname;
-      const honeypot = /^\/(?:[^/]+\/)?([^/]+)\/hclick$/.exec(path);
+      const honeypot = /^\/(?:([^/]+)\/)?([^/]+)\/hclick$/.exec(path);
       if (honeypot) {
-        // Unauthenticated input kept in memory: the message id is cut to an id's length.
-        deps.detector.honeypotHit(contextOf(req).ip, req.headers.get("user-agent") ?? "", safeDecode(honeypot[1]!).slice(0, MAX_ID_CHARS));
+        // /{domain}/{message_id}/hclick, or /{message_id}/hclick on the email.{domain} host. The
+        // detector keeps only hashes; the ids are cut to an id's length all the same.
+        const domain = honeypot[1] ? safeDecode(honeypot[1]) : (req.headers.get("host") ?? "").replace(/^email\./i, "").replace(/:\d+$/, "");
+        await deps.detector.honeypotHit(contextOf(req).ip, req.headers.get("user-agent") ?? "", domain.slice(0, MAX_ID_CHARS).toLowerCase(),
+          safeDecode(honeypot[2]!).slice(0, MAX_ID_CHARS)).catch((err) => deps.log.error("could not remember a honeypot hit", { error: String(err) }));
         return page("", "", 200);
       }
       const list = /^\/t\/l\/([A-Za-z0-9_-]+)$/.exec(path);

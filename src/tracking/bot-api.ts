@@ -31,8 +31,8 @@ export function createBotApi(deps: { detector: BotDetector; verdicts: BotVerdict
   const rate = new Map<string, { second: number; count: number }>();
   const seconds = (ms: number) => Math.floor(ms / 1000);
 
-  const classify = async (e: BotEvent) => (await deps.detector.classify({
-    ip: e.ip ?? "", userAgent: e.uas ?? "", action: e.action ?? "click", domain: e.domain, messageId: e.message_id, recipientId: e.recipient_id,
+  const classify = async (domain: BotDomain, e: BotEvent) => (await deps.detector.classify({
+    zone: domain.zone, ip: e.ip ?? "", userAgent: e.uas ?? "", action: e.action ?? "click", domain: e.domain, messageId: e.message_id, recipientId: e.recipient_id,
     at: e.ts ? e.ts * 1000 : undefined, deliveredAt: e.message_ts ? e.message_ts * 1000 : undefined,
   })).isBot;
 
@@ -49,7 +49,7 @@ export function createBotApi(deps: { detector: BotDetector; verdicts: BotVerdict
       limitSingle(domain.name);
       const started = deps.now();
       const requestId = newId(started);
-      const isBot = await classify(event);
+      const isBot = await classify(domain, event);
       // The interaction's IP is the end user's; the caller's own address says nothing about it.
       const stored = { is_bot: isBot, request: { action: event.action ?? "click", domain: event.domain ?? "", event_id: event.event_id ?? requestId,
         ip: event.ip ?? "", message_id: event.message_id ?? "", recipient_id: event.recipient_id ?? "", ts: event.ts ?? seconds(started),
@@ -65,7 +65,7 @@ export function createBotApi(deps: { detector: BotDetector; verdicts: BotVerdict
     async batch(domain: BotDomain, events: BotEvent[], webhookUrl: string) {
       const started = deps.now();
       const batchId = newId(started);
-      const judged = await Promise.all(events.map(async (e) => ({ ...e, is_bot: await classify(e) })));
+      const judged = await Promise.all(events.map(async (e) => ({ ...e, is_bot: await classify(domain, e) })));
       await deps.verdicts.push(domain, webhookUrl, { batch: { batch_id: batchId, timeQueued: seconds(started) }, events: judged });
       return { batchId, count: judged.length };
     },

@@ -1,16 +1,18 @@
 // The stateful side of bot detection shared by the tracking endpoints and the native bot API:
-// honeypot memory, per-message interaction patterns and cached MX look-ups around the pure
-// classifier.
+// honeypot memory and per-message interaction patterns, kept in the zone's store so every node of
+// the zone sees them (bot/shared-memory.ts), and cached MX look-ups (only a cache: in memory)
+// around the pure classifier.
 import type { Resolver } from "../dns.ts";
-import {
-  classifyInteraction, createClassifierContext, createHoneypotMemory, createInteractionTracker, HONEYPOT_LINK_ID,
-  type BotVerdict,
-} from "./bot/index.ts";
+import type { Store } from "../core/store-port.ts";
+import { classifyInteraction, createClassifierContext, type BotVerdict } from "./bot/index.ts";
+import { createSharedBotMemory, type Recall } from "./bot/shared-memory.ts";
 
 const MX_CACHE_MS = 3_600_000;
 const MX_TIMEOUT_MS = 2_000;
 
 export interface Interaction {
+  /** The zone of the sending domain: its store holds the memory this interaction is judged with. */
+  zone: string;
   ip: string;
   userAgent: string;
   action: "open" | "click";
@@ -25,11 +27,12 @@ export interface Interaction {
   deliveredAt?: number;
 }
 
-export function createBotDetector(deps: { resolver: Resolver; now: () => number }) {
+export function createBotDetector(deps: { resolver: Resolver; now: () => number; store: Store }) {
   const context = createClassifierContext();
-  const honeypot = createHoneypotMemory({ now: deps.now });
-  const tracker = createInteractionTracker({ now: deps.now });
+  const memory = createSharedBotMemory({ now: deps.now });
   const mxCache = new Map<string, { hosts: string[] | undefined; at: number }>();
+  /** The zone's store when this node serves it; a zone served elsewhere has no memory here. */
+  const zoneStore = (zone: string) => (deps.store.zoneNames().includes(zone) ? deps.store.zone(zone) : null);
 
   async function mxHosts(domain: string): Promise<string[] | undefined> {
     const hit = mxCache.get(domain);
@@ -43,20 +46,28 @@ export function createBotDetector(deps: { resolver: Resolver; now: () => number 
   }
 
   return {
-    /** Remembers a honeypot visitor for 30 minutes and counts the hit as one more link of its message. */
-    honeypotHit(ip: string, userAgent: string, messageId?: string) {
-      honeypot.remember(ip, userAgent);
-      if (messageId) tracker.record({ messageId, action: "honeypot", linkId: HONEYPOT_LINK_ID });
+    /**
+     * Remembers a honeypot visitor for 30 minutes in the zone of `domain` (the sending domain its
+     * link names) and counts the hit as one more link of its message. A domain not served here
+     * is not ours to remember for.
+     */
+    async honeypotHit(ip: string, userAgent: string, domain: string, messageId?: string) {
+      const d = await deps.store.control.getDomain(domain);
+      const zone = d && zoneStore(d.zone);
+      if (zone) await memory.honeypotHit(zone, ip, userAgent, messageId);
     },
     async classify(i: Interaction): Promise<BotVerdict> {
       const at = i.at ?? deps.now();
-      const pattern = i.messageId ? tracker.record({ messageId: i.messageId, recipientId: i.recipientId, action: i.action, linkId: i.linkId ?? i.action }) : undefined;
+      const zone = zoneStore(i.zone);
+      const link = i.action === "click" ? i.linkId ?? i.action : null;
+      const [recalled, mx] = await Promise.all([
+        zone ? memory.recall(zone, { ip: i.ip, userAgent: i.userAgent, messageId: i.messageId, recipientId: i.recipientId, link }) : ({ hasHoneypotHit: false } as Recall),
+        i.domain ? mxHosts(i.domain) : undefined,
+      ]);
       return classifyInteraction({
         ip: i.ip, userAgent: i.userAgent, action: i.action, method: i.method,
         secondsSinceDelivery: i.deliveredAt !== undefined ? Math.max(0, (at - i.deliveredAt) / 1000) : undefined,
-        mxHosts: i.domain ? await mxHosts(i.domain) : undefined,
-        hasHoneypotHit: honeypot.isKnown(i.ip, i.userAgent),
-        pattern,
+        mxHosts: mx, hasHoneypotHit: recalled.hasHoneypotHit, pattern: recalled.pattern,
       }, context);
     },
   };

@@ -50,7 +50,7 @@ export function createInteractionRecorder(deps: { store: Store; recorder: Record
       };
       if (domain.botDetection && payload.kind !== "unsubscribe") {
         const verdict = await deps.detector.classify({
-          ip: hit.ip, userAgent: hit.userAgent, action: payload.kind, method: hit.method, domain: rcpt.rcptDomain, messageId: message.id,
+          zone: domain.zone, ip: hit.ip, userAgent: hit.userAgent, action: payload.kind, method: hit.method, domain: rcpt.rcptDomain, messageId: message.id,
           recipientId: rcpt.id, linkId: payload.url, at: now, deliveredAt: rcpt.status === "delivered" ? rcpt.updatedAt : message.createdAt,
         });
         event.isBot = verdict.isBot;

@@ -140,6 +140,14 @@ export const ZONE_MIGRATIONS: string[] = [
        THEN jsonb_set(el, '{event}', ${neutralReasonsPg("(el->'event')", "(el->'event'->>'type')")}) ELSE el END ORDER BY ord)
      FROM jsonb_array_elements(outbox.payload::jsonb) WITH ORDINALITY AS t(el, ord))::text
    WHERE status = 'pending' AND payload LIKE '[%' AND (payload LIKE '%605%' OR payload LIKE '%650%');`,
+  // Bot-detection memory shared by the nodes of the zone (it lived in each process): honeypot
+  // visitors until they expire, and recent interactions per message for the click patterns. Keys
+  // are hashes of the visitor, message and link.
+  `CREATE TABLE bot_honeypot (visitor TEXT PRIMARY KEY, expires_at BIGINT NOT NULL);
+   CREATE INDEX bot_honeypot_expires ON bot_honeypot(expires_at);
+   CREATE TABLE bot_interactions (message_key TEXT NOT NULL, at BIGINT NOT NULL, link TEXT NOT NULL);
+   CREATE INDEX bot_interactions_message ON bot_interactions(message_key, at);
+   CREATE INDEX bot_interactions_at ON bot_interactions(at);`,
 ];
 
 /** The event `ev` (a jsonb expression, of type `type`) without the vendor codes 605 / 650. */

@@ -2,6 +2,7 @@
 // suppressions, the webhook outbox, bot results and received mail. Every node serving the zone
 // opens the same schema; claims carry the claiming node's id (ClaimLease).
 import type { ClaimsHeld, ZoneStore } from "../../core/store-port.ts";
+import { createBotMemory } from "./bot-memory.ts";
 import { createInboundStore } from "./inbound.ts";
 import type { Sql } from "./db.ts";
 import { addEvents, createEventStatements, insertEvents } from "./events.ts";
@@ -68,6 +69,7 @@ export function createZoneStore(zone: string, sql: Sql): ZoneStore {
     nextWebhookDueAt: () => outbox.nextDueAt(),
     putBotResult: (r, olderThan) => outbox.putBotResult(r, olderThan),
     getBotResult: (domain, id) => outbox.getBotResult(domain, id),
+    ...createBotMemory(sql),
     ...createInboundStore(sql),
   };
 }

@@ -173,6 +173,14 @@ export const ZONE_MIGRATIONS: string[] = [
      FROM json_each(outbox.payload))
    WHERE status = 'pending' AND json_valid(payload) AND json_type(payload, '$[0].event') = 'object'
      AND (payload LIKE '%605%' OR payload LIKE '%650%');`,
+  // Bot-detection memory shared by the nodes of the zone (it lived in each process): honeypot
+  // visitors until they expire, and recent interactions per message for the click patterns. Keys
+  // are hashes of the visitor, message and link.
+  `CREATE TABLE bot_honeypot (visitor TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);
+   CREATE INDEX bot_honeypot_expires ON bot_honeypot(expires_at);
+   CREATE TABLE bot_interactions (message_key TEXT NOT NULL, at INTEGER NOT NULL, link TEXT NOT NULL);
+   CREATE INDEX bot_interactions_message ON bot_interactions(message_key, at);
+   CREATE INDEX bot_interactions_at ON bot_interactions(at);`,
 ];
 
 /** The event JSON `j` (its event at path `p`, of type `type`) without the vendor codes 605 / 650. */

@@ -9,6 +9,7 @@ import { createQueueStatements, toRecipient } from "./queue.ts";
 import { createEventStatements } from "./events.ts";
 import { createOutboxStatements } from "./outbox.ts";
 import { createGroupCommit } from "./group-commit.ts";
+import { createBotMemory } from "./bot-memory.ts";
 import { createSendRecords, encodeExtra, toStoredMessage } from "./messages.ts";
 import { createSuppressionListing } from "./suppression-list.ts";
 
@@ -138,6 +139,7 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
     nextWebhookDueAt: async () => outbox.nextDueAt(),
     putBotResult: async (r, olderThan) => outbox.putBotResult(r, olderThan),
     getBotResult: async (domain, id) => outbox.getBotResult(domain, id),
+    ...createBotMemory(db),
     async countSends(domain, since) {
       const r = db.query("SELECT COUNT(*) AS n FROM messages WHERE domain = ? AND created_at >= ?").get(domain, since) as Row;
       return r.n as number;

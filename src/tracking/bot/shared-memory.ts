@@ -1,0 +1,62 @@
+// The stateful signals of bot detection kept in the zone's store (BotMemoryStore), so every node
+// of a zone sees them: a honeypot visitor (ip and user agent) is known for 30 minutes, and a
+// message's clicks make its pattern (distinct links within a second, a burst, the window). Keys
+// are hashes of what visitors send, so a row costs the same whatever a request carries (the
+// honeypot link takes unauthenticated hits; a user agent can be kilobytes long). Asking is one
+// read of the store per classification; old rows are pruned every few hundred writes.
+import type { ZoneStore } from "../../core/store-port.ts";
+import { HONEYPOT_TTL_MS } from "./honeypot.ts";
+import { HONEYPOT_LINK_ID } from "./pattern.ts";
+import type { InteractionPattern } from "./types.ts";
+
+const SECOND_MS = 1_000;
+const BURST_MS = 5_000;
+const WINDOW_MS = 60_000;
+/** A crawler hitting one message thousands of times stores no more than this within the window. */
+const MAX_PER_MESSAGE = 256;
+/** Bounds of the zone's memory: visitors and interaction rows (newest kept). */
+const MAX_VISITORS = 100_000;
+const MAX_INTERACTIONS = 500_000;
+const PRUNE_EVERY_WRITES = 256;
+/** IPs longer than this are not addresses; they are cut before hashing. */
+const MAX_IP_CHARS = 64;
+
+/** A 128-bit hash of `parts` (NUL-separated), as base64: fixed size, and no NUL for PostgreSQL's text. */
+const hash = (...parts: string[]) => new Bun.CryptoHasher("sha256").update(parts.join("\u0000")).digest("base64").slice(0, 22);
+const visitorKey = (ip: string, userAgent: string) => hash(ip.slice(0, MAX_IP_CHARS), userAgent);
+const messageKey = (messageId: string, recipientId?: string) => hash(messageId, recipientId ?? "");
+
+export interface Recall { hasHoneypotHit: boolean; pattern?: InteractionPattern }
+
+export function createSharedBotMemory(deps: { now: () => number }) {
+  let writes = 0;
+  /** Counts a write; every PRUNE_EVERY_WRITES, prunes the zone in the background (a failure only delays it). */
+  function wrote(zone: ZoneStore, now: number) {
+    if (++writes % PRUNE_EVERY_WRITES !== 0) return;
+    zone.pruneBotMemory(now, now - WINDOW_MS, { visitors: MAX_VISITORS, interactions: MAX_INTERACTIONS }).catch(() => {});
+  }
+
+  async function recall(zone: ZoneStore, i: { ip: string; userAgent: string; messageId?: string; recipientId?: string; link: string | null }): Promise<Recall> {
+    const now = deps.now();
+    const key = i.messageId !== undefined ? messageKey(i.messageId, i.recipientId) : null;
+    const link = key !== null && i.link !== null ? hash(i.link) : null;
+    const r = await zone.recallInteraction({ visitor: visitorKey(i.ip, i.userAgent), messageKey: key, link, now,
+      since: { second: now - SECOND_MS, burst: now - BURST_MS, window: now - WINDOW_MS }, maxPerMessage: MAX_PER_MESSAGE });
+    if (link !== null) wrote(zone, now);
+    if (key === null) return { hasHoneypotHit: r.honeypot };
+    return { hasHoneypotHit: r.honeypot,
+      pattern: { distinctLinksInSecond: r.linksInSecond, distinctLinksInBurst: r.linksInBurst, distinctLinksInWindow: r.linksInWindow } };
+  }
+
+  return {
+    /** Remembers a honeypot visitor for 30 minutes; with its message, the hit is one more link of that message. */
+    async honeypotHit(zone: ZoneStore, ip: string, userAgent: string, messageId?: string) {
+      const now = deps.now();
+      await zone.rememberHoneypotHit(visitorKey(ip, userAgent), now + HONEYPOT_TTL_MS);
+      wrote(zone, now);
+      if (messageId !== undefined) await recall(zone, { ip, userAgent, messageId, link: HONEYPOT_LINK_ID });
+    },
+    /** Whether this visitor hit a honeypot, and (with a message) the pattern this interaction completes; `link` null for an open. */
+    recall,
+  };
+}

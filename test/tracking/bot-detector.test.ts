@@ -1,0 +1,55 @@
+// Bot-detection memory is the zone's, not the process's: two app instances on one store (a WAL
+// SQLite directory, or one PostgreSQL database, as two nodes of a zone) see each other's honeypot
+// hits. A visitor hits the honeypot link at instance A; its click at instance B a minute after
+// the send is a bot (a person's click from elsewhere at the same time is not).
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { makeTestApp, type TestApp } from "../helpers/app.ts";
+import { pgSkipReason, startPostgres, type PgCluster } from "../helpers/postgres.ts";
+
+const CHROME = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+const pg: PgCluster | null = pgSkipReason ? null : await startPostgres();
+afterAll(async () => { await pg?.stop(); });
+
+async function twoInstances(storageToml: string): Promise<{ a: TestApp; b: TestApp; skew: (ms: number) => void; close: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), "postern-bot-shared-"));
+  let skewMs = 0;
+  const now = () => Date.now() + skewMs;
+  const a = await makeTestApp({ dir, keepDir: true, now, toml: storageToml });
+  const b = await makeTestApp({ dir, keepDir: true, now, toml: storageToml });
+  return { a, b, skew: (ms) => { skewMs += ms; },
+    async close() { await b.close(); await a.close(); rmSync(dir, { recursive: true, force: true }); } };
+}
+
+async function honeypotSeenByThePeer(storageToml: string) {
+  const { a, b, skew, close } = await twoInstances(storageToml);
+  try {
+    const principal = (await a.app.access.authenticate(a.domainKey))!;
+    await a.app.sender.send(principal, { domain: "example.com", source: "native", from: { email: "a@example.com" },
+      envelopes: [{ to: [{ email: "reader@dest.test" }], subject: "s", text: "x" }] });
+    const rcpt = (await a.app.store.zone("us").listQueue(10)).find((r) => r.email === "reader@dest.test")!;
+    const click = `/t/c/${b.app.codec.sign({ kind: "click", messageId: rcpt.messageId, recipientId: rcpt.id, domain: "example.com", url: "https://shop.example/" })}`;
+    const get = (app: TestApp, path: string, ip: string) => app.app.http(new Request(`http://127.0.0.1${path}`, { headers: { "user-agent": CHROME } }), ip);
+    skew(60_000);
+    expect((await get(b, click, "198.51.100.20")).status).toBe(302);
+    expect((await get(a, `/example.com/${rcpt.messageId}/hclick`, "203.0.113.77")).status).toBe(200);
+    expect((await get(b, click, "203.0.113.77")).status).toBe(302);
+    // A click is recorded after its redirect is answered.
+    const clicked = async () => (await b.app.activity.events("example.com", { recipient: "reader@dest.test", limit: 10, ascending: true })).filter((e) => e.type === "clicked");
+    for (let i = 0; i < 100 && (await clicked()).length < 2; i++) await Bun.sleep(20);
+    const clicks = await clicked();
+    expect(clicks.map((e) => [e.ip, e.isBot])).toEqual([["198.51.100.20", false], ["203.0.113.77", true]]);
+    expect(clicks[1]!.botReasons).toContain("honeypot:same-ip-ua");
+  } finally {
+    await close();
+  }
+}
+
+describe("bot-detection memory shared by the instances of a zone", () => {
+  test("WAL SQLite: a honeypot hit at one instance marks the visitor at the other", () => honeypotSeenByThePeer(""), 30_000);
+  test.skipIf(pg === null)("PostgreSQL: a honeypot hit at one node marks the visitor at the other", async () => {
+    await honeypotSeenByThePeer(`[storage]\nengine = "postgres"\npostgres_url = "${await pg!.createDatabase("bot")}"\n`);
+  }, 30_000);
+});
