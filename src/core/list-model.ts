@@ -1,7 +1,12 @@
 // Stored lists: Mailgun mailing lists (id = the list address) and SparkPost recipient lists,
 // owned by one domain (domainId) or by the account (null), with members in insertion order.
 
-export type ListKind = "mailgun" | "sparkpost";
+/**
+ * An address list is a mailing list whose id is its own address (mail to it goes to every member),
+ * owned by one domain (Mailgun's lists); a recipient list is a named set of recipients a send
+ * names, owned by a domain or the account (SparkPost's).
+ */
+export type ListKind = "address-list" | "recipient-list";
 
 export interface StoredList {
   pk: number;

@@ -7,11 +7,11 @@ import { conflict, notFound } from "./errors.ts";
 import type { ListKind, ListMember, ListRepo, NewList, StoredList } from "./list-model.ts";
 
 export interface ListService {
-  /** Lists of `kind` a principal may see: its domain's (and the account's for SparkPost), or all for an account key. */
+  /** Lists of `kind` a principal may see: its domain's (and the account's for recipient lists), or all for an account key. */
   list(p: Principal, kind: ListKind): Promise<StoredList[]>;
   /** A list the principal may see, or null. */
   find(p: Principal, kind: ListKind, id: string): Promise<StoredList | null>;
-  /** A Mailgun list by its address, for sends of `domainId` (null: any account domain). */
+  /** An address list by its address, for sends of `domainId` (null: any account domain). */
   findAddress(address: string): Promise<StoredList | null>;
   create(l: Omit<NewList, "createdAt" | "updatedAt">): Promise<StoredList>;
   update(l: StoredList, patch: { id?: string; name?: string; description?: string; extra?: Record<string, unknown> }): Promise<StoredList>;
@@ -41,18 +41,18 @@ export function createListService(deps: { repo: ListRepo; now: () => number }): 
   const scopesOf = (p: Principal, kind: ListKind): (number | null)[] | undefined => {
     if (p.kind !== "domain") return undefined;
     const own = p.domain?.id ?? -1;
-    return kind === "sparkpost" ? [own, null] : [own];
+    return kind === "recipient-list" ? [own, null] : [own];
   };
   return {
     list: (p, kind) => repo.listLists(kind, scopesOf(p, kind)),
     async find(p, kind, id) {
       const scopes = scopesOf(p, kind);
       const found = (await repo.listLists(kind, scopes)).filter((l) => l.id === id);
-      // An account key's SparkPost lists come first when a domain holds one of the same id.
+      // An account key's recipient lists come first when a domain holds one of the same id.
       return found.find((l) => l.domainId === null) ?? found[0] ?? null;
     },
     async findAddress(address) {
-      return (await repo.listLists("mailgun")).find((l) => l.id === address.toLowerCase()) ?? null;
+      return (await repo.listLists("address-list")).find((l) => l.id === address.toLowerCase()) ?? null;
     },
     async create(l) {
       const at = now();

@@ -123,7 +123,7 @@ describe("inbound reports", () => {
       expect(posts).toHaveLength(1); // the routed message only, not the DSN
       expect(posts[0]).toContain("routed+one");
     } finally {
-      await t.app.inboundRules.remove(account, "mailgun-route", route.id);
+      await t.app.inboundRules.remove(account, "route", route.id);
       await t.app.domains.set("example.com", { inbound: false });
       target.stop(true);
     }

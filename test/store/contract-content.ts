@@ -107,7 +107,7 @@ export function contentContract(open: Open) {
   test("lists: unique per kind and scope, members in insertion order, upserted, replaced, paged and deleted", async () => {
     const store = await open();
     const l = store.lists;
-    const base = { kind: "mailgun" as const, id: "news@a.test", domainId: null, name: "News", description: "", extra: {}, createdAt: NOW, updatedAt: NOW };
+    const base = { kind: "address-list" as const, id: "news@a.test", domainId: null, name: "News", description: "", extra: {}, createdAt: NOW, updatedAt: NOW };
     const list = (await l.insertList(base))!;
     expect(list.memberCount).toBe(0);
     expect(await l.insertList(base)).toBeNull();
@@ -119,18 +119,18 @@ export function contentContract(open: Open) {
     expect((await l.getMember(list.pk, "a@x.test"))?.name).toBe("Ann");
     expect((await l.listMembers(list.pk, { limit: 10 })).map((x) => x.address)).toEqual(["z@x.test", "a@x.test", "q@x.test", "n@x.test"]);
     expect((await l.listMembers(list.pk, { limit: 2, after: "a@x.test" })).map((x) => x.address)).toEqual(["q@x.test", "n@x.test"]);
-    expect((await l.getList("mailgun", null, "news@a.test"))?.memberCount).toBe(4);
+    expect((await l.getList("address-list", null, "news@a.test"))?.memberCount).toBe(4);
     expect(await l.deleteMember(list.pk, "q@x.test")).toBe(true);
     await l.replaceMembers(list.pk, [{ ...m("only@x.test"), subscribed: false }]);
     expect((await l.listMembers(list.pk, { limit: 10, subscribed: false })).map((x) => x.address)).toEqual(["only@x.test"]);
     expect(await l.listMembers(list.pk, { limit: 10, subscribed: true })).toEqual([]);
     expect(await l.updateList(list.pk, { id: "other@a.test" }, NOW + 1)).toBe(false);
     expect(await l.updateList(list.pk, { id: "renamed@a.test", description: "d" }, NOW + 1)).toBe(true);
-    expect((await l.listLists("mailgun")).map((x) => x.id)).toEqual(["renamed@a.test", "other@a.test"]);
-    expect(await l.listLists("mailgun", [7])).toEqual([]);
-    expect(await l.listLists("sparkpost")).toEqual([]);
+    expect((await l.listLists("address-list")).map((x) => x.id)).toEqual(["renamed@a.test", "other@a.test"]);
+    expect(await l.listLists("address-list", [7])).toEqual([]);
+    expect(await l.listLists("recipient-list")).toEqual([]);
     expect(await l.deleteList(list.pk)).toBe(true);
-    expect(await l.getList("mailgun", null, "renamed@a.test")).toBeNull();
+    expect(await l.getList("address-list", null, "renamed@a.test")).toBeNull();
     await store.close();
   });
 }

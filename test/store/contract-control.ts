@@ -130,19 +130,19 @@ export function controlContract(open: Open) {
   test("inbound rules: per kind, in creation order, updated and deleted", async () => {
     const store = await open();
     const c = store.control;
-    const route = (id: string, at: number, priority: number) => ({ id, kind: "mailgun-route" as const, domainId: null,
+    const route = (id: string, at: number, priority: number) => ({ id, kind: "route" as const, domainId: null,
       spec: { priority, description: id, expression: "catch_all()", actions: ["stop()"] }, createdAt: at });
     await c.insertRule(route("r2", NOW + 1, 1));
     await c.insertRule(route("r1", NOW, 0));
-    await c.insertRule({ id: "h.test", kind: "sendgrid-parse", domainId: null, spec: { hostname: "h.test", url: "https://x.test", spamCheck: false, sendRaw: true }, createdAt: NOW });
-    expect((await c.listRules("mailgun-route")).map((r) => r.id)).toEqual(["r1", "r2"]);
-    expect(await c.getRule("sendgrid-parse", "h.test")).toMatchObject({ spec: { sendRaw: true } });
-    expect(await c.getRule("mailgun-route", "h.test")).toBeNull();
+    await c.insertRule({ id: "h.test", kind: "parse-setting", domainId: null, spec: { hostname: "h.test", url: "https://x.test", spamCheck: false, sendRaw: true }, createdAt: NOW });
+    expect((await c.listRules("route")).map((r) => r.id)).toEqual(["r1", "r2"]);
+    expect(await c.getRule("parse-setting", "h.test")).toMatchObject({ spec: { sendRaw: true } });
+    expect(await c.getRule("route", "h.test")).toBeNull();
     expect(await c.updateRule({ ...route("r1", NOW, 5) })).toBe(true);
-    expect((await c.getRule("mailgun-route", "r1"))?.spec.priority).toBe(5);
+    expect((await c.getRule("route", "r1"))?.spec.priority).toBe(5);
     expect(await c.updateRule(route("zz", NOW, 1))).toBe(false);
-    expect(await c.deleteRule("mailgun-route", "r2")).toBe(true);
-    expect(await c.deleteRule("mailgun-route", "r2")).toBe(false);
+    expect(await c.deleteRule("route", "r2")).toBe(true);
+    expect(await c.deleteRule("route", "r2")).toBe(false);
     await store.close();
   });
 }

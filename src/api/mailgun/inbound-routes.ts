@@ -18,7 +18,7 @@ import { parseReceived } from "../../webhooks/inbound/received.ts";
 
 type Deps = Pick<SurfaceDeps, "inboundRules">;
 
-const routeJson = (r: InboundRule<"mailgun-route">) => ({
+const routeJson = (r: InboundRule<"route">) => ({
   id: r.id, priority: r.spec.priority, description: r.spec.description, expression: r.spec.expression, actions: r.spec.actions,
   created_at: formatDate(r.createdAt),
 });
@@ -39,7 +39,7 @@ function specOf(form: Form, partial: boolean) {
 }
 
 export function inboundRoutes(deps: Deps) {
-  const list = async (request: Request) => (await deps.inboundRules.list(principalOf(request), "mailgun-route"))
+  const list = async (request: Request) => (await deps.inboundRules.list(principalOf(request), "route"))
     .sort((a, b) => a.spec.priority - b.spec.priority || a.createdAt - b.createdAt);
   return routeGroup()
     .get("/v3/routes", async ({ request }) => {
@@ -58,7 +58,7 @@ export function inboundRoutes(deps: Deps) {
       if (!route) throw notFound("Route not found");
       return { route: routeJson(route) };
     }, READ)
-    .get("/v3/routes/:id", async ({ params, request }) => ({ route: routeJson(await deps.inboundRules.get(principalOf(request), "mailgun-route", params.id)) }), READ)
+    .get("/v3/routes/:id", async ({ params, request }) => ({ route: routeJson(await deps.inboundRules.get(principalOf(request), "route", params.id)) }), READ)
     .post("/v3/routes", async ({ request }) => {
       const s = specOf(await readForm(request), false);
       const r = await deps.inboundRules.createRoute(principalOf(request), { priority: s.priority!, description: s.description!, expression: s.expression!, actions: s.actions! });
@@ -80,7 +80,7 @@ export function inboundRoutes(deps: Deps) {
       return mailgunStoredJson(m.envelope, await parseReceived(m.raw), rcpt, `${url.origin}${url.pathname}`);
     }, STORED)
     .delete("/v3/routes/:id", async ({ params, request }) => {
-      await deps.inboundRules.remove(principalOf(request), "mailgun-route", params.id);
+      await deps.inboundRules.remove(principalOf(request), "route", params.id);
       return { message: "Route has been deleted", id: params.id };
     }, MANAGE);
 }

@@ -39,7 +39,7 @@ function pageOf<T extends { address: string }>(all: T[], form: Form, limit: numb
 }
 
 const loader = (svc: Deps["lists"]) => async (request: Request, address: string): Promise<StoredList> => {
-  const l = await svc.find(principalOf(request), "mailgun", address.toLowerCase());
+  const l = await svc.find(principalOf(request), "address-list", address.toLowerCase());
   if (!l) throw notFound("Mailing list not found");
   return l;
 };
@@ -58,19 +58,19 @@ export function listRoutes(deps: Deps) {
     .get("/v3/lists/pages", async ({ request }) => {
       const form = await readForm(request);
       const limit = limitOf(form);
-      const items = pageOf((await svc.list(principalOf(request), "mailgun")).map(toMgList), form, limit);
+      const items = pageOf((await svc.list(principalOf(request), "address-list")).map(toMgList), form, limit);
       return { items, paging: paging(baseUrlOf(request), items, limit) };
     }, READ)
     .get("/v3/lists", async ({ request }) => {
       const form = await readForm(request);
-      const all = (await svc.list(principalOf(request), "mailgun")).map(toMgList);
+      const all = (await svc.list(principalOf(request), "address-list")).map(toMgList);
       const items = form.get("address") ? all.filter((l) => l.address === form.get("address")!.toLowerCase()) : all.slice(0, limitOf(form));
       return { items, total_count: all.length };
     }, READ)
     .post("/v3/lists", async ({ request }) => {
       const form = await readForm(request);
       const { address, domain } = await domainOf(form.get("address") ?? "");
-      const l = await svc.create({ kind: "mailgun", id: address, domainId: domain.id, name: form.get("name") ?? "", description: form.get("description") ?? "",
+      const l = await svc.create({ kind: "address-list", id: address, domainId: domain.id, name: form.get("name") ?? "", description: form.get("description") ?? "",
         extra: { access_level: "readonly", reply_preference: "list", ...readListSettings(form) } });
       return { message: "Mailing list has been created", list: toMgList(l) };
     }, MANAGE)

@@ -17,7 +17,7 @@ const MANAGE = { permission: { right: "inbound.manage" as const } };
 const MAX_BODY = 16 * 1024;
 const BASE = "/v3/user/webhooks/parse/settings";
 
-const settingJson = (r: InboundRule<"sendgrid-parse">) =>
+const settingJson = (r: InboundRule<"parse-setting">) =>
   ({ url: r.spec.url, hostname: r.spec.hostname, spam_check: r.spec.spamCheck, send_raw: r.spec.sendRaw });
 
 function flag(v: unknown, field: string): boolean | undefined {
@@ -41,7 +41,7 @@ async function bodyOf(request: Request) {
 export function parseSettingRoutes(deps: Pick<SurfaceDeps, "inboundRules">) {
   const rules = deps.inboundRules;
   return new Elysia().use(permissions)
-    .get(BASE, async ({ request }) => ({ result: (await rules.list(principalOf(request), "sendgrid-parse")).map(settingJson) }), READ)
+    .get(BASE, async ({ request }) => ({ result: (await rules.list(principalOf(request), "parse-setting")).map(settingJson) }), READ)
     .post(BASE, async ({ request }) => {
       const b = await bodyOf(request);
       if (!b.hostname) throw invalid("hostname is required", "hostname");
@@ -49,17 +49,17 @@ export function parseSettingRoutes(deps: Pick<SurfaceDeps, "inboundRules">) {
       const r = await rules.putParseSetting(principalOf(request), { hostname: b.hostname, url: b.url, spamCheck: b.spamCheck ?? false, sendRaw: b.sendRaw ?? false }, true);
       return json(201, settingJson(r));
     }, { parse: "none", ...MANAGE })
-    .get(`${BASE}/:hostname`, async ({ params, request }) => settingJson(await rules.get(principalOf(request), "sendgrid-parse", params.hostname.toLowerCase())), READ)
+    .get(`${BASE}/:hostname`, async ({ params, request }) => settingJson(await rules.get(principalOf(request), "parse-setting", params.hostname.toLowerCase())), READ)
     .patch(`${BASE}/:hostname`, async ({ params, request }) => {
       const p = principalOf(request);
-      const old = await rules.get(p, "sendgrid-parse", params.hostname.toLowerCase());
+      const old = await rules.get(p, "parse-setting", params.hostname.toLowerCase());
       const b = await bodyOf(request);
       const r = await rules.putParseSetting(p, { hostname: old.spec.hostname, url: b.url ?? old.spec.url, spamCheck: b.spamCheck ?? old.spec.spamCheck,
         sendRaw: b.sendRaw ?? old.spec.sendRaw }, false);
       return settingJson(r);
     }, { parse: "none", ...MANAGE })
     .delete(`${BASE}/:hostname`, async ({ params, request }) => {
-      await rules.remove(principalOf(request), "sendgrid-parse", params.hostname.toLowerCase());
+      await rules.remove(principalOf(request), "parse-setting", params.hostname.toLowerCase());
       return new Response(null, { status: 204 });
     }, MANAGE);
 }

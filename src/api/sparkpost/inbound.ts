@@ -16,7 +16,7 @@ const MANAGE = { permission: need("inbound.manage") };
 
 type Deps = Pick<SurfaceDeps, "inboundRules">;
 
-const hookJson = (r: InboundRule<"sparkpost-relay-webhook">) => ({
+const hookJson = (r: InboundRule<"relay-webhook">) => ({
   id: r.id, name: r.spec.name, target: r.spec.target, auth_token: r.spec.authToken, auth_type: "none",
   match: { protocol: r.spec.protocol, domain: r.spec.matchDomain },
 });
@@ -28,7 +28,7 @@ function str(body: Record<string, unknown>, key: string): string | undefined {
   return v;
 }
 
-function readHook(body: unknown, create: boolean): Partial<RuleSpecs["sparkpost-relay-webhook"]> {
+function readHook(body: unknown, create: boolean): Partial<RuleSpecs["relay-webhook"]> {
   if (!isObject(body)) throw badFormat("the request body must be a JSON object");
   const match = body.match === undefined ? undefined : isObject(body.match) ? body.match : (() => { throw badFormat("match must be an object"); })();
   const spec = { name: str(body, "name"), target: str(body, "target"), authToken: str(body, "auth_token"),
@@ -44,7 +44,7 @@ export function inboundRoutes(deps: Deps) {
   return (app: Elysia) => app.use(permissions)
     .get("/inbound-domains", async ({ request }) => {
       const p = principalOf(request);
-      return json(200, { results: (await rules.list(p, "sparkpost-inbound-domain")).map((r) => ({ domain: r.spec.domain })) });
+      return json(200, { results: (await rules.list(p, "inbound-domain")).map((r) => ({ domain: r.spec.domain })) });
     }, READ)
     .post("/inbound-domains", async ({ request, body }) => {
       const p = principalOf(request);
@@ -54,27 +54,27 @@ export function inboundRoutes(deps: Deps) {
       return json(200, {});
     }, MANAGE)
     .get("/inbound-domains/:domain", async ({ request, params }) => {
-      const r = await rules.get(principalOf(request), "sparkpost-inbound-domain", params.domain.toLowerCase());
+      const r = await rules.get(principalOf(request), "inbound-domain", params.domain.toLowerCase());
       return json(200, { results: { domain: r.spec.domain } });
     }, READ)
     .delete("/inbound-domains/:domain", async ({ request, params }) => {
-      await rules.remove(principalOf(request), "sparkpost-inbound-domain", params.domain.toLowerCase());
+      await rules.remove(principalOf(request), "inbound-domain", params.domain.toLowerCase());
       return new Response(null, { status: 204 });
     }, MANAGE)
     .get("/relay-webhooks", async ({ request }) =>
-      json(200, { results: (await rules.list(principalOf(request), "sparkpost-relay-webhook")).map(hookJson) }), READ)
+      json(200, { results: (await rules.list(principalOf(request), "relay-webhook")).map(hookJson) }), READ)
     .post("/relay-webhooks", async ({ request, body }) => {
       const r = await rules.putRelayWebhook(principalOf(request), null, readHook(body, true));
       return json(200, { results: { id: r.id } });
     }, MANAGE)
     .get("/relay-webhooks/:id", async ({ request, params }) =>
-      json(200, { results: hookJson(await rules.get(principalOf(request), "sparkpost-relay-webhook", params.id)) }), READ)
+      json(200, { results: hookJson(await rules.get(principalOf(request), "relay-webhook", params.id)) }), READ)
     .put("/relay-webhooks/:id", async ({ request, params, body }) => {
       const r = await rules.putRelayWebhook(principalOf(request), params.id, readHook(body, false));
       return json(200, { results: { id: r.id } });
     }, MANAGE)
     .delete("/relay-webhooks/:id", async ({ request, params }) => {
-      await rules.remove(principalOf(request), "sparkpost-relay-webhook", params.id);
+      await rules.remove(principalOf(request), "relay-webhook", params.id);
       return new Response(null, { status: 204 });
     }, MANAGE);
 }

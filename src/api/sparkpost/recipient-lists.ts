@@ -59,7 +59,7 @@ const summary = (l: StoredList) => ({ id: l.id, name: l.name, description: l.des
 export function recipientListRoutes(deps: Deps) {
   const svc = deps.lists;
   const load = async (p: Principal, id: string, write = false) => {
-    const l = await svc.find(p, "sparkpost", id);
+    const l = await svc.find(p, "recipient-list", id);
     if (!l) throw notFoundError(`recipient list '${id}' does not exist`);
     if (write && p.kind === "domain" && l.domainId === null) throw spError(403, "1002", "Forbidden.", `recipient list '${id}' belongs to the account`);
     return l;
@@ -75,13 +75,13 @@ export function recipientListRoutes(deps: Deps) {
       const name = str(body, "name") ?? "";
       const id = str(body, "id") || (name ? idFromName(name) : `list-${Math.random().toString(36).slice(2, 10)}`);
       if (!/^[A-Za-z0-9_.-]{1,64}$/.test(id)) throw badFormat("id may hold letters, digits, '_', '-' and '.' (at most 64)");
-      const l = await svc.create({ kind: "sparkpost", id, domainId: p.kind === "domain" ? (p.domain?.id ?? null) : null, name: name || id,
+      const l = await svc.create({ kind: "recipient-list", id, domainId: p.kind === "domain" ? (p.domain?.id ?? null) : null, name: name || id,
         description: str(body, "description") ?? "", extra: isObject(body.attributes) ? { attributes: body.attributes } : {} })
         .catch((e) => { throw e instanceof AppError && e.code === "conflict" ? spError(409, "1602", "resource conflict", e.message) : e; });
       await svc.putMembers(l, members, true);
-      return json(200, counts((await svc.find(p, "sparkpost", l.id))!, rejected));
+      return json(200, counts((await svc.find(p, "recipient-list", l.id))!, rejected));
     }, { permission: MANAGE })
-    .get("/recipient-lists", async ({ request }) => json(200, { results: (await svc.list(principalOf(request), "sparkpost")).map(summary) }), { permission: READ })
+    .get("/recipient-lists", async ({ request }) => json(200, { results: (await svc.list(principalOf(request), "recipient-list")).map(summary) }), { permission: READ })
     .get("/recipient-lists/:id", async ({ request, params }) => {
       const l = await load(principalOf(request), params.id);
       const show = readQuery(request).bool("show_recipients") === true;
@@ -94,7 +94,7 @@ export function recipientListRoutes(deps: Deps) {
       const read = body.recipients === undefined ? null : readRecipients(body.recipients);
       await svc.update(l, { name: str(body, "name"), description: str(body, "description"), ...(isObject(body.attributes) ? { extra: { ...l.extra, attributes: body.attributes } } : {}) });
       if (read) await svc.replaceMembers(l, read.members);
-      return json(200, counts((await svc.find(p, "sparkpost", l.id))!, read?.rejected ?? []));
+      return json(200, counts((await svc.find(p, "recipient-list", l.id))!, read?.rejected ?? []));
     }, { permission: MANAGE })
     .delete("/recipient-lists/:id", async ({ request, params }) => {
       await svc.remove(await load(principalOf(request), params.id, true));

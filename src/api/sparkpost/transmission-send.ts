@@ -77,7 +77,7 @@ async function withListRecipients(principal: Principal, body: unknown, deps: Sen
   const rcpts = (body as { recipients?: unknown } | null)?.recipients;
   const listId = rcpts && typeof rcpts === "object" && !Array.isArray(rcpts) ? (rcpts as { list_id?: unknown }).list_id : undefined;
   if (typeof listId !== "string" || !listId) return body;
-  const l = await deps.lists.find(principal, "sparkpost", listId);
+  const l = await deps.lists.find(principal, "recipient-list", listId);
   if (!l) throw spError(422, "1603", "Subresource not found", `recipient list '${listId}' does not exist`);
   return { ...(body as object), recipients: (await allMembers(deps.lists, l)).map(toSpRecipient) };
 }

@@ -20,16 +20,19 @@ export interface ReceivedEnvelope {
   auth: InboundAuth;
 }
 
-export interface MailgunRouteSpec { priority: number; description: string; expression: string; actions: string[] }
+/** The routing rules of inbound mail: a route (an expression and actions, account-wide, Mailgun's),
+ *  a parse setting (a hostname posted to one URL, SendGrid's), an inbound domain and the relay
+ *  webhooks matching it (SparkPost's). */
+export interface RouteSpec { priority: number; description: string; expression: string; actions: string[] }
 export interface ParseSettingSpec { hostname: string; url: string; spamCheck: boolean; sendRaw: boolean }
 export interface InboundDomainSpec { domain: string }
 export interface RelayWebhookSpec { name: string; target: string; authToken: string; matchDomain: string; protocol: string }
 
 export interface RuleSpecs {
-  "mailgun-route": MailgunRouteSpec;
-  "sendgrid-parse": ParseSettingSpec;
-  "sparkpost-inbound-domain": InboundDomainSpec;
-  "sparkpost-relay-webhook": RelayWebhookSpec;
+  route: RouteSpec;
+  "parse-setting": ParseSettingSpec;
+  "inbound-domain": InboundDomainSpec;
+  "relay-webhook": RelayWebhookSpec;
 }
 export type RuleKind = keyof RuleSpecs;
 

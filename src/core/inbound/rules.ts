@@ -28,7 +28,7 @@ export function checkUrl(url: string, field: string): string {
 }
 
 /** Checks a Mailgun route's expression and actions; forward URLs must be http(s). */
-export function checkRoute(spec: RuleSpecs["mailgun-route"]): RuleSpecs["mailgun-route"] {
+export function checkRoute(spec: RuleSpecs["route"]): RuleSpecs["route"] {
   if (!Number.isInteger(spec.priority) || spec.priority < 0) throw invalid("priority must be a non-negative integer", "priority");
   if (!spec.actions.length) throw invalid("at least one action is required", "action");
   if (spec.actions.length > MAX_ACTIONS) throw invalid(`at most ${MAX_ACTIONS} actions`, "action");
@@ -69,59 +69,59 @@ export function createInboundRules(deps: RuleDeps) {
 
   return {
     async list<K extends RuleKind>(p: Principal, kind: K): Promise<InboundRule<K>[]> {
-      if (kind === "mailgun-route") accountOnly(p);
+      if (kind === "route") accountOnly(p);
       return (await deps.rules.listRules(kind)).filter((r) => visible(p, r));
     },
     get: <K extends RuleKind>(p: Principal, kind: K, id: string) => {
-      if (kind === "mailgun-route") accountOnly(p);
+      if (kind === "route") accountOnly(p);
       return find(p, kind, id);
     },
 
-    async createRoute(p: Principal, spec: RuleSpecs["mailgun-route"]): Promise<InboundRule<"mailgun-route">> {
+    async createRoute(p: Principal, spec: RuleSpecs["route"]): Promise<InboundRule<"route">> {
       accountOnly(p);
-      const rule = { id: newId(deps.now()), kind: "mailgun-route" as const, domainId: null, spec: checkRoute(spec), createdAt: deps.now() };
+      const rule = { id: newId(deps.now()), kind: "route" as const, domainId: null, spec: checkRoute(spec), createdAt: deps.now() };
       await deps.rules.insertRule(rule);
       return rule;
     },
-    async updateRoute(p: Principal, id: string, patch: Partial<RuleSpecs["mailgun-route"]>): Promise<InboundRule<"mailgun-route">> {
+    async updateRoute(p: Principal, id: string, patch: Partial<RuleSpecs["route"]>): Promise<InboundRule<"route">> {
       accountOnly(p);
-      const r = await find(p, "mailgun-route", id);
+      const r = await find(p, "route", id);
       const next = { ...r, spec: checkRoute({ ...r.spec, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) }) };
       await deps.rules.updateRule(next);
       return next;
     },
 
     /** SendGrid Inbound Parse: one setting per hostname. */
-    async putParseSetting(p: Principal, spec: RuleSpecs["sendgrid-parse"], create: boolean): Promise<InboundRule<"sendgrid-parse">> {
+    async putParseSetting(p: Principal, spec: RuleSpecs["parse-setting"], create: boolean): Promise<InboundRule<"parse-setting">> {
       const hostname = spec.hostname.trim().toLowerCase();
       const d = await hostDomain(p, hostname, "hostname");
       checkUrl(spec.url, "url");
-      const existing = await deps.rules.getRule("sendgrid-parse", hostname);
+      const existing = await deps.rules.getRule("parse-setting", hostname);
       if (create && existing) throw conflict(`a parse setting for ${hostname} already exists`);
       if (!create && !existing) throw notFound(`no parse setting for ${hostname}`);
-      const rule = { id: hostname, kind: "sendgrid-parse" as const, domainId: d.id, spec: { ...spec, hostname }, createdAt: existing?.createdAt ?? deps.now() };
+      const rule = { id: hostname, kind: "parse-setting" as const, domainId: d.id, spec: { ...spec, hostname }, createdAt: existing?.createdAt ?? deps.now() };
       await (existing ? deps.rules.updateRule(rule) : deps.rules.insertRule(rule));
       return rule;
     },
 
-    async createInboundDomain(p: Principal, domain: string): Promise<InboundRule<"sparkpost-inbound-domain">> {
+    async createInboundDomain(p: Principal, domain: string): Promise<InboundRule<"inbound-domain">> {
       const host = domain.trim().toLowerCase();
       const d = await hostDomain(p, host, "domain");
-      if (await deps.rules.getRule("sparkpost-inbound-domain", host)) throw conflict(`inbound domain ${host} already exists`);
-      const rule = { id: host, kind: "sparkpost-inbound-domain" as const, domainId: d.id, spec: { domain: host }, createdAt: deps.now() };
+      if (await deps.rules.getRule("inbound-domain", host)) throw conflict(`inbound domain ${host} already exists`);
+      const rule = { id: host, kind: "inbound-domain" as const, domainId: d.id, spec: { domain: host }, createdAt: deps.now() };
       await deps.rules.insertRule(rule);
       return rule;
     },
 
-    async putRelayWebhook(p: Principal, id: string | null, spec: Partial<RuleSpecs["sparkpost-relay-webhook"]>): Promise<InboundRule<"sparkpost-relay-webhook">> {
-      const old = id ? await find(p, "sparkpost-relay-webhook", id) : null;
+    async putRelayWebhook(p: Principal, id: string | null, spec: Partial<RuleSpecs["relay-webhook"]>): Promise<InboundRule<"relay-webhook">> {
+      const old = id ? await find(p, "relay-webhook", id) : null;
       const next = { name: "", target: "", authToken: "", matchDomain: "", protocol: "SMTP", ...old?.spec,
-        ...Object.fromEntries(Object.entries(spec).filter(([, v]) => v !== undefined)) } as RuleSpecs["sparkpost-relay-webhook"];
+        ...Object.fromEntries(Object.entries(spec).filter(([, v]) => v !== undefined)) } as RuleSpecs["relay-webhook"];
       checkUrl(next.target, "target");
       if (next.name.length > 1024) throw invalid("name is too long", "name");
-      const inbound = await deps.rules.getRule("sparkpost-inbound-domain", next.matchDomain.toLowerCase());
+      const inbound = await deps.rules.getRule("inbound-domain", next.matchDomain.toLowerCase());
       if (!inbound || !visible(p, inbound)) throw invalid(`match.domain ${next.matchDomain || "(none)"} is not an inbound domain`, "match.domain");
-      const rule = { id: old?.id ?? newId(deps.now()), kind: "sparkpost-relay-webhook" as const, domainId: inbound.domainId,
+      const rule = { id: old?.id ?? newId(deps.now()), kind: "relay-webhook" as const, domainId: inbound.domainId,
         spec: { ...next, matchDomain: next.matchDomain.toLowerCase() }, createdAt: old?.createdAt ?? deps.now() };
       await (old ? deps.rules.updateRule(rule) : deps.rules.insertRule(rule));
       return rule;
@@ -137,10 +137,10 @@ export function createInboundRules(deps: RuleDeps) {
     },
 
     async remove(p: Principal, kind: RuleKind, id: string): Promise<void> {
-      if (kind === "mailgun-route") accountOnly(p);
+      if (kind === "route") accountOnly(p);
       await find(p, kind, id);
-      if (kind === "sparkpost-inbound-domain") {
-        const hooks = (await deps.rules.listRules("sparkpost-relay-webhook")).filter((h) => h.spec.matchDomain === id);
+      if (kind === "inbound-domain") {
+        const hooks = (await deps.rules.listRules("relay-webhook")).filter((h) => h.spec.matchDomain === id);
         if (hooks.length) throw new AppError("conflict", `inbound domain ${id} is used by relay webhook ${hooks[0]!.id}`);
       }
       await deps.rules.deleteRule(kind, id);

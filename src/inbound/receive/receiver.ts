@@ -48,7 +48,7 @@ export function createReceiver(deps: ReceiverDeps) {
     const d = await deps.owningDomain(host);
     if (!d || d.state !== "active") return null;
     if (d.inbound && d.name === host) return d;
-    const configured = (await deps.rules.getRule("sendgrid-parse", host)) ?? (await deps.rules.getRule("sparkpost-inbound-domain", host));
+    const configured = (await deps.rules.getRule("parse-setting", host)) ?? (await deps.rules.getRule("inbound-domain", host));
     return configured ? d : null;
   }
 
@@ -57,7 +57,7 @@ export function createReceiver(deps: ReceiverDeps) {
     const posts: InboundPostItem[] = [];
     const forwards: [string, string][] = [];
     const id = () => newId(deps.now());
-    const routes = domain.inbound ? (await deps.rules.listRules("mailgun-route")).map((r) => ({ ...r.spec, id: r.id, createdAt: r.createdAt })) : [];
+    const routes = domain.inbound ? (await deps.rules.listRules("route")).map((r) => ({ ...r.spec, id: r.id, createdAt: r.createdAt })) : [];
     const parseHosts = new Set<string>();
     for (const rcpt of rcpts) {
       const host = hostOf(rcpt);
@@ -68,14 +68,14 @@ export function createReceiver(deps: ReceiverDeps) {
           else if (a.notify) posts.push({ id: id(), format: FORMAT.mailgunStore, url: a.notify, recipient: rcpt, ruleId: a.routeId, options: {} });
         }
       }
-      const parse = await deps.rules.getRule("sendgrid-parse", host);
+      const parse = await deps.rules.getRule("parse-setting", host);
       if (parse && !parseHosts.has(host)) {
         parseHosts.add(host);
         posts.push({ id: id(), format: FORMAT.sendgridParse, url: parse.spec.url, recipient: rcpt, ruleId: host,
           options: { hostname: host, sendRaw: parse.spec.sendRaw, spamCheck: parse.spec.spamCheck } });
       }
-      if (await deps.rules.getRule("sparkpost-inbound-domain", host)) {
-        for (const hook of (await deps.rules.listRules("sparkpost-relay-webhook")).filter((h) => h.spec.matchDomain === host)) {
+      if (await deps.rules.getRule("inbound-domain", host)) {
+        for (const hook of (await deps.rules.listRules("relay-webhook")).filter((h) => h.spec.matchDomain === host)) {
           posts.push({ id: id(), format: FORMAT.sparkpostRelay, url: hook.spec.target, recipient: rcpt, ruleId: hook.id,
             options: { name: hook.spec.name, authToken: hook.spec.authToken, matchDomain: hook.spec.matchDomain } });
         }

@@ -78,6 +78,13 @@ export const CONTROL_MIGRATIONS: string[] = [
   `CREATE TABLE nodes (
      node_id TEXT PRIMARY KEY, zone TEXT NOT NULL, host TEXT NOT NULL, pid INTEGER NOT NULL,
      started_at INTEGER NOT NULL, last_seen_at INTEGER NOT NULL, stopped_at INTEGER);`,
+  // Lists and inbound rules are stored under neutral kinds, not the vendor whose API made them:
+  // Mailgun's mailing lists are address lists, SparkPost's recipient lists recipient lists; Mailgun
+  // routes, SendGrid parse settings, SparkPost inbound domains and relay webhooks are route,
+  // parse-setting, inbound-domain and relay-webhook.
+  `UPDATE lists SET kind = CASE kind WHEN 'mailgun' THEN 'address-list' WHEN 'sparkpost' THEN 'recipient-list' ELSE kind END;
+   UPDATE inbound_rules SET kind = CASE kind WHEN 'mailgun-route' THEN 'route' WHEN 'sendgrid-parse' THEN 'parse-setting'
+     WHEN 'sparkpost-inbound-domain' THEN 'inbound-domain' WHEN 'sparkpost-relay-webhook' THEN 'relay-webhook' ELSE kind END;`,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

@@ -1,7 +1,7 @@
 // The zone migrations of the PostgreSQL engine on rows older versions wrote.
 import { afterAll, describe, expect, test } from "bun:test";
 import { pgSkipReason, startPostgres, type PgCluster } from "../../helpers/postgres.ts";
-import { ZONE_MIGRATIONS, zoneSchema } from "../../../src/store/postgres/migrations.ts";
+import { CONTROL_MIGRATIONS, CONTROL_SCHEMA, ZONE_MIGRATIONS, zoneSchema } from "../../../src/store/postgres/migrations.ts";
 import { migrate, openPool, rows } from "../../../src/store/postgres/db.ts";
 import { toEvent } from "../../../src/store/sqlite/events.ts";
 import type { EventContext } from "../../../src/webhooks/context.ts";
@@ -38,6 +38,26 @@ describe.skipIf(pg === null)("neutral reasons", () => {
     expectMigrated(pending.map((c) => c.event));
     expect(await items("o2")).toEqual(JSON.parse(payload));
     expect(await items("o3")).toEqual([{ batch: "b", events: [{ code: 605 }] }]);
+    await sql.close();
+  });
+});
+
+describe.skipIf(pg === null)("neutral kinds", () => {
+  test("lists and inbound rules stored under a vendor's name get the neutral kind", async () => {
+    const url = await pg!.createDatabase("kinds");
+    const sql = openPool(url, CONTROL_SCHEMA, 1);
+    await migrate(sql, CONTROL_SCHEMA, CONTROL_MIGRATIONS.slice(0, CONTROL_MIGRATIONS.findIndex((m) => m.includes("'address-list'"))));
+    for (const [i, kind] of ["mailgun", "sparkpost"].entries()) {
+      await sql.unsafe("INSERT INTO lists (kind, id, scope, created_at, updated_at) VALUES ($1, $2, 0, 0, 0)", [kind, `l${i}`]);
+    }
+    for (const kind of ["mailgun-route", "sendgrid-parse", "sparkpost-inbound-domain", "sparkpost-relay-webhook"]) {
+      await sql.unsafe("INSERT INTO inbound_rules (id, kind, spec, created_at) VALUES ($1, $2, '{}', 0)", [`r-${kind}`, kind]);
+    }
+    await migrate(sql, CONTROL_SCHEMA, CONTROL_MIGRATIONS);
+    expect(await rows(sql, "SELECT id, kind FROM lists ORDER BY id")).toEqual([{ id: "l0", kind: "address-list" }, { id: "l1", kind: "recipient-list" }]);
+    expect(await rows(sql, "SELECT id, kind FROM inbound_rules ORDER BY id")).toEqual([
+      { id: "r-mailgun-route", kind: "route" }, { id: "r-sendgrid-parse", kind: "parse-setting" },
+      { id: "r-sparkpost-inbound-domain", kind: "inbound-domain" }, { id: "r-sparkpost-relay-webhook", kind: "relay-webhook" }]);
     await sql.close();
   });
 });

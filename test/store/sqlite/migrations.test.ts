@@ -4,7 +4,7 @@ import { Database } from "bun:sqlite";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ZONE_MIGRATIONS } from "../../../src/store/sqlite/migrations.ts";
+import { CONTROL_MIGRATIONS, ZONE_MIGRATIONS } from "../../../src/store/sqlite/migrations.ts";
 import { migrate, openDatabase } from "../../../src/store/sqlite/db.ts";
 import { toEvent } from "../../../src/store/sqlite/events.ts";
 import type { EventContext } from "../../../src/webhooks/context.ts";
@@ -38,6 +38,27 @@ describe("neutral reasons", () => {
     expectMigrated(pending.map((c) => c.event));
     expect(items("o2")).toEqual(JSON.parse(payload)); // delivered already: history, left as it was
     expect(items("o3")).toEqual([{ batch: "b", events: [{ code: 605 }] }]); // not events
+    db.close();
+  });
+});
+
+describe("neutral kinds", () => {
+  test("lists and inbound rules stored under a vendor's name get the neutral kind", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "postern-mig-")), "c.sqlite");
+    const old = new Database(file, { strict: true });
+    migrate(old, CONTROL_MIGRATIONS.slice(0, CONTROL_MIGRATIONS.findIndex((m) => m.includes("'address-list'"))));
+    for (const [i, kind] of ["mailgun", "sparkpost"].entries()) {
+      old.query("INSERT INTO lists (kind, id, scope, created_at, updated_at) VALUES (?, ?, 0, 0, 0)").run(kind, `l${i}`);
+    }
+    for (const kind of ["mailgun-route", "sendgrid-parse", "sparkpost-inbound-domain", "sparkpost-relay-webhook"]) {
+      old.query("INSERT INTO inbound_rules (id, kind, spec, created_at) VALUES (?, ?, '{}', 0)").run(`r-${kind}`, kind);
+    }
+    old.close();
+    const db = openDatabase(file, CONTROL_MIGRATIONS);
+    expect(db.query("SELECT id, kind FROM lists ORDER BY id").all()).toEqual([{ id: "l0", kind: "address-list" }, { id: "l1", kind: "recipient-list" }]);
+    expect(db.query("SELECT id, kind FROM inbound_rules ORDER BY id").all()).toEqual([
+      { id: "r-mailgun-route", kind: "route" }, { id: "r-sendgrid-parse", kind: "parse-setting" },
+      { id: "r-sparkpost-inbound-domain", kind: "inbound-domain" }, { id: "r-sparkpost-relay-webhook", kind: "relay-webhook" }]);
     db.close();
   });
 });
