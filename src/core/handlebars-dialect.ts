@@ -5,7 +5,11 @@
 import Handlebars from "handlebars";
 import { formatDate } from "./format-date.ts";
 
-export type Dialect = "sendgrid" | "mailgun";
+/**
+ * Which helpers a template may call: "comparisons" (equals, notEquals, greaterThan, lessThan, and,
+ * or, length, formatDate, insert: SendGrid's), or "equal" (only {{#equal}}: Mailgun's).
+ */
+export type Dialect = "comparisons" | "equal";
 
 export interface RenderBudget {
   maxIterations: number;
@@ -47,7 +51,7 @@ const same = (a: unknown, b: unknown) =>
   a !== null && b !== null && typeof a !== "object" && typeof b !== "object" && a !== undefined && b !== undefined
     ? String(a) === String(b) : a === b;
 
-function sendgridHelpers(hbs: typeof Handlebars) {
+function comparisonHelpers(hbs: typeof Handlebars) {
   hbs.registerHelper("equals", conditional(([a, b]) => same(a, b)));
   hbs.registerHelper("notEquals", conditional(([a, b]) => !same(a, b)));
   hbs.registerHelper("greaterThan", conditional(([a, b]) => Number(a) > Number(b)));
@@ -85,7 +89,7 @@ function boundedEach(hbs: typeof Handlebars) {
 function createInstance(dialect: Dialect): typeof Handlebars {
   const hbs = Handlebars.create();
   boundedEach(hbs);
-  if (dialect === "sendgrid") sendgridHelpers(hbs);
+  if (dialect === "comparisons") comparisonHelpers(hbs);
   // Mailgun's templates know {{#equal a "b"}}…{{/equal}}.
   else hbs.registerHelper("equal", conditional(([a, b]) => same(a, b)));
   return hbs;

@@ -115,8 +115,11 @@ export interface SendRequest {
   isTransactional?: boolean;
   isTestMode?: boolean;
   skipSuppression?: boolean;
-  /** The surface the message came in through: picks the callback_url webhook format. */
-  source: "sendgrid" | "mailgun" | "sparkpost" | "native" | "cli" | "smtp" | "forward";
+  /**
+   * What the message came in through: an API surface's name (src/api/surfaces.ts), "cli", "smtp"
+   * or "forward". Picks the callback_url webhook format (each format lists its sources).
+   */
+  source: string;
 }
 
 /** One rendered message to one set of recipients (one per recipient when data differs). */

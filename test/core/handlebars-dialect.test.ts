@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { BudgetExceeded, describeRenderError, renderHandlebars } from "../../src/core/handlebars-dialect.ts";
 import { formatDate } from "../../src/core/format-date.ts";
 
-const sg = (source: string, data: unknown) => renderHandlebars(source, data, { dialect: "sendgrid", escapeHtml: true });
+const sg = (source: string, data: unknown) => renderHandlebars(source, data, { dialect: "comparisons", escapeHtml: true });
 
 describe("SendGrid's helper reference, rendered", () => {
   test("formatDate: format, and a timezone offset", () => {
@@ -72,8 +72,8 @@ describe("SendGrid's helper reference, rendered", () => {
 
 describe("dialects and limits", () => {
   test("Mailgun's equal helper; SendGrid's helpers are not Mailgun's", () => {
-    expect(renderHandlebars("{{#equal plan \"pro\"}}P{{else}}F{{/equal}}", { plan: "pro" }, { dialect: "mailgun", escapeHtml: false })).toBe("P");
-    expect(() => renderHandlebars("{{#equals a b}}x{{/equals}}", {}, { dialect: "mailgun", escapeHtml: false })).toThrow(/Missing helper/);
+    expect(renderHandlebars("{{#equal plan \"pro\"}}P{{else}}F{{/equal}}", { plan: "pro" }, { dialect: "equal", escapeHtml: false })).toBe("P");
+    expect(() => renderHandlebars("{{#equals a b}}x{{/equals}}", {}, { dialect: "equal", escapeHtml: false })).toThrow(/Missing helper/);
   });
 
   test("a missing helper is named", () => {
@@ -85,10 +85,10 @@ describe("dialects and limits", () => {
   test("loops and output are bounded", () => {
     const limits = { maxIterations: 1000, maxMillis: 5000, maxOutputChars: 1_000_000 };
     const many = { a: Array.from({ length: 100 }, (_, i) => i) };
-    expect(() => renderHandlebars("{{#each a}}{{#each ../a}}x{{/each}}{{/each}}", many, { dialect: "sendgrid", escapeHtml: false, limits })).toThrow(BudgetExceeded);
+    expect(() => renderHandlebars("{{#each a}}{{#each ../a}}x{{/each}}{{/each}}", many, { dialect: "comparisons", escapeHtml: false, limits })).toThrow(BudgetExceeded);
     const big = { s: "y".repeat(600_000) };
-    expect(() => renderHandlebars("{{s}}{{s}}", big, { dialect: "sendgrid", escapeHtml: false, limits })).toThrow(BudgetExceeded);
-    expect(renderHandlebars("{{#each a}}{{this}}{{/each}}", { a: [1, 2] }, { dialect: "sendgrid", escapeHtml: false, limits })).toBe("12");
+    expect(() => renderHandlebars("{{s}}{{s}}", big, { dialect: "comparisons", escapeHtml: false, limits })).toThrow(BudgetExceeded);
+    expect(renderHandlebars("{{#each a}}{{this}}{{/each}}", { a: [1, 2] }, { dialect: "comparisons", escapeHtml: false, limits })).toBe("12");
   });
 
   test("formatDate reads epoch seconds and milliseconds and offsets with a colon", () => {

@@ -12,6 +12,6 @@ export function mailgunTemplates(request: Request, domainName: string, deps: { t
     const domain = await deps.domains.require(domainName);
     const t = await deps.templateService.resolve(domain.id, name.toLowerCase(), version?.toLowerCase())
       ?? (name !== name.toLowerCase() && !version ? await deps.templateService.resolve(domain.id, name) : null);
-    return t ? deps.templateService.render(t, data, "mailgun") : null;
+    return t ? deps.templateService.render(t, data, "equal") : null;
   };
 }

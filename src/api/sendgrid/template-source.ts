@@ -18,7 +18,7 @@ export function sendgridTemplates(service: TemplateService, domainId: number): T
       const t = await service.resolve(domainId, id);
       if (!t) return null;
       if (t.generation === "legacy") return t.parts;
-      const out = service.render(t, { ...data, unsubscribe: UNSUBSCRIBE_PLACEHOLDER, unsubscribe_preferences: PREFERENCES_PLACEHOLDER }, "sendgrid");
+      const out = service.render(t, { ...data, unsubscribe: UNSUBSCRIBE_PLACEHOLDER, unsubscribe_preferences: PREFERENCES_PLACEHOLDER }, "comparisons");
       // generate_plain_content: the text part is made from the rendered HTML.
       if (t.extra.generate_plain_content === true && out.html !== undefined) out.text = plainFromHtml(out.html);
       return out;
