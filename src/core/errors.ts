@@ -19,15 +19,23 @@ export interface Issue {
   message: string;
 }
 
+/**
+ * Why the core refused, when a surface words that refusal its own way: "sender_identity" (the
+ * from address is not one the domain may send as, or the domain does not send).
+ */
+export type RefusalReason = "sender_identity";
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly field?: string;
   readonly issues: Issue[];
-  constructor(code: ErrorCode, message: string, opts: { field?: string; issues?: Issue[] } = {}) {
+  readonly reason?: RefusalReason;
+  constructor(code: ErrorCode, message: string, opts: { field?: string; issues?: Issue[]; reason?: RefusalReason } = {}) {
     super(message);
     this.name = "AppError";
     this.code = code;
     this.field = opts.field;
+    this.reason = opts.reason;
     this.issues = opts.issues ?? (opts.field ? [{ field: opts.field, message }] : []);
   }
 }

@@ -34,7 +34,7 @@ export function createSendService(deps: SendDeps) {
     const domain = await store.control.getDomain(name);
     if (!domain) throw notFound(`domain ${name} not found`);
     if (principal.kind === "domain" && principal.domain?.id !== domain.id) throw forbidden(`this key may not send for ${name}`);
-    if (domain.state !== "active") throw new AppError("forbidden", `domain ${name} is ${domain.state}: only active domains send`, { field: "from" });
+    if (domain.state !== "active") throw inactive(domain);
     // A zone served by other nodes has no data here: its mail is accepted by its own nodes (the API
     // proxies there; SMTP submission and the CLI must be pointed there).
     if (!store.zoneNames().includes(domain.zone)) {
@@ -158,6 +158,18 @@ function checkEnvelope(e: SendEnvelope, path: string, domain: Domain, issues: Is
   if (senderEmail && !fromMatches(senderEmail, domain)) issues.push({ field: `${path}.headers.Sender`, message: `the Sender address must belong to ${domain.name}` });
   if (!e.raw && !e.text && !e.html && !e.amp) issues.push({ field: `${path}.content`, message: "a text or html body is required" });
   if (e.raw) issues.push(...checkRawHeaders(e.raw, (email) => fromMatches(email, domain), `${path}.from`));
+}
+
+const inactive = (domain: Domain) =>
+  new AppError("forbidden", `domain ${domain.name} is ${domain.state}: only active domains send`, { field: "from", reason: "sender_identity" });
+
+/**
+ * The sender identity check a surface makes before anything else (SendGrid's 403): `email` must
+ * belong to `domain` (or a subdomain of a wildcard domain) and the domain must be active.
+ */
+export function checkSenderIdentity(domain: Domain, email: string): void {
+  if (!fromMatches(email, domain)) throw new AppError("forbidden", `the from address must belong to ${domain.name}`, { field: "from", reason: "sender_identity" });
+  if (domain.state !== "active") throw inactive(domain);
 }
 
 function fromMatches(email: string, domain: Domain): boolean {

@@ -1,7 +1,7 @@
 // SendGrid's error shape: {"errors":[{"message","field","help"}]}, one entry per problem, with
 // dotted field paths such as personalizations.0.to.1.email and SendGrid's help links for 400s.
 import { describeError, internalMessage, json } from "../errors.ts";
-import { helpFor } from "./model.ts";
+import { helpFor, MSG } from "./model.ts";
 import { AppError } from "../../core/errors.ts";
 import { PermissionDenied } from "../permission.ts";
 
@@ -20,6 +20,8 @@ export function renderSendgridError(err: unknown, elysiaCode?: string | number):
   if (elysiaCode === "NOT_FOUND" && !(err instanceof AppError)) return json(404, { errors: [{ field: null, message: "resource not found" }] });
   // A refusal of the permission model reads as SendGrid's own: "access forbidden".
   const generic = info.status === 401 || info.status >= 500 || err instanceof PermissionDenied;
+  // The core's sender identity refusal in SendGrid's words.
+  if (err instanceof AppError && err.reason === "sender_identity") return json(403, { errors: [{ message: MSG.senderIdentity, field: "from", help: null }] });
   const message = info.status >= 500 ? internalMessage(err, MESSAGES[500]!) : generic ? MESSAGES[info.status] ?? info.message : info.message;
   const errors = info.issues.length && info.status === 400
     ? info.issues.map((i) => ({ message: i.message, field: i.field ?? null, help: helpFor(i.field) }))

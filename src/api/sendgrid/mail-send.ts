@@ -1,16 +1,15 @@
 // POST /v3/mail/send as a list of steps: key kind → body → shape (400, every problem) → sender
-// identity (403) → render per personalization (400) → size (413) → sandbox (200, nothing stored)
+// identity (core checkSenderIdentity; errors.ts words its refusal as 403) → render per personalization (400) → size (413) → sandbox (200, nothing stored)
 // or the send service (202 + X-Message-Id, committed before the answer).
-import type { Domain, Principal } from "../../core/model.ts";
+import type { Principal } from "../../core/model.ts";
 import { AppError, invalidMany } from "../../core/errors.ts";
-import type { SendService } from "../../core/send.ts";
+import { checkSenderIdentity, type SendService } from "../../core/send.ts";
 import type { TemplateService } from "../../core/template-service.ts";
 import { sendgridTemplates } from "./template-source.ts";
 import { newId } from "../../core/ids.ts";
 import { readJsonBody, maxBodyBytes } from "./body.ts";
-import { emailDomain } from "./fields.ts";
 import { checkMergedArgs, measureRequest, toSendRequest } from "./mapper.ts";
-import { MSG, type SgMail } from "./model.ts";
+import { MSG } from "./model.ts";
 import { readMailSend } from "./request.ts";
 import { requireDomainKey } from "./policy.ts";
 
@@ -21,20 +20,13 @@ export interface MailSendDeps {
   now: () => number;
 }
 
-/** The from address must belong to the key's domain, and that domain must be active. */
-function checkSenderIdentity(mail: SgMail, domain: Domain) {
-  const d = emailDomain(mail.from.email);
-  const isOwn = d === domain.name || (domain.wildcard && d.endsWith(`.${domain.name}`));
-  if (!isOwn || domain.state !== "active") throw new AppError("forbidden", MSG.senderIdentity, { field: "from" });
-}
-
 export function createMailSend(deps: MailSendDeps) {
   return async function mailSend(principal: Principal, request: Request): Promise<Response> {
     const domain = requireDomainKey(principal);
     const body = await readJsonBody(request, maxBodyBytes(deps.maxMessageBytes));
     const { mail, issues } = readMailSend(body, deps.now());
     if (issues.length) throw invalidMany(issues);
-    checkSenderIdentity(mail, domain);
+    checkSenderIdentity(domain, mail.from.email);
     const { req, issues: renderIssues } = await toSendRequest(mail, domain.name, sendgridTemplates(deps.templates, domain.id));
     renderIssues.push(...checkMergedArgs(req));
     if (renderIssues.length) throw invalidMany(renderIssues);
