@@ -6,7 +6,8 @@
 // route without a declaration.
 import { Elysia } from "elysia";
 import { decide, type Permission, type Refusal } from "../core/permissions.ts";
-import { sparkpostGrantFor } from "../core/grants.ts";
+import { sparkpostGrantFor } from "./sparkpost/grants.ts";
+import { grantRights } from "./grants.ts";
 import { AppError, notFound } from "../core/errors.ts";
 import { contextOf, principalOf } from "./context.ts";
 
@@ -45,7 +46,7 @@ function refuse(surface: string, refusal: Refusal): AppError {
 
 function guardFor(permission: Permission) {
   const guard = ({ request, params }: { request: Request; params?: Record<string, string | undefined> }) => {
-    const refusal = decide(principalOf(request), permission, params ?? {});
+    const refusal = decide(principalOf(request), permission, params ?? {}, grantRights);
     if (refusal) throw refuse(contextOf(request).surface, refusal);
   };
   return Object.assign(guard, { [PERMISSION]: permission });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { declaredPermission, type Permission } from "../../src/api/permission.ts";
 import { decide } from "../../src/core/permissions.ts";
+import { grantRights } from "../../src/api/grants.ts";
 import type { Principal } from "../../src/core/model.ts";
 
 let t: TestApp;
@@ -177,7 +178,7 @@ describe("scope matrix", () => {
       let refused = 0;
       for (const s of API_SURFACES) for (const r of routesOf(s)) {
         const permission = declaredPermission(r) as Permission;
-        const refusal = decide(principals[name]!, permission, concrete(r.path).params);
+        const refusal = decide(principals[name]!, permission, concrete(r.path).params, grantRights);
         const res = await call(s, r, keys[name]!);
         const where = `${s} ${r.method} ${r.path}: ${res.status}`;
         if (res.status >= 500 || res.status === 401) wrong.push(`${where} (${await res.text()})`);

@@ -10,11 +10,12 @@ import { principalOf } from "../context.ts";
 import { permissions } from "../permission.ts";
 import type { ConsoleDeps } from "./deps.ts";
 import { CONSOLE_GRANTS, domainFor, field, requiredField } from "./policy.ts";
+import { grantRights } from "../grants.ts";
 
 function grantsOf(body: unknown): string[] {
   const g = (body as { grants?: unknown } | null)?.grants ?? [];
   if (!Array.isArray(g) || g.some((x) => typeof x !== "string")) throw invalid("grants must be a list of grant names", "grants");
-  const unknown = g.find((x) => !isKnownGrant(x));
+  const unknown = g.find((x) => !isKnownGrant(x, grantRights));
   if (unknown) throw invalid(`unknown grant "${unknown}"`, "grants");
   return g as string[];
 }
@@ -36,14 +37,14 @@ export function keyRoutes(deps: ConsoleDeps) {
       const kind = kindOf(body);
       const domain = kind === "domain" ? (await domainFor(request, deps.domains, requiredField(body, "domain"))).domain.name : undefined;
       const grants = grantsOf(body);
-      if (!mayManageKey(principalOf(request), { kind, domain: domain ?? null, grants })) throw forbidden("a key cannot create a key with more rights than its own");
+      if (!mayManageKey(principalOf(request), { kind, domain: domain ?? null, grants }, grantRights)) throw forbidden("a key cannot create a key with more rights than its own");
       return deps.access.createKey({ kind, domain, label: field(body, "label"), grants });
     }, { permission: { right: "keys.manage" } })
     .delete("/keys/:id", async ({ request, params }) => {
       const key = await deps.access.getKey(params.id);
       const p = principalOf(request);
       if (!key || (p.kind === "domain" && key.domain !== p.domain?.name)) throw notFound(`key ${params.id} not found`);
-      if (!mayManageKey(p, key)) throw forbidden("a key cannot revoke a key with more rights than its own");
+      if (!mayManageKey(p, key, grantRights)) throw forbidden("a key cannot revoke a key with more rights than its own");
       await deps.access.revokeKey(key.id);
       return { message: "revoked", id: key.id };
     }, { permission: { right: "keys.manage" } })

@@ -11,6 +11,7 @@ import { parseYesNo, readForm, routeGroup, type Form } from "./form.ts";
 import { accountOnly } from "./policy.ts";
 import { toDomainDetail, toMailgunDomain } from "./domain-mapper.ts";
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "./model.ts";
+import { grantRights } from "../grants.ts";
 
 type Deps = Pick<SurfaceDeps, "domains" | "access" | "config">;
 
@@ -34,7 +35,7 @@ export function domainRoutes(deps: Deps) {
   const requirePasswordRight = (form: Form, request: Request) => {
     const password = form.get("smtp_password");
     if (!password) return;
-    if (!rightsOf(principalOf(request)).has("credentials.manage")) throw forbidden("smtp_password needs the credentials.manage permission");
+    if (!rightsOf(principalOf(request), grantRights).has("credentials.manage")) throw forbidden("smtp_password needs the credentials.manage permission");
     if (password.length < MIN_PASSWORD_LENGTH) throw invalid(`smtp_password must be at least ${MIN_PASSWORD_LENGTH} characters`, "smtp_password");
   };
   const setPostmasterPassword = async (name: string, form: Form) => {

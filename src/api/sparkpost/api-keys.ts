@@ -13,6 +13,7 @@ import { acceptsGrant, need, pathDomain } from "./policy.ts";
 import { permissions } from "../permission.ts";
 import { principalOf } from "../context.ts";
 import { isObject } from "../wire.ts";
+import { grantRights } from "../grants.ts";
 
 type Deps = Pick<SurfaceDeps, "access" | "domains">;
 
@@ -64,7 +65,7 @@ export function apiKeyRoutes(deps: Deps, prefix: "" | "/:domain") {
       const principal = principalOf(request);
       const domain = await keyDomain(request, deps, principal, domainOf(params));
       const { label = "", grants = [] } = readKeyBody(body);
-      if (!mayManageKey(principal, { kind: domain ? "domain" : "account", domain, grants })) throw tooStrong();
+      if (!mayManageKey(principal, { kind: domain ? "domain" : "account", domain, grants }, grantRights)) throw tooStrong();
       const k = await deps.access.createKey(domain ? { kind: "domain", domain, label, grants } : { kind: "account", label, grants });
       return json(200, { results: { ...toWire(k), key: k.key, link: { href: `/api/v1/api-keys/${k.id}` } } });
     }, { permission: need("keys.manage", { prefix }) })
@@ -79,7 +80,7 @@ export function apiKeyRoutes(deps: Deps, prefix: "" | "/:domain") {
       const key = await visibleKey(deps, params.id, domain, principal);
       const patch = readKeyBody(body);
       // Neither the new grants nor the key being changed may be stronger than the caller's own key.
-      if (!mayManageKey(principal, key) || (patch.grants && !mayManageKey(principal, { ...key, grants: patch.grants }))) throw tooStrong();
+      if (!mayManageKey(principal, key, grantRights) || (patch.grants && !mayManageKey(principal, { ...key, grants: patch.grants }, grantRights))) throw tooStrong();
       const k = await deps.access.updateKey(key.id, patch);
       return json(200, { results: { ...toWire(k), link: { href: `/api/v1/api-keys/${k.id}` } } });
     }, { permission: need("keys.manage", { prefix }) })
@@ -87,7 +88,7 @@ export function apiKeyRoutes(deps: Deps, prefix: "" | "/:domain") {
       const principal = principalOf(request);
       const domain = await keyDomain(request, deps, principal, domainOf(params));
       const key = await visibleKey(deps, params.id, domain, principal);
-      if (!mayManageKey(principal, key)) throw tooStrong();
+      if (!mayManageKey(principal, key, grantRights)) throw tooStrong();
       await deps.access.revokeKey(key.id);
       return new Response(null, { status: 204 });
     }, { permission: need("keys.manage", { prefix }) });

@@ -1,13 +1,13 @@
 // Who may do what on the SparkPost surface. API-key grants (the names SparkPost's own app lists)
 // and the declarations of this surface's routes for the permission guard (api/permission.ts);
-// which domains a request acts on. Grants map onto postern's rights
-// in core/grants.ts; a `…/modify` or `…/manage` grant includes the matching read access, as
-// SparkPost's "Read/Write" does. A key with no grants holds every right of its kind.
+// which domains a request acts on. Grants map onto postern's rights in grants.ts (every
+// vocabulary together: ../grants.ts). A key with no grants holds every right of its kind.
 import type { Domain, KeyKind } from "../../core/model.ts";
 import type { DomainService } from "../../core/domains.ts";
 import { principalOf, requireDomainScope } from "../context.ts";
 import { notFoundError } from "./errors.ts";
 import { isKnownGrant, type Permission, type Right } from "../../core/permissions.ts";
+import { grantRights } from "../grants.ts";
 
 export const KNOWN_GRANTS = new Set([
   "metrics/view", "message_events/view", "webhooks/view", "webhooks/modify", "templates/view", "templates/modify",
@@ -20,7 +20,7 @@ export const KNOWN_GRANTS = new Set([
 ]);
 
 /** A grant this surface accepts on a key: SparkPost's own names, or any vocabulary postern maps. */
-export const acceptsGrant = (g: string) => KNOWN_GRANTS.has(g) || isKnownGrant(g);
+export const acceptsGrant = (g: string) => KNOWN_GRANTS.has(g) || isKnownGrant(g, grantRights);
 
 /** A route's declaration: `right`, scoped to the `/{domain}/…` path prefix when the route has one. */
 export function need(right: Right, opts: { prefix?: string; keys?: KeyKind } = {}): Permission {
