@@ -47,3 +47,10 @@ describe("address validation", () => {
     expect(await jsonOf(res)).toEqual({ parsed: ["Alice <alice@example.com>", "bob@example.com", "Last, First <lf@example.com>"], unparseable: ["example.com"] });
   });
 });
+
+describe("address/parse", () => {
+  test("reads repeated addresses values as one list", async () => {
+    const res = await h.call("GET", "/v3/address/parse?addresses=a%40example.com&addresses=Bob%20%3Cbob%40example.com%3E&syntax_only=true");
+    expect(await jsonOf(res)).toEqual({ parsed: ["a@example.com", "Bob <bob@example.com>"], unparseable: [] });
+  });
+});

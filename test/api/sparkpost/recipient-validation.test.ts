@@ -7,17 +7,6 @@ beforeAll(async () => {
 });
 afterAll(async () => { await env.close(); });
 
-describe("GET /account", () => {
-  test("answers the account in SparkPost's shape; include=usage counts accepted messages", async () => {
-    await env.domain.transmissions.send({ recipients: [{ address: "u1@dest.test" }, { address: "u2@dest.test" }], content: { from: "a@example.com", subject: "s", text: "t" } });
-    const res = await env.account.get({ uri: "account", qs: { include: "usage" } });
-    expect(res.results).toMatchObject({ customer_id: 1, status: "active", service_level: "standard", options: { click_tracking: false } });
-    expect(res.results.usage.day.used).toBe(2);
-    expect(res.results.usage.month.used).toBe(2);
-    expect((await env.account.get({ uri: "account" })).results.usage).toBeUndefined();
-  });
-});
-
 describe("recipient validation (unwrapped client.get, and POST)", () => {
   test("a deliverable free-mail address is valid", async () => {
     const res = await env.domain.get({ uri: "recipient-validation/single/someone@gmail.com" });
