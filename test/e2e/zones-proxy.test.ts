@@ -230,6 +230,15 @@ describe.skipIf(pgSkipReason !== null)("zones on their own nodes (two serve proc
     }
   }, 90_000);
 
+  test("an account key's write naming no domain is done in every zone: SendGrid deletes bounces of both zones", async () => {
+    const sg = new Client();
+    pointClient(sg, accountKey, `${nodes.eu.base}/`);
+    const [res] = await sg.request({ method: "DELETE", url: "/v3/suppression/bounces", body: { emails: ["b2@dest.test", "b3@dest.test"] } });
+    expect(res.statusCode).toBe(204);
+    expect(await count(db.eu, "zone_eu.suppressions")).toBe(2);
+    expect(await count(db.us, "zone_us.suppressions")).toBe(2);
+  }, 30_000);
+
   test("inbound SMTP for the eu domain: the us node refuses it at RCPT (451, zone eu); the eu node receives it into the eu database only", async () => {
     cli("us", "domain", "set", "eu.example", "--inbound", "on");
     await Bun.sleep(1_100); // the nodes' cached domain read sees the change

@@ -1,11 +1,11 @@
 // Which account-wide listings of zone data are gathered from every zone, and how their answers
-// merge (merge.ts). Only requests that name no domain get here: an account key's (a domain key's
+// merge (merge.ts), and which account-wide writes every zone does its part of. Only requests that name no domain get here: an account key's (a domain key's
 // request goes to its domain's zone). Each entry says where the items are, their order (the one
 // every zone sorts by), and how the page is cut; sums say which fields are no counters.
 import type { ZoneSurface } from "./errors.ts";
 import type { ListMerge, Merge } from "./merge.ts";
 
-export interface FanoutRoute { surface: ZoneSurface; path: RegExp; merge: Merge }
+export interface FanoutRoute { surface: ZoneSurface; path: RegExp; merge: Merge; /** Default GET. */ method?: string }
 
 type Obj = Record<string, unknown>;
 const field = (x: unknown, name: string) => (x as Obj)[name];
@@ -66,6 +66,21 @@ function topRows(merged: unknown, q: URLSearchParams): unknown {
   return { ...(merged as Obj), results: rows.slice(0, between(q, ["limit"], 1000, 10_000)) };
 }
 
+/** The console's queue page: waiting recipients per destination, counts added, the earliest times, busiest first. */
+function queueRows(bodies: unknown[]): unknown {
+  const by = new Map<string, Obj>();
+  for (const row of bodies.flatMap(array) as Obj[]) {
+    const d = by.get(str(row, "destination"));
+    if (!d) { by.set(str(row, "destination"), { ...row }); continue; }
+    d.queued = num(d, "queued") + num(row, "queued");
+    d.deferred = num(d, "deferred") + num(row, "deferred");
+    d.oldestAt = Math.min(num(d, "oldestAt"), num(row, "oldestAt"));
+    d.nextAttemptAt = Math.min(num(d, "nextAttemptAt"), num(row, "nextAttemptAt"));
+    d.lastResponse ??= row.lastResponse;
+  }
+  return [...by.values()].sort((a, b) => num(b, "queued") + num(b, "deferred") - num(a, "queued") - num(a, "deferred"));
+}
+
 export const FANOUT_ROUTES: FanoutRoute[] = [
   { surface: "mailgun", path: /^\/v3\/stats\/total$/, merge: { kind: "sum" } },
   { surface: "sendgrid", path: /^\/v3\/suppression\/[^/]+(\/[^/]+)?$/, merge: sendgridSuppressions },
@@ -83,10 +98,17 @@ export const FANOUT_ROUTES: FanoutRoute[] = [
   { surface: "console", path: /^\/ui\/api\/messages$/, merge: { kind: "list", items: array,
     order: (a, b) => num(b, "lastAt") - num(a, "lastAt"), build: (page) => page } },
   { surface: "console", path: /^\/ui\/api\/stats$/, merge: { kind: "sum", keep: ["domain", "step", "buckets"] } },
+  { surface: "console", path: /^\/ui\/api\/queue$/, merge: { kind: "reduce", reduce: queueRows } },
+  // Writes naming no domain: every zone does its part.
+  { surface: "sendgrid", method: "DELETE", path: /^\/v3\/suppression\/[^/]+(\/[^/]+)?$/, merge: { kind: "everywhere" } },
+  { surface: "sendgrid", method: "POST", path: /^\/v3\/asm\/suppressions\/global$/, merge: { kind: "everywhere" } },
+  { surface: "sendgrid", method: "DELETE", path: /^\/v3\/asm\/suppressions\/global\/[^/]+$/, merge: { kind: "everywhere" } },
+  { surface: "sparkpost", method: "PUT", path: /^\/api\/v1\/suppression-list$/, merge: { kind: "everywhere" } },
+  { surface: "sparkpost", method: "DELETE", path: /^\/api\/v1\/suppression-list\/[^/]+$/, merge: { kind: "everywhere" } },
+  { surface: "console", method: "POST", path: /^\/ui\/api\/queue\/(retry|purge)$/, merge: { kind: "everywhere", sum: true } },
 ];
 
 /** The description of an account-wide listing, or null (served here as it is). */
 export function fanoutRoute(surface: ZoneSurface, method: string, path: string): FanoutRoute | null {
-  if (method !== "GET") return null;
-  return FANOUT_ROUTES.find((r) => r.surface === surface && r.path.test(path)) ?? null;
+  return FANOUT_ROUTES.find((r) => r.surface === surface && (r.method ?? "GET") === method && r.path.test(path)) ?? null;
 }

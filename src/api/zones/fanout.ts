@@ -10,7 +10,8 @@ import type { RemoteZoneRef } from "../../core/zones.ts";
 import { json } from "../errors.ts";
 import { gatewayError, type ZoneSurface } from "./errors.ts";
 import { forwardToZone, isProxyFailure, type ForwardOptions } from "./proxy.ts";
-import { mergeList, offsetWindow, sumAnswers, type Merge } from "./merge.ts";
+import { mergeList, offsetWindow, sumAnswers, sumJson, type Merge } from "./merge.ts";
+import { checkBody } from "../request-guard.ts";
 
 /** Serves a request at this node (its own zones), as the surface would without zones elsewhere. */
 export type ServeHere = (req: Request) => Promise<Response>;
@@ -29,6 +30,7 @@ type Ask = (req: Request) => Promise<Response | { res: Response }>;
 export async function fanOut(req: Request, merge: Merge, ctx: FanoutContext): Promise<Response> {
   const url = new URL(req.url);
   if (merge.kind === "lookup") return lookup(req, merge, ctx);
+  if (merge.kind === "everywhere") return everywhere(req, merge, ctx);
   const here: Ask = (r) => ctx.serveHere(r);
   const local = await gather(merge, url, req.headers, here, true);
   if ("res" in local) return local.res;
@@ -50,13 +52,32 @@ async function lookup(req: Request, merge: Extract<Merge, { kind: "lookup" }>, c
   return local;
 }
 
-function askZone(zone: RemoteZoneRef, ctx: FanoutContext): Ask {
+/**
+ * A write for every zone: this node's zones first, then every other zone with the same body. A zone
+ * that cannot be reached after this node did its part gets the surface's 503 saying so: these
+ * writes (deletes, retries, purges, adding to a list) can simply be repeated.
+ */
+async function everywhere(req: Request, merge: Extract<Merge, { kind: "everywhere" }>, ctx: FanoutContext): Promise<Response> {
+  const body = req.method === "GET" || req.method === "HEAD" ? undefined : new Uint8Array(await (await checkBody(req, req.url)).arrayBuffer());
+  const make = () => new Request(req.url, { method: req.method, headers: req.headers, body });
+  const local = await ctx.serveHere(make());
+  if (!local.ok) return local;
+  const answers = await Promise.all(ctx.zones.map((zone) => askZone(zone, ctx, "done in this node's zones, not in that one: repeat the request")(make())));
+  for (const a of answers) if (!(a instanceof Response)) return a.res;
+  const failed = (answers as Response[]).find((a) => !a.ok);
+  if (failed) return failed;
+  if (!merge.sum) return local;
+  const bodies = await Promise.all([local, ...(answers as Response[])].map((a) => a.json().catch(() => ({}))));
+  return json(local.status, bodies.reduce((x, y) => sumJson(x, y)));
+}
+
+function askZone(zone: RemoteZoneRef, ctx: FanoutContext, consequence = "this account-wide listing needs every zone: try again later"): Ask {
   return async (r) => {
     const answer = await forwardToZone(r, zone, ctx.forward);
     if (!isProxyFailure(answer)) return answer;
     const message = answer.kind === "timeout"
-      ? `zone ${zone.zone} did not answer in time; this account-wide listing needs every zone: try again later`
-      : `zone ${zone.zone} cannot be reached; this account-wide listing needs every zone: try again later`;
+      ? `zone ${zone.zone} did not answer in time; ${consequence}`
+      : `zone ${zone.zone} cannot be reached; ${consequence}`;
     return { res: gatewayError(ctx.surface, answer.kind === "timeout" ? 504 : 503, message) };
   };
 }
@@ -104,7 +125,8 @@ function combine(merge: Merge, answers: { bodies: unknown[] }[], query: URLSearc
       const summed = sumAnswers(merge, answers.map((a) => a.bodies[0]));
       return merge.finish ? merge.finish(summed, query) : summed;
     }
-    case "lookup": return answers[0]!.bodies[0]; // answered by lookup() before
+    case "reduce": return merge.reduce(answers.map((a) => a.bodies[0]));
+    case "lookup": case "everywhere": return answers[0]!.bodies[0]; // answered by lookup() and everywhere() before
   }
 }
 

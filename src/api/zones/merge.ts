@@ -51,7 +51,17 @@ export interface LookupMerge {
   isEmpty: (body: Json) => boolean;
 }
 
-export type Merge = ListMerge | SumMerge | LookupMerge;
+/**
+ * A write that names no domain (an account key's "delete from every list", "retry this
+ * destination"): done by every zone, this node first (its refusal stops it there). The answer is
+ * this node's, or with `sum` the zones' JSON answers added up (counts of what each did).
+ */
+export interface EverywhereMerge { kind: "everywhere"; sum?: boolean }
+
+/** Rows no generic rule fits (counts added, times taken at their minimum): the route's own function. */
+export interface ReduceMerge { kind: "reduce"; reduce: (bodies: Json[]) => Json }
+
+export type Merge = ListMerge | SumMerge | LookupMerge | EverywhereMerge | ReduceMerge;
 
 /** One page of the merged list, and the cursor after it (cursor paging with more to come). */
 export function mergeList(m: ListMerge, bodies: Json[], query: URLSearchParams): Json {

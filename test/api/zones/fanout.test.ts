@@ -10,7 +10,7 @@ import { pointClient } from "../sendgrid/setup.ts";
 
 setDefaultTimeout(60_000);
 const EU = Array.from({ length: 700 }, (_, i) => ({ created: 2_000_000 - 2 * i, email: `e${i}@dest.test`, reason: "gone", status: "5.1.1" }));
-let asked: { path: string; query: URLSearchParams; headers: Headers }[] = [];
+let asked: { method: string; path: string; query: URLSearchParams; headers: Headers }[] = [];
 let eu: ReturnType<typeof Bun.serve>;
 let t: TestApp;
 let sg: Client;
@@ -21,12 +21,13 @@ beforeAll(async () => {
     hostname: "127.0.0.1", port: 0,
     fetch(req) {
       const url = new URL(req.url);
-      asked.push({ path: url.pathname, query: url.searchParams, headers: req.headers });
+      asked.push({ method: req.method, path: url.pathname, query: url.searchParams, headers: req.headers });
       if (url.pathname === "/v3/suppression/bounces") {
         const offset = Number(url.searchParams.get("offset") ?? 0);
         return Response.json(EU.slice(offset, offset + Math.min(Number(url.searchParams.get("limit") ?? 500), 500)));
       }
       if (url.pathname === "/v3/asm/suppressions/global/only-eu@dest.test") return Response.json({ recipient_email: "only-eu@dest.test" });
+      if (req.method === "DELETE") return new Response(null, { status: 204 });
       return Response.json({});
     },
   });
@@ -60,6 +61,15 @@ describe("account-wide listings gathered from every zone", () => {
     expect(asked).toEqual([]);
     expect(await get("/v3/asm/suppressions/global/only-eu@dest.test")).toEqual({ recipient_email: "only-eu@dest.test" });
     expect(await get("/v3/asm/suppressions/global/nowhere@dest.test")).toEqual({});
+  });
+
+  test("a write naming no domain (an account key's global unsubscribe removed) is done here, then sent to the zone", async () => {
+    asked = [];
+    const [res] = await sg.request({ method: "DELETE", url: "/v3/asm/suppressions/global/only-here@dest.test" });
+    expect(res.statusCode).toBe(204);
+    expect(await t.app.suppressions.get("example.com", "unsubscribes", "only-here@dest.test").catch(() => null)).toBeNull();
+    expect(asked.map((a) => a.path)).toEqual(["/v3/asm/suppressions/global/only-here@dest.test"]);
+    expect(asked[0]!.headers.get(PROXIED_HEADER)).toBe("us");
   });
 
   test("a domain key's listing is its own domain's: served here, the zone is not asked", async () => {

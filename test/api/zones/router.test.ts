@@ -218,6 +218,16 @@ describe("requests for a domain of a zone served elsewhere", () => {
     expect(seen.length).toBe(n);
   });
 
+  test("an account-wide write with zone ap down: done here and at eu, then the surface's 503 says to repeat it", async () => {
+    seen = [];
+    const res = await fetch(`${base}/v3/suppression/bounces`, { method: "DELETE", headers: { authorization: `Bearer ${t.accountKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ emails: ["x@dest.test"] }) });
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as any).errors[0].message).toMatch(/zone ap cannot be reached; done in this node's zones, not in that one: repeat the request/);
+    expect(last().method).toBe("DELETE");
+    expect(last().body).toBe(JSON.stringify({ emails: ["x@dest.test"] }));
+  });
+
   test("console: a session signed in with an eu domain key is served by the eu node on every page; an account session's stats ask every zone", async () => {
     const signIn = async (key: string) => {
       const res = await fetch(`${base}/ui/api/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ key }) });
