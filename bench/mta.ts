@@ -66,7 +66,9 @@ async function runPostern(): Promise<Result> {
   await setup.stop();
   // BENCH_PROFILE=<dir>: the server writes a CPU profile (markdown) there on exit.
   const profile = process.env.BENCH_PROFILE ? ["--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const server = Bun.spawn(["bun", ...profile, new URL("../cli/main.ts", import.meta.url).pathname, "--config", file, "serve"], { stdout: "pipe", stderr: "inherit" });
+  // BENCH_MEMLOG=1: the server prints its memory every second (bench/memlog.ts).
+  const memlog = process.env.BENCH_MEMLOG ? ["--preload", new URL("./memlog.ts", import.meta.url).pathname] : [];
+  const server = Bun.spawn(["bun", ...profile, ...memlog, new URL("../cli/main.ts", import.meta.url).pathname, "--config", file, "serve"], { stdout: "pipe", stderr: "inherit" });
   const base = await serverUrl(server.stdout as ReadableStream<Uint8Array>);
   const cpu0 = procCpu(server.pid);
   const t0 = performance.now();

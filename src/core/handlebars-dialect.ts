@@ -2,7 +2,7 @@
 // notEquals, greaterThan, lessThan, and, or, length, formatDate, insert; as blocks with {{else}}
 // chains or as subexpressions) and Mailgun's `equal`. Every render runs under a budget: `each`
 // iterations, elapsed time and output size are bounded, so a template cannot hold the accept path.
-import Handlebars from "handlebars";
+import type Handlebars from "handlebars";
 import { formatDate } from "./format-date.ts";
 
 /**
@@ -87,7 +87,8 @@ function boundedEach(hbs: typeof Handlebars) {
 }
 
 function createInstance(dialect: Dialect): typeof Handlebars {
-  const hbs = Handlebars.create();
+  // Loaded with the first template rendered (a few MB of a server's memory otherwise).
+  const hbs = (require("handlebars") as typeof Handlebars).create();
   boundedEach(hbs);
   if (dialect === "comparisons") comparisonHelpers(hbs);
   // Mailgun's templates know {{#equal a "b"}}…{{/equal}}.

@@ -1,7 +1,8 @@
 // Stored templates used by name (SendGrid template_id, Mailgun template, SparkPost template_id):
 // Handlebars files `<dir>/<name>.subject`, `<name>.html`, `<name>.txt`, compiled once and cached
-// until the file's mtime or size changes. Names are plain file stems, never paths.
-import Handlebars from "handlebars";
+// until the file's mtime or size changes. Names are plain file stems, never paths. Handlebars is
+// loaded with the first template (a few MB of a server's memory otherwise).
+import type Handlebars from "handlebars";
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { invalid } from "./errors.ts";
@@ -36,7 +37,7 @@ export const isValidTemplateName = (name: unknown): name is string => typeof nam
 
 export function createTemplateStore({ dir }: { dir: string }): TemplateStore {
   // An isolated instance: helpers or partials registered elsewhere cannot change our output.
-  const hbs = Handlebars.create();
+  let hbs: typeof Handlebars | null = null;
   const cache = new Map<string, CachedFile>();
 
   async function load(name: string, part: PartName, ext: string): Promise<CachedFile | null> {
@@ -50,6 +51,7 @@ export function createTemplateStore({ dir }: { dir: string }): TemplateStore {
     if (hit && hit.mtimeMs === info.mtimeMs && hit.size === info.size) return hit;
     const source = await readFile(file, "utf8");
     // Only HTML is HTML-escaped: a subject or a text body with "&amp;" in it would be wrong.
+    hbs ??= (require("handlebars") as typeof Handlebars).create();
     const compiled = hbs.compile(source, { noEscape: part !== "html", strict: false });
     const entry = { mtimeMs: info.mtimeMs, size: info.size, source, compiled };
     cache.set(file, entry);

@@ -1,6 +1,6 @@
 // MTA-STS (RFC 8461) through mailauth: which MX hosts may be used and whether TLS is required.
-// Static routes ([mta.routes]) are the operator's choice and skip MTA-STS.
-import { getPolicy, validateMx } from "mailauth/lib/mta-sts.js";
+// Static routes ([mta.routes]) are the operator's choice and skip MTA-STS. mailauth is loaded on
+// the first policy lookup (about 20 MB of a server's memory, for a server that may route statically).
 import { toMailauthResolver, type Resolver } from "../../dns.ts";
 import type { Hop } from "./hops.ts";
 
@@ -15,13 +15,15 @@ export interface TlsDecision {
 }
 
 type PolicyFetcher = (domain: string, known: unknown) => Promise<{ policy?: unknown }>;
+type MtaSts = typeof import("mailauth/lib/mta-sts.js");
+const mtaSts = (): MtaSts => require("mailauth/lib/mta-sts.js") as MtaSts;
 
 export function createTlsPolicy(deps: { resolver: Resolver; now: () => number; fetchPolicy?: PolicyFetcher }) {
   const cache = new Map<string, { policy: unknown; at: number }>();
   const resolver = toMailauthResolver(deps.resolver);
   // mailauth discovers the _mta-sts TXT record and fetches the policy over HTTPS (RFC 8461 §3).
   const fetchPolicy: PolicyFetcher = deps.fetchPolicy
-    ?? ((domain, known) => getPolicy(domain, known as never, { resolver: resolver as never, timeout: 10_000 }) as Promise<{ policy?: unknown }>);
+    ?? ((domain, known) => mtaSts().getPolicy(domain, known as never, { resolver: resolver as never, timeout: 10_000 }) as Promise<{ policy?: unknown }>);
 
   async function policyFor(domain: string): Promise<{ mode?: string; mx?: string[] }> {
     const hit = cache.get(domain);
@@ -39,7 +41,7 @@ export function createTlsPolicy(deps: { resolver: Resolver; now: () => number; f
       let policy: { mode?: string };
       try { policy = await policyFor(domain); } catch { return { hops, tls: "opportunistic" }; }
       if (policy.mode !== "enforce") return { hops, tls: "opportunistic" };
-      const allowed = hops.filter((h) => (validateMx(h.host, policy as never) as { valid: boolean }).valid);
+      const allowed = hops.filter((h) => (mtaSts().validateMx(h.host, policy as never) as { valid: boolean }).valid);
       if (!allowed.length) return { hops: [], tls: "require", error: `no MX of ${domain} matches its MTA-STS policy` };
       return { hops: allowed, tls: "require" };
     },
