@@ -4,8 +4,12 @@
 //     counting sink (its own process);
 //   Postfix: the same number of messages over SMTP into an isolated Postfix relaying to the same
 //     kind of sink (skipped when Postfix is not installed or not running as root).
-// Prints delivered msg/s, CPU ms per message of the server, p99 accept latency, peak RSS, and the
-// per-step costs of the hot path. Run: bun bench/mta.ts [N] [--parked M] [--no-postfix] [--no-steps]
+// Prints delivered msg/s, CPU ms per message of the server, accept latency, peak RSS, and the
+// per-step costs of the hot path. Accept latency twice: of the saturating load itself (mostly its
+// own queueing: 32 requests always outstanding), and of a fixed-rate probe (bench/accept-probe.ts:
+// one more message every --probe-ms, default 20, in a process and on connections of its own, from
+// the first request until the last message is delivered): the server's answer time under full load.
+// Run: bun bench/mta.ts [N] [--parked M] [--probe-ms MS] [--no-postfix] [--no-steps]
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,6 +27,7 @@ const flag = (name: string) => args.includes(name);
 const option = (name: string) => { const i = args.indexOf(name); return i >= 0 ? Number(args[i + 1]) : undefined; };
 const N = Number(args.find((a, i) => /^\d+$/.test(a) && !/^--/.test(args[i - 1] ?? "")) ?? 10_000);
 const PARKED = option("--parked") ?? 0;
+const PROBE_MS = option("--probe-ms") ?? 20;
 const CONCURRENT_REQUESTS = 32;
 const PER_HOST = 20;
 const html = `<html><body><p>Hello, this is a benchmark message.</p>${"<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>".repeat(40)}</body></html>`;
@@ -33,7 +38,30 @@ const procCpu = (pid: number) => { const f = readFileSync(`/proc/${pid}/stat`, "
 const procPeakMb = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * p)] ?? 0;
 
-interface Result { name: string; seconds: number; acceptSeconds: number; cpuMsPerMsg: number | null; p50AcceptMs: number; p99AcceptMs: number; peakRssMb: number; memory?: "PSS" }
+interface Probe { sent: number; latencies: number[] }
+interface Result { name: string; seconds: number; acceptSeconds: number; cpuMsPerMsg: number | null; p50AcceptMs: number; p99AcceptMs: number; peakRssMb: number;
+  memory?: "PSS"; probe: Probe }
+
+/** Starts bench/accept-probe.ts (`http <url> <key>` or `smtp <port>`); `stop` ends it and returns what it measured. */
+function startProbe(args: string[]) {
+  const proc = Bun.spawn(["bun", new URL("./accept-probe.ts", import.meta.url).pathname, ...args, String(PROBE_MS)], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+  return {
+    async stop(): Promise<Probe> {
+      void proc.stdin.end();
+      const out = await new Response(proc.stdout as ReadableStream<Uint8Array>).text();
+      await proc.exited;
+      return JSON.parse(out.trim().split("\n").pop()!) as Probe;
+    },
+  };
+}
+
+/** Stops the probe, then waits for the load and the probe's messages to be delivered. */
+async function finish(sink: Sink, probe: ReturnType<typeof startProbe>): Promise<Probe> {
+  await waitDelivered(sink, N);
+  const measured = await probe.stop();
+  await waitDelivered(sink, N + measured.sent);
+  return measured;
+}
 
 /** Sends `n` messages with `send` from `concurrency` loops; returns the accept latencies. */
 async function load(n: number, concurrency: number, send: (i: number) => Promise<void>): Promise<number[]> {
@@ -66,12 +94,13 @@ async function runPostern(): Promise<Result> {
   await setup.stop();
   // BENCH_PROFILE=<dir>: the server writes a CPU profile (markdown) there on exit.
   const profile = process.env.BENCH_PROFILE ? ["--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  // BENCH_MEMLOG=1: the server prints its memory every second (bench/memlog.ts).
+  // BENCH_MEMLOG=1: the server prints its memory and event-loop stalls every second (bench/memlog.ts).
   const memlog = process.env.BENCH_MEMLOG ? ["--preload", new URL("./memlog.ts", import.meta.url).pathname] : [];
   const server = Bun.spawn(["bun", ...profile, ...memlog, new URL("../cli/main.ts", import.meta.url).pathname, "--config", file, "serve"], { stdout: "pipe", stderr: "inherit" });
   const base = await serverUrl(server.stdout as ReadableStream<Uint8Array>);
   const cpu0 = procCpu(server.pid);
   const t0 = performance.now();
+  const probe = startProbe(["http", base, key]);
   const latencies = await load(N, CONCURRENT_REQUESTS, async (i) => {
     const res = await fetch(`${base}/v3/mail/send`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
       body: JSON.stringify({ personalizations: [{ to: [{ email: `user${i}@dest${i % 50}.test` }] }], from: { email: "news@bench.example", name: "Bench" },
@@ -79,10 +108,10 @@ async function runPostern(): Promise<Result> {
     if (res.status !== 202) throw new Error(`send ${i}: ${res.status} ${await res.text()}`);
   });
   const acceptSeconds = (performance.now() - t0) / 1000;
-  await waitDelivered(sink, N);
+  const probed = await finish(sink, probe);
   const seconds = (performance.now() - t0) / 1000;
-  const result = { name: "postern", seconds, acceptSeconds, cpuMsPerMsg: ((procCpu(server.pid) - cpu0) * 1000) / N,
-    p50AcceptMs: pct(latencies, 0.5), p99AcceptMs: pct(latencies, 0.99), peakRssMb: procPeakMb(server.pid) };
+  const result = { name: "postern", seconds, acceptSeconds, cpuMsPerMsg: ((procCpu(server.pid) - cpu0) * 1000) / (N + probed.sent),
+    p50AcceptMs: pct(latencies, 0.5), p99AcceptMs: pct(latencies, 0.99), peakRssMb: procPeakMb(server.pid), probe: probed };
   server.kill("SIGTERM");
   await server.exited;
   sink.stop();
@@ -129,11 +158,12 @@ async function runPostfix(): Promise<Result | null> {
   const rss = setInterval(() => { peak = Math.max(peak, pf.rssMb()); }, 200);
   const cpu0 = pf.cpuSeconds();
   const t0 = performance.now();
+  const probe = startProbe(["smtp", String(port)]);
   const latencies = await load(N, CONCURRENT_REQUESTS, async (i) => {
     await transport.sendMail({ from: { address: "news@bench.example", name: "Bench" }, to: `user${i}@dest${i % 50}.test`, subject: `Message ${i}`, text, html });
   });
   const acceptSeconds = (performance.now() - t0) / 1000;
-  await waitDelivered(sink, N);
+  const probed = await finish(sink, probe);
   const seconds = (performance.now() - t0) / 1000;
   clearInterval(rss);
   // Postfix's short-lived processes take their CPU with them: only the live ones are counted.
@@ -142,20 +172,26 @@ async function runPostfix(): Promise<Result | null> {
   pf.stop();
   sink.stop();
   rmSync(dir, { recursive: true, force: true });
-  return { name: "Postfix (no DKIM)", seconds, acceptSeconds, cpuMsPerMsg: cpu > 0 ? (cpu * 1000) / N : null,
-    p50AcceptMs: pct(latencies, 0.5), p99AcceptMs: pct(latencies, 0.99), peakRssMb: peak, memory: "PSS" };
+  return { name: "Postfix (no DKIM)", seconds, acceptSeconds, cpuMsPerMsg: cpu > 0 ? (cpu * 1000) / (N + probed.sent) : null,
+    p50AcceptMs: pct(latencies, 0.5), p99AcceptMs: pct(latencies, 0.99), peakRssMb: peak, memory: "PSS", probe: probed };
 }
 
-const fmt = (r: Result) => `${r.name.padEnd(20)} ${String(Math.round(N / r.seconds)).padStart(7)} msg/s   ` +
-  `${r.cpuMsPerMsg === null ? "      -" : r.cpuMsPerMsg.toFixed(2).padStart(7)} ms CPU/msg   accepted ${String(Math.round(N / r.acceptSeconds)).padStart(5)} msg/s, ` +
-  `p50 ${r.p50AcceptMs.toFixed(1).padStart(5)} ms, p99 ${r.p99AcceptMs.toFixed(1).padStart(6)} ms   peak ${r.memory ?? "RSS"} ${r.peakRssMb.toFixed(0)} MB`;
+/** Delivered msg/s: the load and the probe's messages together. */
+const rate = (r: Result) => (N + r.probe.sent) / r.seconds;
+const fmt = (r: Result) => `${r.name.padEnd(20)} ${String(Math.round(rate(r))).padStart(7)} msg/s   ` +
+  `${r.cpuMsPerMsg === null ? "      -" : r.cpuMsPerMsg.toFixed(2).padStart(7)} ms CPU/msg   peak ${r.memory ?? "RSS"} ${r.peakRssMb.toFixed(0)} MB\n` +
+  `${"".padEnd(20)} load: accepted ${String(Math.round(N / r.acceptSeconds)).padStart(5)} msg/s, p50 ${r.p50AcceptMs.toFixed(1)} ms, p99 ${r.p99AcceptMs.toFixed(1)} ms   ` +
+  `probe (every ${PROBE_MS} ms, ${r.probe.latencies.length}): p50 ${pct(r.probe.latencies, 0.5).toFixed(1)} ms, p99 ${pct(r.probe.latencies, 0.99).toFixed(1)} ms, ` +
+  `max ${Math.max(0, ...r.probe.latencies).toFixed(1)} ms`;
 
-console.log(`${N} messages of about 3 KB, one recipient each${PARKED ? `, ${PARKED} more parked in the queue` : ""}`);
+const load1 = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+console.log(`${N} messages of about 3 KB, one recipient each${PARKED ? `, ${PARKED} more parked in the queue` : ""}; load average ${load1()}`);
 const postern = await runPostern();
 console.log(fmt(postern));
 const postfix = flag("--no-postfix") ? null : await runPostfix();
-if (postfix) console.log(`${fmt(postfix)}\npostern / Postfix   ${((N / postern.seconds) / (N / postfix.seconds)).toFixed(2)}× delivered msg/s`);
+if (postfix) console.log(`${fmt(postfix)}\npostern / Postfix   ${(rate(postern) / rate(postfix)).toFixed(2)}× delivered msg/s`);
 else if (!flag("--no-postfix")) console.log("Postfix: not installed (or not root): skipped");
+console.log(`load average ${load1()}`);
 if (!flag("--no-steps")) {
   const sink = await startSinkProcess();
   console.log("per-step CPU cost (ms per message, in-process):");

@@ -2,12 +2,14 @@
 // turn of the event loop, or while the previous write runs, share a transaction (group commit), so
 // a kill -9 finds no outcome waiting for a timer. A batch that cannot be written is kept and
 // retried, row by row after repeated failures so one bad row cannot block the rest; recipients
-// count as in flight until their outcome is on disk.
+// count as in flight until their outcome is on disk. A transaction holds the event loop (SQLite
+// is synchronous), so a big batch goes in pieces with a turn between them: HTTP accepts interleave.
 import type { Logger } from "../../log.ts";
 import type { Recorder } from "../../core/recorder.ts";
 import type { AppliedOutcome } from "./policy.ts";
 
-const FLUSH_BATCH = 1_000;
+/** Outcomes per transaction at most: about 25 µs each on SQLite, so one holds the loop for a few ms. */
+const MAX_PER_TRANSACTION = 64;
 const FLUSH_RETRY_MS = 1_000;
 const FAILURES_BEFORE_ROW_BY_ROW = 3;
 
@@ -58,9 +60,14 @@ export function createOutcomeWriter(deps: OutcomeWriterDeps) {
   async function flushNow() {
     const batches = [...pending.entries()];
     pending.clear();
-    for (const [zone, batch] of batches) {
-      const left = await writeZone(zone, batch);
-      if (left.length) { pending.set(zone, [...left, ...(pending.get(zone) ?? [])]); schedule(FLUSH_RETRY_MS); }
+    let first = true;
+    for (const [zone, all] of batches) {
+      for (let i = 0; i < all.length; i += MAX_PER_TRANSACTION) {
+        if (!first) await new Promise<void>((resolve) => setImmediate(resolve));
+        first = false;
+        const left = await writeZone(zone, all.slice(i, i + MAX_PER_TRANSACTION));
+        if (left.length) { pending.set(zone, [...left, ...(pending.get(zone) ?? [])]); schedule(FLUSH_RETRY_MS); }
+      }
     }
   }
 
@@ -77,8 +84,7 @@ export function createOutcomeWriter(deps: OutcomeWriterDeps) {
       const list = pending.get(zone) ?? [];
       list.push(...applied);
       pending.set(zone, list);
-      if (list.length >= FLUSH_BATCH) void flush();
-      else flushSoon();
+      flushSoon();
     },
     /** Writes everything pending now (stop, drain). */
     async flushAll() {
