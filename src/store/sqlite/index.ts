@@ -12,6 +12,7 @@ import { CONTROL_MIGRATIONS, ZONE_MIGRATIONS } from "./migrations.ts";
 import { createZoneStore } from "./zone.ts";
 import { takeServeLock } from "./serve-lock.ts";
 import { createNodeRegistry } from "./nodes.ts";
+import { startCheckpointer, type Checkpointer } from "./checkpointer.ts";
 
 /** Opens the store in `dataDir`, or entirely in memory when dataDir is ":memory:". */
 export function openSqliteStore(dataDir: string, zoneNames: string[]): Store {
@@ -20,6 +21,9 @@ export function openSqliteStore(dataDir: string, zoneNames: string[]): Store {
   const path = (name: string) => (inMemory ? ":memory:" : join(dataDir, `${name}.sqlite`));
   const controlDb = openDatabase(path("control"), CONTROL_MIGRATIONS);
   const dbs: Database[] = [controlDb];
+  const files = [{ db: controlDb, path: path("control") }];
+  /** While served: WAL checkpoints on a worker thread (checkpointer.ts). */
+  let checkpointer: Checkpointer | null = null;
   const zones = new Map<string, ZoneStore>();
   let isLeased = false;
   const takeMemoryLease = (): ServeLease => {
@@ -30,6 +34,7 @@ export function openSqliteStore(dataDir: string, zoneNames: string[]): Store {
   for (const name of zoneNames) {
     const db = openDatabase(path(name), ZONE_MIGRATIONS);
     dbs.push(db);
+    files.push({ db, path: path(name) });
     zones.set(name, createZoneStore(name, db));
   }
   return {
@@ -45,7 +50,16 @@ export function openSqliteStore(dataDir: string, zoneNames: string[]): Store {
     zoneNames: () => [...zones.keys()],
     // In memory nothing else can open this store: the lease only has to refuse a second taker here.
     // On files one server per data directory, whatever its node id: SQLite is the one-box engine.
-    takeLease: async () => (inMemory ? takeMemoryLease() : takeServeLock(dataDir)),
-    async close() { for (const db of dbs) db.close(); },
+    takeLease: async () => {
+      if (inMemory) return takeMemoryLease();
+      const lock = takeServeLock(dataDir);
+      checkpointer = startCheckpointer(files, (why) => console.error(`postern: WAL checkpoints back on the serving thread: ${why}`));
+      return { async release() { await checkpointer?.stop(); await lock.release(); } };
+    },
+    async close() {
+      // Its connections close first: the server's, closing last, checkpoints and removes the log.
+      await checkpointer?.stop();
+      for (const db of dbs) db.close();
+    },
   };
 }

@@ -1,0 +1,72 @@
+// WAL checkpoints on a thread of their own while a server runs. SQLite otherwise checkpoints inside
+// the COMMIT that takes the write-ahead log past 1,000 pages: on the serving thread, copying pages
+// and fsyncing the log and the database file, 10-50 ms during which no HTTP request is answered and
+// no SMTP reply is read (bench/mta.ts: dozens of such stalls a run; a kill -9 in one of them sends
+// again every message whose 250 was waiting to be read). Here the serving connections never
+// checkpoint; a worker with its own connections to the same files runs PASSIVE checkpoints (they
+// never block a writer) a few times a second. If the worker fails, the serving connections go back
+// to checkpointing themselves: the log never grows without bound.
+import type { Database } from "bun:sqlite";
+
+const INTERVAL_MS = 200;
+/** SQLite's default wal_autocheckpoint, restored when the worker stops or fails. */
+const DEFAULT_AUTOCHECKPOINT = 1_000;
+const STOP_TIMEOUT_MS = 2_000;
+
+// Inline (a blob URL): no second entrypoint to list in build.ts for the compiled binary.
+const WORKER_SOURCE = `
+import { Database } from "bun:sqlite";
+let dbs = [];
+let timer = null;
+self.onmessage = (ev) => {
+  if (ev.data.type === "start") {
+    dbs = ev.data.paths.map((p) => new Database(p));
+    timer = setInterval(() => { for (const db of dbs) db.exec("PRAGMA wal_checkpoint(PASSIVE)"); }, ev.data.intervalMs);
+  } else if (ev.data.type === "stop") {
+    clearInterval(timer);
+    for (const db of dbs) db.close();
+    postMessage({ type: "stopped" });
+  }
+};
+`;
+
+export interface Checkpointer { stop(): Promise<void> }
+
+/** Moves the checkpoints of `files` (open on the serving thread as `db`) to a worker thread. */
+export function startCheckpointer(files: { db: Database; path: string }[], onFailure?: (why: string) => void): Checkpointer {
+  const setAuto = (pages: number) => { for (const f of files) f.db.exec(`PRAGMA wal_autocheckpoint = ${pages}`); };
+  const url = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "application/javascript" }));
+  const worker = new Worker(url);
+  let stopping = false;
+  let stopped: Promise<void> | null = null;
+  const fail = (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    setAuto(DEFAULT_AUTOCHECKPOINT);
+    onFailure?.(why);
+  };
+  worker.onerror = (e) => fail(String((e as ErrorEvent).message ?? e));
+  worker.addEventListener("close", () => fail("checkpoint worker exited"));
+  setAuto(0);
+  worker.postMessage({ type: "start", paths: files.map((f) => f.path), intervalMs: INTERVAL_MS });
+  worker.unref();
+  return {
+    /** Idempotent; before the serving connections close (the last one to close checkpoints and removes the log). */
+    stop() {
+      return (stopped ??= (async () => {
+        const failed = stopping;
+        stopping = true;
+        setAuto(DEFAULT_AUTOCHECKPOINT);
+        if (!failed) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, STOP_TIMEOUT_MS);
+            worker.onmessage = (ev: MessageEvent<{ type: string }>) => { if (ev.data.type === "stopped") { clearTimeout(timer); resolve(); } };
+            worker.postMessage({ type: "stop" });
+          });
+        }
+        worker.terminate();
+        URL.revokeObjectURL(url);
+      })());
+    },
+  };
+}
