@@ -9,6 +9,8 @@ export interface SinkMessage {
   session: { secure: boolean; hostNameAppearsAs?: string };
   /** True once the sink has answered the end of DATA (before that, the message is still in flight). */
   replied: boolean;
+  /** When the sink answered 250 (ms since the epoch, sub-millisecond): what a kill -9 test compares with its kill. */
+  repliedAt?: number;
 }
 
 /** Decides the reply to RCPT TO: null accepts; otherwise the code and message to refuse with. */
@@ -62,7 +64,7 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
           raw: Buffer.concat(chunks), session: { secure: session.secure, hostNameAppearsAs: session.hostNameAppearsAs }, replied: false };
         messages.push(message);
         const w = waiters; waiters = []; w.forEach((f) => f());
-        const reply = () => { message.replied = true; (message as any).repliedAt = performance.timeOrigin + performance.now(); cb(); };
+        const reply = () => { message.replied = true; message.repliedAt = performance.timeOrigin + performance.now(); cb(); };
         if (opts.delayMs) setTimeout(reply, opts.delayMs); else reply();
       });
     },
