@@ -47,15 +47,6 @@ describe("deliverability metrics", () => {
     expect(await get("", { metrics: "count_delivered", domains: "other.test" })).toEqual([{ count_delivered: 1 }]);
   });
 
-  test("the lists of campaigns, domains and sending domains seen in the range", async () => {
-    const list = async (uri: string, qs: Record<string, string> = {}) => (await env.domain.get({ uri: `metrics/${uri}`, qs: { from, ...qs } })).results;
-    expect(await list("campaigns")).toEqual({ campaigns: ["spring"] });
-    expect(await list("domains")).toEqual({ domains: ["dest.test", "other.test"] });
-    expect(await list("domains", { match: "oth" })).toEqual({ domains: ["other.test"] });
-    expect(await list("sending-domains")).toEqual({ "sending-domains": ["example.com"] });
-    expect(await list("templates")).toEqual({ templates: [] });
-  });
-
   test("a time series with zero buckets and its time zone's offsets", async () => {
     const day = await get("/time-series", { metrics: "count_delivered", precision: "day", from: `${new Date().toISOString().slice(0, 10)}T00:00` });
     expect(day).toEqual([{ count_delivered: 2, ts: expect.stringMatching(/T00:00:00\+00:00$/) }]);
