@@ -1,0 +1,54 @@
+// Console queue (src/api/console/queue.ts) on a real postern: mail a sink keeps deferring waits by
+// destination; Retry makes it due now, Purge fails it; another domain's key sees none of it.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { startConsole, type ConsoleClient, type ConsoleEnv } from "./setup.ts";
+
+setDefaultTimeout(60_000);
+let env: ConsoleEnv;
+let own: ConsoleClient;
+const principal = { accountId: 1, keyId: "t", kind: "account" as const, domain: null, grants: [] };
+beforeAll(async () => {
+  env = await startConsole({ sink: { script: (rcpt) => (rcpt.endsWith("@slow.test") ? { code: 451, message: "4.7.1 try later" } : null) } });
+  own = await env.signIn(env.t.domainKey);
+  await env.t.app.sender.send(principal, { domain: "example.com", source: "cli", from: { email: "a@example.com" },
+    envelopes: [{ to: [{ email: "one@slow.test" }, { email: "two@slow.test" }], subject: "s", text: "x" }] });
+});
+afterAll(async () => { await env.close(); });
+
+async function waitQueue(pred: (q: any[]) => boolean) {
+  const end = Date.now() + 20_000;
+  for (;;) {
+    const q = await (await own.call("GET", "/queue")).json();
+    if (pred(q)) return q;
+    if (Date.now() > end) throw new Error(`queue never matched: ${JSON.stringify(q)}`);
+    await Bun.sleep(100);
+  }
+}
+
+describe("console queue", () => {
+  test("deferred mail waits under its destination with the last reply; another domain sees nothing", async () => {
+    const q = await waitQueue((rows) => rows.some((r) => r.destination === "slow.test" && r.deferred === 2));
+    expect(q.find((r: any) => r.destination === "slow.test").lastResponse).toContain("try later");
+    const other = await env.signIn(env.otherKey);
+    expect(await (await other.call("GET", "/queue")).json()).toEqual([]);
+    expect(await (await other.call("POST", "/queue/purge", { destination: "slow.test" })).json()).toEqual({ purged: 0 });
+  });
+
+  test("Retry makes the waiting recipients due now; Purge fails them and empties the destination", async () => {
+    expect(await (await own.call("POST", "/queue/retry", { destination: "SLOW.test" })).json()).toEqual({ retried: 2 });
+    // Purge only once the retried attempt is over (two more deferrals), so none is in flight.
+    const until = Date.now() + 20_000;
+    while ((await env.t.app.activity.events("example.com", { types: ["deferred"], limit: 10 })).length < 4 && Date.now() < until) await Bun.sleep(100);
+    expect((await env.t.app.activity.events("example.com", { types: ["deferred"], limit: 10 })).length).toBe(4);
+    expect(await (await own.call("POST", "/queue/purge", { destination: "slow.test" })).json()).toEqual({ purged: 2 });
+    await waitQueue((rows) => !rows.some((r) => r.destination === "slow.test"));
+    const end = Date.now() + 20_000;
+    while ((await env.t.app.activity.events("example.com", { types: ["failed"], limit: 10 })).length < 2 && Date.now() < end) await Bun.sleep(100);
+    expect((await env.t.app.activity.events("example.com", { types: ["failed"], limit: 10 })).length).toBe(2);
+  });
+
+  test("a missing destination is a 400", async () => {
+    expect((await own.call("POST", "/queue/retry", {})).status).toBe(400);
+    expect((await own.call("POST", "/queue/purge", { destination: "" })).status).toBe(400);
+  });
+});
