@@ -64,3 +64,23 @@ export async function failure(p: Promise<unknown>): Promise<{ status: number; de
   try { await p; } catch (e) { return e as never; }
   throw new Error("expected a failure");
 }
+
+/**
+ * Sends the three tagged mails the event-filter and tags tests read (f1: newsletter + spring, f2:
+ * receipt with its own Message-Id, f3: receipt + spring) and waits until all are delivered;
+ * returns each recipient's message id.
+ */
+export async function sendTaggedMails(h: MailgunHarness): Promise<Record<string, string>> {
+  const sent: Record<string, string> = {};
+  const mails: [string, string, string[], Record<string, string>][] = [
+    ["f1@dest.test", "Spring sale starts", ["newsletter", "spring"], {}],
+    ["f2@dest.test", "Your receipt", ["receipt"], { "h:Message-Id": "<custom.f2@app.example.com>" }],
+    ["f3@dest.test", "Spring receipt", ["receipt", "spring"], {}],
+  ];
+  for (const [to, subject, tags, extra] of mails) {
+    const res = await h.mg.messages.create("example.com", { from: "Shop <shop@example.com>", to, subject, text: "x", "o:tag": tags, ...extra });
+    sent[to] = res.id!;
+  }
+  await eventually(async () => (await h.t.app.activity.events("example.com", { types: ["delivered"], limit: 10 })).length === 3);
+  return sent;
+}

@@ -1,23 +1,13 @@
 // Mailgun's tags API with tag stats, through mailgun.js against a listening postern (the mails
 // of the event filter tests give the tags).
 import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
-import { startHarness, eventually, type MailgunHarness, jsonOf } from "./helpers.ts";
+import { startHarness, sendTaggedMails, type MailgunHarness, jsonOf } from "./helpers.ts";
 
 setDefaultTimeout(60_000);
 let h: MailgunHarness;
-const sent: Record<string, string> = {};
 beforeAll(async () => {
   h = await startHarness();
-  const mails: [string, string, string[], Record<string, string>][] = [
-    ["f1@dest.test", "Spring sale starts", ["newsletter", "spring"], {}],
-    ["f2@dest.test", "Your receipt", ["receipt"], { "h:Message-Id": "<custom.f2@app.example.com>" }],
-    ["f3@dest.test", "Spring receipt", ["receipt", "spring"], {}],
-  ];
-  for (const [to, subject, tags, extra] of mails) {
-    const res = await h.mg.messages.create("example.com", { from: "Shop <shop@example.com>", to, subject, text: "x", "o:tag": tags, ...extra });
-    sent[to] = res.id!;
-  }
-  await eventually(async () => (await h.t.app.activity.events("example.com", { types: ["delivered"], limit: 10 })).length === 3);
+  await sendTaggedMails(h);
 });
 afterAll(async () => { await h.close(); });
 

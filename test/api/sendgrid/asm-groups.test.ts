@@ -1,18 +1,14 @@
 // SendGrid unsubscribe groups (ASM) through the official @sendgrid/client: group CRUD, a group's
 // suppressions (add, list, search, delete), the cross-group reads, and an account key's view.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { startHarness, type SendgridHarness } from "./setup.ts";
+import { requestWith, startHarness, type ClientRequest, type SendgridHarness } from "./setup.ts";
 
 setDefaultTimeout(60_000);
 let h: SendgridHarness;
 beforeAll(async () => { h = await startHarness(); });
 afterAll(async () => { await h.close(); });
 
-type Req = Parameters<SendgridHarness["client"]["request"]>[0];
-const call = async (req: Req, client = h.client) => {
-  const [res, body] = await client.request(req);
-  return { status: res.statusCode, body: body as never };
-};
+const call = (req: ClientRequest, client = h.client) => requestWith(client, req);
 
 describe("unsubscribe groups", () => {
   test("create, read, update, list with counts, one default, delete", async () => {

@@ -1,18 +1,14 @@
 // SendGrid's cross-group suppression reads (src/api/sendgrid/asm-suppressions.ts) through the
 // official @sendgrid/client: every group entry at once, and one address's standing in every group.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { startHarness, type SendgridHarness } from "./setup.ts";
+import { requestWith, startHarness, type ClientRequest, type SendgridHarness } from "./setup.ts";
 
 setDefaultTimeout(60_000);
 let h: SendgridHarness;
 beforeAll(async () => { h = await startHarness(); });
 afterAll(async () => { await h.close(); });
 
-type Req = Parameters<SendgridHarness["client"]["request"]>[0];
-const call = async (req: Req, client = h.client) => {
-  const [res, body] = await client.request(req);
-  return { status: res.statusCode, body: body as never };
-};
+const call = (req: ClientRequest, client = h.client) => requestWith(client, req);
 const group = async (name: string, client = h.client) =>
   (await call({ method: "POST", url: "/v3/asm/groups", body: { name } }, client)).body as { id: number };
 const suppress = (id: number, emails: string[], client = h.client) =>

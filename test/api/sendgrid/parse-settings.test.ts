@@ -2,18 +2,14 @@
 // @sendgrid/client: create, read, update, list, delete; bad input and another domain's hostnames
 // are SendGrid-shaped errors, never a 5xx.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { startHarness, type SendgridHarness } from "./setup.ts";
+import { requestWith, startHarness, type ClientRequest, type SendgridHarness } from "./setup.ts";
 
 setDefaultTimeout(60_000);
 let h: SendgridHarness;
 beforeAll(async () => { h = await startHarness(); });
 afterAll(async () => { await h.close(); });
 
-type Req = Parameters<SendgridHarness["client"]["request"]>[0];
-const call = async (req: Req, client = h.client) => {
-  const [res, body] = await client.request(req);
-  return { status: res.statusCode, body: body as never };
-};
+const call = (req: ClientRequest, client = h.client) => requestWith(client, req);
 const BASE = "/v3/user/webhooks/parse/settings";
 
 describe("inbound parse settings", () => {

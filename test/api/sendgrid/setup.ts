@@ -91,3 +91,10 @@ export async function eventually<T>(fn: () => Promise<T>, check: (v: T) => boole
 }
 
 export const b64 = (text: string | Uint8Array) => Buffer.from(text).toString("base64");
+
+export type ClientRequest = Parameters<Client["request"]>[0];
+/** One @sendgrid/client request, answered as its status and body. */
+export async function requestWith(client: Client, req: ClientRequest): Promise<{ status: number; body: never }> {
+  const [res, body] = await client.request(req);
+  return { status: res.statusCode, body: body as never };
+}
