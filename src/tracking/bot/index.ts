@@ -1,5 +1,7 @@
 // Public surface of bot detection: the pure classifier, its compiled context, and the two small
-// in-memory helpers (honeypot memory, interaction tracker) that produce its stateful signals.
+// in-memory helpers (honeypot memory, interaction tracker) that produce its stateful signals in the
+// offline replay (test/fixtures/bots, bench/bot-eval.ts). A running server keeps those signals in
+// the zone's store instead, shared by the zone's nodes (shared-memory.ts, the same windows).
 
 export { classifyInteraction } from "./classifier.ts";
 export {
