@@ -181,7 +181,7 @@ describe.skipIf(pgSkipReason !== null)("zones on their own nodes (two serve proc
     }
   }, 30_000);
 
-  test("account-wide listings asked at either node show both zones: SendGrid's bounce pages, SparkPost's cursors, Mailgun's stats", async () => {
+  test("account-wide listings asked at either node show both zones: SendGrid's bounce pages, SparkPost's cursors, Mailgun's stats, SparkPost's account usage", async () => {
     // Six bounces, alternately of the us and the eu domain (the eu ones proxied to the eu node).
     for (let day = 1; day <= 6; day++) {
       await mailgun("us").suppressions.create(day % 2 ? "us.example" : "eu.example", "bounces",
@@ -227,6 +227,8 @@ describe.skipIf(pgSkipReason !== null)("zones on their own nodes (two serve proc
       const stats = await mailgun(zone).stats.getAccount({ event: ["accepted"], duration: "1d", resolution: "hour" } as never);
       const accepted = stats.stats.reduce((n: number, s: any) => n + (s.accepted?.total ?? 0), 0);
       expect({ zone, accepted }).toEqual({ zone, accepted: 4 });
+      const usage = ((await sp.get({ uri: "account", qs: { include: "usage" } })) as any).results.usage;
+      expect({ zone, day: usage.day.used, month: usage.month.used }).toEqual({ zone, day: 4, month: 4 });
     }
   }, 90_000);
 
@@ -254,7 +256,7 @@ describe.skipIf(pgSkipReason !== null)("zones on their own nodes (two serve proc
     expect(await count(db.us, "zone_us.inbound_messages")).toBe(0);
   }, 60_000);
 
-  test("with the eu node down, the us node answers the eu domain's requests with Mailgun's 503", async () => {
+  test("with the eu node down, the us node answers the eu domain's requests with Mailgun's 503, account-wide reads with the surface's 503", async () => {
     await stop("eu");
     const err = await mailgun("us").messages.create("eu.example", { from: "a@eu.example", to: "b@dest.test", subject: "while down", text: "x" })
       .then(() => null, (e: { status?: number; details?: string }) => e);
@@ -266,6 +268,12 @@ describe.skipIf(pgSkipReason !== null)("zones on their own nodes (two serve proc
     const listing = await sg.request({ method: "GET", url: "/v3/suppression/bounces" }).then(() => null, (e: { code?: number; response?: { body?: any } }) => e);
     expect(listing?.code).toBe(503);
     expect(listing?.response?.body?.errors?.[0]?.message).toMatch(/zone eu cannot be reached; this account-wide listing needs every zone/);
+    // The account's usage would miss zone eu's sends: SparkPost's 503; the account without usage is still answered.
+    const sp = new SparkPost(accountKey, { origin: nodes.us.base });
+    const usage = await sp.get({ uri: "account", qs: { include: "usage" } }).then(() => null, (e: { statusCode?: number; errors?: { description?: string }[] }) => e);
+    expect(usage?.statusCode).toBe(503);
+    expect(usage?.errors?.[0]?.description).toMatch(/zone eu cannot be reached/);
+    expect(((await sp.get({ uri: "account" })) as any).results.customer_id).toBeDefined();
     // The us domain is still served.
     const ok = await mailgun("us").messages.create("us.example", { from: "a@us.example", to: "e@dest.test", subject: "us still up", text: "x" });
     expect(ok.message).toBe("Queued. Thank you.");

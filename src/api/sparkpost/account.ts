@@ -1,5 +1,6 @@
 // GET /api/v1/account in SparkPost's shape: the account is postern's single account (usage
-// counted from accepted events; no plan limits).
+// counted from accepted events of the zones served here; no plan limits). With zones served by
+// other nodes the usage is added up over every zone by the zone router (api/zones/fanout-routes.ts).
 import { Elysia } from "elysia";
 import type { Principal } from "../../core/model.ts";
 import type { SurfaceDeps } from "../deps.ts";

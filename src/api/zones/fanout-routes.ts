@@ -5,7 +5,11 @@
 import type { ZoneSurface } from "./errors.ts";
 import type { ListMerge, Merge } from "./merge.ts";
 
-export interface FanoutRoute { surface: ZoneSurface; path: RegExp; merge: Merge; /** Default GET. */ method?: string }
+export interface FanoutRoute {
+  surface: ZoneSurface; path: RegExp; merge: Merge; /** Default GET. */ method?: string;
+  /** Only requests with this query are gathered (others are served here as they are). */
+  when?: (query: URLSearchParams) => boolean;
+}
 
 type Obj = Record<string, unknown>;
 const field = (x: unknown, name: string) => (x as Obj)[name];
@@ -66,6 +70,20 @@ function topRows(merged: unknown, q: URLSearchParams): unknown {
   return { ...(merged as Obj), results: rows.slice(0, between(q, ["limit"], 1000, 10_000)) };
 }
 
+/** A path into nested objects; undefined where one is missing. */
+const at = (x: unknown, ...names: string[]): unknown => names.reduce((v: unknown, n) => (typeof v === "object" && v !== null ? (v as Obj)[n] : undefined), x);
+
+/** SparkPost's account with `include=usage`: this node's answer (account, windows), each window's `used` added over the zones. */
+function accountUsage(bodies: unknown[]): unknown {
+  const first = bodies[0] as Obj;
+  const usage = at(first, "results", "usage") as Obj | undefined;
+  if (!usage) return first;
+  const used = (window: string) => bodies.reduce((n: number, b) => n + Number(at(b, "results", "usage", window, "used") ?? 0), 0);
+  const summed = Object.fromEntries(Object.entries(usage).map(([k, v]) =>
+    [k, typeof v === "object" && v !== null && "used" in v ? { ...(v as Obj), used: used(k) } : v]));
+  return { ...first, results: { ...(first.results as Obj), usage: summed } };
+}
+
 /** The console's queue page: waiting recipients per destination, counts added, the earliest times, busiest first. */
 function queueRows(bodies: unknown[]): unknown {
   const by = new Map<string, Obj>();
@@ -95,6 +113,8 @@ export const FANOUT_ROUTES: FanoutRoute[] = [
   { surface: "sparkpost", path: /^\/api\/v1\/transmissions$/, merge: { kind: "list", items: results,
     order: (a, b) => str(b, "id").localeCompare(str(a, "id")), build: (page) => ({ results: page }) } },
   { surface: "sparkpost", path: /^\/api\/v1\/transmissions\/[^/]+$/, merge: { kind: "lookup", isEmpty: () => false } },
+  // The account itself is control data (served here); only its usage counters are every zone's sends.
+  { surface: "sparkpost", path: /^\/api\/v1\/account$/, when: (q) => q.getAll("include").at(-1) === "usage", merge: { kind: "reduce", reduce: accountUsage } },
   { surface: "console", path: /^\/ui\/api\/messages$/, merge: { kind: "list", items: array,
     order: (a, b) => num(b, "lastAt") - num(a, "lastAt"), build: (page) => page } },
   { surface: "console", path: /^\/ui\/api\/stats$/, merge: { kind: "sum", keep: ["domain", "step", "buckets"] } },
@@ -109,6 +129,6 @@ export const FANOUT_ROUTES: FanoutRoute[] = [
 ];
 
 /** The description of an account-wide listing, or null (served here as it is). */
-export function fanoutRoute(surface: ZoneSurface, method: string, path: string): FanoutRoute | null {
-  return FANOUT_ROUTES.find((r) => r.surface === surface && (r.method ?? "GET") === method && r.path.test(path)) ?? null;
+export function fanoutRoute(surface: ZoneSurface, method: string, path: string, query: URLSearchParams): FanoutRoute | null {
+  return FANOUT_ROUTES.find((r) => r.surface === surface && (r.method ?? "GET") === method && r.path.test(path) && (r.when?.(query) ?? true)) ?? null;
 }

@@ -96,7 +96,7 @@ export function createZoneRouter(deps: ZoneRouterDeps) {
       if (!found.name) {
         // No domain named: an account-wide listing of zone data is gathered from every zone, unless
         // it came from another zone's node already (then it is this node's part only).
-        const listing = from === null ? fanoutRoute(surface, req.method, path) : null;
+        const listing = from === null ? fanoutRoute(surface, req.method, path, new URL(req.url).searchParams) : null;
         if (!listing) return { req: found.req };
         return { gather: (serveHere) => fanOut(found.req, listing.merge, { surface, zones: deps.zones.remoteZones(), forward: forwardOptions(ctx, "*"), serveHere }) };
       }

@@ -4,12 +4,15 @@
 // lacks is the zone's; the zone is asked with the loop guard and the caller's key.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { Client } from "@sendgrid/client";
+import SparkPost from "sparkpost";
 import { makeTestApp, type TestApp } from "../../helpers/app.ts";
 import { PROXIED_HEADER } from "../../../src/api/zones/proxy.ts";
 import { pointClient } from "../sendgrid/setup.ts";
 
 setDefaultTimeout(60_000);
 const EU = Array.from({ length: 700 }, (_, i) => ({ created: 2_000_000 - 2 * i, email: `e${i}@dest.test`, reason: "gone", status: "5.1.1" }));
+// The eu node's counters (windows as it computed them; only `used` is added up).
+const EU_USAGE = { timestamp: "2000-01-01T00:00:00.000Z", day: { used: 5, limit: 0, start: "x", end: "x" }, month: { used: 40, limit: 0, start: "x", end: "x" } };
 let asked: { method: string; path: string; query: URLSearchParams; headers: Headers }[] = [];
 let eu: ReturnType<typeof Bun.serve>;
 let t: TestApp;
@@ -26,6 +29,7 @@ beforeAll(async () => {
         const offset = Number(url.searchParams.get("offset") ?? 0);
         return Response.json(EU.slice(offset, offset + Math.min(Number(url.searchParams.get("limit") ?? 500), 500)));
       }
+      if (url.pathname === "/api/v1/account") return Response.json({ results: { customer_id: 1, status: "active", usage: EU_USAGE } });
       if (url.pathname === "/v3/asm/suppressions/global/only-eu@dest.test") return Response.json({ recipient_email: "only-eu@dest.test" });
       if (req.method === "DELETE") return new Response(null, { status: 204 });
       return Response.json({});
@@ -78,6 +82,21 @@ describe("account-wide listings gathered from every zone", () => {
     pointClient(own, t.domainKey, `${base}/`);
     const [, mine] = await own.request({ method: "GET", url: "/v3/suppression/bounces" });
     expect((mine as { email: string }[]).map((b) => b.email)).toEqual(["here@dest.test"]);
+    expect(asked).toEqual([]);
+  });
+
+  test("SparkPost's account with include=usage: each window's sends added over the zones, the account and windows this node's", async () => {
+    const sp = new SparkPost(t.accountKey, { origin: base });
+    await sp.transmissions.send({ recipients: [{ address: "u1@dest.test" }, { address: "u2@dest.test" }], content: { from: "a@example.com", subject: "s", text: "t" } });
+    asked = [];
+    const { results } = await sp.get({ uri: "account", qs: { include: "usage" } }) as any;
+    expect(asked.map((a) => `${a.path}?${a.query}`)).toEqual(["/api/v1/account?include=usage"]);
+    expect(asked[0]!.headers.get(PROXIED_HEADER)).toBe("us");
+    expect(results).toMatchObject({ customer_id: 1, status: "active", usage: { day: { used: 2 + 5, limit: 0 }, month: { used: 2 + 40, limit: 0 } } });
+    expect(results.usage.day.start).not.toBe("x");
+    // Without usage the account is control data: answered here, no zone asked.
+    asked = [];
+    expect((await sp.get({ uri: "account" }) as any).results.usage).toBeUndefined();
     expect(asked).toEqual([]);
   });
 });
