@@ -165,7 +165,7 @@ describe("requests for a domain of a zone served elsewhere", () => {
     const native = { "ov-token": t.accountKey };
     const calls: [string, Record<string, string>][] = [
       ["/v4/domains", mg], ["/v3/domains", mg], ["/v3/lists", mg], ["/v3/routes", mg],
-      ["/api/v1/sending-domains", sp], ["/api/v1/account?include=usage", sp], ["/api/v1/webhooks", sp], ["/api/v1/templates", sp],
+      ["/api/v1/sending-domains", sp], ["/api/v1/account", sp], ["/api/v1/webhooks", sp], ["/api/v1/templates", sp],
       ["/domains", native], ["/test", native],
     ];
     for (const [path, headers] of calls) {
@@ -185,6 +185,7 @@ describe("requests for a domain of a zone served elsewhere", () => {
       ["/api/v1/events/message", { authorization: t.accountKey }, (b) => b.errors[0].code],
       ["/api/v1/transmissions", { authorization: t.accountKey }, (b) => b.errors[0].code],
       ["/api/v1/suppression-list/summary", { authorization: t.accountKey }, (b) => b.errors[0].code],
+      ["/api/v1/account?include=usage", { authorization: t.accountKey }, (b) => b.errors[0].code],
       ["/v3/suppression/bounces", { authorization: `Bearer ${t.accountKey}` }, (b) => b.errors[0].message],
     ];
     for (const [path, headers, detail] of calls) {
