@@ -74,8 +74,11 @@ export function createQueueStatements(db: Database) {
     },
     /** The owner's own claims (and ownerless ones, from before owners were recorded) are due now. */
     releaseClaims(now: number, owner: string): number {
-      return db.query(`UPDATE recipients SET claimed = 0, claim_owner = NULL, next_attempt_at = ?
-        WHERE claimed = 1 AND (claim_owner = ? OR claim_owner IS NULL) AND ${PENDING}`).run(now, owner).changes;
+      // Two look-ups in the claims index: with "owner = ? OR owner IS NULL" SQLite walks the whole
+      // due index instead (120-150 ms at start with 1,000,000 rows parked).
+      return db.query(`UPDATE recipients SET claimed = 0, claim_owner = NULL, next_attempt_at = ?1 WHERE rowid IN (
+          SELECT rowid FROM recipients WHERE claimed = 1 AND claim_owner = ?2
+          UNION ALL SELECT rowid FROM recipients WHERE claimed = 1 AND claim_owner IS NULL) AND ${PENDING}`).run(now, owner).changes;
     },
     held(now: number): { owner: string; count: number }[] {
       return db.query(`SELECT claim_owner AS owner, COUNT(*) AS count FROM recipients WHERE claimed = 1 AND ${PENDING}
