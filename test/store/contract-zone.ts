@@ -57,6 +57,26 @@ export function zoneContract(open: Open, peer?: Peer, leasePeer: Peer | undefine
     await store.close();
   });
 
+  test("queue stats follow each recipient through its outcomes, per status and per pending domain", async () => {
+    const store = await open();
+    const z = store.zone("us");
+    const rs = [rcpt("r0", "m1", "c.test"), rcpt("r1", "m1", "c.test"), rcpt("r2", "m1"), rcpt("r3", "m1"), { ...rcpt("r4", "m1", "d.test"), status: "failed" as const }];
+    await z.createSend({ messages: [msg("m1")], recipients: rs, attachments: [], events: [] });
+    const out = (id: string, status: "deferred" | "delivered" | "failed") => ({ id, status, attempts: 1, nextAttemptAt: NOW + 5_000, firstAttemptAt: NOW,
+      lastCode: 250, lastResponse: "r", mx: "mx" });
+    const summary = async () => { const s = await z.queueStats(NOW); return [s.queued, s.deferred, s.delivered, s.failed, s.due, s.byDomain]; };
+    // Equal counts: by name.
+    expect(await summary()).toEqual([4, 0, 0, 1, 4, [{ domain: "b.test", count: 2 }, { domain: "c.test", count: 2 }]]);
+    await z.claimDue(NOW, 5, L); // a claim is no outcome
+    await z.applyOutcomes([out("r0", "deferred"), out("r2", "delivered")], [], [], NOW);
+    expect(await summary()).toEqual([2, 1, 1, 1, 0, [{ domain: "c.test", count: 2 }, { domain: "b.test", count: 1 }]]);
+    await z.applyOutcomes([out("r0", "deferred"), out("r1", "failed"), out("r3", "delivered")], [], [], NOW);
+    expect(await summary()).toEqual([0, 1, 2, 2, 0, [{ domain: "c.test", count: 1 }]]);
+    await z.applyOutcomes([out("r0", "delivered")], [], [], NOW);
+    expect(await summary()).toEqual([0, 0, 3, 2, 0, []]);
+    await store.close();
+  });
+
   test("a starting node takes back claims left by a crash", async () => {
     const store = await open();
     const z = store.zone("us");

@@ -188,7 +188,29 @@ export const ZONE_MIGRATIONS: string[] = [
    CREATE TABLE bot_interactions (message_key TEXT NOT NULL, at INTEGER NOT NULL, link TEXT NOT NULL);
    CREATE INDEX bot_interactions_message ON bot_interactions(message_key, at);
    CREATE INDEX bot_interactions_at ON bot_interactions(at);`,
+  // Recipients per status, and pending (queued or deferred) recipients per destination domain, kept
+  // by triggers for queueStats (/healthz, /metrics, `postern queue`): counting the rows each time
+  // walked the whole table, 0.5-0.8 s on the event loop with 1,000,000 recipients queued.
+  `CREATE TABLE recipient_counts (status TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+   CREATE TABLE pending_domains (domain TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+   INSERT INTO recipient_counts SELECT status, COUNT(*) FROM recipients GROUP BY status;
+   INSERT INTO pending_domains SELECT rcpt_domain, COUNT(*) FROM recipients WHERE status IN ('queued', 'deferred') GROUP BY rcpt_domain;
+   ${countTrigger("insert", "AFTER INSERT", ["NEW"])}
+   ${countTrigger("update", "AFTER UPDATE OF status, rcpt_domain", ["OLD", "NEW"], "OLD.status IS NOT NEW.status OR OLD.rcpt_domain IS NOT NEW.rcpt_domain")}
+   ${countTrigger("delete", "AFTER DELETE", ["OLD"])}`,
 ];
+
+/** A trigger on recipients that takes OLD out of the counts and adds NEW to them. */
+function countTrigger(name: string, event: string, rows: ("OLD" | "NEW")[], when?: string): string {
+  const pending = (r: string) => `${r}.status IN ('queued', 'deferred')`;
+  const body = rows.map((r) => r === "OLD"
+    ? `UPDATE recipient_counts SET n = n - 1 WHERE status = OLD.status;
+       UPDATE pending_domains SET n = n - 1 WHERE domain = OLD.rcpt_domain AND ${pending("OLD")};
+       DELETE FROM pending_domains WHERE domain = OLD.rcpt_domain AND n <= 0;`
+    : `INSERT INTO recipient_counts VALUES (NEW.status, 1) ON CONFLICT (status) DO UPDATE SET n = n + 1;
+       INSERT INTO pending_domains SELECT NEW.rcpt_domain, 1 WHERE ${pending("NEW")} ON CONFLICT (domain) DO UPDATE SET n = n + 1;`).join("\n");
+  return `CREATE TRIGGER recipients_count_${name} ${event} ON recipients ${when ? `WHEN ${when} ` : ""}BEGIN ${body} END;`;
+}
 
 /** The event JSON `j` (its event at path `p`, of type `type`) without the vendor codes 605 / 650. */
 function neutralReasons(j: string, p: string, type: string): string {

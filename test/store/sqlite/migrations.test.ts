@@ -62,3 +62,25 @@ describe("neutral kinds", () => {
     db.close();
   });
 });
+
+describe("queue counts", () => {
+  test("are filled from the rows a file already has, then kept by its writes", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "postern-mig-")), "z.sqlite");
+    const old = new Database(file, { strict: true });
+    const COUNTS = ZONE_MIGRATIONS.findIndex((m) => m.includes("CREATE TABLE recipient_counts"));
+    migrate(old, ZONE_MIGRATIONS.slice(0, COUNTS));
+    const add = (id: string, domain: string, status: string) => old.query(`INSERT INTO recipients (id, message_id, email, rcpt_domain, kind, status,
+      next_attempt_at, expires_at, updated_at) VALUES (?, 'm1', ?, ?, 'to', ?, 1, 2, 3)`).run(id, `${id}@${domain}`, domain, status);
+    [["r1", "a.test", "queued"], ["r2", "a.test", "deferred"], ["r3", "b.test", "queued"], ["r4", "b.test", "delivered"], ["r5", "c.test", "failed"]]
+      .forEach(([id, domain, status]) => add(id!, domain!, status!));
+    old.close();
+    const db = openDatabase(file, ZONE_MIGRATIONS);
+    const counts = () => [db.query("SELECT status, n FROM recipient_counts WHERE n > 0 ORDER BY status").all(),
+      db.query("SELECT domain, n FROM pending_domains ORDER BY domain").all()];
+    expect(counts()).toEqual([[{ status: "deferred", n: 1 }, { status: "delivered", n: 1 }, { status: "failed", n: 1 }, { status: "queued", n: 2 }],
+      [{ domain: "a.test", n: 2 }, { domain: "b.test", n: 1 }]]);
+    db.exec("UPDATE recipients SET status = 'delivered' WHERE id = 'r3'; DELETE FROM recipients WHERE id = 'r1'; UPDATE recipients SET rcpt_domain = 'c.test' WHERE id = 'r2'");
+    expect(counts()).toEqual([[{ status: "deferred", n: 1 }, { status: "delivered", n: 2 }, { status: "failed", n: 1 }], [{ domain: "c.test", n: 1 }]]);
+    db.close();
+  });
+});
