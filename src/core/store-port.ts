@@ -86,6 +86,8 @@ export interface SendRecordStore {
   /** Commits a whole send: messages, recipients (the queue), attachments and their events, in one transaction. */
   createSend(input: NewSend): Promise<void>;
   getMessage(id: string): Promise<StoredMessage | null>;
+  /** The message without its body (`content` and `raw` are null): what webhook fan-out reads per event. */
+  getMessageHead(id: string): Promise<StoredMessage | null>;
   getAttachments(sendId: string): Promise<StoredAttachment[]>;
   getRecipient(id: string): Promise<StoredRecipient | null>;
   listRecipients(messageId: string): Promise<StoredRecipient[]>;

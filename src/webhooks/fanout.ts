@@ -25,7 +25,7 @@ export function createFanout(deps: { store: Store; now: () => number }) {
   async function summary(zone: ZoneStore, id: string): Promise<MessageInfo> {
     const hit = summaries.get(id);
     if (hit) return hit;
-    const m: StoredMessage | null = await zone.getMessage(id);
+    const m: StoredMessage | null = await zone.getMessageHead(id);
     const info: MessageInfo = m
       ? { summary: { id: m.id, messageIdHeader: m.messageIdHeader, from: m.from, subject: m.subject, size: m.size, source: m.source,
         isTest: m.isTest, createdAt: m.createdAt, sendId: m.sendId, campaignId: m.extra?.campaignId, asmGroupId: m.extra?.asmGroupId,
@@ -53,11 +53,11 @@ export function createFanout(deps: { store: Store; now: () => number }) {
     return { routes: targets.map((t) => ({ url: t.url, format: formatNamed(t.format), targetId: t.id })), ctx };
   }
 
-  /** Fans out one batch of new events in `zone`; returns how many events were read. */
-  async function runZone(zone: ZoneStore): Promise<number> {
+  /** Fans out one batch of new events in `zone`; returns how many events were read and items queued. */
+  async function runZone(zone: ZoneStore): Promise<{ events: number; queued: number }> {
     const cursor = await zone.cursor(CURSOR);
     const rows = await zone.eventsAfter(cursor, READ_BATCH);
-    if (!rows.length) return 0;
+    if (!rows.length) return { events: 0, queued: 0 };
     const groups = new Map<string, { route: Route; domain: string; events: EventContext[] }>();
     const items: OutboxItem[] = [];
     const now = deps.now();
@@ -77,15 +77,18 @@ export function createFanout(deps: { store: Store; now: () => number }) {
     for (const g of groups.values()) push(g.route, g.domain, g.events);
     // Another node fanned these events out first: its items stand, these are dropped.
     const written = await zone.enqueueWebhooks(items, { name: CURSOR, from: cursor, to: rows[rows.length - 1]!.position });
-    return written ? rows.length : 0;
+    return written ? { events: rows.length, queued: items.length } : { events: 0, queued: 0 };
   }
 
   return {
-    /** Fans out everything new in every zone; returns the number of events handled. */
-    async run(): Promise<number> {
-      let n = 0;
+    /** Fans out everything new in every zone; returns the number of events handled and of outbox items queued. */
+    async run(): Promise<{ events: number; queued: number }> {
+      const n = { events: 0, queued: 0 };
       for (const name of deps.store.zoneNames()) {
-        for (let got = await runZone(deps.store.zone(name)); got > 0; got = await runZone(deps.store.zone(name))) n += got;
+        for (let got = await runZone(deps.store.zone(name)); got.events > 0; got = await runZone(deps.store.zone(name))) {
+          n.events += got.events;
+          n.queued += got.queued;
+        }
       }
       return n;
     },

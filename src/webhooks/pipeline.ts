@@ -47,8 +47,9 @@ export async function createEventPipeline(deps: PipelineDeps) {
   /** Fans out new events and starts due POSTs; never waits for a POST to finish. */
   async function round(): Promise<number> {
     const fanned = await fanout.run();
+    if (fanned.queued) delivery.expectDue();
     const started = await delivery.dispatch();
-    return fanned + started;
+    return fanned.events + started;
   }
 
   async function loop() {
@@ -77,9 +78,9 @@ export async function createEventPipeline(deps: PipelineDeps) {
       renewTimer.unref?.();
     },
     /** Wakes the loop: new events were recorded, an item was queued or targets changed. */
-    poke() { fanout.invalidate(); delivery.invalidate(); wake?.(); },
+    poke() { fanout.invalidate(); delivery.invalidate(); delivery.expectDue(); wake?.(); },
     /** An outbox subscriber (inbound posts, bot pushes): new items are worth a round now. */
-    outboxQueued() { delivery.invalidate(); wake?.(); },
+    outboxQueued() { delivery.invalidate(); delivery.expectDue(); wake?.(); },
     /** A recorder subscriber: new events are worth a round now. */
     recorded(r: Recorded) { if (r.events.length) { fanout.invalidate(); delivery.invalidate(); wake?.(); } },
     async stop() {

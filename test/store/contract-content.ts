@@ -28,6 +28,9 @@ export function contentContract(open: Open) {
     expect((await z.listRecipients("m1")).map((r) => [r.id, r.kind])).toEqual([["zz", "to"], ["aa", "cc"], ["mm", "bcc"]]);
     expect(await z.getMessage("m1")).toMatchObject({ tags: ["t"], metadata: { k: "v" }, callbackUrl: "https://cb.test/", isTest: true, raw: null });
     expect(new TextDecoder().decode((await z.getMessage("m2"))!.raw!)).toBe("Subject: raw\r\n\r\nx");
+    // The head is the message without its body: everything else as getMessage reads it.
+    for (const id of ["m1", "m2"]) expect(await z.getMessageHead(id)).toEqual({ ...(await z.getMessage(id))!, content: null, raw: null });
+    expect(await z.getMessageHead("nope")).toBeNull();
     expect(await z.getRecipient("nope")).toBeNull();
     expect(await z.countSends("a.test", NOW + 1)).toBe(1);
     expect(await z.countSends("a.test", NOW)).toBe(2);

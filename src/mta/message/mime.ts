@@ -34,29 +34,40 @@ function formatAddress(a: Address): string {
   return `${name} <${a.email}>`;
 }
 
+/** The quoted-printable form of each byte: itself when printable (not "="), else =XX. */
+const QP_TOKEN = Array.from({ length: 256 }, (_, b) => ((b >= 33 && b <= 126 && b !== 61) || b === 32 || b === 9
+  ? String.fromCharCode(b) : `=${b.toString(16).toUpperCase().padStart(2, "0")}`));
+/** What needs escaping: whole code points (the u flag keeps surrogate pairs together). */
+const QP_UNSAFE = /[^\t\x20-\x3c\x3e-\x7e]/gu;
+const encodeChar = (c: string) => {
+  const code = c.charCodeAt(0);
+  if (code < 0x80) return QP_TOKEN[code]!;
+  let out = "";
+  for (const b of Buffer.from(c, "utf8")) out += QP_TOKEN[b];
+  return out;
+};
+
 /** Quoted-printable (RFC 2045 §6.7) of UTF-8 text, CRLF line ends, lines of at most 76 chars. */
 export function quotedPrintable(text: string): string {
   const lines = text.split(/\r?\n/);
   const out: string[] = [];
   for (const line of lines) {
     if (line.length <= QP_LINE && /^[\x21-\x3c\x3e-\x7e]*(?:[ \t]+[\x21-\x3c\x3e-\x7e]+)*$/.test(line)) { out.push(line); continue; }
-    let enc = "";
-    for (const byte of Buffer.from(line, "utf8")) {
-      const printable = (byte >= 33 && byte <= 126 && byte !== 61) || byte === 32 || byte === 9;
-      enc += printable ? String.fromCharCode(byte) : `=${byte.toString(16).toUpperCase().padStart(2, "0")}`;
-    }
+    // Escapes only where needed (a native replace): the run of safe text is copied as it is.
+    let enc = line.replace(QP_UNSAFE, encodeChar);
     // Whitespace at the end of a line would be lost in transport (§6.7 rule 3).
-    enc = enc.replace(/[ \t]$/, (s) => (s === " " ? "=20" : "=09"));
-    let rest = enc;
-    while (rest.length > QP_LINE) {
-      let cut = QP_LINE - 1;
+    const last = enc.charCodeAt(enc.length - 1);
+    if (last === 32 || last === 9) enc = enc.slice(0, -1) + (last === 32 ? "=20" : "=09");
+    let at = 0;
+    while (enc.length - at > QP_LINE) {
+      let cut = at + QP_LINE - 1;
       // Never split an =XX escape.
-      const eq = rest.lastIndexOf("=", cut);
+      const eq = enc.lastIndexOf("=", cut);
       if (eq > cut - 3) cut = eq;
-      out.push(`${rest.slice(0, cut)}=`);
-      rest = rest.slice(cut);
+      out.push(`${enc.slice(at, cut)}=`);
+      at = cut;
     }
-    out.push(rest);
+    out.push(at ? enc.slice(at) : enc);
   }
   return out.join("\r\n");
 }

@@ -2,7 +2,7 @@
 // as one multi-row write per table inside the one statement that commits a burst of sends
 // (send-commit.ts), and the reads over whole sends.
 import type { NewSend, SendRecordStore, StoredAttachment, StoredMessage, StoredSend } from "../../core/store-port.ts";
-import { decodeExtra, encodeExtra, toStoredMessage } from "../sqlite/messages.ts";
+import { decodeExtra, encodeExtra, MESSAGE_HEAD_COLUMNS, toStoredMessage } from "../sqlite/messages.ts";
 import { toRecipient } from "../sqlite/queue.ts";
 import { one, rows, type Sql } from "./db.ts";
 import type { Writes } from "./writes.ts";
@@ -47,6 +47,10 @@ export function createSendReads(sql: Sql): Reads {
   return {
     async getMessage(id) {
       const r = await one(sql, "SELECT * FROM messages WHERE id = $1", [id]);
+      return r ? toStoredMessage(r) : null;
+    },
+    async getMessageHead(id) {
+      const r = await one(sql, `SELECT ${MESSAGE_HEAD_COLUMNS} FROM messages WHERE id = $1`, [id]);
       return r ? toStoredMessage(r) : null;
     },
     async getAttachments(sendId) {

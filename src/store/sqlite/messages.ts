@@ -32,6 +32,10 @@ export const toStoredMessage = (r: Row): StoredMessage => ({
   size: r.size as number, createdAt: r.created_at as number, extra: decodeExtra(r.extra),
 });
 
+/** Every column but the body (content, raw): fan-out reads one per event and needs no body. */
+export const MESSAGE_HEAD_COLUMNS = "id, send_id, domain, message_id_header, mail_from, subject, NULL AS content, NULL AS raw, tags, metadata, " +
+  "callback_url, source, is_test, size, created_at, extra";
+
 export function createSendRecords(db: Database): Pick<SendRecordStore, "listMessagesBySend" | "listSends"> {
   const bySend = db.query("SELECT * FROM messages WHERE send_id = ? ORDER BY rowid");
   return {

@@ -10,7 +10,7 @@ import { createEventStatements } from "./events.ts";
 import { createOutboxStatements } from "./outbox.ts";
 import { createGroupCommit } from "./group-commit.ts";
 import { createBotMemory } from "./bot-memory.ts";
-import { createSendRecords, encodeExtra, toStoredMessage } from "./messages.ts";
+import { createSendRecords, encodeExtra, MESSAGE_HEAD_COLUMNS, toStoredMessage } from "./messages.ts";
 import { createSuppressionListing } from "./suppression-list.ts";
 
 type Row = Record<string, unknown>;
@@ -56,6 +56,10 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
     createSend: (input) => groupCommit.add(input),
     async getMessage(id) {
       const r = db.query("SELECT * FROM messages WHERE id = ?").get(id) as Row | null;
+      return r ? toStoredMessage(r) : null;
+    },
+    async getMessageHead(id) {
+      const r = db.query(`SELECT ${MESSAGE_HEAD_COLUMNS} FROM messages WHERE id = ?`).get(id) as Row | null;
       return r ? toStoredMessage(r) : null;
     },
     async getAttachments(sendId) {
