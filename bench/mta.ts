@@ -94,8 +94,9 @@ async function runPostern(): Promise<Result> {
   await setup.stop();
   // BENCH_PROFILE=<dir>: the server writes a CPU profile (markdown) there on exit.
   const profile = process.env.BENCH_PROFILE ? ["--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  // BENCH_MEMLOG=1: the server prints its memory and event-loop stalls every second (bench/memlog.ts).
-  const memlog = process.env.BENCH_MEMLOG ? ["--preload", new URL("./memlog.ts", import.meta.url).pathname] : [];
+  // BENCH_MEMLOG=1: the server prints its memory and event-loop stalls every second (bench/memlog.ts);
+  // BENCH_PRELOAD=<file>: the server preloads that file instead (your own instrumentation).
+  const memlog = process.env.BENCH_MEMLOG ? ["--preload", new URL("./memlog.ts", import.meta.url).pathname] : process.env.BENCH_PRELOAD ? ["--preload", process.env.BENCH_PRELOAD] : [];
   const server = Bun.spawn(["bun", ...profile, ...memlog, new URL("../cli/main.ts", import.meta.url).pathname, "--config", file, "serve"], { stdout: "pipe", stderr: "inherit" });
   const base = await serverUrl(server.stdout as ReadableStream<Uint8Array>);
   const cpu0 = procCpu(server.pid);
