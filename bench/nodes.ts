@@ -3,7 +3,8 @@
 // Each run: N single-recipient messages POSTed to SendGrid's /v3/mail/send (32 at once, spread
 // round-robin over the nodes' listeners), queued, DKIM-signed and relayed over SMTP to a counting
 // sink in its own process; the clock stops when the sink has them all. PostgreSQL is a throw-away
-// cluster (test/helpers/postgres.ts; durability settings off, as in the tests) on this machine.
+// cluster (test/helpers/postgres.ts; durability settings off, as in the tests) on this machine;
+// with POSTERN_TEST_PG_DURABLE=1 it runs with PostgreSQL's defaults (fsync, synchronous_commit on).
 // Run: bun bench/nodes.ts [N]   (default 3000)
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -88,5 +89,6 @@ if (pgSkipReason) {
     await pg.stop();
   }
 }
-console.log(`\n${N} messages, delivered end to end (accept over HTTP → DKIM → SMTP sink), ${process.env.CPUS ?? navigator.hardwareConcurrency} cores`);
+const durability = process.env.POSTERN_TEST_PG_DURABLE === "1" ? "PostgreSQL durable (fsync on)" : "PostgreSQL durability off";
+console.log(`\n${N} messages, delivered end to end (accept over HTTP → DKIM → SMTP sink), ${process.env.CPUS ?? navigator.hardwareConcurrency} cores, ${durability}`);
 for (const r of results) console.log(`${r.name.padEnd(22)} ${(N / r.seconds).toFixed(0).padStart(6)} msg/s  (${r.seconds.toFixed(1)} s)`);

@@ -27,7 +27,9 @@ const SENDERS = 8;
 const MAX_DUPLICATES = 20;
 const MAIN = join(import.meta.dir, "../../cli/main.ts");
 const dir = mkdtempSync(join(tmpdir(), "postern-nodes-"));
-const pg: PgCluster | null = pgSkipReason ? null : await startPostgres();
+// PostgreSQL's durability defaults (fsync, synchronous_commit on), as a deployment runs it: commits
+// wait for the disk, which lengthens the window a kill -9 delivers twice.
+const pg: PgCluster | null = pgSkipReason ? null : await startPostgres({ durable: true });
 afterAll(async () => { await pg?.stop(); rmSync(dir, { recursive: true, force: true }); }, 30_000);
 
 interface Node { id: string; file: string; base: string; proc: ReturnType<typeof Bun.spawn> | null; live: boolean }

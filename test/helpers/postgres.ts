@@ -3,7 +3,10 @@
 // superuser, and a fresh database per test file or describe. initdb and postgres refuse to run as
 // root, so as root the directory is given to the `postgres` user and the binaries run through
 // `runuser`; stop() uses `pg_ctl stop -m fast` (runuser would not forward a signal to the server).
-// Durability settings are off: a test cluster never outlives its process.
+// Durability settings are off by default: a test cluster never outlives its process. `durable`
+// (or POSTERN_TEST_PG_DURABLE=1 for every cluster) starts it with PostgreSQL's defaults instead
+// (fsync, synchronous_commit, full_page_writes on), as a deployment runs it: commits then wait
+// for the disk, which is what kill -9 measurements (test/e2e/multi-node.test.ts) must see.
 import { SQL } from "bun";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -59,20 +62,27 @@ function initCluster(dir: string): string {
   return data;
 }
 
-function startServer(dir: string, data: string, port: number): void {
-  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+function startServer(dir: string, data: string, port: number, durable: boolean): void {
+  const fast = durable ? "" : " -c fsync=off -c synchronous_commit=off -c full_page_writes=off";
+  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${fast} -c max_connections=200`;
   run([join(PG_BIN!, "pg_ctl"), "-D", data, "-l", join(dir, "server.log"), "-o", opts, "-w", "-t", "60", "start"], "pg_ctl start");
 }
 
+export interface PgOptions {
+  /** PostgreSQL's durability defaults (commits wait for the disk); default: off, or on with POSTERN_TEST_PG_DURABLE=1. */
+  durable?: boolean;
+}
+
 /** Starts a cluster; throws when the binaries are absent (check pgSkipReason first). */
-export async function startPostgres(): Promise<PgCluster> {
+export async function startPostgres(opts: PgOptions = {}): Promise<PgCluster> {
+  const durable = opts.durable ?? process.env.POSTERN_TEST_PG_DURABLE === "1";
   if (!PG_BIN) throw new Error(pgSkipReason!);
   const dir = mkdtempSync(join(tmpdir(), "postern-pg-"));
   const data = initCluster(dir);
   let port = 0;
   for (let tries = 0; ; tries++) {
     port = await freePort();
-    try { startServer(dir, data, port); break; } catch (e) { if (tries >= 3) throw e; } // the port was taken meanwhile
+    try { startServer(dir, data, port, durable); break; } catch (e) { if (tries >= 3) throw e; } // the port was taken meanwhile
   }
   let stopped = false;
   const stopSync = () => {

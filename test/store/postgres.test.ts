@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { pgSkipReason, startPostgres, type PgCluster } from "../helpers/postgres.ts";
-import { openPostgresStore } from "../../src/store/postgres/index.ts";
+import { OUTCOME_CONNECTIONS, openOutcomePool, openPostgresStore } from "../../src/store/postgres/index.ts";
 import { ZONE_MIGRATIONS, zoneSchema } from "../../src/store/postgres/migrations.ts";
 import { openPool } from "../../src/store/postgres/db.ts";
 import { insertEvents } from "../../src/store/postgres/events.ts";
@@ -86,6 +86,36 @@ describe.skipIf(pg === null)("PostgreSQL engine", () => {
     expect(seen[0]!.position).toBeLessThan(seen[1]!.position);
     await raw.close();
     await b.close();
+    await a.close();
+  });
+
+  test("delivery outcomes go on their own connections, committed without waiting for the disk; sends stay synchronous", async () => {
+    const a = await openFresh();
+    const url = opened.get(a)!.url;
+    const ev = (id: string) => ({ id, type: "delivered" as const, messageId: "m", recipient: "r@b.test", domain: "a.test", timestamp: 1, tags: [], metadata: {} });
+    // Hold the event counter so the outcome write waits where pg_stat_activity shows whose connection it is on.
+    const raw = openPool(url, zoneSchema("us"));
+    let commit!: () => void;
+    await new Promise<void>((ready) => void raw.begin(async (tx) => {
+      await insertEvents(tx, [ev("first")]);
+      ready();
+      await new Promise<void>((r) => { commit = r; });
+    }));
+    const write = a.zone("us").applyOutcomes([], [ev("outcome")], [], 1);
+    let waiting: { application_name: string }[] = [];
+    for (let i = 0; i < 100 && !waiting.length; i++) {
+      await Bun.sleep(20);
+      waiting = await raw`SELECT application_name FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()` as never;
+    }
+    expect(waiting.map((w) => w.application_name)).toEqual([OUTCOME_CONNECTIONS]);
+    commit();
+    await write;
+    const outcomes = openOutcomePool(url, zoneSchema("us"));
+    // Set by those connections themselves (this test cluster runs without durability anyway); the others keep the server's.
+    const setting = async (sql: typeof raw) => (await sql`SELECT setting, source FROM pg_settings WHERE name = 'synchronous_commit'`)[0];
+    expect(await setting(outcomes)).toEqual({ setting: "off", source: "client" });
+    expect((await setting(raw)).source).not.toBe("client");
+    for (const p of [outcomes, raw]) await p.close();
     await a.close();
   });
 

@@ -7,9 +7,9 @@ export type Sql = InstanceType<typeof SQL>;
 export type Row = Record<string, unknown>;
 type Param = string | number | boolean | null | Uint8Array | unknown[];
 
-/** Opens a pool on `url` whose connections use `schema` (created by migrate). */
-export function openPool(url: string, schema: string, max = 10): Sql {
-  return new SQL({ url, max, connection: { search_path: quoteIdent(schema) } } as ConstructorParameters<typeof SQL>[0]);
+/** Opens a pool on `url` whose connections use `schema` (created by migrate), with `settings` (more session settings) at connect. */
+export function openPool(url: string, schema: string, max = 10, settings: Record<string, string> = {}): Sql {
+  return new SQL({ url, max, connection: { ...settings, search_path: quoteIdent(schema) } } as ConstructorParameters<typeof SQL>[0]);
 }
 
 export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;

@@ -32,9 +32,11 @@ export async function openPostgresStore(opts: PostgresOptions): Promise<Store> {
     await migrate(control, CONTROL_SCHEMA, CONTROL_MIGRATIONS);
     for (const name of opts.zones) {
       const pool = openPool(opts.postgresUrl, zoneSchema(name));
-      pools.push(pool);
+      const outcomes = openOutcomePool(opts.postgresUrl, zoneSchema(name));
+      pools.push(pool, outcomes);
       await migrate(pool, zoneSchema(name), ZONE_MIGRATIONS);
-      zones.set(name, createZoneStore(name, pool));
+      await outcomes.unsafe("SELECT 1"); // connected now, not on the first outcome
+      zones.set(name, createZoneStore(name, pool, outcomes));
     }
   } catch (e) {
     await Promise.all(pools.map((p) => p.close()));
@@ -63,6 +65,24 @@ export async function openPostgresStore(opts: PostgresOptions): Promise<Store> {
     },
   };
 }
+
+/**
+ * Delivery outcomes are written on connections of their own, committed without waiting for the
+ * disk (synchronous_commit off for these sessions only). Between a destination's 250 and that
+ * commit a kill -9 delivers the message twice: with fsync on, each outcome waited for its WAL
+ * flush (1-2 ms here), and on the shared pool it could wait behind a claim or a send. A node's
+ * death never loses such a commit (the database has it); only a crash of PostgreSQL itself can
+ * lose the last ones, and that sends those messages again, never loses one: the claim they clear
+ * ends by its lease. Accepted sends stay synchronous (a 2xx means durable); WAL is written in
+ * order, so a later synchronous commit (a send, a webhook cursor) also makes the outcomes
+ * before it durable.
+ */
+export function openOutcomePool(url: string, schema: string): Sql {
+  return openPool(url, schema, 2, { synchronous_commit: "off", application_name: OUTCOME_CONNECTIONS });
+}
+
+/** The application_name of the outcome connections (pg_stat_activity tells them apart). */
+export const OUTCOME_CONNECTIONS = "postern outcomes";
 
 /**
  * The serve lease on PostgreSQL is per node id: a session advisory lock on one reserved

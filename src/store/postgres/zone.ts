@@ -13,7 +13,8 @@ import { createSendCommit } from "./send-commit.ts";
 import { addSuppressionWrites, createSuppressionStore, writeSuppressions } from "./suppressions.ts";
 import { Writes } from "./writes.ts";
 
-export function createZoneStore(zone: string, sql: Sql): ZoneStore {
+/** `outcomes`: the pool delivery outcomes are written on (asynchronous commit, index.ts); default `sql`. */
+export function createZoneStore(zone: string, sql: Sql, outcomes: Sql = sql): ZoneStore {
   const queue = createQueueStatements(sql);
   const events = createEventStatements(sql);
   const outbox = createOutboxStatements(sql);
@@ -26,13 +27,14 @@ export function createZoneStore(zone: string, sql: Sql): ZoneStore {
     claimDue: (now, limit, lease, fair) => queue.claimDue(now, limit, lease, fair),
     renewClaims: (ids, now, lease) => queue.renew(ids, now, lease),
     async applyOutcomes(updates, evs, suppressions, now) {
-      // One statement, one round trip (writes.ts): the window between a destination's 250 and
-      // the commit is what a kill -9 delivers twice.
+      // One statement, one round trip (writes.ts), on the outcome connections (asynchronous
+      // commit, index.ts): the window between a destination's 250 and the commit is what a
+      // kill -9 delivers twice.
       const w = new Writes();
       addRecipientUpdates(w, updates, now);
       addSuppressionWrites(w, suppressions);
       addEvents(w, evs);
-      await w.run(sql);
+      await w.run(outcomes);
     },
     queueStats: (now) => queue.stats(now),
     listQueue: (limit) => queue.list(limit),
