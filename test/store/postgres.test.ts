@@ -4,7 +4,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { pgSkipReason, startPostgres, type PgCluster } from "../helpers/postgres.ts";
-import { OUTCOME_CONNECTIONS, openOutcomePool, openPostgresStore } from "../../src/store/postgres/index.ts";
+import { OUTCOME_CONNECTIONS, openPostgresStore } from "../../src/store/postgres/index.ts";
+import { outcomeWrites } from "../../src/store/postgres/zone.ts";
 import { ZONE_MIGRATIONS, zoneSchema } from "../../src/store/postgres/migrations.ts";
 import { openPool } from "../../src/store/postgres/db.ts";
 import { insertEvents } from "../../src/store/postgres/events.ts";
@@ -89,10 +90,10 @@ describe.skipIf(pg === null)("PostgreSQL engine", () => {
     await a.close();
   });
 
-  test("delivery outcomes go on their own connections, committed without waiting for the disk; sends stay synchronous", async () => {
+  test("outcomes go on their own connections; delivery attempts commit without waiting for the disk, reports and tracking events wait", async () => {
     const a = await openFresh();
     const url = opened.get(a)!.url;
-    const ev = (id: string) => ({ id, type: "delivered" as const, messageId: "m", recipient: "r@b.test", domain: "a.test", timestamp: 1, tags: [], metadata: {} });
+    const ev = (id: string) => ({ id, type: "delivered" as const, messageId: "m1", recipient: "r@b.test", domain: "a.test", timestamp: 1, tags: [], metadata: {} });
     // Hold the event counter so the outcome write waits where pg_stat_activity shows whose connection it is on.
     const raw = openPool(url, zoneSchema("us"));
     let commit!: () => void;
@@ -110,12 +111,31 @@ describe.skipIf(pg === null)("PostgreSQL engine", () => {
     expect(waiting.map((w) => w.application_name)).toEqual([OUTCOME_CONNECTIONS]);
     commit();
     await write;
-    const outcomes = openOutcomePool(url, zoneSchema("us"));
-    // Set by those connections themselves (this test cluster runs without durability anyway); the others keep the server's.
-    const setting = async (sql: typeof raw) => (await sql`SELECT setting, source FROM pg_settings WHERE name = 'synchronous_commit'`)[0];
-    expect(await setting(outcomes)).toEqual({ setting: "off", source: "client" });
-    expect((await setting(raw)).source).not.toBe("client");
-    for (const p of [outcomes, raw]) await p.close();
+    // How each kind of outcome statement commits: run inside a transaction that starts synchronous.
+    const T = 1_800_000_000_000;
+    const rcpt = (id: string, status: "queued" | "delivered") => ({ id, messageId: "m1", email: `${id}@b.test`, rcptDomain: "b.test", kind: "to" as const, status,
+      attempts: 0, nextAttemptAt: T, firstAttemptAt: null, expiresAt: T + 1e9, lastCode: null, lastResponse: null, mx: null, updatedAt: T });
+    await a.zone("us").createSend({ messages: [{ id: "m1", sendId: "s1", domain: "a.test", messageIdHeader: "<m1@x>", from: "a@a.test", subject: "s",
+      content: "{}", raw: null, tags: [], metadata: {}, callbackUrl: null, source: "cli", isTest: false, size: 2, createdAt: T }],
+      recipients: [rcpt("claimed", "queued"), rcpt("waiting", "queued"), rcpt("done", "delivered")], attachments: [], events: [] });
+    await a.zone("us").claimDue(T, 1, { owner: "n", leaseMs: 60_000 }); // "claimed" (the first due)
+    const upd = (id: string) => ({ id, status: "delivered" as const, attempts: 1, nextAttemptAt: T, firstAttemptAt: T, lastCode: 250, lastResponse: "ok", mx: "mx" });
+    const undo = new Error("rolled back");
+    const commitMode = async (updates: ReturnType<typeof upd>[], events: ReturnType<typeof ev>[]) => {
+      let mode = "";
+      await raw.begin(async (tx) => {
+        await tx`SET LOCAL synchronous_commit = on`;
+        await outcomeWrites(updates, events, [], T).run(tx);
+        mode = (await tx`SHOW synchronous_commit`)[0].synchronous_commit;
+        throw undo; // each case sees the rows as they were
+      }).catch((e) => { if (e !== undo) throw e; });
+      return mode;
+    };
+    expect(await commitMode([upd("claimed")], [ev("e1")])).toBe("off"); // a delivery attempt: its claim repeats it if lost
+    expect(await commitMode([upd("done")], [ev("e2")])).toBe("on"); // a bounce report's update of a delivered row
+    expect(await commitMode([upd("claimed"), upd("waiting")], [])).toBe("on"); // not every row is claimed
+    expect(await commitMode([], [ev("e3")])).toBe("on"); // tracking events
+    await raw.close();
     await a.close();
   });
 

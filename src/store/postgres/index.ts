@@ -67,18 +67,13 @@ export async function openPostgresStore(opts: PostgresOptions): Promise<Store> {
 }
 
 /**
- * Delivery outcomes are written on connections of their own, committed without waiting for the
- * disk (synchronous_commit off for these sessions only). Between a destination's 250 and that
- * commit a kill -9 delivers the message twice: with fsync on, each outcome waited for its WAL
- * flush (1-2 ms here), and on the shared pool it could wait behind a claim or a send. A node's
- * death never loses such a commit (the database has it); only a crash of PostgreSQL itself can
- * lose the last ones, and that sends those messages again, never loses one: the claim they clear
- * ends by its lease. Accepted sends stay synchronous (a 2xx means durable); WAL is written in
- * order, so a later synchronous commit (a send, a webhook cursor) also makes the outcomes
- * before it durable.
+ * Outcomes (delivery attempts, reports, tracking events) are written on connections of their own,
+ * so one never waits behind a claim or a send on the shared pool: between a destination's 250 and
+ * the outcome's commit a kill -9 delivers the message twice. Delivery attempts commit without
+ * waiting for the disk (queue.ts, addOutcomeCommitMode).
  */
 export function openOutcomePool(url: string, schema: string): Sql {
-  return openPool(url, schema, 2, { synchronous_commit: "off", application_name: OUTCOME_CONNECTIONS });
+  return openPool(url, schema, 2, { application_name: OUTCOME_CONNECTIONS });
 }
 
 /** The application_name of the outcome connections (pg_stat_activity tells them apart). */

@@ -77,6 +77,24 @@ export function createQueueStatements(sql: Sql) {
   };
 }
 
+/**
+ * Makes `w` commit without waiting for the disk when it writes back delivery attempts: every row
+ * it updates is claimed (pending, with an owner). Such a commit survives a kill -9 of the node
+ * (PostgreSQL has it); only a crash of PostgreSQL can lose the last ones, and then the rows are
+ * still claimed and attempted again when the lease ends: delivered twice, never lost. Waiting for
+ * the WAL flush (1-2 ms here, and the event counter's lock held meanwhile) only lengthened the
+ * window in which a kill -9 delivers twice. Any other write stays synchronous: a bounce or
+ * complaint report's updates (of delivered rows, answered 250 to the reporter), tracking events
+ * (an unsubscribe), whose loss nothing would repeat. WAL is written in order, so a later
+ * synchronous commit (a send, the webhook cursor) also makes the outcomes before it durable.
+ */
+export function addOutcomeCommitMode(w: Writes, updates: RecipientUpdate[]): void {
+  if (updates.length === 0) return;
+  const ids = w.bind(updates.map((u) => u.id));
+  w.setLocal("synchronous_commit", `CASE WHEN (SELECT COUNT(*) FROM recipients WHERE id = ANY(${ids}::text[]) AND owner IS NOT NULL AND ${PENDING})
+    = ${w.bind(new Set(updates.map((u) => u.id)).size)}::bigint THEN 'off' ELSE 'on' END`);
+}
+
 /** Adds the writing back of attempt outcomes to `w`: each row's new state, its claim cleared. */
 export function addRecipientUpdates(w: Writes, updates: RecipientUpdate[], now: number): void {
   if (updates.length === 0) return;

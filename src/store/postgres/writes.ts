@@ -11,6 +11,7 @@ import type { Sql } from "./db.ts";
 
 export class Writes {
   private readonly ctes: string[] = [];
+  private readonly settings: string[] = [];
   readonly params: unknown[] = [];
 
   /** Binds `value` as the next parameter and returns its placeholder ($n). */
@@ -26,11 +27,22 @@ export class Writes {
     return name;
   }
 
+  /**
+   * Sets `name` for this statement's transaction only, to `value` (an SQL expression, which may
+   * read the rows as they were before the writes): set_config's local setting holds until the
+   * commit, so it can choose how the statement commits.
+   */
+  setLocal(name: string, value: string): void {
+    this.settings.push(`s${this.settings.length} AS (SELECT set_config(${this.bind(name)}::text, ${value}, true))`);
+  }
+
   get empty(): boolean { return this.ctes.length === 0; }
 
   /** Runs every write added, in one statement (an implicit transaction); nothing when none were. */
   async run(sql: Sql): Promise<void> {
     if (this.empty) return;
-    await sql.unsafe(`WITH ${this.ctes.join(",\n")} SELECT 1`, this.params as never[]);
+    // A CTE that writes nothing runs only when read: the settings are read by the final SELECT.
+    const from = this.settings.length ? ` FROM ${this.settings.map((_, i) => `s${i}`).join(", ")}` : "";
+    await sql.unsafe(`WITH ${[...this.settings, ...this.ctes].join(",\n")} SELECT 1${from}`, this.params as never[]);
   }
 }

@@ -7,7 +7,7 @@ import { createInboundStore } from "./inbound.ts";
 import type { Sql } from "./db.ts";
 import { addEvents, createEventStatements, insertEvents } from "./events.ts";
 import { createOutboxStatements } from "./outbox.ts";
-import { addRecipientUpdates, createQueueStatements } from "./queue.ts";
+import { addOutcomeCommitMode, addRecipientUpdates, createQueueStatements } from "./queue.ts";
 import { createSendReads } from "./sends.ts";
 import { createSendCommit } from "./send-commit.ts";
 import { addSuppressionWrites, createSuppressionStore, writeSuppressions } from "./suppressions.ts";
@@ -27,14 +27,7 @@ export function createZoneStore(zone: string, sql: Sql, outcomes: Sql = sql): Zo
     claimDue: (now, limit, lease, fair) => queue.claimDue(now, limit, lease, fair),
     renewClaims: (ids, now, lease) => queue.renew(ids, now, lease),
     async applyOutcomes(updates, evs, suppressions, now) {
-      // One statement, one round trip (writes.ts), on the outcome connections (asynchronous
-      // commit, index.ts): the window between a destination's 250 and the commit is what a
-      // kill -9 delivers twice.
-      const w = new Writes();
-      addRecipientUpdates(w, updates, now);
-      addSuppressionWrites(w, suppressions);
-      addEvents(w, evs);
-      await w.run(outcomes);
+      await outcomeWrites(updates, evs, suppressions, now).run(outcomes);
     },
     queueStats: (now) => queue.stats(now),
     listQueue: (limit) => queue.list(limit),
@@ -74,6 +67,21 @@ export function createZoneStore(zone: string, sql: Sql, outcomes: Sql = sql): Zo
     ...createBotMemory(sql),
     ...createInboundStore(sql),
   };
+}
+
+/**
+ * Outcomes as one statement, one round trip (writes.ts), run on connections of their own
+ * (index.ts); delivery attempts commit without waiting for the disk (queue.ts): the window between
+ * a destination's 250 and the commit is what a kill -9 delivers twice.
+ */
+type ApplyOutcomes = ZoneStore["applyOutcomes"];
+export function outcomeWrites(...[updates, evs, suppressions, now]: Parameters<ApplyOutcomes>): Writes {
+  const w = new Writes();
+  addOutcomeCommitMode(w, updates);
+  addRecipientUpdates(w, updates, now);
+  addSuppressionWrites(w, suppressions);
+  addEvents(w, evs);
+  return w;
 }
 
 /** Recipient and outbox claim counts merged per owner. */
