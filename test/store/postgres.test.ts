@@ -8,7 +8,8 @@ import { OUTCOME_CONNECTIONS, openPostgresStore } from "../../src/store/postgres
 import { outcomeWrites } from "../../src/store/postgres/zone.ts";
 import { ZONE_MIGRATIONS, zoneSchema } from "../../src/store/postgres/migrations.ts";
 import { openPool } from "../../src/store/postgres/db.ts";
-import { insertEvents } from "../../src/store/postgres/events.ts";
+import { addUnpositionedEvents, insertEvents } from "../../src/store/postgres/events.ts";
+import { Writes } from "../../src/store/postgres/writes.ts";
 import type { Store } from "../../src/core/store-port.ts";
 import { runStoreContract } from "./contract.ts";
 
@@ -135,6 +136,26 @@ describe.skipIf(pg === null)("PostgreSQL engine", () => {
     expect(await commitMode([upd("done")], [ev("e2")])).toBe("on"); // a bounce report's update of a delivered row
     expect(await commitMode([upd("claimed"), upd("waiting")], [])).toBe("on"); // not every row is claimed
     expect(await commitMode([], [ev("e3")])).toBe("on"); // tracking events
+    await raw.close();
+    await a.close();
+  });
+
+  test("a send's events are positioned once committed; ones a dying node left unpositioned get theirs at the next read, after those read", async () => {
+    const a = await openFresh();
+    const raw = openPool(opened.get(a)!.url, zoneSchema("us"));
+    const ev = (id: string) => ({ id, type: "accepted" as const, messageId: "m1", recipient: "r@b.test", domain: "a.test", timestamp: 1, tags: [], metadata: {} });
+    await a.zone("us").createSend({ messages: [{ id: "m1", sendId: "s1", domain: "a.test", messageIdHeader: "<m1@x>", from: "a@a.test", subject: "s",
+      content: "{}", raw: null, tags: [], metadata: {}, callbackUrl: null, source: "cli", isTest: false, size: 2, createdAt: 1 }],
+      recipients: [], attachments: [], events: [ev("sent")] });
+    expect(Number((await raw`SELECT seq FROM events WHERE id = 'sent'`)[0].seq)).toBeGreaterThan(0);
+    const first = await a.zone("us").eventsAfter(0, 10);
+    expect(first.map((e) => e.event.id)).toEqual(["sent"]);
+    const w = new Writes();
+    addUnpositionedEvents(w, [ev("orphan")]);
+    await w.run(raw);
+    expect((await raw`SELECT seq FROM events WHERE id = 'orphan'`)[0].seq).toBeNull();
+    const next = await a.zone("us").eventsAfter(first[0]!.position, 10);
+    expect(next.map((e) => e.event.id)).toEqual(["orphan"]);
     await raw.close();
     await a.close();
   });

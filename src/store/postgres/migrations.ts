@@ -155,6 +155,10 @@ export const ZONE_MIGRATIONS: string[] = [
    CREATE TABLE bot_interactions (message_key TEXT NOT NULL, at BIGINT NOT NULL, link TEXT NOT NULL);
    CREATE INDEX bot_interactions_message ON bot_interactions(message_key, at);
    CREATE INDEX bot_interactions_at ON bot_interactions(at);`,
+  // Accepted sends write their events without a position and position them after their commit
+  // (events.ts), so a synchronous commit never holds the event counter while it waits for the disk.
+  `ALTER TABLE events ALTER COLUMN seq DROP NOT NULL;
+   CREATE INDEX events_unpositioned ON events(ts, id) WHERE seq IS NULL;`,
 ];
 
 /** The event `ev` (a jsonb expression, of type `type`) without the vendor codes 605 / 650. */

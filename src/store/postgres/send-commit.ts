@@ -5,12 +5,16 @@
 // bad send fails only its own caller. As in the SQLite store (sqlite/group-commit.ts).
 import type { NewSend } from "../../core/store-port.ts";
 import type { Sql } from "./db.ts";
-import { addEvents } from "./events.ts";
+import { addUnpositionedEvents, positionEvents } from "./events.ts";
 import { addSendRows } from "./sends.ts";
 import { addSuppressionWrites } from "./suppressions.ts";
 import { Writes } from "./writes.ts";
 
-/** One statement writing `sends` whole; their events last, as one block of positions. */
+/**
+ * One statement writing `sends` whole, committed synchronously (a 2xx means durable); their
+ * events without positions, positioned by a second statement once committed (events.ts): the
+ * event counter is never held while a commit waits for the disk.
+ */
 async function writeSends(sql: Sql, sends: NewSend[]): Promise<void> {
   const all = (f: (s: NewSend) => unknown[]) => sends.flatMap(f);
   const merged = {
@@ -19,8 +23,12 @@ async function writeSends(sql: Sql, sends: NewSend[]): Promise<void> {
   const w = new Writes();
   addSendRows(w, merged);
   addSuppressionWrites(w, sends.flatMap((s) => s.suppressions ?? []));
-  addEvents(w, sends.flatMap((s) => s.events));
+  const events = sends.flatMap((s) => s.events);
+  addUnpositionedEvents(w, events);
   await w.run(sql);
+  // The sends are on disk: a failure here must not fail them (a retried request would send twice).
+  // Events left unpositioned are positioned by the next read of the fan-out.
+  if (events.length) await positionEvents(sql, events.map((e) => e.id)).catch(() => {});
 }
 
 export function createSendCommit(sql: Sql) {
