@@ -13,6 +13,8 @@ export interface Recorded {
   events: MessageEvent[];
   /** True when recipients became due (accepted mail): the scheduler looks at the queue at once. */
   queued: boolean;
+  /** The messages of an accepted send: webhook fan-out keeps what it needs of them instead of reading them back. */
+  messages?: StoredMessage[];
 }
 
 export interface RecordSubscriber { recorded(r: Recorded): void }
@@ -61,7 +63,7 @@ export function createRecorder(deps: { store: Store; now: () => number; softBoun
     /** Commits a whole send (group-committed with concurrent sends); resolved means on disk. */
     async accept(zone: string, send: AcceptedSend): Promise<void> {
       await deps.store.zone(zone).createSend({ ...send, suppressions: suppressionsFor(send.events) });
-      notify({ zone, events: send.events, queued: send.recipients.some((r) => r.status === "queued") });
+      notify({ zone, events: send.events, queued: send.recipients.some((r) => r.status === "queued"), messages: send.messages });
     },
     /**
      * Fails every waiting recipient no attempt holds (or only those in `ids`) and records the events

@@ -10,29 +10,37 @@ import { callbackFormat, formatNamed } from "./registry.ts";
 import { isSubscribed } from "./targets.ts";
 
 const CURSOR = "webhooks";
-const READ_BATCH = 500;
+/** Events per batch: one batch is one turn of the event loop (reading, parsing, routing, the cursor's
+ *  write), and a turn that runs long holds every HTTP answer and every SMTP reply behind it. */
+const READ_BATCH = 100;
 
 interface Route { url: string; format: WebhookFormat; targetId: string | null }
 interface MessageInfo { summary: MessageSummary | null; callback: string | null; source: string }
 
-const SUMMARY_CACHE_SIZE = 5_000;
+/** Messages remembered: about 300 bytes each; enough for the mail accepted in the last seconds. */
+const SUMMARY_CACHE_SIZE = 10_000;
+
+const infoOf = (m: StoredMessage): MessageInfo => ({ summary: { id: m.id, messageIdHeader: m.messageIdHeader, from: m.from, subject: m.subject,
+  size: m.size, source: m.source, isTest: m.isTest, createdAt: m.createdAt, sendId: m.sendId, campaignId: m.extra?.campaignId,
+  asmGroupId: m.extra?.asmGroupId, ipPool: m.extra?.ipPool }, callback: m.callbackUrl, source: m.source });
 
 export function createFanout(deps: { store: Store; now: () => number }) {
   const summaries = new Map<string, MessageInfo>();
   const targetsCache = new Map<string, { targets: WebhookTarget[]; at: number }>();
 
-  // Every message yields several events (accepted, delivered...): read each message once.
+  const remember = (id: string, info: MessageInfo) => {
+    if (summaries.size >= SUMMARY_CACHE_SIZE) summaries.delete(summaries.keys().next().value!);
+    summaries.set(id, info);
+  };
+
+  // Every message yields several events (accepted, delivered...): read each message once, and not
+  // at all when this node accepted it (the recorder hands the accepted messages over).
   async function summary(zone: ZoneStore, id: string): Promise<MessageInfo> {
     const hit = summaries.get(id);
     if (hit) return hit;
     const m: StoredMessage | null = await zone.getMessageHead(id);
-    const info: MessageInfo = m
-      ? { summary: { id: m.id, messageIdHeader: m.messageIdHeader, from: m.from, subject: m.subject, size: m.size, source: m.source,
-        isTest: m.isTest, createdAt: m.createdAt, sendId: m.sendId, campaignId: m.extra?.campaignId, asmGroupId: m.extra?.asmGroupId,
-        ipPool: m.extra?.ipPool }, callback: m.callbackUrl, source: m.source }
-      : { summary: null, callback: null, source: "" };
-    if (summaries.size >= SUMMARY_CACHE_SIZE) summaries.delete(summaries.keys().next().value!);
-    summaries.set(id, info);
+    const info: MessageInfo = m ? infoOf(m) : { summary: null, callback: null, source: "" };
+    remember(id, info);
     return info;
   }
 
@@ -88,12 +96,17 @@ export function createFanout(deps: { store: Store; now: () => number }) {
         for (let got = await runZone(deps.store.zone(name)); got.events > 0; got = await runZone(deps.store.zone(name))) {
           n.events += got.events;
           n.queued += got.queued;
+          // The store's calls resolve at once (SQLite is synchronous): without this, a backlog of
+          // events would be fanned out in one long turn.
+          await new Promise<void>((resolve) => setImmediate(resolve));
         }
       }
       return n;
     },
     /** Forget cached targets (after a webhook was created or deleted). */
     invalidate: () => targetsCache.clear(),
+    /** Messages just accepted: their events are fanned out without reading them back. */
+    remember: (messages: StoredMessage[]) => { for (const m of messages) remember(m.id, infoOf(m)); },
   };
 }
 

@@ -82,7 +82,10 @@ export async function createEventPipeline(deps: PipelineDeps) {
     /** An outbox subscriber (inbound posts, bot pushes): new items are worth a round now. */
     outboxQueued() { delivery.invalidate(); delivery.expectDue(); wake?.(); },
     /** A recorder subscriber: new events are worth a round now. */
-    recorded(r: Recorded) { if (r.events.length) { fanout.invalidate(); delivery.invalidate(); wake?.(); } },
+    recorded(r: Recorded) {
+      if (r.messages) fanout.remember(r.messages);
+      if (r.events.length) { fanout.invalidate(); delivery.invalidate(); wake?.(); }
+    },
     async stop() {
       running = false;
       wake?.();
