@@ -37,6 +37,8 @@ export interface AccessDeps {
 export function createAccessService({ control, now }: AccessDeps) {
   const pendingTouches = new Map<string, number>();
   let lastFlush = 0;
+  // The installation's one account: its id never changes once it exists (read per request before).
+  let accountId: number | null = null;
 
   async function flushTouches(force = false) {
     if (!pendingTouches.size || (!force && now() - lastFlush < TOUCH_FLUSH_MS)) return;
@@ -55,11 +57,11 @@ export function createAccessService({ control, now }: AccessDeps) {
   async function principalOf(stored: StoredKey): Promise<Principal | null> {
     const domain = stored.domainId !== null ? await control.getDomainById(stored.domainId) : null;
     if (stored.kind === "domain" && !domain) return null;
-    const account = await control.getAccount();
+    accountId ??= (await control.getAccount())?.id ?? null;
     pendingTouches.set(stored.id, now());
     // Last-used times are a convenience: a failed write must not fail (or crash) the request.
     void flushTouches().catch(() => undefined);
-    return { accountId: account?.id ?? 1, keyId: stored.id, kind: stored.kind, domain, grants: stored.grants };
+    return { accountId: accountId ?? 1, keyId: stored.id, kind: stored.kind, domain, grants: stored.grants };
   }
 
   return {
