@@ -28,7 +28,7 @@ describe("recorder", () => {
   test("accepting a send writes it and tells subscribers that mail is queued", async () => {
     const { store, zone, heard } = await setup();
     expect((await zone.listRecipients("m1")).map((r) => r.status)).toEqual(["queued", "queued"]);
-    expect(heard).toEqual([{ zone: "us", events: [expect.objectContaining({ id: "a1" })], queued: true }]);
+    expect(heard).toEqual([{ zone: "us", events: [expect.objectContaining({ id: "a1" })], queued: true, messages: [expect.objectContaining({ id: "m1" })] }]);
     store.close();
   });
 
