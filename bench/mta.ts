@@ -29,7 +29,8 @@ const N = Number(args.find((a, i) => /^\d+$/.test(a) && !/^--/.test(args[i - 1] 
 const PARKED = option("--parked") ?? 0;
 const PROBE_MS = option("--probe-ms") ?? 20;
 const CONCURRENT_REQUESTS = 32;
-const PER_HOST = 20;
+/** Postfix's own default destination concurrency (postern runs on its defaults: mta.max_connections_per_host). */
+const POSTFIX_CONCURRENCY = 20;
 const html = `<html><body><p>Hello, this is a benchmark message.</p>${"<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>".repeat(40)}</body></html>`;
 const text = "Hello, this is a benchmark message. ".repeat(20);
 
@@ -59,6 +60,8 @@ function startProbe(args: string[]) {
 async function finish(sink: Sink, probe: ReturnType<typeof startProbe>): Promise<Probe> {
   await waitDelivered(sink, N);
   const measured = await probe.stop();
+  // BENCH_PROBE_DUMP=<file>: the probe's latencies in send order (one every PROBE_MS), to see when the tail happened.
+  if (process.env.BENCH_PROBE_DUMP) await Bun.write(process.env.BENCH_PROBE_DUMP, JSON.stringify(measured.latencies));
   await waitDelivered(sink, N + measured.sent);
   return measured;
 }
@@ -84,7 +87,7 @@ async function runPostern(): Promise<Result> {
   const sink = await startSinkProcess();
   const dir = mkdtempSync(join(tmpdir(), "postern-bench-"));
   const workers = process.env.SIGNING_WORKERS ? `signing_workers = ${process.env.SIGNING_WORKERS}\n` : "";
-  const file = writeConfig(dir, `max_connections_per_host = ${PER_HOST}\nmessages_per_connection = 100000\n${workers}[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n`);
+  const file = writeConfig(dir, `messages_per_connection = 100000\n${workers}[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n`);
   // Set up the domain and a sending key, park the queue-depth rows, then hand the data dir to `serve`.
   const setup = await createApp(loadConfig({ file, env: {} }), { log: createLogger({ level: "warn" }) });
   await setup.domains.add("bench.example");
@@ -92,8 +95,9 @@ async function runPostern(): Promise<Result> {
   const key = (await setup.access.createKey({ kind: "domain", domain: "bench.example" })).key;
   if (PARKED) await park(setup, PARKED);
   await setup.stop();
-  // BENCH_PROFILE=<dir>: the server writes a CPU profile (markdown) there on exit.
-  const profile = process.env.BENCH_PROFILE ? ["--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  // BENCH_PROFILE=<dir>: the server writes a CPU profile (markdown; Chrome's JSON with BENCH_PROFILE_JSON=1)
+  // there on exit. It costs memory: measure peak RSS without it.
+  const profile = process.env.BENCH_PROFILE ? [process.env.BENCH_PROFILE_JSON ? "--cpu-prof" : "--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   // BENCH_MEMLOG=1: the server prints its memory and event-loop stalls every second (bench/memlog.ts);
   // BENCH_PRELOAD=<file>: the server preloads that file instead (your own instrumentation).
   const memlog = process.env.BENCH_MEMLOG ? ["--preload", new URL("./memlog.ts", import.meta.url).pathname] : process.env.BENCH_PRELOAD ? ["--preload", process.env.BENCH_PRELOAD] : [];
@@ -151,7 +155,7 @@ async function runPostfix(): Promise<Result | null> {
   const sink = await startSinkProcess();
   const dir = mkdtempSync(join(tmpdir(), "postfix-bench-"));
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const pf = startPostfix(dir, { port, relayPort: sink.port, concurrency: PER_HOST });
+  const pf = startPostfix(dir, { port, relayPort: sink.port, concurrency: POSTFIX_CONCURRENCY });
   if (!pf) { sink.stop(); rmSync(dir, { recursive: true, force: true }); return null; }
   await Bun.sleep(1_500);
   const transport = nodemailer.createTransport({ host: "127.0.0.1", port, pool: true, maxConnections: CONCURRENT_REQUESTS, maxMessages: Infinity, ignoreTLS: true });
@@ -183,7 +187,15 @@ const fmt = (r: Result) => `${r.name.padEnd(20)} ${String(Math.round(rate(r))).p
   `${r.cpuMsPerMsg === null ? "      -" : r.cpuMsPerMsg.toFixed(2).padStart(7)} ms CPU/msg   peak ${r.memory ?? "RSS"} ${r.peakRssMb.toFixed(0)} MB\n` +
   `${"".padEnd(20)} load: accepted ${String(Math.round(N / r.acceptSeconds)).padStart(5)} msg/s, p50 ${r.p50AcceptMs.toFixed(1)} ms, p99 ${r.p99AcceptMs.toFixed(1)} ms   ` +
   `probe (every ${PROBE_MS} ms, ${r.probe.latencies.length}): p50 ${pct(r.probe.latencies, 0.5).toFixed(1)} ms, p99 ${pct(r.probe.latencies, 0.99).toFixed(1)} ms, ` +
-  `max ${Math.max(0, ...r.probe.latencies).toFixed(1)} ms`;
+  `max ${Math.max(0, ...r.probe.latencies).toFixed(1)} ms\n` + phases(r);
+
+/** The probe's p99 while the load was being accepted and after (one probe every PROBE_MS from the first request). */
+function phases(r: Result): string {
+  const cut = Math.min(r.probe.latencies.length, Math.round((r.acceptSeconds * 1000) / PROBE_MS));
+  const during = r.probe.latencies.slice(0, cut), after = r.probe.latencies.slice(cut);
+  const p99 = (xs: number[]) => (xs.length ? `p99 ${pct(xs, 0.99).toFixed(1)} ms (${xs.length})` : "-");
+  return `${"".padEnd(20)} probe while the load was accepted: ${p99(during)}; after, while delivering: ${p99(after)}`;
+}
 
 const load1 = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 console.log(`${N} messages of about 3 KB, one recipient each${PARKED ? `, ${PARKED} more parked in the queue` : ""}; load average ${load1()}`);

@@ -15,7 +15,7 @@ import { startSink, type Sink } from "../helpers/smtp-sink.ts";
 
 const QUEUED = 3_000;
 const KILLS = 3;
-const PER_HOST = 10;
+const PER_HOST = 5;
 const dir = mkdtempSync(join(tmpdir(), "postern-kill-"));
 afterAll(() => { if (!process.env.KEEP) rmSync(dir, { recursive: true, force: true }); else console.log("dir", dir); });
 

@@ -4,6 +4,14 @@ import { createLocalBuilder, type MessageBuilder } from "./builder.ts";
 import { createTokenCodec } from "../../tracking/token.ts";
 import type { BuildJob, WorkerInit, WorkerReply } from "./worker-protocol.ts";
 import type { DkimKey } from "../../core/model.ts";
+import { lowerThreadPriority } from "./thread-priority.ts";
+
+/**
+ * Nice value added to the worker's thread: when the cores are busy the kernel runs the main thread
+ * (HTTP accepts, SMTP replies, outcome writes) first; at nice 10 the worker still gets about a
+ * tenth of a core it shares with a busy thread, so signing never stops.
+ */
+const WORKER_NICENESS = 10;
 
 declare const self: Worker;
 
@@ -14,6 +22,7 @@ const keys = new Map<string, DkimKey[]>();
 self.onmessage = async (ev: MessageEvent<WorkerInit | BuildJob>) => {
   const msg = ev.data;
   if (msg.type === "init") {
+    void lowerThreadPriority(WORKER_NICENESS);
     builder = createLocalBuilder({
       compose: { publicUrl: msg.publicUrl, codec: createTokenCodec(msg.secret), hostname: msg.hostname, mailbox: { secret: msg.secret, bounceDomain: msg.bounceDomain } },
       keysFor: async (domain) => keys.get(domain) ?? [],

@@ -65,7 +65,8 @@ export function createWorkerBuilder(opts: WorkerBuilderOptions): MessageBuilder 
   function workerAt(slot: number): Worker {
     const existing = workers[slot];
     if (existing) return existing;
-    const w = new Worker(opts.workerPath ?? WORKER_PATH);
+    // smol: a smaller heap, collected more often; the worker keeps nothing but the message at hand.
+    const w = new Worker(opts.workerPath ?? WORKER_PATH, { smol: true } as WorkerOptions);
     w.onmessage = (ev: MessageEvent<WorkerReply>) => settle(ev.data.jobId, ev.data.bytes, ev.data.error);
     w.onerror = (e) => { if (workers[slot] === w) replace(slot, String((e as ErrorEvent).message ?? e)); };
     w.addEventListener("close", () => { if (workers[slot] === w) replace(slot, "exited"); });
