@@ -20,6 +20,7 @@ import { createHttpHandler } from "./api/server.ts";
 import { createClientIp } from "./api/client-ip.ts";
 import { createTokenCodec } from "./tracking/token.ts";
 import { createMta } from "./mta/index.ts";
+import { createRequestLoad } from "./core/request-load.ts";
 import { createSuppressionService } from "./core/suppressions.ts";
 import { createUnsubscribeGroupService } from "./core/unsubscribe-groups.ts";
 import { createSendBatchService } from "./core/send-batches.ts";
@@ -102,7 +103,8 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       const d = await domains.get(domain);
       return d && localZones.includes(d.zone) ? store.zone(d.zone).getInbound(id) : null;
     } });
-  const mta = createMta({ config, store, resolver, now, log: log.child("mta"), hostname: mtaHostname, secret, codec, recorder, nodeId });
+  const requestLoad = createRequestLoad();
+  const mta = createMta({ config, store, resolver, now, log: log.child("mta"), hostname: mtaHostname, secret, codec, recorder, nodeId, requestLoad });
   recorder.subscribe(mta.scheduler);
   recorder.subscribe(events);
   const sender = createSendService({
@@ -193,7 +195,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       const [host, port] = splitHostPort(config.server.listen);
       server = Bun.serve({
         hostname: host, port, maxRequestBodySize: 64 * 1024 * 1024,
-        fetch: (req, srv) => http(req, srv.requestIP(req)?.address ?? ""),
+        fetch: (req, srv) => requestLoad.around(() => http(req, srv.requestIP(req)?.address ?? "")),
         error: () => new Response("internal server error", { status: 500 }),
       });
       const smtp = await inbound.listen();

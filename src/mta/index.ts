@@ -7,6 +7,7 @@ import type { Logger } from "../log.ts";
 import type { DkimKey } from "../core/model.ts";
 import type { TokenCodec } from "../tracking/token.ts";
 import type { Recorder } from "../core/recorder.ts";
+import type { RequestLoad } from "../core/request-load.ts";
 import { createPool } from "./delivery/pool.ts";
 import { createLocalBuilder, type MessageBuilder } from "./message/builder.ts";
 import { createWorkerBuilder } from "./message/workers.ts";
@@ -29,6 +30,8 @@ export interface MtaDeps {
   recorder: Recorder;
   /** This node's id: the owner of its queue claims. */
   nodeId: string;
+  /** Open API requests: new deliveries start more slowly while callers wait. */
+  requestLoad?: RequestLoad;
 }
 
 export function createMta(deps: MtaDeps) {
@@ -51,6 +54,7 @@ export function createMta(deps: MtaDeps) {
     verp: { secret: deps.secret, bounceDomain: config.mta.bounce_domain },
     domainOf: (name) => store.control.getDomain(name),
     holdOf: createHoldCheck({ store, now, domainOf: (name) => store.control.getDomain(name) }),
+    callersWaiting: deps.requestLoad?.busy,
   });
   const scheduler = createScheduler({
     store, delivery, now, log: deps.log, recorder: deps.recorder, lease: { owner: deps.nodeId, leaseMs: config.server.claim_lease },
