@@ -1,63 +1,57 @@
 // What a console session may do follows its key, as on the APIs: a domain key sees and changes only
 // its own domain (others answer 404), cannot add domains or create account keys, and a key with
 // grants is refused the areas it holds no grant for. Bad input answers 400 with a message.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { startConsole, type ConsoleClient, type ConsoleEnv } from "./setup.ts";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { consoleSignedIn } from "./setup.ts";
 
 setDefaultTimeout(60_000);
 
-let env: ConsoleEnv;
-let own: ConsoleClient;
-beforeAll(async () => {
-  env = await startConsole();
-  own = await env.signIn(env.t.domainKey);
-});
-afterAll(async () => { await env.close(); });
+const ui = consoleSignedIn("domainKey");
 
 describe("a domain key's console session", () => {
   test("lists only its own domain and gets 404 for another", async () => {
-    expect((await (await own.call("GET", "/domains")).json()).map((d: { name: string }) => d.name)).toEqual(["example.com"]);
+    expect((await (await ui.client.call("GET", "/domains")).json()).map((d: { name: string }) => d.name)).toEqual(["example.com"]);
     for (const path of ["/domains/other.test", "/domains/other.test/credentials", "/domains/other.test/webhooks", "/domains/other.test/suppressions"]) {
-      expect((await own.call("GET", path)).status).toBe(404);
+      expect((await ui.client.call("GET", path)).status).toBe(404);
     }
-    expect((await own.call("POST", "/domains/other.test/suppressions", { type: "bounces", address: "x@y.test" })).status).toBe(404);
+    expect((await ui.client.call("POST", "/domains/other.test/suppressions", { type: "bounces", address: "x@y.test" })).status).toBe(404);
   });
 
   test("cannot add a domain or create an account key; creates domain keys of its own domain only", async () => {
-    expect((await own.call("POST", "/domains", { name: "mine.example.net" })).status).toBe(403);
-    expect((await own.call("POST", "/keys", { kind: "account" })).status).toBe(403);
-    expect((await own.call("POST", "/keys", { kind: "domain", domain: "other.test" })).status).toBe(404);
-    const made = await own.call("POST", "/keys", { kind: "domain", domain: "example.com", label: "made-by-domain-key" });
+    expect((await ui.client.call("POST", "/domains", { name: "mine.example.net" })).status).toBe(403);
+    expect((await ui.client.call("POST", "/keys", { kind: "account" })).status).toBe(403);
+    expect((await ui.client.call("POST", "/keys", { kind: "domain", domain: "other.test" })).status).toBe(404);
+    const made = await ui.client.call("POST", "/keys", { kind: "domain", domain: "example.com", label: "made-by-domain-key" });
     expect(made.status).toBe(200);
     expect((await made.json()).key).toMatch(/^sk\./);
   });
 
   test("sees and revokes only its own domain's keys", async () => {
-    const keys = await (await own.call("GET", "/keys")).json();
+    const keys = await (await ui.client.call("GET", "/keys")).json();
     expect(keys.every((k: { domain: string }) => k.domain === "example.com")).toBe(true);
-    const other = (await env.t.app.access.listKeys("other.test"))[0]!;
-    expect((await own.call("DELETE", `/keys/${other.id}`)).status).toBe(404);
-    expect(await env.t.app.access.getKey(other.id)).not.toBeNull();
+    const other = (await ui.env.t.app.access.listKeys("other.test"))[0]!;
+    expect((await ui.client.call("DELETE", `/keys/${other.id}`)).status).toBe(404);
+    expect(await ui.env.t.app.access.getKey(other.id)).not.toBeNull();
   });
 
   test("stats default to its own domain and refuse another", async () => {
-    expect((await (await own.call("GET", "/stats")).json()).domain).toBe("example.com");
-    expect((await own.call("GET", "/stats?domain=other.test")).status).toBe(404);
+    expect((await (await ui.client.call("GET", "/stats")).json()).domain).toBe("example.com");
+    expect((await ui.client.call("GET", "/stats?domain=other.test")).status).toBe(404);
   });
 });
 
 describe("grants", () => {
   test("a key holding only metrics/view reads stats and nothing else", async () => {
-    const k = await env.t.app.access.createKey({ kind: "account", grants: ["metrics/view"] });
-    const c = await env.signIn(k.key);
+    const k = await ui.env.t.app.access.createKey({ kind: "account", grants: ["metrics/view"] });
+    const c = await ui.env.signIn(k.key);
     expect((await c.call("GET", "/stats")).status).toBe(200);
     expect((await c.call("GET", "/keys")).status).toBe(403);
     expect((await c.call("GET", "/domains/example.com/suppressions")).status).toBe(403);
   });
 
   test("a key cannot hand out a grant it does not hold", async () => {
-    const k = await env.t.app.access.createKey({ kind: "account", grants: ["api_keys/manage"] });
-    const c = await env.signIn(k.key);
+    const k = await ui.env.t.app.access.createKey({ kind: "account", grants: ["api_keys/manage"] });
+    const c = await ui.env.signIn(k.key);
     expect((await c.call("POST", "/keys", { kind: "account", grants: ["metrics/view"] })).status).toBe(403);
     expect((await c.call("POST", "/keys", { kind: "account", grants: [] })).status).toBe(403);
     expect((await c.call("POST", "/keys", { kind: "account", grants: ["api_keys/manage"] })).status).toBe(200);
@@ -66,7 +60,7 @@ describe("grants", () => {
 
 describe("bad input", () => {
   test("answers 400 with a message, never a 5xx", async () => {
-    const c = await env.signIn(env.t.accountKey);
+    const c = await ui.env.signIn(ui.env.t.accountKey);
     const cases: [string, string, unknown][] = [
       ["POST", "/domains", { name: "not a domain" }], ["POST", "/keys", { kind: "root" }], ["POST", "/keys", { grants: ["everything"] }],
       ["POST", "/domains/example.com/suppressions", { type: "nope", address: "a@b.test" }],

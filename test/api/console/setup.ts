@@ -1,6 +1,7 @@
 // A running postern for the console API tests: HTTP on a random loopback port, mail routed to a
 // local SMTP sink, private webhook targets allowed, and a second domain (other.test) with its own
 // key for the scoping checks. `signIn` returns a client that keeps the session cookie and CSRF token.
+import { afterAll, beforeAll } from "bun:test";
 import { makeTestApp, type TestApp, type TestAppOptions } from "../../helpers/app.ts";
 import { startSink, type Sink, type SinkOptions } from "../../helpers/smtp-sink.ts";
 
@@ -47,4 +48,19 @@ export async function startConsole(opts: Partial<TestAppOptions> & { sink?: Sink
     return client;
   }
   return { t, sink, base, otherKey, signIn, async close() { await t.close(); await sink.close(); } };
+}
+
+/**
+ * The test file's console: started before its tests and signed in with the account or the domain
+ * key, closed after them. `env` and `client` are read inside the tests (set by beforeAll).
+ */
+export function consoleSignedIn(key: "accountKey" | "domainKey"): { readonly env: ConsoleEnv; readonly client: ConsoleClient } {
+  let env: ConsoleEnv | null = null;
+  let client: ConsoleClient | null = null;
+  beforeAll(async () => {
+    env = await startConsole();
+    client = await env.signIn(env.t[key]);
+  });
+  afterAll(async () => { await env?.close(); });
+  return { get env() { return env!; }, get client() { return client!; } };
 }
