@@ -9,10 +9,11 @@
 // own queueing: 32 requests always outstanding), and of a fixed-rate probe (bench/accept-probe.ts:
 // one more message every --probe-ms, default 20, in a process and on connections of its own, from
 // the first request until the last message is delivered): the server's answer time under full load.
+// postern runs as the compiled binary (what install.sh installs); BENCH_SOURCE=1 runs `bun cli/main.ts`.
 // Run: bun bench/mta.ts [N] [--parked M] [--probe-ms MS] [--no-postfix] [--no-steps]
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import nodemailer from "nodemailer";
 import { loadConfig } from "../src/config/load.ts";
 import { createApp } from "../src/app.ts";
@@ -29,6 +30,7 @@ const N = Number(args.find((a, i) => /^\d+$/.test(a) && !/^--/.test(args[i - 1] 
 const PARKED = option("--parked") ?? 0;
 const PROBE_MS = option("--probe-ms") ?? 20;
 const CONCURRENT_REQUESTS = 32;
+const FROM_SOURCE = Boolean(process.env.BENCH_SOURCE || process.env.BENCH_PROFILE || process.env.BENCH_MEMLOG || process.env.BENCH_PRELOAD);
 /** Postfix's own default destination concurrency (postern runs on its defaults: mta.max_connections_per_host). */
 const POSTFIX_CONCURRENCY = 20;
 const html = `<html><body><p>Hello, this is a benchmark message.</p>${"<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>".repeat(40)}</body></html>`;
@@ -69,6 +71,8 @@ async function finish(sink: Sink, probe: ReturnType<typeof startProbe>): Promise
 /** Sends `n` messages with `send` from `concurrency` loops; returns the accept latencies. */
 async function load(n: number, concurrency: number, send: (i: number) => Promise<void>): Promise<number[]> {
   const latencies: number[] = [];
+  const starts: number[] = [];
+  const t0 = performance.now();
   let next = 0;
   await Promise.all(Array.from({ length: concurrency }, async () => {
     while (next < n) {
@@ -76,8 +80,11 @@ async function load(n: number, concurrency: number, send: (i: number) => Promise
       const t = performance.now();
       await send(i);
       latencies.push(performance.now() - t);
+      starts.push(t - t0);
     }
   }));
+  // BENCH_LOAD_DUMP=<file>: [start ms, latency ms] of every load request, to see when the tail happened.
+  if (process.env.BENCH_LOAD_DUMP) await Bun.write(process.env.BENCH_LOAD_DUMP, JSON.stringify(starts.map((s, i) => [Math.round(s), Math.round(latencies[i]! * 10) / 10])));
   return latencies;
 }
 
@@ -101,7 +108,8 @@ async function runPostern(): Promise<Result> {
   // BENCH_MEMLOG=1: the server prints its memory and event-loop stalls every second (bench/memlog.ts);
   // BENCH_PRELOAD=<file>: the server preloads that file instead (your own instrumentation).
   const memlog = process.env.BENCH_MEMLOG ? ["--preload", new URL("./memlog.ts", import.meta.url).pathname] : process.env.BENCH_PRELOAD ? ["--preload", process.env.BENCH_PRELOAD] : [];
-  const server = Bun.spawn(["bun", ...profile, ...memlog, new URL("../cli/main.ts", import.meta.url).pathname, "--config", file, "serve"], { stdout: "pipe", stderr: "inherit" });
+  const command = FROM_SOURCE ? ["bun", ...profile, ...memlog, new URL("../cli/main.ts", import.meta.url).pathname] : [binary()];
+  const server = Bun.spawn([...command, "--config", file, "serve"], { stdout: "pipe", stderr: "inherit" });
   const base = await serverUrl(server.stdout as ReadableStream<Uint8Array>);
   const cpu0 = procCpu(server.pid);
   const t0 = performance.now();
@@ -122,6 +130,22 @@ async function runPostern(): Promise<Result> {
   sink.stop();
   rmSync(dir, { recursive: true, force: true });
   return result;
+}
+
+/**
+ * The server runs as the compiled binary, what install.sh installs (built once per run into a
+ * temporary directory; BENCH_BINARY=<file> runs that one instead). From source (`bun cli/main.ts`)
+ * with BENCH_SOURCE=1, and always with BENCH_PROFILE, BENCH_MEMLOG or BENCH_PRELOAD.
+ */
+let built: string | null = null;
+function binary(): string {
+  if (process.env.BENCH_BINARY) return process.env.BENCH_BINARY;
+  if (built) return built;
+  const out = join(mkdtempSync(join(tmpdir(), "postern-bench-bin-")), "postern");
+  const build = Bun.spawnSync(["bun", "run", "build.ts", out], { cwd: new URL("..", import.meta.url).pathname, stdout: "ignore", stderr: "inherit" });
+  if (build.exitCode !== 0) throw new Error("bun run build.ts failed");
+  process.on("exit", () => rmSync(dirname(out), { recursive: true, force: true }));
+  return (built = out);
 }
 
 async function serverUrl(stdout: ReadableStream<Uint8Array>): Promise<string> {
@@ -198,7 +222,8 @@ function phases(r: Result): string {
 }
 
 const load1 = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
-console.log(`${N} messages of about 3 KB, one recipient each${PARKED ? `, ${PARKED} more parked in the queue` : ""}; load average ${load1()}`);
+console.log(`${N} messages of about 3 KB, one recipient each${PARKED ? `, ${PARKED} more parked in the queue` : ""}; ` +
+  `postern ${FROM_SOURCE ? "from source" : "as the compiled binary"}; load average ${load1()}`);
 const postern = await runPostern();
 console.log(fmt(postern));
 const postfix = flag("--no-postfix") ? null : await runPostfix();

@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 // The postern command line: commander root with the global flags (--config, --json), the
 // command groups, and the contract's exit codes (0 ok, 1 user error, 2 usage error).
-import "./heap-sizing.ts"; // first: `serve` may replace the process before the rest is loaded
+import "./jsc-tuning.ts"; // first: `serve` may replace the process before the rest is loaded
 import { Command, CommanderError } from "commander";
 import { registerServer } from "./commands/server.ts";
 import { registerDomain } from "./commands/domain.ts";

@@ -5,6 +5,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startSink } from "../helpers/smtp-sink.ts";
+import { JSC_OPTIONS } from "../../cli/jsc-tuning.ts";
+import { environOf } from "../helpers/proc.ts";
 
 const ROOT = join(import.meta.dir, "../..");
 const dir = mkdtempSync(join(tmpdir(), "postern-bin-"));
@@ -30,6 +32,8 @@ test("the compiled binary runs without node_modules and delivers signed mail", a
     const [msg] = await sink.waitFor(1, 20_000);
     expect(msg!.raw.toString()).toContain("DKIM-Signature: v=1; a=rsa-sha256");
     expect(msg!.raw.toString()).toContain("Subject: compiled");
+    // It re-executed itself with JavaScriptCore's options (cli/jsc-tuning.ts), as from source.
+    expect(environOf(server.pid)).toMatchObject(JSC_OPTIONS);
   } finally {
     server.kill();
     await sink.close();
