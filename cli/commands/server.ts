@@ -9,6 +9,7 @@ import { createLogger } from "../../src/log.ts";
 import { AppError } from "../../src/core/errors.ts";
 import { action, contextFrom } from "../context.ts";
 import { saveFirstKey } from "../first-key.ts";
+import { warmUp } from "../warm-up.ts";
 import { isoTime, table } from "../output.ts";
 
 /** Where the data is, for the start-up line (a PostgreSQL URL without its password). */
@@ -37,7 +38,9 @@ export function registerServer(program: Command) {
   program.command("serve").description("start every HTTP surface, the MTA, inbound SMTP, webhooks and the bot classifier")
     .action(async (_o: unknown, cmd: Command) => {
       const ctx = contextFrom(cmd);
-      const app = await createApp(ctx.config());
+      const config = ctx.config();
+      await warmUp();
+      const app = await createApp(config);
       const key = app.newAccountKey;
       if (key) process.stdout.write(saveFirstKey(key, app.config.storage.data_dir, Boolean(process.stdout.isTTY)));
       const where = await app.start();
