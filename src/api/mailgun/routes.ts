@@ -20,7 +20,7 @@ import { inboundRoutes } from "./inbound-routes.ts";
 import { tagRoutes } from "./tags.ts";
 
 export function createMailgunSurface(deps: SurfaceDeps): SurfaceHandler {
-  return new Elysia({ name: "mailgun", precompile: true })
+  return new Elysia({ name: "mailgun" })
     .onError(surfaceOnError(renderMailgunError))
     .use(messageRoutes(deps))
     .use(templateRoutes(deps))

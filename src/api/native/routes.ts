@@ -17,7 +17,7 @@ import { suppressionRoutes } from "./suppressions.ts";
 import { validationRoutes } from "./validation.ts";
 
 export function createNativeSurface(deps: SurfaceDeps): SurfaceHandler {
-  return new Elysia({ name: "native", precompile: true })
+  return new Elysia({ name: "native" })
     .onError(surfaceOnError(renderNativeError))
     .use(permissions)
     .use(botRoutes(deps))

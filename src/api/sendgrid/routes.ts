@@ -21,7 +21,7 @@ import { validationRoutes } from "./validation.ts";
 type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now" | "templateService" | "webhooks" | "outbound" | "eventWebhookPublicKey" | "inboundRules" | "domains" | "activity" | "unsubscribeGroups" | "sendBatches">;
 
 export function createSendgridSurface(deps: SendgridDeps): SurfaceHandler {
-  return new Elysia({ name: "sendgrid", precompile: true })
+  return new Elysia({ name: "sendgrid" })
     .onError(surfaceOnError(renderSendgridError))
     .use(permissions)
     .use(eventWebhookRoutes(deps))

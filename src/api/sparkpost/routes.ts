@@ -22,7 +22,7 @@ import { templateRoutes } from "./templates.ts";
 import { recipientListRoutes } from "./recipient-lists.ts";
 
 export function createSparkpostSurface(deps: SurfaceDeps): SurfaceHandler {
-  return new Elysia({ name: "sparkpost", precompile: true })
+  return new Elysia({ name: "sparkpost" })
     .onError(surfaceOnError(renderSparkpostError))
     .use(permissions)
     .group("/api/v1", (app) => app
