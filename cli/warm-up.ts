@@ -36,8 +36,8 @@ function requests(key: string, i: number): Request[] {
   ];
 }
 
-/** Sends WARM_UP_ROUNDS rounds through `app`'s HTTP handler; returns how many were accepted (2xx). */
-export async function exercise(app: App, key: string, rounds = WARM_UP_ROUNDS): Promise<number> {
+/** Sends `rounds` rounds through `app`'s HTTP handler; returns how many were accepted (2xx). */
+async function exercise(app: App, key: string, rounds: number): Promise<number> {
   let accepted = 0;
   for (let i = 0; i < rounds; i += WAVE) {
     const wave = Array.from({ length: Math.min(WAVE, rounds - i) }, (_, j) => requests(key, i + j)).flat();
@@ -53,12 +53,12 @@ export async function warmUp(): Promise<number> {
   let app: App | null = null;
   try {
     const file = join(dir, "postern.toml");
-    writeFileSync(file, `[server]\nlisten = "127.0.0.1:0"\n[smtp]\nlisten = "127.0.0.1:0"\n[storage]\ndata_dir = "${join(dir, "data")}"\n`);
+    writeFileSync(file, `[server]\nlisten = "127.0.0.1:0"\n[smtp]\nlisten = "127.0.0.1:0"\n[storage]\ndata_dir = ${JSON.stringify(join(dir, "data"))}\n`);
     app = await createApp(loadConfig({ file, env: {} }), { log: createLogger({ level: "silent" }) });
     await app.domains.add(DOMAIN);
     await app.domains.verify(DOMAIN, true);
     const { key } = await app.access.createKey({ kind: "domain", domain: DOMAIN });
-    return await exercise(app, key);
+    return await exercise(app, key, WARM_UP_ROUNDS);
   } catch {
     return 0;
   } finally {

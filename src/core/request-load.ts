@@ -1,6 +1,6 @@
 // How many API requests are being answered right now. Accepting mail is what callers wait for;
 // delivery happens later anyway. So while many requests are open, the MTA starts new deliveries
-// more slowly (mta/delivery/attempt.ts), and the main thread answers the requests first.
+// more slowly (mta/delivery/turns.ts), and the main thread answers the requests first.
 
 /** Open requests from which the server counts as busy with callers. */
 const BUSY_AT = 8;
