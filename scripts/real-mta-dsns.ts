@@ -1,0 +1,81 @@
+// Makes DSNs with a real MTA: a private OpenSMTPD instance on loopback relays one message per
+// published receiver reply (test/fixtures/bounces/replies.tsv, Gmail / Microsoft / Yahoo / Apple
+// sections) to a local SMTP sink that refuses the recipient with that reply; OpenSMTPD then writes
+// its DSN to the sender, which the sink captures. Each DSN is saved with the category its reply
+// should get, as test/fixtures/bounces/mta/opensmtpd/*.eml and expected.tsv.
+//
+//   OPENSMTPD=/path/to/smtpd bun scripts/real-mta-dsns.ts
+//
+// OpenSMTPD needs its users (Debian build: opensmtpd, opensmtpq), /var/spool/smtpd (mode 711) and /var/lib/opensmtpd/empty, and runs
+// as root; it can run beside Postfix (own port, own spool). It was run from Debian's opensmtpd
+// 6.8.0p2-4+b4 .deb unpacked with `dpkg -x` (installing it would replace the machine's Postfix).
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createTransport } from "nodemailer";
+import { startSink } from "../test/helpers/smtp-sink.ts";
+import { bounceCategory, isBounceClass } from "../src/core/bounce/index.ts";
+
+const ROOT = join(import.meta.dir, "..");
+const OUT = join(ROOT, "test/fixtures/bounces/mta/opensmtpd");
+const SECTIONS = ["Gmail", "Microsoft", "Yahoo", "Apple"];
+const PORT = 25251;
+
+/** Permanent replies of the big receivers' sections, with the category each should get. */
+function replies(): { cls: number; code: number; text: string }[] {
+  const out: { cls: number; code: number; text: string }[] = [];
+  let section = "";
+  for (const line of readFileSync(join(ROOT, "test/fixtures/bounces/replies.tsv"), "utf8").split("\n")) {
+    if (line.startsWith("# ---")) section = line;
+    if (!line || line.startsWith("#") || !SECTIONS.some((s) => section.includes(s))) continue;
+    const [cls, text] = line.split("\t");
+    const code = Number(/^(\d{3})/.exec(text ?? "")?.[1]);
+    if (code >= 500 && text) out.push({ cls: Number(cls), code, text: text.replace(/^\d{3}[ -]/, "") });
+  }
+  return out;
+}
+
+async function main() {
+  const list = replies();
+  const sink = await startSink({
+    script: (rcpt) => {
+      const n = /^r(\d+)@receiver\.test$/.exec(rcpt)?.[1];
+      const r = n === undefined ? undefined : list[Number(n)];
+      return r ? { code: r.code, message: r.text } : null;
+    },
+  });
+  mkdirSync("/var/spool/smtpd", { recursive: true, mode: 0o711 });
+  mkdirSync("/var/lib/opensmtpd/empty", { recursive: true });
+  const conf = `/tmp/postern-opensmtpd-${process.pid}.conf`;
+  writeFileSync(conf, [
+    `listen on 127.0.0.1 port ${PORT}`,
+    `action "out" relay host smtp://127.0.0.1:${sink.port}`,
+    `match from any for any action "out"`,
+    `match from local for any action "out"`, ""].join("\n"));
+  const smtpd = Bun.spawn([process.env.OPENSMTPD ?? "/usr/sbin/smtpd", "-d", "-f", conf], { stdout: "ignore", stderr: "ignore" });
+  try {
+    await Bun.sleep(1500);
+    const transport = createTransport({ host: "127.0.0.1", port: PORT, secure: false, ignoreTLS: true });
+    for (let i = 0; i < list.length; i++) {
+      await transport.sendMail({ envelope: { from: `sender${i}@capture.test`, to: [`r${i}@receiver.test`] },
+        from: `sender${i}@capture.test`, to: `r${i}@receiver.test`, subject: `reply ${i}`, text: "hello" });
+    }
+    const got = await sink.waitFor(list.length, 60_000);
+    mkdirSync(OUT, { recursive: true });
+    const rows = ["# file\tcategory\tSMTP reply the receiver sent (from replies.tsv)"];
+    for (const m of got) {
+      const i = Number(/^sender(\d+)@/.exec(m.to[0] ?? "")?.[1]);
+      const r = list[i];
+      if (!r || !isBounceClass(r.cls)) continue;
+      const file = `reply-${String(i).padStart(2, "0")}.eml`;
+      writeFileSync(join(OUT, file), m.raw);
+      rows.push(`${file}\t${bounceCategory(r.cls)}\t${r.code} ${r.text}`);
+    }
+    writeFileSync(join(OUT, "expected.tsv"), rows.sort().join("\n") + "\n");
+    console.log(`${rows.length - 1} DSNs written to ${OUT}`);
+  } finally {
+    smtpd.kill();
+    await sink.close();
+  }
+}
+
+await main();
