@@ -1,10 +1,11 @@
-// Makes DSNs with a real MTA: a private OpenSMTPD instance on loopback relays one message per
+// Makes DSNs with real MTAs: a private OpenSMTPD or Postfix instance on loopback relays one message per
 // published receiver reply (test/fixtures/bounces/replies.tsv, Gmail / Microsoft / Yahoo / Apple
 // sections) to a local SMTP sink that refuses the recipient with that reply; OpenSMTPD then writes
 // its DSN to the sender, which the sink captures. Each DSN is saved with the category its reply
-// should get, as test/fixtures/bounces/mta/opensmtpd/*.eml and expected.tsv.
+// should get, as test/fixtures/bounces/mta/<mta>/*.eml and expected.tsv.
 //
-//   OPENSMTPD=/path/to/smtpd bun scripts/real-mta-dsns.ts
+//   OPENSMTPD=/path/to/smtpd bun scripts/real-mta-dsns.ts opensmtpd
+//   bun scripts/real-mta-dsns.ts postfix      (Debian's postfix, isolated as bench/postfix.ts does)
 //
 // OpenSMTPD needs its users (Debian build: opensmtpd, opensmtpq), /var/spool/smtpd (mode 711) and /var/lib/opensmtpd/empty, and runs
 // as root; it can run beside Postfix (own port, own spool). It was run from Debian's opensmtpd
@@ -13,10 +14,12 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createTransport } from "nodemailer";
 import { startSink } from "../test/helpers/smtp-sink.ts";
+import { startPostfix } from "../bench/postfix.ts";
 import { bounceCategory, isBounceClass } from "../src/core/bounce/index.ts";
 
 const ROOT = join(import.meta.dir, "..");
-const OUT = join(ROOT, "test/fixtures/bounces/mta/opensmtpd");
+const MTA = process.argv[2] === "postfix" ? "postfix" : "opensmtpd";
+const OUT = join(ROOT, "test/fixtures/bounces/mta", MTA);
 const SECTIONS = ["Gmail", "Microsoft", "Yahoo", "Apple"];
 const PORT = 25251;
 
@@ -34,6 +37,19 @@ function replies(): { cls: number; code: number; text: string }[] {
   return out;
 }
 
+function startOpenSmtpd(sinkPort: number): { stop(): void } {
+  mkdirSync("/var/spool/smtpd", { recursive: true, mode: 0o711 });
+  mkdirSync("/var/lib/opensmtpd/empty", { recursive: true });
+  const conf = `/tmp/postern-opensmtpd-${process.pid}.conf`;
+  writeFileSync(conf, [
+    `listen on 127.0.0.1 port ${PORT}`,
+    `action "out" relay host smtp://127.0.0.1:${sinkPort}`,
+    `match from any for any action "out"`,
+    `match from local for any action "out"`, ""].join("\n"));
+  const smtpd = Bun.spawn([process.env.OPENSMTPD ?? "/usr/sbin/smtpd", "-d", "-f", conf], { stdout: "ignore", stderr: "ignore" });
+  return { stop: () => smtpd.kill() };
+}
+
 async function main() {
   const list = replies();
   const sink = await startSink({
@@ -43,15 +59,9 @@ async function main() {
       return r ? { code: r.code, message: r.text } : null;
     },
   });
-  mkdirSync("/var/spool/smtpd", { recursive: true, mode: 0o711 });
-  mkdirSync("/var/lib/opensmtpd/empty", { recursive: true });
-  const conf = `/tmp/postern-opensmtpd-${process.pid}.conf`;
-  writeFileSync(conf, [
-    `listen on 127.0.0.1 port ${PORT}`,
-    `action "out" relay host smtp://127.0.0.1:${sink.port}`,
-    `match from any for any action "out"`,
-    `match from local for any action "out"`, ""].join("\n"));
-  const smtpd = Bun.spawn([process.env.OPENSMTPD ?? "/usr/sbin/smtpd", "-d", "-f", conf], { stdout: "ignore", stderr: "ignore" });
+  const mta = MTA === "postfix" ? startPostfix(`/tmp/postern-postfix-${process.pid}`, { port: PORT, relayPort: sink.port, concurrency: 4 })
+    : startOpenSmtpd(sink.port);
+  if (!mta) throw new Error("postfix is not installed, or not root");
   try {
     await Bun.sleep(1500);
     const transport = createTransport({ host: "127.0.0.1", port: PORT, secure: false, ignoreTLS: true });
@@ -73,7 +83,7 @@ async function main() {
     writeFileSync(join(OUT, "expected.tsv"), rows.sort().join("\n") + "\n");
     console.log(`${rows.length - 1} DSNs written to ${OUT}`);
   } finally {
-    smtpd.kill();
+    mta.stop();
     await sink.close();
   }
 }
