@@ -6,6 +6,7 @@
 //
 //   OPENSMTPD=/path/to/smtpd bun scripts/real-mta-dsns.ts opensmtpd
 //   bun scripts/real-mta-dsns.ts postfix      (Debian's postfix, isolated as bench/postfix.ts does)
+//   EXIM=/path/to/exim4 EXIM_LIBS=/path/to/libs bun scripts/real-mta-dsns.ts exim
 //
 // OpenSMTPD needs its users (Debian build: opensmtpd, opensmtpq), /var/spool/smtpd (mode 711) and /var/lib/opensmtpd/empty, and runs
 // as root; it can run beside Postfix (own port, own spool). It was run from Debian's opensmtpd
@@ -18,7 +19,7 @@ import { startPostfix } from "../bench/postfix.ts";
 import { bounceCategory, isBounceClass } from "../src/core/bounce/index.ts";
 
 const ROOT = join(import.meta.dir, "..");
-const MTA = process.argv[2] === "postfix" ? "postfix" : "opensmtpd";
+const MTA = ["postfix", "exim"].includes(process.argv[2] ?? "") ? process.argv[2]! : "opensmtpd";
 const OUT = join(ROOT, "test/fixtures/bounces/mta", MTA);
 const SECTIONS = ["Gmail", "Microsoft", "Yahoo", "Apple"];
 const PORT = 25251;
@@ -50,6 +51,25 @@ function startOpenSmtpd(sinkPort: number): { stop(): void } {
   return { stop: () => smtpd.kill() };
 }
 
+/** Exim with a private configuration (-C, allowed for root): accept from loopback, route all to the sink. */
+function startExim(sinkPort: number): { stop(): void } {
+  const dir = `/tmp/postern-exim-${process.pid}`;
+  mkdirSync(join(dir, "spool"), { recursive: true });
+  mkdirSync(join(dir, "log"), { recursive: true });
+  Bun.spawnSync(["chown", "-R", "Debian-exim", dir]);
+  writeFileSync(join(dir, "exim.conf"), [
+    "primary_hostname = exim.postern.test", `exim_path = ${process.env.EXIM ?? "/usr/sbin/exim4"}`, "keep_environment =", `spool_directory = ${dir}/spool`, `log_file_path = ${dir}/log/%slog`,
+    "exim_user = Debian-exim", "exim_group = Debian-exim", `daemon_smtp_ports = ${PORT}`, "local_interfaces = 127.0.0.1",
+    "acl_smtp_rcpt = acl_check_rcpt", "tls_advertise_hosts =",
+    "begin acl", "acl_check_rcpt:", "  accept",
+    "begin routers", "smarthost:", "  driver = manualroute", `  route_list = * 127.0.0.1::${sinkPort}`, "  transport = remote_smtp", "  self = send", "  no_more",
+    "begin transports", "remote_smtp:", "  driver = smtp", "  allow_localhost", "  hosts_avoid_tls = *",
+    "begin retry", "* * F,1m,1m", ""].join("\n"));
+  const exim = Bun.spawn([process.env.EXIM ?? "/usr/sbin/exim4", "-C", join(dir, "exim.conf"), "-bdf", "-q10s"],
+    { stdout: "ignore", stderr: "ignore", env: { ...process.env, LD_LIBRARY_PATH: process.env.EXIM_LIBS ?? "" } });
+  return { stop: () => exim.kill() };
+}
+
 async function main() {
   const list = replies();
   const sink = await startSink({
@@ -60,7 +80,7 @@ async function main() {
     },
   });
   const mta = MTA === "postfix" ? startPostfix(`/tmp/postern-postfix-${process.pid}`, { port: PORT, relayPort: sink.port, concurrency: 4 })
-    : startOpenSmtpd(sink.port);
+    : MTA === "exim" ? startExim(sink.port) : startOpenSmtpd(sink.port);
   if (!mta) throw new Error("postfix is not installed, or not root");
   try {
     await Bun.sleep(1500);
