@@ -37,7 +37,7 @@ const BOUNCE_SUBJECT_RE =
   /undeliver|returned mail|failure notice|delivery (status notification|failure|failed|has failed|problem)|mail delivery failed|non[- ]?delivery|could not be delivered/i;
 /** Sentences that say a delivery failed, in a text that has no reply code. */
 const BOUNCE_PHRASE_RE =
-  /could not be delivered|couldn't be delivered|undeliverable|delivery (to the following recipients? )?(has )?failed|permanent(ly)? (error|fail)|(message|mail) (was )?(rejected|refused|blocked|returned)|does not exist|no such (user|mailbox|address)|(user|recipient|address) unknown|unknown (user|recipient|address)|mailbox (is )?(full|unavailable|disabled)|over quota|not a valid|was not delivered|failed to deliver|delivery failure|returned to sender|\b(was|were|been) (blocked|rejected|refused)\b|identified as spam/i;
+  /could not be delivered|couldn't be delivered|undeliverable|delivery (to the following recipients? )?(has )?failed|permanent(ly)? (error|fail)|(message|mail) (was )?(rejected|refused|blocked|returned)|does not exist|no such (user|mailbox|address)|(user|recipient|address) unknown|unknown (user|recipient|address)|mailbox (is )?(full|unavailable|disabled)|over quota|not a valid|was not delivered|failed to deliver|delivery failure|returned to sender|\b(was|were|been) (blocked|rejected|refused)\b|identified as spam|not a member of (this|the) (mailing )?list|duplicated message-id|malformed (recipient )?address/i;
 const AUTO_REPLY_SUBJECT_RE = /^\s*(auto(matic)?[- ]?(reply|response)|out of (the )?office|autoreply)\b/i;
 /** Lines that introduce the returned message in Exim, qmail, Exchange and Sendmail texts. */
 const ORIGINAL_MARKER_RE =
@@ -59,11 +59,14 @@ const RECIPIENT_PATTERNS = [
   new RegExp(String.raw`(?:deliver(?:ing|ed)?|send(?:ing)?|sent)\s+(?:your\s+|the\s+)?(?:mail|message|e-?mail)?\s*(?:to|for):?\s*<?(${ADDRESS})>?`, "gi"),
   // DSN fields quoted in text, and "Failed recipient: x" / "Recipient address: x" lines.
   new RegExp(String.raw`^[ \t]*(?:final|original)-recipient:\s*(?:rfc822\s*;\s*)?<?(${ADDRESS})>?`, "gim"),
+  // Apache James / Verizon "Message details": "  RCPT TO: user@host"; Postfix transcripts " In:  RCPT TO:<x>".
+  new RegExp(String.raw`^[ \t]*(?:In:[ \t]*)?RCPT TO:\s*<?(${ADDRESS})>?`, "gim"),
   new RegExp(String.raw`(?:failed|bad|invalid|unknown|undeliverable)?\s*recipient(?:s|\(s\))?(?:\s+address)?\s*:\s*<?(${ADDRESS})>?`, "gi"),
 ];
 /** A 4xx/5xx SMTP reply code in running text (RFC 5321 §4.2: 421-455, 500-556). */
 const SMTP_CODE_RE = /(?:^|[\s:;('"])([45][0-5]\d)(?=[ -]|$)/;
 const DELAY_PHRASE_RE = /delayed|will (be )?retr(y|ied)|still being retried|warning only|not yet been delivered|could not send message for past|still undelivered|will (keep|continue) trying|delivery attempts will continue/i;
+const LIST_NOTICE_RE = /not a member of (this|the) (mailing )?list|duplicated message-id/i;
 const MAX_CONTINUATION_LINES = 6;
 /** A bounce lists the recipients of one message to one host; more is noise (and quadratic). */
 const MAX_RECIPIENTS = 100;
@@ -86,7 +89,15 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
   if (!isVouched && !BOUNCE_SUBJECT_RE.test(subject)) return null;
   const addresses = findRecipients(notice, input.failedRecipients ?? "", input.excluded);
   const mentions = findMentions(notice, addresses);
-  const recipients = addresses.map((address) => readRecipient(notice, address, mentions));
+  const isGoogleGroups = /groups\.google\.com\/support|^google groups\b/im.test(notice);
+  // A list server's notice (fml) says why at its start; the addresses it names come later.
+  const opening = LIST_NOTICE_RE.test(notice.slice(0, 500)) ? sentenceAfter(notice, 0) : undefined;
+  const recipients = addresses.map((address) => {
+    const read = readRecipient(notice, address, mentions);
+    const r = asGoogleGroups(opening && !read.diagnostic?.code ? { ...read, diagnostic: opening } : read, isGoogleGroups);
+    const command = smtpCommandOf(notice, address);
+    return command ? { ...r, command } : r;
+  });
   // Through a VERP path the token names the recipient: a carrier's "message blocked" without any
   // address still counts, as long as the text says why (a code or a recognisable sentence).
   if (recipients.length === 0 && isTrustedBounce) {
@@ -98,6 +109,38 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
   if (!isVouched && recipients.every((r) => !r.diagnostic?.code && !r.diagnostic?.enhancedCode)) return null;
   const original = originalText ? parseHeaderBlock(originalText) : undefined;
   return { recipients, ...(original ? { original } : {}) };
+}
+
+/** Google Groups answers a refused post in the poster's language, with a link to its help centre:
+ *  the diagnostic says so in words the classifier reads whatever the language. */
+function asGoogleGroups(r: BounceRecipient, isGoogleGroups: boolean): BounceRecipient {
+  if (!isGoogleGroups) return r;
+  return { ...r, diagnostic: { type: "text", ...r.diagnostic, text: `Google Groups: the group refused the post. ${r.diagnostic?.text ?? ""}`.trim() } };
+}
+
+/** The SMTP command a refusal answered, as Postfix ("in reply to end of DATA command"), Exim
+ *  ("SMTP error from remote mail server after end of data", "after RCPT TO:") and Sendmail or
+ *  Courier transcripts (">>> DATA" then "<<< 550 ...") say it. Starts at the recipient's mention. */
+const COMMAND_RE = /in reply to\s+(?:end\s+of\s+)?(DATA|RCPT\s+TO|MAIL\s+FROM|HELO|EHLO)\b|\bafter\s+(?:pipelined\s+)?(?:end\s+of\s+)?(data|RCPT\s+TO|MAIL\s+FROM)\b|^>>>\s*(DATA|RCPT\s+TO|MAIL\s+FROM)\b/im;
+
+export function smtpCommandOf(text: string, address: string): string | undefined {
+  const at = address ? text.toLowerCase().indexOf(address.toLowerCase()) : -1;
+  const m = COMMAND_RE.exec(text.slice(Math.max(at, 0))) ?? (at > 0 ? COMMAND_RE.exec(text) : null);
+  const word = (m?.[1] ?? m?.[2] ?? m?.[3])?.toUpperCase().split(/\s+/)[0];
+  return word === "EHLO" ? "HELO" : word;
+}
+
+/**
+ * What the human-readable part of a DSN adds for one recipient: the SMTP command refused, and the
+ * receiver's reply when the machine-readable part has none (OpenSMTPD writes Status 5.0.0, no
+ * Diagnostic-Code, and the reply only in its text: "user@host: 550 5.7.26 ...").
+ */
+export function withTextEvidence(r: BounceRecipient, text: string): BounceRecipient {
+  if (!text) return r;
+  const { notice } = splitAtOriginal(text);
+  const command = r.command ?? smtpCommandOf(notice, r.finalRecipient);
+  const diagnostic = r.diagnostic ?? readRecipient(notice, r.finalRecipient, findMentions(notice, [r.finalRecipient])).diagnostic;
+  return { ...r, ...(diagnostic ? { diagnostic } : {}), ...(command ? { command } : {}) };
 }
 
 function splitAtOriginal(text: string): { notice: string; originalText?: string } {
@@ -189,7 +232,8 @@ function findDiagnostic(segment: string): Diagnostic | undefined {
     const line = lines[i] ?? "";
     const smtp = SMTP_CODE_RE.exec(line);
     const enhanced = ENHANCED_CODE_RE.exec(line);
-    if (!smtp && !enhanced) continue;
+    // A success line of a quoted transcript ("Out: 250 2.0.0 Ok") says nothing about the failure.
+    if (!smtp && (!enhanced || enhanced[1] === "2")) continue;
     // Wrapped text (Postfix) and multi-line replies (Exim) continue on indented lines.
     const continuation: string[] = [];
     for (let j = i + 1; j < lines.length && continuation.length < MAX_CONTINUATION_LINES; j++) {

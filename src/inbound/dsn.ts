@@ -30,6 +30,8 @@ export interface BounceRecipient {
   remoteMta?: string;
   lastAttemptDate?: string;
   willRetryUntil?: string;
+  /** The SMTP command the remote server refused ("RCPT", "DATA"...), from the report's text. */
+  command?: string;
 }
 
 export interface DeliveryStatus {

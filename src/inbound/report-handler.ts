@@ -101,7 +101,7 @@ export type ReportHandler = ReturnType<typeof createReportHandler>;
 export function verdictFor(br: BounceRecipient): { kind: "deferred" | "failed"; code: number; enhancedCode: string; text: string; bounceClass: BounceClass } {
   const diagnostic = br.diagnostic?.text ?? "";
   const verdict = classifyBounce({ code: br.diagnostic?.code, enhancedCode: br.diagnostic?.enhancedCode ?? br.status, text: diagnostic,
-    expired: /expired|too long|retry time|timed? ?out/i.test(diagnostic) });
+    expired: /expired|too long|retry time|timed? ?out/i.test(diagnostic), ...(br.command ? { command: br.command } : {}) });
   const isTemporary = br.action === "delayed" || br.status.startsWith("4") || Boolean(verdict.enhancedCode?.startsWith("4"));
   return { kind: isTemporary ? "deferred" : "failed", code: verdict.code ?? (isTemporary ? 450 : 550),
     enhancedCode: verdict.enhancedCode ?? br.status, text: diagnostic || `status ${br.status}`, bounceClass: verdict.bounceClass };

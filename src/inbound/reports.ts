@@ -3,7 +3,7 @@
 // and flagged `heuristic`. Never throws; correlating with our messages is the caller's job.
 import PostalMime, { type Address, type Attachment, type Email } from "postal-mime";
 import { parseFeedbackFields, type FeedbackFields } from "./arf.ts";
-import { parseBounceText } from "./bounce-text.ts";
+import { parseBounceText, withTextEvidence } from "./bounce-text.ts";
 import { parseDeliveryStatus, type BounceRecipient, type DeliveryStatus } from "./dsn.ts";
 import { parseHeaderBlock, type OriginalMessage } from "./report-fields.ts";
 
@@ -70,10 +70,10 @@ export async function parseReport(raw: Uint8Array | string, opts: ParseOptions =
   try {
     if (raw.length > MAX_REPORT_BYTES) return null;
     const email = await PostalMime.parse(raw, PARSER_OPTIONS);
-    const direct = readComplaint(email) ?? readDeliveryStatus(email);
+    const direct = readComplaint(email) ?? readDeliveryStatus(email) ?? readBareDeliveryStatus(email, raw);
     if (direct) return direct;
     // A text that names no recipient (a forwarder's note) yields to a report wrapped inside.
-    const text = readTextBounce(email, opts);
+    const text = readTextBounce(email, raw, opts);
     if (text && text.recipients.some((r) => r.finalRecipient)) return text;
     return (await readWrapped(email, opts, depth)) ?? text;
   } catch {
@@ -127,7 +127,31 @@ function readComplaint(email: Email): ComplaintReport | null {
 function readDeliveryStatus(email: Email): BounceReport | null {
   const part = findPart(email.attachments, DELIVERY_STATUS_TYPES);
   const status: DeliveryStatus | null = part ? parseDeliveryStatus(partText(part)) : null;
-  if (!status) return null;
+  return status ? bounceOf(email, status, email.text ?? htmlToText(email.html ?? "")) : null;
+}
+
+/**
+ * A DSN whose MIME structure did not survive (boundary lines lost or not matching the header, a
+ * multipart/report read as one part): when no part could be read, the delivery-status fields are
+ * looked for in the raw body, and the text before them is the human-readable part.
+ */
+function readBareDeliveryStatus(email: Email, raw: Uint8Array | string): BounceReport | null {
+  if (email.attachments.length > 0 || (email.text ?? "").trim()) return null;
+  const body = rawBody(raw);
+  const at = body.search(/^(Reporting-MTA|Final-Recipient|Original-Recipient):/im);
+  const status = at >= 0 ? parseDeliveryStatus(body.slice(at)) : null;
+  return status ? bounceOf(email, status, body.slice(0, at)) : null;
+}
+
+/** The body of a raw message as text, without MIME boundary lines and part headers. */
+export function rawBody(raw: Uint8Array | string): string {
+  const text = (typeof raw === "string" ? raw : new TextDecoder().decode(raw)).replace(/\r\n?/g, "\n");
+  const start = text.indexOf("\n\n");
+  return (start >= 0 ? text.slice(start + 2) : "").replace(/^--[^\s]+\s*$|^Content-(Type|Transfer-Encoding|Disposition|Description):.*$/gim, "");
+}
+
+function bounceOf(email: Email, status: DeliveryStatus, text: string): BounceReport {
+  status = { ...status, recipients: status.recipients.map((r) => withTextEvidence(r, text)) };
   const report = readReportMessage(email);
   let original = readOriginal(email.attachments);
   if (!original && status.originalMessageId) {
@@ -147,11 +171,12 @@ function readDeliveryStatus(email: Email): BounceReport | null {
   };
 }
 
-function readTextBounce(email: Email, opts: ParseOptions): BounceReport | null {
+function readTextBounce(email: Email, raw: Uint8Array | string, opts: ParseOptions): BounceReport | null {
   const report = readReportMessage(email);
   const fromMailbox = email.from && !email.from.group ? email.from : undefined;
   const failedRecipients = email.headers.find((header) => header.key === "x-failed-recipients")?.value;
-  const text = email.text ?? htmlToText(email.html ?? "");
+  // A message whose MIME structure could not be read (postal-mime found no part) is read as raw text.
+  const text = email.text ?? (email.html ? htmlToText(email.html) : email.attachments.length ? "" : rawBody(raw));
   const parsed = parseBounceText({
     text,
     excluded: [...report.to, ...(report.from ? [report.from] : [])],

@@ -4,7 +4,7 @@
 // code. Pure.
 import { bounceCategory, type BounceCategory, type BounceClass } from "./classes.ts";
 import { readCodes } from "./codes.ts";
-import { classFromText } from "./patterns.ts";
+import { classFromText, isMailboxUnknownText } from "./patterns.ts";
 
 export interface BounceInput {
   code?: number;
@@ -13,6 +13,8 @@ export interface BounceInput {
   text?: string;
   /** The failure is the end of retries over a queue lifetime (our queue or the remote MTA's). */
   expired?: boolean;
+  /** The SMTP command the receiver refused ("RCPT", "DATA"...), when known. */
+  command?: string;
 }
 
 export interface BounceVerdict {
@@ -64,6 +66,14 @@ export function classifyBounce(input: BounceInput): BounceVerdict {
     fromText && (fromText.strong || fromCode === undefined) ? fromText.cls : (fromCode ?? fromText?.cls);
   if (cls === undefined && codes.code !== undefined) cls = classFromReply(codes.code);
   cls ??= input.expired ? 24 : 1;
+  // Recipients are checked at RCPT (RFC 5321 §3.3): an "unknown user" in reply to DATA is a content
+  // or recipient filter refusing the message, not a verdict on the address (sisimai reason/filtered.rb).
+  // Unless an X.1.x (addressing) status says the address itself is bad (sisimai reason/userunknown.rb).
+  const isAddressStatus = /^[45]\.1\./.test(codes.enhancedCode ?? "");
+  if (cls === 10 && input.command === "DATA" && !isAddressStatus && isMailboxUnknownText(text)) cls = 50;
+  // A permanent refusal worded as a rate or volume limit ("receiving mail at a rate", "too many
+  // recipients") refuses our traffic, not the address: a block (sisimai reasons speeding, toomanyconn).
+  if (cls === 70 && !transient && !input.expired && codes.code !== undefined) cls = 50;
   // A temporary refusal never makes a hard bounce (SparkPost: retries that end on 4xx replies are
   // "not usually classified as hard"): the address may well exist.
   if (bounceCategory(cls) === "hard" && (transient || input.expired)) cls = input.expired ? 24 : 20;

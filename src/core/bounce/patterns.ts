@@ -20,6 +20,16 @@ const DECISIVE: Rule[] = [
   [/try again slower|slow down|sending too fast|too fast|too many (messages|connections|mails)/i, 70],
   // Our sender, HELO or host was refused: the recipient address is not in question.
   [/sender address rejected|sender (domain|address) (must exist|not verified|does not exist|is not|rejected)|sender verify failed|verification failed for|helo command rejected|client host rejected|badmailfrom|bad outbound sender|envelope sender (is )?(in|on|not|rejected)/i, 50],
+  // Google Groups refusing a post (the group does not exist or the sender may not post): the list's
+  // policy, not the sender's address (sisimai lib/sisimai/lhost/googlegroups.rb: reason "rejected").
+  [/^google groups:/i, 50],
+  // A mailing list refusing a non-member's post (fml "You are not a member of this mailing list";
+  // sisimai lib/sisimai/lhost/fml.rb: reason "rejected").
+  [/not a member of (this|the) (mailing )?list|posting (is )?restricted to members|only members (can|may) post/i, 50],
+  // Exim "malformed address": our message's header was wrong (sisimai reason "syntaxerror").
+  [/malformed (recipient )?address|incorrectly constructed/i, 40],
+  // A mail loop caught by a list server (fml "Duplicated Message-ID", sisimai: "systemerror").
+  [/duplicated message-id|loop alert/i, 40],
   // Japanese carriers (au/ezweb, docomo): "the destination address was not found", "does not exist".
   [/見つかりませんでした|存在しません|宛先不明|あて先不明/, 10],
   // cPanel's Exim text for an address it has no account for (it lists every possible cause).
@@ -28,11 +38,18 @@ const DECISIVE: Rule[] = [
   [/recipient address rejected: access denied|resolver\.adr\.(ex)?recip(ient)?notfound|recipientnotfound|recipient not found by smtp address lookup/i, 10],
 ];
 
-/** The mailbox exists but is switched off (disabled, suspended, inactive, locked): it may come back,
- *  so a soft bounce, never a hard one (checked before the invalid-recipient words). */
+/** The mailbox exists but is switched off for good or for long (disabled, suspended, inactive, locked,
+ *  frozen): SparkPost and sisimai (reason "suspend", reply 525 / 5.2.1) treat it as an address that
+ *  cannot receive, so a hard bounce that suppresses. Checked before the invalid-recipient words.
+ *  Sources: Gmail "The email account that you tried to reach is disabled / inactive" (5.2.1),
+ *  Yahoo "This mailbox is disabled (554.30)", i.ua "Mailbox is frozen", La Poste "Le compte du
+ *  destinataire est bloque", vpopmail "account is locked"; sisimai lib/sisimai/reason/suspend.rb. */
 const DISABLED: Rule[] = [
-  [/\bsuspend(s|ed)?\b|(mail )?system (is )?full|(account|mailbox|user|address|recipient)( has been| is| was)?( temporarily)? (disabled|deactivated|suspended|inactive|locked|frozen|on hold)|(disabled|deactivated|inactive|suspended|locked|frozen) (account|mailbox|user)|this (mailbox|account|address) is (disabled|inactive|suspended)/i, 20],
+  [/\bsuspend(s|ed)?\b|(account|mailbox|user|address|recipient)( has been| is| was)?( temporarily)? (disabled|deactivated|suspended|inactive|locked|frozen|on hold)|(account|mailbox)( is| has been)? blocked|(disabled|deactivated|inactive|suspended|locked|frozen) (account|mailbox|user)|this (mailbox|account|address) is (disabled|inactive|suspended)|disabled or discontinued|tried to reach is (disabled|inactive)|temporar(y|ily) locked|compte du destinataire est bloqu|mailbox (is )?(currently )?(inactive|disabled)/i, 10],
 ];
+
+/** The receiving system (not the mailbox) is full: it may take mail later (sisimai "systemfull", RFC 3463 X.3.1). */
+const SYSTEM_FULL: Rule[] = [[/(mail )?system (is )?full|insufficient system storage/i, 20]];
 
 /** The recipient's mailbox is full (before "invalid" and "timeout": "mailbox full: retry timeout exceeded"). */
 const MAILBOX_FULL: Rule[] = [
@@ -43,9 +60,14 @@ const MAILBOX_FULL: Rule[] = [
 const INVALID: Rule[] = [
   [/user(name)? (is )?unknown|unknown user|no such (user|mailbox|recipient|address|account|person|local user|e-?mail)|(user|mailbox|recipient|address|account|e-?mail address|addressee|destination address|local part|local-part)( name)? (does not|doesn't|do not|did not) exist|(user|mailbox|recipient|address|account|addressee|e-?mail( address)?)( name)? (not found|unknown|is unknown|is not known|not known|is invalid|invalid|not valid|is not valid|nonexistent|non-existent|unavailable|not listed|not recognized|is not recognized|not exist)/i, 10],
   [/(invalid|unknown|bad|nonexistent|non-existent|unrecognized|illegal|unverified|undeliverable) (recipient|mailbox|user|address|account|e-?mail address|destination( mailbox)?( address)?|addressee|local ?part)|addressee unknown|no mailbox (here )?(by that name|found)|mailbox (not found|unavailable|does not exist|is (not available|unavailable))|requested action not taken: mailbox unavailable|mailbox not available|mailbox unavailable/i, 10],
-  [/doesn't have an? [\w.-]+ account|not our customer|no longer (accepts|receives|accepting|available|active|valid|in use|with)|account (has been |is |was )?(closed|terminated|deleted|expired|removed|discontinued)|(closed|expired|deleted) (account|mailbox|user|address)|this (mailbox|account|address) is closed|mailbox (is )?closed|not listed in (the )?(domino |public |address )?(directory|address book)|address rejected|bad destination|not a valid (recipient|user|mailbox|address|subscriber|number|phone)|recipient (rejected|invalid|unknown|not (found|accepted|valid))|invalid (number|subscriber|mdn|phone)|subscriber (does not exist|unknown|not found)|not enabled for (e-?mail|messaging)|no (valid|such) recipients?|(unrouteable|unroutable) address|mailbox moved|has moved|address (has )?changed|mailbox owner has changed/i, 10],
+  [/doesn't have an? [\w.-]+ account|not our customer|no longer (accepts|receives|accepting|available|active|valid|in use|with)|account (has been |is |was )?(closed|terminated|deleted|expired|removed|discontinued)|(closed|expired|deleted) (account|mailbox|user|address)|this (mailbox|account|address) is closed|mailbox (is )?closed|not listed in (the )?(domino |public |address )?(directory|address book)|bad destination|not a valid (recipient|user|mailbox|address|subscriber|number|phone)|recipient (rejected|invalid|unknown|not (found|accepted|valid))|invalid (number|subscriber|mdn|phone)|subscriber (does not exist|unknown|not found)|not enabled for (e-?mail|messaging)|no (valid|such) recipients?|(unrouteable|unroutable) address|mailbox moved|has moved|address (has )?changed|mailbox owner has changed/i, 10],
   // The domain takes no mail: no such domain, no mail exchanger, or a null MX (RFC 7505).
   [/(host|domain)( name)? (or domain name )?not found(?!.*try again)|host unknown|unknown host|no such domain|domain (does not exist|doesn't exist|not found|is not valid|invalid|unknown|not exist)|(couldn't|could not|can't|cannot) find any host named|all relevant mx records point to non-existent hosts|no (mx|mail exchanger|mail server)s?( or a)?( record)?s? (record )?(for|found)|does not accept (e-?)?mail|accepts no mail|null mx|nullmx|no mail servers? for|unknown domain|invalid domain|domain (has been )?(disabled|expired)|dns (error|failure).*(nxdomain|does not exist)|nxdomain|mail for .* (not|isn't) accepted|couldn't find a mail exchanger/i, 10],
+  // IMail "Invalid final delivery userid"; Verizon / Apache James "Error: Invalid user address".
+  [/invalid final delivery userid|invalid user address/i, 10],
+  // The domain takes no mail or cannot be found: Sendmail/DragonFly "host X not found", Outlook.com
+  // "the domain is not reachable", Gmail's null-MX text, mail.ru "indicated no SMTP service" (RFC 7505).
+  [/\bhost [\w.-]+ not found(?!.*try again)|domain is not reachable|doesn't receive email according to the administrator|indicated no smtp service|(smtp|mail) service (is )?not (available|offered) for this domain/i, 10],
   // Other languages.
   [/utilisateur inconnu|destinataire inconnu|adresse (e-?mail )?(inconnue|invalide|introuvable|inexistante)|n'existe pas|inexistant|unbekannt|existiert nicht|nicht vorhanden|ung[üu]ltige (adresse|empf[äa]nger)|usuario (desconocido|no existe|inexistente)|no existe|direcci[oó]n (no v[aá]lida|inexistente)|destinatario (inesistente|sconosciuto)|utente (sconosciuto|inesistente)|onbekende (gebruiker|ontvanger)|bestaat niet|nieznany (u[zż]ytkownik|adresat)|nie istnieje|usu[aá]rio (desconhecido|inexistente)|n[aã]o existe/i, 10],
 ];
@@ -73,11 +95,11 @@ const MAIL_BLOCK: Rule[] = [
 ];
 
 const TOO_LARGE: Rule[] = [
-  [/message (is )?too (large|big)|message size|size (limit|exceeds|exceeded)|exceeds? (the )?(maximum|max|fixed|allowed) (message )?size|too large|message length exceeds|exceeded .*size limit/i, 23],
+  [/exceeds? (the )?administrative limit|message (is )?too (large|big)|message size|size (limit|exceeds|exceeded)|exceeds? (the )?(maximum|max|fixed|allowed) (message )?size|too large|message length exceeds|exceeded .*size limit/i, 23],
 ];
 
 const TIMEOUT: Rule[] = [
-  [/timed? ?out|timeout|time-out|expired|too long in (the )?queue|retry time(out)? exceeded|(could not|couldn't) be delivered (within|for|in) \d|giving up|gave up|delivery time expired|in the queue too long|no answer from host|not going to try again/i, 24],
+  [/all hosts have been failing|did not accept our requests to connect|delivery failed \d+ attempts|timed? ?out|timeout|time-out|expired|too long in (the )?queue|retry time(out)? exceeded|(could not|couldn't) be delivered (within|for|in) \d|giving up|gave up|delivery time expired|in the queue too long|no answer from host|not going to try again/i, 24],
 ];
 
 const DNS: Rule[] = [
@@ -86,12 +108,16 @@ const DNS: Rule[] = [
 
 /** A failure that may pass later: rate limits, busy or broken servers; and mail loops. */
 const TRANSIENT: Rule[] = [
-  [/try again|temporar(y|ily)|too many (connections|messages|recipients|concurrent|sessions)|rate (limit|exceeded|control)|throttl|deferred|try later|unexpected volume|sending (quota|limit) exceeded|receiving mail at a rate|resources? (temporarily )?unavailable|service (temporarily )?(not )?(un)?available|busy|overloaded|local error in processing|please retry/i, 70],
+  [/try again|temporar(y|ily)|too many (connections|messages|recipients|concurrent|sessions)|rate (limit|exceeded|control)|throttl|deferred|try later|unexpected volume|sending (quota|limit) exceeded|receiving mail at a rate|resources? (temporarily )?unavailable|service (temporarily |currently )?(not )?(un)?available|busy|overloaded|local error in processing|please retry/i, 70],
   [/loop(s| detected|ing)? (back )?|hop count|too many hops|mail loop|routing loop/i, 40],
 ];
 
+/** Words that say the mailbox is unknown (not the domain, not a disabled account). */
+export const isMailboxUnknownText = (text: string): boolean =>
+  !DISABLED.some(([re]) => re.test(text)) && INVALID.slice(0, 2).some(([re]) => re.test(text)) && !/\b(host|domain|mx)\b/i.test(text);
+
 /** Rules in the order they are tried. Transient rules are last: their words appear in other failures too. */
-const STRONG: readonly Rule[] = [...DECISIVE, ...MAILBOX_FULL, ...DISABLED, ...INVALID, ...AUTH, ...SPAM_SOURCE, ...SPAM_CONTENT, ...TOO_LARGE, ...TIMEOUT, ...DNS];
+const STRONG: readonly Rule[] = [...DECISIVE, ...SYSTEM_FULL, ...MAILBOX_FULL, ...DISABLED, ...INVALID, ...AUTH, ...SPAM_SOURCE, ...SPAM_CONTENT, ...TOO_LARGE, ...TIMEOUT, ...DNS];
 /** Generic words ("rejected", "try again"): a specific enhanced code beats them. */
 const WEAK: readonly Rule[] = [...MAIL_BLOCK, ...TRANSIENT];
 

@@ -1,0 +1,111 @@
+// Makes DSNs with real MTAs: a private OpenSMTPD or Postfix instance on loopback relays one message per
+// published receiver reply (test/fixtures/bounces/replies.tsv, Gmail / Microsoft / Yahoo / Apple
+// sections) to a local SMTP sink that refuses the recipient with that reply; OpenSMTPD then writes
+// its DSN to the sender, which the sink captures. Each DSN is saved with the category its reply
+// should get, as test/fixtures/bounces/mta/<mta>/*.eml and expected.tsv.
+//
+//   OPENSMTPD=/path/to/smtpd bun scripts/real-mta-dsns.ts opensmtpd
+//   bun scripts/real-mta-dsns.ts postfix      (Debian's postfix, isolated as bench/postfix.ts does)
+//   EXIM=/path/to/exim4 EXIM_LIBS=/path/to/libs bun scripts/real-mta-dsns.ts exim
+//
+// OpenSMTPD needs its users (Debian build: opensmtpd, opensmtpq), /var/spool/smtpd (mode 711) and /var/lib/opensmtpd/empty, and runs
+// as root; it can run beside Postfix (own port, own spool). It was run from Debian's opensmtpd
+// 6.8.0p2-4+b4 .deb unpacked with `dpkg -x` (installing it would replace the machine's Postfix).
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createTransport } from "nodemailer";
+import { startSink } from "../test/helpers/smtp-sink.ts";
+import { startPostfix } from "../bench/postfix.ts";
+import { bounceCategory, isBounceClass } from "../src/core/bounce/index.ts";
+
+const ROOT = join(import.meta.dir, "..");
+const MTA = ["postfix", "exim"].includes(process.argv[2] ?? "") ? process.argv[2]! : "opensmtpd";
+const OUT = join(ROOT, "test/fixtures/bounces/mta", MTA);
+const SECTIONS = ["Gmail", "Microsoft", "Yahoo", "Apple"];
+const PORT = 25251;
+
+/** Permanent replies of the big receivers' sections, with the category each should get. */
+function replies(): { cls: number; code: number; text: string }[] {
+  const out: { cls: number; code: number; text: string }[] = [];
+  let section = "";
+  for (const line of readFileSync(join(ROOT, "test/fixtures/bounces/replies.tsv"), "utf8").split("\n")) {
+    if (line.startsWith("# ---")) section = line;
+    if (!line || line.startsWith("#") || !SECTIONS.some((s) => section.includes(s))) continue;
+    const [cls, text] = line.split("\t");
+    const code = Number(/^(\d{3})/.exec(text ?? "")?.[1]);
+    if (code >= 500 && text) out.push({ cls: Number(cls), code, text: text.replace(/^\d{3}[ -]/, "") });
+  }
+  return out;
+}
+
+function startOpenSmtpd(sinkPort: number): { stop(): void } {
+  mkdirSync("/var/spool/smtpd", { recursive: true, mode: 0o711 });
+  mkdirSync("/var/lib/opensmtpd/empty", { recursive: true });
+  const conf = `/tmp/postern-opensmtpd-${process.pid}.conf`;
+  writeFileSync(conf, [
+    `listen on 127.0.0.1 port ${PORT}`,
+    `action "out" relay host smtp://127.0.0.1:${sinkPort}`,
+    `match from any for any action "out"`,
+    `match from local for any action "out"`, ""].join("\n"));
+  const smtpd = Bun.spawn([process.env.OPENSMTPD ?? "/usr/sbin/smtpd", "-d", "-f", conf], { stdout: "ignore", stderr: "ignore" });
+  return { stop: () => smtpd.kill() };
+}
+
+/** Exim with a private configuration (-C, allowed for root): accept from loopback, route all to the sink. */
+function startExim(sinkPort: number): { stop(): void } {
+  const dir = `/tmp/postern-exim-${process.pid}`;
+  mkdirSync(join(dir, "spool"), { recursive: true });
+  mkdirSync(join(dir, "log"), { recursive: true });
+  Bun.spawnSync(["chown", "-R", "Debian-exim", dir]);
+  writeFileSync(join(dir, "exim.conf"), [
+    "primary_hostname = exim.postern.test", `exim_path = ${process.env.EXIM ?? "/usr/sbin/exim4"}`, "keep_environment =", `spool_directory = ${dir}/spool`, `log_file_path = ${dir}/log/%slog`,
+    "exim_user = Debian-exim", "exim_group = Debian-exim", `daemon_smtp_ports = ${PORT}`, "local_interfaces = 127.0.0.1",
+    "acl_smtp_rcpt = acl_check_rcpt", "tls_advertise_hosts =",
+    "begin acl", "acl_check_rcpt:", "  accept",
+    "begin routers", "smarthost:", "  driver = manualroute", `  route_list = * 127.0.0.1::${sinkPort}`, "  transport = remote_smtp", "  self = send", "  no_more",
+    "begin transports", "remote_smtp:", "  driver = smtp", "  allow_localhost", "  hosts_avoid_tls = *",
+    "begin retry", "* * F,1m,1m", ""].join("\n"));
+  const exim = Bun.spawn([process.env.EXIM ?? "/usr/sbin/exim4", "-C", join(dir, "exim.conf"), "-bdf", "-q10s"],
+    { stdout: "ignore", stderr: "ignore", env: { ...process.env, LD_LIBRARY_PATH: process.env.EXIM_LIBS ?? "" } });
+  return { stop: () => exim.kill() };
+}
+
+async function main() {
+  const list = replies();
+  const sink = await startSink({
+    script: (rcpt) => {
+      const n = /^r(\d+)@receiver\.test$/.exec(rcpt)?.[1];
+      const r = n === undefined ? undefined : list[Number(n)];
+      return r ? { code: r.code, message: r.text } : null;
+    },
+  });
+  const mta = MTA === "postfix" ? startPostfix(`/tmp/postern-postfix-${process.pid}`, { port: PORT, relayPort: sink.port, concurrency: 4 })
+    : MTA === "exim" ? startExim(sink.port) : startOpenSmtpd(sink.port);
+  if (!mta) throw new Error("postfix is not installed, or not root");
+  try {
+    await Bun.sleep(1500);
+    const transport = createTransport({ host: "127.0.0.1", port: PORT, secure: false, ignoreTLS: true });
+    for (let i = 0; i < list.length; i++) {
+      await transport.sendMail({ envelope: { from: `sender${i}@capture.test`, to: [`r${i}@receiver.test`] },
+        from: `sender${i}@capture.test`, to: `r${i}@receiver.test`, subject: `reply ${i}`, text: "hello" });
+    }
+    const got = await sink.waitFor(list.length, 60_000);
+    mkdirSync(OUT, { recursive: true });
+    const rows = ["# file\tcategory\tSMTP reply the receiver sent (from replies.tsv)"];
+    for (const m of got) {
+      const i = Number(/^sender(\d+)@/.exec(m.to[0] ?? "")?.[1]);
+      const r = list[i];
+      if (!r || !isBounceClass(r.cls)) continue;
+      const file = `reply-${String(i).padStart(2, "0")}.eml`;
+      writeFileSync(join(OUT, file), m.raw);
+      rows.push(`${file}\t${bounceCategory(r.cls)}\t${r.code} ${r.text}`);
+    }
+    writeFileSync(join(OUT, "expected.tsv"), rows.sort().join("\n") + "\n");
+    console.log(`${rows.length - 1} DSNs written to ${OUT}`);
+  } finally {
+    mta.stop();
+    await sink.close();
+  }
+}
+
+await main();
