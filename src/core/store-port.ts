@@ -2,6 +2,7 @@
 // async (a network engine such as PostgreSQL answers later), takes and returns the nouns of
 // records.ts, and is exercised by test/store/contract.ts for every engine. Engines live under
 // src/store/; only app.ts picks one.
+import type { RetentionStore } from "./retention-port.ts";
 import type { Account, DkimKey, Domain, DomainSettings, DomainState, MessageEvent } from "./model.ts";
 import type {
   ConsoleSession, Credential, EventQuery, NewDomain, OutboxItem, RecipientUpdate, SendQuery, StoredAttachment, StoredKey, StoredMessage,
@@ -241,7 +242,7 @@ export interface BotMemoryStore {
 }
 
 /** Everything one zone keeps. */
-export interface ZoneStore extends SendRecordStore, QueueStore, EventLog, OutboxStore, SuppressionStore, BotResultStore, BotMemoryStore, InboundMessageStore {
+export interface ZoneStore extends SendRecordStore, QueueStore, EventLog, OutboxStore, SuppressionStore, BotResultStore, BotMemoryStore, InboundMessageStore, RetentionStore {
   readonly zone: string;
 }
 

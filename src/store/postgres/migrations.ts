@@ -159,6 +159,11 @@ export const ZONE_MIGRATIONS: string[] = [
   // (events.ts), so a synchronous commit never holds the event counter while it waits for the disk.
   `ALTER TABLE events ALTER COLUMN seq DROP NOT NULL;
    CREATE INDEX events_unpositioned ON events(ts, id) WHERE seq IS NULL;`,
+  // Retention: events it deletes are first counted here per domain, hour, type and tag ('' = every
+  // event), so the counts stats read outlive the events (store-port.ts RetentionStore).
+  `CREATE TABLE event_rollups (
+     domain TEXT NOT NULL, bucket BIGINT NOT NULL, tag TEXT NOT NULL, type TEXT NOT NULL, n BIGINT NOT NULL,
+     PRIMARY KEY (domain, bucket, tag, type));`,
 ];
 
 /** The event `ev` (a jsonb expression, of type `type`) without the vendor codes 605 / 650. */

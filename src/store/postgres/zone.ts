@@ -12,6 +12,7 @@ import { createSendReads } from "./sends.ts";
 import { createSendCommit } from "./send-commit.ts";
 import { addSuppressionWrites, createSuppressionStore, writeSuppressions } from "./suppressions.ts";
 import { Writes } from "./writes.ts";
+import { createRetentionStatements } from "./retention.ts";
 
 /** `outcomes`: the pool delivery outcomes are written on (asynchronous commit, index.ts); default `sql`. */
 export function createZoneStore(zone: string, sql: Sql, outcomes: Sql = sql): ZoneStore {
@@ -66,6 +67,7 @@ export function createZoneStore(zone: string, sql: Sql, outcomes: Sql = sql): Zo
     getBotResult: (domain, id) => outbox.getBotResult(domain, id),
     ...createBotMemory(sql),
     ...createInboundStore(sql),
+    ...createRetentionStatements(sql),
   };
 }
 

@@ -198,6 +198,11 @@ export const ZONE_MIGRATIONS: string[] = [
    ${countTrigger("insert", "AFTER INSERT", ["NEW"])}
    ${countTrigger("update", "AFTER UPDATE OF status, rcpt_domain", ["OLD", "NEW"], "OLD.status IS NOT NEW.status OR OLD.rcpt_domain IS NOT NEW.rcpt_domain")}
    ${countTrigger("delete", "AFTER DELETE", ["OLD"])}`,
+  // Retention: events it deletes are first counted here per domain, hour, type and tag ('' = every
+  // event), so the counts stats read outlive the events (store-port.ts RetentionStore).
+  `CREATE TABLE event_rollups (
+     domain TEXT NOT NULL, bucket INTEGER NOT NULL, tag TEXT NOT NULL, type TEXT NOT NULL, n INTEGER NOT NULL,
+     PRIMARY KEY (domain, bucket, tag, type)) WITHOUT ROWID;`,
 ];
 
 /** A trigger on recipients that takes OLD out of the counts and adds NEW to them. */

@@ -12,6 +12,7 @@ import { createGroupCommit } from "./group-commit.ts";
 import { createBotMemory } from "./bot-memory.ts";
 import { createSendRecords, encodeExtra, MESSAGE_HEAD_COLUMNS, toStoredMessage } from "./messages.ts";
 import { createSuppressionListing } from "./suppression-list.ts";
+import { createRetentionStatements } from "./retention.ts";
 
 type Row = Record<string, unknown>;
 type SendRows = Parameters<ZoneStore["createSend"]>[0];
@@ -150,6 +151,7 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
     },
     ...createSendRecords(db),
     ...createSuppressionListing(db),
+    ...createRetentionStatements(db),
   };
 }
 
