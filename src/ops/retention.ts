@@ -36,9 +36,9 @@ export interface RetentionTotals { events: number; messages: number; inbound: nu
 
 export function createRetentionSweeper(deps: RetentionDeps) {
   const batch = deps.batch ?? BATCH;
-  const shortest = Math.min(...[deps.windows.events, deps.windows.messages].filter((w) => w > 0), DEFAULT_INTERVAL_MS);
+  const shortest = Math.min(...[deps.windows.events, deps.windows.messages].filter((w) => w > 0));
   // A window of seconds (tests, the soak bench) is swept a few times within it.
-  const intervalMs = deps.intervalMs ?? Math.max(MIN_INTERVAL_MS, Math.min(DEFAULT_INTERVAL_MS, Math.floor(shortest / 5)));
+  const intervalMs = deps.intervalMs ?? Math.min(DEFAULT_INTERVAL_MS, Math.max(MIN_INTERVAL_MS, Math.floor(shortest / 5)));
   /** Where each zone's message scan goes on from (a message id; "" = the start). */
   const cursors = new Map<string, string>();
   let timer: ReturnType<typeof setInterval> | null = null;
