@@ -62,6 +62,7 @@ import { createZoneDirectory } from "./core/zones.ts";
 import { createZoneRouter } from "./api/zones/router.ts";
 import { sessionToken } from "./api/console/session.ts";
 import { createNodePresence } from "./core/nodes.ts";
+import { createRetentionSweeper } from "./ops/retention.ts";
 
 export interface AppOptions {
   resolver?: Resolver;
@@ -115,7 +116,9 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   });
 
   const inboundMail = createInboundMail({ rules: store.control, owningDomain: domains.owning, zone: (z) => store.zone(z), zoneNames: store.zoneNames,
-    resolver, hostname: mtaHostname, now, sender, log: log.child("inbound") });
+    resolver, hostname: mtaHostname, now, sender, log: log.child("inbound"), keepMs: config.retention.inbound });
+  const retention = createRetentionSweeper({ zone: (z) => store.zone(z), zoneNames: store.zoneNames, now, log: log.child("retention"),
+    windows: config.retention });
   // Posts and bot pushes written outside the recorder wake the webhook pipeline too.
   const botVerdicts = createBotVerdicts({ store, now });
   inboundMail.subscribe(events);
@@ -191,7 +194,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   let serveLease: ServeLease | null = null;
   return {
     config, store, log, now, resolver, metrics, access, domains, sender, mta, http, surfaces, mtaHostname, codec, newAccountKey,
-    suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules, nodes, receiverReports,
+    suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules, nodes, receiverReports, retention,
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */
     async start(): Promise<Record<string, string>> {
       // One process per node id: a starting node takes back its own claims at once (scheduler.start).
@@ -206,14 +209,14 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       const smtp = await inbound.listen();
       await mta.scheduler.start();
       events.start();
-      inboundMail.start();
+      retention.start();
       return { http: `${server.hostname}:${server.port}`, smtp };
     },
     async stop() {
       if (server) { await server.stop(true); await inbound.close(); }
       await mta.stop();
       await events.stop();
-      inboundMail.stop();
+      await retention.stop();
       await access.flushTouches();
       await nodes.stop();
       await store.close();

@@ -27,6 +27,8 @@ export interface Config {
   inbound: { spamd: string; spamd_timeout: number; spamd_max_size: number };
   webhooks: { allow_private: boolean; retry: number[]; lifetime: number; timeout: number; concurrency_per_target: number };
   validation: { smtp_probe: boolean };
+  /** Milliseconds; 0: forever. */
+  retention: { events: number; messages: number; inbound: number };
 }
 
 /** A zone other nodes serve: `url` takes its proxied API requests, `public_url` is its tracking links' base. */
@@ -58,7 +60,8 @@ function coerce(def: KeyDef, value: unknown, where: string, problems: string[]):
     case "strings":
       return Array.isArray(value) && value.every((v) => typeof v === "string") ? value : bad("expected an array of strings");
     case "duration": {
-      const ms = typeof value === "string" ? parseDuration(value) : null;
+      // "0" is a duration too: retention's "forever".
+      const ms = typeof value === "string" ? (value.trim() === "0" ? 0 : parseDuration(value)) : null;
       return ms ?? bad(`expected a duration such as "30s", "5m", "2h" or "5d", got ${JSON.stringify(value)}`);
     }
     case "durations": {

@@ -28,6 +28,7 @@ export const SECTIONS: SectionDef[] = [
   { name: "inbound", description: "Received mail for receiving domains (docs/inbound.md)" },
   { name: "webhooks", description: "Event delivery to webhook targets" },
   { name: "validation", description: "Address validation" },
+  { name: "retention", description: "How long data is kept (\"0\": forever); suppressions, domains, keys, credentials and templates never expire (docs/retention.md)" },
 ];
 
 const k = (section: string, key: string, type: KeyType, def: unknown, description: string, example?: string): KeyDef =>
@@ -79,6 +80,9 @@ export const KEYS: KeyDef[] = [
   k("webhooks", "timeout", "duration", "10s", "how long one webhook POST may take"),
   k("webhooks", "concurrency_per_target", "int", 4, "webhook POSTs in flight at once to one URL"),
   k("validation", "smtp_probe", "bool", false, "RCPT-only probing of mailboxes, never DATA"),
+  k("retention", "events", "duration", "30d", "events older than this are deleted (stats keep their hourly and daily counts)"),
+  k("retention", "messages", "duration", "30d", "messages whose every recipient is delivered or failed since this long, with their recipients, events, bodies and attachments"),
+  k("retention", "inbound", "duration", "3d", "received mail kept for the stored-message URLs (set on each message when it arrives)"),
 ];
 
 /**

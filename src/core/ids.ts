@@ -19,10 +19,15 @@ function encodeBase32(bytes: Uint8Array): string {
 
 /** A 20-character id: 10 characters of milliseconds, then 10 random ones (50 bits). */
 export function newId(nowMs: number): string {
+  return idPrefixAt(nowMs) + encodeBase32(randomBytes(7)).slice(0, 10);
+}
+
+/** The 10 time characters every id made at `ms` starts with: ids made earlier sort below it. */
+export function idPrefixAt(ms: number): string {
   let t = "";
-  let n = Math.floor(nowMs);
+  let n = Math.floor(Math.max(0, ms));
   for (let i = 0; i < 10; i++) { t = ALPHABET[n % 32] + t; n = Math.floor(n / 32); }
-  return t + encodeBase32(randomBytes(7)).slice(0, 10);
+  return t;
 }
 
 /** A random secret of `bytes` bytes, base32 (for keys, passwords, signing secrets). */

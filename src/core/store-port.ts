@@ -2,6 +2,7 @@
 // async (a network engine such as PostgreSQL answers later), takes and returns the nouns of
 // records.ts, and is exercised by test/store/contract.ts for every engine. Engines live under
 // src/store/; only app.ts picks one.
+import type { RetentionStore } from "./retention-port.ts";
 import type { Account, DkimKey, Domain, DomainSettings, DomainState, MessageEvent } from "./model.ts";
 import type {
   ConsoleSession, Credential, EventQuery, NewDomain, OutboxItem, RecipientUpdate, SendQuery, StoredAttachment, StoredKey, StoredMessage,
@@ -252,7 +253,7 @@ export interface ReceiverReportStore {
 
 /** Everything one zone keeps. */
 export interface ZoneStore extends SendRecordStore, QueueStore, EventLog, OutboxStore, SuppressionStore, BotResultStore, BotMemoryStore, InboundMessageStore,
-  ReceiverReportStore {
+  ReceiverReportStore, RetentionStore {
   readonly zone: string;
 }
 

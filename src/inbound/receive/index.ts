@@ -1,13 +1,12 @@
 // Inbound mail as the composition root builds it: the receiver, what the SMTP listener asks of it,
-// forwards through the send pipeline, and the hourly purge of messages past their three days.
+// and forwards through the send pipeline. Messages past their expiry ([retention] inbound) are
+// purged by the retention sweeper (src/ops/retention.ts); `purge` stays for `postern mail purge`.
 import { ACCOUNT_ID } from "../../core/account.ts";
 import type { Domain, Principal } from "../../core/model.ts";
 import type { SendService } from "../../core/send.ts";
 import type { Logger } from "../../log.ts";
 import { createReceiver, type Delivery, type ReceiverDeps } from "./receiver.ts";
 import { forwardCopy } from "./forward-copy.ts";
-
-const PURGE_MS = 3_600_000;
 
 export interface InboundMailDeps extends Omit<ReceiverDeps, "forward"> {
   sender: SendService;
@@ -25,7 +24,6 @@ export function createInboundMail(deps: InboundMailDeps) {
         envelopes: [{ to: [{ email: to }], subject: "", raw: copy }] });
     },
   });
-  let timer: ReturnType<typeof setInterval> | null = null;
   const purge = async () => {
     for (const z of deps.zoneNames()) {
       try {
@@ -40,8 +38,6 @@ export function createInboundMail(deps: InboundMailDeps) {
     subscribe: receiver.subscribe,
     /** What the SMTP listener asks. */
     listener: { accepts: async (address: string) => (await receiver.receivingDomain(address)) !== null, open: (d: Delivery) => receiver.open(d) },
-    start() { if (!timer) { timer = setInterval(() => void purge(), PURGE_MS); void purge(); } },
-    stop() { if (timer) clearInterval(timer); timer = null; },
     purge,
   };
 }

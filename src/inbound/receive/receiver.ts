@@ -15,6 +15,8 @@ import { createBodyWriter } from "./body-writer.ts";
 import { FORMAT } from "../../webhooks/registry.ts";
 
 export const STORE_DAYS = 3;
+/** "Forever" for a received message when [retention] inbound is "0". */
+const NEVER = Number.MAX_SAFE_INTEGER;
 
 export interface ReceiverDeps {
   rules: InboundRuleStore;
@@ -23,6 +25,8 @@ export interface ReceiverDeps {
   resolver: Resolver;
   hostname: string;
   now(): number;
+  /** How long received mail is kept ([retention] inbound; 0: forever); default STORE_DAYS. */
+  keepMs?: number;
   /** Queues a copy to an address (Mailgun forward("addr")); resolves when durable. */
   forward(domain: Domain, raw: Uint8Array, recipient: string, to: string): Promise<void>;
 }
@@ -93,7 +97,7 @@ export function createReceiver(deps: ReceiverDeps) {
         remoteIp: delivery.remoteIp, heloName: delivery.heloName, receivedAt: r.now, auth: r.auth };
       const { posts, forwards } = await postsFor(domain, rcpts, r.headers);
       const zone = deps.zone(domain.zone);
-      await zone.storeInbound({ envelope, trace: r.trace, bodyId: r.bodyId, storageKey: newSecret(20), expiresAt: r.now + STORE_DAYS * 86_400_000 }, posts, r.now);
+      await zone.storeInbound({ envelope, trace: r.trace, bodyId: r.bodyId, storageKey: newSecret(20), expiresAt: expiryOf(r.now, deps.keepMs) }, posts, r.now);
       ids.push(envelope.id);
       if (forwards.length) {
         // Only a copy to an address needs the whole message at once: it is read back from the store.
@@ -145,3 +149,9 @@ export function createReceiver(deps: ReceiverDeps) {
 }
 
 export type Receiver = ReturnType<typeof createReceiver>;
+
+/** When a message received at `now` expires: `keepMs` later (0: never), STORE_DAYS when unset. */
+function expiryOf(now: number, keepMs: number | undefined): number {
+  if (keepMs === 0) return NEVER;
+  return now + (keepMs ?? STORE_DAYS * 86_400_000);
+}

@@ -102,8 +102,14 @@ export function createEventStatements(sql: Sql) {
       const args: unknown[] = [q.begin, q.end];
       if (q.domain) { args.push(q.domain); where.push(`domain = $${args.length}`); }
       if (q.tag !== undefined) { args.push(q.tag); where.push(`EXISTS (SELECT 1 FROM ${TAGS_OF("events")} AS t(tag) WHERE t.tag = $${args.length})`); }
-      return (await rows(sql, `SELECT type, (ts / 3600000) * 3600000 AS bucket, COUNT(*)::int AS count FROM events
+      // Plus the counts of events retention deleted (event_rollups), by the hour that overlaps [begin, end].
+      args.push(q.tag ?? "");
+      const rolled = [`bucket > $1 - 3600000`, `bucket <= $2`, `tag = $${args.length}`, ...(q.domain ? ["domain = $3"] : [])];
+      return (await rows(sql, `SELECT type, bucket, SUM(count)::int AS count FROM (
+        SELECT type, (ts / 3600000) * 3600000 AS bucket, COUNT(*) AS count FROM events
         WHERE ${where.join(" AND ")} AND COALESCE(data::jsonb ->> 'isBot', 'false') IN ('false', '0')
+        GROUP BY type, bucket
+        UNION ALL SELECT type, bucket, SUM(n) FROM event_rollups WHERE ${rolled.join(" AND ")} GROUP BY type, bucket) x
         GROUP BY type, bucket ORDER BY bucket, type`, args as never[])) as { type: string; bucket: number; count: number }[];
     },
     async tags(domain: string): Promise<TagInfo[]> {

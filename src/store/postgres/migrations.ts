@@ -165,6 +165,11 @@ export const ZONE_MIGRATIONS: string[] = [
      begin_at BIGINT NOT NULL, end_at BIGINT NOT NULL, received_at BIGINT NOT NULL, body TEXT NOT NULL,
      PRIMARY KEY (kind, org, report_id));
    CREATE INDEX receiver_reports_domain ON receiver_reports (domain, kind, end_at);`,
+  // Retention: events it deletes are first counted here per domain, hour, type and tag ('' = every
+  // event), so the counts stats read outlive the events (store-port.ts RetentionStore).
+  `CREATE TABLE event_rollups (
+     domain TEXT NOT NULL, bucket BIGINT NOT NULL, tag TEXT NOT NULL, type TEXT NOT NULL, n BIGINT NOT NULL,
+     PRIMARY KEY (domain, bucket, tag, type));`,
 ];
 
 /** The event `ev` (a jsonb expression, of type `type`) without the vendor codes 605 / 650. */

@@ -13,6 +13,7 @@ import { createSendReads } from "./sends.ts";
 import { createSendCommit } from "./send-commit.ts";
 import { addSuppressionWrites, createSuppressionStore, writeSuppressions } from "./suppressions.ts";
 import { Writes } from "./writes.ts";
+import { createRetentionStatements } from "./retention.ts";
 
 /** `outcomes`: the pool delivery outcomes are written on (asynchronous commit, index.ts); default `sql`. */
 export function createZoneStore(zone: string, sql: Sql, outcomes: Sql = sql): ZoneStore {
@@ -68,6 +69,7 @@ export function createZoneStore(zone: string, sql: Sql, outcomes: Sql = sql): Zo
     ...createBotMemory(sql),
     ...createReceiverReports(sql),
     ...createInboundStore(sql),
+    ...createRetentionStatements(sql),
   };
 }
 

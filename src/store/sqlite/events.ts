@@ -45,9 +45,16 @@ export function createEventStatements(db: Database) {
       const args: (string | number)[] = [q.begin, q.end];
       if (q.domain) { where.push("domain = ?"); args.push(q.domain); }
       if (q.tag !== undefined) { where.push("EXISTS (SELECT 1 FROM json_each(data, '$.tags') WHERE value = ?)"); args.push(q.tag); }
-      return db.query(`SELECT type, (ts / 3600000) * 3600000 AS bucket, COUNT(*) AS count FROM events
+      // Plus the counts of events retention deleted (event_rollups), by the hour that overlaps [begin, end].
+      const rolled = ["bucket > ? - 3600000", "bucket <= ?", "tag = ?"];
+      const rolledArgs: (string | number)[] = [q.begin, q.end, q.tag ?? ""];
+      if (q.domain) { rolled.push("domain = ?"); rolledArgs.push(q.domain); }
+      return db.query(`SELECT type, bucket, SUM(count) AS count FROM (
+        SELECT type, (ts / 3600000) * 3600000 AS bucket, COUNT(*) AS count FROM events
         WHERE ${where.join(" AND ")} AND (json_extract(data, '$.isBot') IS NULL OR json_extract(data, '$.isBot') = 0)
-        GROUP BY type, bucket ORDER BY bucket`).all(...args) as { type: string; bucket: number; count: number }[];
+        GROUP BY type, bucket
+        UNION ALL SELECT type, bucket, SUM(n) FROM event_rollups WHERE ${rolled.join(" AND ")} GROUP BY type, bucket)
+        GROUP BY type, bucket ORDER BY bucket`).all(...args, ...rolledArgs) as { type: string; bucket: number; count: number }[];
     },
     tags(domain: string): TagInfo[] {
       return (db.query(`SELECT t.value AS tag, MIN(e.ts) AS first_seen, MAX(e.ts) AS last_seen, COALESCE(i.description, '') AS description

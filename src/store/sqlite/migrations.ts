@@ -205,6 +205,11 @@ export const ZONE_MIGRATIONS: string[] = [
      begin_at INTEGER NOT NULL, end_at INTEGER NOT NULL, received_at INTEGER NOT NULL, body TEXT NOT NULL,
      PRIMARY KEY (kind, org, report_id));
    CREATE INDEX receiver_reports_domain ON receiver_reports (domain, kind, end_at);`,
+  // Retention: events it deletes are first counted here per domain, hour, type and tag ('' = every
+  // event), so the counts stats read outlive the events (store-port.ts RetentionStore).
+  `CREATE TABLE event_rollups (
+     domain TEXT NOT NULL, bucket INTEGER NOT NULL, tag TEXT NOT NULL, type TEXT NOT NULL, n INTEGER NOT NULL,
+     PRIMARY KEY (domain, bucket, tag, type)) WITHOUT ROWID;`,
 ];
 
 /** A trigger on recipients that takes OLD out of the counts and adds NEW to them. */

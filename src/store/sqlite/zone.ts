@@ -13,6 +13,7 @@ import { createBotMemory } from "./bot-memory.ts";
 import { createReceiverReports } from "./receiver-reports.ts";
 import { createSendRecords, encodeExtra, MESSAGE_HEAD_COLUMNS, toStoredMessage } from "./messages.ts";
 import { createSuppressionListing } from "./suppression-list.ts";
+import { createRetentionStatements } from "./retention.ts";
 
 type Row = Record<string, unknown>;
 type SendRows = Parameters<ZoneStore["createSend"]>[0];
@@ -152,6 +153,7 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
     },
     ...createSendRecords(db),
     ...createSuppressionListing(db),
+    ...createRetentionStatements(db),
   };
 }
 

@@ -1,0 +1,18 @@
+// The part of the storage port retention uses (src/ops/retention.ts); ZoneStore includes it.
+
+/**
+ * Retention (src/ops/retention.ts): each call deletes one bounded batch in one short transaction.
+ * Deleted events are first added to hourly counts that countEvents keeps reading (stats outlive
+ * the events behind them). Ids are time-ordered (core/ids.ts), so `before` bounds an index range.
+ */
+export interface RetentionStore {
+  /** Deletes at most `limit` events older than `before` (ms); returns how many went. */
+  sweepEvents(before: number, limit: number): Promise<number>;
+  /**
+   * Looks at most `limit` messages after `after` (a message id; "" from the start) created before
+   * `before`, and deletes those whose every recipient reached its final outcome before `before`,
+   * with their recipients, events and (when no message of the send is left) attachments. `next`:
+   * the last message looked at, or null when the scan reached the end (start again from "").
+   */
+  sweepMessages(before: number, limit: number, after: string): Promise<{ deleted: number; next: string | null }>;
+}
