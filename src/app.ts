@@ -59,6 +59,9 @@ import { createZoneDirectory } from "./core/zones.ts";
 import { createZoneRouter } from "./api/zones/router.ts";
 import { sessionToken } from "./api/console/session.ts";
 import { createNodePresence } from "./core/nodes.ts";
+import { createDiskGuard, guardSends } from "./core/disk-guard.ts";
+import { freeSpaceOf } from "./ops/free-space.ts";
+import { AppError } from "./core/errors.ts";
 
 export interface AppOptions {
   resolver?: Resolver;
@@ -107,9 +110,13 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const mta = createMta({ config, store, resolver, now, log: log.child("mta"), hostname: mtaHostname, secret, codec, recorder, nodeId, requestLoad });
   recorder.subscribe(mta.scheduler);
   recorder.subscribe(events);
-  const sender = createSendService({
+  // New mail waits while the data directory's disk is low or a write found it full (contract §10).
+  const disk = createDiskGuard({ now, minFree: config.storage.engine === "sqlite" && !opts.inMemory ? config.storage.min_free : 0,
+    freeBytes: opts.inMemory || config.storage.engine !== "sqlite" ? () => null : freeSpaceOf(config.storage.data_dir) });
+  const sender = guardSends(createSendService({
     store, recorder, now, hostname: mtaHostname, lifetimeMs: config.mta.max_queue_lifetime, maxMessageBytes: config.smtp.max_message_size,
-  });
+  }), disk);
+  let stopping = false;
 
   const inboundMail = createInboundMail({ rules: store.control, owningDomain: domains.owning, zone: (z) => store.zone(z), zoneNames: store.zoneNames,
     resolver, hostname: mtaHostname, now, sender, log: log.child("inbound") });
@@ -142,7 +149,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
 
   const interactions = createInteractionRecorder({ store, recorder, detector, now });
 
-  const health = createHealth({ store, now, zone: config.server.zone, openConnections: () => mta.pool.stats().open, recent: recentErrors, metrics });
+  const health = createHealth({ store, now, zone: config.server.zone, openConnections: () => mta.pool.stats().open, recent: recentErrors, metrics, disk: disk.state });
 
   const surfaces = {
     sendgrid: createSendgridSurface(surfaceDeps), mailgun: createMailgunSurface(surfaceDeps),
@@ -165,6 +172,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     zoneRouter: Object.keys(config.zones.remote).length ? createZoneRouter({ zones: zoneDirectory, localZone: config.server.zone,
       timeoutMs: config.zones.proxy_timeout, log: log.child("zones"), tokenDomain: (token) => codec.verify(token)?.domain ?? null,
       consolePrincipal: async (req) => (await sessions.resolve(sessionToken(req)))?.principal ?? null }) : undefined,
+    refusal: () => (stopping ? new AppError("unavailable", "the server is shutting down; retry shortly", { reason: "stopping" }) : null),
   });
 
   const inbound = createInboundServer({
@@ -174,7 +182,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     maxReportBytes: config.smtp.max_report_size, maxConnectionsPerIp: config.smtp.max_connections_per_ip,
     connectionsPerMinutePerIp: config.smtp.connections_per_minute_per_ip, now,
     reports: createReportHandler({ store, secret, now }), log: log.child("inbound"),
-    recorder,
+    recorder, disk, stopping: () => stopping,
     isReportMailbox: createReportMailboxes({ getDomain: domains.get, bounceDomain: config.mta.bounce_domain }),
     unsubscribes: createUnsubscribeMailboxes({ store, secret, interactions }),
     inbound: inboundMail.listener,
@@ -204,13 +212,25 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       inboundMail.start();
       return { http: `${server.hostname}:${server.port}`, smtp };
     },
+    /**
+     * The one shutdown sequence (KumoMTA's shutdown.rs): refuse new work (HTTP 503, SMTP 421), let
+     * requests and SMTP transactions in flight finish, stop delivery by `shutdown_grace` (attempts
+     * past it are ended and stay queued), write every outcome, then close the store and the lock.
+     */
     async stop() {
-      if (server) { await server.stop(true); await inbound.close(); }
-      await mta.stop();
+      stopping = true;
+      const deadline = now() + config.server.shutdown_grace;
+      if (server) {
+        void server.stop(false);
+        while (requestLoad.open() > 0 && now() < deadline) await Bun.sleep(20);
+        await Promise.race([inbound.close(), Bun.sleep(Math.max(0, deadline - now()))]);
+      }
+      await mta.stop(deadline);
       await events.stop();
       inboundMail.stop();
       await access.flushTouches();
       await nodes.stop();
+      if (server) await server.stop(true);
       await store.close();
       await serveLease?.release();
     },

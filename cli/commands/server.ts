@@ -49,7 +49,14 @@ export function registerServer(program: Command) {
       // A bug in one request or delivery must not take every other one down with it: log and go on.
       process.on("unhandledRejection", (err) => app.log.error("unhandled rejection", { error: String((err as Error)?.stack ?? err) }));
       process.on("uncaughtException", (err) => app.log.error("uncaught exception", { error: String(err?.stack ?? err) }));
-      const stop = async () => { await app.stop(); process.exit(0); };
+      // One stop however many signals come (app.ts owns the sequence and its grace); 0 once every outcome is written.
+      let stopping: Promise<void> | null = null;
+      const stop = () => {
+        stopping ??= app.stop().then(() => process.exit(0), (err) => {
+          app.log.error("stop failed", { error: String((err as Error)?.stack ?? err) });
+          process.exit(1);
+        });
+      };
       process.on("SIGINT", stop);
       process.on("SIGTERM", stop);
       await new Promise(() => {});
