@@ -3,6 +3,7 @@
 import { hostname as osHostname } from "node:os";
 import type { Config } from "./config/load.ts";
 import { openSqliteStore } from "./store/sqlite/index.ts";
+import { restoreFiles } from "./store/sqlite/backup.ts";
 import { openPostgresStore } from "./store/postgres/index.ts";
 import type { ServeLease, Store } from "./core/store-port.ts";
 import { withDomainCache } from "./core/domain-read.ts";
@@ -235,6 +236,17 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       await serveLease?.release();
     },
   };
+}
+
+/**
+ * `postern restore`: the engine's own restore of a backup into config's data (no store is opened:
+ * that would create the files being replaced). PostgreSQL names pg_restore.
+ */
+export async function restoreData(config: Config, from: string, force: boolean) {
+  if (config.storage.engine === "postgres") {
+    throw new AppError("invalid", "postern restore puts SQLite files back; on PostgreSQL use pg_restore (see docs/operations.md)");
+  }
+  return restoreFiles(from, config.storage.data_dir, force);
 }
 
 /** The one place an engine is picked: SQLite files (or memory, in tests) or PostgreSQL shared by nodes. */

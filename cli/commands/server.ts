@@ -74,10 +74,11 @@ export function registerServer(program: Command) {
       const nodes = (await app.nodes.list(app.config.server.zone)).map((n) => ({ node_id: n.nodeId, zone: n.zone, state: n.state, self: n.self,
         host: n.host, pid: n.pid, started: isoTime(n.startedAt), last_seen: isoTime(n.lastSeenAt), stopped: isoTime(n.stoppedAt),
         claims: n.claims }));
-      const body = { ...(health ?? { status: "unreachable" }), node: app.nodes.node.nodeId, nodes };
+      const body = { ...(health ?? { status: "unreachable" }), schema_version: await app.store.schemaVersion(), node: app.nodes.node.nodeId, nodes };
       ctx.out.print(body, () => [
         ...Object.entries(health ?? { status: `no postern server answers on ${listen}` })
           .map(([k, v]) => `${k.padEnd(12)} ${typeof v === "object" ? JSON.stringify(v) : v}`),
+        `schema       control ${body.schema_version.control}, ${Object.entries(body.schema_version.zones).map(([z, v]) => `${z} ${v}`).join(", ")}`,
         `node         ${app.nodes.node.nodeId}`, "",
         table(nodes.map((n) => ({ ...n, node_id: n.self ? `${n.node_id} (this)` : n.node_id, recipients: n.claims.recipients, webhooks: n.claims.webhooks })),
           ["node_id", "zone", "state", "host", "pid", "started", "last_seen", "recipients", "webhooks"]),
