@@ -6,8 +6,11 @@ import { dirname } from "node:path";
 import { mkdirSync } from "node:fs";
 
 const outfile = process.argv[2] ?? "dist/postern";
+// `postern --version` prints the release it was built from (cli/version.ts reads git from source).
+const { release } = await import("./cli/version.ts");
+const define = ["--define", `POSTERN_RELEASE=${JSON.stringify(release())}`];
 mkdirSync(dirname(outfile), { recursive: true });
-const result = Bun.spawnSync(["bun", "build", "--compile", "--minify-syntax", "--sourcemap=none", "cli/main.ts", "src/mta/message/sign-worker.ts", "--outfile", outfile], {
+const result = Bun.spawnSync(["bun", "build", "--compile", "--minify-syntax", "--sourcemap=none", ...define, "cli/main.ts", "src/mta/message/sign-worker.ts", "--outfile", outfile], {
   stdout: "inherit",
   stderr: "inherit",
 });

@@ -10,13 +10,16 @@ import { registerMail } from "./commands/mail.ts";
 import { registerInsight } from "./commands/insight.ts";
 import { registerReports } from "./commands/reports.ts";
 import { registerEventWebhook } from "./commands/event-webhook.ts";
+import { registerBackup } from "./commands/backup.ts";
 import { exitCodeFor } from "./output.ts";
-import pkg from "../package.json" with { type: "json" };
+import { release } from "./version.ts";
 
-export function buildProgram(): Command {
+/** The release is looked up (git, from source) only when asked for: every other command starts without it. */
+export function buildProgram(argv: string[] = []): Command {
+  const asked = argv.some((a) => a === "--version" || a === "-V");
   const program = new Command("postern")
     .description("self-hosted email delivery: SendGrid, Mailgun, SparkPost and native APIs on its own MTA")
-    .version(pkg.version)
+    .version(asked ? release() : "")
     .option("--config <file>", "config file (else $POSTERN_CONFIG, ./postern.toml, /etc/postern/postern.toml, embedded defaults)")
     .option("--json", "machine-readable output on stdout")
     .exitOverride()
@@ -28,6 +31,7 @@ export function buildProgram(): Command {
   registerReports(program);
   registerInsight(program);
   registerEventWebhook(program);
+  registerBackup(program);
   // Global flags work after the command too: every subcommand knows them.
   const addGlobals = (cmd: Command) => {
     for (const sub of cmd.commands) {
@@ -40,7 +44,7 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  const program = buildProgram(argv);
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === "number" ? process.exitCode : 0;

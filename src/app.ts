@@ -3,6 +3,7 @@
 import { hostname as osHostname } from "node:os";
 import type { Config } from "./config/load.ts";
 import { openSqliteStore } from "./store/sqlite/index.ts";
+import { restoreFiles } from "./store/sqlite/backup.ts";
 import { openPostgresStore } from "./store/postgres/index.ts";
 import type { ServeLease, Store } from "./core/store-port.ts";
 import { withDomainCache } from "./core/domain-read.ts";
@@ -63,6 +64,9 @@ import { createZoneRouter } from "./api/zones/router.ts";
 import { sessionToken } from "./api/console/session.ts";
 import { createNodePresence } from "./core/nodes.ts";
 import { createRetentionSweeper } from "./ops/retention.ts";
+import { createDiskGuard, guardSends } from "./core/disk-guard.ts";
+import { freeSpaceOf } from "./ops/free-space.ts";
+import { AppError } from "./core/errors.ts";
 
 export interface AppOptions {
   resolver?: Resolver;
@@ -111,9 +115,13 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const mta = createMta({ config, store, resolver, now, log: log.child("mta"), hostname: mtaHostname, secret, codec, recorder, nodeId, requestLoad });
   recorder.subscribe(mta.scheduler);
   recorder.subscribe(events);
-  const sender = createSendService({
+  // New mail waits while the data directory's disk is low or a write found it full (contract §10).
+  const disk = createDiskGuard({ now, minFree: config.storage.engine === "sqlite" && !opts.inMemory ? config.storage.min_free : 0,
+    freeBytes: opts.inMemory || config.storage.engine !== "sqlite" ? () => null : freeSpaceOf(config.storage.data_dir) });
+  const sender = guardSends(createSendService({
     store, recorder, now, hostname: mtaHostname, lifetimeMs: config.mta.max_queue_lifetime, maxMessageBytes: config.smtp.max_message_size,
-  });
+  }), disk);
+  let stopping = false;
 
   const inboundMail = createInboundMail({ rules: store.control, owningDomain: domains.owning, zone: (z) => store.zone(z), zoneNames: store.zoneNames,
     resolver, hostname: mtaHostname, now, sender, log: log.child("inbound"), keepMs: config.retention.inbound });
@@ -149,7 +157,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
 
   const interactions = createInteractionRecorder({ store, recorder, detector, now });
 
-  const health = createHealth({ store, now, zone: config.server.zone, openConnections: () => mta.pool.stats().open, recent: recentErrors, metrics });
+  const health = createHealth({ store, now, zone: config.server.zone, openConnections: () => mta.pool.stats().open, recent: recentErrors, metrics, disk: disk.state });
 
   const surfaces = {
     sendgrid: createSendgridSurface(surfaceDeps), mailgun: createMailgunSurface(surfaceDeps),
@@ -172,6 +180,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     zoneRouter: Object.keys(config.zones.remote).length ? createZoneRouter({ zones: zoneDirectory, localZone: config.server.zone,
       timeoutMs: config.zones.proxy_timeout, log: log.child("zones"), tokenDomain: (token) => codec.verify(token)?.domain ?? null,
       consolePrincipal: async (req) => (await sessions.resolve(sessionToken(req)))?.principal ?? null }) : undefined,
+    refusal: () => (stopping ? new AppError("unavailable", "the server is shutting down; retry shortly", { reason: "stopping" }) : null),
   });
 
   const inbound = createInboundServer({
@@ -181,7 +190,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     maxReportBytes: config.smtp.max_report_size, maxConnectionsPerIp: config.smtp.max_connections_per_ip,
     connectionsPerMinutePerIp: config.smtp.connections_per_minute_per_ip, now,
     reports: createReportHandler({ store, secret, now }), log: log.child("inbound"),
-    recorder,
+    recorder, disk, stopping: () => stopping,
     isReportMailbox: createReportMailboxes({ getDomain: domains.get, bounceDomain: config.mta.bounce_domain }),
     unsubscribes: createUnsubscribeMailboxes({ store, secret, interactions }),
     receiverReports: createReceiverReportMailbox({ service: receiverReports, getDomain: domains.get, bounceDomain: config.mta.bounce_domain, log: log.child("reports") }),
@@ -212,17 +221,40 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       retention.start();
       return { http: `${server.hostname}:${server.port}`, smtp };
     },
+    /**
+     * The one shutdown sequence (KumoMTA's shutdown.rs): refuse new work (HTTP 503, SMTP 421), let
+     * requests and SMTP transactions in flight finish, stop delivery by `shutdown_grace` (attempts
+     * past it are ended and stay queued), write every outcome, then close the store and the lock.
+     */
     async stop() {
-      if (server) { await server.stop(true); await inbound.close(); }
-      await mta.stop();
+      stopping = true;
+      const deadline = now() + config.server.shutdown_grace;
+      if (server) {
+        void server.stop(false);
+        while (requestLoad.open() > 0 && now() < deadline) await Bun.sleep(20);
+        await Promise.race([inbound.close(), Bun.sleep(Math.max(0, deadline - now()))]);
+      }
+      await mta.stop(deadline);
       await events.stop();
       await retention.stop();
       await access.flushTouches();
       await nodes.stop();
+      if (server) await server.stop(true);
       await store.close();
       await serveLease?.release();
     },
   };
+}
+
+/**
+ * `postern restore`: the engine's own restore of a backup into config's data (no store is opened:
+ * that would create the files being replaced). PostgreSQL names pg_restore.
+ */
+export async function restoreData(config: Config, from: string, force: boolean) {
+  if (config.storage.engine === "postgres") {
+    throw new AppError("invalid", "postern restore puts SQLite files back; on PostgreSQL use pg_restore (see docs/operations.md)");
+  }
+  return restoreFiles(from, config.storage.data_dir, force);
 }
 
 /** The one place an engine is picked: SQLite files (or memory, in tests) or PostgreSQL shared by nodes. */

@@ -3,8 +3,10 @@
 import type { Store } from "./core/store-port.ts";
 import type { Metrics } from "./metrics.ts";
 import type { RecentErrors } from "./log.ts";
+import type { DiskState } from "./core/disk-guard.ts";
 
-export function createHealth(deps: { store: Store; now: () => number; zone: string; openConnections: () => number; recent: RecentErrors; metrics: Metrics }) {
+export function createHealth(deps: { store: Store; now: () => number; zone: string; openConnections: () => number; recent: RecentErrors; metrics: Metrics;
+  disk?: () => DiskState }) {
   const { store } = deps;
   async function queueDepth(): Promise<number> {
     let n = 0;
@@ -19,6 +21,10 @@ export function createHealth(deps: { store: Store; now: () => number; zone: stri
   deps.metrics.gauge("postern_queue_depth", "recipients queued or deferred", async () => [[{}, await queueDepth()]]);
   deps.metrics.gauge("postern_webhooks_pending", "webhook POSTs waiting for acknowledgement", async () => [[{}, await webhooksPending()]]);
   deps.metrics.gauge("postern_smtp_connections", "outbound SMTP connections open", async () => [[{}, deps.openConnections()]]);
-  return async () => ({ status: "ok", zone: deps.zone, queue: await queueDepth(), connections: deps.openConnections(),
-    webhooks_pending: await webhooksPending(), last_errors: deps.recent.list() });
+  // Low disk: "degraded" (new mail refused, delivery goes on) with the figures that say why.
+  return async () => {
+    const disk = deps.disk?.();
+    return { status: disk && !disk.ok ? "degraded" : "ok", zone: deps.zone, ...(disk && { disk: { free_bytes: disk.free_bytes, min_free_bytes: disk.min_free_bytes } }),
+      queue: await queueDepth(), connections: deps.openConnections(), webhooks_pending: await webhooksPending(), last_errors: deps.recent.list() };
+  };
 }

@@ -49,7 +49,14 @@ export function registerServer(program: Command) {
       // A bug in one request or delivery must not take every other one down with it: log and go on.
       process.on("unhandledRejection", (err) => app.log.error("unhandled rejection", { error: String((err as Error)?.stack ?? err) }));
       process.on("uncaughtException", (err) => app.log.error("uncaught exception", { error: String(err?.stack ?? err) }));
-      const stop = async () => { await app.stop(); process.exit(0); };
+      // One stop however many signals come (app.ts owns the sequence and its grace); 0 once every outcome is written.
+      let stopping: Promise<void> | null = null;
+      const stop = () => {
+        stopping ??= app.stop().then(() => process.exit(0), (err) => {
+          app.log.error("stop failed", { error: String((err as Error)?.stack ?? err) });
+          process.exit(1);
+        });
+      };
       process.on("SIGINT", stop);
       process.on("SIGTERM", stop);
       await new Promise(() => {});
@@ -67,10 +74,11 @@ export function registerServer(program: Command) {
       const nodes = (await app.nodes.list(app.config.server.zone)).map((n) => ({ node_id: n.nodeId, zone: n.zone, state: n.state, self: n.self,
         host: n.host, pid: n.pid, started: isoTime(n.startedAt), last_seen: isoTime(n.lastSeenAt), stopped: isoTime(n.stoppedAt),
         claims: n.claims }));
-      const body = { ...(health ?? { status: "unreachable" }), node: app.nodes.node.nodeId, nodes };
+      const body = { ...(health ?? { status: "unreachable" }), schema_version: await app.store.schemaVersion(), node: app.nodes.node.nodeId, nodes };
       ctx.out.print(body, () => [
         ...Object.entries(health ?? { status: `no postern server answers on ${listen}` })
           .map(([k, v]) => `${k.padEnd(12)} ${typeof v === "object" ? JSON.stringify(v) : v}`),
+        `schema       control ${body.schema_version.control}, ${Object.entries(body.schema_version.zones).map(([z, v]) => `${z} ${v}`).join(", ")}`,
         `node         ${app.nodes.node.nodeId}`, "",
         table(nodes.map((n) => ({ ...n, node_id: n.self ? `${n.node_id} (this)` : n.node_id, recipients: n.claims.recipients, webhooks: n.claims.webhooks })),
           ["node_id", "zone", "state", "host", "pid", "started", "last_seen", "recipients", "webhooks"]),

@@ -1,6 +1,7 @@
 // Shared pieces of the per-surface error mappers: turning anything thrown (AppError, Elysia's
 // VALIDATION / PARSE / NOT_FOUND, unknown failures) into a status and a message, never a stack.
 import { AppError, STATUS_BY_CODE, type Issue } from "../core/errors.ts";
+import { STORAGE_RETRY_AFTER_S } from "../core/disk-guard.ts";
 
 export interface ErrorInfo {
   status: number;
@@ -40,9 +41,20 @@ export class Unexpected extends Error {
 export const internalMessage = (err: unknown, message: string) =>
   err instanceof Unexpected ? `${message} (request id ${err.requestId})` : message;
 
+/**
+ * A passing refusal (the core's `unavailable`: disk space low, the server stopping): the surface
+ * answers 503 in its own shape with these headers, so clients retry instead of giving up.
+ */
+export function unavailableHeaders(err: unknown): Record<string, string> | null {
+  if (!(err instanceof AppError) || err.code !== "unavailable") return null;
+  return { "retry-after": String(err.reason === "stopping" ? 5 : STORAGE_RETRY_AFTER_S) };
+}
+
 /** Errors of the paths no vendor owns (health, docs, tracking): `{"message"}`. */
 export function renderPlain(err: unknown, code?: string | number): Response {
   const info = describeError(err, code);
+  const passing = unavailableHeaders(err);
+  if (passing) return json(503, { message: info.message }, passing);
   return json(info.status, { message: info.status >= 500 ? internalMessage(err, "internal server error") : info.message });
 }
 

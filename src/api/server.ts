@@ -51,6 +51,8 @@ export interface HttpDeps {
   clientIp: (peer: string, headers: Headers) => string;
   /** Sends a request about a domain of a zone served elsewhere to that zone's nodes. */
   zoneRouter?: ZoneRouter;
+  /** A refusal for every new request but /healthz and /metrics (the server is stopping: the surface's 503). */
+  refusal?: () => AppError | null;
 }
 
 /** `https://email.{domain}/{message_id}/hclick`: the honeypot link under the domain's tracking host. */
@@ -72,6 +74,8 @@ export function createHttpHandler(deps: HttpDeps) {
     const render = surface === "system" || surface === "tracking" ? renderPlain : ERROR_RENDERERS[surface];
     try {
       if (surface === "system") return { res: await system(path), surface };
+      const refused = deps.refusal?.();
+      if (refused) return { res: render(refused), surface };
       const ip = deps.clientIp(peer, req.headers);
       if (surface === "tracking") {
         const routed = deps.zoneRouter ? await deps.zoneRouter.routeTracking(req, path, { principal: null, ip, requestId }) : { req };

@@ -4,15 +4,16 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { KEYS, SECTIONS, ZONE_TABLE_KEYS, findKey, type KeyDef } from "./schema.ts";
 import { parseDuration } from "./duration.ts";
+import { parseSize } from "./size.ts";
 
 export interface Config {
   /** The file the config came from, or null for embedded defaults. */
   file: string | null;
   server: {
     listen: string; public_url: string; zone: string; node_id: string; claim_lease: number; trusted_proxies: string[];
-    rate_limit_per_key: number; rate_limit_per_ip: number;
+    rate_limit_per_key: number; rate_limit_per_ip: number; shutdown_grace: number;
   };
-  storage: { engine: "sqlite" | "postgres"; postgres_url: string; control_url: string; data_dir: string; templates_dir: string };
+  storage: { engine: "sqlite" | "postgres"; postgres_url: string; control_url: string; data_dir: string; templates_dir: string; min_free: number };
   zones: { names: string[]; default: string; proxy_timeout: number; remote: Record<string, RemoteZone> };
   mta: {
     hostname: string; bounce_domain: string; max_queue_lifetime: number; retry: number[]; dns_servers: string[];
@@ -63,6 +64,10 @@ function coerce(def: KeyDef, value: unknown, where: string, problems: string[]):
       // "0" is a duration too: retention's "forever".
       const ms = typeof value === "string" ? (value.trim() === "0" ? 0 : parseDuration(value)) : null;
       return ms ?? bad(`expected a duration such as "30s", "5m", "2h" or "5d", got ${JSON.stringify(value)}`);
+    }
+    case "size": {
+      const bytes = typeof value === "string" ? parseSize(value) : Number.isInteger(value) && (value as number) >= 0 ? value as number : null;
+      return bytes ?? bad(`expected a size such as "0", "512MiB" or "1GiB", got ${JSON.stringify(value)}`);
     }
     case "durations": {
       if (!Array.isArray(value) || value.length === 0) return bad("expected a non-empty array of durations");
@@ -160,6 +165,7 @@ export function loadConfig(opts: { file: string | null; env?: Record<string, str
   for (const def of KEYS) target[def.section]![def.key] = structuredClone(def.default);
   for (const def of KEYS) {
     if (def.type === "duration") target[def.section]![def.key] = parseDuration(def.default as string);
+    if (def.type === "size") target[def.section]![def.key] = parseSize(def.default as string);
     if (def.type === "durations") target[def.section]![def.key] = (def.default as string[]).map((d) => parseDuration(d)!);
   }
   target.zones!.remote = {};

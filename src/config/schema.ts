@@ -2,7 +2,7 @@
 // description. `config/postern.example.toml` and the file `postern init` writes are rendered from
 // it (test/config/schema.test.ts fails when they drift).
 
-export type KeyType = "string" | "bool" | "int" | "duration" | "strings" | "durations" | "table";
+export type KeyType = "string" | "bool" | "int" | "duration" | "strings" | "durations" | "table" | "size";
 
 export interface KeyDef {
   section: string;
@@ -42,11 +42,13 @@ export const KEYS: KeyDef[] = [
   k("server", "claim_lease", "duration", "30s", "a node renews its claims (recipients being delivered, webhook posts) while it works; a killed node's claims go to the other nodes when this runs out"),
   k("server", "trusted_proxies", "strings", ["127.0.0.1/8", "::1/128"], "X-Forwarded-For is believed only from these peers"),
   k("server", "rate_limit_per_key", "int", 10000, "API requests a second one key may make (bursts of as many); above it the vendor's 429; 0: no limit"),
+  k("server", "shutdown_grace", "duration", "30s", "on SIGTERM/SIGINT: how long deliveries and SMTP transactions in flight may take to finish; then the rest is written back as deferred and the process exits 0 (keep systemd's TimeoutStopSec above it)"),
   k("server", "rate_limit_per_ip", "int", 20000, "API requests a second from one client IP, keyed or not; 0: no limit"),
   k("storage", "engine", "string", "sqlite", "\"sqlite\": files under data_dir (the embedded default); \"postgres\": the URLs below"),
   k("storage", "postgres_url", "string", "", "postgres: the data of the zones served here (messages, queue, events, suppressions, outbox, tracking state), one schema per zone", '"postgres://postern@127.0.0.1:5432/postern"'),
   k("storage", "control_url", "string", "", "postgres: account, domains, DKIM keys, API keys, credentials, webhooks, templates; shared by every node of every zone; empty: postgres_url"),
   k("storage", "data_dir", "string", "./postern-data", "control.sqlite + one <zone>.sqlite per data zone; relative paths are relative to the config file"),
+  k("storage", "min_free", "size", "1GiB", "below this free space on data_dir's filesystem new mail is refused (HTTP 503 with Retry-After, SMTP 452 4.3.1); delivery, tracking and webhooks go on; bytes or KiB/MiB/GiB; \"0\": off"),
   k("storage", "templates_dir", "string", "./postern-data/templates", "stored templates (Handlebars files) used by name"),
   k("zones", "names", "strings", ["us", "eu"], "data zones this installation knows"),
   k("zones", "default", "string", "us", "zone of new domains unless `domain add --zone` says otherwise"),

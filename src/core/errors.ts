@@ -21,9 +21,11 @@ export interface Issue {
 
 /**
  * Why the core refused, when a surface words that refusal its own way: "sender_identity" (the
- * from address is not one the domain may send as, or the domain does not send).
+ * from address is not one the domain may send as, or the domain does not send); "storage" (new
+ * mail waits for disk space: core/disk-guard.ts); "stopping" (the server is shutting down). Both of
+ * the last two are `unavailable`: a 503 with Retry-After on HTTP, a 4xx on SMTP.
  */
-export type RefusalReason = "sender_identity";
+export type RefusalReason = "sender_identity" | "storage" | "stopping";
 
 export class AppError extends Error {
   readonly code: ErrorCode;

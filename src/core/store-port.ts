@@ -296,5 +296,17 @@ export interface Store {
    * process holds it. An engine may be stricter: SQLite allows one server per data directory.
    */
   takeLease(nodeId: string): Promise<ServeLease>;
+  /** Migrations applied to the control data and to each local zone (`status` shows them). */
+  schemaVersion(): Promise<SchemaVersion>;
+  /**
+   * A consistent copy of every database file into `dir` (new or empty) while the server may run,
+   * holding every commit made before the call; rejects with AppError "invalid" naming the engine's
+   * own tool where the engine has one (PostgreSQL: pg_dump).
+   */
+  backup(dir: string): Promise<BackupFile[]>;
   close(): Promise<void>;
 }
+
+export interface SchemaVersion { control: number; zones: Record<string, number> }
+/** One file of a backup: its name inside the backup directory and its size. */
+export interface BackupFile { name: string; bytes: number }

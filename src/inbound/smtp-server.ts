@@ -20,6 +20,7 @@ import type { Throttle } from "../core/throttle.ts";
 import { createRateLimiter } from "../core/rate-limit.ts";
 import type { UnsubscribeMailboxes } from "./unsubscribe-mail.ts";
 import type { ReceiverReportMailbox } from "./reports/mailbox.ts";
+import { isDiskFull, type DiskGuard } from "../core/disk-guard.ts";
 
 export interface InboundDeps {
   listen: [string, number];
@@ -55,11 +56,17 @@ export interface InboundDeps {
   maxConnectionsPerIp: number;
   connectionsPerMinutePerIp: number;
   now: () => number;
+  /** The disk guard (core/disk-guard.ts): new mail waits with 452 4.3.1 while it refuses. */
+  disk?: Pick<DiskGuard, "mayAccept" | "translate">;
+  /** True once the server is stopping: new connections get 421. */
+  stopping?: () => boolean;
 }
 
 type Session = SMTPServerSession & { user?: unknown; inboundRcpts?: string[] };
 
 const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
+// RFC 3463 4.3.1 "mail system full", Postfix's words for the same refusal.
+const insufficientStorage = () => smtpError(452, "4.3.1 Insufficient system storage");
 const isLoopback = (ip: string) => /^(127\.|::1$|::ffff:127\.)/.test(ip);
 
 export function createInboundServer(deps: InboundDeps) {
@@ -72,7 +79,9 @@ export function createInboundServer(deps: InboundDeps) {
     ...(deps.tls ? { key: readFileSync(deps.tls.key), cert: readFileSync(deps.tls.cert) } : {}),
     onAuth: (auth, session, cb) => void onAuth(auth, session).then((user) => cb(null, { user }), (e) => cb(e)),
     onRcptTo: (address, session, cb) => void onRcptTo(address.address, session as Session).then(() => cb(), (e) => cb(e)),
+    onMailFrom: (_address, _session, cb) => cb(deps.disk && !deps.disk.mayAccept() ? insufficientStorage() : undefined),
     onConnect: (session, cb) => {
+      if (deps.stopping?.()) return cb(smtpError(421, "4.3.2 service shutting down, try again later"));
       const refusal = admit(session.remoteAddress);
       if (!refusal) admitted.add(session.id);
       cb(refusal);
@@ -94,7 +103,7 @@ export function createInboundServer(deps: InboundDeps) {
         }, { reportBytes: s.envelope.rcptTo.length > s.inboundRcpts.length ? deps.maxReportBytes : 0, log: deps.log, closed: closed.signal })
           .then(async (r) => (r.reportRaw ? report(r.reportRaw, s) : `2.0.0 received as ${r.ids.join(" ")}`))
           .finally(() => receiving.delete(s.id))
-          .then((msg) => cb(null, msg), (e) => cb(e));
+          .then((msg) => cb(null, msg), (e) => cb(storageOr(e)));
       }
       const chunks: Buffer[] = [];
       let kept = 0;
@@ -114,7 +123,7 @@ export function createInboundServer(deps: InboundDeps) {
         let raw = Buffer.concat(chunks);
         // A cut report ends at its last whole line, so the cut is not taken for a bare CR or LF.
         if (kept >= cap) raw = raw.subarray(0, raw.lastIndexOf(10) + 1);
-        void onData(raw, session as Session).then((msg) => cb(null, msg), (e) => cb(e));
+        void onData(raw, session as Session).then((msg) => cb(null, msg), (e) => cb(storageOr(e)));
       });
     },
   });
@@ -205,9 +214,18 @@ export function createInboundServer(deps: InboundDeps) {
       });
       return `2.0.0 queued as ${r.id}`;
     } catch (e) {
+      if (e instanceof AppError && e.code === "unavailable") throw e.reason === "storage" ? insufficientStorage() : smtpError(451, `4.3.0 ${e.message}`);
+      if (isDiskFull(e)) throw storageOr(e);
       if (e instanceof AppError) throw smtpError(e.code === "too_large" ? 552 : e.code === "invalid" ? 553 : 550, `5.7.1 ${e.message}`);
       throw smtpError(451, "4.3.0 temporary failure, try again");
     }
+  }
+
+  /** A write that failed on a full disk is answered 452 4.3.1 (and makes the guard refuse for a while). */
+  function storageOr(e: unknown): Error {
+    if (!isDiskFull(e)) return e as Error;
+    deps.disk?.translate(e);
+    return insufficientStorage();
   }
 
   // smtp-server reports every client's broken connection (a reset in the middle of TLS, say) as an

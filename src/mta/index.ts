@@ -64,8 +64,9 @@ export function createMta(deps: MtaDeps) {
   });
   return {
     pool, delivery, scheduler,
-    async stop() {
-      await scheduler.stop();
+    /** Stops delivery; with a deadline, connections still busy past it are closed (their recipients stay queued). */
+    async stop(deadline?: number) {
+      await scheduler.stop(deadline, () => pool.abortAll());
       pool.closeAll();
       builder.close();
     },

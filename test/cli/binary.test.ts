@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { startSink } from "../helpers/smtp-sink.ts";
 import { JSC_OPTIONS } from "../../cli/jsc-tuning.ts";
 import { environOf } from "../helpers/proc.ts";
+import { release } from "../../cli/version.ts";
 
 const ROOT = join(import.meta.dir, "../..");
 const dir = mkdtempSync(join(tmpdir(), "postern-bin-"));
@@ -18,6 +19,9 @@ test("the compiled binary runs without node_modules and delivers signed mail", a
   expect(build.exitCode).toBe(0);
   const sink = await startSink();
   const run = (...args: string[]) => Bun.spawnSync([bin, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: dir } });
+  // The release is the build's (package version and git describe), even run far from the checkout.
+  expect(run("--version").stdout.toString().trim()).toBe(release());
+  expect(release()).toMatch(/^\d+\.\d+\.\d+ \(\S+\)$/);
   expect(run("init").exitCode).toBe(0);
   const file = join(dir, "postern.toml");
   writeFileSync(file, readFileSync(file, "utf8").replace('# "example.org" = "127.0.0.1:2526"', `"*" = "127.0.0.1:${sink.port}"`)

@@ -11,6 +11,7 @@ import { claimsContract } from "./contract-claims.ts";
 import { botMemoryContract } from "./contract-bot-memory.ts";
 import { receiverReportContract } from "./contract-receiver-reports.ts";
 import { retentionContract } from "./contract-retention.ts";
+import { opsContract } from "./contract-ops.ts";
 
 const NOW = 1_800_000_000_000;
 /** Node n1's claims, a minute long. */
@@ -31,6 +32,7 @@ export function runStoreContract(name: string, openStore: () => Store | Promise<
     botMemoryContract(makeStore, openPeer);
     receiverReportContract(makeStore, openPeer);
     retentionContract(makeStore);
+    opsContract(makeStore);
     const withDomain = async (store: Store, zone = "us") => store.control.insertDomain({ name: `d${Math.random().toString(36).slice(2, 8)}.test`, zone,
       wildcard: false, dkimSelector: "s1", keys: [], validation: true, botDetection: true, openTracking: false, clickTracking: false,
       unsubscribeTracking: false, inbound: false, limitMax: 0, limitWindow: "month" }, NOW);

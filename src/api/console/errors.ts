@@ -6,6 +6,6 @@ import { describeError, json } from "../errors.ts";
 export function renderConsoleError(err: unknown, elysiaCode?: string | number): Response {
   const info = describeError(err, elysiaCode);
   const field = err instanceof AppError ? err.issues[0]?.field : undefined;
-  const message = info.status >= 500 ? "internal server error" : info.message;
+  const message = info.status >= 500 && info.code !== "unavailable" ? "internal server error" : info.message;
   return json(info.status, field ? { message, field } : { message });
 }

@@ -2,7 +2,7 @@
 // "Forbidden" (mailgun.js reads it into err.details). Mailgun answers a duplicate with 400, not
 // 409; a field path of the core ("message.to.0.email") is named by its Mailgun parameter.
 import { AppError, type Issue } from "../../core/errors.ts";
-import { describeError, internalMessage, json } from "../errors.ts";
+import { describeError, internalMessage, json, unavailableHeaders } from "../errors.ts";
 
 // The first segment after an envelope path ("message.", "recipient.3.") is the form parameter.
 const PARAMETER = /^(?:(?:message|recipient\.\d+|envelopes\.\d+)\.)?(from|to|cc|bcc|subject|reply_to|headers\.[^.]+|content)\b/;
@@ -28,6 +28,8 @@ function issueMessage(issue: Issue): string {
 
 export function renderMailgunError(err: unknown, elysiaCode?: string | number): Response {
   const info = describeError(err, elysiaCode);
+  const passing = unavailableHeaders(err);
+  if (passing) return json(503, { message: info.message }, passing);
   if (info.status === 401) return new Response("Forbidden", { status: 401, headers: { "content-type": "text/plain" } });
   if (info.status >= 500) return json(info.status, { message: internalMessage(err, "Internal server error") });
   const status = err instanceof AppError && err.code === "conflict" ? 400 : info.status;

@@ -2,7 +2,7 @@
 // `errors` (strings) when a webhook endpoint failed its check. Field paths prefix the message so a
 // low-code user sees which form field was wrong.
 import { AppError } from "../../core/errors.ts";
-import { describeError, internalMessage, json } from "../errors.ts";
+import { describeError, internalMessage, json, unavailableHeaders } from "../errors.ts";
 
 /** An AppError that also carries the `errors` list of the spec's webhook-create 402. */
 export class ErrorListError extends AppError {
@@ -23,6 +23,8 @@ function messageOf(err: unknown, info: ReturnType<typeof describeError>): string
 
 export function renderNativeError(err: unknown, elysiaCode?: string | number): Response {
   const info = describeError(err, elysiaCode);
+  const passing = unavailableHeaders(err);
+  if (passing) return json(503, { message: info.message, status: 503 }, passing);
   const body: Record<string, unknown> = { message: messageOf(err, info), status: info.status };
   const strings = (err as { errorList?: string[] })?.errorList;
   if (strings) body.errors = strings;

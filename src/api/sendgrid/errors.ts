@@ -1,6 +1,6 @@
 // SendGrid's error shape: {"errors":[{"message","field","help"}]}, one entry per problem, with
 // dotted field paths such as personalizations.0.to.1.email and SendGrid's help links for 400s.
-import { describeError, internalMessage, json } from "../errors.ts";
+import { describeError, internalMessage, json, unavailableHeaders } from "../errors.ts";
 import { helpFor, MSG } from "./model.ts";
 import { AppError } from "../../core/errors.ts";
 import { PermissionDenied } from "../permission.ts";
@@ -16,6 +16,8 @@ const MESSAGES: Record<number, string> = {
 
 export function renderSendgridError(err: unknown, elysiaCode?: string | number): Response {
   const info = describeError(err, elysiaCode);
+  const passing = unavailableHeaders(err);
+  if (passing) return json(503, { errors: [{ message: info.message, field: null, help: null }] }, passing);
   // An unknown path: SendGrid's own words.
   if (elysiaCode === "NOT_FOUND" && !(err instanceof AppError)) return json(404, { errors: [{ field: null, message: "resource not found" }] });
   // A refusal of the permission model reads as SendGrid's own: "access forbidden".

@@ -2,7 +2,7 @@
 // (as strings), its status codes (422 for bad fields, 420 for sending limits) and, where SparkPost
 // sends one, a `results` object beside `errors` (1902 on a suppressed single recipient).
 import { AppError, type ErrorCode, type Issue } from "../../core/errors.ts";
-import { describeError, internalMessage, json } from "../errors.ts";
+import { describeError, internalMessage, json, unavailableHeaders } from "../errors.ts";
 
 const CODE_BY_STATUS: Record<number, string> = { 400: "1300", 401: "1001", 403: "1002", 404: "1600", 409: "1602", 413: "1300", 420: "2101", 422: "1300", 429: "1901", 500: "1500" };
 
@@ -48,6 +48,9 @@ export function renderSparkpostError(err: unknown, elysiaCode?: string | number)
     return json(err.status, err.results === undefined ? { errors: err.items } : { errors: err.items, results: err.results });
   }
   const info = describeError(err, elysiaCode);
+  // SparkPost's own 503 (its 5xx answers carry code 1500), with Retry-After.
+  const passing = unavailableHeaders(err);
+  if (passing) return json(503, { errors: [{ message: "Service unavailable", code: "1500", description: info.message }] }, passing);
   const explicit = (err as { sparkpostCode?: string })?.sparkpostCode;
   if (info.status === 401) return json(401, { errors: [{ message: "Unauthorized.", code: "1001", description: "Unauthorized." }] });
   if (info.status === 404 && elysiaCode === "NOT_FOUND") return json(404, { errors: [{ message: "Resource could not be found", code: "1600", description: "" }] });

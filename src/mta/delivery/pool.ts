@@ -17,6 +17,9 @@ interface HostState { open: number; idle: { client: SmtpClient; timer: ReturnTyp
 export function createPool(opts: PoolOptions) {
   const hosts = new Map<string, HostState>();
   let total = 0;
+  /** Connections handed out and not yet returned; `abortAll` drops them. */
+  const busy = new Set<SmtpClient>();
+  let aborted = false;
   const keyOf = (hop: Hop, tls: ClientOptions["tls"]) => `${hop.host}:${hop.port}:${tls}`;
   const stateOf = (key: string) => {
     let s = hosts.get(key);
@@ -44,10 +47,11 @@ export function createPool(opts: PoolOptions) {
       const key = keyOf(hop, tls);
       const s = stateOf(key);
       for (;;) {
+        if (aborted) throw new Error("the MTA is stopping: attempt ended, the recipient stays queued");
         const idle = s.idle.pop();
         if (idle) {
           clearTimeout(idle.timer);
-          if (!idle.client.isBroken) return idle.client;
+          if (!idle.client.isBroken) { busy.add(idle.client); return idle.client; }
           forget(key);
           continue;
         }
@@ -57,7 +61,9 @@ export function createPool(opts: PoolOptions) {
       s.open++;
       total++;
       try {
-        return await SmtpClient.open(hop, { hostname: opts.hostname, tls });
+        const client = await SmtpClient.open(hop, { hostname: opts.hostname, tls });
+        busy.add(client);
+        return client;
       } catch (err) {
         forget(key);
         throw err;
@@ -68,6 +74,8 @@ export function createPool(opts: PoolOptions) {
     async release(client: SmtpClient, tls: ClientOptions["tls"]) {
       const key = keyOf(client.hop, tls);
       const s = stateOf(key);
+      busy.delete(client);
+      if (aborted) client.isBroken = true;
       if (client.isBroken || client.sent >= opts.messagesPerConnection) {
         client.close();
         return forget(key);
@@ -88,6 +96,15 @@ export function createPool(opts: PoolOptions) {
       for (const [key, s] of hosts) {
         for (const { client, timer } of s.idle.splice(0)) { clearTimeout(timer); client.close(); forget(key); }
       }
+    },
+
+    /** Ends every attempt on the wire and refuses new ones (a stop past its grace; KumoMTA's shutdown does the same). */
+    abortAll() {
+      aborted = true;
+      for (const client of busy) client.abort();
+      busy.clear();
+      this.closeAll();
+      for (const s of hosts.values()) for (const w of s.waiters.splice(0)) w();
     },
 
     stats: () => ({ open: total }),

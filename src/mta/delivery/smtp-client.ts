@@ -91,4 +91,10 @@ export class SmtpClient {
     this.isBroken = true;
     try { this.conn.quit(); } catch { this.conn.close(); }
   }
+
+  /** Drops the connection at once, mid-transaction (a stop past its grace): the send in flight fails. */
+  abort() {
+    this.isBroken = true;
+    this.conn.close();
+  }
 }

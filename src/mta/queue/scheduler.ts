@@ -42,6 +42,13 @@ export interface SchedulerDeps {
 }
 
 
+/** True when `p` settled within `ms` (never rejects: attempts catch their own errors). */
+async function settlesBy(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), Math.max(0, ms)); });
+  try { return await Promise.race([p.then(() => true as const, () => true as const), late]); } finally { clearTimeout(timer); }
+}
+
 export function createScheduler(deps: SchedulerDeps) {
   let running = false;
   let inFlight = 0;
@@ -175,13 +182,27 @@ export function createScheduler(deps: SchedulerDeps) {
     poke,
     /** A recorder subscriber: accepted mail makes the queue worth a look now. */
     recorded(r: Recorded) { if (r.queued) poke(); },
-    /** Stops claiming, waits for attempts in flight, and writes their outcomes. */
-    async stop() {
+    /**
+     * Stops claiming, waits for attempts in flight (until `deadline`, a time from `now`, when one is
+     * given) and writes their outcomes. Past the deadline `abort` ends the attempts still running (a
+     * tarpitting MX must not hold a stop) and this node's claims left are released: due again at once,
+     * for the next start or another node.
+     */
+    async stop(deadline?: number, abort?: () => void) {
       running = false;
       poke();
       await loopDone;
-      await Promise.all([...active]);
+      const all = Promise.all([...active]);
+      if (deadline === undefined) await all;
+      else if (!(await settlesBy(all, deadline - deps.now()))) {
+        deps.log.warn("shutdown grace over: attempts still running are ended and released", { recipients: inFlightIds.size });
+        abort?.();
+        await settlesBy(Promise.all([...active]), 1000);
+      }
       await writer.flushAll();
+      if (deadline !== undefined && inFlightIds.size > 0) {
+        for (const zone of deps.store.zoneNames()) await deps.store.zone(zone).releaseClaims(deps.now(), deps.lease.owner);
+      }
       if (renewTimer) clearInterval(renewTimer);
       renewTimer = null;
     },

@@ -58,6 +58,15 @@ export async function openPostgresStore(opts: PostgresOptions): Promise<Store> {
       leases.add(lease);
       return { release: async () => { if (leases.delete(lease)) await lease.release(); } };
     },
+    async schemaVersion() {
+      const version = async (sql: Sql) => ((await sql.unsafe("SELECT COALESCE(MAX(version), 0)::int AS v FROM schema_migrations")) as { v: number }[])[0]!.v;
+      const zoneVersions: Record<string, number> = {};
+      for (const [name, i] of [...zones.keys()].map((n, i) => [n, i] as const)) zoneVersions[name] = await version(pools[1 + 2 * i]!);
+      return { control: await version(control), zones: zoneVersions };
+    },
+    async backup() {
+      throw new AppError("invalid", "postern backup copies SQLite files; on PostgreSQL use pg_dump (and pg_restore to restore): see docs/operations.md");
+    },
     // A lease still held is given back first: its connection belongs to a pool closed here.
     async close() {
       for (const l of [...leases]) { leases.delete(l); await l.release(); }

@@ -13,6 +13,7 @@ import { createZoneStore } from "./zone.ts";
 import { takeServeLock } from "./serve-lock.ts";
 import { createNodeRegistry } from "./nodes.ts";
 import { startCheckpointer, type Checkpointer } from "./checkpointer.ts";
+import { backupFiles } from "./backup.ts";
 
 /** Opens the store in `dataDir`, or entirely in memory when dataDir is ":memory:". */
 export function openSqliteStore(dataDir: string, zoneNames: string[]): Store {
@@ -22,6 +23,7 @@ export function openSqliteStore(dataDir: string, zoneNames: string[]): Store {
   const controlDb = openDatabase(path("control"), CONTROL_MIGRATIONS);
   const dbs: Database[] = [controlDb];
   const files = [{ db: controlDb, path: path("control") }];
+  const named = [{ name: "control", db: controlDb }];
   /** While served: WAL checkpoints on a worker thread (checkpointer.ts). */
   let checkpointer: Checkpointer | null = null;
   const zones = new Map<string, ZoneStore>();
@@ -35,6 +37,7 @@ export function openSqliteStore(dataDir: string, zoneNames: string[]): Store {
     const db = openDatabase(path(name), ZONE_MIGRATIONS);
     dbs.push(db);
     files.push({ db, path: path(name) });
+    named.push({ name, db });
     zones.set(name, createZoneStore(name, db));
   }
   return {
@@ -56,6 +59,11 @@ export function openSqliteStore(dataDir: string, zoneNames: string[]): Store {
       checkpointer = startCheckpointer(files, (why) => console.error(`postern: WAL checkpoints back on the serving thread: ${why}`));
       return { async release() { await checkpointer?.stop(); await lock.release(); } };
     },
+    schemaVersion: async () => {
+      const version = (db: Database) => (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
+      return { control: version(controlDb), zones: Object.fromEntries(named.slice(1).map((f) => [f.name, version(f.db)])) };
+    },
+    backup: async (dir) => backupFiles(named, dir),
     async close() {
       // Its connections close first: the server's, closing last, checkpoints and removes the log.
       await checkpointer?.stop();
