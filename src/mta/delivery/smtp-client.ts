@@ -45,7 +45,7 @@ export class SmtpClient {
 
   static open(hop: Hop, opts: ClientOptions): Promise<SmtpClient> {
     const conn = new SMTPConnection({
-      host: hop.host, port: hop.port, name: opts.hostname, secure: false,
+      host: hop.address ?? hop.host, port: hop.port, name: opts.hostname, secure: false,
       ignoreTLS: opts.tls === "none", requireTLS: opts.tls === "require",
       // Opportunistic TLS does not check certificates (RFC 7435); MTA-STS enforce does.
       // SNI takes a host name only: a static route to an IP address sends none (RFC 6066 §3).
