@@ -24,7 +24,8 @@ function instancePids(dir: string): number[] {
   return [master, ...children];
 }
 
-export function startPostfix(dir: string, opts: { port: number; relayPort: number; concurrency: number }): PostfixInstance | null {
+/** `extra`: main.cf settings on top of the stock ones below (tests add restrictions, benches transports). */
+export function startPostfix(dir: string, opts: { port: number; relayPort: number; concurrency: number; extra?: Record<string, string> }): PostfixInstance | null {
   if (!existsSync(POSTFIX) || process.getuid?.() !== 0) return null;
   const conf = join(dir, "etc");
   mkdirSync(conf, { recursive: true });
@@ -45,6 +46,7 @@ export function startPostfix(dir: string, opts: { port: number; relayPort: numbe
     smtpd_client_message_rate_limit: "0", smtpd_client_connection_rate_limit: "0", in_flow_delay: "0s", maillog_file: join(dir, "maillog"), maillog_file_prefixes: dir,
     smtp_connection_cache_on_demand: "yes", smtpd_relay_restrictions: "permit_mynetworks, reject", alias_maps: "", alias_database: "",
     smtputf8_enable: "no", biff: "no", append_dot_mydomain: "no",
+    ...opts.extra,
   };
   run([POSTCONF, "-c", conf, "-e", ...Object.entries(settings).map(([k, v]) => `${k}=${v}`)]);
   mkdirSync(settings.data_directory, { recursive: true });

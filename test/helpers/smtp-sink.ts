@@ -25,7 +25,11 @@ export interface Sink {
   close(): Promise<void>;
 }
 
-export interface SinkOptions { script?: RcptScript; hideStartTls?: boolean; delayMs?: number }
+export interface SinkOptions {
+  script?: RcptScript; hideStartTls?: boolean; delayMs?: number;
+  /** Where to listen: 127.0.0.1 and a free port unless given (an MX test listens on 127.0.0.x:25). */
+  host?: string; port?: number;
+}
 
 export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
   const messages: SinkMessage[] = [];
@@ -71,7 +75,7 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
   });
   // A client killed mid-session (the kill -9 test) resets its connection: not the test's failure.
   server.on("error", () => {});
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", () => resolve()));
   sink.port = (server.server.address() as { port: number }).port;
   return sink;
 }

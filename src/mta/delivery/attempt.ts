@@ -39,7 +39,7 @@ export interface DeliveryDeps {
   domainOf: (name: string) => Promise<Domain | null>;
   /** The scheduled-send hold on a message (queue/holds.ts): held mail is not attempted. */
   holdOf?: (message: StoredMessage) => Promise<Hold | null>;
-  /** True while many API requests are open: new attempts start at most one per CALLERS_FIRST_MS (turns.ts). */
+  /** True while many API requests are open: new attempts are paced by the event loop's lag (turns.ts). */
   callersWaiting?: () => boolean;
 }
 
@@ -128,7 +128,7 @@ export function createDelivery(deps: DeliveryDeps) {
       const decision = "hops" in hops ? await deps.tlsPolicy.decide(domain, hops.hops) : null;
       const worker = async () => {
         for (let r = queue.shift(); r; r = queue.shift()) {
-          await yieldToIo();
+          await yieldToIo(domain);
           // One recipient's trouble (a database error) must not discard the others' outcomes; it
           // gets none, and its lease brings it back.
           try {

@@ -1,0 +1,110 @@
+// The SMTP client's wire parts: replies read off a socket in order (RFC 5321 §4.2), the message
+// body framed for DATA (dot-stuffing, §4.5.2) or BDAT (RFC 3030), and the error a failed step
+// throws. Kept apart from the session logic (smtp-client.ts) so each stays small.
+
+export interface Reply {
+  code: number;
+  /** Every line with its code, joined with "\n" (the form outcome.ts reads). */
+  text: string;
+}
+
+export interface SmtpError extends Error {
+  code?: string;
+  responseCode?: number;
+  response?: string;
+  command?: string;
+  rejectedErrors?: { recipient: string; responseCode?: number; response?: string }[];
+}
+
+export function smtpError(code: string, message: string, command: string, reply?: Reply): SmtpError {
+  const err = new Error(message) as SmtpError;
+  err.code = code;
+  err.command = command;
+  if (reply) { err.responseCode = reply.code; err.response = reply.text; }
+  return err;
+}
+
+/**
+ * Matches replies to commands in the order they were sent (RFC 2920 §3.1: a pipelining server
+ * answers in order). A reply that arrives before anyone waits (the greeting, a 421 before
+ * closing) is kept for the next `next()`. When the connection fails every waiter gets the error.
+ */
+export class ReplyReader {
+  private partial = "";
+  private lines: string[] = [];
+  private ready: Reply[] = [];
+  private waiters: { resolve: (r: Reply) => void; reject: (e: SmtpError) => void }[] = [];
+  private failure: SmtpError | null = null;
+
+  /** Feeds bytes read from the socket. */
+  push(chunk: Buffer) {
+    // latin1 keeps every byte one character: a UTF-8 reply text is re-decoded per finished reply.
+    this.partial += chunk.toString("latin1");
+    let i: number;
+    while ((i = this.partial.indexOf("\n")) >= 0) {
+      const line = this.partial.slice(0, this.partial[i - 1] === "\r" ? i - 1 : i);
+      this.partial = this.partial.slice(i + 1);
+      this.lines.push(line);
+      // "250-" continues a reply; "250 " or a bare "250" ends it.
+      if (line[3] === "-") continue;
+      const text = Buffer.from(this.lines.join("\n"), "latin1").toString("utf8");
+      this.lines = [];
+      this.deliver({ code: Number(line.slice(0, 3)) || 0, text });
+    }
+  }
+
+  private deliver(reply: Reply) {
+    const w = this.waiters.shift();
+    if (w) w.resolve(reply); else this.ready.push(reply);
+  }
+
+  /** The next reply in order. */
+  next(): Promise<Reply> {
+    const r = this.ready.shift();
+    if (r) return Promise.resolve(r);
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
+  /** The connection is gone: every waiting and later `next()` fails with `err`. */
+  fail(err: SmtpError) {
+    if (!this.failure) this.failure = err;
+    for (const w of this.waiters.splice(0)) w.reject(this.failure);
+  }
+
+  /** Replies received but not yet taken (a pipelining server must not send any unasked). */
+  get unread(): number { return this.ready.length; }
+}
+
+const DOT = 0x2e;
+const LF = 0x0a;
+
+/** RFC 5321 §4.5.2 transparency and the final ".": the DATA body as one buffer, copied only when a line starts with ".". */
+export function dataBody(message: Buffer): Buffer {
+  const ending = message.length && message[message.length - 1] === LF ? ".\r\n" : "\r\n.\r\n";
+  const starts: number[] = [];
+  if (message[0] === DOT) starts.push(0);
+  for (let i = message.indexOf("\n.", 0, "latin1"); i >= 0; i = message.indexOf("\n.", i + 1, "latin1")) starts.push(i + 1);
+  if (!starts.length) return Buffer.concat([message, Buffer.from(ending, "latin1")]);
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (const at of starts) { parts.push(message.subarray(from, at), Buffer.from(".")); from = at; }
+  parts.push(message.subarray(from), Buffer.from(ending, "latin1"));
+  return Buffer.concat(parts);
+}
+
+/** True when `buf` has a byte above 127 (the body needs BODY=8BITMIME, RFC 6152). */
+export function hasEightBit(buf: Buffer): boolean {
+  for (let i = 0; i < buf.length; i++) if (buf[i]! > 127) return true;
+  return false;
+}
+
+/** EHLO keywords (RFC 5321 §4.1.1.1) with their parameters: "SIZE 10240000" → SIZE → "10240000". */
+export function parseEhlo(text: string): Map<string, string> {
+  const ext = new Map<string, string>();
+  for (const line of text.split("\n").slice(1)) {
+    const [kw = "", ...params] = line.slice(4).trim().split(/\s+/);
+    if (kw) ext.set(kw.toUpperCase(), params.join(" "));
+  }
+  return ext;
+}
