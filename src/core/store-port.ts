@@ -10,6 +10,7 @@ import type {
 import type { InboundMessageStore, InboundRuleStore } from "./inbound/model.ts";
 import type { TemplateRepo } from "./template-model.ts";
 import type { ListRepo } from "./list-model.ts";
+import type { DestinationQueueStore } from "./destination-store.ts";
 
 export type * from "./records.ts";
 
@@ -241,7 +242,7 @@ export interface BotMemoryStore {
 }
 
 /** Everything one zone keeps. */
-export interface ZoneStore extends SendRecordStore, QueueStore, EventLog, OutboxStore, SuppressionStore, BotResultStore, BotMemoryStore, InboundMessageStore {
+export interface ZoneStore extends SendRecordStore, QueueStore, DestinationQueueStore, EventLog, OutboxStore, SuppressionStore, BotResultStore, BotMemoryStore, InboundMessageStore {
   readonly zone: string;
 }
 

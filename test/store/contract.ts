@@ -8,6 +8,7 @@ import { contentContract } from "./contract-content.ts";
 import { sendControlContract } from "./contract-send-controls.ts";
 import { inboundContract } from "./contract-inbound.ts";
 import { claimsContract } from "./contract-claims.ts";
+import { destinationsContract } from "./contract-destinations.ts";
 import { botMemoryContract } from "./contract-bot-memory.ts";
 
 const NOW = 1_800_000_000_000;
@@ -26,6 +27,7 @@ export function runStoreContract(name: string, openStore: () => Store | Promise<
     contentContract(makeStore);
     inboundContract(makeStore, openPeer);
     claimsContract(makeStore, openPeer);
+    destinationsContract(makeStore, openPeer);
     botMemoryContract(makeStore, openPeer);
     const withDomain = async (store: Store, zone = "us") => store.control.insertDomain({ name: `d${Math.random().toString(36).slice(2, 8)}.test`, zone,
       wildcard: false, dkimSelector: "s1", keys: [], validation: true, botDetection: true, openTracking: false, clickTracking: false,

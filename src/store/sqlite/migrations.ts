@@ -198,6 +198,11 @@ export const ZONE_MIGRATIONS: string[] = [
    ${countTrigger("insert", "AFTER INSERT", ["NEW"])}
    ${countTrigger("update", "AFTER UPDATE OF status, rcpt_domain", ["OLD", "NEW"], "OLD.status IS NOT NEW.status OR OLD.rcpt_domain IS NOT NEW.rcpt_domain")}
    ${countTrigger("delete", "AFTER DELETE", ["OLD"])}`,
+  // The queue by destination key (#29): a claim starts at a recipient domain whose destination has
+  // room and reads only the due rows it takes; the scheduler publishes its destinations' state.
+  `CREATE INDEX recipients_key_due ON recipients(rcpt_domain, next_attempt_at) WHERE status IN ('queued', 'deferred');
+   CREATE TABLE destination_state (name TEXT NOT NULL, owner TEXT NOT NULL, snapshot TEXT NOT NULL, updated_at INTEGER NOT NULL,
+     PRIMARY KEY (name, owner)) WITHOUT ROWID;`,
 ];
 
 /** A trigger on recipients that takes OLD out of the counts and adds NEW to them. */
