@@ -98,6 +98,17 @@ function renderValue(v: unknown): string {
   return String(v);
 }
 
+/** [mta.shaping] (src/config/shaping.ts, docs/shaping.md), commented out: the defaults are built in. */
+const SHAPING_TEMPLATE = [
+  "", "# Delivery shaping per destination (docs/shaping.md). Defaults: connections = max_connections_per_host,",
+  "# messages_per_connection as above, initial_connections = 5, no rate; built-in providers gmail, outlook,",
+  "# yahoo, icloud, apple and built-in automation for their throttle replies.",
+  "# [mta.shaping.default]", "# connections = 20", "# initial_connections = 5", "# messages_per_connection = 100", '# rate = ""                      # "100/s", "5000/h"; empty: no limit',
+  "# [mta.shaping.providers.gmail]", '# match = ["gmail.com", "googlemail.com", "google.com"]', "# connections = 20", "# messages_per_connection = 50",
+  "# [[mta.shaping.automation]]", '# provider = "yahoo"              # a provider name or "*"', '# match = "TSS04"                 # regular expression on the reply',
+  '# action = "suspend"              # "suspend": no attempt for duration; "throttle": one connection', '# duration = "2h"',
+];
+
 /** The commented TOML file that `postern init` writes and config/postern.example.toml holds. */
 export function renderConfigTemplate(): string {
   const out = [
@@ -120,6 +131,7 @@ export function renderConfigTemplate(): string {
     if (section.name === "mta") {
       const routes = findKey("mta", "routes")!;
       out.push("", `# ${routes.description}`, "[mta.routes]", `# ${routes.example}`, '# "*" = "smtp.relay.example:587"');
+      out.push(...SHAPING_TEMPLATE);
     }
   }
   return out.join("\n") + "\n";
