@@ -9,7 +9,7 @@ export interface AttemptFacts { kind: "delivered" | "deferred" | "failed"; code?
 /** RFC 3463 §3.5 network and routing: no answer from host (4.4.1), bad connection (4.4.2). */
 const CONNECTION_FAILURE = /^4\.4\.[12]$/;
 /** Words receivers use when a sender opens too many connections or sends too fast. */
-const PUSHBACK_TEXT = /too many (connections|concurrent)|connection (rate|limit)|rate.?limit|throttl|try again later|unusual rate|too fast|too much mail/i;
+const PUSHBACK_TEXT = /too many (connections|concurrent)|connection (rate|limit)|rate.?limit|throttl|unusual rate|too fast|too much mail/i;
 
 /** The controller's input for one attempt, or null when nothing reached the receiver (a hold, a local check). */
 export function feedbackOf(facts: AttemptFacts, provider: string | null, rules: AutomationRule[], now: number): ControllerOutcome | null {
