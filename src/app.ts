@@ -59,6 +59,7 @@ import { createNativeSurface } from "./api/native/routes.ts";
 import { createConsoleSurface } from "./api/console/routes.ts";
 import { createSessionService } from "./core/sessions.ts";
 import { createQueueAdmin } from "./mta/queue/admin.ts";
+import { registerDestinationMetrics } from "./mta/queue/destination-view.ts";
 import { createZoneDirectory } from "./core/zones.ts";
 import { createZoneRouter } from "./api/zones/router.ts";
 import { sessionToken } from "./api/console/session.ts";
@@ -164,6 +165,8 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     sparkpost: createSparkpostSurface(surfaceDeps), native: createNativeSurface(surfaceDeps),
     tracking: createTrackingSurface({ codec, recorder: interactions, preferences: createPreferences({ store, interactions }), detector, log: log.child("tracking"), lists }),
   };
+  const queueAdmin = createQueueAdmin({ store, recorder, now, shaping: mta.shaping, routes: config.mta.routes });
+  registerDestinationMetrics(metrics, queueAdmin.destinations, now);
   const sessions = createSessionService({ control: store.control, access, now });
   // One count of wrong keys per client IP, whether they come to an API or to the console's sign-in.
   const keyThrottle = createThrottle({ now, freeFailures: 10 });
@@ -173,7 +176,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     rateLimits: { perIp: createRateLimiter({ rate: config.server.rate_limit_per_ip, now }), perKey: createRateLimiter({ rate: config.server.rate_limit_per_key, now }) },
     surfaces,
     console: createConsoleSurface({ ...surfaceDeps, sessions,
-      queue: createQueueAdmin({ store, recorder, now }), keyThrottle }),
+      queue: queueAdmin, keyThrottle }),
     health,
     metrics, log: log.child("http"), now,
     clientIp: createClientIp(config.server.trusted_proxies),

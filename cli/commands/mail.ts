@@ -19,7 +19,7 @@ function address(text: string) {
   return { email: p.email, ...(p.name ? { name: p.name } : {}) };
 }
 
-const admin = async (ctx: CliContext) => { const app = await ctx.app(); return createQueueAdmin({ store: app.store, recorder: app.recorder, now: app.now }); };
+const admin = async (ctx: CliContext) => { const app = await ctx.app(); return createQueueAdmin({ store: app.store, recorder: app.recorder, now: app.now, shaping: app.mta.shaping, routes: app.config.mta.routes }); };
 
 export function registerMail(program: Command) {
   program.command("send").description("send one message through the normal pipeline (queue, DKIM, delivery)")
@@ -44,6 +44,12 @@ export function registerMail(program: Command) {
     ctx.out.print(zones, () => Object.entries(zones).map(([z, s]) => `${z}: queued ${s.queued}, deferred ${s.deferred}, due ${s.due}, delivered ${s.delivered}, failed ${s.failed}` +
       (s.byDomain.length ? `\n  ${s.byDomain.map((d) => `${d.domain} ${d.count}`).join(", ")}` : "")).join("\n"));
   }));
+  queue.command("destinations").description("each destination: waiting, in flight, concurrency now and at most, suspension, last throttle reply")
+    .action(action(async (ctx) => {
+      const destinations = await (await admin(ctx)).destinations();
+      ctx.out.print({ destinations }, () => table(destinations.map((d) => ({ ...d, provider: d.provider ?? "", suspended_until: d.suspended_until ?? "",
+        last_throttle: d.last_throttle ?? "" })), ["name", "provider", "waiting", "in_flight", "concurrency", "max_concurrency", "suspended_until", "last_throttle"]));
+    }));
   queue.command("list").description("recipients waiting for delivery").option("--limit <n>", "at most n rows", "100")
     .action(action(async (ctx, o: { limit: string }) => {
       const limit = intOption(o.limit, "--limit", 1, 100_000);

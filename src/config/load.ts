@@ -5,6 +5,7 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { KEYS, SECTIONS, ZONE_TABLE_KEYS, findKey, type KeyDef } from "./schema.ts";
 import { parseDuration } from "./duration.ts";
 import { parseSize } from "./size.ts";
+import { emptyShaping, parseShaping, type ShapingConfig } from "./shaping.ts";
 
 export interface Config {
   /** The file the config came from, or null for embedded defaults. */
@@ -20,6 +21,8 @@ export interface Config {
     soft_bounce_limit: number; soft_bounce_window: number;
     max_connections: number; max_connections_per_host: number; messages_per_connection: number; signing_workers: number;
     routes: Record<string, string>;
+    /** [mta.shaping] (src/config/shaping.ts). */
+    shaping: ShapingConfig;
   };
   smtp: {
     listen: string; allow_insecure_auth: boolean; tls_cert: string; tls_key: string; max_message_size: number;
@@ -91,6 +94,7 @@ function applyFile(target: Record<string, Raw>, raw: Raw, where: string, problem
         applyZoneTable(target, key, value as Raw, where, problems);
         continue;
       }
+      if (section === "mta" && key === "shaping") { target.mta!.shaping = parseShaping(value, where, problems); continue; }
       if (!def) { problems.push(`${where}: ${section}.${key}: unknown key`); continue; }
       const v = coerce(def, value, where, problems);
       if (v !== undefined) target[section]![key] = v;
@@ -169,6 +173,7 @@ export function loadConfig(opts: { file: string | null; env?: Record<string, str
     if (def.type === "durations") target[def.section]![def.key] = (def.default as string[]).map((d) => parseDuration(d)!);
   }
   target.zones!.remote = {};
+  target.mta!.shaping = emptyShaping();
   const where = opts.file ?? "defaults";
   if (opts.file) {
     let text: string;

@@ -61,7 +61,7 @@ export const KEYS: KeyDef[] = [
   k("mta", "retry", "durations", ["1m", "5m", "15m", "30m", "1h", "2h", "4h"], "delays between attempts; then the last step until the lifetime ends (RFC 5321 §4.5.4.1)"),
   k("mta", "dns_servers", "strings", [], "\"host:port\" resolvers for every DNS look-up (MX, validation, domain verify, DKIM/SPF/DMARC, MTA-STS); empty: the nameservers of /etc/resolv.conf"),
   k("mta", "max_connections", "int", 200, "outbound SMTP connections open at once, all destinations together"),
-  k("mta", "max_connections_per_host", "int", 5, "outbound SMTP connections open at once to one MX host (and recipients of one domain attempted at once); 5 like Postfix's initial destination concurrency: big receivers throttle senders that open more, and a crash re-sends at most the messages on these connections"),
+  k("mta", "max_connections_per_host", "int", 20, "the most connections open at once to one destination without a rule of its own ([mta.shaping.default] connections); concurrency starts at 5 like Postfix's initial destination concurrency and grows while deliveries succeed (docs/shaping.md)"),
   k("mta", "messages_per_connection", "int", 100, "messages sent over one SMTP connection before it is closed"),
   k("mta", "signing_workers", "int", 1, "worker threads that compose and DKIM-sign outgoing mail, at a lower CPU priority than the main thread (accepting, SMTP); 1 (the default) takes RSA signing off the main thread; 0 signs on the main thread (a one-core machine)"),
   k("mta", "routes", "table", {}, "static routes that override MX, like Postfix transport maps: \"domain\" = \"host:port\", \"*\" = smarthost", '"example.org" = "127.0.0.1:2526"'),
@@ -104,6 +104,17 @@ function renderValue(v: unknown): string {
   return String(v);
 }
 
+/** [mta.shaping] (src/config/shaping.ts, docs/shaping.md), commented out: the defaults are built in. */
+const SHAPING_TEMPLATE = [
+  "", "# Delivery shaping per destination (docs/shaping.md). Defaults: connections = max_connections_per_host,",
+  "# messages_per_connection as above, initial_connections = 5, no rate; built-in providers gmail, outlook,",
+  "# yahoo, icloud, apple and built-in automation for their throttle replies.",
+  "# [mta.shaping.default]", "# connections = 20", "# initial_connections = 5", "# messages_per_connection = 100", '# rate = ""                      # "100/s", "5000/h"; empty: no limit',
+  "# [mta.shaping.providers.gmail]", '# match = ["gmail.com", "googlemail.com", "google.com"]', "# connections = 20", "# messages_per_connection = 50",
+  "# [[mta.shaping.automation]]", '# provider = "yahoo"              # a provider name or "*"', '# match = "TSS04"                 # regular expression on the reply',
+  '# action = "suspend"              # "suspend": no attempt for duration; "throttle": one connection', '# duration = "2h"',
+];
+
 /** The commented TOML file that `postern init` writes and config/postern.example.toml holds. */
 export function renderConfigTemplate(): string {
   const out = [
@@ -126,6 +137,7 @@ export function renderConfigTemplate(): string {
     if (section.name === "mta") {
       const routes = findKey("mta", "routes")!;
       out.push("", `# ${routes.description}`, "[mta.routes]", `# ${routes.example}`, '# "*" = "smtp.relay.example:587"');
+      out.push(...SHAPING_TEMPLATE);
     }
   }
   return out.join("\n") + "\n";

@@ -15,9 +15,26 @@ export interface QueueDestination {
   lastResponse: string | null;
 }
 
+/** One destination (docs/shaping.md): the `postern queue destinations --json` row, the console's and /metrics' source. */
+export interface DestinationView {
+  name: string;
+  provider: string | null;
+  waiting: number;
+  in_flight: number;
+  /** Attempts allowed at once now (0 while suspended, 1 while throttled), all nodes together. */
+  concurrency: number;
+  max_concurrency: number;
+  /** ISO time, or null. */
+  suspended_until: string | null;
+  /** The last reply that lowered the concurrency or suspended the destination. */
+  last_throttle: string | null;
+}
+
 /** The part of the queue administration (mta/queue/admin.ts) the console uses, per destination. */
 export interface DestinationQueueAdmin {
   byDestination(sender: string | null): Promise<QueueDestination[]>;
+  /** Every destination with mail waiting or recently attempted, busiest first. */
+  destinations(): Promise<DestinationView[]>;
   /** Makes every waiting recipient for `destination` due now; returns how many. */
   retryDestination(destination: string, sender: string | null): Promise<number>;
   /** Fails every waiting recipient for `destination` (with a failed event each); returns how many. */

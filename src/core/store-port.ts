@@ -12,6 +12,7 @@ import type { InboundMessageStore, InboundRuleStore } from "./inbound/model.ts";
 import type { ReceiverReportKind, StoredReceiverReport } from "./receiver-report.ts";
 import type { TemplateRepo } from "./template-model.ts";
 import type { ListRepo } from "./list-model.ts";
+import type { DestinationQueueStore } from "./destination-store.ts";
 
 export type * from "./records.ts";
 export type * from "./receiver-report.ts";
@@ -252,8 +253,8 @@ export interface ReceiverReportStore {
 }
 
 /** Everything one zone keeps. */
-export interface ZoneStore extends SendRecordStore, QueueStore, EventLog, OutboxStore, SuppressionStore, BotResultStore, BotMemoryStore, InboundMessageStore,
-  ReceiverReportStore, RetentionStore {
+export interface ZoneStore extends SendRecordStore, QueueStore, DestinationQueueStore, EventLog, OutboxStore, SuppressionStore, BotResultStore, BotMemoryStore,
+  InboundMessageStore, ReceiverReportStore, RetentionStore {
   readonly zone: string;
 }
 

@@ -15,6 +15,8 @@ import { createTlsPolicy } from "./delivery/tls-policy.ts";
 import { createDelivery } from "./delivery/attempt.ts";
 import { createScheduler } from "./queue/scheduler.ts";
 import { createHoldCheck } from "./queue/holds.ts";
+import { createDestinationTable } from "./queue/destinations.ts";
+import { shapingFrom } from "./shaping/setup.ts";
 
 const KEY_CACHE_MS = 60_000;
 
@@ -45,7 +47,10 @@ export function createMta(deps: MtaDeps) {
     keys.set(domain, { keys: list, at: now() });
     return list;
   };
-  const pool = createPool({ hostname: deps.hostname, maxTotal: config.mta.max_connections, maxPerHost: config.mta.max_connections_per_host,
+  const shaping = shapingFrom(config.mta);
+  // A destination's connections are bounded by the scheduler (its concurrency); several
+  // destinations can share a next hop (a smarthost), so the pool bounds only the total.
+  const pool = createPool({ hostname: deps.hostname, maxTotal: config.mta.max_connections, maxPerHost: config.mta.max_connections,
     messagesPerConnection: config.mta.messages_per_connection });
   const builder = createBuilder(deps, keysFor);
   const delivery = createDelivery({
@@ -60,10 +65,12 @@ export function createMta(deps: MtaDeps) {
     store, delivery, now, log: deps.log, recorder: deps.recorder, lease: { owner: deps.nodeId, leaseMs: config.server.claim_lease },
     policy: { schedule: config.mta.retry, lifetimeMs: config.mta.max_queue_lifetime },
     // Recipients beyond what the connections can carry would only wait, holding memory.
-    maxInFlight: Math.max(100, config.mta.max_connections * 2), perDomainConcurrency: config.mta.max_connections_per_host,
+    maxInFlight: Math.max(100, config.mta.max_connections),
+    destinations: createDestinationTable({ shaping, routes: config.mta.routes, mxHostsOf: (d) => delivery.mxHostsOf(d), now,
+      onResolved: () => scheduler.poke() }),
   });
   return {
-    pool, delivery, scheduler,
+    pool, delivery, scheduler, shaping,
     /** Stops delivery; with a deadline, connections still busy past it are closed (their recipients stay queued). */
     async stop(deadline?: number) {
       await scheduler.stop(deadline, () => pool.abortAll());

@@ -20,6 +20,10 @@ export interface Sink {
   port: number;
   messages: SinkMessage[];
   connections: number;
+  /** Connections open now, and the most open at once since the start or the last resetPeak(). */
+  open: number;
+  peakOpen: number;
+  resetPeak(): void;
   /** Resolves when `n` messages have arrived. */
   waitFor(n: number, timeoutMs?: number): Promise<SinkMessage[]>;
   close(): Promise<void>;
@@ -29,6 +33,8 @@ export interface SinkOptions {
   script?: RcptScript; hideStartTls?: boolean; delayMs?: number;
   /** Where to listen: 127.0.0.1 and a free port unless given (an MX test listens on 127.0.0.x:25). */
   host?: string; port?: number;
+  /** Beyond this many connections open at once, a new one is answered "421 4.7.0 Too many connections" and closed. */
+  maxConnections?: number;
 }
 
 export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
@@ -36,7 +42,8 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
   const attempts = new Map<string, number>();
   let waiters: (() => void)[] = [];
   const sink: Sink = {
-    port: 0, messages, connections: 0,
+    port: 0, messages, connections: 0, open: 0, peakOpen: 0,
+    resetPeak() { sink.peakOpen = sink.open; },
     async waitFor(n, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (messages.length < n) {
@@ -50,7 +57,18 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
   const server = new SMTPServer({
     authOptional: true, disabledCommands: opts.hideStartTls ? ["STARTTLS", "AUTH"] : ["AUTH"], logger: false,
     size: 50 * 1024 * 1024,
-    onConnect(_s, cb) { sink.connections++; cb(); },
+    onConnect(_s, cb) {
+      sink.connections++;
+      sink.open++;
+      sink.peakOpen = Math.max(sink.peakOpen, sink.open);
+      if (opts.maxConnections !== undefined && sink.open > opts.maxConnections) {
+        const err = new Error("4.7.0 Too many connections, try again later") as Error & { responseCode: number };
+        err.responseCode = 421;
+        return cb(err);
+      }
+      cb();
+    },
+    onClose() { sink.open--; },
     onRcptTo(address, _session, cb) {
       const n = (attempts.get(address.address) ?? 0) + 1;
       attempts.set(address.address, n);

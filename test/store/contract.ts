@@ -8,6 +8,7 @@ import { contentContract } from "./contract-content.ts";
 import { sendControlContract } from "./contract-send-controls.ts";
 import { inboundContract } from "./contract-inbound.ts";
 import { claimsContract } from "./contract-claims.ts";
+import { destinationsContract } from "./contract-destinations.ts";
 import { botMemoryContract } from "./contract-bot-memory.ts";
 import { receiverReportContract } from "./contract-receiver-reports.ts";
 import { retentionContract } from "./contract-retention.ts";
@@ -29,6 +30,7 @@ export function runStoreContract(name: string, openStore: () => Store | Promise<
     contentContract(makeStore);
     inboundContract(makeStore, openPeer);
     claimsContract(makeStore, openPeer);
+    destinationsContract(makeStore, openPeer);
     botMemoryContract(makeStore, openPeer);
     receiverReportContract(makeStore, openPeer);
     retentionContract(makeStore);

@@ -201,6 +201,7 @@ describe("console in Chromium", () => {
   test("queue: pending by destination, Retry and Purge", async () => {
     await clickLink(page, "Queue");
     await waitForText(page, "stuck.test");
+    await waitForText(page, "Destinations");
     await screenshot(page, "queue");
     await clickInRow(page, "stuck.test", "Retry");
     await clickInRow(page, "stuck.test", "Purge");

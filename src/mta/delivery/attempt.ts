@@ -84,7 +84,7 @@ export function createDelivery(deps: DeliveryDeps) {
     return entry;
   }
 
-  async function sendVia(hops: Hop[], tls: "opportunistic" | "require", from: string, rcpt: string, bytes: Buffer): Promise<AttemptOutcome> {
+  async function sendVia(hops: Hop[], tls: "opportunistic" | "require", from: string, rcpt: string, bytes: Buffer, perConnection?: number): Promise<AttemptOutcome> {
     let last: SmtpError | null = null;
     for (const hop of hops) {
       for (const mode of tls === "opportunistic" ? (["opportunistic", "none"] as const) : (["require"] as const)) {
@@ -107,7 +107,7 @@ export function createDelivery(deps: DeliveryDeps) {
           last = e;
           break;
         } finally {
-          await deps.pool.release(client, mode);
+          await deps.pool.release(client, mode, perConnection);
         }
       }
     }
@@ -118,8 +118,9 @@ export function createDelivery(deps: DeliveryDeps) {
     /**
      * Attempts every recipient (all of `domain`), `concurrency` at a time, handing each outcome to
      * `onAttempt` as soon as it is known (so it can be written at once, not after the whole group).
+     * `perConnection`: the destination's messages_per_connection (default: the pool's).
      */
-    async deliverDomain(zone: ZoneStore, domain: string, recipients: StoredRecipient[], concurrency: number, onAttempt: (a: Attempt) => void): Promise<void> {
+    async deliverDomain(zone: ZoneStore, domain: string, recipients: StoredRecipient[], concurrency: number, onAttempt: (a: Attempt) => void, perConnection?: number): Promise<void> {
       const hops = await hopsFor(domain);
       const queue = [...recipients];
       const fixed: AttemptOutcome | null = "error" in hops
@@ -136,7 +137,7 @@ export function createDelivery(deps: DeliveryDeps) {
             if (!entry) continue;
             const hold = deps.holdOf ? await deps.holdOf(entry.message) : null;
             if (hold) onAttempt({ recipient: r, message: entry.message, outcome: HELD, hold });
-            else onAttempt({ recipient: r, message: entry.message, outcome: fixed ?? await attemptOne(entry, r, decision!) });
+            else onAttempt({ recipient: r, message: entry.message, outcome: fixed ?? await attemptOne(entry, r, decision!, perConnection) });
           } catch (err) {
             deps.log.error("delivery attempt failed before an outcome", { rcpt: r.id, error: String(err) });
           }
@@ -144,13 +145,18 @@ export function createDelivery(deps: DeliveryDeps) {
       };
       await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, recipients.length)) }, worker));
     },
+    /** The MX host names of `domain` (cached with its next hops; [] for a route or a failed look-up): what its destination is resolved from. */
+    async mxHostsOf(domain: string): Promise<string[]> {
+      const r = await hopsFor(domain);
+      return "hops" in r ? r.hops.filter((h) => !h.isStaticRoute).map((h) => h.host) : [];
+    },
     forget(messageId: string) {
       const e = messages.get(messageId);
       if (e) { cachedBytes -= e.bytes; messages.delete(messageId); }
     },
   };
 
-  async function attemptOne(entry: CachedMessage, r: StoredRecipient, decision: { hops: Hop[]; tls: "opportunistic" | "require"; error?: string }) {
+  async function attemptOne(entry: CachedMessage, r: StoredRecipient, decision: { hops: Hop[]; tls: "opportunistic" | "require"; error?: string }, perConnection?: number) {
     const sender = await deps.domainOf(entry.message.domain);
     if (!sender) return { kind: "failed" as const, permanent: true, enhancedCode: "5.7.1", message: `sending domain ${entry.message.domain} was deleted` };
     if (sender.state !== "active") return { kind: "deferred" as const, permanent: false, enhancedCode: "4.7.1", message: `sending domain ${entry.message.domain} is ${sender.state}` };
@@ -165,7 +171,7 @@ export function createDelivery(deps: DeliveryDeps) {
     }
     const bounceDomain = bounceDomainFor(entry.message.domain, deps.verp.bounceDomain);
     const from = encodeReturnPath({ messageId: entry.message.id, recipientId: r.id, bounceDomain, secret: deps.verp.secret });
-    return sendVia(decision.hops, decision.tls, from, r.email, bytes);
+    return sendVia(decision.hops, decision.tls, from, r.email, bytes, perConnection);
   }
 }
 

@@ -1,5 +1,6 @@
 // Outbound connections: reused for several messages to the same next hop, bounded globally
-// (mta.max_connections) and per host (mta.max_connections_per_host); callers wait for a slot.
+// (mta.max_connections) and per host; callers wait for a slot. A destination's own connection limit
+// is kept by the scheduler, which starts no more attempts to it than its concurrency allows.
 import { SmtpClient, type ClientOptions } from "./smtp-client.ts";
 import type { Hop } from "./hops.ts";
 
@@ -70,13 +71,13 @@ export function createPool(opts: PoolOptions) {
       }
     },
 
-    /** Returns a connection: kept idle for reuse, or closed when broken or used up. */
-    async release(client: SmtpClient, tls: ClientOptions["tls"]) {
+    /** Returns a connection: kept idle for reuse, or closed when broken or used up (`perConnection`: the destination's limit). */
+    async release(client: SmtpClient, tls: ClientOptions["tls"], perConnection = opts.messagesPerConnection) {
       const key = keyOf(client.hop, tls);
       const s = stateOf(key);
       busy.delete(client);
       if (aborted) client.isBroken = true;
-      if (client.isBroken || client.sent >= opts.messagesPerConnection) {
+      if (client.isBroken || client.sent >= perConnection) {
         client.close();
         return forget(key);
       }

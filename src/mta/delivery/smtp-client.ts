@@ -227,8 +227,8 @@ export class SmtpClient {
 
   /** Drops the connection at once, mid-transaction (a stop past its grace): the send in flight fails. */
   abort() {
-    this.isBroken = true;
-    this.conn.close();
+    // Destroying the socket fires "close": every command still waiting for its reply fails (lost()).
+    this.destroy();
   }
 }
 

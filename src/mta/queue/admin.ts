@@ -4,14 +4,20 @@ import type { Store, StoredMessage, StoredRecipient } from "../../core/store-por
 import type { Recorder } from "../../core/recorder.ts";
 import type { QueueDestination } from "../../core/queue-admin.ts";
 import { purgedEvents } from "./policy.ts";
+import { destinationView } from "./destination-view.ts";
+import { BUILT_IN_AUTOMATION, BUILT_IN_PROVIDERS, DEFAULT_LIMITS, type Shaping } from "../shaping/rules.ts";
 
 /** At most this many waiting recipients per zone are read to group them by destination. */
 const SCAN_LIMIT = 5000;
 
 export type ZoneQueueStats = Awaited<ReturnType<ReturnType<Store["zone"]>["queueStats"]>>;
 
-export function createQueueAdmin(deps: { store: Store; recorder: Recorder; now: () => number }) {
+/** The shaping the MTA runs with and [mta.routes]: how waiting keys no node has published are named (default: the built-in rules). */
+export interface AdminShaping { shaping?: Shaping; routes?: Readonly<Record<string, string>> }
+
+export function createQueueAdmin(deps: { store: Store; recorder: Recorder; now: () => number } & AdminShaping) {
   const { store } = deps;
+  const shaping = deps.shaping ?? { defaults: DEFAULT_LIMITS, providers: BUILT_IN_PROVIDERS, automation: BUILT_IN_AUTOMATION };
   const zones = () => store.zoneNames();
 
   /** Waiting recipients for `destination` (every one when null) of messages `sender` sent (any when null). */
@@ -31,6 +37,8 @@ export function createQueueAdmin(deps: { store: Store; recorder: Recorder; now: 
   }
 
   return {
+    /** Every destination: waiting, in flight, concurrency now and at most, suspension, last throttle reply. */
+    destinations: () => destinationView({ store, shaping, routes: deps.routes ?? {}, now: deps.now }),
     /** Waiting recipients grouped by destination domain, busiest first (the console's queue page). */
     async byDestination(sender: string | null): Promise<QueueDestination[]> {
       const by = new Map<string, QueueDestination>();

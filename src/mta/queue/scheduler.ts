@@ -1,26 +1,25 @@
-// The delivery loop: claims due recipients with a lease, groups them by zone and destination
-// domain, runs the attempts within the connection limits, and writes each outcome as soon as it
-// is known (outcomes that finish together share a transaction), handing new events on. Slots are
-// handed out per destination domain and given back per recipient: a slow destination holds at
-// most its own share, never the slots of the others.
+// The delivery loop: asks the store for the keys (recipient domains) with waiting mail, claims due
+// recipients only of keys whose destination has room (its concurrency less its attempts in flight,
+// within its rate; none while suspended), runs the attempts, and writes each outcome as soon as it
+// is known (outcomes that finish together share a transaction), handing new events on. Each
+// outcome also feeds the destination's controller (destinations.ts). A full or suspended
+// destination costs nothing: its keys are passed over without reading their rows, and the loop
+// sleeps until a slot comes back (release pokes), a destination reopens, or mail falls due.
 import type { ClaimLease, Store, StoredRecipient } from "../../core/store-port.ts";
 import type { Logger } from "../../log.ts";
 import type { Recorded, Recorder } from "../../core/recorder.ts";
 import type { Delivery } from "../delivery/attempt.ts";
 import { applyHold, applyOutcome, type QueuePolicy } from "./policy.ts";
 import { createOutcomeWriter } from "./writer.ts";
+import type { DestinationState, DestinationTable } from "./destinations.ts";
 
 const IDLE_POLL_MS = 1_000;
 /** After a small claim, wait this long so that new mail is claimed in batches, not one row per transaction. */
 const CLAIM_COALESCE_MS = 10;
-/** With every due destination at its limit, how long to wait before looking again without a poke. */
-const SATURATED_POLL_MS = 100;
-/** Claim again once this share of the in-flight room is free (or nothing is in flight): a claim per
- *  finished recipient walks the due index each time, and with a backlog that was a tenth of the CPU. */
-const CLAIM_WHEN_FREE = 1 / 8;
-/** Rows per claim at most: a claim is one synchronous transaction (about 20 µs a row on SQLite);
- *  a bigger room is filled by several, with a turn of the event loop between them. */
+/** Rows per claim at most: a claim is one transaction; a bigger room is filled by several, with a turn of the event loop between them. */
 const CLAIM_BATCH = 100;
+/** How often the destinations' state is published for `postern queue destinations` and the console. */
+const PUBLISH_MS = 1_000;
 
 export interface SchedulerDeps {
   store: Store;
@@ -28,17 +27,15 @@ export interface SchedulerDeps {
   policy: QueuePolicy;
   now: () => number;
   log: Logger;
-  /** Recipients in flight at once (claimed, not yet written back). */
+  /** Recipients in flight at once (claimed, not yet written back), all destinations together. */
   maxInFlight: number;
-  perDomainConcurrency: number;
   recorder: Recorder;
   /**
    * This node's claims: renewed every third of the lease while their attempts run, so a live claim
    * never ends, and a killed node's claims go to the other nodes soon after it died.
    */
   lease: ClaimLease;
-  /** Recipients of one destination domain in flight at once (default: twice its concurrency). */
-  perDomainInFlight?: number;
+  destinations: DestinationTable;
 }
 
 
@@ -50,6 +47,7 @@ async function settlesBy(p: Promise<unknown>, ms: number): Promise<boolean> {
 }
 
 export function createScheduler(deps: SchedulerDeps) {
+  const table = deps.destinations;
   let running = false;
   let inFlight = 0;
   let wake: (() => void) | null = null;
@@ -58,17 +56,9 @@ export function createScheduler(deps: SchedulerDeps) {
   /** Claimed recipients not yet written back, with their zone (their leases are renewed). */
   const inFlightIds = new Map<string, string>();
   let renewTimer: ReturnType<typeof setInterval> | null = null;
-  /** Recipients in flight per destination domain (all zones together). */
-  const domainLoad = new Map<string, number>();
-  const perDomain = deps.perDomainInFlight ?? deps.perDomainConcurrency * 2;
-  const isAnyDomainFull = () => [...domainLoad.values()].some((n) => n >= perDomain);
-  const release = (domain: string, n: number) => {
-    if (!n) return;
-    inFlight -= n;
-    const left = (domainLoad.get(domain) ?? 0) - n;
-    if (left > 0) domainLoad.set(domain, left); else domainLoad.delete(domain);
-    poke();
-  };
+  let publishTimer: ReturnType<typeof setInterval> | null = null;
+  /** The earliest due time among keys whose destination had room at the last look (null: none). */
+  let nextDue: number | null = null;
   const writer = createOutcomeWriter({ recorder: deps.recorder, log: deps.log,
     onWritten: (ids) => { for (const id of ids) inFlightIds.delete(id); } });
 
@@ -78,58 +68,90 @@ export function createScheduler(deps: SchedulerDeps) {
     wake = () => { clearTimeout(t); resolve(); };
   });
 
-  async function runGroup(zone: string, domain: string, rcpts: StoredRecipient[]) {
+  async function runGroup(zone: string, domain: string, dest: DestinationState, rcpts: StoredRecipient[]) {
     const waiting = new Set(rcpts.map((r) => r.id));
+    const done = (n: number) => { inFlight -= n; poke(); };
     try {
-      await deps.delivery.deliverDomain(deps.store.zone(zone), domain, rcpts, deps.perDomainConcurrency, (a) => {
+      await deps.delivery.deliverDomain(deps.store.zone(zone), domain, rcpts, rcpts.length, (a) => {
         waiting.delete(a.recipient.id);
         writer.record(zone, [a.hold ? applyHold(a.recipient, a.message, a.hold, deps.now()) : applyOutcome(a.recipient, a.message, a.outcome, deps.now(), deps.policy)]);
-        release(domain, 1);
-      });
+        table.finish(dest, a.hold ? null : a.outcome);
+        done(1);
+      }, dest.dest.limits.messagesPerConnection);
     } catch (err) {
       deps.log.error("delivery group failed; the lease will bring it back", { domain, error: String((err as Error)?.stack ?? err) });
     } finally {
       // Attempted rows stay "in flight" until their outcome is written (writer.onWritten); the
       // others come back when their lease ends.
-      for (const id of waiting) inFlightIds.delete(id);
-      release(domain, waiting.size);
+      for (const id of waiting) { inFlightIds.delete(id); table.finish(dest, null); }
+      if (waiting.size) done(waiting.size);
     }
+  }
+
+  /** The claims of one zone: per key due now whose destination has room, at most that room. */
+  async function claimZone(zone: string, room: number): Promise<number> {
+    const z = deps.store.zone(zone);
+    const now = deps.now();
+    const asked = new Map<DestinationState, number>();
+    const wants: { key: string; limit: number }[] = [];
+    const destOf = new Map<string, DestinationState>();
+    for (const { key, nextDueAt } of await z.waitingKeys()) {
+      const dest = table.of(key);
+      if (!dest) continue; // its MX look-up runs; onResolved pokes
+      const left = table.room(dest) - (asked.get(dest) ?? 0);
+      if (left <= 0) continue;
+      if (nextDueAt > now) { if (nextDue === null || nextDueAt < nextDue) nextDue = nextDueAt; continue; }
+      const limit = Math.min(left, room);
+      if (limit <= 0) break;
+      wants.push({ key, limit });
+      destOf.set(key, dest);
+      asked.set(dest, (asked.get(dest) ?? 0) + limit);
+      room -= limit;
+    }
+    if (wants.length === 0) return 0;
+    // A row whose lease ran out while its attempt is still running comes back: never attempt it twice.
+    const rows = (await z.claimKeys(now, deps.lease, wants)).filter((r) => !inFlightIds.has(r.id));
+    const byKey = new Map<string, StoredRecipient[]>();
+    for (const r of rows) {
+      inFlightIds.set(r.id, zone);
+      const list = byKey.get(r.rcptDomain);
+      if (list) list.push(r); else byKey.set(r.rcptDomain, [r]);
+    }
+    inFlight += rows.length;
+    for (const [key, list] of byKey) {
+      const dest = destOf.get(key)!;
+      table.start(dest, list.length);
+      const p = runGroup(zone, key, dest, list);
+      active.add(p);
+      void p.finally(() => active.delete(p));
+    }
+    return rows.length;
   }
 
   async function claimAndStart(): Promise<number> {
     let claimed = 0;
+    nextDue = null;
     for (const zone of deps.store.zoneNames()) {
       const room = Math.min(deps.maxInFlight - inFlight, CLAIM_BATCH);
       if (room <= 0) break;
-      // A row whose lease ran out while its attempt is still running comes back from claimDue
-      // (which renews the lease): it must not be attempted twice.
-      const skipDomains = [...domainLoad].filter(([, n]) => n >= perDomain).map(([d]) => d);
-      const rows = (await deps.store.zone(zone).claimDue(deps.now(), room, deps.lease, { perDomain, skipDomains })).filter((r) => !inFlightIds.has(r.id));
-      for (const r of rows) inFlightIds.set(r.id, zone);
-      claimed += rows.length;
-      inFlight += rows.length;
-      const byDomain = new Map<string, StoredRecipient[]>();
-      for (const r of rows) {
-        domainLoad.set(r.rcptDomain, (domainLoad.get(r.rcptDomain) ?? 0) + 1);
-        const list = byDomain.get(r.rcptDomain);
-        if (list) list.push(r); else byDomain.set(r.rcptDomain, [r]);
-      }
-      for (const [domain, list] of byDomain) {
-        const p = runGroup(zone, domain, list);
-        active.add(p);
-        void p.finally(() => active.delete(p));
-      }
+      claimed += await claimZone(zone, room);
     }
     return claimed;
   }
 
-  async function nextWait(): Promise<number> {
-    let next: number | null = null;
+  /** How long to sleep with nothing claimable: until mail of a destination with room falls due, or one reopens. */
+  function nextWait(): number {
+    const times = [nextDue, table.nextOpening()].filter((t): t is number => t !== null);
+    return times.length ? Math.max(0, Math.min(IDLE_POLL_MS, Math.min(...times) - deps.now())) : IDLE_POLL_MS;
+  }
+
+  async function publish() {
+    const list = table.snapshot();
     for (const zone of deps.store.zoneNames()) {
-      const t = await deps.store.zone(zone).nextDueAt();
-      if (t !== null && (next === null || t < next)) next = t;
+      try { await deps.store.zone(zone).publishDestinations(deps.lease.owner, deps.now(), list); } catch (err) {
+        deps.log.warn("could not publish the destinations' state", { zone, error: String(err) });
+      }
     }
-    return next === null ? IDLE_POLL_MS : Math.max(0, Math.min(IDLE_POLL_MS, next - deps.now()));
   }
 
   /** Extends the leases of every claim still in flight; one that was lost (taken over) is logged. */
@@ -151,11 +173,11 @@ export function createScheduler(deps: SchedulerDeps) {
   async function loop() {
     while (running) {
       try {
-        if (inFlight > 0 && deps.maxInFlight - inFlight < deps.maxInFlight * CLAIM_WHEN_FREE) { await sleep(IDLE_POLL_MS); continue; }
+        if (inFlight >= deps.maxInFlight) { await sleep(IDLE_POLL_MS); continue; }
         const claimed = await claimAndStart();
         // Due rows of destinations at their limit are not claimable: wait for a slot to come back
         // (release pokes) rather than spin on them.
-        if (claimed === 0) await sleep(Math.max(await nextWait(), isAnyDomainFull() ? SATURATED_POLL_MS : 0));
+        if (claimed === 0) await sleep(nextWait());
         else if (claimed < Math.min(CLAIM_BATCH, deps.maxInFlight / 4)) await Bun.sleep(CLAIM_COALESCE_MS);
         else await new Promise<void>((resolve) => setImmediate(resolve));
       } catch (err) {
@@ -176,6 +198,8 @@ export function createScheduler(deps: SchedulerDeps) {
       }
       renewTimer = setInterval(() => void renew(), Math.max(100, Math.floor(deps.lease.leaseMs / 3)));
       renewTimer.unref?.();
+      publishTimer = setInterval(() => void publish(), PUBLISH_MS);
+      publishTimer.unref?.();
       loopDone = loop();
     },
     /** Wakes the loop at once (new mail was accepted, or a retry was forced). */
@@ -204,7 +228,9 @@ export function createScheduler(deps: SchedulerDeps) {
         for (const zone of deps.store.zoneNames()) await deps.store.zone(zone).releaseClaims(deps.now(), deps.lease.owner);
       }
       if (renewTimer) clearInterval(renewTimer);
-      renewTimer = null;
+      if (publishTimer) clearInterval(publishTimer);
+      renewTimer = publishTimer = null;
+      await publish();
     },
     /** Resolves when nothing is in flight and every outcome is written (tests, benchmarks). */
     async drain() {
@@ -212,6 +238,8 @@ export function createScheduler(deps: SchedulerDeps) {
       await writer.flushAll();
     },
     stats: () => ({ inFlight }),
+    /** Each destination as this node sees it now (the snapshot it publishes). */
+    destinations: () => table.snapshot(),
   };
 }
 

@@ -170,6 +170,11 @@ export const ZONE_MIGRATIONS: string[] = [
   `CREATE TABLE event_rollups (
      domain TEXT NOT NULL, bucket BIGINT NOT NULL, tag TEXT NOT NULL, type TEXT NOT NULL, n BIGINT NOT NULL,
      PRIMARY KEY (domain, bucket, tag, type));`,
+  // The queue by destination key (#29): a claim starts at a recipient domain whose destination has
+  // room and reads only the due rows it takes; the scheduler publishes its destinations' state.
+  `CREATE INDEX recipients_key_due ON recipients(rcpt_domain, next_attempt_at) WHERE status IN ('queued', 'deferred');
+   CREATE TABLE destination_state (name text NOT NULL, owner text NOT NULL, snapshot jsonb NOT NULL, updated_at bigint NOT NULL,
+     PRIMARY KEY (name, owner));`,
 ];
 
 /** The event `ev` (a jsonb expression, of type `type`) without the vendor codes 605 / 650. */

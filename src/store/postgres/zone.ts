@@ -10,6 +10,7 @@ import { addEvents, createEventStatements, insertEvents } from "./events.ts";
 import { createOutboxStatements } from "./outbox.ts";
 import { addOutcomeCommitMode, addRecipientUpdates, createQueueStatements } from "./queue.ts";
 import { createSendReads } from "./sends.ts";
+import { createDestinationQueue } from "./destinations.ts";
 import { createSendCommit } from "./send-commit.ts";
 import { addSuppressionWrites, createSuppressionStore, writeSuppressions } from "./suppressions.ts";
 import { Writes } from "./writes.ts";
@@ -25,6 +26,7 @@ export function createZoneStore(zone: string, sql: Sql, outcomes: Sql = sql): Zo
     zone,
     ...createSendReads(sql),
     ...createSuppressionStore(sql),
+    ...createDestinationQueue(sql),
     createSend: (input) => sends.add(input),
     claimDue: (now, limit, lease, fair) => queue.claimDue(now, limit, lease, fair),
     renewClaims: (ids, now, lease) => queue.renew(ids, now, lease),

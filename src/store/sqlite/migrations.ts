@@ -210,6 +210,11 @@ export const ZONE_MIGRATIONS: string[] = [
   `CREATE TABLE event_rollups (
      domain TEXT NOT NULL, bucket INTEGER NOT NULL, tag TEXT NOT NULL, type TEXT NOT NULL, n INTEGER NOT NULL,
      PRIMARY KEY (domain, bucket, tag, type)) WITHOUT ROWID;`,
+  // The queue by destination key (#29): a claim starts at a recipient domain whose destination has
+  // room and reads only the due rows it takes; the scheduler publishes its destinations' state.
+  `CREATE INDEX recipients_key_due ON recipients(rcpt_domain, next_attempt_at) WHERE status IN ('queued', 'deferred');
+   CREATE TABLE destination_state (name TEXT NOT NULL, owner TEXT NOT NULL, snapshot TEXT NOT NULL, updated_at INTEGER NOT NULL,
+     PRIMARY KEY (name, owner)) WITHOUT ROWID;`,
 ];
 
 /** A trigger on recipients that takes OLD out of the counts and adds NEW to them. */

@@ -6,6 +6,7 @@ import type { MessageEvent } from "../../core/model.ts";
 import type { ClaimsHeld, StoredAttachment, StoredMessage, StoredRecipient, Suppression, ZoneStore } from "../../core/store-port.ts";
 import { bool, json } from "./db.ts";
 import { createQueueStatements, toRecipient } from "./queue.ts";
+import { createDestinationQueue } from "./destinations.ts";
 import { createEventStatements } from "./events.ts";
 import { createOutboxStatements } from "./outbox.ts";
 import { createGroupCommit } from "./group-commit.ts";
@@ -54,6 +55,7 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
 
   return {
     ...createInboundMessageStore(db),
+    ...createDestinationQueue(db),
     zone,
     createSend: (input) => groupCommit.add(input),
     async getMessage(id) {

@@ -1,13 +1,17 @@
-// Queue: recipients waiting for delivery, by destination domain, with Retry (try now) and Purge
+// Queue: each destination's state (docs/shaping.md), then recipients waiting by recipient domain, with Retry (try now) and Purge
 // (give up: each recipient fails with an event, as `postern queue purge` does).
 import { get, post } from "./api.js";
 import { h, table, when, toast, button, actions } from "./dom.js";
 
 export async function queuePage(ctx) {
   ctx.view.append(h("h1", {}, "Queue"));
+  const dests = h("section", { class: "card" });
   const list = h("section", { class: "card" });
   const draw = async () => {
-    const rows = await get("/queue");
+    const [rows, destinations] = await Promise.all([get("/queue"), get("/queue/destinations")]);
+    dests.replaceChildren(h("h2", {}, "Destinations"), table(["Destination", "Provider", "Waiting", "In flight", "Concurrency", "Suspended until", "Last throttle"],
+      destinations.map((d) => [d.name, d.provider ?? "—", String(d.waiting), String(d.in_flight), `${d.concurrency} / ${d.max_concurrency}`,
+        d.suspended_until ? when(Date.parse(d.suspended_until)) : "—", d.last_throttle ? h("code", {}, d.last_throttle) : "—"]), "No destination has mail waiting."));
     list.replaceChildren(h("h2", {}, "Pending by destination"), table(["Destination", "Queued", "Deferred", "Oldest", "Next attempt", "Last reply", ""],
       rows.map((d) => [d.destination, String(d.queued), String(d.deferred), when(d.oldestAt), when(d.nextAttemptAt),
         d.lastResponse ? h("code", {}, d.lastResponse) : "—",
@@ -16,6 +20,6 @@ export async function queuePage(ctx) {
           button("Purge", async () => { const r = await post("/queue/purge", { destination: d.destination }); toast(`${r.purged} recipient(s) purged`); await draw(); }, "danger")),
       ]), "The queue is empty."));
   };
-  ctx.view.append(list);
+  ctx.view.append(dests, list);
   await draw();
 }

@@ -34,6 +34,21 @@ describe("console queue", () => {
     expect(await (await other.call("POST", "/queue/purge", { destination: "slow.test" })).json()).toEqual({ purged: 0 });
   });
 
+  test("destinations: the account sees each destination's state; a domain key sees none", async () => {
+    const admin = await env.signIn(env.t.accountKey);
+    const end = Date.now() + 20_000;
+    let rows: any[] = [];
+    while (Date.now() < end) {
+      rows = await (await admin.call("GET", "/queue/destinations")).json();
+      if (rows.some((d) => d.waiting === 2 && d.concurrency > 0)) break;
+      await Bun.sleep(200);
+    }
+    const d = rows.find((r) => r.waiting === 2)!;
+    expect(d).toMatchObject({ name: `127.0.0.1:${env.sink.port}`, provider: null, in_flight: 0, max_concurrency: 20, suspended_until: null });
+    expect(Object.keys(d).sort()).toEqual(["concurrency", "in_flight", "last_throttle", "max_concurrency", "name", "provider", "suspended_until", "waiting"]);
+    expect(await (await own.call("GET", "/queue/destinations")).json()).toEqual([]);
+  });
+
   test("Retry makes the waiting recipients due now; Purge fails them and empties the destination", async () => {
     expect(await (await own.call("POST", "/queue/retry", { destination: "SLOW.test" })).json()).toEqual({ retried: 2 });
     // Purge only once the retried attempt is over (two more deferrals), so none is in flight.

@@ -1,0 +1,111 @@
+// The scheduler's destinations: which destination each key (recipient domain) belongs to (its MX
+// looked up once, then every HOP_REFRESH_MS in the background), and per destination the attempts
+// in flight and the controller's state. The scheduler asks how many more it may start; outcomes
+// come back through `finish`. One snapshot of it feeds `queue destinations`, /metrics and the console.
+import type { DestinationSnapshot } from "../../core/destination-store.ts";
+import { destinationOf, type Destination } from "../shaping/destination.ts";
+import { allowed, initialState, nextOpening, spend, step, tokensNow, type ControllerState } from "../shaping/controller.ts";
+import { feedbackOf, type AttemptFacts } from "../shaping/feedback.ts";
+import type { Shaping } from "../shaping/rules.ts";
+
+const HOP_REFRESH_MS = 300_000;
+const MAX_KEYS = 100_000;
+
+export interface DestinationTableDeps {
+  shaping: Shaping;
+  routes: Readonly<Record<string, string>>;
+  /** The MX host names of a domain ([] when it has none or the look-up failed). */
+  mxHostsOf: (domain: string) => Promise<string[]>;
+  now: () => number;
+  /** A key's destination became known: worth a claim now. */
+  onResolved: () => void;
+}
+
+interface DestState { dest: Destination; ctl: ControllerState; inFlight: number; keys: Set<string> }
+
+export function createDestinationTable(deps: DestinationTableDeps) {
+  const { shaping } = deps;
+  const byKey = new Map<string, { name: string; at: number }>();
+  const resolving = new Set<string>();
+  const dests = new Map<string, DestState>();
+
+  const stateFor = (dest: Destination): DestState => {
+    let s = dests.get(dest.name);
+    if (!s) dests.set(dest.name, (s = { dest, ctl: initialState(dest.limits, deps.now()), inFlight: 0, keys: new Set() }));
+    return s;
+  };
+  const place = (key: string, dest: Destination) => {
+    const old = byKey.get(key);
+    if (old && old.name !== dest.name) dests.get(old.name)?.keys.delete(key);
+    if (!old && byKey.size >= MAX_KEYS) { const first = byKey.keys().next().value!; dests.get(byKey.get(first)!.name)?.keys.delete(first); byKey.delete(first); }
+    byKey.set(key, { name: dest.name, at: deps.now() });
+    stateFor(dest).keys.add(key);
+  };
+  /** Known without DNS: a provider by the recipient domain, or a static route. */
+  const withoutDns = (key: string): Destination | null => {
+    const d = destinationOf(key, [], deps.routes, shaping.providers, shaping.defaults);
+    return d.provider || d.name !== key.toLowerCase() ? d : null;
+  };
+  const resolve = (key: string) => {
+    if (resolving.has(key)) return;
+    resolving.add(key);
+    void deps.mxHostsOf(key).catch(() => [] as string[]).then((mx) => {
+      resolving.delete(key);
+      place(key, destinationOf(key, mx, deps.routes, shaping.providers, shaping.defaults));
+      deps.onResolved();
+    });
+  };
+
+  return {
+    /** The destination of `key`, or null while its MX look-up runs (a claim passes it over meanwhile). */
+    of(key: string): DestState | null {
+      const hit = byKey.get(key);
+      if (hit) {
+        if (deps.now() - hit.at > HOP_REFRESH_MS && !withoutDns(key)) resolve(key);
+        return dests.get(hit.name)!;
+      }
+      const quick = withoutDns(key);
+      if (quick) { place(key, quick); return dests.get(quick.name)!; }
+      resolve(key);
+      return null;
+    },
+    /** How many more attempts `s` may start now: its concurrency less those in flight, within its rate. */
+    room(s: DestState): number {
+      const now = deps.now();
+      return Math.max(0, Math.min(allowed(s.ctl, s.dest.limits, now) - s.inFlight, Math.floor(tokensNow(s.ctl, s.dest.limits.rate, now))));
+    },
+    start(s: DestState, n: number) {
+      s.inFlight += n;
+      s.ctl = spend(s.ctl, s.dest.limits.rate, n, deps.now());
+    },
+    /** One attempt of `s` ended: `facts` is its outcome (null: it was not attempted). */
+    finish(s: DestState, facts: AttemptFacts | null) {
+      s.inFlight = Math.max(0, s.inFlight - 1);
+      if (!facts) return;
+      const fb = feedbackOf(facts, s.dest.provider, shaping.automation, deps.now());
+      if (fb) s.ctl = step(s.ctl, s.dest.limits, fb, deps.now());
+    },
+    /** The earliest time a destination without room now may start again (suspension or rate), or null. */
+    nextOpening(): number | null {
+      let next: number | null = null;
+      for (const s of dests.values()) {
+        const t = nextOpening(s.ctl, s.dest.limits.rate, deps.now());
+        if (t !== null && (next === null || t < next)) next = t;
+      }
+      return next;
+    },
+    snapshot(): DestinationSnapshot[] {
+      const now = deps.now();
+      return [...dests.values()].filter((s) => s.keys.size > 0 || s.inFlight > 0).map((s) => ({
+        name: s.dest.name, provider: s.dest.provider, keys: [...s.keys].slice(0, 1000), inFlight: s.inFlight,
+        concurrency: allowed(s.ctl, s.dest.limits, now), maxConcurrency: s.dest.limits.connections,
+        suspendedUntil: s.ctl.suspendedUntil !== null && s.ctl.suspendedUntil > now ? s.ctl.suspendedUntil : null,
+        throttledUntil: s.ctl.throttledUntil !== null && s.ctl.throttledUntil > now ? s.ctl.throttledUntil : null,
+        lastThrottle: s.ctl.lastThrottle, lastThrottleAt: s.ctl.lastThrottleAt,
+      }));
+    },
+  };
+}
+
+export type DestinationTable = ReturnType<typeof createDestinationTable>;
+export type DestinationState = DestState;

@@ -1,0 +1,52 @@
+// The queue by key (the recipient domain) in a zone schema. The keys with waiting mail and each
+// key's first due time come from a loose index scan of recipients_key_due (rcpt_domain,
+// next_attempt_at) over pending rows: one probe per key, whatever waits behind it. A claim takes,
+// per key, the due rows it needs (FOR UPDATE SKIP LOCKED, as claimDue) and reads no other row.
+import type { DestinationQueueStore, DestinationSnapshot } from "../../core/destination-store.ts";
+import { toRecipient } from "../sqlite/queue.ts";
+import { rows, type Sql } from "./db.ts";
+
+const PENDING = "status IN ('queued', 'deferred')";
+
+const WAITING_KEYS = `WITH RECURSIVE k AS (
+    (SELECT rcpt_domain, next_attempt_at FROM recipients WHERE ${PENDING} ORDER BY rcpt_domain, next_attempt_at LIMIT 1)
+    UNION ALL
+    SELECT n.rcpt_domain, n.next_attempt_at FROM k CROSS JOIN LATERAL (SELECT rcpt_domain, next_attempt_at FROM recipients
+      WHERE ${PENDING} AND rcpt_domain > k.rcpt_domain ORDER BY rcpt_domain, next_attempt_at LIMIT 1) n)
+  SELECT rcpt_domain AS key, next_attempt_at AS due FROM k`;
+
+const CLAIM_KEYS = `WITH picked AS (
+    SELECT r.id FROM unnest($5::text[], $6::int[]) AS w(key, lim) CROSS JOIN LATERAL (
+      SELECT id FROM recipients WHERE ${PENDING} AND rcpt_domain = w.key AND next_attempt_at <= $1
+      ORDER BY next_attempt_at LIMIT w.lim FOR UPDATE SKIP LOCKED) r)
+  UPDATE recipients r SET next_attempt_at = $1 + $3, owner = $4 FROM picked WHERE r.id = picked.id RETURNING r.*`;
+
+export function createDestinationQueue(sql: Sql): DestinationQueueStore {
+  return {
+    async waitingKeys() {
+      return (await rows(sql, WAITING_KEYS)).map((r) => ({ key: r.key as string, nextDueAt: Number(r.due) }));
+    },
+    async waitingByKey() {
+      return (await rows(sql, `SELECT rcpt_domain AS key, COUNT(*)::int AS count FROM recipients WHERE ${PENDING}
+        GROUP BY rcpt_domain ORDER BY count DESC, key`)) as { key: string; count: number }[];
+    },
+    async claimKeys(now, lease, wants) {
+      const list = wants.filter((w) => w.limit > 0);
+      if (list.length === 0) return [];
+      const got = await rows(sql, CLAIM_KEYS, [now, 0, lease.leaseMs, lease.owner, list.map((w) => w.key), list.map((w) => w.limit)]);
+      return got.sort((a, b) => (a.next_attempt_at as number) - (b.next_attempt_at as number) || (a.seq as number) - (b.seq as number)).map(toRecipient);
+    },
+    async publishDestinations(owner, now, list: DestinationSnapshot[]) {
+      await sql.begin(async (tx) => {
+        await rows(tx, "DELETE FROM destination_state WHERE owner = $1", [owner]);
+        if (list.length) await rows(tx, `INSERT INTO destination_state (name, owner, snapshot, updated_at)
+          SELECT u.name, $1, u.snapshot::jsonb, $2 FROM unnest($3::text[], $4::text[]) AS u(name, snapshot)`,
+          [owner, now, list.map((d) => d.name), list.map((d) => JSON.stringify(d))]);
+      });
+    },
+    async publishedDestinations() {
+      return (await rows(sql, "SELECT owner, updated_at, snapshot FROM destination_state ORDER BY name, owner"))
+        .map((r) => ({ owner: r.owner as string, updatedAt: Number(r.updated_at), snapshot: (typeof r.snapshot === "string" ? JSON.parse(r.snapshot) : r.snapshot) as DestinationSnapshot }));
+    },
+  };
+}
