@@ -20,6 +20,8 @@ import { createHttpHandler } from "./api/server.ts";
 import { createClientIp } from "./api/client-ip.ts";
 import { createTokenCodec } from "./tracking/token.ts";
 import { createMta } from "./mta/index.ts";
+import { createEgressDirectory } from "./core/egress/directory.ts";
+import { createEgressService } from "./core/egress/service.ts";
 import { createRequestLoad } from "./core/request-load.ts";
 import { createSuppressionService } from "./core/suppressions.ts";
 import { createUnsubscribeGroupService } from "./core/unsubscribe-groups.ts";
@@ -104,11 +106,13 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       return d && localZones.includes(d.zone) ? store.zone(d.zone).getInbound(id) : null;
     } });
   const requestLoad = createRequestLoad();
-  const mta = createMta({ config, store, resolver, now, log: log.child("mta"), hostname: mtaHostname, secret, codec, recorder, nodeId, requestLoad });
+  const egress = createEgressService({ directory: createEgressDirectory(config.mta, mtaHostname), counters: store.control, now });
+  const mta = createMta({ config, store, resolver, now, log: log.child("mta"), hostname: mtaHostname, secret, codec, recorder, nodeId, requestLoad, egress: egress.directory });
   recorder.subscribe(mta.scheduler);
   recorder.subscribe(events);
   const sender = createSendService({
     store, recorder, now, hostname: mtaHostname, lifetimeMs: config.mta.max_queue_lifetime, maxMessageBytes: config.smtp.max_message_size,
+    egress: egress.directory,
   });
 
   const inboundMail = createInboundMail({ rules: store.control, owningDomain: domains.owning, zone: (z) => store.zone(z), zoneNames: store.zoneNames,
@@ -138,7 +142,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     sendBatches: createSendBatchService({ store, now }), webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey, templates: templateFiles, detector, resolver,
     outbound: events.outbound, eventWebhookPublicKey: events.publicKey, inboundRules, bots: createBotApi({ detector, verdicts: botVerdicts, now }),
-    templateService, lists };
+    templateService, lists, egress };
 
   const interactions = createInteractionRecorder({ store, recorder, detector, now });
 
@@ -186,7 +190,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   let serveLease: ServeLease | null = null;
   return {
     config, store, log, now, resolver, metrics, access, domains, sender, mta, http, surfaces, mtaHostname, codec, newAccountKey,
-    suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules, nodes,
+    suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules, nodes, egress,
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */
     async start(): Promise<Record<string, string>> {
       // One process per node id: a starting node takes back its own claims at once (scheduler.start).

@@ -19,6 +19,7 @@ import type { BotApi } from "../tracking/bot-api.ts";
 import type { InboundRules } from "../core/inbound/rules.ts";
 import type { UnsubscribeGroupService } from "../core/unsubscribe-groups.ts";
 import type { SendBatchService } from "../core/send-batches.ts";
+import type { EgressService } from "../core/egress/service.ts";
 
 export interface SurfaceDeps {
   config: Config;
@@ -55,4 +56,6 @@ export interface SurfaceDeps {
   inboundRules: InboundRules;
   /** The native bot API: classification, kept results and queued verdict pushes. */
   bots: BotApi;
+  /** Egress sources and pools with their warm-up state (the vendors' IP and pool listings). */
+  egress: EgressService;
 }

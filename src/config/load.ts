@@ -4,6 +4,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { KEYS, SECTIONS, ZONE_TABLE_KEYS, findKey, type KeyDef } from "./schema.ts";
 import { parseDuration } from "./duration.ts";
+import { applyEgressTable, checkEgress } from "./egress.ts";
+import type { EgressSourceConfig } from "../core/egress/directory.ts";
 
 export interface Config {
   /** The file the config came from, or null for embedded defaults. */
@@ -19,6 +21,8 @@ export interface Config {
     soft_bounce_limit: number; soft_bounce_window: number;
     max_connections: number; max_connections_per_host: number; messages_per_connection: number; signing_workers: number;
     routes: Record<string, string>;
+    /** [mta.egress.NAME] sources and [mta.pools.NAME] pools (config/egress.ts). */
+    egress: Record<string, EgressSourceConfig>; pools: Record<string, { sources: string[] }>;
   };
   smtp: {
     listen: string; allow_insecure_auth: boolean; tls_cert: string; tls_key: string; max_message_size: number;
@@ -83,6 +87,7 @@ function applyFile(target: Record<string, Raw>, raw: Raw, where: string, problem
         applyZoneTable(target, key, value as Raw, where, problems);
         continue;
       }
+      if (section === "mta" && !def && applyEgressTable(target.mta!, key, value, where, problems)) continue;
       if (!def) { problems.push(`${where}: ${section}.${key}: unknown key`); continue; }
       const v = coerce(def, value, where, problems);
       if (v !== undefined) target[section]![key] = v;
@@ -160,6 +165,8 @@ export function loadConfig(opts: { file: string | null; env?: Record<string, str
     if (def.type === "durations") target[def.section]![def.key] = (def.default as string[]).map((d) => parseDuration(d)!);
   }
   target.zones!.remote = {};
+  target.mta!.egress = {};
+  target.mta!.pools = {};
   const where = opts.file ?? "defaults";
   if (opts.file) {
     let text: string;
@@ -171,6 +178,7 @@ export function loadConfig(opts: { file: string | null; env?: Record<string, str
   applyEnv(target, env, problems);
   const cfg = { file: opts.file, ...target } as unknown as Config;
   checkMeaning(cfg, where, problems);
+  checkEgress(cfg.mta, where, problems);
   if (problems.length) throw new ConfigError(problems);
   const base = opts.file ? dirname(resolve(opts.cwd ?? process.cwd(), opts.file)) : resolve(opts.cwd ?? process.cwd());
   cfg.storage.data_dir = isAbsolute(cfg.storage.data_dir) ? cfg.storage.data_dir : resolve(base, cfg.storage.data_dir);

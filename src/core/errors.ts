@@ -21,9 +21,10 @@ export interface Issue {
 
 /**
  * Why the core refused, when a surface words that refusal its own way: "sender_identity" (the
- * from address is not one the domain may send as, or the domain does not send).
+ * from address is not one the domain may send as, or the domain does not send), "unknown_pool"
+ * (the message names an egress pool or sending address that is not configured: a 400 everywhere).
  */
-export type RefusalReason = "sender_identity";
+export type RefusalReason = "sender_identity" | "unknown_pool";
 
 export class AppError extends Error {
   readonly code: ErrorCode;

@@ -10,6 +10,7 @@ import type {
 import type { InboundMessageStore, InboundRuleStore } from "./inbound/model.ts";
 import type { TemplateRepo } from "./template-model.ts";
 import type { ListRepo } from "./list-model.ts";
+import type { EgressCounterStore } from "./egress/counter-port.ts";
 
 export type * from "./records.ts";
 
@@ -31,7 +32,7 @@ export interface SendControlStore {
 }
 
 /** Account, keys, domains, credentials and webhook targets: the data every zone shares. */
-export interface ControlStore extends InboundRuleStore, SendControlStore {
+export interface ControlStore extends InboundRuleStore, SendControlStore, EgressCounterStore {
   getAccount(): Promise<Account | null>;
   createAccount(a: Account & { secret: string }): Promise<void>;
   /** The server-wide HMAC secret for VERP and tracking tokens. */

@@ -1,7 +1,11 @@
-// Outbound connections: reused for several messages to the same next hop, bounded globally
-// (mta.max_connections) and per host (mta.max_connections_per_host); callers wait for a slot.
+// Outbound connections: reused for several messages to the same next hop from the same egress
+// source, bounded globally (mta.max_connections) and per host and source
+// (mta.max_connections_per_host); callers wait for a slot.
 import { SmtpClient, type ClientOptions } from "./smtp-client.ts";
 import type { Hop } from "./hops.ts";
+
+/** The local end of a connection: the egress source's address (absent: the machine's default) and EHLO name. */
+export interface LocalEnd { address?: string | null; ehlo?: string }
 
 const IDLE_CLOSE_MS = 5_000;
 
@@ -17,7 +21,7 @@ interface HostState { open: number; idle: { client: SmtpClient; timer: ReturnTyp
 export function createPool(opts: PoolOptions) {
   const hosts = new Map<string, HostState>();
   let total = 0;
-  const keyOf = (hop: Hop, tls: ClientOptions["tls"]) => `${hop.host}:${hop.port}:${tls}`;
+  const keyOf = (hop: Hop, tls: ClientOptions["tls"], local?: LocalEnd) => `${local?.address ?? ""}|${local?.ehlo ?? ""}|${hop.host}:${hop.port}:${tls}`;
   const stateOf = (key: string) => {
     let s = hosts.get(key);
     if (!s) hosts.set(key, (s = { open: 0, idle: [], waiters: [] }));
@@ -40,8 +44,8 @@ export function createPool(opts: PoolOptions) {
 
   return {
     /** A connection to `hop`: an idle one, a new one when limits allow, else after waiting. Throws on connect failure. */
-    async acquire(hop: Hop, tls: ClientOptions["tls"]): Promise<SmtpClient> {
-      const key = keyOf(hop, tls);
+    async acquire(hop: Hop, tls: ClientOptions["tls"], local?: LocalEnd): Promise<SmtpClient> {
+      const key = keyOf(hop, tls, local);
       const s = stateOf(key);
       for (;;) {
         const idle = s.idle.pop();
@@ -57,7 +61,7 @@ export function createPool(opts: PoolOptions) {
       s.open++;
       total++;
       try {
-        return await SmtpClient.open(hop, { hostname: opts.hostname, tls });
+        return await SmtpClient.open(hop, { hostname: local?.ehlo || opts.hostname, tls, localAddress: local?.address ?? undefined }, local);
       } catch (err) {
         forget(key);
         throw err;
@@ -66,7 +70,7 @@ export function createPool(opts: PoolOptions) {
 
     /** Returns a connection: kept idle for reuse, or closed when broken or used up. */
     async release(client: SmtpClient, tls: ClientOptions["tls"]) {
-      const key = keyOf(client.hop, tls);
+      const key = keyOf(client.hop, tls, client.local);
       const s = stateOf(key);
       if (client.isBroken || client.sent >= opts.messagesPerConnection) {
         client.close();

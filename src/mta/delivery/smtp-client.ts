@@ -25,7 +25,10 @@ export interface SmtpError extends Error {
 }
 
 export interface ClientOptions {
+  /** The EHLO name (the egress source's). */
   hostname: string;
+  /** The local address to bind to (the egress source's); absent: the machine's default. */
+  localAddress?: string;
   /** "require": fail unless STARTTLS succeeds with a valid certificate (MTA-STS enforce). */
   tls: "opportunistic" | "require" | "none";
 }
@@ -37,15 +40,16 @@ export class SmtpClient {
   /** Set when a transaction ended without a completed DATA: the session needs RSET (RFC 5321 §4.1.1.5). */
   needsReset = false;
 
-  private constructor(readonly hop: Hop, conn: SMTPConnection) {
+  /** `local`: the egress source it was opened from, as the pool keys it. */
+  private constructor(readonly hop: Hop, conn: SMTPConnection, readonly local?: { address?: string | null; ehlo?: string }) {
     this.conn = conn;
     conn.on("error", () => { this.isBroken = true; });
     conn.on("end", () => { this.isBroken = true; });
   }
 
-  static open(hop: Hop, opts: ClientOptions): Promise<SmtpClient> {
+  static open(hop: Hop, opts: ClientOptions, local?: { address?: string | null; ehlo?: string }): Promise<SmtpClient> {
     const conn = new SMTPConnection({
-      host: hop.host, port: hop.port, name: opts.hostname, secure: false,
+      host: hop.host, port: hop.port, name: opts.hostname, secure: false, ...(opts.localAddress ? { localAddress: opts.localAddress } : {}),
       ignoreTLS: opts.tls === "none", requireTLS: opts.tls === "require",
       // Opportunistic TLS does not check certificates (RFC 7435); MTA-STS enforce does.
       // SNI takes a host name only: a static route to an IP address sends none (RFC 6066 §3).
@@ -57,7 +61,7 @@ export class SmtpClient {
       conn.once("error", fail);
       conn.connect(() => {
         conn.removeListener("error", fail);
-        resolve(new SmtpClient(hop, conn));
+        resolve(new SmtpClient(hop, conn, local));
       });
     });
   }
