@@ -92,8 +92,10 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const newAccountKey = await ensureAccount(store.control, access, now());
   const secret = await store.control.getSecret();
   const codec = createTokenCodec(secret);
+  const egressDirectory = createEgressDirectory(config.mta, mtaHostname);
   const domains = createDomainService({
     control: store.control, resolver, now, zones: { names: config.zones.names, default: config.zones.default, remote: config.zones.remote, sharedControl },
+    hasPool: egressDirectory.hasPool,
     dns: { mtaHostname, bounceDomain: config.mta.bounce_domain, trackingHost: new URL(config.server.public_url).hostname },
   });
   const zoneDirectory = createZoneDirectory({ getDomain: store.control.getDomain, remote: config.zones.remote, publicUrl: config.server.public_url });
@@ -106,7 +108,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       return d && localZones.includes(d.zone) ? store.zone(d.zone).getInbound(id) : null;
     } });
   const requestLoad = createRequestLoad();
-  const egress = createEgressService({ directory: createEgressDirectory(config.mta, mtaHostname), counters: store.control, now });
+  const egress = createEgressService({ directory: egressDirectory, counters: store.control, now });
   const mta = createMta({ config, store, resolver, now, log: log.child("mta"), hostname: mtaHostname, secret, codec, recorder, nodeId, requestLoad, egress: egress.directory });
   recorder.subscribe(mta.scheduler);
   recorder.subscribe(events);
