@@ -11,6 +11,7 @@ import { registerInsight } from "./commands/insight.ts";
 import { registerReports } from "./commands/reports.ts";
 import { registerEventWebhook } from "./commands/event-webhook.ts";
 import { registerBackup } from "./commands/backup.ts";
+import { registerEgress } from "./commands/egress.ts";
 import { exitCodeFor } from "./output.ts";
 import { release } from "./version.ts";
 
@@ -32,6 +33,7 @@ export function buildProgram(argv: string[] = []): Command {
   registerInsight(program);
   registerEventWebhook(program);
   registerBackup(program);
+  registerEgress(program);
   // Global flags work after the command too: every subcommand knows them.
   const addGlobals = (cmd: Command) => {
     for (const sub of cmd.commands) {

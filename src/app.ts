@@ -21,6 +21,8 @@ import { createHttpHandler } from "./api/server.ts";
 import { createClientIp } from "./api/client-ip.ts";
 import { createTokenCodec } from "./tracking/token.ts";
 import { createMta } from "./mta/index.ts";
+import { createEgressDirectory } from "./core/egress/directory.ts";
+import { createEgressService } from "./core/egress/service.ts";
 import { createRequestLoad } from "./core/request-load.ts";
 import { createSuppressionService } from "./core/suppressions.ts";
 import { createUnsubscribeGroupService } from "./core/unsubscribe-groups.ts";
@@ -99,8 +101,10 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const newAccountKey = await ensureAccount(store.control, access, now());
   const secret = await store.control.getSecret();
   const codec = createTokenCodec(secret);
+  const egressDirectory = createEgressDirectory(config.mta, mtaHostname);
   const domains = createDomainService({
     control: store.control, resolver, now, zones: { names: config.zones.names, default: config.zones.default, remote: config.zones.remote, sharedControl },
+    hasPool: egressDirectory.hasPool,
     dns: { mtaHostname, bounceDomain: config.mta.bounce_domain, trackingHost: new URL(config.server.public_url).hostname },
   });
   const zoneDirectory = createZoneDirectory({ getDomain: store.control.getDomain, remote: config.zones.remote, publicUrl: config.server.public_url });
@@ -113,7 +117,8 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       return d && localZones.includes(d.zone) ? store.zone(d.zone).getInbound(id) : null;
     } });
   const requestLoad = createRequestLoad();
-  const mta = createMta({ config, store, resolver, now, log: log.child("mta"), hostname: mtaHostname, secret, codec, recorder, nodeId, requestLoad });
+  const egress = createEgressService({ directory: egressDirectory, counters: store.control, now });
+  const mta = createMta({ config, store, resolver, now, log: log.child("mta"), hostname: mtaHostname, secret, codec, recorder, nodeId, requestLoad, egress: egress.directory });
   recorder.subscribe(mta.scheduler);
   recorder.subscribe(events);
   // New mail waits while the data directory's disk is low or a write found it full (contract §10).
@@ -121,6 +126,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     freeBytes: opts.inMemory || config.storage.engine !== "sqlite" ? () => null : freeSpaceOf(config.storage.data_dir) });
   const sender = guardSends(createSendService({
     store, recorder, now, hostname: mtaHostname, lifetimeMs: config.mta.max_queue_lifetime, maxMessageBytes: config.smtp.max_message_size,
+    egress: egress.directory,
   }), disk);
   let stopping = false;
 
@@ -154,7 +160,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     sendBatches: createSendBatchService({ store, now }), webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey, templates: templateFiles, detector, resolver,
     outbound: events.outbound, eventWebhookPublicKey: events.publicKey, inboundRules, bots: createBotApi({ detector, verdicts: botVerdicts, now }),
-    templateService, lists, receiverReports };
+    templateService, lists, receiverReports, egress };
 
   const interactions = createInteractionRecorder({ store, recorder, detector, now });
 
@@ -206,7 +212,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   let serveLease: ServeLease | null = null;
   return {
     config, store, log, now, resolver, metrics, access, domains, sender, mta, http, surfaces, mtaHostname, codec, newAccountKey,
-    suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules, nodes, receiverReports, retention,
+    suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules, nodes, receiverReports, retention, egress,
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */
     async start(): Promise<Record<string, string>> {
       // One process per node id: a starting node takes back its own claims at once (scheduler.start).

@@ -15,7 +15,7 @@ const onOff = (v: string | undefined, flag: string): boolean | undefined => {
 export const domainJson = (d: Domain) => ({
   name: d.name, state: d.state, zone: d.zone, wildcard: d.wildcard, dkim_selector: d.dkimSelector,
   validation: d.validation, bot_detection: d.botDetection, open_tracking: d.openTracking, click_tracking: d.clickTracking, inbound: d.inbound,
-  limit: d.limitMax ? `${d.limitMax}/${d.limitWindow}` : null, created_at: isoTime(d.createdAt), updated_at: isoTime(d.updatedAt),
+  limit: d.limitMax ? `${d.limitMax}/${d.limitWindow}` : null, pool: d.pool || null, created_at: isoTime(d.createdAt), updated_at: isoTime(d.updatedAt),
 });
 
 const recordJson = (r: DnsRecord) => ({ type: r.type, name: r.name, value: r.value, ...(r.priority !== undefined ? { priority: r.priority } : {}),
@@ -78,12 +78,13 @@ export function registerDomain(program: Command) {
     .option("--inbound <on|off>", "receive mail for its addresses (routed by Mailgun routes, SendGrid Inbound Parse, SparkPost relay webhooks)")
     .option("--limit <N/M>", "at most N messages per M (hour, day, month or a duration such as 12h); 0/month removes it")
     .option("--zone <zone>", "only the domain's own zone: a domain's data stays in its zone, moving it is refused")
+    .option("--pool <pool>", "the egress pool ([mta.pools]) its mail goes out through unless a message names one; \"\" for the default pool")
     .action(action(async (ctx, name: string, o: Record<string, string | undefined>) => {
       const d = await (await ctx.app()).domains.set(name, {
         validation: onOff(o.validation, "--validation"), botDetection: onOff(o.botDetection, "--bot-detection"),
         openTracking: onOff(o.openTracking, "--open-tracking"), clickTracking: onOff(o.clickTracking, "--click-tracking"),
         unsubscribeTracking: onOff(o.unsubscribeTracking, "--unsubscribe-tracking"), inbound: onOff(o.inbound, "--inbound"), limit: o.limit,
-        zone: o.zone,
+        zone: o.zone, pool: o.pool,
       });
       ctx.out.print(domainJson(d), () => `updated ${d.name}`);
     }));

@@ -19,6 +19,7 @@ import type { BotApi } from "../tracking/bot-api.ts";
 import type { InboundRules } from "../core/inbound/rules.ts";
 import type { UnsubscribeGroupService } from "../core/unsubscribe-groups.ts";
 import type { SendBatchService } from "../core/send-batches.ts";
+import type { EgressService } from "../core/egress/service.ts";
 
 import type { ReceiverReportService } from "../core/receiver-reports.ts";
 
@@ -59,4 +60,6 @@ export interface SurfaceDeps {
   bots: BotApi;
   /** Receivers' DMARC aggregate and TLS reports about the domains. */
   receiverReports: ReceiverReportService;
+  /** Egress sources and pools with their warm-up state (the vendors' IP and pool listings). */
+  egress: EgressService;
 }

@@ -19,7 +19,8 @@ export function normalizePath(path: string): string {
 
 /**
  * `headers` settle /v3 paths no table names: SendGrid clients send `Authorization: Bearer`, which
- * Mailgun never takes, so an unknown SendGrid path gets SendGrid's 404, not Mailgun's 401.
+ * Mailgun never takes, so an unknown SendGrid path gets SendGrid's 404, not Mailgun's 401. Paths
+ * both vendors have (`/v3/ips`) go the same way: Bearer to SendGrid, Basic to Mailgun (docs/egress.md).
  */
 export function surfaceForPath(rawPath: string, headers?: Headers): Surface {
   const path = normalizePath(rawPath);

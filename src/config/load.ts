@@ -6,6 +6,8 @@ import { KEYS, SECTIONS, ZONE_TABLE_KEYS, findKey, type KeyDef } from "./schema.
 import { parseDuration } from "./duration.ts";
 import { parseSize } from "./size.ts";
 import { emptyShaping, parseShaping, type ShapingConfig } from "./shaping.ts";
+import { applyEgressTable, checkEgress } from "./egress.ts";
+import type { EgressSourceConfig } from "../core/egress/directory.ts";
 
 export interface Config {
   /** The file the config came from, or null for embedded defaults. */
@@ -23,6 +25,8 @@ export interface Config {
     routes: Record<string, string>;
     /** [mta.shaping] (src/config/shaping.ts). */
     shaping: ShapingConfig;
+    /** [mta.egress.NAME] sources and [mta.pools.NAME] pools (config/egress.ts). */
+    egress: Record<string, EgressSourceConfig>; pools: Record<string, { sources: string[] }>;
   };
   smtp: {
     listen: string; allow_insecure_auth: boolean; tls_cert: string; tls_key: string; max_message_size: number;
@@ -95,6 +99,7 @@ function applyFile(target: Record<string, Raw>, raw: Raw, where: string, problem
         continue;
       }
       if (section === "mta" && key === "shaping") { target.mta!.shaping = parseShaping(value, where, problems); continue; }
+      if (section === "mta" && !def && applyEgressTable(target.mta!, key, value, where, problems)) continue;
       if (!def) { problems.push(`${where}: ${section}.${key}: unknown key`); continue; }
       const v = coerce(def, value, where, problems);
       if (v !== undefined) target[section]![key] = v;
@@ -174,6 +179,8 @@ export function loadConfig(opts: { file: string | null; env?: Record<string, str
   }
   target.zones!.remote = {};
   target.mta!.shaping = emptyShaping();
+  target.mta!.egress = {};
+  target.mta!.pools = {};
   const where = opts.file ?? "defaults";
   if (opts.file) {
     let text: string;
@@ -185,6 +192,7 @@ export function loadConfig(opts: { file: string | null; env?: Record<string, str
   applyEnv(target, env, problems);
   const cfg = { file: opts.file, ...target } as unknown as Config;
   checkMeaning(cfg, where, problems);
+  checkEgress(cfg.mta, where, problems);
   if (problems.length) throw new ConfigError(problems);
   const base = opts.file ? dirname(resolve(opts.cwd ?? process.cwd(), opts.file)) : resolve(opts.cwd ?? process.cwd());
   cfg.storage.data_dir = isAbsolute(cfg.storage.data_dir) ? cfg.storage.data_dir : resolve(base, cfg.storage.data_dir);

@@ -138,6 +138,13 @@ export function renderConfigTemplate(): string {
       const routes = findKey("mta", "routes")!;
       out.push("", `# ${routes.description}`, "[mta.routes]", `# ${routes.example}`, '# "*" = "smtp.relay.example:587"');
       out.push(...SHAPING_TEMPLATE);
+      out.push("", "# Egress sources (docs/egress.md): the local address outbound SMTP binds to, its EHLO name (default",
+        "# mta.hostname) and, for a new address, the first day of its warm-up (SendGrid's hourly caps: 20, 28, 39, ...;",
+        "# warm from day 42; empty: warm). Pools group sources (an address belongs to at most one); messages name",
+        "# one (ip_pool_name, options.ip_pool, o:sending-ip-pool, pool) or take their domain's (domain set --pool),",
+        "# else pool \"default\" (without [mta.pools.default]: the machine's default address).",
+        "# [mta.egress.ip1]", '# source_address = "203.0.113.10"', '# ehlo = "mta1.example.com"', '# warmup_start = "2026-11-26"',
+        "# [mta.pools.default]", '# sources = ["ip1"]');
     }
   }
   return out.join("\n") + "\n";

@@ -20,6 +20,8 @@ export interface DomainDeps {
    * elsewhere is added here only when control data is shared (`sharedControl`): its nodes then see it.
    */
   zones: { names: string[]; default: string; remote?: Readonly<Record<string, { url: string; public_url?: string }>>; sharedControl?: boolean };
+  /** The configured egress pools ([mta.pools]): a domain's pool must be one. */
+  hasPool?: (name: string) => boolean;
   dns: DnsContext;
 }
 
@@ -35,6 +37,8 @@ export interface DomainSettingsPatch {
   wildcard?: boolean;
   /** Only the zone the domain has: a domain's data stays in its zone, so it never moves (movingRefused). */
   zone?: string;
+  /** The egress pool of its mail ("" : the default pool); must be a configured pool. */
+  pool?: string;
 }
 
 const DEFAULT_SETTINGS: DomainSettings = {
@@ -129,6 +133,7 @@ export function createDomainService(deps: DomainDeps) {
     async set(name: string, patch: DomainSettingsPatch): Promise<Domain> {
       const d = await require(name);
       if (patch.zone !== undefined && patch.zone.trim().toLowerCase() !== d.zone) throw movingRefused(d, patch.zone);
+      if (patch.pool && deps.hasPool && !deps.hasPool(patch.pool)) throw new AppError("invalid", `unknown ip pool "${patch.pool}": not an [mta.pools] pool`, { field: "pool", reason: "unknown_pool" });
       const settings = applyPatch(d, patch);
       return (await control.updateDomain(d.name, { ...settings, wildcard: patch.wildcard ?? d.wildcard }, now()))!;
     },
@@ -155,6 +160,7 @@ function applyPatch(base: DomainSettings, patch: DomainSettingsPatch): DomainSet
     validation: patch.validation ?? base.validation, botDetection: patch.botDetection ?? base.botDetection,
     openTracking: patch.openTracking ?? base.openTracking, clickTracking: patch.clickTracking ?? base.clickTracking,
     unsubscribeTracking: patch.unsubscribeTracking ?? base.unsubscribeTracking, inbound: patch.inbound ?? base.inbound, limitMax: base.limitMax, limitWindow: base.limitWindow,
+    ...(patch.pool !== undefined || base.pool !== undefined ? { pool: patch.pool ?? base.pool } : {}),
   };
   if (patch.limit !== undefined) {
     const limit = parseLimit(patch.limit);

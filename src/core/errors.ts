@@ -21,11 +21,12 @@ export interface Issue {
 
 /**
  * Why the core refused, when a surface words that refusal its own way: "sender_identity" (the
- * from address is not one the domain may send as, or the domain does not send); "storage" (new
- * mail waits for disk space: core/disk-guard.ts); "stopping" (the server is shutting down). Both of
- * the last two are `unavailable`: a 503 with Retry-After on HTTP, a 4xx on SMTP.
+ * from address is not one the domain may send as, or the domain does not send); "unknown_pool" (the
+ * message names an egress pool or sending address that is not configured: a 400 everywhere);
+ * "storage" (new mail waits for disk space: core/disk-guard.ts); "stopping" (the server is shutting
+ * down). Both of the last two are `unavailable`: a 503 with Retry-After on HTTP, a 4xx on SMTP.
  */
-export type RefusalReason = "sender_identity" | "storage" | "stopping";
+export type RefusalReason = "sender_identity" | "unknown_pool" | "storage" | "stopping";
 
 export class AppError extends Error {
   readonly code: ErrorCode;

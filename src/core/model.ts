@@ -22,6 +22,8 @@ export interface DomainSettings {
   /** Sending limit: at most `limitMax` messages per `limitWindow` ("hour", "day", "month"). 0 = none. */
   limitMax: number;
   limitWindow: string;
+  /** The egress pool its mail goes out through unless a message names one ("" or absent: the default pool). */
+  pool?: string;
 }
 
 export interface Domain extends DomainSettings {
@@ -106,6 +108,8 @@ export interface SendRequest {
   /** Kept with the send for reporting (SparkPost campaign_id, description, template_id; SendGrid batch_id, asm; ip pools). */
   campaignId?: string;
   ipPool?: string;
+  /** The egress source's address to send from (Mailgun's o:sending-ip); must be a configured source. */
+  sendingIp?: string;
   batchId?: string;
   asmGroupId?: number;
   description?: string;

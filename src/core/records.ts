@@ -58,6 +58,8 @@ export interface MessageExtra {
   batchId?: string;
   asmGroupId?: number;
   ipPool?: string;
+  /** The egress source's address the message must go out from (Mailgun's o:sending-ip). */
+  sendingIp?: string;
   description?: string;
   templateId?: string;
 }

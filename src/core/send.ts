@@ -12,6 +12,7 @@ import { newId } from "./ids.ts";
 import { windowStart } from "./limits.ts";
 import type { Recorder } from "./recorder.ts";
 import { groupListType, groupOfType } from "./unsubscribe-groups.ts";
+import { checkEgressChoice, type EgressDirectory } from "./egress/directory.ts";
 
 export interface SendDeps {
   store: Store;
@@ -22,6 +23,8 @@ export interface SendDeps {
   maxMessageBytes: number;
   /** Writes the send (the only writer of events); its subscribers wake the scheduler. */
   recorder: Recorder;
+  /** The configured egress pools and sources: a message naming an unknown one is refused. */
+  egress?: EgressDirectory;
 }
 
 const SUPPRESSING = new Set(["bounces", "unsubscribes", "complaints"]);
@@ -57,12 +60,14 @@ export function createSendService(deps: SendDeps) {
       const domain = await sendingDomain(principal, req.domain);
       const issues = checkRequest(req, domain);
       if (issues.length) throw invalidMany(issues);
+      if (deps.egress) checkEgressChoice(req, deps.egress);
     },
     /** Accepts `req` for delivery; throws AppError for anything the caller got wrong. */
     async send(principal: Principal, req: SendRequest): Promise<SendResult> {
       const domain = await sendingDomain(principal, req.domain);
       const issues = checkRequest(req, domain);
       if (issues.length) throw invalidMany(issues);
+      if (deps.egress) checkEgressChoice(req, deps.egress);
       const at = now();
       const zone = store.zone(domain.zone);
       const all = req.envelopes.flatMap((e) => [...e.to, ...(e.cc ?? []), ...(e.bcc ?? [])].map((a) => a.email));
@@ -246,8 +251,8 @@ function acceptEvents(base: EventBase, sup: Suppression | undefined, status: Sto
 
 /** The request-level facts the send keeps (only the ones given). */
 function extraOf(req: SendRequest): MessageExtra {
-  const { campaignId, batchId, asmGroupId, ipPool, description, templateId } = req;
-  const all: MessageExtra = { campaignId, batchId, asmGroupId, ipPool, description, templateId };
+  const { campaignId, batchId, asmGroupId, ipPool, sendingIp, description, templateId } = req;
+  const all: MessageExtra = { campaignId, batchId, asmGroupId, ipPool, sendingIp, description, templateId };
   return Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined && v !== "")) as MessageExtra;
 }
 

@@ -13,6 +13,7 @@ import type { ReceiverReportKind, StoredReceiverReport } from "./receiver-report
 import type { TemplateRepo } from "./template-model.ts";
 import type { ListRepo } from "./list-model.ts";
 import type { DestinationQueueStore } from "./destination-store.ts";
+import type { EgressCounterStore } from "./egress/counter-port.ts";
 
 export type * from "./records.ts";
 export type * from "./receiver-report.ts";
@@ -35,7 +36,7 @@ export interface SendControlStore {
 }
 
 /** Account, keys, domains, credentials and webhook targets: the data every zone shares. */
-export interface ControlStore extends InboundRuleStore, SendControlStore {
+export interface ControlStore extends InboundRuleStore, SendControlStore, EgressCounterStore {
   getAccount(): Promise<Account | null>;
   createAccount(a: Account & { secret: string }): Promise<void>;
   /** The server-wide HMAC secret for VERP and tracking tokens. */

@@ -17,6 +17,8 @@ import { createScheduler } from "./queue/scheduler.ts";
 import { createHoldCheck } from "./queue/holds.ts";
 import { createDestinationTable } from "./queue/destinations.ts";
 import { shapingFrom } from "./shaping/setup.ts";
+import { createEgressSelector } from "./egress/selector.ts";
+import type { EgressDirectory } from "../core/egress/directory.ts";
 
 const KEY_CACHE_MS = 60_000;
 
@@ -34,6 +36,8 @@ export interface MtaDeps {
   nodeId: string;
   /** Open API requests: new deliveries start more slowly while callers wait. */
   requestLoad?: RequestLoad;
+  /** The egress sources and pools ([mta.egress], [mta.pools]): each attempt binds to one. */
+  egress?: EgressDirectory;
 }
 
 export function createMta(deps: MtaDeps) {
@@ -53,13 +57,14 @@ export function createMta(deps: MtaDeps) {
   const pool = createPool({ hostname: deps.hostname, maxTotal: config.mta.max_connections, maxPerHost: config.mta.max_connections,
     messagesPerConnection: config.mta.messages_per_connection });
   const builder = createBuilder(deps, keysFor);
+  const egress = deps.egress ? createEgressSelector({ directory: deps.egress, counters: store.control, now, log: deps.log }) : undefined;
   const delivery = createDelivery({
     resolver: deps.resolver, routes: config.mta.routes, pool, builder,
     tlsPolicy: createTlsPolicy({ resolver: deps.resolver, now }), now, log: deps.log,
     verp: { secret: deps.secret, bounceDomain: config.mta.bounce_domain },
     domainOf: (name) => store.control.getDomain(name),
     holdOf: createHoldCheck({ store, now, domainOf: (name) => store.control.getDomain(name) }),
-    callersWaiting: deps.requestLoad?.busy,
+    callersWaiting: deps.requestLoad?.busy, egress,
   });
   const scheduler = createScheduler({
     store, delivery, now, log: deps.log, recorder: deps.recorder, lease: { owner: deps.nodeId, leaseMs: config.server.claim_lease },
@@ -76,6 +81,7 @@ export function createMta(deps: MtaDeps) {
       await scheduler.stop(deadline, () => pool.abortAll());
       pool.closeAll();
       builder.close();
+      await egress?.close();
     },
   };
 }

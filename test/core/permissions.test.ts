@@ -19,7 +19,8 @@ describe("grants of every vocabulary map onto rights", () => {
     [["suppression.delete"], ["suppressions.manage", "suppressions.read"]],
     [["user.webhooks.event.settings.update"], ["webhooks.manage", "webhooks.read"]],
     [["mail.send"], ["mail.send"]],
-    [["ip_pools/manage"], []],
+    [["ip_pools/manage"], ["account.read"]], // the IP pool listings (read-only)
+    [["subaccount/view"], []],
     [["webhooks.read", "bots.use"], ["bots.use", "webhooks.read"]],
   ])("%p", (grants, rights) => {
     expect([...rightsOfGrants(grants, grantRights)].sort() as string[]).toEqual(rights);

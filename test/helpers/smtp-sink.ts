@@ -6,7 +6,8 @@ export interface SinkMessage {
   from: string;
   to: string[];
   raw: Buffer;
-  session: { secure: boolean; hostNameAppearsAs?: string };
+  /** `remoteAddress`: the client's address (an egress source's), `hostNameAppearsAs`: its EHLO name. */
+  session: { secure: boolean; hostNameAppearsAs?: string; remoteAddress?: string };
   /** True once the sink has answered the end of DATA (before that, the message is still in flight). */
   replied: boolean;
   /** When the sink answered 250 (ms since the epoch, sub-millisecond): what a kill -9 test compares with its kill. */
@@ -83,7 +84,7 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
         const message: SinkMessage = { from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks), session: { secure: session.secure, hostNameAppearsAs: session.hostNameAppearsAs }, replied: false };
+          raw: Buffer.concat(chunks), session: { secure: session.secure, hostNameAppearsAs: session.hostNameAppearsAs, remoteAddress: session.remoteAddress }, replied: false };
         messages.push(message);
         const w = waiters; waiters = []; w.forEach((f) => f());
         const reply = () => { message.replied = true; message.repliedAt = performance.timeOrigin + performance.now(); cb(); };

@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import type { Store } from "../../src/core/store-port.ts";
 import { zoneContract } from "./contract-zone.ts";
 import { controlContract } from "./contract-control.ts";
+import { egressContract } from "./contract-egress.ts";
 import { outboxContract } from "./contract-outbox.ts";
 import { contentContract } from "./contract-content.ts";
 import { sendControlContract } from "./contract-send-controls.ts";
@@ -35,6 +36,7 @@ export function runStoreContract(name: string, openStore: () => Store | Promise<
     receiverReportContract(makeStore, openPeer);
     retentionContract(makeStore);
     opsContract(makeStore);
+    egressContract(makeStore, openPeer);
     const withDomain = async (store: Store, zone = "us") => store.control.insertDomain({ name: `d${Math.random().toString(36).slice(2, 8)}.test`, zone,
       wildcard: false, dkimSelector: "s1", keys: [], validation: true, botDetection: true, openTracking: false, clickTracking: false,
       unsubscribeTracking: false, inbound: false, limitMax: 0, limitWindow: "month" }, NOW);

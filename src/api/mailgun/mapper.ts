@@ -90,5 +90,5 @@ export async function toSendRequest(domain: string, form: Form, now: number, tem
     : [envelopeFor(to, cc, bcc, content, opts)];
   const template = form.get("template") ?? form.get("t:template");
   return { domain, from, replyTo: opts.replyTo, envelopes, attachments: await readAttachments(form), tags: opts.tags,
-    ipPool: opts.ipPool, ...(template ? { templateId: template } : {}), tracking: opts.tracking, isTestMode: opts.isTestMode, source: "mailgun" };
+    ipPool: opts.ipPool, sendingIp: opts.sendingIp, ...(template ? { templateId: template } : {}), tracking: opts.tracking, isTestMode: opts.isTestMode, source: "mailgun" };
 }

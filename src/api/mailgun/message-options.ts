@@ -18,6 +18,8 @@ export interface MessageOptions {
   tracking: TrackingFlags;
   sendAt?: number;
   ipPool?: string;
+  /** o:sending-ip: the egress source's address to send from. */
+  sendingIp?: string;
   replyTo?: Address[];
   /** v: user variables (plus a JSON h:X-Mailgun-Variables), carried to events as user-variables. */
   metadata: Record<string, string>;
@@ -100,7 +102,8 @@ export function readOptions(form: Form, now: number): MessageOptions {
   }
   return {
     tags: readTags(form), isTestMode: flag(form, "o:testmode") ?? false, tracking: readTracking(form),
-    sendAt: readSendAt(form, now), ipPool: form.get("o:sending-ip-pool") || undefined, replyTo,
+    sendAt: readSendAt(form, now), ipPool: form.get("o:sending-ip-pool") || undefined,
+    sendingIp: form.get("o:sending-ip")?.trim() || undefined, replyTo,
     metadata: readMetadata(form, variablesJson),
     headersFor: (metadata) => (Object.keys(metadata).length ? { ...headers, "X-Mailgun-Variables": JSON.stringify(metadata) } : { ...headers }),
   };

@@ -55,7 +55,7 @@ export async function mimeToSendRequest(domain: string, form: Form, now: number)
   const headers = { ...opts.headersFor(opts.metadata), ...(replyTo && { "Reply-To": replyTo[1] }) };
   return {
     domain, from: name ? { email: from, name } : { email: from }, tags: opts.tags, tracking: opts.tracking,
-    isTestMode: opts.isTestMode, ipPool: opts.ipPool, source: "mailgun",
+    isTestMode: opts.isTestMode, ipPool: opts.ipPool, sendingIp: opts.sendingIp, source: "mailgun",
     envelopes: [{ to, subject, raw: prependHeaders(raw, headers), headers, metadata: opts.metadata, sendAt: opts.sendAt, path: "message" }],
   };
 }

@@ -18,6 +18,7 @@ import { activityRoutes } from "./activity.ts";
 import { validationRoutes } from "./validation.ts";
 import { inboundRoutes } from "./inbound-routes.ts";
 import { tagRoutes } from "./tags.ts";
+import { ipRoutes } from "./ips.ts";
 
 export function createMailgunSurface(deps: SurfaceDeps): SurfaceHandler {
   return new Elysia({ name: "mailgun" })
@@ -34,5 +35,6 @@ export function createMailgunSurface(deps: SurfaceDeps): SurfaceHandler {
     .use(activityRoutes(deps))
     .use(tagRoutes(deps))
     .use(validationRoutes(deps))
-    .use(inboundRoutes(deps));
+    .use(inboundRoutes(deps))
+    .use(ipRoutes(deps));
 }

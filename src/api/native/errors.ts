@@ -16,6 +16,8 @@ export class ErrorListError extends AppError {
 function messageOf(err: unknown, info: ReturnType<typeof describeError>): string {
   if (info.status === 401) return "Unauthorized";
   if (info.status >= 500) return internalMessage(err, "Internal server error");
+  // The core names the message's pool ipPool; the native form field is `pool`.
+  if (err instanceof AppError && err.reason === "unknown_pool") return `pool: ${info.message}`;
   const field = err instanceof AppError ? err.issues[0]?.field?.replace(/^\./, "") : undefined;
   if (field && info.code === "invalid" && !info.message.startsWith(field)) return `${field}: ${info.message}`;
   return info.message;

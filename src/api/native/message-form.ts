@@ -29,6 +29,8 @@ export interface MessageForm {
   isTestMode?: boolean;
   tracking: TrackingFlags;
   callbackUrl?: string;
+  /** `pool`: the egress pool to send through (contract §9). */
+  pool?: string;
   template?: string;
   templateVariables: Record<string, unknown>;
   recipientVariables?: RecipientVariables;
@@ -117,7 +119,7 @@ export function readMessageForm(fields: FormFields, domain: string): MessageForm
     replyTo: readReplyTo(fields, headers), subject: textOf(fields, "subject"), text: textOf(fields, "text"), html: textOf(fields, "html"),
     amp: textOf(fields, "amp-html"), headers, variables: readPrefixed(fields, "v:"), tags: readTags(fields),
     isTestMode: parseFlag(textOf(fields, "o:testmode"), "o:testmode"), tracking: readTracking(fields), callbackUrl: readCallbackUrl(fields),
-    template: textOf(fields, "template")?.trim() || undefined,
+    template: textOf(fields, "template")?.trim() || undefined, pool: textOf(fields, "pool")?.trim() || undefined,
     templateVariables: parseJsonObject(textOf(fields, "template_variables"), "template_variables") ?? {},
   };
   const rv = parseJsonObject(textOf(fields, "recipient-variables"), "recipient-variables");

@@ -65,6 +65,7 @@ export async function toSendRequest(form: MessageForm, domain: string, attachmen
   };
   if (form.replyTo) req.replyTo = form.replyTo;
   if (form.callbackUrl) req.callbackUrl = form.callbackUrl;
+  if (form.pool) req.ipPool = form.pool;
   if (form.isTestMode !== undefined) req.isTestMode = form.isTestMode;
   if (Object.keys(form.tracking).length) req.tracking = form.tracking;
   return req;

@@ -22,6 +22,8 @@ export function renderSendgridError(err: unknown, elysiaCode?: string | number):
   if (elysiaCode === "NOT_FOUND" && !(err instanceof AppError)) return json(404, { errors: [{ field: null, message: "resource not found" }] });
   // A refusal of the permission model reads as SendGrid's own: "access forbidden".
   const generic = info.status === 401 || info.status >= 500 || err instanceof PermissionDenied;
+  // An egress pool that is not configured: SendGrid's field name for it.
+  if (err instanceof AppError && err.reason === "unknown_pool") return json(400, { errors: [{ message: err.message, field: "ip_pool_name", help: null }] });
   // The core's sender identity refusal in SendGrid's words.
   if (err instanceof AppError && err.reason === "sender_identity") return json(403, { errors: [{ message: MSG.senderIdentity, field: "from", help: null }] });
   const message = info.status >= 500 ? internalMessage(err, MESSAGES[500]!) : generic ? MESSAGES[info.status] ?? info.message : info.message;

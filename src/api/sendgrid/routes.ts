@@ -17,8 +17,9 @@ import { parseSettingRoutes } from "./parse-settings.ts";
 import { templateRoutes, templateVersionRoutes } from "./templates.ts";
 import { mailRoutes } from "./mail.ts";
 import { validationRoutes } from "./validation.ts";
+import { ipRoutes } from "./ips.ts";
 
-type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now" | "templateService" | "webhooks" | "outbound" | "eventWebhookPublicKey" | "inboundRules" | "domains" | "activity" | "unsubscribeGroups" | "sendBatches">;
+type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now" | "templateService" | "webhooks" | "outbound" | "eventWebhookPublicKey" | "inboundRules" | "domains" | "activity" | "unsubscribeGroups" | "sendBatches" | "egress">;
 
 export function createSendgridSurface(deps: SendgridDeps): SurfaceHandler {
   return new Elysia({ name: "sendgrid" })
@@ -34,5 +35,6 @@ export function createSendgridSurface(deps: SendgridDeps): SurfaceHandler {
     .use(templateRoutes(deps))
     .use(templateVersionRoutes(deps))
     .use(mailRoutes(deps))
-    .use(validationRoutes(deps));
+    .use(validationRoutes(deps))
+    .use(ipRoutes(deps));
 }

@@ -17,6 +17,8 @@ const SENDGRID: [string, Right, Right][] = [
   ["whitelabel", "domains.read", "domains.manage"],
   ["marketing", "lists.read", "lists.manage"],
   ["user.account", "account.read", "account.read"],
+  // ips.read, ips.pools.read, ips.warmup.read: the egress listings (read-only here).
+  ["ips", "account.read", "account.read"],
 ];
 
 /** The rights of a SendGrid scope, or null for a word that is not one. */

@@ -57,6 +57,8 @@ export function renderSparkpostError(err: unknown, elysiaCode?: string | number)
   if (elysiaCode === "PARSE") return json(400, { errors: [{ message: "invalid data format/type", code: "1300", description: "the request body is not valid JSON" }] });
   // SparkPost answers field problems with 422 and a sending limit with 420 (whose reason phrase
   // Bun.serve picks itself: "HM"; it ignores statusText, and the client shows it as err.message).
+  // An unknown ip_pool is a 400 (contract §9), not the 422 of other field problems.
+  if (err instanceof AppError && err.reason === "unknown_pool") return json(400, { errors: [{ message: "invalid data format/type", code: "1300", description: `options.ip_pool: ${err.message}` }] });
   let status = info.status >= 500 ? 500 : info.status;
   if (info.code === "invalid" && status === 400 && err instanceof AppError) status = 422;
   if (info.code === "payment_required") status = 420;

@@ -1,6 +1,6 @@
 // SparkPost's API-key grants (the names SparkPost's own app lists) as postern's rights: a
 // `…/modify` or `…/manage` grant includes the matching read, as SparkPost's "Read/Write" does.
-// Grants postern has nothing for (ip_pools, subaccounts, …) are accepted and give no right.
+// Grants postern has nothing for (subaccounts, …) are accepted and give no right.
 import type { Right } from "../../core/grants.ts";
 
 /** SparkPost grant → rights. */
@@ -25,13 +25,16 @@ const SPARKPOST: Record<string, Right[]> = {
   "suppression_lists/manage": ["suppressions.read", "suppressions.manage"],
   "api_keys/manage": ["keys.read", "keys.manage", "credentials.read", "credentials.manage"],
   "account/manage": ["account.read", "account.manage"],
+  // The IP pool listings (read-only here) are account information.
+  "ip_pools/view": ["account.read"],
+  "ip_pools/manage": ["account.read"],
   "recipient-validation/preview": ["validation.use"],
   "recipient-validation/manage": ["validation.use"],
 };
 
 const NO_RIGHT = [
   "users/self-manage", "users/manage", "users/token-manage", "grants/view", "subaccount/manage", "subaccount/view",
-  "ip_pools/manage", "ip_pools/view", "messaging-tools/manage", "ab-testing/manage", "alerts/manage", "signals/manage",
+  "messaging-tools/manage", "ab-testing/manage", "alerts/manage", "signals/manage",
   "support/manage", "events/ingest", "data_privacy/manage",
 ];
 

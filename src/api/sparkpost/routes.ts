@@ -20,6 +20,7 @@ import { recipientValidationRoutes } from "./recipient-validation.ts";
 import { inboundRoutes } from "./inbound.ts";
 import { templateRoutes } from "./templates.ts";
 import { recipientListRoutes } from "./recipient-lists.ts";
+import { ipPoolRoutes } from "./ip-pools.ts";
 
 export function createSparkpostSurface(deps: SurfaceDeps): SurfaceHandler {
   return new Elysia({ name: "sparkpost" })
@@ -41,5 +42,6 @@ export function createSparkpostSurface(deps: SurfaceDeps): SurfaceHandler {
       .use(metricsRoutes(deps))
       .use(metricListRoutes(deps))
       .use(recipientValidationRoutes(deps))
-      .use(accountRoutes(deps)));
+      .use(accountRoutes(deps))
+      .use(ipPoolRoutes(deps)));
 }

@@ -16,6 +16,8 @@ import { bounceDomainFor } from "../../core/domain-dns.ts";
 import { decodeContent } from "../../core/content.ts";
 import type { Hold } from "../queue/holds.ts";
 import { createTurns } from "./turns.ts";
+import type { EgressSelector } from "../egress/selector.ts";
+import type { LocalEnd } from "./pool.ts";
 
 const HOP_CACHE_MS = 300_000;
 const HOP_ERROR_CACHE_MS = 30_000;
@@ -41,6 +43,8 @@ export interface DeliveryDeps {
   holdOf?: (message: StoredMessage) => Promise<Hold | null>;
   /** True while many API requests are open: new attempts are paced by the event loop's lag (turns.ts). */
   callersWaiting?: () => boolean;
+  /** Picks each attempt's egress source (address and EHLO name) from the message's pool; absent: the machine's default. */
+  egress?: EgressSelector;
 }
 
 export type AttemptOutcome = DeliveryOutcome & { mx?: string; tls?: boolean };
@@ -84,12 +88,13 @@ export function createDelivery(deps: DeliveryDeps) {
     return entry;
   }
 
-  async function sendVia(hops: Hop[], tls: "opportunistic" | "require", from: string, rcpt: string, bytes: Buffer, perConnection?: number): Promise<AttemptOutcome> {
+  async function sendVia(hops: Hop[], tls: "opportunistic" | "require", from: string, rcpt: string, bytes: Buffer, perConnection?: number,
+    local?: LocalEnd): Promise<AttemptOutcome> {
     let last: SmtpError | null = null;
     for (const hop of hops) {
       for (const mode of tls === "opportunistic" ? (["opportunistic", "none"] as const) : (["require"] as const)) {
         let client;
-        try { client = await deps.pool.acquire(hop, mode); } catch (err) {
+        try { client = await deps.pool.acquire(hop, mode, local); } catch (err) {
           last = err as SmtpError;
           if ((err as SmtpError).code === "ETLS" && mode === "opportunistic") continue; // RFC 7435: fall back to cleartext
           break;
@@ -171,7 +176,10 @@ export function createDelivery(deps: DeliveryDeps) {
     }
     const bounceDomain = bounceDomainFor(entry.message.domain, deps.verp.bounceDomain);
     const from = encodeReturnPath({ messageId: entry.message.id, recipientId: r.id, bounceDomain, secret: deps.verp.secret });
-    return sendVia(decision.hops, decision.tls, from, r.email, bytes, perConnection);
+    if (!deps.egress) return sendVia(decision.hops, decision.tls, from, r.email, bytes, perConnection);
+    const choice = await deps.egress.choose(entry.message.extra?.ipPool || sender.pool || "default", entry.message.extra?.sendingIp);
+    if ("waitUntilHour" in choice) return { kind: "deferred" as const, permanent: false, enhancedCode: "4.7.0", message: `warm-up: ${choice.reason}; waits for the next hour` };
+    return sendVia(decision.hops, decision.tls, from, r.email, bytes, perConnection, { address: choice.source.address, ehlo: choice.source.ehlo });
   }
 }
 

@@ -1,8 +1,12 @@
-// Outbound connections: reused for several messages to the same next hop, bounded globally
-// (mta.max_connections) and per host; callers wait for a slot. A destination's own connection limit
-// is kept by the scheduler, which starts no more attempts to it than its concurrency allows.
+// Outbound connections: reused for several messages to the same next hop from the same egress
+// source, bounded globally (mta.max_connections) and per host and source; callers wait for a slot.
+// A destination's own connection limit is kept by the scheduler, which starts no more attempts to it
+// than its concurrency allows.
 import { SmtpClient, type ClientOptions } from "./smtp-client.ts";
 import type { Hop } from "./hops.ts";
+
+/** The local end of a connection: the egress source's address (absent: the machine's default) and EHLO name. */
+export interface LocalEnd { address?: string | null; ehlo?: string }
 
 const IDLE_CLOSE_MS = 5_000;
 
@@ -21,7 +25,7 @@ export function createPool(opts: PoolOptions) {
   /** Connections handed out and not yet returned; `abortAll` drops them. */
   const busy = new Set<SmtpClient>();
   let aborted = false;
-  const keyOf = (hop: Hop, tls: ClientOptions["tls"]) => `${hop.host}:${hop.port}:${tls}`;
+  const keyOf = (hop: Hop, tls: ClientOptions["tls"], local?: LocalEnd) => `${local?.address ?? ""}|${local?.ehlo ?? ""}|${hop.host}:${hop.port}:${tls}`;
   const stateOf = (key: string) => {
     let s = hosts.get(key);
     if (!s) hosts.set(key, (s = { open: 0, idle: [], waiters: [] }));
@@ -44,8 +48,8 @@ export function createPool(opts: PoolOptions) {
 
   return {
     /** A connection to `hop`: an idle one, a new one when limits allow, else after waiting. Throws on connect failure. */
-    async acquire(hop: Hop, tls: ClientOptions["tls"]): Promise<SmtpClient> {
-      const key = keyOf(hop, tls);
+    async acquire(hop: Hop, tls: ClientOptions["tls"], local?: LocalEnd): Promise<SmtpClient> {
+      const key = keyOf(hop, tls, local);
       const s = stateOf(key);
       for (;;) {
         if (aborted) throw new Error("the MTA is stopping: attempt ended, the recipient stays queued");
@@ -62,7 +66,7 @@ export function createPool(opts: PoolOptions) {
       s.open++;
       total++;
       try {
-        const client = await SmtpClient.open(hop, { hostname: opts.hostname, tls });
+        const client = await SmtpClient.open(hop, { hostname: local?.ehlo || opts.hostname, tls, localAddress: local?.address ?? undefined }, local);
         busy.add(client);
         return client;
       } catch (err) {
@@ -73,7 +77,7 @@ export function createPool(opts: PoolOptions) {
 
     /** Returns a connection: kept idle for reuse, or closed when broken or used up (`perConnection`: the destination's limit). */
     async release(client: SmtpClient, tls: ClientOptions["tls"], perConnection = opts.messagesPerConnection) {
-      const key = keyOf(client.hop, tls);
+      const key = keyOf(client.hop, tls, client.local);
       const s = stateOf(key);
       busy.delete(client);
       if (aborted) client.isBroken = true;

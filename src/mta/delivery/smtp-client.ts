@@ -26,10 +26,11 @@ export interface TransactionResult {
 }
 
 export interface ClientOptions {
+  /** The EHLO name (the egress source's). */
   hostname: string;
   /** "require": fail unless STARTTLS succeeds with a valid certificate (MTA-STS enforce). */
   tls: "opportunistic" | "require" | "none";
-  /** The local address to connect from (an egress source); default: the system's choice. */
+  /** The local address to connect from (the egress source's); absent: the machine's default. */
   localAddress?: string;
 }
 
@@ -47,10 +48,11 @@ export class SmtpClient {
   private reader = new ReplyReader();
   private socket!: Socket;
 
-  private constructor(readonly hop: Hop, socket: Socket) { this.attach(socket); }
+  /** `local`: the egress source it was opened from, as the pool keys it. */
+  private constructor(readonly hop: Hop, socket: Socket, readonly local?: { address?: string | null; ehlo?: string }) { this.attach(socket); }
 
-  static async open(hop: Hop, opts: ClientOptions): Promise<SmtpClient> {
-    const client = new SmtpClient(hop, await connectTo(hop, opts.localAddress));
+  static async open(hop: Hop, opts: ClientOptions, local?: { address?: string | null; ehlo?: string }): Promise<SmtpClient> {
+    const client = new SmtpClient(hop, await connectTo(hop, opts.localAddress), local);
     try {
       await client.handshake(opts);
       return client;

@@ -5,11 +5,13 @@ import type { ControlStore, Credential, NewDomain, StoredKey, WebhookTarget } fr
 import { SETTING_COLUMNS, toDomain, toKey, toWebhook } from "../sqlite/control.ts";
 import { exec, one, rows, type Sql } from "./db.ts";
 import { createControlExtras } from "./control-extras.ts";
+import { createEgressCounters } from "./egress-counters.ts";
 import { createSendControlStore } from "./send-controls.ts";
 
 export function createControlStore(sql: Sql): ControlStore {
   return {
     ...createControlExtras(sql),
+    ...createEgressCounters(sql),
     ...createSendControlStore(sql),
     async getAccount() {
       const r = await one(sql, "SELECT * FROM account LIMIT 1");

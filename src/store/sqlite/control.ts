@@ -6,6 +6,7 @@ import { bool, json } from "./db.ts";
 import { createInboundRuleStore } from "./inbound-rules.ts";
 import { createSendControlStore } from "./send-controls.ts";
 import { createSessionStatements } from "./sessions.ts";
+import { createEgressCounters } from "./egress-counters.ts";
 
 type Row = Record<string, unknown>;
 
@@ -14,7 +15,7 @@ export const toDomain = (r: Row): Domain => ({
   wildcard: bool(r.wildcard), dkimSelector: r.dkim_selector as string, validation: bool(r.validation),
   botDetection: bool(r.bot_detection), openTracking: bool(r.open_tracking), clickTracking: bool(r.click_tracking),
   unsubscribeTracking: bool(r.unsubscribe_tracking), inbound: bool(r.inbound), limitMax: r.limit_max as number, limitWindow: r.limit_window as string,
-  createdAt: r.created_at as number, updatedAt: r.updated_at as number,
+  pool: (r.pool as string | undefined) ?? "", createdAt: r.created_at as number, updatedAt: r.updated_at as number,
 });
 
 export const toKey = (r: Row): StoredKey => ({
@@ -31,7 +32,7 @@ export const toWebhook = (r: Row): WebhookTarget => ({
 
 export const SETTING_COLUMNS: Record<keyof DomainSettings | "state" | "wildcard", string> = {
   validation: "validation", botDetection: "bot_detection", openTracking: "open_tracking", clickTracking: "click_tracking",
-  unsubscribeTracking: "unsubscribe_tracking", inbound: "inbound", limitMax: "limit_max", limitWindow: "limit_window", state: "state", wildcard: "wildcard",
+  unsubscribeTracking: "unsubscribe_tracking", inbound: "inbound", limitMax: "limit_max", limitWindow: "limit_window", pool: "pool", state: "state", wildcard: "wildcard",
 };
 
 export function createControlStore(db: Database): ControlStore {
@@ -45,6 +46,7 @@ export function createControlStore(db: Database): ControlStore {
     ...createInboundRuleStore(db),
     ...createSendControlStore(db),
     ...createSessionStatements(db),
+    ...createEgressCounters(db),
     async getAccount() {
       const r = db.query("SELECT * FROM account LIMIT 1").get() as Row | null;
       return r ? { id: r.id as number, webhookSigningKey: r.webhook_signing_key as string, createdAt: r.created_at as number } : null;

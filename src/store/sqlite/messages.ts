@@ -8,7 +8,8 @@ type Row = Record<string, unknown>;
 
 /** MessageExtra ⇄ the column's JSON, in snake_case like the wire names it comes from. */
 const EXTRA_COLUMNS: [keyof MessageExtra, string][] = [["campaignId", "campaign_id"], ["batchId", "batch_id"], ["asmGroupId", "asm_group_id"],
-  ["ipPool", "ip_pool"], ["description", "description"], ["templateId", "template_id"]];
+  ["ipPool", "ip_pool"], ["description", "description"], ["templateId", "template_id"],
+  ["sendingIp", "sending_ip"]];
 
 export function encodeExtra(extra: MessageExtra | undefined): string {
   const out: Record<string, unknown> = {};

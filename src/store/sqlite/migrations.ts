@@ -85,6 +85,9 @@ export const CONTROL_MIGRATIONS: string[] = [
   `UPDATE lists SET kind = CASE kind WHEN 'mailgun' THEN 'address-list' WHEN 'sparkpost' THEN 'recipient-list' ELSE kind END;
    UPDATE inbound_rules SET kind = CASE kind WHEN 'mailgun-route' THEN 'route' WHEN 'sendgrid-parse' THEN 'parse-setting'
      WHEN 'sparkpost-inbound-domain' THEN 'inbound-domain' WHEN 'sparkpost-relay-webhook' THEN 'relay-webhook' ELSE kind END;`,
+  // Egress (docs/egress.md): sends per source per UTC hour, for the warm-up caps; a domain's pool.
+  `CREATE TABLE egress_sends (source TEXT NOT NULL, hour INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (source, hour));
+   ALTER TABLE domains ADD COLUMN pool TEXT NOT NULL DEFAULT '';`,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

@@ -21,11 +21,11 @@ export interface NativeEnv {
   close(): Promise<void>;
 }
 
-export async function startNative(opts: { allowPrivate?: boolean; dns?: Record<string, MockZone>; templates?: Record<string, string> } = {}): Promise<NativeEnv> {
+export async function startNative(opts: { allowPrivate?: boolean; dns?: Record<string, MockZone>; templates?: Record<string, string>; toml?: string } = {}): Promise<NativeEnv> {
   const sink = await startSink();
   const t = await makeTestApp({
     dns: opts.dns,
-    toml: `[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n[webhooks]\nallow_private = ${opts.allowPrivate ?? true}\n`,
+    toml: `[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n[webhooks]\nallow_private = ${opts.allowPrivate ?? true}\n${opts.toml ?? ""}`,
   });
   const dir = t.app.config.storage.templates_dir;
   mkdirSync(dir, { recursive: true });

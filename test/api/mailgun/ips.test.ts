@@ -1,0 +1,59 @@
+// Egress through the Mailgun surface with the official mailgun.js: o:sending-ip-pool and
+// o:sending-ip per message (checked at the sink's peer address), unknown ones as Mailgun's 400,
+// and the listings GET /v3/ips and GET /v3/domains/{d}/ips.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { startHarness, jsonOf, type MailgunHarness } from "./helpers.ts";
+import { egressToml, peerFor } from "../../helpers/egress.ts";
+
+setDefaultTimeout(60_000);
+let h: MailgunHarness;
+beforeAll(async () => { h = await startHarness({ toml: egressToml() }); await h.t.app.mta.scheduler.start(); });
+afterAll(async () => { await h.close(); });
+
+const msg = (to: string, extra: Record<string, string> = {}) => ({ from: "a@example.com", to: [to], subject: "s", text: "t", ...extra });
+
+describe("Mailgun o:sending-ip-pool and o:sending-ip", () => {
+  test("the message goes out from the pool's address, or from the named address", async () => {
+    await h.mg.messages.create("example.com", msg("pool@dest.test", { "o:sending-ip-pool": "bulk" }));
+    await h.mg.messages.create("example.com", msg("ip@dest.test", { "o:sending-ip": "127.0.0.3" }));
+    await h.mg.messages.create("example.com", msg("plain@dest.test"));
+    expect(await peerFor(h.sink, "pool@dest.test")).toBe("127.0.0.3");
+    expect(await peerFor(h.sink, "ip@dest.test")).toBe("127.0.0.3");
+    expect(await peerFor(h.sink, "plain@dest.test")).toBe("127.0.0.2");
+  });
+
+  test("an unknown pool or address is Mailgun's 400", async () => {
+    const pool = await h.mg.messages.create("example.com", msg("x@dest.test", { "o:sending-ip-pool": "nope" })).catch((e) => e);
+    expect(pool.status).toBe(400);
+    expect(pool.details).toContain('unknown ip pool "nope"');
+    const ip = await h.mg.messages.create("example.com", msg("x@dest.test", { "o:sending-ip": "10.9.9.9" })).catch((e) => e);
+    expect(ip.status).toBe(400);
+    expect(ip.details).toContain('unknown sending ip "10.9.9.9"');
+  });
+});
+
+describe("Mailgun IP listings", () => {
+  test("GET /v3/ips through mailgun.js", async () => {
+    const res = await h.call("GET", "/v3/ips");
+    expect(await jsonOf(res)).toEqual({ assignable_to_pools: ["127.0.0.2", "127.0.0.3"], items: ["127.0.0.2", "127.0.0.3"], total_count: 2 });
+    const listed = await h.mg.ips.list({ dedicated: true, enabled: true } as never);
+    expect(JSON.stringify(listed)).toContain("127.0.0.3");
+  });
+
+  test("GET /v3/domains/{d}/ips: the addresses of the domain's pool", async () => {
+    expect(await jsonOf(await h.call("GET", "/v3/domains/example.com/ips"))).toEqual({ items: ["127.0.0.2"], total_count: 1 });
+    await h.t.app.domains.set("example.com", { pool: "bulk" });
+    expect(await jsonOf(await h.call("GET", "/v3/domains/example.com/ips"))).toEqual({ items: ["127.0.0.3"], total_count: 1 });
+    const viaClient = await h.mg.domains.getIps("example.com");
+    expect(JSON.stringify(viaClient)).toContain("127.0.0.3");
+    await h.mg.messages.create("example.com", msg("domainpool@dest.test"));
+    expect(await peerFor(h.sink, "domainpool@dest.test")).toBe("127.0.0.3");
+    await h.t.app.domains.set("example.com", { pool: "" });
+  });
+
+  test("a sending key may not list (Mailgun's sending keys only send)", async () => {
+    const dk = await h.call("GET", "/v3/ips", { key: h.t.domainKey });
+    expect(dk.status).toBe(403);
+    expect((await jsonOf(dk)).message).toMatch(/sending keys may only send/);
+  });
+});

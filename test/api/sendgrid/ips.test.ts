@@ -1,0 +1,59 @@
+// Egress through the SendGrid surface: ip_pool_name per message with the official @sendgrid/mail
+// (checked at the sink's peer address), an unknown pool as SendGrid's 400, and the IP listings
+// (GET /v3/ips, /v3/ips/pools, /v3/ips/warmup) through @sendgrid/client.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { startHarness, type SendgridHarness } from "./setup.ts";
+import { egressToml, peerFor, today } from "../../helpers/egress.ts";
+
+setDefaultTimeout(60_000);
+let h: SendgridHarness;
+beforeAll(async () => { h = await startHarness({ toml: egressToml() }); await h.t.app.mta.scheduler.start(); });
+afterAll(async () => { await h.close(); });
+
+const FROM = "alice@example.com";
+
+describe("SendGrid ip_pool_name", () => {
+  test("a message goes out from its pool's address; without one, from the default pool's", async () => {
+    await h.mail.send({ to: "pooled@dest.test", from: FROM, subject: "s", text: "t", ipPoolName: "bulk" });
+    await h.mail.send({ to: "plain@dest.test", from: FROM, subject: "s", text: "t" });
+    expect(await peerFor(h.sink, "pooled@dest.test")).toBe("127.0.0.3");
+    expect(await peerFor(h.sink, "plain@dest.test")).toBe("127.0.0.2");
+    expect(h.sink.messages.find((m) => m.to.includes("pooled@dest.test"))!.session.hostNameAppearsAs).toBe("mta3.test");
+  });
+
+  test("an unknown pool is SendGrid's 400 naming ip_pool_name", async () => {
+    const err = await h.mail.send({ to: "x@dest.test", from: FROM, subject: "s", text: "t", ipPoolName: "nosuchpool" }).catch((e) => e);
+    expect(err.code).toBe(400);
+    expect(err.response.body.errors).toEqual([{ field: "ip_pool_name", help: null, message: expect.stringContaining('unknown ip pool "nosuchpool"') }]);
+  });
+});
+
+describe("SendGrid IP listings", () => {
+  test("GET /v3/ips: each address with its pools and warm-up", async () => {
+    const [res, body] = await h.client.request({ url: "/v3/ips", method: "GET" });
+    expect(res.statusCode).toBe(200);
+    const start = Date.parse(`${today()}T00:00:00Z`) / 1000;
+    expect(body).toEqual([
+      { ip: "127.0.0.2", subusers: [], rdns: "mta2.test", pools: ["default"], warmup: false, start_date: null, whitelabeled: false, assigned_at: null },
+      { ip: "127.0.0.3", subusers: [], rdns: "mta3.test", pools: ["bulk"], warmup: true, start_date: start, whitelabeled: false, assigned_at: null },
+    ]);
+    const [, one] = await h.client.request({ url: "/v3/ips", method: "GET", qs: { ip: "127.0.0.3" } });
+    expect((one as { ip: string }[]).map((x) => x.ip)).toEqual(["127.0.0.3"]);
+  });
+
+  test("GET /v3/ips/pools and /v3/ips/warmup", async () => {
+    const [, pools] = await h.client.request({ url: "/v3/ips/pools", method: "GET" });
+    expect(pools).toEqual([{ name: "default" }, { name: "bulk" }]);
+    const [, warmup] = await h.client.request({ url: "/v3/ips/warmup", method: "GET" });
+    expect(warmup).toEqual([{ ip: "127.0.0.3", start_date: Date.parse(`${today()}T00:00:00Z`) / 1000 }]);
+  });
+
+  test("a key without the ips scope is refused; Basic auth on /v3/ips is Mailgun's surface", async () => {
+    const limited = await h.t.app.access.createKey({ kind: "domain", domain: "example.com", grants: ["mail.send"] });
+    const res = await h.t.app.http(new Request("http://127.0.0.1/v3/ips", { headers: { authorization: `Bearer ${limited.key}` } }));
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ errors: [{ field: null, message: "access forbidden", help: null }] });
+    const mg = await h.t.app.http(new Request("http://127.0.0.1/v3/ips", { headers: { authorization: `Basic ${btoa(`api:${h.t.accountKey}`)}` } }));
+    expect(await mg.json()).toMatchObject({ items: ["127.0.0.2", "127.0.0.3"], total_count: 2 });
+  });
+});

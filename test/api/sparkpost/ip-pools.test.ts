@@ -1,0 +1,52 @@
+// Egress through the SparkPost surface with the official sparkpost client: options.ip_pool per
+// transmission (checked at the sink's peer address), an unknown pool as a 400 in SparkPost's
+// shape, and GET /api/v1/ip-pools.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { bodyOf, failure, startSpEnv, type SpEnv } from "./setup.ts";
+import { egressToml, peerFor } from "../../helpers/egress.ts";
+
+let env: SpEnv;
+beforeAll(async () => { env = await startSpEnv({ toml: egressToml() }); await env.t.app.mta.scheduler.start(); });
+afterAll(async () => { await env.close(); });
+
+const tx = (to: string, options: Record<string, unknown> = {}) => ({
+  options, recipients: [{ address: { email: to } }], content: { from: "a@example.com", subject: "s", text: "t" } });
+
+describe("SparkPost options.ip_pool", () => {
+  test("a transmission goes out from its pool's address; without one, from the default pool's", async () => {
+    await env.domain.transmissions.send(tx("pool@dest.test", { ip_pool: "bulk" }));
+    await env.domain.transmissions.send(tx("plain@dest.test"));
+    expect(await peerFor(env.sink, "pool@dest.test")).toBe("127.0.0.3");
+    expect(await peerFor(env.sink, "plain@dest.test")).toBe("127.0.0.2");
+  });
+
+  test("an unknown pool is a 400 in SparkPost's error shape", async () => {
+    const err = await failure(env.domain.transmissions.send(tx("x@dest.test", { ip_pool: "nope" })));
+    expect(err.statusCode).toBe(400);
+    expect(err.errors).toEqual([{ message: "invalid data format/type", code: "1300", description: expect.stringContaining('options.ip_pool: unknown ip pool "nope"') }]);
+  });
+});
+
+describe("SparkPost GET /api/v1/ip-pools", () => {
+  test("every pool with its addresses, EHLO names and warm-up", async () => {
+    const body = await bodyOf(await env.call("GET", "/api/v1/ip-pools", env.t.accountKey));
+    expect(body.results).toEqual([
+      { id: "default", name: "default", signing_domain: "", fbl_signing_domain: "", auto_warmup_overflow_pool: "",
+        ips: [{ external_ip: "127.0.0.2", hostname: "mta2.test", auto_warmup_overflow_pool: "", auto_warmup_enabled: false }] },
+      { id: "bulk", name: "bulk", signing_domain: "", fbl_signing_domain: "", auto_warmup_overflow_pool: "",
+        ips: [{ external_ip: "127.0.0.3", hostname: "mta3.test", auto_warmup_overflow_pool: "", auto_warmup_enabled: true, auto_warmup_stage: 1 }] },
+    ]);
+    const one = await bodyOf(await env.call("GET", "/api/v1/ip-pools/bulk", env.t.accountKey));
+    expect(one.results.id).toBe("bulk");
+    const missing = await env.call("GET", "/api/v1/ip-pools/nope", env.t.accountKey);
+    expect(missing.status).toBe(404);
+    expect((await bodyOf(missing)).errors[0]).toMatchObject({ code: "1600" });
+  });
+
+  test("the ip_pools/view grant lets a key list; a key without it is refused", async () => {
+    const viewer = await env.t.app.access.createKey({ kind: "account", grants: ["ip_pools/view"] });
+    expect((await env.call("GET", "/api/v1/ip-pools", viewer.key)).status).toBe(200);
+    const sender = await env.t.app.access.createKey({ kind: "account", grants: ["transmissions/modify"] });
+    expect((await env.call("GET", "/api/v1/ip-pools", sender.key)).status).toBe(403);
+  });
+});
