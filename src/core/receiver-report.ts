@@ -60,3 +60,11 @@ export type StoredReceiverReport = ReceiverReport & { receivedAt: number };
 export const MAX_REPORT_ROWS = 20_000;
 /** Bytes a report may decompress to (contract §12). */
 export const MAX_REPORT_BYTES = 10 * 1024 * 1024;
+
+/** The store port's part for them: one per reporter and report id, in the domain's zone. */
+export interface ReceiverReportStore {
+  /** Stores `r` unless the same reporter's report with that id is already kept; true when stored. */
+  putReceiverReport(r: StoredReceiverReport): Promise<boolean>;
+  /** A domain's reports of one kind whose period ends, or that arrived, within [from, to); by period, at most `limit`. */
+  listReceiverReports(q: { domain: string; kind: ReceiverReportKind; from: number; to: number; limit: number }): Promise<StoredReceiverReport[]>;
+}

@@ -9,7 +9,8 @@ import type {
   StoredRecipient, StoredSend, Suppression, TagInfo, WebhookTarget, UnsubscribeGroup, SendBatch,
 } from "./records.ts";
 import type { InboundMessageStore, InboundRuleStore } from "./inbound/model.ts";
-import type { ReceiverReportKind, StoredReceiverReport } from "./receiver-report.ts";
+import type { ReceiverReportStore } from "./receiver-report.ts";
+import type { BotMemoryStore } from "./bot-memory-port.ts";
 import type { TemplateRepo } from "./template-model.ts";
 import type { ListRepo } from "./list-model.ts";
 import type { DestinationQueueStore } from "./destination-store.ts";
@@ -17,6 +18,7 @@ import type { EgressCounterStore } from "./egress/counter-port.ts";
 
 export type * from "./records.ts";
 export type * from "./receiver-report.ts";
+export type * from "./bot-memory-port.ts";
 
 /** Unsubscribe groups and scheduled-send batches: account data, shared by every zone. */
 export interface SendControlStore {
@@ -212,45 +214,6 @@ export interface BotResultStore {
   /** Stores a result by domain and request id; entries older than `olderThan` are dropped first. */
   putBotResult(r: { domain: string; requestId: string; body: string; createdAt: number }, olderThan: number): Promise<void>;
   getBotResult(domain: string, requestId: string): Promise<{ body: string; createdAt: number } | null>;
-}
-
-/** One interaction asked of the bot memory (tracking/bot/shared-memory.ts makes the keys: hashes, never raw input). */
-export interface BotInteraction {
-  /** The visitor: its IP and user agent, hashed. */
-  visitor: string;
-  /** The message and recipient interacted with, hashed; null when unknown (only the honeypot is asked). */
-  messageKey: string | null;
-  /** The link clicked, hashed, stored for the message's pattern; null for an open (nothing stored). */
-  link: string | null;
-  now: number;
-  /** Distinct links of the message are counted since each of these times (a second, a burst, the window ago). */
-  since: { second: number; burst: number; window: number };
-  /** A message with this many interactions in the window stores no more (a crawler's flood). */
-  maxPerMessage: number;
-}
-
-/** What the bot memory knows of an interaction, this one included. */
-export interface BotRecall { honeypot: boolean; linksInSecond: number; linksInBurst: number; linksInWindow: number }
-
-/**
- * The stateful signals of bot detection, shared by every node of the zone: honeypot visitors
- * (remembered until they expire) and recent interactions per message.
- */
-export interface BotMemoryStore {
-  /** Remembers `visitor` (hashed) as a honeypot visitor until `expiresAt` (or later, when it already was). */
-  rememberHoneypotHit(visitor: string, expiresAt: number): Promise<void>;
-  /** Records `i` (a click's link) and answers, in one read, whether its visitor is a live honeypot visitor and its message's distinct links. */
-  recallInteraction(i: BotInteraction): Promise<BotRecall>;
-  /** Forgets visitors expired at `now` and interactions before `interactionsBefore`, then the oldest beyond `max` of each; returns the rows removed. */
-  pruneBotMemory(now: number, interactionsBefore: number, max: { visitors: number; interactions: number }): Promise<number>;
-}
-
-/** Receivers' reports about a domain's mail (DMARC aggregate, TLS-RPT), one per reporter and report id. */
-export interface ReceiverReportStore {
-  /** Stores `r` unless the same reporter's report with that id is already kept; true when stored. */
-  putReceiverReport(r: StoredReceiverReport): Promise<boolean>;
-  /** A domain's reports of one kind whose period ends, or that arrived, within [from, to); by period, at most `limit`. */
-  listReceiverReports(q: { domain: string; kind: ReceiverReportKind; from: number; to: number; limit: number }): Promise<StoredReceiverReport[]>;
 }
 
 /** Everything one zone keeps. */

@@ -1,0 +1,33 @@
+// The store port's part for bot detection's shared memory (tracking/bot/shared-memory.ts): honeypot
+// visitors and recent interactions per message, kept by every engine for every node of a zone.
+
+/** One interaction asked of the bot memory (tracking/bot/shared-memory.ts makes the keys: hashes, never raw input). */
+export interface BotInteraction {
+  /** The visitor: its IP and user agent, hashed. */
+  visitor: string;
+  /** The message and recipient interacted with, hashed; null when unknown (only the honeypot is asked). */
+  messageKey: string | null;
+  /** The link clicked, hashed, stored for the message's pattern; null for an open (nothing stored). */
+  link: string | null;
+  now: number;
+  /** Distinct links of the message are counted since each of these times (a second, a burst, the window ago). */
+  since: { second: number; burst: number; window: number };
+  /** A message with this many interactions in the window stores no more (a crawler's flood). */
+  maxPerMessage: number;
+}
+
+/** What the bot memory knows of an interaction, this one included. */
+export interface BotRecall { honeypot: boolean; linksInSecond: number; linksInBurst: number; linksInWindow: number }
+
+/**
+ * The stateful signals of bot detection, shared by every node of the zone: honeypot visitors
+ * (remembered until they expire) and recent interactions per message.
+ */
+export interface BotMemoryStore {
+  /** Remembers `visitor` (hashed) as a honeypot visitor until `expiresAt` (or later, when it already was). */
+  rememberHoneypotHit(visitor: string, expiresAt: number): Promise<void>;
+  /** Records `i` (a click's link) and answers, in one read, whether its visitor is a live honeypot visitor and its message's distinct links. */
+  recallInteraction(i: BotInteraction): Promise<BotRecall>;
+  /** Forgets visitors expired at `now` and interactions before `interactionsBefore`, then the oldest beyond `max` of each; returns the rows removed. */
+  pruneBotMemory(now: number, interactionsBefore: number, max: { visitors: number; interactions: number }): Promise<number>;
+}
