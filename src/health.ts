@@ -4,7 +4,9 @@ import type { Store } from "./core/store-port.ts";
 import type { Metrics } from "./metrics.ts";
 import type { RecentErrors } from "./log.ts";
 
-export function createHealth(deps: { store: Store; now: () => number; zone: string; openConnections: () => number; recent: RecentErrors; metrics: Metrics }) {
+export function createHealth(deps: { store: Store; now: () => number; zone: string; openConnections: () => number; recent: RecentErrors; metrics: Metrics;
+  /** The certificate's state ([tls]); absent without TLS. */
+  tls?: () => unknown }) {
   const { store } = deps;
   async function queueDepth(): Promise<number> {
     let n = 0;
@@ -20,5 +22,5 @@ export function createHealth(deps: { store: Store; now: () => number; zone: stri
   deps.metrics.gauge("postern_webhooks_pending", "webhook POSTs waiting for acknowledgement", async () => [[{}, await webhooksPending()]]);
   deps.metrics.gauge("postern_smtp_connections", "outbound SMTP connections open", async () => [[{}, deps.openConnections()]]);
   return async () => ({ status: "ok", zone: deps.zone, queue: await queueDepth(), connections: deps.openConnections(),
-    webhooks_pending: await webhooksPending(), last_errors: deps.recent.list() });
+    webhooks_pending: await webhooksPending(), last_errors: deps.recent.list(), ...(deps.tls ? { tls: deps.tls() } : {}) });
 }
