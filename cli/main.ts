@@ -9,6 +9,7 @@ import { registerAccess } from "./commands/access.ts";
 import { registerMail } from "./commands/mail.ts";
 import { registerInsight } from "./commands/insight.ts";
 import { registerEventWebhook } from "./commands/event-webhook.ts";
+import { registerTls } from "./commands/tls.ts";
 import { exitCodeFor } from "./output.ts";
 import pkg from "../package.json" with { type: "json" };
 
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerMail(program);
   registerInsight(program);
   registerEventWebhook(program);
+  registerTls(program);
   // Global flags work after the command too: every subcommand knows them.
   const addGlobals = (cmd: Command) => {
     for (const sub of cmd.commands) {

@@ -18,6 +18,28 @@ export interface AcmeSettings {
   caPem: string;
 }
 
+// acme-client retries a failed request up to 5 times, 5 s more each time (75 s in all): the
+// provider has its own backoff and reports the failure meanwhile, so one quick retry is enough.
+Object.assign((acme.axios.defaults as unknown as { acmeSettings: object }).acmeSettings, { retryMaxAttempts: 1, retryDefaultDelay: 2 });
+
+/** Thrown when the directory cannot be fetched at all (refused, no route, bad TLS): retried sooner. */
+export class CaUnreachable extends Error {}
+
+/**
+ * Fetches the directory first: when the CA is down, acme-client's error after its retries is a
+ * TypeError of its own ("response.config"), so this says what happened instead.
+ */
+async function reachable(s: AcmeSettings) {
+  try {
+    const res = await fetch(s.directory, { signal: AbortSignal.timeout(15_000), ...(s.caPem ? { tls: { ca: s.caPem } } : {}) });
+    if (!res.ok) throw new CaUnreachable(`the ACME directory ${s.directory} answered ${res.status}`);
+  } catch (e) {
+    if (e instanceof CaUnreachable) throw e;
+    const err = e as { code?: string; message?: string };
+    throw new CaUnreachable(`the ACME directory ${s.directory} is unreachable: ${[err.code, err.message].filter(Boolean).join(": ")}`);
+  }
+}
+
 let trusted = "";
 /** acme-client talks through one shared axios instance: extra CAs are set on it, once per value. */
 function trust(caPem: string) {
@@ -30,6 +52,7 @@ export const newAccountKey = async (): Promise<string> => (await acme.crypto.cre
 
 export async function orderCertificate(s: AcmeSettings, accountKey: string, names: string[], challenges: ChallengeAnswers): Promise<KeyPair> {
   trust(s.caPem);
+  await reachable(s);
   const client = new acme.Client({ directoryUrl: s.directory, accountKey, backoffAttempts: 10, backoffMin: 1000, backoffMax: 10_000 });
   await client.createAccount({ termsOfServiceAgreed: true, ...(s.email ? { contact: [`mailto:${s.email}`] } : {}) });
   const order = await client.createOrder({ identifiers: names.map((value) => ({ type: "dns", value })) });

@@ -3,13 +3,13 @@
 import type { CertSource } from "./provider.ts";
 import type { CertStore } from "./cert-store.ts";
 import { covers, keyMatches, renewAt } from "./cert-info.ts";
-import { describeAcmeError, newAccountKey, orderCertificate, type AcmeSettings } from "./acme-order.ts";
+import { CaUnreachable, describeAcmeError, newAccountKey, orderCertificate, type AcmeSettings } from "./acme-order.ts";
 import type { ChallengeAnswers } from "./challenges.ts";
 
 const HOUR = 3_600_000;
 
 /** The CA could not be reached at all (as opposed to refusing): cheap for it, so retried sooner. */
-const unreachable = (e: unknown) => /ECONNREFUSED|ENOTFOUND|ETIMEDOUT|ECONNRESET|EAI_AGAIN|socket hang up|Unable to connect/i
+const unreachable = (e: unknown) => e instanceof CaUnreachable || /ECONNREFUSED|ENOTFOUND|ETIMEDOUT|ECONNRESET|EAI_AGAIN|socket hang up/i
   .test(`${(e as { code?: string })?.code ?? ""} ${(e as Error)?.message ?? e}`);
 
 export function createAcmeSource(deps: { settings: AcmeSettings; names: string[]; store: CertStore; challenges: ChallengeAnswers }): CertSource {

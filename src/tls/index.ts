@@ -10,6 +10,7 @@ import { createFileSource } from "./file-source.ts";
 import { createFileCertStore, type CertStore } from "./cert-store.ts";
 import { createChallengeAnswers } from "./challenges.ts";
 import { createHttpRedirect } from "./http-redirect.ts";
+import { certInfo, type CertInfo } from "./cert-info.ts";
 
 export type { CertificateProvider } from "./provider.ts";
 export { createHttpsListener } from "./https-listener.ts";
@@ -43,6 +44,16 @@ export function createTls(deps: { config: Config; mtaHostname: string; now: () =
       return where;
     },
     async stop() { provider.stop(); await redirect?.stop(); },
+    /** `postern tls renew` with no server running: answers challenges itself for one renewal. */
+    async renewHere(force: boolean) {
+      redirect?.start();
+      try { return await provider.renew(force); } finally { await this.stop(); }
+    },
+    /** The certificate kept (stored or configured), for `postern tls status`; null when none. */
+    async kept(): Promise<CertInfo | null> {
+      const pair = await source.load();
+      return pair ? certInfo(pair.cert) : null;
+    },
   };
 }
 

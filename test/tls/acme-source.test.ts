@@ -2,7 +2,7 @@
 // server): issuance served by the HTTP listener and STARTTLS, the redirect, stored files, a forced
 // renewal swapped in without a restart, and a restart serving what is stored.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
@@ -12,49 +12,28 @@ import { startDnsmasq, type DnsmasqServer } from "../helpers/dnsmasq.ts";
 import { startPebble, type PebbleServer } from "../helpers/pebble.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { httpsPresents, starttlsPresents } from "../helpers/tls-probe.ts";
+import { NAME, healthOn, until, writeAcmeConfig, type TlsPorts } from "../helpers/tls-setup.ts";
 
-const NAME = "mail.example.test";
 let dns: DnsmasqServer;
 let pebble: PebbleServer;
 let dir: string;
-let ports: { http: number; smtp: number; redirect: number };
+let ports: TlsPorts;
 let app: App | null = null;
 
-export function tlsConfig(d: string, p: typeof ports, pb: PebbleServer): string {
-  const file = join(d, "postern.toml");
-  writeFileSync(file, `[server]\nlisten = "127.0.0.1:${p.http}"\npublic_url = "https://${NAME}:${p.http}"\n` +
-    `[smtp]\nlisten = "127.0.0.1:${p.smtp}"\n[mta]\nhostname = "${NAME}"\n` +
-    `[tls]\nacme = true\nacme_directory = "${pb.directory}"\nacme_ca_file = "${pb.caFile}"\nacme_email = "ops@example.test"\n` +
-    `http_listen = "127.0.0.1:${p.redirect}"\n`);
-  return file;
-}
-
-async function startApp(): Promise<App> {
-  const a = await createApp(loadConfig({ file: join(dir, "postern.toml"), env: {} }), { log: createLogger({ level: process.env.POSTERN_LOG ? "debug" : "silent" }) });
+async function startApp(d = dir): Promise<App> {
+  const a = await createApp(loadConfig({ file: join(d, "postern.toml"), env: {} }), { log: createLogger({ level: process.env.POSTERN_LOG ? "debug" : "silent" }) });
   await a.start();
   return a;
 }
 
-/** Polls until `ok` holds (the provider works in the background); fails after `seconds`. */
-export async function until<T>(what: string, get: () => Promise<T> | T, ok: (v: T) => boolean, seconds = 60): Promise<T> {
-  let last: T | undefined;
-  for (let i = 0; i < seconds * 5; i++) {
-    last = await get();
-    if (ok(last)) return last;
-    await Bun.sleep(200);
-  }
-  throw new Error(`${what}: still ${JSON.stringify(last)}`);
-}
-
-const health = async () => (await (await fetch(`https://127.0.0.1:${ports.http}/healthz`, { tls: { rejectUnauthorized: false } })
-  .catch(() => fetch(`http://127.0.0.1:${ports.http}/healthz`))).json()) as { tls: { state: string; not_after?: string } };
+const health = () => healthOn(ports.http);
 
 beforeAll(async () => {
   dns = await startDnsmasq([{ type: "A", name: NAME, value: "127.0.0.1" }]);
   ports = { http: await freePort(), smtp: await freePort(), redirect: await freePort() };
   pebble = await startPebble({ httpPort: ports.redirect, dnsServer: dns.server });
   dir = mkdtempSync(join(tmpdir(), "postern-acme-"));
-  tlsConfig(dir, ports, pebble);
+  writeAcmeConfig(dir, ports, pebble);
   app = await startApp();
 }, 60_000);
 
@@ -112,5 +91,20 @@ test("a restart serves the stored certificate (same serial, no new order)", asyn
   app = null;
   app = await startApp();
   expect((await httpsPresents(ports.http, NAME)).serial).toBe(before);
-  expect((await health()).tls.state).toBe("ok");
+  expect((await health()).tls?.state).toBe("ok");
 }, 60_000);
+
+test("with the CA unreachable the server starts, /healthz says why, and the certificate comes once the CA is back", async () => {
+  await app!.stop();
+  app = null;
+  await pebble.stop();
+  const fresh = mkdtempSync(join(tmpdir(), "postern-acme-down-"));
+  writeAcmeConfig(fresh, ports, pebble);
+  app = await startApp(fresh);
+  const down = await until("tls state", health, (h) => h.tls?.state === "error", 30);
+  expect(down.tls?.error).toMatch(/unreachable/);
+  expect((await fetch(`http://127.0.0.1:${ports.http}/healthz`)).status).toBe(200); // plain HTTP until then
+  await pebble.restart();
+  await until("tls state", health, (h) => h.tls?.state === "ok", 90);
+  expect((await httpsPresents(ports.http, NAME, await pebble.root())).authorized).toBe(true);
+}, 150_000);
