@@ -12,6 +12,7 @@ import { registerReports } from "./commands/reports.ts";
 import { registerEventWebhook } from "./commands/event-webhook.ts";
 import { registerBackup } from "./commands/backup.ts";
 import { registerEgress } from "./commands/egress.ts";
+import { registerTls } from "./commands/tls.ts";
 import { exitCodeFor } from "./output.ts";
 import { release } from "./version.ts";
 
@@ -34,6 +35,7 @@ export function buildProgram(argv: string[] = []): Command {
   registerEventWebhook(program);
   registerBackup(program);
   registerEgress(program);
+  registerTls(program);
   // Global flags work after the command too: every subcommand knows them.
   const addGlobals = (cmd: Command) => {
     for (const sub of cmd.commands) {

@@ -70,6 +70,7 @@ import { createRetentionSweeper } from "./ops/retention.ts";
 import { createDiskGuard, guardSends } from "./core/disk-guard.ts";
 import { freeSpaceOf } from "./ops/free-space.ts";
 import { AppError } from "./core/errors.ts";
+import { RENEW_PATH, createHttpsListener, createTls, handleRenew } from "./tls/index.ts";
 
 export interface AppOptions {
   resolver?: Resolver;
@@ -164,7 +165,10 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
 
   const interactions = createInteractionRecorder({ store, recorder, detector, now });
 
-  const health = createHealth({ store, now, zone: config.server.zone, openConnections: () => mta.pool.stats().open, recent: recentErrors, metrics, disk: disk.state });
+  // One certificate for the HTTP listener and inbound STARTTLS (src/tls); null without [tls].
+  const tls = createTls({ config, mtaHostname, now, log: log.child("tls") });
+  const health = createHealth({ store, now, zone: config.server.zone, openConnections: () => mta.pool.stats().open, recent: recentErrors, metrics,
+    disk: disk.state, tls: tls ? () => tls.provider.health() : undefined });
 
   const surfaces = {
     sendgrid: createSendgridSurface(surfaceDeps), mailgun: createMailgunSurface(surfaceDeps),
@@ -195,6 +199,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const inbound = createInboundServer({
     listen: splitHostPort(config.smtp.listen), hostname: mtaHostname, allowInsecureAuth: config.smtp.allow_insecure_auth,
     tls: config.smtp.tls_cert ? { cert: config.smtp.tls_cert, key: config.smtp.tls_key } : undefined,
+    certificates: tls?.provider,
     maxMessageBytes: config.smtp.max_message_size, authenticate: access.authenticateSmtp, sender, throttle: createThrottle({ now }),
     maxReportBytes: config.smtp.max_report_size, maxConnectionsPerIp: config.smtp.max_connections_per_ip,
     connectionsPerMinutePerIp: config.smtp.connections_per_minute_per_ip, now,
@@ -208,27 +213,29 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       ? createZoneGate({ zones: zoneDirectory, localZone: config.server.zone, ownHosts: [config.mta.bounce_domain] }) : undefined,
   });
 
-  let server: ReturnType<typeof Bun.serve> | null = null;
+  let server: ReturnType<typeof createHttpsListener> | null = null;
   let serveLease: ServeLease | null = null;
   return {
     config, store, log, now, resolver, metrics, access, domains, sender, mta, http, surfaces, mtaHostname, codec, newAccountKey,
     suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules, nodes, receiverReports, retention, egress,
+    tls, secret,
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */
     async start(): Promise<Record<string, string>> {
       // One process per node id: a starting node takes back its own claims at once (scheduler.start).
       serveLease = await store.takeLease(nodeId);
       await nodes.start((e) => log.error("node heartbeat failed", { error: String(e) }));
       const [host, port] = splitHostPort(config.server.listen);
-      server = Bun.serve({
-        hostname: host, port, maxRequestBodySize: 64 * 1024 * 1024,
-        fetch: (req, srv) => requestLoad.around(() => http(req, srv.requestIP(req)?.address ?? "")),
-        error: () => new Response("internal server error", { status: 500 }),
-      });
+      const redirect = await tls?.start();
+      server = createHttpsListener({ host, port, maxRequestBodySize: 64 * 1024 * 1024, provider: tls?.provider ?? null, log: log.child("tls"),
+        fetch: async (req, srv) => (req.url.includes(RENEW_PATH) && await handleRenew(req, new URL(req.url).pathname, tls, secret))
+          || requestLoad.around(() => http(req, srv.requestIP(req)?.address ?? "")) });
+      const listening = server.start();
       const smtp = await inbound.listen();
       await mta.scheduler.start();
       events.start();
       retention.start();
-      return { http: `${server.hostname}:${server.port}`, smtp };
+      return { http: listening, smtp, ...(tls ? { tls: server.scheme() === "https" ? "https" : "plain http until a certificate exists" } : {}),
+        ...(redirect ? { http_redirect: redirect } : {}) };
     },
     /**
      * The one shutdown sequence (KumoMTA's shutdown.rs): refuse new work (HTTP 503, SMTP 421), let
@@ -243,6 +250,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
         while (requestLoad.open() > 0 && now() < deadline) await Bun.sleep(20);
         await Promise.race([inbound.close(), Bun.sleep(Math.max(0, deadline - now()))]);
       }
+      await tls?.stop();
       await mta.stop(deadline);
       await events.stop();
       await retention.stop();

@@ -6,7 +6,9 @@ import type { RecentErrors } from "./log.ts";
 import type { DiskState } from "./core/disk-guard.ts";
 
 export function createHealth(deps: { store: Store; now: () => number; zone: string; openConnections: () => number; recent: RecentErrors; metrics: Metrics;
-  disk?: () => DiskState }) {
+  disk?: () => DiskState;
+  /** The certificate's state ([tls]); absent without TLS. */
+  tls?: () => unknown }) {
   const { store } = deps;
   async function queueDepth(): Promise<number> {
     let n = 0;
@@ -25,6 +27,7 @@ export function createHealth(deps: { store: Store; now: () => number; zone: stri
   return async () => {
     const disk = deps.disk?.();
     return { status: disk && !disk.ok ? "degraded" : "ok", zone: deps.zone, ...(disk && { disk: { free_bytes: disk.free_bytes, min_free_bytes: disk.min_free_bytes } }),
-      queue: await queueDepth(), connections: deps.openConnections(), webhooks_pending: await webhooksPending(), last_errors: deps.recent.list() };
+      queue: await queueDepth(), connections: deps.openConnections(), webhooks_pending: await webhooksPending(), last_errors: deps.recent.list(),
+      ...(deps.tls ? { tls: deps.tls() } : {}) };
   };
 }

@@ -11,6 +11,7 @@ import { action, contextFrom } from "../context.ts";
 import { saveFirstKey } from "../first-key.ts";
 import { warmUp } from "../warm-up.ts";
 import { isoTime, table } from "../output.ts";
+import { serverFetch } from "../server-request.ts";
 
 /** Where the data is, for the start-up line (a PostgreSQL URL without its password). */
 const dataWhere = (c: ReturnType<typeof loadConfig>) =>
@@ -67,7 +68,7 @@ export function registerServer(program: Command) {
       const listen = ctx.config().server.listen;
       let health: Record<string, unknown> | null = null;
       try {
-        health = await (await fetch(`http://${listen}/healthz`, { signal: AbortSignal.timeout(5000) })).json() as Record<string, unknown>;
+        health = await (await serverFetch(ctx.config(), "/healthz"))?.json() as Record<string, unknown> ?? null;
       } catch { /* said below: the other nodes of the zone may still serve */ }
       // Read from the store, not from this node: a node that died still shows, with the claims it holds.
       const app = await ctx.app();

@@ -37,6 +37,10 @@ export interface Config {
   validation: { smtp_probe: boolean };
   /** Milliseconds; 0: forever. */
   retention: { events: number; messages: number; inbound: number };
+  tls: {
+    acme: boolean; acme_directory: string; acme_email: string; acme_ca_file: string; hostnames: string[]; http_listen: string;
+    cert_file: string; key_file: string;
+  };
 }
 
 /** A zone other nodes serve: `url` takes its proxied API requests, `public_url` is its tracking links' base. */
@@ -163,6 +167,10 @@ function checkMeaning(cfg: Config, where: string, problems: string[]) {
   if (cfg.inbound.spamd && !/^(\[[0-9a-fA-F:]+\]|[^:\s\[\]]+)(:\d{1,5})?$/.test(cfg.inbound.spamd)) problems.push(`${where}: inbound.spamd: expected host[:port], got "${cfg.inbound.spamd}"`);
   if (cfg.server.claim_lease < 1000) problems.push(`${where}: server.claim_lease: at least 1s (the lease is renewed every third of it)`);
   if (Boolean(cfg.smtp.tls_cert) !== Boolean(cfg.smtp.tls_key)) problems.push(`${where}: smtp.tls_cert and smtp.tls_key must be set together`);
+  if (Boolean(cfg.tls.cert_file) !== Boolean(cfg.tls.key_file)) problems.push(`${where}: tls.cert_file and tls.key_file must be set together`);
+  if (cfg.tls.acme && cfg.tls.cert_file) problems.push(`${where}: tls.acme and tls.cert_file: choose one (ACME or certificate files)`);
+  if (cfg.tls.acme && !/^https:\/\//.test(cfg.tls.acme_directory)) problems.push(`${where}: tls.acme_directory: expected an https URL`);
+  if (cfg.tls.http_listen && !hostPort.test(cfg.tls.http_listen)) problems.push(`${where}: tls.http_listen: expected host:port, got "${cfg.tls.http_listen}"`);
 }
 
 /** Reads and validates the configuration; throws ConfigError listing every problem. */
@@ -196,6 +204,7 @@ export function loadConfig(opts: { file: string | null; env?: Record<string, str
   if (problems.length) throw new ConfigError(problems);
   const base = opts.file ? dirname(resolve(opts.cwd ?? process.cwd(), opts.file)) : resolve(opts.cwd ?? process.cwd());
   cfg.storage.data_dir = isAbsolute(cfg.storage.data_dir) ? cfg.storage.data_dir : resolve(base, cfg.storage.data_dir);
+  for (const k of ["cert_file", "key_file", "acme_ca_file"] as const) if (cfg.tls[k] && !isAbsolute(cfg.tls[k])) cfg.tls[k] = resolve(base, cfg.tls[k]);
   cfg.storage.templates_dir = isAbsolute(cfg.storage.templates_dir) ? cfg.storage.templates_dir : resolve(base, cfg.storage.templates_dir);
   return deepFreeze(cfg);
 }

@@ -29,6 +29,7 @@ export const SECTIONS: SectionDef[] = [
   { name: "webhooks", description: "Event delivery to webhook targets" },
   { name: "validation", description: "Address validation" },
   { name: "retention", description: "How long data is kept (\"0\": forever); suppressions, domains, keys, credentials and templates never expire (docs/retention.md)" },
+  { name: "tls", description: "HTTPS for [server] listen and STARTTLS for inbound SMTP: certificates from an ACME CA, or files of your own (docs/tls.md)" },
 ];
 
 const k = (section: string, key: string, type: KeyType, def: unknown, description: string, example?: string): KeyDef =>
@@ -85,6 +86,14 @@ export const KEYS: KeyDef[] = [
   k("retention", "events", "duration", "30d", "events older than this are deleted (stats keep their hourly and daily counts)"),
   k("retention", "messages", "duration", "30d", "messages whose every recipient is delivered or failed since this long, with their recipients, events, bodies and attachments"),
   k("retention", "inbound", "duration", "3d", "received mail kept for the stored-message URLs (set on each message when it arrives)"),
+  k("tls", "acme", "bool", false, "true: obtain and renew certificates from an ACME CA for `hostnames`"),
+  k("tls", "acme_directory", "string", "https://acme-v02.api.letsencrypt.org/directory", "the ACME CA's directory URL"),
+  k("tls", "acme_email", "string", "", "contact address for the CA account", '"postmaster@example.com"'),
+  k("tls", "acme_ca_file", "string", "", "extra CA certificates (PEM) to trust when talking to the directory (a private or test CA)"),
+  k("tls", "hostnames", "strings", [], "names on the certificate; empty: the host of server.public_url and mta.hostname"),
+  k("tls", "http_listen", "string", "", "host:port answering HTTP-01 challenges and redirecting everything else to https; empty: none", '"0.0.0.0:80"'),
+  k("tls", "cert_file", "string", "", "or a certificate of your own (PEM, chain included) ...", '"/etc/postern/cert.pem"'),
+  k("tls", "key_file", "string", "", "... and its key; both reloaded when the files change", '"/etc/postern/key.pem"'),
 ];
 
 /**

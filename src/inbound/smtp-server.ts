@@ -27,6 +27,8 @@ export interface InboundDeps {
   hostname: string;
   allowInsecureAuth: boolean;
   tls?: { cert: string; key: string };
+  /** The shared certificate ([tls]) when `tls` is not given: STARTTLS is offered once it has one. */
+  certificates?: { current(): { cert: string; key: string } | null; onChange(fn: (pair: { cert: string; key: string }) => void): void };
   maxMessageBytes: number;
   authenticate: (user: string, password: string) => Promise<Domain | null>;
   sender: SendService;
@@ -70,13 +72,15 @@ const insufficientStorage = () => smtpError(452, "4.3.1 Insufficient system stor
 const isLoopback = (ip: string) => /^(127\.|::1$|::ffff:127\.)/.test(ip);
 
 export function createInboundServer(deps: InboundDeps) {
+  const certificates = deps.tls ? undefined : deps.certificates;
+  const shared = certificates?.current() ?? null;
   const server = new SMTPServer({
     name: deps.hostname, banner: "postern ESMTP", logger: false, size: deps.maxMessageBytes,
     authMethods: ["PLAIN", "LOGIN"], authOptional: true,
     // The loopback-only rule below is ours; smtp-server's flag only knows "TLS or not".
     allowInsecureAuth: true,
-    disabledCommands: deps.tls ? [] : ["STARTTLS"],
-    ...(deps.tls ? { key: readFileSync(deps.tls.key), cert: readFileSync(deps.tls.cert) } : {}),
+    disabledCommands: deps.tls || shared ? [] : ["STARTTLS"],
+    ...(deps.tls ? { key: readFileSync(deps.tls.key), cert: readFileSync(deps.tls.cert) } : shared ?? {}),
     onAuth: (auth, session, cb) => void onAuth(auth, session).then((user) => cb(null, { user }), (e) => cb(e)),
     onRcptTo: (address, session, cb) => void onRcptTo(address.address, session as Session).then(() => cb(), (e) => cb(e)),
     onMailFrom: (_address, _session, cb) => cb(deps.disk && !deps.disk.mayAccept() ? insufficientStorage() : undefined),
@@ -227,6 +231,12 @@ export function createInboundServer(deps: InboundDeps) {
     deps.disk?.translate(e);
     return insufficientStorage();
   }
+  // A new shared certificate: the next STARTTLS uses it (sessions already in TLS keep theirs).
+  certificates?.onChange((pair) => {
+    server.updateSecureContext({ key: pair.key, cert: pair.cert });
+    const list = server.options.disabledCommands!;
+    if (list.includes("STARTTLS")) list.splice(list.indexOf("STARTTLS"), 1);
+  });
 
   // smtp-server reports every client's broken connection (a reset in the middle of TLS, say) as an
   // 'error' on the server: without a listener that would end the whole process.

@@ -56,6 +56,15 @@ describe("bad config files name the file, the key and the problem", () => {
   test("every problem is reported, not only the first", () => expect(problems(`[server]\nlisen = 1\n[mta]\nretry = 3\n`).length).toBe(2));
   test("a remote zone that is not in zones.names", () => expect(problems(`[zones]\nnames = ["us"]\n[zones.eu]\nurl = "https://eu.example"\n`)[0]).toMatch(/zones\.eu/));
   test("a bad route", () => expect(problems(`[mta.routes]\n"x.org" = "a b"\n`)[0]).toMatch(/mta\.routes\."x\.org"/));
+  test("[tls]: ACME or files, not both; files in pairs; http_listen as host:port", () => {
+    expect(problems(`[tls]\nacme = true\ncert_file = "a"\nkey_file = "b"\n`)[0]).toMatch(/tls\.acme and tls\.cert_file: choose one/);
+    expect(problems(`[tls]\ncert_file = "a"\n`)[0]).toMatch(/tls\.cert_file and tls\.key_file/);
+    expect(problems(`[tls]\nhttp_listen = "80"\n`)[0]).toMatch(/tls\.http_listen: expected host:port/);
+    expect(problems(`[tls]\nacme = true\nacme_directory = "http://ca.test/dir"\n`)[0]).toMatch(/tls\.acme_directory: expected an https URL/);
+    const c = load(`[tls]\ncert_file = "certs/a.pem"\nkey_file = "/abs/a.key"\n`);
+    expect(c.tls.cert_file).toBe(join(dir, "certs/a.pem")); // relative to the config file
+    expect(c.tls.key_file).toBe("/abs/a.key");
+  });
 });
 
 describe("environment overrides", () => {

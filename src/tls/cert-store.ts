@@ -1,0 +1,41 @@
+// Where ACME's certificate and account key are kept: data_dir/tls, directory 0700 and files 0600,
+// each written to a temporary file and renamed, so a crash never leaves half a key behind.
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+export interface KeyPair { cert: string; key: string }
+
+export interface CertStore {
+  loadCert(): Promise<KeyPair | null>;
+  saveCert(pair: KeyPair): Promise<void>;
+  loadAccountKey(): Promise<string | null>;
+  saveAccountKey(pem: string): Promise<void>;
+}
+
+export const tlsDir = (dataDir: string) => join(dataDir, "tls");
+
+export function createFileCertStore(dataDir: string): CertStore {
+  const dir = tlsDir(dataDir);
+  const path = (name: string) => join(dir, name);
+  const read = (name: string) => (existsSync(path(name)) ? readFileSync(path(name), "utf8") : null);
+  const write = (name: string, text: string) => {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
+    const tmp = path(`.${name}.tmp`);
+    writeFileSync(tmp, text, { mode: 0o600 });
+    chmodSync(tmp, 0o600); // an existing temporary file keeps its old mode otherwise
+    renameSync(tmp, path(name));
+  };
+  return {
+    async loadCert() {
+      const cert = read("cert.pem");
+      const key = read("key.pem");
+      return cert && key ? { cert, key } : null;
+    },
+    // The key first: a crash between the two leaves an old certificate with a new key, which the
+    // provider sees as not matching and orders again, never a served mismatch.
+    async saveCert(pair) { write("key.pem", pair.key); write("cert.pem", pair.cert); },
+    loadAccountKey: async () => read("account.key"),
+    saveAccountKey: async (pem) => write("account.key", pem),
+  };
+}

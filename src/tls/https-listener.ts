@@ -1,0 +1,64 @@
+// The `[server] listen` socket: plain HTTP until the provider has a certificate, HTTPS after, and
+// a new certificate swapped in without a restart. Bun.serve's reload() keeps the TLS options it
+// started with (checked on Bun 1.4), so a new certificate means a new server on the same port:
+// the old one stops accepting and finishes the requests it has, the new one binds at once.
+import type { CertificateProvider } from "./provider.ts";
+import type { KeyPair } from "./cert-store.ts";
+import type { Logger } from "../log.ts";
+
+type Fetch = (req: Request, server: Bun.Server<undefined>) => Response | Promise<Response>;
+
+export interface ListenerOptions {
+  host: string;
+  port: number;
+  fetch: Fetch;
+  maxRequestBodySize: number;
+  provider: CertificateProvider | null;
+  log: Logger;
+}
+
+export function createHttpsListener(opts: ListenerOptions) {
+  let server: Bun.Server<undefined> | null = null;
+  let port = opts.port;
+  let secure = false;
+
+  const serve = (pair: KeyPair | null) => Bun.serve({
+    hostname: opts.host, port, maxRequestBodySize: opts.maxRequestBodySize, fetch: opts.fetch,
+    error: () => new Response("internal server error", { status: 500 }),
+    ...(pair ? { tls: { cert: pair.cert, key: pair.key } } : {}),
+  });
+
+  function rebind(pair: KeyPair, attempt = 0) {
+    if (!server && attempt === 0) return;
+    if (server) void server.stop(false);
+    server = null;
+    try {
+      server = serve(pair);
+      secure = true;
+    } catch (e) {
+      // The port was ours a moment ago: try again shortly rather than give the listener up.
+      opts.log.error("could not listen with the new certificate; trying again", { error: String(e), attempt });
+      if (attempt < 50) setTimeout(() => rebind(opts.provider?.current() ?? pair, attempt + 1), 200);
+    }
+  }
+
+  return {
+    start(): string {
+      const pair = opts.provider?.current() ?? null;
+      server = serve(pair);
+      secure = pair !== null;
+      port = server.port!;
+      opts.provider?.onChange((p) => rebind(p));
+      return `${server.hostname}:${server.port}`;
+    },
+    /** "https" once a certificate serves, "http" before. */
+    scheme: () => (secure ? "https" : "http"),
+    /** Stops listening; `force` also ends the connections open (a graceful stop first lets them finish, then forces). */
+    async stop(force = true) {
+      const current = server;
+      if (!current) return;
+      if (force) server = null;
+      await current.stop(force);
+    },
+  };
+}
