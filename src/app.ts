@@ -76,8 +76,8 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const resolver = opts.resolver ?? createSystemResolver(config.mta.dns_servers, { now });
   // A zone another node owns ([zones.<name>] url) has no file here: its data never lands on this node.
   const localZones = config.zones.names.filter((z) => !config.zones.remote[z]);
-  // Every domain read goes through one short cache (core/domain-read.ts); writes through it drop it.
-  const store: Store = withDomainCache(await openStore(config, localZones, opts.inMemory === true), now);
+  // Every domain read goes through one cache (core/domain-read.ts), dropped by any process's write.
+  const store: Store = withDomainCache(await openStore(config, localZones, opts.inMemory === true));
   // Domains of a zone served elsewhere are added here only when every node reads the same control data.
   const sharedControl = config.storage.engine === "postgres" && !opts.inMemory;
   const metrics = createMetrics();
