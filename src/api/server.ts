@@ -13,7 +13,7 @@ import { renderMailgunError } from "./mailgun/errors.ts";
 import { renderSparkpostError } from "./sparkpost/errors.ts";
 import { renderNativeError } from "./native/errors.ts";
 import { isUnexpected, json, renderPlain, Unexpected } from "./errors.ts";
-import { badPathError, canonicalUrl, checkBody, checkDeclaredLength, pathDecodes } from "./request-guard.ts";
+import { badHostError, badPathError, canonicalUrl, checkBody, checkDeclaredLength, hostValid, pathDecodes } from "./request-guard.ts";
 import { AppError, unauthenticated } from "../core/errors.ts";
 import type { Throttle } from "../core/throttle.ts";
 import type { RateLimiter } from "../core/rate-limit.ts";
@@ -68,6 +68,9 @@ export function createHttpHandler(deps: HttpDeps) {
       req = new Request(url.href, req);
     }
     const surface = isHoneypotHost(req, path) ? "tracking" : surfaceForPath(path, req.headers);
+    if (!hostValid(req.headers.get("host"))) {
+      return { res: (surface === "system" || surface === "tracking" ? renderPlain : ERROR_RENDERERS[surface])(badHostError()), surface };
+    }
     if (deps.console && (path === "/ui" || path.startsWith("/ui/"))) return { res: await consoleRequest(req, path, peer, requestId), surface };
     const render = surface === "system" || surface === "tracking" ? renderPlain : ERROR_RENDERERS[surface];
     try {
