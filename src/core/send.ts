@@ -195,7 +195,9 @@ function buildRows(req: SendRequest, domain: Domain, suppressed: Map<string, Sup
     ...(req.tracking?.groups?.length ? { groups: req.tracking.groups } : {}),
   };
   for (const e of req.envelopes) {
-    const id = newId(at);
+    // The first message carries the send's own id, so the id a surface answers with (SendGrid's
+    // X-Message-Id) names both the send and a message; every event id can start with it.
+    const id = messages.length === 0 ? sendId : newId(at);
     const from = e.from ?? req.from;
     const content: MessageContent | null = e.raw ? null : {
       from, replyTo: req.replyTo, to: e.to, cc: e.cc, displayTo: e.displayTo, displayCc: e.displayCc, subject: e.subject, text: e.text,
