@@ -10,6 +10,7 @@ import { setContext } from "./context.ts";
 import { normalizePath, surfaceForPath, type Surface } from "./surfaces.ts";
 import { renderSendgridError } from "./sendgrid/errors.ts";
 import { renderMailgunError } from "./mailgun/errors.ts";
+import { ownPagingUrl } from "./mailgun/absolute-paging.ts";
 import { renderSparkpostError } from "./sparkpost/errors.ts";
 import { renderNativeError } from "./native/errors.ts";
 import { isUnexpected, json, renderPlain, Unexpected } from "./errors.ts";
@@ -61,7 +62,8 @@ function isHoneypotHost(req: Request, path: string): boolean {
 /** Builds the fetch handler for Bun.serve (or for tests: `handler(new Request(...))`). */
 export function createHttpHandler(deps: HttpDeps) {
   async function dispatch(req: Request, peer: string, requestId: string): Promise<{ res: Response; surface: Surface }> {
-    const url = canonicalUrl(req.url);
+    let url = canonicalUrl(req.url);
+    url = ownPagingUrl(url, req.headers.get("host")) ?? url;
     const path = normalizePath(url.pathname);
     if (path !== url.pathname || url.href !== req.url) {
       url.pathname = path;
