@@ -5,7 +5,7 @@ import type { Address, Domain, MessageEvent, SuppressingList, Principal, SendEnv
 import type { MessageExtra, StoredAttachment, StoredMessage, StoredRecipient, Store, Suppression, ZoneStore } from "./store-port.ts";
 import { AppError, forbidden, invalidMany, notFound, type Issue } from "./errors.ts";
 import { checkHeaders, customMessageId, hasLineBreak, headerValue, senderAddress, withoutHeader } from "./headers.ts";
-import { checkSyntax } from "../validation/address.ts";
+import { checkSyntax } from "./address/address.ts";
 import { checkRawHeaders } from "./raw-headers.ts";
 import { encodeContent, type MessageContent } from "./content.ts";
 import { newId } from "./ids.ts";

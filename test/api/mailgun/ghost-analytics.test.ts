@@ -21,7 +21,7 @@ beforeAll(async () => {
     subject: "Newsletter", text: "hello %recipient.n%", "o:tag": "bulk-email", "o:testmode": "yes", "v:email-id": "ghost-email-1",
     "recipient-variables": JSON.stringify(vars) }) });
   expect(res.status).toBe(200);
-  await eventually(async () => (await h.t.app.activity.events("example.com", { types: ["delivered"], limit: 1000 })).length, (n) => n === RECIPIENTS);
+  await eventually(async () => (await h.t.app.activity.events("example.com", { types: ["delivered"], limit: 1000 })).length === RECIPIENTS);
 });
 afterAll(async () => { await h.close(); });
 
