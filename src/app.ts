@@ -1,6 +1,6 @@
 // The composition root: builds the store, services, MTA, inbound SMTP, events and the HTTP
 // listener from one config. The only file that picks concrete implementations.
-import { hostname as osHostname } from "node:os";
+import { hostname as osHostname, networkInterfaces } from "node:os";
 import type { Config } from "./config/load.ts";
 import { openSqliteStore } from "./store/sqlite/index.ts";
 import { openPostgresStore } from "./store/postgres/index.ts";
@@ -13,6 +13,7 @@ import { createAccessService } from "./core/access.ts";
 import { createThrottle } from "./core/throttle.ts";
 import { createRateLimiter } from "./core/rate-limit.ts";
 import { createDomainService } from "./core/domains.ts";
+import { spfMechanism } from "./core/domain-dns.ts";
 import { ensureAccount } from "./core/account.ts";
 import { createSendService } from "./core/send.ts";
 import { createRecorder } from "./core/recorder.ts";
@@ -92,7 +93,8 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const codec = createTokenCodec(secret);
   const domains = createDomainService({
     control: store.control, resolver, now, zones: { names: config.zones.names, default: config.zones.default, remote: config.zones.remote, sharedControl },
-    dns: { mtaHostname, bounceDomain: config.mta.bounce_domain, trackingHost: new URL(config.server.public_url).hostname },
+    dns: { mtaHostname, bounceDomain: config.mta.bounce_domain, trackingHost: new URL(config.server.public_url).hostname,
+      spf: spfMechanism(config.mta.hostname, Object.values(networkInterfaces()).flat().map((i) => i?.address ?? ""), osHostname()) },
   });
   const zoneDirectory = createZoneDirectory({ getDomain: store.control.getDomain, remote: config.zones.remote, publicUrl: config.server.public_url });
   const account = (await store.control.getAccount())!;
