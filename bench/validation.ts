@@ -2,7 +2,7 @@
 // validations/s with DNS answered from a mock resolver and cached per domain.
 // Run: bun bench/validation.ts
 import { createMockResolver, type MockZone } from "../src/dns.ts";
-import { parseAddress, parseAddressList } from "../src/validation/address.ts";
+import { parseAddress, parseAddressList } from "../src/core/address/address.ts";
 import { createValidator } from "../src/validation/verdict.ts";
 
 const PARSE_COUNT = 200_000;

@@ -29,6 +29,31 @@ export function table(rows: Record<string, unknown>[], columns: string[]): strin
   return [line(columns.map((c) => c.toUpperCase())), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))].join("\n");
 }
 
+/** `text` in at most `max` characters, its middle replaced by "…" so both ends stay readable. */
+export function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = Math.ceil((max - 1) * 0.6);
+  return `${text.slice(0, head)}…${text.slice(text.length - (max - 1 - head))}`;
+}
+
+/**
+ * A table in `width` columns: the `flexible` columns (longest first) are shortened until the
+ * widest line fits, none below 12 characters; --json keeps every value whole.
+ */
+export function fittedTable(rows: Record<string, unknown>[], columns: string[], flexible: string[], width = 80): string {
+  const cell = (v: unknown) => (v === null || v === undefined ? "-" : String(v));
+  const widthOf = (c: string, list: Record<string, unknown>[]) => Math.max(c.length, ...list.map((r) => cell(r[c]).length));
+  let fitted = rows.map((r) => ({ ...r }));
+  const total = () => columns.reduce((n, c) => n + widthOf(c, fitted), 0) + 2 * (columns.length - 1);
+  for (let over = total() - width; over > 0; over = total() - width) {
+    const c = [...flexible].sort((a, b) => widthOf(b, fitted) - widthOf(a, fitted))[0]!;
+    const max = Math.max(12, widthOf(c, fitted) - over);
+    if (max >= widthOf(c, fitted)) break;
+    fitted = fitted.map((r) => ({ ...r, [c]: shorten(cell(r[c]), max) }));
+  }
+  return table(fitted, columns);
+}
+
 export const isoTime = (ms: number | null | undefined) => (ms ? new Date(ms).toISOString().replace(/\.\d+Z$/, "Z") : null);
 
 /** Maps a thrown value to the contract's exit code and one line on stderr. */

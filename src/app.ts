@@ -1,6 +1,6 @@
 // The composition root: builds the store, services, MTA, inbound SMTP, events and the HTTP
 // listener from one config. The only file that picks concrete implementations.
-import { hostname as osHostname } from "node:os";
+import { hostname as osHostname, networkInterfaces } from "node:os";
 import type { Config } from "./config/load.ts";
 import { openSqliteStore } from "./store/sqlite/index.ts";
 import { restoreFiles } from "./store/sqlite/backup.ts";
@@ -14,6 +14,7 @@ import { createAccessService } from "./core/access.ts";
 import { createThrottle } from "./core/throttle.ts";
 import { createRateLimiter } from "./core/rate-limit.ts";
 import { createDomainService } from "./core/domains.ts";
+import { spfMechanism } from "./core/domain-dns.ts";
 import { ensureAccount } from "./core/account.ts";
 import { createSendService } from "./core/send.ts";
 import { createRecorder } from "./core/recorder.ts";
@@ -88,8 +89,8 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const resolver = opts.resolver ?? createSystemResolver(config.mta.dns_servers, { now });
   // A zone another node owns ([zones.<name>] url) has no file here: its data never lands on this node.
   const localZones = config.zones.names.filter((z) => !config.zones.remote[z]);
-  // Every domain read goes through one short cache (core/domain-read.ts); writes through it drop it.
-  const store: Store = withDomainCache(await openStore(config, localZones, opts.inMemory === true), now);
+  // Every domain read goes through one cache (core/domain-read.ts), dropped by any process's write.
+  const store: Store = withDomainCache(await openStore(config, localZones, opts.inMemory === true));
   // Domains of a zone served elsewhere are added here only when every node reads the same control data.
   const sharedControl = config.storage.engine === "postgres" && !opts.inMemory;
   const metrics = createMetrics();
@@ -106,7 +107,8 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const domains = createDomainService({
     control: store.control, resolver, now, zones: { names: config.zones.names, default: config.zones.default, remote: config.zones.remote, sharedControl },
     hasPool: egressDirectory.hasPool,
-    dns: { mtaHostname, bounceDomain: config.mta.bounce_domain, trackingHost: new URL(config.server.public_url).hostname },
+    dns: { mtaHostname, bounceDomain: config.mta.bounce_domain, trackingHost: new URL(config.server.public_url).hostname,
+      spf: spfMechanism(config.mta.hostname, Object.values(networkInterfaces()).flat().map((i) => i?.address ?? ""), osHostname()) },
   });
   const zoneDirectory = createZoneDirectory({ getDomain: store.control.getDomain, remote: config.zones.remote, publicUrl: config.server.public_url });
   const account = (await store.control.getAccount())!;

@@ -24,7 +24,8 @@ function importsOf(file: string): string[] {
 }
 
 const RULES: { layer: string; forbidden: RegExp[] }[] = [
-  { layer: "src/core", forbidden: [/^elysia/, /^bun:sqlite/, /^nodemailer/, /^smtp-server/, /^src\/(api|mta|inbound|events|webhooks|store\/sqlite)\//, /^cli\//] },
+  // The address parser is the core's own (src/core/address/): validation, tracking and the rest sit above.
+  { layer: "src/core", forbidden: [/^elysia/, /^bun:sqlite/, /^nodemailer/, /^smtp-server/, /^src\/(api|mta|inbound|events|webhooks|store\/sqlite|validation|tracking|net)\//, /^cli\//] },
   { layer: "src/validation", forbidden: [/^elysia/, /^bun:sqlite/, /^nodemailer/, /^src\/(api|mta|inbound|events|webhooks|store)\//, /^cli\//] },
   { layer: "src/api", forbidden: [/^bun:sqlite/, /^nodemailer/, /^smtp-server/, /^src\/store\/sqlite\//, /^src\/(mta|inbound)\//, /^cli\//] },
   { layer: "src/mta", forbidden: [/^elysia/, /^src\/api\//, /^cli\//, /^src\/store\/sqlite\//] },

@@ -3,7 +3,9 @@ import type { Command } from "commander";
 import type { Domain } from "../../src/core/model.ts";
 import type { DnsRecord } from "../../src/core/domain-dns.ts";
 import { action } from "../context.ts";
-import { isoTime, table, UsageError } from "../output.ts";
+import { fittedTable, isoTime, table, UsageError } from "../output.ts";
+import { findKey } from "../../src/config/schema.ts";
+import type { Config } from "../../src/config/load.ts";
 
 const onOff = (v: string | undefined, flag: string): boolean | undefined => {
   if (v === undefined) return undefined;
@@ -21,9 +23,29 @@ export const domainJson = (d: Domain) => ({
 const recordJson = (r: DnsRecord) => ({ type: r.type, name: r.name, value: r.value, ...(r.priority !== undefined ? { priority: r.priority } : {}),
   purpose: r.purpose, required: r.required, ...(r.valid ? { valid: r.valid } : {}) });
 
+// 80 columns: long values (DKIM keys) and names are shortened in the middle; --json has them whole.
 const recordsHuman = (records: DnsRecord[]) =>
-  table(records.map((r) => ({ ...recordJson(r), value: r.priority !== undefined ? `${r.priority} ${r.value}` : r.value })),
-    records.some((r) => r.valid) ? ["type", "name", "value", "valid"] : ["type", "name", "value"]);
+  fittedTable(records.map((r) => ({ ...recordJson(r), value: r.priority !== undefined ? `${r.priority} ${r.value}` : r.value })),
+    records.some((r) => r.valid) ? ["type", "name", "value", "valid"] : ["type", "name", "value"], ["value", "name"]);
+
+/** What a newcomer must set before publishing records: said on stderr, so --json stays clean. */
+export function dnsWarnings(config: Config): string[] {
+  const out: string[] = [];
+  if (!config.mta.hostname) {
+    out.push("[mta] hostname is not set: SPF names this machine's address and the bounce MX its bare host name. " +
+      "Set it to this server's DNS name (A record and matching PTR) before publishing these records.");
+  }
+  if (config.server.public_url === findKey("server", "public_url")?.default) {
+    out.push(`[server] public_url is still its default ${config.server.public_url}: tracking links and the email.<domain> record ` +
+      "would point there. Set it to the URL the internet reaches this server at.");
+  }
+  return out;
+}
+
+const warnAboutDefaults = (config: Config) => {
+  // Wrapped to 80 columns like the table.
+  for (const w of dnsWarnings(config)) process.stderr.write(`${`postern: warning: ${w}`.replace(/(.{1,78})(\s+|$)/g, "$1\n  ").trimEnd()}\n`);
+};
 
 export function registerDomain(program: Command) {
   const domain = program.command("domain").description("sending domains: DKIM keys, DNS records, verification and settings");
@@ -35,6 +57,7 @@ export function registerDomain(program: Command) {
       const app = await ctx.app();
       const d = await app.domains.add(name, { zone: opts.zone, wildcard: opts.wildcard });
       const records = await app.domains.records(d.name);
+      warnAboutDefaults(ctx.config());
       ctx.out.print({ domain: domainJson(d), records: records.map(recordJson) },
         () => `created ${d.name} (zone ${d.zone}, ${d.state}); publish these records, then run \`postern domain verify ${d.name}\`:\n${recordsHuman(records)}`);
     }));
@@ -54,6 +77,7 @@ export function registerDomain(program: Command) {
   domain.command("dns <name>").description("the DNS records to publish (SPF, DKIM, DMARC, bounce MX, tracking CNAME)")
     .action(action(async (ctx, name: string) => {
       const records = await (await ctx.app()).domains.records(name);
+      warnAboutDefaults(ctx.config());
       ctx.out.print({ records: records.map(recordJson) }, () => recordsHuman(records));
     }));
 
@@ -61,6 +85,7 @@ export function registerDomain(program: Command) {
     .option("--force", "activate without checking DNS (private relays, tests)")
     .action(action(async (ctx, name: string, opts: { force?: boolean }) => {
       const { domain: d, records } = await (await ctx.app()).domains.verify(name, Boolean(opts.force));
+      warnAboutDefaults(ctx.config());
       ctx.out.print({ domain: domainJson(d), records: records.map(recordJson) }, () => `${d.name}: ${d.state}\n${recordsHuman(records)}`);
       if (d.state !== "active") {
         const missing = records.filter((r) => r.required && r.valid !== "valid").map((r) => r.name);

@@ -3,7 +3,7 @@
 import type { Command } from "commander";
 import { readFileSync } from "node:fs";
 import type { Principal } from "../../src/core/model.ts";
-import { parseAddress } from "../../src/validation/address.ts";
+import { parseAddress } from "../../src/core/address/address.ts";
 import { notFound } from "../../src/core/errors.ts";
 import { createQueueAdmin } from "../../src/mta/queue/admin.ts";
 import { ACCOUNT_ID } from "../../src/core/account.ts";

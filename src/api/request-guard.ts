@@ -1,5 +1,5 @@
 // What every request passes before a surface sees it, so that no client input can reach a handler
-// in a shape it cannot take: a URL that always parses (a malformed or empty Host still routes), a
+// in a shape it cannot take: one well-formed Host (else 400), a URL that always parses, a
 // path whose %-escapes decode, and a body within the stated limits (size, JSON depth and member
 // count, form field count). Failures are AppErrors, which each surface renders in its own shape.
 import { AppError, invalid } from "../core/errors.ts";
@@ -37,6 +37,28 @@ export function canonicalUrl(raw: string): URL {
     return new URL("/", CANONICAL_ORIGIN);
   }
 }
+
+// RFC 9112 §3.2 with RFC 3986 §3.2.2: uri-host [":" port]. A reg-name without the comma, so the
+// one value Bun makes of repeated Host lines ("a, b") fails too.
+const HOST = /^(?:\[[0-9a-f:.]+\]|\[v[0-9a-f]+\.[\w.~!$&'()*+;=:-]+\]|(?:[\w.~!$&'()*+;=-]|%[0-9a-f]{2})+)(?::(\d*))?$/i;
+
+/**
+ * True unless the request carries a Host that is empty, repeated or malformed (a port above 65535,
+ * an unclosed `[`, a space). No Host line at all is the listener's to refuse (Bun answers 400 to an
+ * HTTP/1.1 request without one before postern runs); a Request built in-process has none either.
+ */
+export function hostValid(value: string | null): boolean {
+  if (value === null) return true;
+  const m = HOST.exec(value);
+  return m !== null && (m[1] === undefined || m[1] === "" || Number(m[1]) <= 65_535);
+}
+
+/** A request HTTP itself refuses (not a field of it): 400 on every surface, SparkPost's 422 aside. */
+export class MalformedRequest extends AppError {
+  constructor(message: string) { super("invalid", message); }
+}
+
+export const badHostError = () => new MalformedRequest("the Host header must be one host[:port] (RFC 9112 §3.2)");
 
 /** True when every %-escape of `path` decodes to UTF-8 (no `%ZZ`, no lone surrogate `%ED%A0%80`). */
 export function pathDecodes(path: string): boolean {

@@ -10,10 +10,11 @@ import { setContext } from "./context.ts";
 import { normalizePath, surfaceForPath, type Surface } from "./surfaces.ts";
 import { renderSendgridError } from "./sendgrid/errors.ts";
 import { renderMailgunError } from "./mailgun/errors.ts";
+import { ownPagingUrl } from "./mailgun/absolute-paging.ts";
 import { renderSparkpostError } from "./sparkpost/errors.ts";
 import { renderNativeError } from "./native/errors.ts";
 import { isUnexpected, json, renderPlain, Unexpected } from "./errors.ts";
-import { badPathError, canonicalUrl, checkBody, checkDeclaredLength, pathDecodes } from "./request-guard.ts";
+import { badHostError, badPathError, canonicalUrl, checkBody, checkDeclaredLength, hostValid, pathDecodes } from "./request-guard.ts";
 import { AppError, unauthenticated } from "../core/errors.ts";
 import type { Throttle } from "../core/throttle.ts";
 import type { RateLimiter } from "../core/rate-limit.ts";
@@ -63,13 +64,17 @@ function isHoneypotHost(req: Request, path: string): boolean {
 /** Builds the fetch handler for Bun.serve (or for tests: `handler(new Request(...))`). */
 export function createHttpHandler(deps: HttpDeps) {
   async function dispatch(req: Request, peer: string, requestId: string): Promise<{ res: Response; surface: Surface }> {
-    const url = canonicalUrl(req.url);
+    let url = canonicalUrl(req.url);
+    url = ownPagingUrl(url, req.headers.get("host")) ?? url;
     const path = normalizePath(url.pathname);
     if (path !== url.pathname || url.href !== req.url) {
       url.pathname = path;
       req = new Request(url.href, req);
     }
     const surface = isHoneypotHost(req, path) ? "tracking" : surfaceForPath(path, req.headers);
+    if (!hostValid(req.headers.get("host"))) {
+      return { res: (surface === "system" || surface === "tracking" ? renderPlain : ERROR_RENDERERS[surface])(badHostError()), surface };
+    }
     if (deps.console && (path === "/ui" || path.startsWith("/ui/"))) return { res: await consoleRequest(req, path, peer, requestId), surface };
     const render = surface === "system" || surface === "tracking" ? renderPlain : ERROR_RENDERERS[surface];
     try {

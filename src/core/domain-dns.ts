@@ -24,13 +24,30 @@ export interface DnsContext {
   bounceDomain: string;
   /** Host of server.public_url: target of the tracking CNAME. */
   trackingHost: string;
+  /** SPF's mechanism for this MTA (spfMechanism); default `a:<mtaHostname>`. */
+  spf?: string;
+}
+
+const PRIVATE = /^(10\.|127\.|169\.254\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.|::1$|f[cd]|fe[89ab])/i;
+
+/**
+ * Where SPF says this MTA sends from: `a:` the configured `[mta] hostname`, else the server's own
+ * address (`ip4:`/`ip6:`, a public one before a private one), never a bare machine name such as
+ * `vm` that no DNS knows; that name only when the machine has no address at all.
+ */
+export function spfMechanism(configuredHostname: string, addresses: string[], machineName: string): string {
+  if (configuredHostname) return `a:${configuredHostname}`;
+  const usable = addresses.filter((a) => isIP(a) && !/^(127\.|::1$)/.test(a));
+  const pick = usable.find((a) => isIP(a) === 4 && !PRIVATE.test(a)) ?? usable.find((a) => isIP(a) === 6 && !PRIVATE.test(a))
+    ?? usable.find((a) => isIP(a) === 4) ?? usable[0];
+  return pick ? `${isIP(pick) === 4 ? "ip4" : "ip6"}:${pick}` : `a:${machineName}`;
 }
 
 export const bounceDomainFor = (domain: string, configured: string) => configured || `bounces.${domain}`;
 
 /** The records `domain add` prints and `domain dns` lists. */
 export function recordsFor(domain: Domain, keys: DkimKey[], ctx: DnsContext): DnsRecord[] {
-  const spf = `v=spf1 a:${ctx.mtaHostname} ~all`;
+  const spf = `v=spf1 ${ctx.spf ?? `a:${ctx.mtaHostname}`} ~all`;
   const bounce = bounceDomainFor(domain.name, ctx.bounceDomain);
   const records: DnsRecord[] = [{ type: "TXT", name: domain.name, value: spf, purpose: "spf", required: false }];
   for (const k of keys) {

@@ -1,38 +1,69 @@
 // The one cached domain read. Sending, delivery, DKIM keys, webhook fan-out and signing keys,
 // tracking, suppressions and authentication all ask for a domain by name or id, many times per
-// message; this decorator of the store answers them from memory for a moment. Every domain write
-// through this store drops the cache at once, so a change made here is seen here immediately; a
-// change another process makes (the CLI beside a running server) is seen within TTL_MS.
+// message; this decorator of the store answers them from memory. Every domain write through this
+// store drops the cache at once; before each read it asks the store's change mark (SQLite's
+// `PRAGMA data_version`, PostgreSQL's trigger-bumped counter), so a change another process
+// committed (the CLI beside a running server) is seen by the very next read, not after a timer.
 import type { Domain } from "./model.ts";
 import type { ControlStore, Store } from "./store-port.ts";
 
-const TTL_MS = 1_000;
 const MAX_ENTRIES = 10_000;
 
-export function withDomainCache(store: Store, now: () => number): Store {
-  return { ...store, control: cachedControl(store.control, now) };
+export function withDomainCache(store: Store): Store {
+  return { ...store, control: cachedControl(store.control) };
 }
 
-function cachedControl(control: ControlStore, now: () => number): ControlStore {
+/**
+ * Runs `check` for a caller so that the run it waits for started after the call: concurrent
+ * callers share one run (one round trip on PostgreSQL for a burst of reads), and a caller arriving
+ * while one is under way joins the next, since the one under way may have read before its write.
+ */
+export function coalesced(check: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  let next: Promise<void> | null = null;
+  const start = (): Promise<void> => (running = check().finally(() => { running = null; }));
+  return () => {
+    if (!running) return start();
+    next ??= running.then(() => { next = null; return running ?? start(); }, () => { next = null; return start(); });
+    return next;
+  };
+}
+
+function cachedControl(control: ControlStore): ControlStore {
   // Misses (null) are not kept: a domain added by another process must be found at once.
-  const byName = new Map<string, { domain: Domain; at: number }>();
-  const byId = new Map<number, { domain: Domain; at: number }>();
-  const remember = (d: Domain | null) => {
-    if (!d) return d;
-    if (byName.size >= MAX_ENTRIES) { byName.clear(); byId.clear(); }
-    const entry = { domain: d, at: now() };
-    byName.set(d.name, entry);
-    byId.set(d.id, entry);
+  const byName = new Map<string, Domain>();
+  const byId = new Map<number, Domain>();
+  // Bumped by every drop: a row read that was under way across a drop may predate it, so it is
+  // answered but not kept.
+  let generation = 0;
+  const drop = () => { byName.clear(); byId.clear(); generation++; };
+  let mark: number | null = null;
+  const checkMark = coalesced(async () => {
+    const now = await control.changeMark();
+    if (now !== mark) { drop(); mark = now; }
+  });
+  const remember = (d: Domain | null, readIn: number) => {
+    if (!d || readIn !== generation) return d;
+    if (byName.size >= MAX_ENTRIES) drop();
+    byName.set(d.name, d);
+    byId.set(d.id, d);
     return d;
   };
-  const fresh = (e: { domain: Domain; at: number } | undefined) => (e && now() - e.at < TTL_MS ? e.domain : undefined);
   const changed = <A extends unknown[], R>(write: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
-    try { return await write(...args); } finally { byName.clear(); byId.clear(); }
+    try { return await write(...args); } finally { drop(); }
   };
   return {
     ...control,
-    getDomain: async (name) => fresh(byName.get(name)) ?? remember(await control.getDomain(name)),
-    getDomainById: async (id) => fresh(byId.get(id)) ?? remember(await control.getDomainById(id)),
+    getDomain: async (name) => {
+      await checkMark();
+      const g = generation;
+      return byName.get(name) ?? remember(await control.getDomain(name), g);
+    },
+    getDomainById: async (id) => {
+      await checkMark();
+      const g = generation;
+      return byId.get(id) ?? remember(await control.getDomainById(id), g);
+    },
     insertDomain: changed(control.insertDomain),
     updateDomain: changed(control.updateDomain),
     deleteDomain: changed(control.deleteDomain),

@@ -2,7 +2,7 @@
 // submission): well-formed field lines and one From (and at most one Sender) on the sending domain,
 // so a key can never send, DKIM-signed, as somebody else (RFC 5322 §3.6: From once, Sender once).
 import type { Issue } from "./errors.ts";
-import { parseAddressList } from "../validation/address.ts";
+import { parseAddressList } from "./address/address.ts";
 
 const FIELD_LINE = /^[!-9;-~]+[ \t]*:/; // RFC 5322 §2.2 field-name, then ":" (obsolete WSP allowed)
 

@@ -5,7 +5,7 @@ import type { Address, Domain, MessageEvent, SuppressingList, Principal, SendEnv
 import type { MessageExtra, StoredAttachment, StoredMessage, StoredRecipient, Store, Suppression, ZoneStore } from "./store-port.ts";
 import { AppError, forbidden, invalidMany, notFound, type Issue } from "./errors.ts";
 import { checkHeaders, customMessageId, hasLineBreak, headerValue, senderAddress, withoutHeader } from "./headers.ts";
-import { checkSyntax } from "../validation/address.ts";
+import { checkSyntax } from "./address/address.ts";
 import { checkRawHeaders } from "./raw-headers.ts";
 import { encodeContent, type MessageContent } from "./content.ts";
 import { newId } from "./ids.ts";
@@ -200,7 +200,9 @@ function buildRows(req: SendRequest, domain: Domain, suppressed: Map<string, Sup
     ...(req.tracking?.groups?.length ? { groups: req.tracking.groups } : {}),
   };
   for (const e of req.envelopes) {
-    const id = newId(at);
+    // The first message carries the send's own id, so the id a surface answers with (SendGrid's
+    // X-Message-Id) names both the send and a message; every event id can start with it.
+    const id = messages.length === 0 ? sendId : newId(at);
     const from = e.from ?? req.from;
     const content: MessageContent | null = e.raw ? null : {
       from, replyTo: req.replyTo, to: e.to, cc: e.cc, displayTo: e.displayTo, displayCc: e.displayCc, subject: e.subject, text: e.text,

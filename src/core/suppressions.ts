@@ -4,7 +4,7 @@
 import type { SuppressionType } from "./model.ts";
 import type { GroupSuppressionType, ReportListType, Store, Suppression } from "./store-port.ts";
 import { AppError, invalid, notFound } from "./errors.ts";
-import { checkSyntax } from "../validation/address.ts";
+import { checkSyntax } from "./address/address.ts";
 
 export const SUPPRESSION_TYPES: SuppressionType[] = ["bounces", "unsubscribes", "complaints", "whitelists"];
 /** Lists only delivery outcomes fill (suppression-policy.ts reportListFor): read and cleared, never added to by hand. */

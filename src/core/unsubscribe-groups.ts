@@ -6,7 +6,7 @@
 import type { Principal } from "./model.ts";
 import type { GroupSuppressionType, Store, Suppression, UnsubscribeGroup } from "./store-port.ts";
 import { AppError, invalid, notFound } from "./errors.ts";
-import { checkSyntax } from "../validation/address.ts";
+import { checkSyntax } from "./address/address.ts";
 
 export const MAX_GROUP_NAME = 30;
 export const MAX_GROUP_DESCRIPTION = 100;

@@ -9,7 +9,7 @@ import type { SendService } from "../core/send.ts";
 import type { Logger } from "../log.ts";
 import { AppError } from "../core/errors.ts";
 import { ACCOUNT_ID } from "../core/account.ts";
-import { parseAddress } from "../validation/address.ts";
+import { parseAddress } from "../core/address/address.ts";
 import { inspectDataLineEndings } from "./smuggling.ts";
 import type { InboundSink } from "./receive/receiver.ts";
 import { receiveStream } from "./receive/stream-data.ts";

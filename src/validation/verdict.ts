@@ -2,14 +2,14 @@
 // → optional SMTP probe → score (score.ts). Time, DNS, history and probing are injected; verdicts
 // are cached per address, DNS answers per domain (mail-hosts.ts).
 import type { Resolver } from "../dns.ts";
-import { parseAddress, type ParsedAddress } from "./address.ts";
+import { parseAddress, type ParsedAddress } from "../core/address/address.ts";
 import { TtlCache } from "./cache.ts";
 import { isDisposableDomain, isFreeDomain, isRoleLocalPart } from "./lists.ts";
 import { createMailHostLookup, type MailHosts } from "./mail-hosts.ts";
 import type { ProbeOutcome, ValidationChecks, ValidationResult } from "./result.ts";
 import { decideVerdict, type Decision, type VerdictFacts } from "./score.ts";
 import { suggestAddress } from "./suggest.ts";
-import { checkParsedSyntax } from "./syntax.ts";
+import { checkParsedSyntax } from "../core/address/syntax.ts";
 
 export type { ProbeOutcome, ValidationResult } from "./result.ts";
 

@@ -1,7 +1,7 @@
 // The request guard's pieces, and the dispatcher's promise for what no client caused: a 5xx that
 // names its request id, logged with the same id.
 import { describe, expect, test } from "bun:test";
-import { canonicalUrl, jsonShape, pathDecodes } from "../../src/api/request-guard.ts";
+import { canonicalUrl, hostValid, jsonShape, pathDecodes } from "../../src/api/request-guard.ts";
 import { createHttpHandler } from "../../src/api/server.ts";
 import { createMetrics } from "../../src/metrics.ts";
 import type { Logger } from "../../src/log.ts";
@@ -49,4 +49,17 @@ test("an unexpected failure is a 5xx in the surface's shape naming the request i
   expect(lines).toHaveLength(1);
   expect(lines[0]).toMatchObject({ requestId: id, surface: "sparkpost" });
   expect(String(lines[0]!.error)).toContain("boom");
+});
+
+describe("hostValid (RFC 9112 §3.2, RFC 3986 §3.2.2)", () => {
+  test("one host[:port]: names, IPv4, IP literals, an empty port", () => {
+    for (const h of ["x", "mail.example.com", "127.0.0.1:8080", "[::1]", "[::1]:443", "a-b_c.example:", "xn--bcher-kva.example", "%41.example", null]) {
+      expect(hostValid(h)).toBe(true);
+    }
+  });
+  test("empty, repeated (Bun joins them with a comma), a port over 65535, an unclosed [, a space: refused", () => {
+    for (const h of ["", "a, b", "a,b", "x:99999", "x:65536", "[::1", "::1", "a b", "a/b", "a@b", "x:8o", "[::1]x"]) {
+      expect(hostValid(h)).toBe(false);
+    }
+  });
 });

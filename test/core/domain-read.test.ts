@@ -1,31 +1,71 @@
-// The one cached domain read: repeated reads within the TTL are answered from memory, a write
-// through the store is seen at once, a write another process makes is seen after the TTL.
+// The one cached domain read: repeated reads are answered from memory, a write through the store
+// is seen at once, and a write another process commits (a second store on the same files, as the
+// CLI beside a server) is seen by the very next read: no timer.
 import { expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { openSqliteStore } from "../../src/store/sqlite/index.ts";
-import { withDomainCache } from "../../src/core/domain-read.ts";
+import { coalesced, withDomainCache } from "../../src/core/domain-read.ts";
+import type { Store } from "../../src/core/store-port.ts";
 
 const NOW = 1_800_000_000_000;
 const settings = { validation: true, botDetection: true, openTracking: false, clickTracking: false, unsubscribeTracking: false, inbound: false,
   limitMax: 0, limitWindow: "month" as const };
 
-test("domain reads are cached for a moment, dropped on a write through the store, misses never kept", async () => {
-  let now = NOW;
-  const engine = openSqliteStore(":memory:", ["us"]);
-  const store = withDomainCache(engine, () => now);
+/** Counts the engine's domain reads, so a test can tell a cached answer from a read. */
+function counting(engine: Store) {
+  const count = { reads: 0 };
+  const control = { ...engine.control,
+    getDomain: (n: string) => { count.reads++; return engine.control.getDomain(n); },
+    getDomainById: (id: number) => { count.reads++; return engine.control.getDomainById(id); } };
+  return { store: { ...engine, control }, count };
+}
+
+test("reads are cached until a write: through the store or by another connection, seen by the next read", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "postern-domain-read-"));
+  const engine = openSqliteStore(dir, ["us"]);
+  const other = openSqliteStore(dir, ["us"]);
+  const { store: counted, count } = counting(engine);
+  const store = withDomainCache(counted);
   expect(await store.control.getDomain("a.test")).toBeNull();
   const d = await store.control.insertDomain({ ...settings, name: "a.test", zone: "us", wildcard: false, dkimSelector: "s1", keys: [] }, NOW);
   expect((await store.control.getDomain("a.test"))?.id).toBe(d.id);
-  // Another writer (the engine directly, as a second process would): unseen until the TTL passes.
-  await engine.control.updateDomain("a.test", { state: "disabled" }, NOW);
-  expect((await store.control.getDomain("a.test"))?.state).toBe(d.state);
-  expect((await store.control.getDomainById(d.id))?.state).toBe(d.state);
-  now += 1_000;
+  const reads = count.reads;
+  expect((await store.control.getDomain("a.test"))?.id).toBe(d.id);
+  expect((await store.control.getDomainById(d.id))?.id).toBe(d.id);
+  expect(count.reads).toBe(reads);
+  // Another process's write: seen at once, by name and by id.
+  await other.control.updateDomain("a.test", { state: "disabled" }, NOW);
   expect((await store.control.getDomain("a.test"))?.state).toBe("disabled");
+  expect((await store.control.getDomainById(d.id))?.state).toBe("disabled");
   // A write through the cached store is seen at once, by name and by id.
   await store.control.updateDomain("a.test", { state: "active" }, NOW);
   expect((await store.control.getDomain("a.test"))?.state).toBe("active");
   expect((await store.control.getDomainById(d.id))?.state).toBe("active");
-  await store.control.deleteDomain("a.test");
+  await other.control.deleteDomain("a.test");
   expect(await store.control.getDomain("a.test")).toBeNull();
+  await other.close();
   await store.close();
+});
+
+test("coalesced: a burst shares one run; a caller arriving during a run waits for a run that starts after it", async () => {
+  let runs = 0;
+  const gates: (() => void)[] = [];
+  const check = coalesced(() => { runs++; return new Promise<void>((r) => gates.push(r)); });
+  const first = check();
+  const second = check();
+  const third = check();
+  expect(second).toBe(third);
+  expect(runs).toBe(1);
+  let secondDone = false;
+  second.then(() => { secondDone = true; });
+  gates[0]!();
+  await first;
+  await Bun.sleep(0);
+  expect(secondDone).toBe(false);
+  expect(runs).toBe(2);
+  gates[1]!();
+  await second;
+  expect(secondDone).toBe(true);
 });

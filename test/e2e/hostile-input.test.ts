@@ -105,16 +105,40 @@ async function raw(address: string, head: string): Promise<{ status: number; tex
 }
 
 describe("malformed requests get 4xx in the surface's shape", () => {
-  test("a malformed or empty Host routes on the path: /healthz answers, surfaces answer 401 or their data", async () => {
+  test("a well-formed Host (any name, a port, an IP literal) routes on the path", async () => {
     const http = (await t.app.start()).http!;
     try {
-      for (const host of ["x:99999", "", "x", "[::1", "a b", "ab"]) {
+      for (const host of ["x", "ab", "x:8080", "[::1]:80", "mail.example.com:"]) {
         expect((await raw(http, `GET /healthz HTTP/1.1\r\nHost: ${host}\r\n`)).status).toBe(200);
         expect((await raw(http, `GET /domains HTTP/1.1\r\nHost: ${host}\r\n`)).status).toBe(401);
         const listed = await raw(http, `GET /domains HTTP/1.1\r\nHost: ${host}\r\nov-token: ${t.accountKey}\r\n`);
         expect(listed.status).toBe(200);
         expect(listed.text).toContain("example.com");
-        expect((await raw(http, `GET /api/v1/account HTTP/1.1\r\nHost: ${host}\r\nAuthorization: ${t.accountKey}\r\n`)).status).toBe(200);
+      }
+    } finally {
+      await t.app.stop();
+      t = await makeTestApp({ dir: t.dir, keepDir: true, toml: `[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n` });
+    }
+  });
+
+  test("a missing, empty, repeated or malformed Host gets 400 on every path, in the surface's shape (RFC 9112 §3.2)", async () => {
+    const http = (await t.app.start()).http!;
+    const body = (text: string) => JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4));
+    try {
+      for (const hostLines of ["Host: \r\n", "Host: x:99999\r\n", "Host: [::1\r\n", "Host: a b\r\n", "Host: a\r\nHost: b\r\n", "Host: a,b\r\n"]) {
+        expect((await raw(http, `GET /healthz HTTP/1.1\r\n${hostLines}`)).status).toBe(400);
+        const native = await raw(http, `GET /domains HTTP/1.1\r\n${hostLines}ov-token: ${t.accountKey}\r\n`);
+        expect(native.status).toBe(400);
+        const sparkpost = await raw(http, `GET /api/v1/account HTTP/1.1\r\n${hostLines}Authorization: ${t.accountKey}\r\n`);
+        expect(sparkpost.status).toBe(400);
+        expect(body(sparkpost.text).errors[0].message).toContain("Host");
+        const sendgrid = await raw(http, `POST /v3/mail/send HTTP/1.1\r\n${hostLines}Authorization: Bearer ${t.accountKey}\r\nContent-Length: 0\r\n`);
+        expect(sendgrid.status).toBe(400);
+        expect(body(sendgrid.text).errors[0].message).toContain("Host");
+        const mailgun = await raw(http, `GET /v3/domains HTTP/1.1\r\n${hostLines}Authorization: Basic ${btoa(`api:${t.accountKey}`)}\r\n`);
+        expect(mailgun.status).toBe(400);
+        expect(body(mailgun.text).message).toContain("Host");
+        expect((await raw(http, `GET /ui HTTP/1.1\r\n${hostLines}`)).status).toBe(400);
       }
       // No Host line at all breaks HTTP/1.1 itself: the listener answers 400 before postern runs.
       expect((await raw(http, "GET /healthz HTTP/1.1\r\n")).status).toBe(400);

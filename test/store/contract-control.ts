@@ -12,7 +12,24 @@ const newDomain = (name: string) => ({ name, zone: "us", wildcard: false, dkimSe
   keys: [{ selector: "s1", algorithm: "rsa-sha256" as const, privateKeyPem: "PRIV-RSA", publicKey: "PUB-RSA" },
     { selector: "s1", algorithm: "ed25519-sha256" as const, privateKeyPem: "PRIV-ED", publicKey: "PUB-ED" }] });
 
-export function controlContract(open: Open) {
+export function controlContract(open: Open, openPeer?: (a: Store) => Store | Promise<Store>) {
+  test.skipIf(!openPeer)("the change mark moves when another connection writes domains, and only then", async () => {
+    const store = await open();
+    const peer = await openPeer!(store);
+    const before = await store.control.changeMark();
+    expect(await store.control.changeMark()).toBe(before);
+    await peer.control.insertDomain(newDomain("mark.test"), NOW);
+    const inserted = await store.control.changeMark();
+    expect(inserted).not.toBe(before);
+    await peer.control.updateDomain("mark.test", { state: "disabled" }, NOW + 1);
+    const updated = await store.control.changeMark();
+    expect(updated).not.toBe(inserted);
+    await peer.control.deleteDomain("mark.test");
+    expect(await store.control.changeMark()).not.toBe(updated);
+    await peer.close();
+    await store.close();
+  });
+
   test("the account, its secret and the event webhook key pair", async () => {
     const store = await open();
     const c = store.control;

@@ -26,7 +26,7 @@ export function runStoreContract(name: string, openStore: () => Store | Promise<
   describe(`${name} store`, () => {
     zoneContract(makeStore, openPeer, leasePeer ?? openPeer);
     sendControlContract(makeStore);
-    controlContract(makeStore);
+    controlContract(makeStore, openPeer);
     outboxContract(makeStore, openPeer);
     contentContract(makeStore);
     inboundContract(makeStore, openPeer);

@@ -5,7 +5,7 @@ import type { Principal, SendRequest } from "../../core/model.ts";
 import type { StoredList } from "../../core/list-model.ts";
 import { allMembers } from "../../core/list-service.ts";
 import type { SurfaceDeps } from "../deps.ts";
-import { parseAddressList } from "../../validation/address.ts";
+import { parseAddressList } from "../../core/address/address.ts";
 import { Form } from "./form.ts";
 import { MAX_RECIPIENTS } from "./mapper.ts";
 import { invalid } from "../../core/errors.ts";

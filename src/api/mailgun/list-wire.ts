@@ -2,7 +2,7 @@
 // (form fields), a JSON batch (`members`, up to 1,000) and a CSV upload (address,name,vars,subscribed).
 import type { ListMember, StoredList } from "../../core/list-model.ts";
 import { invalid } from "../../core/errors.ts";
-import { parseAddress } from "../../validation/address.ts";
+import { parseAddress } from "../../core/address/address.ts";
 import { parseYesNo, type Form } from "./form.ts";
 import { formatDate } from "./model.ts";
 

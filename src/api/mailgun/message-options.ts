@@ -2,7 +2,7 @@
 // (tags, test mode, tracking, delivery time), h: headers, v: user variables and file parts.
 import type { Address, Attachment, TrackingFlags } from "../../core/model.ts";
 import { invalid } from "../../core/errors.ts";
-import { parseAddress, parseAddressList } from "../../validation/address.ts";
+import { parseAddress, parseAddressList } from "../../core/address/address.ts";
 import { parseYesNo, type Form } from "./form.ts";
 import { requireDate } from "./model.ts";
 

@@ -4,7 +4,7 @@
 import PostalMime from "postal-mime";
 import type { SendRequest } from "../../core/model.ts";
 import { invalid } from "../../core/errors.ts";
-import { parseAddress } from "../../validation/address.ts";
+import { parseAddress } from "../../core/address/address.ts";
 import type { Form } from "./form.ts";
 import { MAX_RECIPIENTS } from "./mapper.ts";
 import { readOptions, recipientsOf } from "./message-options.ts";

@@ -6,7 +6,7 @@ import { activeVersion } from "../../core/template-service.ts";
 import { invalid } from "../../core/errors.ts";
 import type { Form } from "./form.ts";
 import { formatDate } from "./model.ts";
-import { parseAddress } from "../../validation/address.ts";
+import { parseAddress } from "../../core/address/address.ts";
 
 export type MgHeaders = { From?: string; "Reply-To"?: string; Subject?: string };
 const HEADER_NAMES = ["From", "Reply-To", "Subject"] as const;

@@ -1,7 +1,7 @@
 // Validation verdicts in Mailgun's shapes: /v4/address/validate (result, risk, reason[]) and
 // the older /v3/address/private/validate (is_valid, parts); parse → parsed/unparseable strings.
 import type { ValidationResult } from "../../validation/result.ts";
-import { parseAddress, type ParsedAddressList } from "../../validation/address.ts";
+import { parseAddress, type ParsedAddressList } from "../../core/address/address.ts";
 
 /** Mailgun v4 result and risk: typos and disposables are do_not_send, accept-all is catch_all. */
 function resultAndRisk(v: ValidationResult): { result: string; risk: string } {

@@ -1,7 +1,7 @@
 // Address validation: /v4/address/validate (what mailgun.js's validate.get calls) and the older
 // /v3/address/[private/]validate and /parse, GET or POST form. Account key only (policy.ts).
 import { invalid } from "../../core/errors.ts";
-import { parseAddressList } from "../../validation/address.ts";
+import { parseAddressList } from "../../core/address/address.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { parseYesNo, readForm, routeGroup, type Form } from "./form.ts";
 import { accountOnly } from "./policy.ts";

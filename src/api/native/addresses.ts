@@ -1,7 +1,7 @@
 // GET /address/parse: an address list split and checked (RFC 5322 with RFC 5321 limits).
 import { Elysia } from "elysia";
 import { invalid } from "../../core/errors.ts";
-import { parseAddressList } from "../../validation/address.ts";
+import { parseAddressList } from "../../core/address/address.ts";
 import { permissions } from "../permission.ts";
 import { MAX_PARSE_CHARS, queryText, required } from "./model.ts";
 import { toParsed } from "./mapper.ts";

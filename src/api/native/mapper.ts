@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import type { Domain, Principal } from "../../core/model.ts";
 import type { DnsRecord } from "../../core/domain-dns.ts";
-import type { ParsedAddressList } from "../../validation/address.ts";
+import type { ParsedAddressList } from "../../core/address/address.ts";
 import type { ValidationResult } from "../../validation/result.ts";
 import { invalid } from "../../core/errors.ts";
 import { required, SUPPRESS_TYPES } from "./model.ts";

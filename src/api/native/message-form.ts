@@ -3,7 +3,7 @@
 // encoding are checked here; addresses, headers and the domain are checked again in core/send.ts.
 import type { Address, Attachment, TrackingFlags } from "../../core/model.ts";
 import { invalid } from "../../core/errors.ts";
-import { parseAddress, parseAddressList } from "../../validation/address.ts";
+import { parseAddress, parseAddressList } from "../../core/address/address.ts";
 import { filesOf, parseFlag, parseJsonObject, textOf, textsOf, type FormFields } from "./model.ts";
 import { toRecipientVariables, type RecipientVariables } from "../../core/recipient-variables.ts";
 

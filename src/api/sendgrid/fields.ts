@@ -4,7 +4,7 @@
 import type { Address } from "../../core/model.ts";
 import type { Issue } from "../../core/errors.ts";
 import { hasLineBreak } from "../../core/headers.ts";
-import { checkSyntax } from "../../validation/address.ts";
+import { checkSyntax } from "../../core/address/address.ts";
 import { MAX_ARGS_BYTES, MSG } from "./model.ts";
 
 export type Json = Record<string, unknown>;

@@ -2,6 +2,7 @@
 // (as strings), its status codes (422 for bad fields, 420 for sending limits) and, where SparkPost
 // sends one, a `results` object beside `errors` (1902 on a suppressed single recipient).
 import { AppError, type ErrorCode, type Issue } from "../../core/errors.ts";
+import { MalformedRequest } from "../request-guard.ts";
 import { describeError, internalMessage, json, unavailableHeaders } from "../errors.ts";
 
 const CODE_BY_STATUS: Record<number, string> = { 400: "1300", 401: "1001", 403: "1002", 404: "1600", 409: "1602", 413: "1300", 420: "2101", 422: "1300", 429: "1901", 500: "1500" };
@@ -60,7 +61,7 @@ export function renderSparkpostError(err: unknown, elysiaCode?: string | number)
   // An unknown ip_pool is a 400 (contract §9), not the 422 of other field problems.
   if (err instanceof AppError && err.reason === "unknown_pool") return json(400, { errors: [{ message: "invalid data format/type", code: "1300", description: `options.ip_pool: ${err.message}` }] });
   let status = info.status >= 500 ? 500 : info.status;
-  if (info.code === "invalid" && status === 400 && err instanceof AppError) status = 422;
+  if (info.code === "invalid" && status === 400 && err instanceof AppError && !(err instanceof MalformedRequest)) status = 422;
   if (info.code === "payment_required") status = 420;
   const code = explicit ?? CODE_BY_STATUS[status] ?? "1300";
   if (status === 500) return json(500, { errors: [{ message: "Internal server error", code, description: internalMessage(err, "Internal server error") }] });

@@ -3,7 +3,7 @@
 // substitution_data, as SparkPost documents). CC/BCC recipients (address.header_to) get their own
 // copy too, showing header_to and the CC header; see docs/api/sparkpost.md.
 import type { Address, Attachment, SendEnvelope } from "../../core/model.ts";
-import { parseAddress, parseAddressList } from "../../validation/address.ts";
+import { parseAddress, parseAddressList } from "../../core/address/address.ts";
 import { badFormat, missingField } from "./errors.ts";
 import type { Json, RcptError, Transmission, TxInline, TxRecipient } from "./model.ts";
 import { compileTemplate, TemplateError, type Template, type TemplateMode } from "./substitution.ts";

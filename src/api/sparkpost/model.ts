@@ -1,7 +1,7 @@
 // The wire shape of `POST /transmissions`, checked by hand because SparkPost is lenient where a
 // schema would not be (address as string or object, from as string or object, unknown fields
 // ignored) and strict per recipient (a bad recipient is reported in rcpt_to_errors, not fatal).
-import { checkSyntax, parseAddress } from "../../validation/address.ts";
+import { checkSyntax, parseAddress } from "../../core/address/address.ts";
 import { hasLineBreak } from "../../core/headers.ts";
 import { badFormat, missingField, spError } from "./errors.ts";
 import { isObject } from "../wire.ts";

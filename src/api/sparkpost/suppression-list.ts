@@ -2,7 +2,7 @@
 // cursor), get, upsert and delete over the domains in scope (the path's, the domain key's, or every
 // domain for an account key: SparkPost's list is account-wide). Entries added here go to the
 // unsubscribes list with their SparkPost type as the scope.
-import { checkSyntax } from "../../validation/address.ts";
+import { checkSyntax } from "../../core/address/address.ts";
 import { Elysia } from "elysia";
 import type { SurfaceDeps } from "../deps.ts";
 import { json } from "../errors.ts";

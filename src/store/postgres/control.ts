@@ -54,6 +54,8 @@ export function createControlStore(sql: Sql): ControlStore {
       const r = await one(sql, "SELECT * FROM domains WHERE name = $1", [name.toLowerCase()]);
       return r ? toDomain(r) : null;
     },
+    // Bumped by a trigger on every statement that writes domains (migrations.ts), in its transaction.
+    changeMark: async () => Number((await one(sql, "SELECT COALESCE(MAX(n), 0) AS n FROM control_changes"))!.n),
     async getDomainById(id) {
       const r = await one(sql, "SELECT * FROM domains WHERE id = $1", [id]);
       return r ? toDomain(r) : null;

@@ -79,6 +79,14 @@ export const CONTROL_MIGRATIONS: string[] = [
   // Egress (docs/egress.md): sends per source per UTC hour, for the warm-up caps; a domain's pool.
   `CREATE TABLE egress_sends (source TEXT NOT NULL, hour BIGINT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (source, hour));
    ALTER TABLE domains ADD COLUMN pool TEXT NOT NULL DEFAULT '';`,
+  // A change counter for the cached domain read (core/domain-read.ts): every statement that writes
+  // domains bumps it in its own transaction, so a reader sees the new count exactly with the rows.
+  `CREATE TABLE control_changes (one BOOLEAN PRIMARY KEY DEFAULT true CHECK (one), n BIGINT NOT NULL);
+   CREATE FUNCTION bump_control_changes() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+     BEGIN INSERT INTO control_changes (one, n) VALUES (true, 1) ON CONFLICT (one) DO UPDATE SET n = control_changes.n + 1;
+     RETURN NULL; END $$;
+   CREATE TRIGGER domains_changed AFTER INSERT OR UPDATE OR DELETE ON domains
+     FOR EACH STATEMENT EXECUTE FUNCTION bump_control_changes();`,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

@@ -36,6 +36,7 @@ export const SETTING_COLUMNS: Record<keyof DomainSettings | "state" | "wildcard"
 };
 
 export function createControlStore(db: Database): ControlStore {
+  const dataVersion = db.query("PRAGMA data_version");
   const q = {
     domainByName: db.query("SELECT * FROM domains WHERE name = ?"),
     domainById: db.query("SELECT * FROM domains WHERE id = ?"),
@@ -87,6 +88,8 @@ export function createControlStore(db: Database): ControlStore {
       const r = q.domainByName.get(name.toLowerCase()) as Row | null;
       return r ? toDomain(r) : null;
     },
+    // data_version moves when another connection (another process: the CLI) commits to this file.
+    changeMark: async () => (dataVersion.get() as { data_version: number }).data_version,
     async getDomainById(id: number) {
       const r = q.domainById.get(id) as Row | null;
       return r ? toDomain(r) : null;

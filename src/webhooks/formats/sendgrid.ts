@@ -26,12 +26,21 @@ export function sendgridEventName(e: MessageEvent): string {
   return SENDGRID_EVENT[e.type];
 }
 
+/**
+ * SendGrid's `<X-Message-Id>.filter…`: the send's id (what the send answered as X-Message-Id),
+ * then this message and recipient, so every event of a send starts with the id the sender kept.
+ */
+export function sgMessageId(ctx: EventContext): string {
+  const messageId = ctx.message?.id ?? ctx.event.messageId;
+  return `${ctx.message?.sendId ?? messageId}.filter.${messageId}.${ctx.event.recipientId ?? "0"}`;
+}
+
 export function sendgridEvent(ctx: EventContext): Record<string, unknown> {
   const e = ctx.event;
   const out: Record<string, unknown> = {
     ...e.metadata, // custom_args are top-level fields in SendGrid's events
     email: e.recipient, timestamp: seconds(e.timestamp), event: sendgridEventName(e), sg_event_id: e.id,
-    sg_message_id: `${ctx.message?.id ?? e.messageId}.${e.recipientId ?? "0"}`, "smtp-id": ctx.message?.messageIdHeader ?? "",
+    sg_message_id: sgMessageId(ctx), "smtp-id": ctx.message?.messageIdHeader ?? "",
     category: e.tags,
     ...(e.unsubscribeGroup !== undefined ? { asm_group_id: e.unsubscribeGroup }
       : ctx.message?.asmGroupId !== undefined ? { asm_group_id: ctx.message.asmGroupId } : {}),

@@ -61,6 +61,19 @@ describe("event webhook settings", () => {
     expect(verified({ headers: got[0]!.headers, body: got[0]!.body.replace("42", "43") }, publicKey)).toBe(false);
   });
 
+  test("every event's sg_message_id starts with its send's X-Message-Id, for each personalization (SendGrid's `<id>.filter…`)", async () => {
+    const seen = hook.received.length;
+    const [res] = await h.mail.send({ from: "alice@example.com", subject: "ids", text: "t",
+      personalizations: [{ to: "id-one@dest.test" }, { to: ["id-two@dest.test", "id-three@dest.test"] }] });
+    const xMessageId = res.headers["x-message-id"] as string;
+    const mine = (r: { json: unknown }[]) => r.slice(seen).flatMap((x) => x.json as Record<string, unknown>[]).filter((e) => String(e.email).startsWith("id-"));
+    const got = mine(await hook.waitFor((r) => mine(r).filter((e) => e.event === "delivered").length === 3));
+    expect(got.length).toBe(6);
+    for (const e of got) expect(String(e.sg_message_id).startsWith(`${xMessageId}.filter`)).toBe(true);
+    // One id per recipient: a recipient's processed and delivered events share it, recipients differ.
+    expect(new Set(got.map((e) => e.sg_message_id)).size).toBe(3);
+  });
+
   test("a switched-off type is not posted; a disabled webhook gets nothing", async () => {
     await settings("PATCH", { processed: false });
     const seen = hook.received.length;

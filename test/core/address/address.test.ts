@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import addrs from "email-addresses";
-import { checkSyntax, parseAddress, parseAddressList, quoteLocalPart } from "../../src/validation/address.ts";
+import { checkSyntax, parseAddress, parseAddressList, quoteLocalPart } from "../../../src/core/address/address.ts";
 
 type Expected = { email: string; name?: string; group?: string; asciiDomain?: string; unicodeDomain?: string };
 

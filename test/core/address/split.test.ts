@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { splitAddressList } from "../../src/validation/split.ts";
+import { splitAddressList } from "../../../src/core/address/split.ts";
 
 const texts = (input: string) => splitAddressList(input).map((c) => c.text);
 

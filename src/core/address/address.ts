@@ -5,7 +5,7 @@ import addrs from "email-addresses";
 import { domainToASCII, domainToUnicode } from "node:url";
 import { splitAddressList } from "./split.ts";
 import { checkParsedSyntax, type ParsedAddress } from "./syntax.ts";
-import type { Issue } from "../core/errors.ts";
+import type { Issue } from "../errors.ts";
 
 export type { ParsedAddress } from "./syntax.ts";
 
@@ -24,7 +24,7 @@ export interface ParseOptions {
 const ATEXT = "A-Za-z0-9!#$%&'*+/=?^_`{|}~\\-\\u0080-\\uFFFF";
 const DOT_ATOM_RE = new RegExp(`^[${ATEXT}]+(?:\\.[${ATEXT}]+)*$`);
 // Fast paths: strict subsets of what email-addresses accepts, for which its answer is known in
-// advance (it is ~15x slower). test/validation/address.test.ts checks both paths agree.
+// advance (it is ~15x slower). test/core/address/address.test.ts checks both paths agree.
 const ATOM = `[${ATEXT}]+`;
 const LABEL = "[A-Za-z0-9\\u0080-\\uFFFF-]+";
 const PLAIN_RE = new RegExp(`^(${ATOM}(?:\\.${ATOM})*)@(${LABEL}(?:\\.${LABEL})*)$`);

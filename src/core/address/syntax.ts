@@ -1,6 +1,6 @@
 // The RFC 5321 rules a parsed address must meet to be used as an SMTP recipient: length limits,
 // host-name shape, no address literals. Pure; parsing itself is address.ts.
-import type { Issue } from "../core/errors.ts";
+import type { Issue } from "../errors.ts";
 
 export interface ParsedAddress {
   /** `localpart@domain` in the form it was given (quotes kept where the local part needs them). */
