@@ -17,7 +17,8 @@
 //   --stuck M                         M recipients waiting for gmail.com, whose MX accepts connections and
 //                                     never greets, while the N messages go to 20 other domains
 //   --throttle-421                    yahoo's MX answers 421 beyond 4 open connections; the run ends
-//                                     when all of yahoo's mail is delivered too
+//                                     when all of yahoo's mail is delivered too (Postfix retries what a
+//                                     421 deferred after its stock minimal_backoff_time, 300 s)
 //   --burst S                         instead of N messages: 32 clients keep requests open for S seconds
 //                                     (60 in the issue) while a probe message to its own domain is sent
 //                                     every 500 ms and timed to the sink (p50/p95); prints accepted and
