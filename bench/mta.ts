@@ -13,7 +13,7 @@
 // Run: bun bench/mta.ts [N] [--parked M] [--probe-ms MS] [--no-postfix] [--no-steps]
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import nodemailer from "nodemailer";
 import { loadConfig } from "../src/config/load.ts";
 import { createApp } from "../src/app.ts";
@@ -22,6 +22,7 @@ import { writeConfig } from "../test/helpers/app.ts";
 import { startPostfix } from "./postfix.ts";
 import { measureSteps } from "./mta-steps.ts";
 import { startSinkProcess, type Sink } from "./sink-process.ts";
+import { binary, park, pct, procCpu, procPeakMb, serverUrl } from "./serve.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
@@ -36,10 +37,6 @@ const POSTFIX_CONCURRENCY = 20;
 const html = `<html><body><p>Hello, this is a benchmark message.</p>${"<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>".repeat(40)}</body></html>`;
 const text = "Hello, this is a benchmark message. ".repeat(20);
 
-
-const procCpu = (pid: number) => { const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" "); return (Number(f[11]) + Number(f[12])) / 100; };
-const procPeakMb = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * p)] ?? 0;
 
 interface Probe { sent: number; latencies: number[] }
 interface Result { name: string; seconds: number; acceptSeconds: number; cpuMsPerMsg: number | null; p50AcceptMs: number; p99AcceptMs: number; peakRssMb: number;
@@ -130,49 +127,6 @@ async function runPostern(): Promise<Result> {
   sink.stop();
   rmSync(dir, { recursive: true, force: true });
   return result;
-}
-
-/**
- * The server runs as the compiled binary, what install.sh installs (built once per run into a
- * temporary directory; BENCH_BINARY=<file> runs that one instead). From source (`bun cli/main.ts`)
- * with BENCH_SOURCE=1, and always with BENCH_PROFILE, BENCH_MEMLOG or BENCH_PRELOAD.
- */
-let built: string | null = null;
-function binary(): string {
-  if (process.env.BENCH_BINARY) return process.env.BENCH_BINARY;
-  if (built) return built;
-  const out = join(mkdtempSync(join(tmpdir(), "postern-bench-bin-")), "postern");
-  const build = Bun.spawnSync(["bun", "run", "build.ts", out], { cwd: new URL("..", import.meta.url).pathname, stdout: "ignore", stderr: "inherit" });
-  if (build.exitCode !== 0) throw new Error("bun run build.ts failed");
-  process.on("exit", () => rmSync(dirname(out), { recursive: true, force: true }));
-  return (built = out);
-}
-
-async function serverUrl(stdout: ReadableStream<Uint8Array>): Promise<string> {
-  let buf = "";
-  const reader = stdout.getReader();
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`serve exited: ${buf}`);
-    buf += new TextDecoder().decode(value);
-    const m = /https?:\/\/[\d.]+:\d+|(?:listening|http)[^\n]*?([\d.]+:\d+)/i.exec(buf);
-    if (m) { reader.releaseLock(); return m[0].startsWith("http") ? m[0] : `http://${m[1]}`; }
-  }
-}
-
-/** Queues `count` recipients due in a day (the queue-depth run: they must not slow the due ones). */
-async function park(app: Awaited<ReturnType<typeof createApp>>, count: number) {
-  const zone = app.store.zone(app.store.zoneNames()[0]!);
-  const now = Date.now();
-  for (let b = 0; b < count; b += 10_000) {
-    const id = `parked${b}`;
-    await zone.createSend({ messages: [{ id, sendId: id, domain: "bench.example", messageIdHeader: `<${id}@bench.example>`, from: "news@bench.example",
-      subject: "parked", content: null, raw: new TextEncoder().encode("Subject: parked\r\n\r\nparked\r\n"), tags: [], metadata: {}, callbackUrl: null,
-      source: "bench", isTest: false, size: 30, createdAt: now }],
-    recipients: Array.from({ length: Math.min(10_000, count - b) }, (_, i) => ({ id: `${id}r${i}`, messageId: id, email: `p${b + i}@parked${i % 100}.test`,
-      rcptDomain: `parked${i % 100}.test`, kind: "to" as const, status: "queued" as const, attempts: 0, nextAttemptAt: now + 86_400_000, firstAttemptAt: null,
-      expiresAt: now + 5 * 86_400_000, lastCode: null, lastResponse: null, mx: null, updatedAt: now })), attachments: [], events: [] });
-  }
 }
 
 async function runPostfix(): Promise<Result | null> {

@@ -134,7 +134,7 @@ export function createDelivery(deps: DeliveryDeps) {
       const decision = "hops" in hops ? await deps.tlsPolicy.decide(domain, hops.hops) : null;
       const worker = async () => {
         for (let r = queue.shift(); r; r = queue.shift()) {
-          await yieldToIo(domain);
+          const built = await yieldToIo(domain);
           // One recipient's trouble (a database error) must not discard the others' outcomes; it
           // gets none, and its lease brings it back.
           try {
@@ -142,9 +142,11 @@ export function createDelivery(deps: DeliveryDeps) {
             if (!entry) continue;
             const hold = deps.holdOf ? await deps.holdOf(entry.message) : null;
             if (hold) onAttempt({ recipient: r, message: entry.message, outcome: HELD, hold });
-            else onAttempt({ recipient: r, message: entry.message, outcome: fixed ?? await attemptOne(entry, r, decision!, perConnection) });
+            else onAttempt({ recipient: r, message: entry.message, outcome: fixed ?? await attemptOne(entry, r, decision!, built, perConnection) });
           } catch (err) {
             deps.log.error("delivery attempt failed before an outcome", { rcpt: r.id, error: String(err) });
+          } finally {
+            built();
           }
         }
       };
@@ -161,7 +163,9 @@ export function createDelivery(deps: DeliveryDeps) {
     },
   };
 
-  async function attemptOne(entry: CachedMessage, r: StoredRecipient, decision: { hops: Hop[]; tls: "opportunistic" | "require"; error?: string }, perConnection?: number) {
+  /** `built` hands the build slot back (turns.ts) once the message is built, before the SMTP session. */
+  async function attemptOne(entry: CachedMessage, r: StoredRecipient, decision: { hops: Hop[]; tls: "opportunistic" | "require"; error?: string }, built: () => void,
+    perConnection?: number) {
     const sender = await deps.domainOf(entry.message.domain);
     if (!sender) return { kind: "failed" as const, permanent: true, enhancedCode: "5.7.1", message: `sending domain ${entry.message.domain} was deleted` };
     if (sender.state !== "active") return { kind: "deferred" as const, permanent: false, enhancedCode: "4.7.1", message: `sending domain ${entry.message.domain} is ${sender.state}` };
@@ -173,6 +177,8 @@ export function createDelivery(deps: DeliveryDeps) {
     } catch (err) {
       deps.log.error("could not build message", { msgId: entry.message.id, error: String(err) });
       return classifyReply({ errorCode: "ESTREAM", errorMessage: `could not build the message: ${(err as Error).message}` });
+    } finally {
+      built();
     }
     const bounceDomain = bounceDomainFor(entry.message.domain, deps.verp.bounceDomain);
     const from = encodeReturnPath({ messageId: entry.message.id, recipientId: r.id, bounceDomain, secret: deps.verp.secret });

@@ -88,7 +88,10 @@ describe("against smtp-server refusing MAIL or the message", () => {
   let port: number;
   beforeAll(async () => {
     server = new SMTPServer({ authOptional: true, disabledCommands: ["AUTH", "STARTTLS"], logger: false,
-      onMailFrom(addr, _s, cb) { cb(addr.address.startsWith("blocked") ? Object.assign(new Error("5.7.1 sender blocked"), { responseCode: 550 }) : undefined); },
+      onMailFrom(addr, _s, cb) {
+        if (addr.address.startsWith("closing")) return cb(Object.assign(new Error("4.7.0 too busy, closing"), { responseCode: 421 }));
+        cb(addr.address.startsWith("blocked") ? Object.assign(new Error("5.7.1 sender blocked"), { responseCode: 550 }) : undefined);
+      },
       onData(stream, _s, cb) {
         let body = "";
         stream.on("data", (c: Buffer) => { body += c.toString(); });
@@ -107,11 +110,53 @@ describe("against smtp-server refusing MAIL or the message", () => {
     client.close();
   });
 
+  test("a 421 to a pipelined MAIL, then the server closes: the 421 is the outcome, the connection is broken", async () => {
+    const client = await open(port);
+    const err = await client.send("closing@example.com", ["a@dest.test", "b@dest.test"], message("x")).catch((e: SmtpError) => e);
+    expect(err).toMatchObject({ command: "MAIL FROM", responseCode: 421 });
+    while (!client.isBroken) await Bun.sleep(5);
+    client.close();
+  });
+
   test("a message refused at the end of DATA is an error with the DATA reply; the connection goes on", async () => {
     const client = await open(port);
     const err = await client.send("bounce@example.com", ["a@dest.test"], message("spam")).catch((e: SmtpError) => e);
     expect(err).toMatchObject({ command: "DATA", responseCode: 554 });
     expect((await client.send("bounce@example.com", ["a@dest.test"], message("fine"))).accepted).toEqual(["a@dest.test"]);
+    client.close();
+  });
+});
+
+describe("against smtp-server without PIPELINING", () => {
+  let server: SMTPServer;
+  let port: number;
+  let relay: Awaited<ReturnType<typeof recordingRelay>>;
+  const got: string[][] = [];
+  beforeAll(async () => {
+    server = new SMTPServer({ authOptional: true, disabledCommands: ["AUTH", "STARTTLS"], hidePIPELINING: true, logger: false,
+      onRcptTo(addr, _s, cb) { cb(addr.address.startsWith("refused") ? Object.assign(new Error("5.1.1 no such user"), { responseCode: 550 }) : undefined); },
+      onData(stream, session, cb) { stream.on("data", () => {}); stream.on("end", () => { got.push(session.envelope.rcptTo.map((r) => r.address)); cb(null); }); } });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+    port = (server.server.address() as { port: number }).port;
+    relay = await recordingRelay(port);
+  });
+  afterAll(async () => { relay.server.close(); await new Promise<void>((r) => server.close(() => r())); });
+
+  test("one command per write, in lockstep; refusals map per recipient; every RCPT refused stops before DATA", async () => {
+    const client = await open(relay.port);
+    expect(client.extensions.has("PIPELINING")).toBe(false);
+    const res = await client.send("bounce@example.com", ["ok@dest.test", "refused@dest.test"], message("lockstep"));
+    expect(res.accepted).toEqual(["ok@dest.test"]);
+    expect(res.rejected).toMatchObject([{ email: "refused@dest.test", code: 550 }]);
+    expect(got.at(-1)).toEqual(["ok@dest.test"]);
+    const commands = relay.writes.filter((w) => /^(MAIL|RCPT|DATA)/.test(w));
+    expect(commands.map((w) => w.split(/[: \r]/)[0])).toEqual(["MAIL", "RCPT", "RCPT", "DATA"]);
+    const before = relay.writes.length;
+    const err = await client.send("bounce@example.com", ["refused@dest.test"], message("none")).catch((e: SmtpError) => e);
+    expect(err).toMatchObject({ command: "RCPT TO", responseCode: 550 });
+    expect(relay.writes.slice(before).some((w) => w.startsWith("DATA"))).toBe(false);
+    await client.reset();
+    expect((await client.send("bounce@example.com", ["ok2@dest.test"], message("again"))).accepted).toEqual(["ok2@dest.test"]);
     client.close();
   });
 });

@@ -2,32 +2,56 @@
 // lag, never stopped; lanes (destinations) round robin. No timing is asserted: only order, that
 // every turn comes, and the pacing rule itself.
 import { expect, test } from "bun:test";
-import { LAG_TARGET_MS, MAX_GAP_MS, MIN_GAP_MS, createTurns, nextGap } from "../../../src/mta/delivery/turns.ts";
+import { LAG_TARGET_MS, MAX_BUILDING, MAX_GAP_MS, MIN_GAP_MS, createTurns, nextGap } from "../../../src/mta/delivery/turns.ts";
 
 test("with no caller waiting turns come in order", async () => {
   const turns = createTurns(() => false);
   const order: number[] = [];
-  await Promise.all([0, 1, 2, 3].map((i) => turns().then(() => order.push(i))));
+  await Promise.all([0, 1, 2, 3].map((i) => turns().then((built) => { order.push(i); built(); })));
   expect(order).toEqual([0, 1, 2, 3]);
 });
 
 test("while callers keep waiting, attempts keep starting: every turn comes", async () => {
   const turns = createTurns(() => true);
   let done = 0;
-  await Promise.all(Array.from({ length: 20 }, () => turns("bulk.test").then(() => { done++; })));
+  await Promise.all(Array.from({ length: 20 }, () => turns("bulk.test").then((built) => { done++; built(); })));
   expect(done).toBe(20);
   expect(turns.gap()).toBeLessThanOrEqual(MAX_GAP_MS);
 });
 
-test("lanes take turns round robin: a destination's first recipient is not queued behind a busy one's", async () => {
+test("the least recently served lane goes first: a destination's first recipient is not queued behind busy ones", async () => {
   for (const busy of [false, true]) {
     const turns = createTurns(() => busy);
     const order: string[] = [];
-    const all = Array.from({ length: 6 }, (_, i) => turns("bulk.test").then(() => order.push(`bulk${i}`)));
-    all.push(turns("probe.test").then(() => order.push("probe")));
+    const all: Promise<unknown>[] = [];
+    // Twenty busy destinations with three recipients each, then one recipient for a new one.
+    for (let i = 0; i < 3; i++) for (let d = 0; d < 20; d++) all.push(turns(`bulk${d}.test`).then((built) => { order.push(`bulk${d}-${i}`); built(); }));
+    while (order.length < 20) await Bun.sleep(1); // every busy destination has been served once
+    all.push(turns("probe.test").then((built) => { order.push("probe"); built(); }));
+    const servedBefore = order.length;
     await Promise.all(all);
-    expect(order.indexOf("probe")).toBeLessThanOrEqual(1);
-    expect(order.filter((o) => o.startsWith("bulk"))).toEqual(["bulk0", "bulk1", "bulk2", "bulk3", "bulk4", "bulk5"]);
+    expect(order.indexOf("probe")).toBeLessThanOrEqual(servedBefore);
+    // Within a destination, recipients keep their order.
+    expect(order.filter((o) => o.startsWith("bulk7-"))).toEqual(["bulk7-0", "bulk7-1", "bulk7-2"]);
+  }
+});
+
+test("at most MAX_BUILDING builds are out at once: the next turn waits for one to be built", async () => {
+  for (const busy of [false, true]) {
+    const turns = createTurns(() => busy);
+    const out: (() => void)[] = [];
+    const all = Array.from({ length: MAX_BUILDING + 3 }, () => turns("bulk.test").then((built) => { out.push(built); }));
+    while (out.length < MAX_BUILDING) await Bun.sleep(1);
+    await Bun.sleep(30);
+    expect(out.length).toBe(MAX_BUILDING); // nobody built yet: no more turns, however long we wait
+    out[0]!();
+    out[0]!(); // idempotent: one slot back, not two
+    while (out.length < MAX_BUILDING + 1) await Bun.sleep(1);
+    await Bun.sleep(30);
+    expect(out.length).toBe(MAX_BUILDING + 1);
+    for (const b of out.slice(1)) b();
+    await Promise.all(all);
+    expect(out.length).toBe(MAX_BUILDING + 3);
   }
 });
 

@@ -1,0 +1,126 @@
+// A counting SMTP sink that plays several MXes at once, one per loopback address, run as its own
+// process so its CPU is not the MTA's (bench/shaped.ts starts it). Hand-written on Bun.listen
+// because smtp-server cannot delay its greeting or EHLO, never greet, or refuse beyond N connections.
+// Offers PIPELINING, 8BITMIME, SIZE and CHUNKING (as Postfix does).
+//   bun bench/mx-sink.ts '<json: [{ name, host, delayMs?, neverGreet?, maxConnections? }]>'
+// Prints "listening <name> <port>" per MX, then every 50 ms a JSON line when something changed:
+// {"received":{name:n},"maxConnections":{name:n},"refused":{name:n}}, and "probe <i> <epoch ms>"
+// the moment a message whose subject is "probe-<i>" is accepted.
+export interface MxSpec {
+  name: string;
+  host: string;
+  /** Each reply leaves this long after its command arrived (pipelined commands wait together). */
+  delayMs?: number;
+  /** Accepts connections and never says a word. */
+  neverGreet?: boolean;
+  /** Beyond this many open connections, "421 4.7.0 too many connections" and close. */
+  maxConnections?: number;
+}
+
+interface Session { spec: MxSpec; buf: Buffer; mode: "cmd" | "data" | "bdat"; bdatLeft: number; bdatLast: boolean; rcpts: number; body: Buffer[] }
+
+const specs = JSON.parse(process.argv[2] ?? "[]") as MxSpec[];
+const received: Record<string, number> = {};
+const open: Record<string, number> = {};
+const maxConnections: Record<string, number> = {};
+const refused: Record<string, number> = {};
+let changed = false;
+
+function reply(socket: Bun.Socket<Session>, text: string, close = false) {
+  const send = () => { socket.write(`${text}\r\n`); if (close) socket.end(); };
+  const delay = socket.data.spec.delayMs ?? 0;
+  if (delay > 0) setTimeout(send, delay); else send();
+}
+
+function accepted(s: Session) {
+  received[s.spec.name] = (received[s.spec.name] ?? 0) + s.rcpts;
+  changed = true;
+  const text = Buffer.concat(s.body).toString("latin1");
+  const probe = /^Subject: probe-(\d+)/m.exec(text);
+  if (probe) console.log(`probe ${probe[1]} ${performance.timeOrigin + performance.now()}`);
+  s.body = [];
+  s.rcpts = 0;
+}
+
+function command(socket: Bun.Socket<Session>, line: string) {
+  const s = socket.data;
+  const verb = line.slice(0, 4).toUpperCase();
+  if (verb === "EHLO") reply(socket, "250-mx.bench.test\r\n250-PIPELINING\r\n250-8BITMIME\r\n250-SIZE 52428800\r\n250 CHUNKING");
+  else if (verb === "HELO" || verb === "NOOP") reply(socket, "250 ok");
+  else if (verb === "MAIL") { s.rcpts = 0; reply(socket, "250 2.1.0 ok"); }
+  else if (verb === "RCPT") { s.rcpts++; reply(socket, "250 2.1.5 ok"); }
+  else if (verb === "DATA") { s.mode = "data"; reply(socket, "354 go ahead"); }
+  else if (verb === "BDAT") {
+    const [, size, last] = line.split(/\s+/);
+    s.mode = "bdat"; s.bdatLeft = Number(size); s.bdatLast = /^LAST$/i.test(last ?? "");
+  } else if (verb === "RSET") { s.rcpts = 0; s.body = []; reply(socket, "250 ok"); }
+  else if (verb === "QUIT") reply(socket, "221 bye", true);
+  else reply(socket, "502 5.5.2 not implemented");
+}
+
+function consume(socket: Bun.Socket<Session>) {
+  const s = socket.data;
+  for (;;) {
+    if (s.mode === "bdat") {
+      const take = Math.min(s.bdatLeft, s.buf.length);
+      s.body.push(s.buf.subarray(0, take));
+      s.buf = s.buf.subarray(take);
+      s.bdatLeft -= take;
+      if (s.bdatLeft > 0) return;
+      s.mode = "cmd";
+      if (s.bdatLast) accepted(s);
+      reply(socket, s.bdatLast ? "250 2.0.0 queued" : "250 2.0.0 chunk ok");
+      continue;
+    }
+    if (s.mode === "data") {
+      const end = s.buf.indexOf("\r\n.\r\n");
+      if (end < 0) { if (s.buf.length > 5) { s.body.push(s.buf.subarray(0, s.buf.length - 5)); s.buf = s.buf.subarray(s.buf.length - 5); } return; }
+      s.body.push(s.buf.subarray(0, end + 2));
+      s.buf = s.buf.subarray(end + 5);
+      s.mode = "cmd";
+      accepted(s);
+      reply(socket, "250 2.0.0 queued");
+      continue;
+    }
+    const nl = s.buf.indexOf("\n");
+    if (nl < 0) return;
+    const line = s.buf.subarray(0, nl).toString("latin1").replace(/\r$/, "");
+    s.buf = s.buf.subarray(nl + 1);
+    command(socket, line);
+  }
+}
+
+const handlers: Bun.SocketHandler<Session> = {
+  open(socket) {
+    const s = socket.data;
+    const n = (open[s.spec.name] = (open[s.spec.name] ?? 0) + 1);
+    if (n > (maxConnections[s.spec.name] ?? 0)) { maxConnections[s.spec.name] = n; changed = true; }
+    if (s.spec.neverGreet) return;
+    if (s.spec.maxConnections && n > s.spec.maxConnections) {
+      refused[s.spec.name] = (refused[s.spec.name] ?? 0) + 1;
+      reply(socket, "421 4.7.0 too many connections from your host, try again later", true);
+      return;
+    }
+    reply(socket, "220 mx.bench.test ESMTP");
+  },
+  data(socket, chunk) {
+    const s = socket.data;
+    s.buf = s.buf.length ? Buffer.concat([s.buf, chunk]) : Buffer.from(chunk);
+    consume(socket);
+  },
+  close(socket) { open[socket.data.spec.name]!--; },
+  error() {},
+};
+
+for (const spec of specs) {
+  const server = Bun.listen<Session>({ hostname: spec.host, port: 0, socket: {
+    ...handlers,
+    open(socket) { socket.data = { spec, buf: Buffer.alloc(0), mode: "cmd", bdatLeft: 0, bdatLast: false, rcpts: 0, body: [] }; handlers.open!(socket); },
+  } });
+  console.log(`listening ${spec.name} ${server.port}`);
+}
+setInterval(() => {
+  if (!changed) return;
+  changed = false;
+  console.log(JSON.stringify({ received, maxConnections, refused }));
+}, 50);

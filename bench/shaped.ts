@@ -1,0 +1,187 @@
+// Delivery shaped like the Internet (issue #29), postern side by side with Postfix 3.7 on its stock
+// settings, the same sink, one run each. Each destination's MX is its own loopback address
+// (bench/mx-sink.ts: gmail 127.0.0.11, outlook .12, yahoo .13, the small domains .14, the probe
+// .15), reached through [mta.routes] by postern and a transport map by Postfix, so both MTAs see
+// the same destinations, with up to 20 connections each (postern: max_connections_per_host = 20;
+// Postfix: its stock default_destination_concurrency_limit of 20). postern gets its mail over
+// SendGrid's /v3/mail/send and DKIM-signs it (RSA-2048 + Ed25519); Postfix over SMTP, unsigned.
+// Prints delivered msg/s, server CPU ms per message, peak memory (postern RSS, Postfix PSS) and
+// the most connections each MX saw open at once.
+//
+//   bun bench/shaped.ts [N]           N messages (default 10,000), 45 % gmail.com, 20 % outlook.com,
+//                                     10 % yahoo.com, 25 % over 200 small domains, from 20 clients
+//   --mx-delay MS                     every MX sends each reply MS ms after its command arrived
+//                                     (pipelined commands wait together, as behind a distant link)
+//   --parked M                        M more recipients parked in postern's queue, due in a day (SendGrid
+//                                     send_at); Postfix has no such queue: its run is unchanged
+//   --stuck M                         M recipients waiting for gmail.com, whose MX accepts connections and
+//                                     never greets, while the N messages go to 20 other domains
+//   --throttle-421                    yahoo's MX answers 421 beyond 4 open connections; the run ends
+//                                     when all of yahoo's mail is delivered too (Postfix retries what a
+//                                     421 deferred after its stock minimal_backoff_time, 300 s)
+//   --burst S                         instead of N messages: 32 clients keep requests open for S seconds
+//                                     (60 in the issue) while a probe message to its own domain is sent
+//                                     every 500 ms and timed to the sink (p50/p95); prints accepted and
+//                                     delivered during the burst and the load's accept p99
+//   --no-postfix                      postern only
+// postern runs as the compiled binary; BENCH_SOURCE=1 runs `bun cli/main.ts`. Smoke-run with a
+// small N; figures only mean something on a quiet machine.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import nodemailer from "nodemailer";
+import { loadConfig } from "../src/config/load.ts";
+import { createApp } from "../src/app.ts";
+import { createLogger } from "../src/log.ts";
+import { writeConfig } from "../test/helpers/app.ts";
+import { startPostfix } from "./postfix.ts";
+import { enqueue, park, pct, procCpu, procPeakMb, startServer } from "./serve.ts";
+import { PROBE_DOMAIN, mxSpecs, providerMix, routesOf, startMxSink, twentyDomains, type MxSink } from "./shaped-mix.ts";
+
+const args = process.argv.slice(2);
+const flag = (name: string) => args.includes(name);
+const option = (name: string) => { const i = args.indexOf(name); return i >= 0 ? Number(args[i + 1]) : undefined; };
+const N = Number(args.find((a, i) => /^\d+$/.test(a) && !/^--/.test(args[i - 1] ?? "")) ?? 10_000);
+const DELAY = option("--mx-delay") ?? 0;
+const PARKED = option("--parked") ?? 0;
+const STUCK = option("--stuck") ?? 0;
+const THROTTLE = flag("--throttle-421");
+const BURST_S = option("--burst") ?? 0;
+const CLIENTS = BURST_S ? 32 : 20;
+const PROBE_EVERY_MS = 500;
+const FROM_SOURCE = Boolean(process.env.BENCH_SOURCE);
+const recipient = STUCK ? twentyDomains : providerMix;
+const html = `<html><body><p>Hello, this is a benchmark message.</p>${"<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>".repeat(40)}</body></html>`;
+const text = "Hello, this is a benchmark message. ".repeat(20);
+
+type Send = (to: string, subject: string) => Promise<void>;
+interface Run { name: string; lines: string[] }
+
+/** Keeps `clients` requests open until `n` are sent or `until` passes; returns accept latencies. */
+async function load(send: Send, clients: number, n: number, until: number): Promise<number[]> {
+  const latencies: number[] = [];
+  let next = 0;
+  await Promise.all(Array.from({ length: clients }, async () => {
+    while (next < n && performance.now() < until) {
+      const i = next++;
+      const t = performance.now();
+      await send(recipient(i), `Message ${i}`);
+      latencies.push(performance.now() - t);
+    }
+  }));
+  return latencies;
+}
+
+async function waitFor(done: () => boolean, maxMs: number): Promise<boolean> {
+  const end = performance.now() + maxMs;
+  while (!done()) { if (performance.now() > end) return false; await Bun.sleep(20); }
+  return true;
+}
+
+/** The measured part, the same for both MTAs; `cpu()` is the server's CPU seconds so far. */
+async function drive(send: Send, sink: MxSink, cpu: () => number): Promise<string[]> {
+  const cpu0 = cpu();
+  const t0 = performance.now();
+  if (BURST_S) return burst(send, sink, cpu0, cpu);
+  const latencies = await load(send, CLIENTS, N, Infinity);
+  const delivered = await waitFor(() => sink.received() >= N, 600_000);
+  const seconds = (performance.now() - t0) / 1000;
+  const cpuMs = ((cpu() - cpu0) * 1000) / N;
+  return [`${delivered ? "" : `NOT ALL DELIVERED (${sink.received()} of ${N}) `}${Math.round(N / seconds)} msg/s delivered, ${cpuMs.toFixed(2)} ms server CPU/msg, ` +
+    `accept p99 ${pct(latencies, 0.99).toFixed(1)} ms`, connections(sink)];
+}
+
+async function burst(send: Send, sink: MxSink, cpu0: number, cpu: () => number): Promise<string[]> {
+  const t0 = performance.now();
+  const until = t0 + BURST_S * 1000;
+  const sentAt = new Map<number, number>();
+  const probes = (async () => {
+    for (let i = 0; performance.now() < until; i++) {
+      sentAt.set(i, performance.timeOrigin + performance.now());
+      void send(`probe${i}@${PROBE_DOMAIN}`, `probe-${i}`).catch((e) => console.error(`probe ${i}: ${e}`));
+      await Bun.sleep(PROBE_EVERY_MS);
+    }
+  })();
+  const latencies = await load(send, CLIENTS, Infinity, until);
+  await probes;
+  const deliveredInBurst = sink.received() - sink.received("probe");
+  const cpuMs = ((cpu() - cpu0) * 1000) / Math.max(1, deliveredInBurst);
+  await waitFor(() => sink.probes.size >= sentAt.size, 60_000);
+  const probeMs = [...sentAt].map(([i, t]) => (sink.probes.get(i) ?? Infinity) - t);
+  return [`${BURST_S} s burst, ${CLIENTS} requests open: ${latencies.length} accepted, ${deliveredInBurst} delivered during it, accept p99 ${pct(latencies, 0.99).toFixed(1)} ms, ` +
+    `${cpuMs.toFixed(2)} ms server CPU per delivered message`,
+    `probe to the sink (${probeMs.length}, one per ${PROBE_EVERY_MS} ms): p50 ${pct(probeMs, 0.5).toFixed(0)} ms, p95 ${pct(probeMs, 0.95).toFixed(0)} ms, ` +
+    `${probeMs.filter((m) => m === Infinity).length} not arrived within 60 s`, connections(sink)];
+}
+
+const connections = (sink: MxSink) => `most connections open at once: ${Object.entries(sink.maxConnections).map(([k, v]) => `${k} ${v}`).join(", ")}` +
+  (Object.keys(sink.refused).length ? `; refused with 421: ${Object.entries(sink.refused).map(([k, v]) => `${k} ${v}`).join(", ")}` : "");
+
+async function runPostern(): Promise<Run> {
+  const sink = await startMxSink(mxSpecs({ delayMs: DELAY, stuck: STUCK > 0, throttle: THROTTLE }));
+  const dir = mkdtempSync(join(tmpdir(), "postern-shaped-"));
+  const routes = routesOf(sink).map(([d, hop]) => `"${d}" = "${hop}"`).join("\n");
+  const file = writeConfig(dir, `max_connections_per_host = 20\n[mta.routes]\n${routes}\n`);
+  const setup = await createApp(loadConfig({ file, env: {} }), { log: createLogger({ level: "warn" }) });
+  await setup.domains.add("bench.example");
+  await setup.domains.verify("bench.example", true);
+  const key = (await setup.access.createKey({ kind: "domain", domain: "bench.example" })).key;
+  if (PARKED) await park(setup, PARKED);
+  if (STUCK) await enqueue(setup, STUCK, { domain: "bench.example", dueInMs: 0, to: (i) => `s${i}@gmail.com`, label: "stuck" });
+  await setup.stop();
+  const server = await startServer(file, FROM_SOURCE);
+  const send: Send = async (to, subject) => {
+    const res = await fetch(`${server.base}/v3/mail/send`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ personalizations: [{ to: [{ email: to }] }], from: { email: "news@bench.example", name: "Bench" }, subject,
+        content: [{ type: "text/plain", value: text }, { type: "text/html", value: html }] }) });
+    if (res.status !== 202) throw new Error(`send: ${res.status} ${await res.text()}`);
+  };
+  const lines = await drive(send, sink, () => procCpu(server.pid));
+  lines.push(`peak RSS ${procPeakMb(server.pid).toFixed(0)} MB`);
+  await server.stop();
+  sink.stop();
+  rmSync(dir, { recursive: true, force: true });
+  return { name: "postern", lines };
+}
+
+async function runPostfix(): Promise<Run | null> {
+  const sink = await startMxSink(mxSpecs({ delayMs: DELAY, stuck: STUCK > 0, throttle: THROTTLE }));
+  const dir = mkdtempSync(join(tmpdir(), "postfix-shaped-"));
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const transport = join(dir, "transport");
+  writeFileSync(transport, routesOf(sink).map(([d, hop]) => { const [h, p] = hop.split(":"); return `${d} smtp:[${h}]:${p}\n`; }).join(""));
+  const pf = startPostfix(dir, { port, relayPort: sink.ports.get("small")!, concurrency: 20, extra: { transport_maps: `texthash:${transport}` } });
+  if (!pf) { sink.stop(); rmSync(dir, { recursive: true, force: true }); return null; }
+  await Bun.sleep(1_500);
+  const smtp = nodemailer.createTransport({ host: "127.0.0.1", port, pool: true, maxConnections: CLIENTS + 4, maxMessages: Infinity, ignoreTLS: true });
+  if (STUCK) {
+    // 1,000 recipients a message: Postfix splits them per destination itself.
+    for (let b = 0; b < STUCK; b += 1000) {
+      await smtp.sendMail({ from: "news@bench.example", to: Array.from({ length: Math.min(1000, STUCK - b) }, (_, i) => `s${b + i}@gmail.com`), subject: "stuck", text: "stuck" });
+    }
+  }
+  let peak = 0;
+  const rss = setInterval(() => { peak = Math.max(peak, pf.rssMb()); }, 200);
+  const send: Send = async (to, subject) => { await smtp.sendMail({ from: { address: "news@bench.example", name: "Bench" }, to, subject, text, html }); };
+  // Postfix's short-lived processes take their CPU with them: only the live ones are counted.
+  const lines = await drive(send, sink, () => pf.cpuSeconds());
+  clearInterval(rss);
+  lines.push(`peak PSS ${peak.toFixed(0)} MB`);
+  smtp.close();
+  pf.stop();
+  sink.stop();
+  rmSync(dir, { recursive: true, force: true });
+  return { name: "Postfix 3.7 (stock, no DKIM)", lines };
+}
+
+const loadavg = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+const what = BURST_S ? `${BURST_S} s burst` : `${N} messages`;
+console.log(`${what}, ${STUCK ? `to 20 domains while ${STUCK} wait for a gmail.com MX that never greets` : "provider-shaped (45/20/10/25 %)"}` +
+  `${DELAY ? `, MX replies ${DELAY} ms late` : ""}${PARKED ? `, ${PARKED} parked (postern)` : ""}${THROTTLE ? ", yahoo 421 beyond 4 connections" : ""}; load average ${loadavg()}`);
+for (const run of [runPostern, ...(flag("--no-postfix") ? [] : [runPostfix])]) {
+  const r = await run();
+  if (!r) { console.log("Postfix: not installed (or not root): skipped"); continue; }
+  console.log(`${r.name}\n${r.lines.map((l) => `  ${l}`).join("\n")}`);
+}
+console.log(`load average ${loadavg()}`);
+process.exit(0);
