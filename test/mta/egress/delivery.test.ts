@@ -62,6 +62,10 @@ describe("egress sources", () => {
     const list = await t!.app.egress.list();
     expect(list.find((s) => s.name === "new")).toMatchObject({ address: "127.0.0.2", pool: "default", warmup_day: 1, hour_cap: 20, hour_sent: 20 });
     expect(list.find((s) => s.name === "warm")).toMatchObject({ warmup_day: null, hour_cap: null });
+    const metrics = await t!.app.metrics.render();
+    expect(metrics).toContain('postern_egress_hour_sent{source="new",address="127.0.0.2",pool="default"} 20');
+    expect(metrics).toContain('postern_egress_hour_cap{source="new",address="127.0.0.2"} 20');
+    expect(metrics).not.toContain('postern_egress_hour_cap{source="warm"');
   });
 
   test("with no warm address, mail above the cap is deferred (never failed) until the next hour", async () => {
