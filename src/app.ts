@@ -121,6 +121,10 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     } });
   const requestLoad = createRequestLoad();
   const egress = createEgressService({ directory: egressDirectory, counters: store.control, now });
+  metrics.gauge("postern_egress_hour_sent", "messages sent through each egress source this UTC hour, every node's (docs/egress.md)",
+    async () => (await egress.list()).map((e) => [{ source: e.name, address: e.address, pool: e.pool ?? "" }, e.hour_sent]));
+  metrics.gauge("postern_egress_hour_cap", "the warm-up hourly cap of each egress source warming up",
+    async () => (await egress.list()).flatMap((e) => (e.hour_cap === null ? [] : [[{ source: e.name, address: e.address }, e.hour_cap] as [Record<string, string>, number]])));
   const mta = createMta({ config, store, resolver, now, log: log.child("mta"), hostname: mtaHostname, secret, codec, recorder, nodeId, requestLoad, egress: egress.directory });
   recorder.subscribe(mta.scheduler);
   recorder.subscribe(events);

@@ -59,12 +59,12 @@ describe("webhook delivery", () => {
     const d = (await t!.app.domains.get("example.com"))!;
     await t!.app.webhooks.create({ domainId: d.id, events: ["delivery"], url: r.url, format: "sparkpost",
       extra: { auth_type: "basic", auth_credentials: { username: "u", password: "p" } } });
-    const sent = await send(p, "sp@dest.test", { source: "sparkpost", campaignId: "spring", ipPool: "pool1" });
+    const sent = await send(p, "sp@dest.test", { source: "sparkpost", campaignId: "spring", ipPool: "default" });
     const [req] = await r.waitFor((x) => x.length >= 1);
     expect(req!.headers.get("authorization")).toBe(`Basic ${btoa("u:p")}`);
     expect(req!.headers.get("x-messagesystems-batch-id")).toBeTruthy();
     expect((req!.json as { msys: { message_event: Record<string, unknown> } }[])[0]!.msys.message_event).toMatchObject({ type: "delivery", rcpt_to: "sp@dest.test",
-      transmission_id: sent.sendId, message_id: sent.id, campaign_id: "spring", ip_pool: "pool1" });
+      transmission_id: sent.sendId, message_id: sent.id, campaign_id: "spring", ip_pool: "default" });
   });
 
   test("a receiver that is down gets every event once it comes back, also after a restart", async () => {

@@ -13,7 +13,7 @@ import { toDomainDetail, toMailgunDomain } from "./domain-mapper.ts";
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "./model.ts";
 import { grantRights } from "../grants.ts";
 
-type Deps = Pick<SurfaceDeps, "domains" | "access" | "config">;
+type Deps = Pick<SurfaceDeps, "domains" | "access" | "config" | "egress">;
 
 /** limit / skip / state / search of GET /v4/domains, applied to the full list. */
 function filterDomains(all: Domain[], form: Form) {
@@ -58,7 +58,11 @@ export function domainRoutes(deps: Deps) {
         requirePasswordRight(form, request);
         const name = form.get("name");
         if (!name) throw invalid("name parameter is missing", "name");
-        const d = await deps.domains.add(name, { wildcard: wildcardOf(form), zone: form.get("data_location") || undefined });
+        // pool_id: the domain's egress pool, checked before the domain is created.
+        const pool = form.get("pool_id") || undefined;
+        if (pool && !deps.egress.directory.hasPool(pool)) throw invalid(`unknown ip pool "${pool}"`, "pool_id");
+        let d = await deps.domains.add(name, { wildcard: wildcardOf(form), zone: form.get("data_location") || undefined });
+        if (pool) d = await deps.domains.set(d.name, { pool });
         await setPostmasterPassword(d.name, form);
         return detail(d, "Domain has been created");
       }, { permission: accountOnly("domains.manage") })
@@ -66,7 +70,8 @@ export function domainRoutes(deps: Deps) {
         const form = await readForm(request);
         requirePasswordRight(form, request);
         // data_location is the zone: a domain's data never moves, so another zone is refused.
-        const d = await deps.domains.set(params.domain, { wildcard: wildcardOf(form), zone: form.get("data_location") || undefined });
+        const d = await deps.domains.set(params.domain, { wildcard: wildcardOf(form), zone: form.get("data_location") || undefined,
+          pool: form.get("pool_id") ?? undefined });
         await setPostmasterPassword(d.name, form);
         return detail(d, "Domain has been updated");
       }, { permission: accountOnly("domains.manage") })

@@ -170,6 +170,10 @@ export function createDelivery(deps: DeliveryDeps) {
     if (!sender) return { kind: "failed" as const, permanent: true, enhancedCode: "5.7.1", message: `sending domain ${entry.message.domain} was deleted` };
     if (sender.state !== "active") return { kind: "deferred" as const, permanent: false, enhancedCode: "4.7.1", message: `sending domain ${entry.message.domain} is ${sender.state}` };
     if (decision.error) return classifyReply({ errorCode: "ETLS", errorMessage: decision.error });
+    // The egress source first: mail waiting for a warming address's next hour is not signed for nothing.
+    const choice = deps.egress ? await deps.egress.choose(entry.message.extra?.ipPool || sender.pool || "default", entry.message.extra?.sendingIp) : null;
+    if (choice && "waitUntilHour" in choice) return { kind: "deferred" as const, permanent: false, enhancedCode: "4.7.0", message: `warm-up: ${choice.reason}; waits for the next hour` };
+    const local = choice ? { address: choice.source.address, ehlo: choice.source.ehlo } : undefined;
     let bytes: Buffer;
     try {
       const built = await deps.builder.build(entry.message, entry.attachments, r.id);
@@ -182,10 +186,7 @@ export function createDelivery(deps: DeliveryDeps) {
     }
     const bounceDomain = bounceDomainFor(entry.message.domain, deps.verp.bounceDomain);
     const from = encodeReturnPath({ messageId: entry.message.id, recipientId: r.id, bounceDomain, secret: deps.verp.secret });
-    if (!deps.egress) return sendVia(decision.hops, decision.tls, from, r.email, bytes, perConnection);
-    const choice = await deps.egress.choose(entry.message.extra?.ipPool || sender.pool || "default", entry.message.extra?.sendingIp);
-    if ("waitUntilHour" in choice) return { kind: "deferred" as const, permanent: false, enhancedCode: "4.7.0", message: `warm-up: ${choice.reason}; waits for the next hour` };
-    return sendVia(decision.hops, decision.tls, from, r.email, bytes, perConnection, { address: choice.source.address, ehlo: choice.source.ehlo });
+    return sendVia(decision.hops, decision.tls, from, r.email, bytes, perConnection, local);
   }
 }
 

@@ -21,6 +21,8 @@ export type Choice = { source: EgressSource } | { waitUntilHour: number; reason:
 
 export function createEgressSelector(deps: EgressSelectorDeps) {
   const turn = new Map<string, number>();
+  /** Warming sources found at their cap, with the hour: not asked again before the next hour (one write fewer per message). */
+  const full = new Map<string, number>();
   let pending = new Map<number, Record<string, number>>();
   let timer: ReturnType<typeof setTimeout> | null = null;
 
@@ -55,7 +57,9 @@ export function createEgressSelector(deps: EgressSelectorDeps) {
       for (const s of sources) {
         const cap = hourlyCap(warmupDay(s.warmupStart, now));
         if (cap === null) { warm.push(s); continue; }
+        if (full.get(s.name) === hour) continue;
         if (await deps.counters.takeEgressSlot(s.name, hour, cap)) return { source: s };
+        full.set(s.name, hour);
       }
       if (warm.length === 0) {
         return { waitUntilHour: hour + 1, reason: `every address of ${named ? `source ${named.name}` : `pool ${pool}`} is warming up and reached its hourly cap` };

@@ -51,6 +51,22 @@ describe("Mailgun IP listings", () => {
     await h.t.app.domains.set("example.com", { pool: "" });
   });
 
+  test("pool_id on domain create and update sets the domain's pool; an unknown one is a 400", async () => {
+    const created = await h.call("POST", "/v3/domains", { body: new URLSearchParams({ name: "pooled.test", pool_id: "bulk" }) });
+    expect(created.status).toBe(200);
+    expect((await h.t.app.domains.get("pooled.test"))!.pool).toBe("bulk");
+    expect(await jsonOf(await h.call("GET", "/v3/domains/pooled.test/ips"))).toEqual({ items: ["127.0.0.3"], total_count: 1 });
+    const cleared = await h.call("PUT", "/v3/domains/pooled.test", { body: new URLSearchParams({ pool_id: "" }) });
+    expect(cleared.status).toBe(200);
+    expect((await h.t.app.domains.get("pooled.test"))!.pool).toBe("");
+    const bad = await h.call("POST", "/v3/domains", { body: new URLSearchParams({ name: "bad.test", pool_id: "nope" }) });
+    expect(bad.status).toBe(400);
+    expect((await jsonOf(bad)).message).toContain('unknown ip pool "nope"');
+    expect(await h.t.app.domains.get("bad.test")).toBeNull();
+    const badPut = await h.call("PUT", "/v3/domains/pooled.test", { body: new URLSearchParams({ pool_id: "nope" }) });
+    expect(badPut.status).toBe(400);
+  });
+
   test("a sending key may not list (Mailgun's sending keys only send)", async () => {
     const dk = await h.call("GET", "/v3/ips", { key: h.t.domainKey });
     expect(dk.status).toBe(403);

@@ -88,9 +88,9 @@ describe("POST /v3/{domain}/messages through mailgun.js", () => {
     writeFileSync(join(dir, "welcome.html"), "<h1>Welcome {{name}}</h1><p>{{plan}}</p>");
     writeFileSync(join(dir, "welcome.subject"), "Welcome aboard {{name}}");
     const res = await h.mg.messages.create("example.com", { from: "hi@example.com", to: "tpl@dest.test", template: "welcome", "t:variables": JSON.stringify({ name: "Tess" }),
-      "v:plan": "gold", "o:sending-ip-pool": "pool-a" });
+      "v:plan": "gold", "o:sending-ip-pool": "default" });
     const stored = await h.t.app.activity.message("example.com", res.id!.replace(/^<|@.*$/g, ""));
-    expect(stored!.message.extra).toEqual({ templateId: "welcome", ipPool: "pool-a" });
+    expect(stored!.message.extra).toEqual({ templateId: "welcome", ipPool: "default" });
     const [msg] = await bySubject("Welcome aboard Tess");
     const mail = await parse(msg!.raw);
     expect(mail.html).toContain("<h1>Welcome Tess</h1><p>gold</p>");

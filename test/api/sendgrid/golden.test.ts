@@ -14,7 +14,8 @@ let t: TestApp;
 let templatesDir: string;
 beforeAll(async () => {
   templatesDir = mkdtempSync(join(tmpdir(), "postern-sg-golden-"));
-  t = await makeTestApp({ toml: `[storage]\ntemplates_dir = "${templatesDir}"\n` });
+  // sdk-full.json names ip_pool_name "pool": a configured pool (an unknown one is a 400).
+  t = await makeTestApp({ toml: `[storage]\ntemplates_dir = "${templatesDir}"\n[mta.egress.main]\n[mta.pools.pool]\nsources = ["main"]\n` });
 });
 afterAll(async () => { await t.close(); rmSync(templatesDir, { recursive: true, force: true }); });
 

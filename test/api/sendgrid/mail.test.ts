@@ -153,13 +153,13 @@ describe("@sendgrid/mail send", () => {
   test("schedules a personalization's send_at and accepts batch_id, asm and ip_pool_name", async () => {
     const sendAt = Math.floor(Date.now() / 1000) + 3600;
     const [res] = await h.mail.send({
-      from: FROM, subject: "later", text: "t", batchId: "batch1", ipPoolName: "pool", asm: { groupId: 1, groupsToDisplay: [1, 2] },
+      from: FROM, subject: "later", text: "t", batchId: "batch1", ipPoolName: "default", asm: { groupId: 1, groupsToDisplay: [1, 2] },
       personalizations: [{ to: "later@dest.test", sendAt }],
     });
     expect(res.statusCode).toBe(202);
     const found = await h.t.app.activity.message("example.com", res.headers["x-message-id"]);
     expect(found!.recipients.map((r) => [r.email, r.nextAttemptAt])).toEqual([["later@dest.test", sendAt * 1000]]);
-    expect(found!.message.extra).toEqual({ batchId: "batch1", asmGroupId: 1, ipPool: "pool" });
+    expect(found!.message.extra).toEqual({ batchId: "batch1", asmGroupId: 1, ipPool: "default" });
   });
 
   test("sandbox mode validates, answers 200 and neither delivers nor stores anything", async () => {

@@ -1,79 +1,60 @@
-// Egress sources on real sockets: outbound SMTP binds to each source's address and says its EHLO
-// name; a warming address sends at most its hourly cap and the rest goes through the warm one.
+// The source choice on a real (SQLite) store: warming sources first up to their cap, shared by two
+// nodes' selectors; warm sources in turn; a named address; nothing when only capped ones remain.
 import { afterEach, describe, expect, test } from "bun:test";
-import { makeTestApp, type TestApp } from "../../helpers/app.ts";
-import { startSink, type Sink } from "../../helpers/smtp-sink.ts";
-import type { Principal } from "../../../src/core/model.ts";
+import { openSqliteStore } from "../../../src/store/sqlite/index.ts";
+import { createEgressDirectory } from "../../../src/core/egress/directory.ts";
+import { createEgressSelector } from "../../../src/mta/egress/selector.ts";
+import { hourOf } from "../../../src/core/egress/warmup-schedule.ts";
+import { createLogger } from "../../../src/log.ts";
+import type { Store } from "../../../src/core/store-port.ts";
 
-let t: TestApp | null = null;
-let sink: Sink | null = null;
-afterEach(async () => { await t?.close(); await sink?.close(); t = null; sink = null; });
+const NOW = Date.parse("2026-11-27T10:30:00Z"); // day 2 of a warm-up started 2026-11-26: 28 an hour
+const src = (source_address: string, warmup_start = "") => ({ source_address, ehlo: "", warmup_start });
+const log = createLogger({ level: "silent" });
+let store: Store | null = null;
+afterEach(async () => { await store?.close(); store = null; });
 
-// The app's clock starts at half past an hour, so a test never straddles the hour the caps count in.
-const HOUR = 3_600_000;
-const shift = HOUR / 2 - (Date.now() % HOUR);
-const clock = () => Date.now() + shift;
-const today = () => new Date(clock()).toISOString().slice(0, 10);
-
-async function setup(egress: string) {
-  sink = await startSink({ hideStartTls: true });
-  t = await makeTestApp({ now: clock, toml: `[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n${egress}` });
-  const principal = (await t.app.access.authenticate(t.domainKey)) as Principal;
-  await t.app.mta.scheduler.start();
-  return principal;
+function setup(pools: Record<string, string[]>) {
+  store = openSqliteStore(":memory:", ["us"]);
+  const directory = createEgressDirectory({
+    egress: { new: src("127.0.0.2", "2026-11-26"), warm1: src("127.0.0.3"), warm2: src("127.0.0.4"), lone: src("127.0.0.5", "2026-11-27") },
+    pools: Object.fromEntries(Object.entries(pools).map(([k, v]) => [k, { sources: v }])),
+  }, "mta.test");
+  const selector = () => createEgressSelector({ directory, counters: store!.control, now: () => NOW, log });
+  return { selector };
 }
 
-const send = (principal: Principal, n: number, extra: { ipPool?: string; sendingIp?: string } = {}) =>
-  t!.app.sender.send(principal, { domain: "example.com", source: "cli", from: { email: "a@example.com" }, ...extra,
-    envelopes: Array.from({ length: n }, (_, i) => ({ to: [{ email: `r${i}@dest.test` }], subject: "s", text: "t" })) });
+const nameOf = (c: Awaited<ReturnType<ReturnType<typeof createEgressSelector>["choose"]>>) => ("source" in c ? c.source.name : "wait");
 
-const peers = (s: Sink) => s.messages.map((m) => `${m.session.remoteAddress?.replace(/^::ffff:/, "")} ${m.session.hostNameAppearsAs}`);
-const tally = (list: string[]) => list.reduce<Record<string, number>>((o, k) => ({ ...o, [k]: (o[k] ?? 0) + 1 }), {});
-
-describe("egress sources", () => {
-  test("each pool's connections bind to its source address and say its EHLO name", async () => {
-    const principal = await setup(`[mta.egress.ip2]\nsource_address = "127.0.0.2"\nehlo = "mta2.test"\n[mta.egress.ip3]\nsource_address = "127.0.0.3"\nehlo = "mta3.test"\n`
-      + `[mta.pools.default]\nsources = ["ip2"]\n[mta.pools.bulk]\nsources = ["ip3"]\n`);
-    await send(principal, 2);
-    await send(principal, 3, { ipPool: "bulk" });
-    await sink!.waitFor(5);
-    expect(tally(peers(sink!))).toEqual({ "127.0.0.2 mta2.test": 2, "127.0.0.3 mta3.test": 3 });
+describe("choosing the egress source", () => {
+  test("two nodes share a warming address's cap; the rest goes to the warm ones in turn", async () => {
+    const { selector } = setup({ default: ["new", "warm1", "warm2"] });
+    const [a, b] = [selector(), selector()];
+    const picks: string[] = [];
+    for (let i = 0; i < 20; i++) picks.push(nameOf(await a.choose("default")), nameOf(await b.choose("default")));
+    expect(picks.filter((p) => p === "new")).toHaveLength(28);
+    expect(picks.slice(0, 28).every((p) => p === "new")).toBe(true);
+    expect(picks.slice(28)).toEqual(["warm1", "warm1", "warm2", "warm2", "warm1", "warm1", "warm2", "warm2", "warm1", "warm1", "warm2", "warm2"]);
+    await a.close();
+    await b.close();
+    expect(await store!.control.egressSends(hourOf(NOW))).toEqual({ new: 28, warm1: 6, warm2: 6 });
   });
 
-  test("Mailgun's o:sending-ip: the message goes out from that source whatever the pool", async () => {
-    const principal = await setup(`[mta.egress.ip2]\nsource_address = "127.0.0.2"\n[mta.egress.ip3]\nsource_address = "127.0.0.3"\n[mta.pools.default]\nsources = ["ip2", "ip3"]\n`);
-    await send(principal, 4, { sendingIp: "127.0.0.3" });
-    await sink!.waitFor(4);
-    expect(tally(peers(sink!))).toEqual({ "127.0.0.3 mta.test": 4 });
+  test("a pool of warming addresses only: nothing above the cap, until the next hour", async () => {
+    const { selector } = setup({ default: ["lone"] });
+    const s = selector();
+    const picks = [];
+    for (let i = 0; i < 22; i++) picks.push(await s.choose("default"));
+    expect(picks.slice(0, 20).map(nameOf)).toEqual(Array(20).fill("lone"));
+    expect(picks[20]).toEqual({ waitUntilHour: hourOf(NOW) + 1, reason: "every address of pool default is warming up and reached its hourly cap" });
   });
 
-  test("unknown pools and sending addresses are refused at accept", async () => {
-    const principal = await setup(`[mta.egress.ip2]\nsource_address = "127.0.0.2"\n[mta.pools.default]\nsources = ["ip2"]\n`);
-    await expect(send(principal, 1, { ipPool: "nope" })).rejects.toMatchObject({ code: "invalid", reason: "unknown_pool", field: "ipPool" });
-    await expect(send(principal, 1, { sendingIp: "127.0.0.9" })).rejects.toMatchObject({ code: "invalid", reason: "unknown_pool", field: "sendingIp" });
-  });
-
-  test("a day-1 address sends 20 in the hour; the rest goes through the pool's warm address", async () => {
-    const principal = await setup(`[mta.egress.new]\nsource_address = "127.0.0.2"\nwarmup_start = "${today()}"\n`
-      + `[mta.egress.warm]\nsource_address = "127.0.0.3"\n[mta.pools.default]\nsources = ["new", "warm"]\n`);
-    await send(principal, 30);
-    await sink!.waitFor(30);
-    expect(tally(peers(sink!).map((p) => p.split(" ")[0]!))).toEqual({ "127.0.0.2": 20, "127.0.0.3": 10 });
-    const list = await t!.app.egress.list();
-    expect(list.find((s) => s.name === "new")).toMatchObject({ address: "127.0.0.2", pool: "default", warmup_day: 1, hour_cap: 20, hour_sent: 20 });
-    expect(list.find((s) => s.name === "warm")).toMatchObject({ warmup_day: null, hour_cap: null });
-  });
-
-  test("with no warm address, mail above the cap is deferred (never failed) until the next hour", async () => {
-    const principal = await setup(`[mta.egress.new]\nsource_address = "127.0.0.2"\nwarmup_start = "${today()}"\n[mta.pools.default]\nsources = ["new"]\n`);
-    await send(principal, 23);
-    await sink!.waitFor(20);
-    const zone = t!.app.store.zone("us");
-    for (let i = 0; i < 100 && (await zone.searchEvents({ types: ["deferred"], limit: 10 })).length < 3; i++) await Bun.sleep(50);
-    const deferred = await zone.searchEvents({ types: ["deferred"], limit: 10 });
-    expect(deferred.length).toBeGreaterThanOrEqual(3);
-    expect(deferred[0]!.description ?? "").toMatch(/warm-up/);
-    expect(await zone.searchEvents({ types: ["failed"], limit: 10 })).toEqual([]);
-    expect(sink!.messages.length).toBe(20);
+  test("a named address wins over the pool; an unknown pool falls back to the default", async () => {
+    const { selector } = setup({ default: ["warm1"], bulk: ["warm2"] });
+    const s = selector();
+    expect(nameOf(await s.choose("bulk", "127.0.0.3"))).toBe("warm1");
+    expect(nameOf(await s.choose("bulk"))).toBe("warm2");
+    expect(nameOf(await s.choose("removed-since"))).toBe("warm1");
+    await s.close();
   });
 });
