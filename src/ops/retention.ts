@@ -18,7 +18,7 @@ export interface RetentionDeps {
   zone(name: string): Pick<ZoneStore, "sweepEvents" | "sweepMessages" | "purgeInbound">;
   zoneNames(): string[];
   now(): number;
-  log: Pick<Logger, "info" | "warn">;
+  log: Pick<Logger, "debug" | "warn">;
   windows: RetentionWindows;
   /** Pass interval (default one minute, shorter when a window is shorter). */
   intervalMs?: number;
@@ -84,7 +84,7 @@ export function createRetentionSweeper(deps: RetentionDeps) {
         try { await sweepZone(z, totals); }
         catch (e) { deps.log.warn("retention sweep failed", { zone: z, error: (e as Error).message }); }
       }
-      if (totals.events || totals.messages || totals.inbound) deps.log.info("retention swept", { ...totals });
+      if (totals.events || totals.messages || totals.inbound) deps.log.debug("retention swept", { ...totals });
       return totals;
     })().finally(() => { running = null; }));
   }

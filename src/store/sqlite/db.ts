@@ -2,6 +2,9 @@
 // runs), a busy timeout, foreign keys, and the embedded migrations applied in order.
 import { Database } from "bun:sqlite";
 
+/** Bytes the write-ahead log file is trimmed back to when it starts over. */
+export const JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024;
+
 /** Opens `path` (or ":memory:") and applies `migrations` beyond the file's user_version. */
 export function openDatabase(path: string, migrations: string[]): Database {
   const db = new Database(path, { create: true, strict: true });
@@ -10,6 +13,9 @@ export function openDatabase(path: string, migrations: string[]): Database {
   // can take the last transactions, and it costs no fsync per commit.
   db.exec("PRAGMA synchronous = NORMAL");
   db.exec("PRAGMA busy_timeout = 5000");
+  // When the log starts over (checkpointer.ts), its file is cut back to this: a burst does not
+  // leave a log of gigabytes behind it.
+  db.exec(`PRAGMA journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
   db.exec("PRAGMA foreign_keys = ON");
   migrate(db, migrations);
   return db;
