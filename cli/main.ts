@@ -8,6 +8,7 @@ import { registerDomain } from "./commands/domain.ts";
 import { registerAccess } from "./commands/access.ts";
 import { registerMail } from "./commands/mail.ts";
 import { registerInsight } from "./commands/insight.ts";
+import { registerReports } from "./commands/reports.ts";
 import { registerEventWebhook } from "./commands/event-webhook.ts";
 import { exitCodeFor } from "./output.ts";
 import pkg from "../package.json" with { type: "json" };
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   registerDomain(program);
   registerAccess(program);
   registerMail(program);
+  registerReports(program);
   registerInsight(program);
   registerEventWebhook(program);
   // Global flags work after the command too: every subcommand knows them.

@@ -44,6 +44,9 @@ import { createInboundMail } from "./inbound/receive/index.ts";
 import { createInboundRules } from "./core/inbound/rules.ts";
 import { createBotVerdicts } from "./webhooks/bot-verdicts.ts";
 import { createBotDetector } from "./tracking/bot-detector.ts";
+import { createReceiverReportService } from "./core/receiver-reports.ts";
+import { createReceiverReportMailbox } from "./inbound/reports/mailbox.ts";
+import { ownAddresses } from "./net/own-addresses.ts";
 import { createBotApi } from "./tracking/bot-api.ts";
 import { createInteractionRecorder } from "./tracking/interactions.ts";
 import { createTrackingSurface } from "./api/tracking.ts";
@@ -125,6 +128,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const suppressions = createSuppressionService({ store, now });
   const webhooks = createWebhookService({ store, now });
   const activity = createActivityService({ store });
+  const receiverReports = createReceiverReportService({ store, now, getDomain: domains.get, localZones, ownAddresses: () => ownAddresses() });
   const validator = createValidator({
     resolver, now,
     // A domain's own bounce list for a domain-scoped question; every list for the account's.
@@ -141,7 +145,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     sendBatches: createSendBatchService({ store, now }), webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey, templates: templateFiles, detector, resolver,
     outbound: events.outbound, eventWebhookPublicKey: events.publicKey, inboundRules, bots: createBotApi({ detector, verdicts: botVerdicts, now }),
-    templateService, lists };
+    templateService, lists, receiverReports };
 
   const interactions = createInteractionRecorder({ store, recorder, detector, now });
 
@@ -180,6 +184,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     recorder,
     isReportMailbox: createReportMailboxes({ getDomain: domains.get, bounceDomain: config.mta.bounce_domain }),
     unsubscribes: createUnsubscribeMailboxes({ store, secret, interactions }),
+    receiverReports: createReceiverReportMailbox({ service: receiverReports, getDomain: domains.get, bounceDomain: config.mta.bounce_domain, log: log.child("reports") }),
     inbound: inboundMail.listener,
     zoneGate: Object.keys(config.zones.remote).length
       ? createZoneGate({ zones: zoneDirectory, localZone: config.server.zone, ownHosts: [config.mta.bounce_domain] }) : undefined,
@@ -189,7 +194,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   let serveLease: ServeLease | null = null;
   return {
     config, store, log, now, resolver, metrics, access, domains, sender, mta, http, surfaces, mtaHostname, codec, newAccountKey,
-    suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules, nodes, retention,
+    suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules, nodes, receiverReports, retention,
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */
     async start(): Promise<Record<string, string>> {
       // One process per node id: a starting node takes back its own claims at once (scheduler.start).

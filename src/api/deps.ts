@@ -20,6 +20,8 @@ import type { InboundRules } from "../core/inbound/rules.ts";
 import type { UnsubscribeGroupService } from "../core/unsubscribe-groups.ts";
 import type { SendBatchService } from "../core/send-batches.ts";
 
+import type { ReceiverReportService } from "../core/receiver-reports.ts";
+
 export interface SurfaceDeps {
   config: Config;
   access: AccessService;
@@ -55,4 +57,6 @@ export interface SurfaceDeps {
   inboundRules: InboundRules;
   /** The native bot API: classification, kept results and queued verdict pushes. */
   bots: BotApi;
+  /** Receivers' DMARC aggregate and TLS reports about the domains. */
+  receiverReports: ReceiverReportService;
 }

@@ -10,7 +10,7 @@ export interface DnsRecord {
   name: string;
   value: string;
   priority?: number;
-  /** What the record is for: spf, dkim, dmarc, bounce-mx, bounce-spf, tracking, inbound-mx. */
+  /** What the record is for: spf, dkim, dmarc, tls-rpt, dmarc-report-auth, bounce-mx, bounce-spf, tracking, inbound-mx. */
   purpose: string;
   required: boolean;
   valid?: "valid" | "invalid" | "unknown";
@@ -38,12 +38,18 @@ export function recordsFor(domain: Domain, keys: DkimKey[], ctx: DnsContext): Dn
       required: k.algorithm === "rsa-sha256" });
   }
   records.push(
-    { type: "TXT", name: `_dmarc.${domain.name}`, value: `v=DMARC1; p=none; rua=mailto:postmaster@${domain.name}`, purpose: "dmarc", required: false },
+    // Receivers' reports come to the bounce domain, whose MX already points at postern (contract §12).
+    { type: "TXT", name: `_dmarc.${domain.name}`, value: `v=DMARC1; p=none; rua=mailto:dmarc@${bounce}`, purpose: "dmarc", required: false },
+    { type: "TXT", name: `_smtp._tls.${domain.name}`, value: `v=TLSRPTv1; rua=mailto:tlsrpt@${bounce}`, purpose: "tls-rpt", required: false },
     { type: "MX", name: bounce, value: ctx.mtaHostname, priority: 10, purpose: "bounce-mx", required: false },
     { type: "TXT", name: bounce, value: spf, purpose: "bounce-spf", required: false },
     // A CNAME must name a host; when public_url is an IP address, publish it as an A record.
     { type: isIP(ctx.trackingHost) ? "A" : "CNAME", name: `email.${domain.name}`, value: ctx.trackingHost, purpose: "tracking", required: false },
   );
+  // A rua= outside the domain's own tree needs the report domain's consent (RFC 7489 §7.1).
+  if (bounce !== domain.name && !bounce.endsWith(`.${domain.name}`)) {
+    records.push({ type: "TXT", name: `${domain.name}._report._dmarc.${bounce}`, value: "v=DMARC1", purpose: "dmarc-report-auth", required: false });
+  }
   // A receiving domain's own MX points at this MTA, whose [smtp] listen port (25) takes its mail.
   if (domain.inbound) records.push({ type: "MX", name: domain.name, value: ctx.mtaHostname, priority: 10, purpose: "inbound-mx", required: false });
   return records;
@@ -69,7 +75,8 @@ function matches(r: DnsRecord, found: string[]): boolean {
     return found.some((f) => norm(f).includes(`p=${norm(p ?? "")}`));
   }
   if (r.purpose === "spf" || r.purpose === "bounce-spf") return found.some((f) => norm(f).startsWith("v=spf1"));
-  if (r.purpose === "dmarc") return found.some((f) => norm(f).startsWith("v=dmarc1"));
+  if (r.purpose === "dmarc" || r.purpose === "dmarc-report-auth") return found.some((f) => norm(f).startsWith("v=dmarc1"));
+  if (r.purpose === "tls-rpt") return found.some((f) => norm(f).startsWith("v=tlsrptv1"));
   return found.some((f) => norm(f) === norm(r.value));
 }
 

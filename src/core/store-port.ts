@@ -9,10 +9,12 @@ import type {
   StoredRecipient, StoredSend, Suppression, TagInfo, WebhookTarget, UnsubscribeGroup, SendBatch,
 } from "./records.ts";
 import type { InboundMessageStore, InboundRuleStore } from "./inbound/model.ts";
+import type { ReceiverReportKind, StoredReceiverReport } from "./receiver-report.ts";
 import type { TemplateRepo } from "./template-model.ts";
 import type { ListRepo } from "./list-model.ts";
 
 export type * from "./records.ts";
+export type * from "./receiver-report.ts";
 
 /** Unsubscribe groups and scheduled-send batches: account data, shared by every zone. */
 export interface SendControlStore {
@@ -241,8 +243,17 @@ export interface BotMemoryStore {
   pruneBotMemory(now: number, interactionsBefore: number, max: { visitors: number; interactions: number }): Promise<number>;
 }
 
+/** Receivers' reports about a domain's mail (DMARC aggregate, TLS-RPT), one per reporter and report id. */
+export interface ReceiverReportStore {
+  /** Stores `r` unless the same reporter's report with that id is already kept; true when stored. */
+  putReceiverReport(r: StoredReceiverReport): Promise<boolean>;
+  /** A domain's reports of one kind whose period ends, or that arrived, within [from, to); by period, at most `limit`. */
+  listReceiverReports(q: { domain: string; kind: ReceiverReportKind; from: number; to: number; limit: number }): Promise<StoredReceiverReport[]>;
+}
+
 /** Everything one zone keeps. */
-export interface ZoneStore extends SendRecordStore, QueueStore, EventLog, OutboxStore, SuppressionStore, BotResultStore, BotMemoryStore, InboundMessageStore, RetentionStore {
+export interface ZoneStore extends SendRecordStore, QueueStore, EventLog, OutboxStore, SuppressionStore, BotResultStore, BotMemoryStore, InboundMessageStore,
+  ReceiverReportStore, RetentionStore {
   readonly zone: string;
 }
 

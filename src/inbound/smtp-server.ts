@@ -19,6 +19,7 @@ import type { Recorder } from "../core/recorder.ts";
 import type { Throttle } from "../core/throttle.ts";
 import { createRateLimiter } from "../core/rate-limit.ts";
 import type { UnsubscribeMailboxes } from "./unsubscribe-mail.ts";
+import type { ReceiverReportMailbox } from "./reports/mailbox.ts";
 
 export interface InboundDeps {
   listen: [string, number];
@@ -33,6 +34,8 @@ export interface InboundDeps {
   recorder: Recorder;
   /** True for addresses that take reports besides VERP paths: postmaster@/abuse@/fbl@ our domains. */
   isReportMailbox: (address: string) => Promise<boolean>;
+  /** The dmarc@/tlsrpt@ mailboxes of the bounce domains: receivers' aggregate and TLS reports. */
+  receiverReports?: ReceiverReportMailbox;
   /** Unsubscribe mailboxes (%unsubscribe_email%): mail to one unsubscribes its recipient. */
   unsubscribes?: UnsubscribeMailboxes;
   /** Mail for the account's receiving domains (domain set --inbound, parse hostnames, inbound domains). */
@@ -154,6 +157,7 @@ export function createInboundServer(deps: InboundDeps) {
     const elsewhere = deps.zoneGate ? await deps.zoneGate(address) : null;
     if (elsewhere) throw smtpError(451, elsewhere);
     if (deps.reports.isReturnPath(address) || deps.unsubscribes?.isAddress(address) || (await deps.isReportMailbox(address))) return;
+    if (await deps.receiverReports?.kindOf(address)) return;
     if (deps.inbound && (await deps.inbound.accepts(address))) {
       session.inboundRcpts = [...(session.inboundRcpts ?? []), address];
       return;
@@ -170,6 +174,10 @@ export function createInboundServer(deps: InboundDeps) {
   }
 
   async function report(raw: Buffer, session: Session): Promise<string> {
+    for (const r of session.envelope.rcptTo) {
+      const kind = await deps.receiverReports?.kindOf(r.address);
+      if (kind) return deps.receiverReports!.receive(raw, kind, session.envelope.mailFrom ? session.envelope.mailFrom.address : "");
+    }
     const unsubscribing = session.envelope.rcptTo.filter((r) => deps.unsubscribes?.isAddress(r.address)).map((r) => r.address);
     if (unsubscribing.length) {
       await deps.unsubscribes!.handle(unsubscribing, { ip: session.remoteAddress, userAgent: "", method: "MAIL" });

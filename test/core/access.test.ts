@@ -84,7 +84,9 @@ describe("domains", () => {
     expect(dkim.map((r) => r.name)).toEqual(["s1._domainkey.a.test", "s1e._domainkey.a.test"]);
     expect(dkim[0]!.value).toMatch(/^v=DKIM1; k=rsa; p=MIIBIjAN/);
     expect(dkim[1]!.value).toMatch(/^v=DKIM1; k=ed25519; p=[A-Za-z0-9+/]{43}=$/);
-    expect(records.map((r) => r.purpose)).toEqual(["spf", "dkim", "dkim", "dmarc", "bounce-mx", "bounce-spf", "tracking"]);
+    expect(records.map((r) => r.purpose)).toEqual(["spf", "dkim", "dkim", "dmarc", "tls-rpt", "bounce-mx", "bounce-spf", "tracking"]);
+    expect(records.find((r) => r.purpose === "dmarc")!.value).toBe("v=DMARC1; p=none; rua=mailto:dmarc@bounces.a.test");
+    expect(records.find((r) => r.purpose === "tls-rpt")).toMatchObject({ name: "_smtp._tls.a.test", value: "v=TLSRPTv1; rua=mailto:tlsrpt@bounces.a.test" });
   });
   test("verify activates only when the DKIM record is published, or with force", async () => {
     const { store, access } = await setup();

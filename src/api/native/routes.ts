@@ -15,6 +15,7 @@ import { addressRoutes } from "./addresses.ts";
 import { messageRoutes } from "./messages.ts";
 import { suppressionRoutes } from "./suppressions.ts";
 import { validationRoutes } from "./validation.ts";
+import { reportRoutes } from "./reports.ts";
 
 export function createNativeSurface(deps: SurfaceDeps): SurfaceHandler {
   return new Elysia({ name: "native" })
@@ -27,5 +28,6 @@ export function createNativeSurface(deps: SurfaceDeps): SurfaceHandler {
     .use(addressRoutes())
     .use(messageRoutes(deps))
     .use(suppressionRoutes(deps))
-    .use(validationRoutes(deps));
+    .use(validationRoutes(deps))
+    .use(reportRoutes(deps));
 }

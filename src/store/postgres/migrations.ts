@@ -159,6 +159,12 @@ export const ZONE_MIGRATIONS: string[] = [
   // (events.ts), so a synchronous commit never holds the event counter while it waits for the disk.
   `ALTER TABLE events ALTER COLUMN seq DROP NOT NULL;
    CREATE INDEX events_unpositioned ON events(ts, id) WHERE seq IS NULL;`,
+  // Receivers' reports (DMARC aggregate, TLS-RPT): as the SQLite engine's.
+  `CREATE TABLE receiver_reports (
+     kind TEXT NOT NULL, org TEXT NOT NULL, report_id TEXT NOT NULL, domain TEXT NOT NULL,
+     begin_at BIGINT NOT NULL, end_at BIGINT NOT NULL, received_at BIGINT NOT NULL, body TEXT NOT NULL,
+     PRIMARY KEY (kind, org, report_id));
+   CREATE INDEX receiver_reports_domain ON receiver_reports (domain, kind, end_at);`,
   // Retention: events it deletes are first counted here per domain, hour, type and tag ('' = every
   // event), so the counts stats read outlive the events (store-port.ts RetentionStore).
   `CREATE TABLE event_rollups (

@@ -3,6 +3,7 @@
 // opens the same schema; claims carry the claiming node's id (ClaimLease).
 import type { ClaimsHeld, ZoneStore } from "../../core/store-port.ts";
 import { createBotMemory } from "./bot-memory.ts";
+import { createReceiverReports } from "./receiver-reports.ts";
 import { createInboundStore } from "./inbound.ts";
 import type { Sql } from "./db.ts";
 import { addEvents, createEventStatements, insertEvents } from "./events.ts";
@@ -66,6 +67,7 @@ export function createZoneStore(zone: string, sql: Sql, outcomes: Sql = sql): Zo
     putBotResult: (r, olderThan) => outbox.putBotResult(r, olderThan),
     getBotResult: (domain, id) => outbox.getBotResult(domain, id),
     ...createBotMemory(sql),
+    ...createReceiverReports(sql),
     ...createInboundStore(sql),
     ...createRetentionStatements(sql),
   };

@@ -198,6 +198,13 @@ export const ZONE_MIGRATIONS: string[] = [
    ${countTrigger("insert", "AFTER INSERT", ["NEW"])}
    ${countTrigger("update", "AFTER UPDATE OF status, rcpt_domain", ["OLD", "NEW"], "OLD.status IS NOT NEW.status OR OLD.rcpt_domain IS NOT NEW.rcpt_domain")}
    ${countTrigger("delete", "AFTER DELETE", ["OLD"])}`,
+  // Receivers' reports (DMARC aggregate, TLS-RPT): one per reporter and report id, the parsed
+  // report as JSON; read per domain and kind by the end of their period.
+  `CREATE TABLE receiver_reports (
+     kind TEXT NOT NULL, org TEXT NOT NULL, report_id TEXT NOT NULL, domain TEXT NOT NULL,
+     begin_at INTEGER NOT NULL, end_at INTEGER NOT NULL, received_at INTEGER NOT NULL, body TEXT NOT NULL,
+     PRIMARY KEY (kind, org, report_id));
+   CREATE INDEX receiver_reports_domain ON receiver_reports (domain, kind, end_at);`,
   // Retention: events it deletes are first counted here per domain, hour, type and tag ('' = every
   // event), so the counts stats read outlive the events (store-port.ts RetentionStore).
   `CREATE TABLE event_rollups (

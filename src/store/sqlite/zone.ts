@@ -10,6 +10,7 @@ import { createEventStatements } from "./events.ts";
 import { createOutboxStatements } from "./outbox.ts";
 import { createGroupCommit } from "./group-commit.ts";
 import { createBotMemory } from "./bot-memory.ts";
+import { createReceiverReports } from "./receiver-reports.ts";
 import { createSendRecords, encodeExtra, MESSAGE_HEAD_COLUMNS, toStoredMessage } from "./messages.ts";
 import { createSuppressionListing } from "./suppression-list.ts";
 import { createRetentionStatements } from "./retention.ts";
@@ -145,6 +146,7 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
     putBotResult: async (r, olderThan) => outbox.putBotResult(r, olderThan),
     getBotResult: async (domain, id) => outbox.getBotResult(domain, id),
     ...createBotMemory(db),
+    ...createReceiverReports(db),
     async countSends(domain, since) {
       const r = db.query("SELECT COUNT(*) AS n FROM messages WHERE domain = ? AND created_at >= ?").get(domain, since) as Row;
       return r.n as number;
