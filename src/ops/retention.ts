@@ -27,7 +27,7 @@ export interface RetentionDeps {
 
 const DEFAULT_INTERVAL_MS = 60_000;
 const MIN_INTERVAL_MS = 1_000;
-const BATCH = 500;
+const BATCH = 200;
 const MAX_BATCHES_PER_PASS = 200;
 
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
