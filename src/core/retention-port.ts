@@ -15,4 +15,6 @@ export interface RetentionStore {
    * the last message looked at, or null when the scan reached the end (start again from "").
    */
   sweepMessages(before: number, limit: number, after: string): Promise<{ deleted: number; next: string | null }>;
+  /** Deletes at most `limit` finished webhook posts (not pending) made before `before`; returns how many went. */
+  sweepOutbox(before: number, limit: number): Promise<number>;
 }

@@ -15,10 +15,10 @@ export interface RetentionWindows {
 }
 
 export interface RetentionDeps {
-  zone(name: string): Pick<ZoneStore, "sweepEvents" | "sweepMessages" | "purgeInbound">;
+  zone(name: string): Pick<ZoneStore, "sweepEvents" | "sweepMessages" | "sweepOutbox" | "purgeInbound">;
   zoneNames(): string[];
   now(): number;
-  log: Pick<Logger, "info" | "warn">;
+  log: Pick<Logger, "debug" | "warn">;
   windows: RetentionWindows;
   /** Pass interval (default one minute, shorter when a window is shorter). */
   intervalMs?: number;
@@ -27,12 +27,12 @@ export interface RetentionDeps {
 
 const DEFAULT_INTERVAL_MS = 60_000;
 const MIN_INTERVAL_MS = 1_000;
-const BATCH = 500;
+const BATCH = 200;
 const MAX_BATCHES_PER_PASS = 200;
 
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-export interface RetentionTotals { events: number; messages: number; inbound: number }
+export interface RetentionTotals { events: number; messages: number; webhookPosts: number; inbound: number }
 
 export function createRetentionSweeper(deps: RetentionDeps) {
   const batch = deps.batch ?? BATCH;
@@ -72,6 +72,12 @@ export function createRetentionSweeper(deps: RetentionDeps) {
         totals.events += n;
         return n === batch;
       });
+      // Finished webhook posts (the console's "webhook posts" of a message) go with the events they carried.
+      await repeat(async () => {
+        const n = await store.sweepOutbox(before, batch);
+        totals.webhookPosts += n;
+        return n === batch;
+      });
     }
     totals.inbound += await store.purgeInbound(now);
   }
@@ -79,12 +85,12 @@ export function createRetentionSweeper(deps: RetentionDeps) {
   /** One pass over every zone; a pass already running is joined, not doubled. */
   function sweep(): Promise<RetentionTotals> {
     return (running ??= (async () => {
-      const totals: RetentionTotals = { events: 0, messages: 0, inbound: 0 };
+      const totals: RetentionTotals = { events: 0, messages: 0, webhookPosts: 0, inbound: 0 };
       for (const z of deps.zoneNames()) {
         try { await sweepZone(z, totals); }
         catch (e) { deps.log.warn("retention sweep failed", { zone: z, error: (e as Error).message }); }
       }
-      if (totals.events || totals.messages || totals.inbound) deps.log.info("retention swept", { ...totals });
+      if (totals.events || totals.messages || totals.webhookPosts || totals.inbound) deps.log.debug("retention swept", { ...totals });
       return totals;
     })().finally(() => { running = null; }));
   }

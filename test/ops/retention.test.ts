@@ -95,10 +95,10 @@ describe("the sweeper", () => {
     const sweeper = createRetentionSweeper({ zone: (n) => store.zone(n), zoneNames: store.zoneNames, now: () => now, log: quiet,
       windows: { events: 10_000 - 20, messages: 0, inbound: 0 }, batch: 4 });
     // Events before t0 + 20 are older than the window: 20 of 25, in batches of 4.
-    expect(await sweeper.sweep()).toEqual({ events: 20, messages: 0, inbound: 0 });
+    expect(await sweeper.sweep()).toEqual({ events: 20, messages: 0, webhookPosts: 0, inbound: 0 });
     expect((await z.searchEvents({ limit: 100 })).length).toBe(5);
     now += 1_000;
-    expect(await sweeper.sweep()).toEqual({ events: 5, messages: 0, inbound: 0 });
+    expect(await sweeper.sweep()).toEqual({ events: 5, messages: 0, webhookPosts: 0, inbound: 0 });
     await store.close();
   });
 
@@ -107,7 +107,7 @@ describe("the sweeper", () => {
     await store.zone("us").applyOutcomes([], [{ id: newId(1), type: "opened", messageId: "m", recipient: "a@b.test", domain: "a.test", timestamp: 1, tags: [], metadata: {} }], [], 1);
     const make = (events: number, messages: number) => createRetentionSweeper({ zone: (n) => store.zone(n), zoneNames: store.zoneNames,
       now: () => 1e13, log: quiet, windows: { events, messages, inbound: 0 } });
-    expect(await make(0, 0).sweep()).toEqual({ events: 0, messages: 0, inbound: 0 });
+    expect(await make(0, 0).sweep()).toEqual({ events: 0, messages: 0, webhookPosts: 0, inbound: 0 });
     expect(make(0, 0).intervalMs).toBe(60_000);
     expect(make(30 * 86_400_000, 0).intervalMs).toBe(60_000);
     expect(make(5_000, 30 * 86_400_000).intervalMs).toBe(1_000);

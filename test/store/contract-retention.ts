@@ -102,4 +102,19 @@ export function retentionContract(open: Open) {
     expect(await store.zone("eu").countEvents({ begin: NOW, end: NOW + 10 * HOUR })).toEqual([]);
     await store.close();
   });
+
+  test("retention: finished webhook posts made before the window go in bounded batches; pending ones stay", async () => {
+    const store = await open();
+    const z = store.zone("us");
+    const post = (at: number, status: "pending" | "delivered" | "expired") => ({ id: newId(at), url: "https://hook.test/", format: "native", targetId: null,
+      domain: "a.test", payload: "[]", attempts: 1, nextAttemptAt: at, status, lastError: null, createdAt: at });
+    const posts = [post(NOW, "delivered"), post(NOW + 1, "expired"), post(NOW + 2, "pending"), post(NOW + 3, "delivered"), post(NOW + HOUR, "delivered")];
+    await z.enqueueOutbox(posts.map((p) => ({ ...p, status: "pending" as const })));
+    for (const p of posts) if (p.status !== "pending") await z.finishWebhook(p.id, p.status, 1, NOW, null, NOW);
+    expect(await z.sweepOutbox(NOW + 10, 2)).toBe(2);
+    expect(await z.sweepOutbox(NOW + 10, 2)).toBe(1);
+    expect(await z.sweepOutbox(NOW + 10, 2)).toBe(0);
+    expect((await z.webhookStats()).map((s) => [s.status, s.count]).sort()).toEqual([["delivered", 1], ["pending", 1]]);
+    await store.close();
+  });
 }

@@ -26,6 +26,10 @@ async function foldAndDelete(tx: Sql, ids: string[]) {
 
 export function createRetentionStatements(sql: Sql): RetentionStore {
   return {
+    async sweepOutbox(before, limit) {
+      return exec(sql, `DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE id < $1 AND created_at < $2 AND status <> 'pending'
+        ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED)`, [idPrefixAt(before), before, limit]);
+    },
     async sweepEvents(before, limit) {
       return sql.begin(async (tx) => {
         // Unpositioned events (seq NULL) are an accept still being positioned: never taken here.

@@ -6,9 +6,20 @@
 // checkpoint; a worker with its own connections to the same files runs PASSIVE checkpoints (they
 // never block a writer) a few times a second. If the worker fails, the serving connections go back
 // to checkpointing themselves: the log never grows without bound.
+//
+// A PASSIVE checkpoint copies pages back but never makes the log start over: SQLite rewinds the log
+// only when a writer finds every frame copied and no reader in the log, which a busy server (there
+// is always a read or a write in progress) almost never offers, so the file grew by gigabytes
+// (issue #30). Once the log holds RESTART_AT bytes the worker runs a RESTART checkpoint: it waits
+// (at most its busy timeout) for the readers of the log to finish, and the next write starts the
+// log over from its beginning; journal_size_limit (db.ts) then trims the file back.
 import type { Database } from "bun:sqlite";
 
 const INTERVAL_MS = 200;
+/** Log size (bytes) past which the worker makes the log start over. */
+export const RESTART_AT = 32 * 1024 * 1024;
+/** How long a RESTART checkpoint may wait for the serving thread's reads and writes; else it is tried at the next tick. */
+const RESTART_WAIT_MS = 50;
 /** SQLite's default wal_autocheckpoint, restored when the worker stops or fails. */
 const DEFAULT_AUTOCHECKPOINT = 1_000;
 const STOP_TIMEOUT_MS = 2_000;
@@ -20,11 +31,21 @@ let dbs = [];
 let timer = null;
 self.onmessage = (ev) => {
   if (ev.data.type === "start") {
-    dbs = ev.data.paths.map((p) => new Database(p));
-    timer = setInterval(() => { for (const db of dbs) db.exec("PRAGMA wal_checkpoint(PASSIVE)"); }, ev.data.intervalMs);
+    dbs = ev.data.paths.map((p) => {
+      const db = new Database(p);
+      db.exec("PRAGMA busy_timeout = " + ev.data.restartWaitMs);
+      const pageSize = db.query("PRAGMA page_size").get().page_size;
+      return { db, frameBytes: pageSize + 24 };
+    });
+    timer = setInterval(() => {
+      for (const { db, frameBytes } of dbs) {
+        const r = db.query("PRAGMA wal_checkpoint(PASSIVE)").get();
+        if (r.log * frameBytes >= ev.data.restartAt) db.query("PRAGMA wal_checkpoint(RESTART)").get();
+      }
+    }, ev.data.intervalMs);
   } else if (ev.data.type === "stop") {
     clearInterval(timer);
-    for (const db of dbs) db.close();
+    for (const { db } of dbs) db.close();
     postMessage({ type: "stopped" });
   }
 };
@@ -48,7 +69,7 @@ export function startCheckpointer(files: { db: Database; path: string }[], onFai
   worker.onerror = (e) => fail(String((e as ErrorEvent).message ?? e));
   worker.addEventListener("close", () => fail("checkpoint worker exited"));
   setAuto(0);
-  worker.postMessage({ type: "start", paths: files.map((f) => f.path), intervalMs: INTERVAL_MS });
+  worker.postMessage({ type: "start", paths: files.map((f) => f.path), intervalMs: INTERVAL_MS, restartAt: RESTART_AT, restartWaitMs: RESTART_WAIT_MS });
   worker.unref();
   return {
     /** Idempotent; before the serving connections close (the last one to close checkpoints and removes the log). */

@@ -31,6 +31,8 @@ export function createRetentionStatements(db: Database): RetentionStore {
     FROM messages m WHERE m.id > ?1 AND m.id < ?3 ORDER BY m.id LIMIT ?4`);
   const dropRecipients = db.query("DELETE FROM recipients WHERE message_id IN (SELECT value FROM json_each(?))");
   const dropMessages = db.query("DELETE FROM messages WHERE id IN (SELECT value FROM json_each(?))");
+  const oldPosts = db.query(`DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE id < ? AND created_at < ? AND status <> 'pending'
+    ORDER BY id LIMIT ?)`);
   const dropAttachments = db.query(`DELETE FROM attachments WHERE send_id IN (SELECT value FROM json_each(?))
     AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.send_id = attachments.send_id)`);
 
@@ -43,6 +45,9 @@ export function createRetentionStatements(db: Database): RetentionStore {
   };
 
   return {
+    async sweepOutbox(before, limit) {
+      return db.transaction(() => oldPosts.run(idPrefixAt(before), before, limit).changes).immediate();
+    },
     async sweepEvents(before, limit) {
       return db.transaction(() => {
         const ids = (oldEvents.all(idPrefixAt(before), before, limit) as { id: string }[]).map((r) => r.id);

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../../src/store/sqlite/db.ts";
-import { startCheckpointer } from "../../../src/store/sqlite/checkpointer.ts";
+import { RESTART_AT, startCheckpointer } from "../../../src/store/sqlite/checkpointer.ts";
 
 const autocheckpoint = (db: ReturnType<typeof openDatabase>) => (db.query("PRAGMA wal_autocheckpoint").get() as { wal_autocheckpoint: number }).wal_autocheckpoint;
 
@@ -35,3 +35,35 @@ test("the worker checkpoints what the serving connection writes; stop hands chec
   expect(existsSync(`${path}-wal`)).toBe(false);
   rmSync(dir, { recursive: true, force: true });
 });
+
+test("the log starts over once it passes RESTART_AT even when a reader is almost always open", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "postern-ckpt-"));
+  const path = join(dir, "z.sqlite");
+  const db = openDatabase(path, ["CREATE TABLE t (x BLOB)"]);
+  // A second connection that holds a read snapshot across every write, letting go only between
+  // batches: SQLite never finds the log free of readers when a write begins.
+  const reader = openDatabase(path, ["CREATE TABLE t (x BLOB)"]);
+  const checkpointer = startCheckpointer([{ db, path }]);
+  let largest = 0;
+  try {
+    const insert = db.query("INSERT INTO t (x) VALUES (?)");
+    const row = new Uint8Array(4096).fill(7);
+    // 100 MB through the log, 200 KB a transaction.
+    for (let i = 0; i < 500; i++) {
+      reader.exec("BEGIN");
+      reader.query("SELECT COUNT(*) FROM t").get();
+      db.transaction(() => { for (let j = 0; j < 50; j++) insert.run(row); })();
+      db.exec("DELETE FROM t WHERE rowid % 2 = 0 AND rowid < (SELECT MAX(rowid) - 100 FROM t)");
+      reader.exec("COMMIT");
+      largest = Math.max(largest, statSync(`${path}-wal`).size);
+      if (i % 5 === 0) await Bun.sleep(1);
+    }
+  } finally {
+    await checkpointer.stop();
+  }
+  // Without the RESTART the log holds every frame: well over 100 MB.
+  expect(largest).toBeLessThan(2 * RESTART_AT);
+  reader.close();
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+}, 60_000);
