@@ -21,7 +21,7 @@ export interface DestinationTableDeps {
   onResolved: () => void;
 }
 
-interface DestState { dest: Destination; ctl: ControllerState; inFlight: number; keys: Set<string> }
+interface DestState { dest: Destination; ctl: ControllerState; inFlight: number; keys: Set<string>; othersInFlight: number }
 
 export function createDestinationTable(deps: DestinationTableDeps) {
   const { shaping } = deps;
@@ -31,7 +31,7 @@ export function createDestinationTable(deps: DestinationTableDeps) {
 
   const stateFor = (dest: Destination): DestState => {
     let s = dests.get(dest.name);
-    if (!s) dests.set(dest.name, (s = { dest, ctl: initialState(dest.limits, deps.now()), inFlight: 0, keys: new Set() }));
+    if (!s) dests.set(dest.name, (s = { dest, ctl: initialState(dest.limits, deps.now()), inFlight: 0, keys: new Set(), othersInFlight: 0 }));
     return s;
   };
   const place = (key: string, dest: Destination) => {
@@ -69,10 +69,18 @@ export function createDestinationTable(deps: DestinationTableDeps) {
       resolve(key);
       return null;
     },
-    /** How many more attempts `s` may start now: its concurrency less those in flight, within its rate. */
+    /**
+     * How many more attempts `s` may start now: its concurrency less those in flight, within its
+     * rate, and within `connections` less what the other nodes last published as in flight.
+     */
     room(s: DestState): number {
       const now = deps.now();
-      return Math.max(0, Math.min(allowed(s.ctl, s.dest.limits, now) - s.inFlight, Math.floor(tokensNow(s.ctl, s.dest.limits.rate, now))));
+      const shared = s.dest.limits.connections - s.othersInFlight - s.inFlight;
+      return Math.max(0, Math.min(allowed(s.ctl, s.dest.limits, now) - s.inFlight, shared, Math.floor(tokensNow(s.ctl, s.dest.limits.rate, now))));
+    },
+    /** What the other nodes serving these zones have in flight per destination (their last published state). */
+    setOthers(inFlight: Map<string, number>) {
+      for (const [name, s] of dests) s.othersInFlight = inFlight.get(name) ?? 0;
     },
     start(s: DestState, n: number) {
       s.inFlight += n;

@@ -20,6 +20,8 @@ const CLAIM_COALESCE_MS = 10;
 const CLAIM_BATCH = 100;
 /** How often the destinations' state is published for `postern queue destinations` and the console. */
 const PUBLISH_MS = 1_000;
+/** Another node's published state counts while it is this recent (a stopped node's does not). */
+const OTHERS_FRESH_MS = 5 * PUBLISH_MS;
 
 export interface SchedulerDeps {
   store: Store;
@@ -137,13 +139,26 @@ export function createScheduler(deps: SchedulerDeps) {
     return times.length ? Math.max(0, Math.min(IDLE_POLL_MS, Math.min(...times) - deps.now())) : IDLE_POLL_MS;
   }
 
+  /** Publishes this node's destinations and reads the other nodes' (a zone's nodes share a destination's connections). */
   async function publish() {
     const list = table.snapshot();
+    /** Per other node and destination (a node serving several zones publishes into each). */
+    const seen = new Map<string, { name: string; inFlight: number }>();
     for (const zone of deps.store.zoneNames()) {
-      try { await deps.store.zone(zone).publishDestinations(deps.lease.owner, deps.now(), list); } catch (err) {
+      try {
+        const z = deps.store.zone(zone);
+        await z.publishDestinations(deps.lease.owner, deps.now(), list);
+        for (const p of await z.publishedDestinations()) {
+          if (p.owner === deps.lease.owner || deps.now() - p.updatedAt > OTHERS_FRESH_MS) continue;
+          seen.set(`${p.owner}\u0000${p.snapshot.name}`, { name: p.snapshot.name, inFlight: p.snapshot.inFlight });
+        }
+      } catch (err) {
         deps.log.warn("could not publish the destinations' state", { zone, error: String(err) });
       }
     }
+    const others = new Map<string, number>();
+    for (const { name, inFlight: n } of seen.values()) others.set(name, (others.get(name) ?? 0) + n);
+    table.setOthers(others);
   }
 
   /** Extends the leases of every claim still in flight; one that was lost (taken over) is logged. */
