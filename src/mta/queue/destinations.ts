@@ -21,7 +21,13 @@ export interface DestinationTableDeps {
   onResolved: () => void;
 }
 
-interface DestState { dest: Destination; ctl: ControllerState; inFlight: number; keys: Set<string> }
+interface DestState {
+  dest: Destination; ctl: ControllerState; keys: Set<string>;
+  /** Recipients claimed for it and not yet given back (waiting in its lane or being attempted). */
+  inFlight: number;
+  /** Attempts under way (lanes.ts), and what the other nodes last published as theirs. */
+  running: number; othersInFlight: number;
+}
 
 export function createDestinationTable(deps: DestinationTableDeps) {
   const { shaping } = deps;
@@ -31,7 +37,7 @@ export function createDestinationTable(deps: DestinationTableDeps) {
 
   const stateFor = (dest: Destination): DestState => {
     let s = dests.get(dest.name);
-    if (!s) dests.set(dest.name, (s = { dest, ctl: initialState(dest.limits, deps.now()), inFlight: 0, keys: new Set() }));
+    if (!s) dests.set(dest.name, (s = { dest, ctl: initialState(dest.limits, deps.now()), inFlight: 0, keys: new Set(), running: 0, othersInFlight: 0 }));
     return s;
   };
   const place = (key: string, dest: Destination) => {
@@ -56,6 +62,8 @@ export function createDestinationTable(deps: DestinationTableDeps) {
     });
   };
 
+  const allowedNow = (s: DestState) => Math.max(0, Math.min(allowed(s.ctl, s.dest.limits, deps.now()), s.dest.limits.connections - s.othersInFlight));
+
   return {
     /** The destination of `key`, or null while its MX look-up runs (a claim passes it over meanwhile). */
     of(key: string): DestState | null {
@@ -69,10 +77,19 @@ export function createDestinationTable(deps: DestinationTableDeps) {
       resolve(key);
       return null;
     },
-    /** How many more attempts `s` may start now: its concurrency less those in flight, within its rate. */
+    /**
+     * Attempts `s` may have under way now: its concurrency (0 suspended, 1 throttled), within
+     * `connections` less what the other nodes last published as under way.
+     */
+    allowedNow,
+    /** How many more recipients to claim for `s`: up to twice what it may run (a worker finds the next at once), within its rate. */
     room(s: DestState): number {
       const now = deps.now();
-      return Math.max(0, Math.min(allowed(s.ctl, s.dest.limits, now) - s.inFlight, Math.floor(tokensNow(s.ctl, s.dest.limits.rate, now))));
+      return Math.max(0, Math.min(2 * allowedNow(s) - s.inFlight, Math.floor(tokensNow(s.ctl, s.dest.limits.rate, now))));
+    },
+    /** What the other nodes serving these zones have in flight per destination (their last published state). */
+    setOthers(inFlight: Map<string, number>) {
+      for (const [name, s] of dests) s.othersInFlight = inFlight.get(name) ?? 0;
     },
     start(s: DestState, n: number) {
       s.inFlight += n;
@@ -97,7 +114,7 @@ export function createDestinationTable(deps: DestinationTableDeps) {
     snapshot(): DestinationSnapshot[] {
       const now = deps.now();
       return [...dests.values()].filter((s) => s.keys.size > 0 || s.inFlight > 0).map((s) => ({
-        name: s.dest.name, provider: s.dest.provider, keys: [...s.keys].slice(0, 1000), inFlight: s.inFlight,
+        name: s.dest.name, provider: s.dest.provider, keys: [...s.keys].slice(0, 1000), inFlight: s.running,
         concurrency: allowed(s.ctl, s.dest.limits, now), maxConcurrency: s.dest.limits.connections,
         suspendedUntil: s.ctl.suspendedUntil !== null && s.ctl.suspendedUntil > now ? s.ctl.suspendedUntil : null,
         throttledUntil: s.ctl.throttledUntil !== null && s.ctl.throttledUntil > now ? s.ctl.throttledUntil : null,

@@ -12,6 +12,7 @@ import type { Delivery } from "../delivery/attempt.ts";
 import { applyHold, applyOutcome, type QueuePolicy } from "./policy.ts";
 import { createOutcomeWriter } from "./writer.ts";
 import type { DestinationState, DestinationTable } from "./destinations.ts";
+import { createLanes } from "./lanes.ts";
 
 const IDLE_POLL_MS = 1_000;
 /** After a small claim, wait this long so that new mail is claimed in batches, not one row per transaction. */
@@ -20,6 +21,8 @@ const CLAIM_COALESCE_MS = 10;
 const CLAIM_BATCH = 100;
 /** How often the destinations' state is published for `postern queue destinations` and the console. */
 const PUBLISH_MS = 1_000;
+/** Another node's published state counts while it is this recent (a stopped node's does not). */
+const OTHERS_FRESH_MS = 5 * PUBLISH_MS;
 
 export interface SchedulerDeps {
   store: Store;
@@ -68,25 +71,33 @@ export function createScheduler(deps: SchedulerDeps) {
     wake = () => { clearTimeout(t); resolve(); };
   });
 
-  async function runGroup(zone: string, domain: string, dest: DestinationState, rcpts: StoredRecipient[]) {
-    const waiting = new Set(rcpts.map((r) => r.id));
-    const done = (n: number) => { inFlight -= n; poke(); };
+  /** Attempts one recipient of `dest` and hands its outcome to the writer and the controller. */
+  async function attempt(zone: string, dest: DestinationState, row: StoredRecipient) {
+    let attempted = false;
     try {
-      await deps.delivery.deliverDomain(deps.store.zone(zone), domain, rcpts, rcpts.length, (a) => {
-        waiting.delete(a.recipient.id);
+      await deps.delivery.deliverDomain(deps.store.zone(zone), row.rcptDomain, [row], 1, (a) => {
+        attempted = true;
         writer.record(zone, [a.hold ? applyHold(a.recipient, a.message, a.hold, deps.now()) : applyOutcome(a.recipient, a.message, a.outcome, deps.now(), deps.policy)]);
         table.finish(dest, a.hold ? null : a.outcome);
-        done(1);
+        inFlight--;
+        poke();
       }, dest.dest.limits.messagesPerConnection);
     } catch (err) {
-      deps.log.error("delivery group failed; the lease will bring it back", { domain, error: String((err as Error)?.stack ?? err) });
+      deps.log.error("delivery attempt failed; the lease will bring it back", { domain: row.rcptDomain, error: String((err as Error)?.stack ?? err) });
     } finally {
-      // Attempted rows stay "in flight" until their outcome is written (writer.onWritten); the
-      // others come back when their lease ends.
-      for (const id of waiting) { inFlightIds.delete(id); table.finish(dest, null); }
-      if (waiting.size) done(waiting.size);
+      // An attempted row stays "in flight" until its outcome is written (writer.onWritten); one
+      // that got no outcome comes back when its lease ends.
+      if (!attempted) giveBack(zone, dest, [row]);
     }
   }
+
+  function giveBack(_zone: string, dest: DestinationState, rows: StoredRecipient[]) {
+    for (const r of rows) { inFlightIds.delete(r.id); table.finish(dest, null); }
+    inFlight -= rows.length;
+    poke();
+  }
+
+  const lanes = createLanes({ table, attempt, giveBack, track: (p) => { active.add(p); void p.finally(() => active.delete(p)); } });
 
   /** The claims of one zone: per key due now whose destination has room, at most that room. */
   async function claimZone(zone: string, room: number): Promise<number> {
@@ -121,9 +132,7 @@ export function createScheduler(deps: SchedulerDeps) {
     for (const [key, list] of byKey) {
       const dest = destOf.get(key)!;
       table.start(dest, list.length);
-      const p = runGroup(zone, key, dest, list);
-      active.add(p);
-      void p.finally(() => active.delete(p));
+      lanes.enqueue(dest, zone, list);
     }
     return rows.length;
   }
@@ -145,13 +154,26 @@ export function createScheduler(deps: SchedulerDeps) {
     return times.length ? Math.max(0, Math.min(IDLE_POLL_MS, Math.min(...times) - deps.now())) : IDLE_POLL_MS;
   }
 
+  /** Publishes this node's destinations and reads the other nodes' (a zone's nodes share a destination's connections). */
   async function publish() {
     const list = table.snapshot();
+    /** Per other node and destination (a node serving several zones publishes into each). */
+    const seen = new Map<string, { name: string; inFlight: number }>();
     for (const zone of deps.store.zoneNames()) {
-      try { await deps.store.zone(zone).publishDestinations(deps.lease.owner, deps.now(), list); } catch (err) {
+      try {
+        const z = deps.store.zone(zone);
+        await z.publishDestinations(deps.lease.owner, deps.now(), list);
+        for (const p of await z.publishedDestinations()) {
+          if (p.owner === deps.lease.owner || deps.now() - p.updatedAt > OTHERS_FRESH_MS) continue;
+          seen.set(`${p.owner}\u0000${p.snapshot.name}`, { name: p.snapshot.name, inFlight: p.snapshot.inFlight });
+        }
+      } catch (err) {
         deps.log.warn("could not publish the destinations' state", { zone, error: String(err) });
       }
     }
+    const others = new Map<string, number>();
+    for (const { name, inFlight: n } of seen.values()) others.set(name, (others.get(name) ?? 0) + n);
+    table.setOthers(others);
   }
 
   /** Extends the leases of every claim still in flight; one that was lost (taken over) is logged. */

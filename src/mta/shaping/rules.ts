@@ -53,7 +53,8 @@ export const BUILT_IN_AUTOMATION: AutomationRule[] = [
   rule("yahoo", /\[TS0[23]\]/, "throttle", HOUR / 2),
   // Microsoft: "451 4.7.500 Server busy. Please try again later from [x.x.x.x]", "4.7.650 ... rate limited due to IP reputation".
   rule("outlook", /Server busy\. Please try again later|4\.7\.650|temporarily rate limited/i, "throttle", HOUR + HOUR / 2),
-  rule("outlook", /too many connections/i, "throttle", HOUR / 4),
+  // Exchange: "421 4.3.2 The maximum number of concurrent server connections has exceeded a limit".
+  rule("outlook", /too many connections|maximum number of concurrent (server )?connections/i, "throttle", HOUR / 4),
   // Gmail: "421 4.7.28 ... unusual rate of unsolicited mail", "421 4.7.0 ... Our system has detected an unusual rate".
   rule("gmail", /4\.7\.28|unusual rate/i, "throttle", HOUR / 2),
   // Any receiver: the wording of the default automation of KumoMTA's shaping.toml.

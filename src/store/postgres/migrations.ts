@@ -183,7 +183,8 @@ export const ZONE_MIGRATIONS: string[] = [
      PRIMARY KEY (domain, bucket, tag, type));`,
   // The queue by destination key (#29): a claim starts at a recipient domain whose destination has
   // room and reads only the due rows it takes; the scheduler publishes its destinations' state.
-  `CREATE INDEX recipients_key_due ON recipients(rcpt_domain, next_attempt_at) WHERE status IN ('queued', 'deferred');
+  // Its predicate in lower(): see PENDING in destinations.ts.
+  `CREATE INDEX recipients_key_due ON recipients(rcpt_domain, next_attempt_at) WHERE lower(status) IN ('queued', 'deferred');
    CREATE TABLE destination_state (name text NOT NULL, owner text NOT NULL, snapshot jsonb NOT NULL, updated_at bigint NOT NULL,
      PRIMARY KEY (name, owner));`,
 ];

@@ -1,7 +1,8 @@
 // The queue by key (the recipient domain) in <zone>.sqlite: keys with waiting mail come from
 // pending_domains (kept by triggers), each key's first due time and its due rows from the index
 // recipients_key_due (rcpt_domain, next_attempt_at) over pending rows, so a claim reads the rows
-// it takes and one more, whatever waits elsewhere (parked rows sit after the due ones). The
+// it takes and one more (INDEXED BY: whatever the statistics say, recipients_due would walk
+// every key's due rows), whatever waits elsewhere (parked rows sit after the due ones). The
 // destinations' published state is one JSON row per (destination, node).
 import type { Database } from "bun:sqlite";
 import type { DestinationQueueStore, DestinationSnapshot } from "../../core/destination-store.ts";
@@ -11,10 +12,10 @@ type Row = Record<string, unknown>;
 const PENDING = "status IN ('queued', 'deferred')";
 
 export function createDestinationQueue(db: Database): DestinationQueueStore {
-  const keys = db.query(`SELECT domain AS key, (SELECT next_attempt_at FROM recipients WHERE ${PENDING} AND rcpt_domain = pending_domains.domain
+  const keys = db.query(`SELECT domain AS key, (SELECT next_attempt_at FROM recipients INDEXED BY recipients_key_due WHERE ${PENDING} AND rcpt_domain = pending_domains.domain
     ORDER BY next_attempt_at LIMIT 1) AS due FROM pending_domains WHERE n > 0`);
   const claimKey = db.query(`UPDATE recipients SET next_attempt_at = ?1 + ?3, claimed = 1, claim_owner = ?4 WHERE rowid IN (
-      SELECT rowid FROM recipients WHERE ${PENDING} AND rcpt_domain = ?5 AND next_attempt_at <= ?1 ORDER BY next_attempt_at LIMIT ?2)
+      SELECT rowid FROM recipients INDEXED BY recipients_key_due WHERE ${PENDING} AND rcpt_domain = ?5 AND next_attempt_at <= ?1 ORDER BY rcpt_domain, next_attempt_at LIMIT ?2)
     RETURNING *`);
   const clear = db.query("DELETE FROM destination_state WHERE owner = ?");
   const put = db.query("INSERT INTO destination_state (name, owner, snapshot, updated_at) VALUES (?, ?, ?, ?)");

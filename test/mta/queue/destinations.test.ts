@@ -41,6 +41,21 @@ describe("destinations", () => {
     expect(new Set(sink.messages.flatMap((m) => m.to)).size).toBe(N);
   }, 90_000);
 
+  test("an MX that answers late: concurrency grows past 15 connections while deliveries succeed", async () => {
+    const sink = await startSink({ delayMs: 300 });
+    sinks.push(sink);
+    t = await makeTestApp({ toml: `[mta.routes]\n"late.test" = "127.0.0.1:${sink.port}"\n` });
+    const send = await sender(t);
+    const N = 150;
+    for (let i = 0; i < N; i++) await send(`r${i}@late.test`);
+    await t.app.mta.scheduler.start();
+    await sink.waitFor(N, 60_000);
+    expect(sink.peakOpen).toBeGreaterThanOrEqual(15);
+    expect(sink.peakOpen).toBeLessThanOrEqual(20);
+    const d = t.app.mta.scheduler.destinations().find((x) => x.name === `127.0.0.1:${sink.port}`)!;
+    expect([d.concurrency, d.maxConcurrency]).toEqual([20, 20]);
+  }, 90_000);
+
   test("a Yahoo [TSS04] reply suspends only yahoo; another destination keeps delivering; yahoo mail waits deferred", async () => {
     const TSS04 = "4.7.0 [TSS04] Messages from 127.0.0.1 temporarily deferred due to unexpected volume or user complaints";
     const yahoo = await startSink({ script: () => ({ code: 421, message: TSS04 }) });
