@@ -192,7 +192,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     rateLimits: { perIp: createRateLimiter({ rate: config.server.rate_limit_per_ip, now }), perKey: createRateLimiter({ rate: config.server.rate_limit_per_key, now }) },
     surfaces,
     console: createConsoleSurface({ ...surfaceDeps, sessions,
-      queue: queueAdmin, keyThrottle }),
+      queue: queueAdmin, keyThrottle, tlsHealth: tls ? () => tls.provider.health() : undefined }),
     health,
     metrics, log: log.child("http"), now,
     clientIp: createClientIp(config.server.trusted_proxies),

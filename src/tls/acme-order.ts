@@ -7,6 +7,7 @@
 // helper (RSA 2048, the key made by node:crypto).
 import { Agent } from "node:https";
 import { generateKeyPairSync } from "node:crypto";
+import { readFileSync } from "node:fs";
 import * as acme from "acme-client";
 import type { KeyPair } from "./cert-store.ts";
 import type { ChallengeAnswers } from "./challenges.ts";
@@ -14,8 +15,8 @@ import type { ChallengeAnswers } from "./challenges.ts";
 export interface AcmeSettings {
   directory: string;
   email: string;
-  /** PEM of extra CAs to trust when talking to the directory ("" for the system's). */
-  caPem: string;
+  /** A PEM file of extra CAs to trust when talking to the directory ("" for the system's); read at each order. */
+  caFile: string;
 }
 
 // acme-client retries a failed request up to 5 times, 5 s more each time (75 s in all): the
@@ -29,7 +30,7 @@ export class CaUnreachable extends Error {}
  * Fetches the directory first: when the CA is down, acme-client's error after its retries is a
  * TypeError of its own ("response.config"), so this says what happened instead.
  */
-async function reachable(s: AcmeSettings) {
+async function reachable(s: { directory: string; caPem: string }) {
   try {
     const res = await fetch(s.directory, { signal: AbortSignal.timeout(15_000), ...(s.caPem ? { tls: { ca: s.caPem } } : {}) });
     if (!res.ok) throw new CaUnreachable(`the ACME directory ${s.directory} answered ${res.status}`);
@@ -50,7 +51,8 @@ function trust(caPem: string) {
 
 export const newAccountKey = async (): Promise<string> => (await acme.crypto.createPrivateEcdsaKey()).toString();
 
-export async function orderCertificate(s: AcmeSettings, accountKey: string, names: string[], challenges: ChallengeAnswers): Promise<KeyPair> {
+export async function orderCertificate(settings: AcmeSettings, accountKey: string, names: string[], challenges: ChallengeAnswers): Promise<KeyPair> {
+  const s = { ...settings, caPem: settings.caFile ? readFileSync(settings.caFile, "utf8") : "" };
   trust(s.caPem);
   await reachable(s);
   const client = new acme.Client({ directoryUrl: s.directory, accountKey, backoffAttempts: 10, backoffMin: 1000, backoffMax: 10_000 });

@@ -1,6 +1,5 @@
 // src/tls: the certificate provider and the listeners' side of it, built from `[tls]`. null when
 // neither ACME nor certificate files are configured (plain HTTP, STARTTLS only from [smtp]).
-import { readFileSync } from "node:fs";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Config } from "../config/load.ts";
 import type { Logger } from "../log.ts";
@@ -29,7 +28,7 @@ export function createTls(deps: { config: Config; mtaHostname: string; now: () =
   const challenges = createChallengeAnswers();
   const source = config.tls.acme
     ? createAcmeSource({
-      settings: { directory: config.tls.acme_directory, email: config.tls.acme_email, caPem: config.tls.acme_ca_file ? readFileSync(config.tls.acme_ca_file, "utf8") : "" },
+      settings: { directory: config.tls.acme_directory, email: config.tls.acme_email, caFile: config.tls.acme_ca_file },
       names: certificateNames(config, deps.mtaHostname), store: deps.store ?? createFileCertStore(config.storage.data_dir), challenges,
     })
     : createFileSource({ cert: config.tls.cert_file, key: config.tls.key_file });

@@ -10,4 +10,6 @@ export interface ConsoleDeps extends SurfaceDeps {
   queue: DestinationQueueAdmin;
   /** Wrong keys per client IP, shared with the API surfaces: sign-in is no way around the lockout. */
   keyThrottle?: Throttle;
+  /** The certificate's state for the Queue page (src/tls); absent without [tls]. */
+  tlsHealth?: () => { state: string; error?: string; not_after?: string };
 }

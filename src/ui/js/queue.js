@@ -22,4 +22,11 @@ export async function queuePage(ctx) {
   };
   ctx.view.append(dests, list);
   await draw();
+  // The HTTPS/STARTTLS certificate (docs/tls.md), when [tls] is configured.
+  const tls = await get("/tls").catch(() => null);
+  if (tls && tls.state !== "off") {
+    ctx.view.append(h("section", { class: "card" }, h("h2", {}, "Certificate"),
+      h("p", {}, `HTTPS and STARTTLS: ${tls.state}`, tls.not_after ? `, valid until ${when(Date.parse(tls.not_after))}` : "",
+        tls.error ? h("code", {}, ` ${tls.error}`) : "")));
+  }
 }
