@@ -26,6 +26,9 @@ const sendgrid: Record<string, RouteFields> = {
   "GET /v3/suppression/{list}": { summary: "a suppression list (bounces, blocks, invalid_emails, spam_reports, unsubscribes)", media: QUERY, fields: {
     start_time: n("unix seconds"), end_time: n("unix seconds"), limit: n("page size"), offset: n("page start"), email: s("one address"),
   } },
+  "GET /v3/messages": { summary: "Email Activity: a send's recipients by msg_id (its X-Message-Id, or one event's sg_message_id)", success: "200 {messages: [{msg_id, from_email, to_email, subject, status, …}]}", media: QUERY, fields: {
+    query: s('msg_id="…" [AND to_email|from_email|subject|status="…"]', true), limit: n("≤ 1000, default 10"),
+  } },
   "POST /v3/validations/email": { summary: "validate one address", media: JSON_BODY, fields: { email: s("the address", true), source: s("free text") } },
 };
 
