@@ -20,10 +20,13 @@ import type { Throttle } from "../core/throttle.ts";
 import type { RateLimiter } from "../core/rate-limit.ts";
 import type { ZoneRouter } from "./zones/router.ts";
 import { PROXIED_HEADER } from "./zones/proxy.ts";
-import nativeOpenApi from "../../docs/api/native.openapi.json" with { type: "json" };
+import { buildOpenApi, type MountedRoute } from "./openapi/build.ts";
+import { docsIndex, nativeOpenApi } from "./openapi/index-page.ts";
 
 export interface SurfaceHandler {
   handle(req: Request): Promise<Response> | Response;
+  /** What its router mounts (an Elysia app's `routes`): the OpenAPI documents list exactly these. */
+  routes?: MountedRoute[];
 }
 
 type Rendered = Exclude<Surface, "system" | "tracking">;
@@ -63,6 +66,7 @@ function isHoneypotHost(req: Request, path: string): boolean {
 
 /** Builds the fetch handler for Bun.serve (or for tests: `handler(new Request(...))`). */
 export function createHttpHandler(deps: HttpDeps) {
+  const openApiDocs: Partial<Record<"sendgrid" | "mailgun" | "sparkpost", ReturnType<typeof buildOpenApi>>> = {};
   async function dispatch(req: Request, peer: string, requestId: string): Promise<{ res: Response; surface: Surface }> {
     let url = canonicalUrl(req.url);
     url = ownPagingUrl(url, req.headers.get("host")) ?? url;
@@ -155,7 +159,10 @@ export function createHttpHandler(deps: HttpDeps) {
 
   async function system(path: string): Promise<Response> {
     if (path === "/healthz") return json(200, await deps.health());
-    if (path === "/docs" || path === "/docs/native.openapi.json") return json(200, nativeOpenApi);
+    if (path === "/docs") return new Response(docsIndex(), { headers: { "content-type": "text/html; charset=utf-8" } });
+    if (path === "/docs/native.json" || path === "/docs/native.openapi.json") return json(200, nativeOpenApi);
+    const vendor = /^\/docs\/(sendgrid|mailgun|sparkpost)\.json$/.exec(path)?.[1] as "sendgrid" | "mailgun" | "sparkpost" | undefined;
+    if (vendor) return json(200, (openApiDocs[vendor] ??= buildOpenApi(vendor, deps.surfaces[vendor]?.routes ?? [], nativeOpenApi.info.version)));
     if (path === "/metrics") return new Response(await deps.metrics.render(), { headers: { "content-type": "text/plain; version=0.0.4" } });
     return json(404, { message: "not found" });
   }

@@ -74,8 +74,9 @@ describe("authentication per surface", () => {
     await t.app.access.revokeKey(k.id);
     expect((await call("/api/v1/nothing", { authorization: k.key })).status).toBe(401);
   });
-  test("/docs serves the OpenAPI description and /ui the console", async () => {
-    expect(((await (await call("/docs")).json()) as { openapi: string }).openapi).toStartWith("3.");
+  test("/docs links the OpenAPI documents and /ui serves the console", async () => {
+    expect(await (await call("/docs")).text()).toContain('href="/docs/native.json"');
+    expect(((await (await call("/docs/native.json")).json()) as { openapi: string }).openapi).toStartWith("3.");
     const ui = await call("/ui");
     expect(ui.headers.get("content-type")).toContain("text/html");
     expect(await ui.text()).toContain("postern console");

@@ -2,6 +2,7 @@
 // event webhook, suppressions, ASM groups, stats, inbound parse, templates). SendGrid takes domain
 // keys only (policy.ts); every error goes through renderSendgridError (errors.ts).
 import { Elysia } from "elysia";
+import { activityRoutes } from "./activity.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import type { SurfaceHandler } from "../server.ts";
 import { renderSendgridError } from "./errors.ts";
@@ -36,5 +37,6 @@ export function createSendgridSurface(deps: SendgridDeps): SurfaceHandler {
     .use(templateVersionRoutes(deps))
     .use(mailRoutes(deps))
     .use(validationRoutes(deps))
-    .use(ipRoutes(deps));
+    .use(ipRoutes(deps))
+    .use(activityRoutes(deps));
 }

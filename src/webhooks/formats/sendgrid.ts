@@ -32,7 +32,15 @@ export function sendgridEventName(e: MessageEvent): string {
  */
 export function sgMessageId(ctx: EventContext): string {
   const messageId = ctx.message?.id ?? ctx.event.messageId;
-  return `${ctx.message?.sendId ?? messageId}.filter.${messageId}.${ctx.event.recipientId ?? "0"}`;
+  return sgMessageIdOf(ctx.message?.sendId ?? messageId, messageId, ctx.event.recipientId ?? "0");
+}
+
+export const sgMessageIdOf = (sendId: string, messageId: string, recipientId: string) => `${sendId}.filter.${messageId}.${recipientId}`;
+
+/** An id a SendGrid client holds: an sg_message_id names one recipient, an X-Message-Id a send. */
+export function parseSgMessageId(id: string): { sendId: string; messageId?: string; recipientId?: string } {
+  const m = /^([0-9a-z]+)\.filter\.([0-9a-z]+)\.([0-9a-z]+)$/.exec(id);
+  return m ? { sendId: m[1]!, messageId: m[2]!, recipientId: m[3]! } : { sendId: id };
 }
 
 export function sendgridEvent(ctx: EventContext): Record<string, unknown> {

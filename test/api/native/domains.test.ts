@@ -95,6 +95,8 @@ describe("docs/api/native.openapi.json", () => {
   test("every documented operation is served (none answers 404)", async () => {
     for (const [path, ops] of Object.entries(openapi.paths)) {
       for (const method of Object.keys(ops)) {
+        // An unknown bot request id is a real 404; test/api/openapi compares the paths with the router.
+        if (path.endsWith("{requestId}")) continue;
         const url = path.replace("{domain}", "example.com").replace("{webhooktype}", "accepted");
         const res = await env.call(url, { method: method.toUpperCase() });
         expect(`${method} ${path} ${res.status}`).not.toEndWith(" 404");
