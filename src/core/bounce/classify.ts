@@ -56,6 +56,9 @@ function classFromReply(code: number): BounceClass {
   return 40;
 }
 
+/** Words of a rate or volume limit (as opposed to a busy or broken server). */
+const RATE_WORDS = /rate|too many|too fast|slow(er| down)|volume|limit|throttl/i;
+
 export function classifyBounce(input: BounceInput): BounceVerdict {
   const codes = readCodes(input);
   const text = input.text ?? "";
@@ -73,7 +76,9 @@ export function classifyBounce(input: BounceInput): BounceVerdict {
   if (cls === 10 && input.command === "DATA" && !isAddressStatus && isMailboxUnknownText(text)) cls = 50;
   // A permanent refusal worded as a rate or volume limit ("receiving mail at a rate", "too many
   // recipients") refuses our traffic, not the address: a block (sisimai reasons speeding, toomanyconn).
-  if (cls === 70 && !transient && !input.expired && codes.code !== undefined) cls = 50;
+  if (cls === 70 && !transient && !input.expired && codes.code !== undefined) cls = RATE_WORDS.test(text) ? 50 : 40;
+  // RFC 3463 X.1.7 / X.1.8: our sender address or its domain was refused, whatever the words say.
+  if (/^5\.1\.[78]$/.test(codes.enhancedCode ?? "")) cls = 50;
   // A temporary refusal never makes a hard bounce (SparkPost: retries that end on 4xx replies are
   // "not usually classified as hard"): the address may well exist.
   if (bounceCategory(cls) === "hard" && (transient || input.expired)) cls = input.expired ? 24 : 20;

@@ -17,7 +17,9 @@ const DECISIVE: Rule[] = [
   // Greylisting is a deferral whatever words surround it ("Recipient address rejected: Greylisted").
   [/grey ?list|gray ?list|greylisted|graylisted|please come back later/i, 70],
   // Sending too fast is a rate limit, even when the words around it say "rejected".
-  [/try again slower|slow down|sending too fast|too fast|too many (messages|connections|mails)/i, 70],
+  // Gmail "receiving mail at a rate that prevents additional messages" (5.2.1), GoDaddy "has sent to too many
+  // recipients this hour" (IB607, with 5.1.1): sisimai reason "speeding", whatever the code says.
+  [/try again slower|slow down|sending too fast|too fast|too many (messages|connections|mails)|receiving mail at a rate|sent to too many recipients/i, 70],
   // Our sender, HELO or host was refused: the recipient address is not in question.
   [/sender address rejected|sender (domain|address) (must exist|not verified|does not exist|is not|rejected)|sender verify failed|verification failed for|helo command rejected|client host rejected|badmailfrom|bad outbound sender|envelope sender (is )?(in|on|not|rejected)/i, 50],
   // Google Groups refusing a post (the group does not exist or the sender may not post): the list's
@@ -64,7 +66,7 @@ const INVALID: Rule[] = [
   // The domain takes no mail: no such domain, no mail exchanger, or a null MX (RFC 7505).
   [/(host|domain)( name)? (or domain name )?not found(?!.*try again)|host unknown|unknown host|no such domain|domain (does not exist|doesn't exist|not found|is not valid|invalid|unknown|not exist)|(couldn't|could not|can't|cannot) find any host named|all relevant mx records point to non-existent hosts|no (mx|mail exchanger|mail server)s?( or a)?( record)?s? (record )?(for|found)|does not accept (e-?)?mail|accepts no mail|null mx|nullmx|no mail servers? for|unknown domain|invalid domain|domain (has been )?(disabled|expired)|dns (error|failure).*(nxdomain|does not exist)|nxdomain|mail for .* (not|isn't) accepted|couldn't find a mail exchanger/i, 10],
   // IMail "Invalid final delivery userid"; Verizon / Apache James "Error: Invalid user address".
-  [/invalid final delivery userid|invalid user address/i, 10],
+  [/invalid final delivery userid|invalid user address|(address|account|recipient) (couldn't|could not|cannot|can't) be found|recipient address rejected\.?\s*$/i, 10],
   // The domain takes no mail or cannot be found: Sendmail/DragonFly "host X not found", Outlook.com
   // "the domain is not reachable", Gmail's null-MX text, mail.ru "indicated no SMTP service" (RFC 7505).
   [/\bhost [\w.-]+ not found(?!.*try again)|domain is not reachable|doesn't receive email according to the administrator|indicated no smtp service|(smtp|mail) service (is )?not (available|offered) for this domain/i, 10],
@@ -74,6 +76,12 @@ const INVALID: Rule[] = [
 
 /** Our authentication (SPF, DKIM, DMARC) or our host's DNS (PTR) failed the receiver's checks. */
 const AUTH: Rule[] = [
+  // A receiver's filter refusing the message (Amazon SES "Message Filtered" 5.2.0; sisimai reason/filtered.rb).
+  [/\b(message|mail|content) (was |has been )?filtered\b|rejected by (the )?(recipient'?s? )?(mail )?filter|filtered by/i, 50],
+  // TLS required by one side and not offered by the other (sisimai reason "failedstarttls").
+  [/does not support (starttls|tls)|(starttls|tls|encryption) (is )?required|must issue a starttls/i, 50],
+  // Outlook.com: "domain [x] mismatches client ip" (sisimai rhost/outlook.rb: requireptr).
+  [/mismatches client ip/i, 50],
   [/dmarc|\bspf\b|dkim|unauthenticated|authentication (check|fail|required|information)|not authenticated|fails? to pass authentication|5\.7\.2[0-9]\b|\bptr\b|reverse dns|rdns|reverse (dns|lookup|mapping)|cannot find your hostname|fully-qualified hostname/i, 50],
 ];
 
