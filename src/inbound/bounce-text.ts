@@ -189,7 +189,7 @@ function readRecipient(notice: string, address: string, mentions: Mention[]): Bo
   diagnostic ??= findDiagnostic(notice);
   // No code anywhere (Exchange 2003, IMail, carriers): the sentence after the address says why;
   // Exchange names the recipient first in the quoted header, so the last mention is tried first.
-  for (let i = mentions.length - 1; i >= 0 && !diagnostic; i--) if (mentions[i]!.key === key) diagnostic = sentenceAfter(notice, mentions[i]!.at + key.length);
+  for (let i = mentions.length - 1; i >= 0 && !diagnostic; i--) if (mentions[i]!.key === key) diagnostic = sentenceAround(notice, mentions[i]!.at, key.length);
   diagnostic ??= sentenceAfter(notice, 0);
   const enhanced = diagnostic?.enhancedCode;
   const codeClass = diagnostic?.code ? String(diagnostic.code)[0] : undefined;
@@ -263,6 +263,17 @@ function sentenceAfter(notice: string, at: number): Diagnostic | undefined {
   const lines = notice.slice(at).split("\n").map((l) => l.trim()).filter(Boolean).slice(0, 4);
   const text = lines.join(" ").replace(/^[>:,.\s]+/, "").replace(/\s+/g, " ").slice(0, 500);
   return /[a-z]{3}/i.test(text) ? { type: "text", text } : undefined;
+}
+
+/** The sentence after a mention, preceded by the line before it when that line is its heading
+ *  (Lotus Notes: "User not listed in public Name & Address Book" above the address). */
+function sentenceAround(notice: string, at: number, length: number): Diagnostic | undefined {
+  const after = sentenceAfter(notice, at + length);
+  const lineStart = notice.lastIndexOf("\n", at - 1);
+  const before = notice.slice(0, Math.max(lineStart, 0)).split("\n").map((l) => l.trim()).filter(Boolean).at(-1) ?? "";
+  const heading = lineStart > 0 && notice.slice(lineStart, at).trim() === "" && /^[A-Za-z][^:]{8,120}$/.test(before) && !/-{3,}/.test(before) ? before : "";
+  if (!heading) return after;
+  return { type: "text", text: `${heading} ${after?.text ?? ""}`.trim().slice(0, 500) };
 }
 
 function indentOf(line: string): number {
