@@ -68,7 +68,10 @@ export function classifyBounce(input: BounceInput): BounceVerdict {
   let cls: BounceClass | undefined =
     fromText && (fromText.strong || fromCode === undefined) ? fromText.cls : (fromCode ?? fromText?.cls);
   if (cls === undefined && codes.code !== undefined) cls = classFromReply(codes.code);
-  cls ??= input.expired ? 24 : 1;
+  // A failure known to be permanent whose words say nothing recognisable failed "for unspecified
+  // reasons": SparkPost's Generic Bounce (40); Undetermined (1) is left for failures with no code at all.
+  const isPermanent = codes.enhancedCode?.startsWith("5") || (codes.code !== undefined && codes.code >= 500);
+  cls ??= input.expired ? 24 : isPermanent ? 40 : 1;
   // Recipients are checked at RCPT (RFC 5321 §3.3): an "unknown user" in reply to DATA is a content
   // or recipient filter refusing the message, not a verdict on the address (sisimai reason/filtered.rb).
   // Unless an X.1.x (addressing) status says the address itself is bad (sisimai reason/userunknown.rb).
