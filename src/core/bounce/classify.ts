@@ -5,6 +5,7 @@
 import { bounceCategory, type BounceCategory, type BounceClass } from "./classes.ts";
 import { readCodes } from "./codes.ts";
 import { classFromText, isMailboxUnknownText } from "./patterns.ts";
+import { classFromProviderCode } from "./providers.ts";
 
 export interface BounceInput {
   code?: number;
@@ -65,8 +66,8 @@ export function classifyBounce(input: BounceInput): BounceVerdict {
   const transient = codes.code !== undefined ? codes.code < 500 : codes.enhancedCode?.startsWith("4") ?? false;
   const fromText = classFromText(text);
   const fromCode = codes.enhancedCode ? classFromEnhanced(codes.enhancedCode) : undefined;
-  let cls: BounceClass | undefined =
-    fromText && (fromText.strong || fromCode === undefined) ? fromText.cls : (fromCode ?? fromText?.cls);
+  let cls: BounceClass | undefined = classFromProviderCode(text) ??
+    (fromText && (fromText.strong || fromCode === undefined) ? fromText.cls : (fromCode ?? fromText?.cls));
   if (cls === undefined && codes.code !== undefined) cls = classFromReply(codes.code);
   // A failure known to be permanent whose words say nothing recognisable failed "for unspecified
   // reasons": SparkPost's Generic Bounce (40); Undetermined (1) is left for failures with no code at all.
