@@ -57,6 +57,9 @@ function classFromReply(code: number): BounceClass {
   return 40;
 }
 
+/** A domain that says it takes no mail (RFC 7505; Gmail's wording of it). */
+const NO_MAIL_DOMAIN = /doesn't receive email according to the administrator|null ?mx|does not accept (e-?)?mail|accepts no mail/i;
+
 /** Words of a rate or volume limit (as opposed to a busy or broken server). */
 const RATE_WORDS = /rate|too many|too fast|slow(er| down)|volume|limit|throttl/i;
 
@@ -85,7 +88,8 @@ export function classifyBounce(input: BounceInput): BounceVerdict {
   if (/^5\.1\.[78]$/.test(codes.enhancedCode ?? "")) cls = 50;
   // A temporary refusal never makes a hard bounce (SparkPost: retries that end on 4xx replies are
   // "not usually classified as hard"): the address may well exist.
-  if (bounceCategory(cls) === "hard" && (transient || input.expired)) cls = input.expired ? 24 : 20;
+  // Except a domain that publishes it takes no mail (RFC 7505 null MX): no retry will change that.
+  if (bounceCategory(cls) === "hard" && (transient || input.expired) && !NO_MAIL_DOMAIN.test(text)) cls = input.expired ? 24 : 20;
   if (input.expired && (cls === 70 || cls === 20 || cls === 1)) cls = 24;
   return { bounceClass: cls, category: bounceCategory(cls), ...codes };
 }
