@@ -97,7 +97,7 @@ describe("real bounces through the inbound SMTP listener", () => {
     console.log(`inbound bounces: ${right}/${all.length} in the right category, ${suppressionRight}/${all.length} suppression right`);
     expect(all.length).toBeGreaterThan(60);
     expect(disagreements.filter((d) => d.includes("through SMTP"))).toEqual([]);
-    expect(right / all.length).toBeGreaterThan(0.8);
-    expect(suppressionRight / all.length).toBeGreaterThan(0.85);
+    expect(right / all.length).toBeGreaterThan(0.88); // measured 76/83 on 2026-11-26
+    expect(suppressionRight / all.length).toBeGreaterThan(0.92); // measured 80/83
   }, 180_000);
 });
