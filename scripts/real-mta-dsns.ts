@@ -6,6 +6,7 @@
 //
 //   OPENSMTPD=/path/to/smtpd bun scripts/real-mta-dsns.ts opensmtpd
 //   bun scripts/real-mta-dsns.ts postfix      (Debian's postfix, isolated as bench/postfix.ts does)
+//   bun scripts/real-mta-dsns.ts postfix-expired   (and the 4xx replies, given up after two seconds)
 //   EXIM=/path/to/exim4 EXIM_LIBS=/path/to/libs bun scripts/real-mta-dsns.ts exim
 //
 // OpenSMTPD needs its users (Debian build: opensmtpd, opensmtpq), /var/spool/smtpd (mode 711) and /var/lib/opensmtpd/empty, and runs
@@ -19,10 +20,12 @@ import { startPostfix } from "../bench/postfix.ts";
 import { bounceCategory, isBounceClass } from "../src/core/bounce/index.ts";
 
 const ROOT = join(import.meta.dir, "..");
-const MTA = ["postfix", "exim"].includes(process.argv[2] ?? "") ? process.argv[2]! : "opensmtpd";
+const MTA = ["postfix", "postfix-expired", "exim"].includes(process.argv[2] ?? "") ? process.argv[2]! : "opensmtpd";
 const OUT = join(ROOT, "test/fixtures/bounces/mta", MTA);
 const SECTIONS = ["Gmail", "Microsoft", "Yahoo", "Apple"];
 const PORT = 25251;
+/** `postfix-expired`: temporary replies too, with a queue lifetime of seconds, so that Postfix gives up and bounces. */
+const TEMPORARY = process.argv[2] === "postfix-expired";
 
 /** Permanent replies of the big receivers' sections, with the category each should get. */
 function replies(): { cls: number; code: number; text: string }[] {
@@ -33,7 +36,7 @@ function replies(): { cls: number; code: number; text: string }[] {
     if (!line || line.startsWith("#") || !SECTIONS.some((s) => section.includes(s))) continue;
     const [cls, text] = line.split("\t");
     const code = Number(/^(\d{3})/.exec(text ?? "")?.[1]);
-    if (code >= 500 && text) out.push({ cls: Number(cls), code, text: text.replace(/^\d{3}[ -]/, "") });
+    if ((code >= 500 || TEMPORARY) && code >= 400 && text) out.push({ cls: Number(cls), code, text: text.replace(/^\d{3}[ -]/, "") });
   }
   return out;
 }
@@ -49,6 +52,18 @@ function startOpenSmtpd(sinkPort: number): { stop(): void } {
     `match from local for any action "out"`, ""].join("\n"));
   const smtpd = Bun.spawn([process.env.OPENSMTPD ?? "/usr/sbin/smtpd", "-d", "-f", conf], { stdout: "ignore", stderr: "ignore" });
   return { stop: () => smtpd.kill() };
+}
+
+/** Postfix as bench/postfix.ts starts it; for postfix-expired, retrying every second for two seconds at most. */
+function startExpiringPostfix(sinkPort: number): { stop(): void } | null {
+  const dir = `/tmp/postern-postfix-${process.pid}`;
+  const pf = startPostfix(dir, { port: PORT, relayPort: sinkPort, concurrency: 4 });
+  if (pf && TEMPORARY) {
+    Bun.spawnSync(["/usr/sbin/postconf", "-c", join(dir, "etc"), "-e", "maximal_queue_lifetime=2s", "bounce_queue_lifetime=2s",
+      "queue_run_delay=1s", "minimal_backoff_time=1s", "maximal_backoff_time=1s"]);
+    Bun.spawnSync(["/usr/sbin/postfix", "-c", join(dir, "etc"), "reload"]);
+  }
+  return pf;
 }
 
 /** Exim with a private configuration (-C, allowed for root): accept from loopback, route all to the sink. */
@@ -79,7 +94,7 @@ async function main() {
       return r ? { code: r.code, message: r.text } : null;
     },
   });
-  const mta = MTA === "postfix" ? startPostfix(`/tmp/postern-postfix-${process.pid}`, { port: PORT, relayPort: sink.port, concurrency: 4 })
+  const mta = MTA.startsWith("postfix") ? startExpiringPostfix(sink.port)
     : MTA === "exim" ? startExim(sink.port) : startOpenSmtpd(sink.port);
   if (!mta) throw new Error("postfix is not installed, or not root");
   try {

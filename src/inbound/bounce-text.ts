@@ -135,11 +135,18 @@ export function smtpCommandOf(text: string, address: string): string | undefined
  * receiver's reply when the machine-readable part has none (OpenSMTPD writes Status 5.0.0, no
  * Diagnostic-Code, and the reply only in its text: "user@host: 550 5.7.26 ...").
  */
-export function withTextEvidence(r: BounceRecipient, text: string): BounceRecipient {
-  if (!text) return r;
+export function withTextEvidence(recipients: BounceRecipient[], text: string): BounceRecipient[] {
+  if (!text) return recipients;
   const { notice } = splitAtOriginal(text);
+  // Bounded like a text bounce's recipients: a hostile report's thousands of groups are not each read.
+  return recipients.map((r, i) => (i < MAX_RECIPIENTS ? withEvidenceOf(r, notice, recipients.length === 1) : r));
+}
+
+/** A recipient the text does not name borrows no one else's reply, unless it is the only one. */
+function withEvidenceOf(r: BounceRecipient, notice: string, isOnly: boolean): BounceRecipient {
   const command = r.command ?? smtpCommandOf(notice, r.finalRecipient);
-  const diagnostic = r.diagnostic ?? readRecipient(notice, r.finalRecipient, findMentions(notice, [r.finalRecipient])).diagnostic;
+  const mentions = r.diagnostic ? [] : findMentions(notice, [r.finalRecipient]);
+  const diagnostic = r.diagnostic ?? (mentions.length > 0 || isOnly ? readRecipient(notice, r.finalRecipient, mentions).diagnostic : undefined);
   return { ...r, ...(diagnostic ? { diagnostic } : {}), ...(command ? { command } : {}) };
 }
 
@@ -189,7 +196,7 @@ function readRecipient(notice: string, address: string, mentions: Mention[]): Bo
   diagnostic ??= findDiagnostic(notice);
   // No code anywhere (Exchange 2003, IMail, carriers): the sentence after the address says why;
   // Exchange names the recipient first in the quoted header, so the last mention is tried first.
-  for (let i = mentions.length - 1; i >= 0 && !diagnostic; i--) if (mentions[i]!.key === key) diagnostic = sentenceAfter(notice, mentions[i]!.at + key.length);
+  for (let i = mentions.length - 1; i >= 0 && !diagnostic; i--) if (mentions[i]!.key === key) diagnostic = sentenceAround(notice, mentions[i]!.at, key.length);
   diagnostic ??= sentenceAfter(notice, 0);
   const enhanced = diagnostic?.enhancedCode;
   const codeClass = diagnostic?.code ? String(diagnostic.code)[0] : undefined;
@@ -263,6 +270,19 @@ function sentenceAfter(notice: string, at: number): Diagnostic | undefined {
   const lines = notice.slice(at).split("\n").map((l) => l.trim()).filter(Boolean).slice(0, 4);
   const text = lines.join(" ").replace(/^[>:,.\s]+/, "").replace(/\s+/g, " ").slice(0, 500);
   return /[a-z]{3}/i.test(text) ? { type: "text", text } : undefined;
+}
+
+/** The sentence after a mention, preceded by the line before it when that line is its heading
+ *  (Lotus Notes: "User not listed in public Name & Address Book" above the address). */
+function sentenceAround(notice: string, at: number, length: number): Diagnostic | undefined {
+  const after = sentenceAfter(notice, at + length);
+  const lineStart = notice.lastIndexOf("\n", at - 1);
+  // The nearest non-empty line above, looked for in a bounded window (linear in hostile text).
+  const window = notice.slice(Math.max(0, lineStart - 400), Math.max(lineStart, 0));
+  const before = window.split("\n").map((l) => l.trim()).filter(Boolean).at(-1) ?? "";
+  const heading = lineStart > 0 && notice.slice(lineStart, at).trim() === "" && /^[A-Za-z][^:]{8,120}$/.test(before) && !/-{3,}/.test(before) ? before : "";
+  if (!heading) return after;
+  return { type: "text", text: `${heading} ${after?.text ?? ""}`.trim().slice(0, 500) };
 }
 
 function indentOf(line: string): number {

@@ -95,14 +95,16 @@ export type ReportHandler = ReturnType<typeof createReportHandler>;
 /**
  * What one recipient of a bounce report means: the classifier reads the Diagnostic-Code and Status
  * (Exim reports Status 5.0.0 and the specific code only in the diagnostic), repairs the codes and
- * weighs the words. A "delayed" action or a 4.x.x status is a deferral notice (the remote MTA is
- * still trying, or says the failure is temporary), not a failure.
+ * weighs the words. A "delayed" action is a deferral notice (the remote MTA is still trying), and so
+ * is a 4.x.x status without an action saying otherwise. A "failed" action is final whatever the
+ * status (RFC 3464 §2.3.3: the MTA has given up); with a 4.x.x status it gave up retrying, an expiry.
  */
 export function verdictFor(br: BounceRecipient): { kind: "deferred" | "failed"; code: number; enhancedCode: string; text: string; bounceClass: BounceClass } {
   const diagnostic = br.diagnostic?.text ?? "";
+  const gaveUp = br.action === "failed" && br.status.startsWith("4");
   const verdict = classifyBounce({ code: br.diagnostic?.code, enhancedCode: br.diagnostic?.enhancedCode ?? br.status, text: diagnostic,
-    expired: /expired|too long|retry time|timed? ?out/i.test(diagnostic), ...(br.command ? { command: br.command } : {}) });
-  const isTemporary = br.action === "delayed" || br.status.startsWith("4") || Boolean(verdict.enhancedCode?.startsWith("4"));
+    expired: gaveUp || /expired|too long|retry time|timed? ?out/i.test(diagnostic), ...(br.command ? { command: br.command } : {}) });
+  const isTemporary = br.action === "delayed" || (br.action !== "failed" && (br.status.startsWith("4") || Boolean(verdict.enhancedCode?.startsWith("4"))));
   return { kind: isTemporary ? "deferred" : "failed", code: verdict.code ?? (isTemporary ? 450 : 550),
     enhancedCode: verdict.enhancedCode ?? br.status, text: diagnostic || `status ${br.status}`, bounceClass: verdict.bounceClass };
 }

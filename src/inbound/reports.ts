@@ -151,7 +151,7 @@ export function rawBody(raw: Uint8Array | string): string {
 }
 
 function bounceOf(email: Email, status: DeliveryStatus, text: string): BounceReport {
-  status = { ...status, recipients: status.recipients.map((r) => withTextEvidence(r, text)) };
+  status = { ...status, recipients: withTextEvidence(status.recipients, text) };
   const report = readReportMessage(email);
   let original = readOriginal(email.attachments);
   if (!original && status.originalMessageId) {

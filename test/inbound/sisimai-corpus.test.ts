@@ -8,8 +8,9 @@ import { figures, pct, scoreAll, type Figures, type Scored } from "../helpers/bo
 
 /** Floors set a little under the figures measured when the rules were last changed (see README). */
 const FLOORS: Record<"tune" | "holdout", Record<string, number>> = {
-  tune: { "SparkPost category": 80, "Mailgun hard/soft": 85, "SendGrid bounce/blocked/deferred": 85, "suppression right": 88 },
-  holdout: { "SparkPost category": 75, "Mailgun hard/soft": 80, "SendGrid bounce/blocked/deferred": 80, "suppression right": 85 },
+  // Measured 2026-11-26: tune 89.1 / 91.8 / 91.3 / 91.8 %, holdout 87.0 / 91.3 / 90.0 / 91.3 %.
+  tune: { "SparkPost category": 87, "Mailgun hard/soft": 90, "SendGrid bounce/blocked/deferred": 89, "suppression right": 90 },
+  holdout: { "SparkPost category": 85, "Mailgun hard/soft": 89, "SendGrid bounce/blocked/deferred": 88, "suppression right": 89 },
 };
 
 const print = (split: string, fs: Figures[]) => {

@@ -137,7 +137,7 @@ describe("inbound reports", () => {
     ["forwarded-dsn.eml", "failed", 10, true], // a DSN forwarded as an attachment
     ["gmail-overquota.eml", "failed", 22, false], // soft: never suppresses
     ["postfix-spamhaus.eml", "failed", 51, false], // block: never suppresses
-    ["dsn-4xx-failed-quota.eml", "deferred", 22, false], // a 4.x.x DSN is a deferral notice
+    ["dsn-4xx-failed-quota.eml", "failed", 22, false], // "failed" with a 4.x.x status: the remote MTA gave up (RFC 3464 §2.3.3); soft, never suppresses
     ["postfix-delayed.eml", "deferred", 24, false],
   ];
   for (const [file, type, bounceClass, suppressed] of real) {

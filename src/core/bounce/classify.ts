@@ -5,6 +5,7 @@
 import { bounceCategory, type BounceCategory, type BounceClass } from "./classes.ts";
 import { readCodes } from "./codes.ts";
 import { classFromText, isMailboxUnknownText } from "./patterns.ts";
+import { classFromProviderCode } from "./providers.ts";
 
 export interface BounceInput {
   code?: number;
@@ -56,16 +57,25 @@ function classFromReply(code: number): BounceClass {
   return 40;
 }
 
+/** A domain that says it takes no mail (RFC 7505; Gmail's wording of it). */
+const NO_MAIL_DOMAIN = /doesn't receive email according to the administrator|null ?mx|does not accept (e-?)?mail|accepts no mail/i;
+
+/** Words of a rate or volume limit (as opposed to a busy or broken server). */
+const RATE_WORDS = /rate|too many|too fast|slow(er| down)|volume|limit|throttl/i;
+
 export function classifyBounce(input: BounceInput): BounceVerdict {
   const codes = readCodes(input);
   const text = input.text ?? "";
   const transient = codes.code !== undefined ? codes.code < 500 : codes.enhancedCode?.startsWith("4") ?? false;
   const fromText = classFromText(text);
   const fromCode = codes.enhancedCode ? classFromEnhanced(codes.enhancedCode) : undefined;
-  let cls: BounceClass | undefined =
-    fromText && (fromText.strong || fromCode === undefined) ? fromText.cls : (fromCode ?? fromText?.cls);
+  let cls: BounceClass | undefined = classFromProviderCode(text) ??
+    (fromText && (fromText.strong || fromCode === undefined) ? fromText.cls : (fromCode ?? fromText?.cls));
   if (cls === undefined && codes.code !== undefined) cls = classFromReply(codes.code);
-  cls ??= input.expired ? 24 : 1;
+  // A failure known to be permanent whose words say nothing recognisable failed "for unspecified
+  // reasons": SparkPost's Generic Bounce (40); Undetermined (1) is left for failures with no code at all.
+  const isPermanent = codes.enhancedCode?.startsWith("5") || (codes.code !== undefined && codes.code >= 500);
+  cls ??= input.expired ? 24 : isPermanent ? 40 : 1;
   // Recipients are checked at RCPT (RFC 5321 §3.3): an "unknown user" in reply to DATA is a content
   // or recipient filter refusing the message, not a verdict on the address (sisimai reason/filtered.rb).
   // Unless an X.1.x (addressing) status says the address itself is bad (sisimai reason/userunknown.rb).
@@ -73,10 +83,13 @@ export function classifyBounce(input: BounceInput): BounceVerdict {
   if (cls === 10 && input.command === "DATA" && !isAddressStatus && isMailboxUnknownText(text)) cls = 50;
   // A permanent refusal worded as a rate or volume limit ("receiving mail at a rate", "too many
   // recipients") refuses our traffic, not the address: a block (sisimai reasons speeding, toomanyconn).
-  if (cls === 70 && !transient && !input.expired && codes.code !== undefined) cls = 50;
+  if (cls === 70 && !transient && !input.expired && codes.code !== undefined) cls = RATE_WORDS.test(text) ? 50 : 40;
+  // RFC 3463 X.1.7 / X.1.8: our sender address or its domain was refused, whatever the words say.
+  if (/^5\.1\.[78]$/.test(codes.enhancedCode ?? "")) cls = 50;
   // A temporary refusal never makes a hard bounce (SparkPost: retries that end on 4xx replies are
   // "not usually classified as hard"): the address may well exist.
-  if (bounceCategory(cls) === "hard" && (transient || input.expired)) cls = input.expired ? 24 : 20;
+  // Except a domain that publishes it takes no mail (RFC 7505 null MX): no retry will change that.
+  if (bounceCategory(cls) === "hard" && (transient || input.expired) && !NO_MAIL_DOMAIN.test(text)) cls = input.expired ? 24 : 20;
   if (input.expired && (cls === 70 || cls === 20 || cls === 1)) cls = 24;
   return { bounceClass: cls, category: bounceCategory(cls), ...codes };
 }

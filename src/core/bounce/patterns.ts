@@ -17,7 +17,9 @@ const DECISIVE: Rule[] = [
   // Greylisting is a deferral whatever words surround it ("Recipient address rejected: Greylisted").
   [/grey ?list|gray ?list|greylisted|graylisted|please come back later/i, 70],
   // Sending too fast is a rate limit, even when the words around it say "rejected".
-  [/try again slower|slow down|sending too fast|too fast|too many (messages|connections|mails)/i, 70],
+  // Gmail "receiving mail at a rate that prevents additional messages" (5.2.1), GoDaddy "has sent to too many
+  // recipients this hour" (IB607, with 5.1.1): sisimai reason "speeding", whatever the code says.
+  [/try again slower|slow down|sending too fast|too fast|too many (messages|connections|mails)|receiving mail at a rate|sent to too many recipients/i, 70],
   // Our sender, HELO or host was refused: the recipient address is not in question.
   [/sender address rejected|sender (domain|address) (must exist|not verified|does not exist|is not|rejected)|sender verify failed|verification failed for|helo command rejected|client host rejected|badmailfrom|bad outbound sender|envelope sender (is )?(in|on|not|rejected)/i, 50],
   // Google Groups refusing a post (the group does not exist or the sender may not post): the list's
@@ -60,11 +62,11 @@ const MAILBOX_FULL: Rule[] = [
 const INVALID: Rule[] = [
   [/user(name)? (is )?unknown|unknown user|no such (user|mailbox|recipient|address|account|person|local user|e-?mail)|(user|mailbox|recipient|address|account|e-?mail address|addressee|destination address|local part|local-part)( name)? (does not|doesn't|do not|did not) exist|(user|mailbox|recipient|address|account|addressee|e-?mail( address)?)( name)? (not found|unknown|is unknown|is not known|not known|is invalid|invalid|not valid|is not valid|nonexistent|non-existent|unavailable|not listed|not recognized|is not recognized|not exist)/i, 10],
   [/(invalid|unknown|bad|nonexistent|non-existent|unrecognized|illegal|unverified|undeliverable) (recipient|mailbox|user|address|account|e-?mail address|destination( mailbox)?( address)?|addressee|local ?part)|addressee unknown|no mailbox (here )?(by that name|found)|mailbox (not found|unavailable|does not exist|is (not available|unavailable))|requested action not taken: mailbox unavailable|mailbox not available|mailbox unavailable/i, 10],
-  [/doesn't have an? [\w.-]+ account|not our customer|no longer (accepts|receives|accepting|available|active|valid|in use|with)|account (has been |is |was )?(closed|terminated|deleted|expired|removed|discontinued)|(closed|expired|deleted) (account|mailbox|user|address)|this (mailbox|account|address) is closed|mailbox (is )?closed|not listed in (the )?(domino |public |address )?(directory|address book)|bad destination|not a valid (recipient|user|mailbox|address|subscriber|number|phone)|recipient (rejected|invalid|unknown|not (found|accepted|valid))|invalid (number|subscriber|mdn|phone)|subscriber (does not exist|unknown|not found)|not enabled for (e-?mail|messaging)|no (valid|such) recipients?|(unrouteable|unroutable) address|mailbox moved|has moved|address (has )?changed|mailbox owner has changed/i, 10],
+  [/doesn't have an? [\w.-]+ account|not our customer|no longer (accepts|receives|accepting|available|active|valid|in use|with)|account (has been |is |was )?(closed|terminated|deleted|expired|removed|discontinued)|(closed|expired|deleted) (account|mailbox|user|address)|this (mailbox|account|address) is closed|mailbox (is )?closed|not listed in (the )?(domino |public |address )?(name (& |and )?)?(directory|address book)|bad destination|not a valid (recipient|user|mailbox|address|subscriber|number|phone)|recipient (rejected|invalid|unknown|not (found|accepted|valid))|invalid (number|subscriber|mdn|phone)|subscriber (does not exist|unknown|not found)|not enabled for (e-?mail|messaging)|no (valid|such) recipients?|(unrouteable|unroutable) address|mailbox moved|has moved|address (has )?changed|mailbox owner has changed/i, 10],
   // The domain takes no mail: no such domain, no mail exchanger, or a null MX (RFC 7505).
   [/(host|domain)( name)? (or domain name )?not found(?!.*try again)|host unknown|unknown host|no such domain|domain (does not exist|doesn't exist|not found|is not valid|invalid|unknown|not exist)|(couldn't|could not|can't|cannot) find any host named|all relevant mx records point to non-existent hosts|no (mx|mail exchanger|mail server)s?( or a)?( record)?s? (record )?(for|found)|does not accept (e-?)?mail|accepts no mail|null mx|nullmx|no mail servers? for|unknown domain|invalid domain|domain (has been )?(disabled|expired)|dns (error|failure).*(nxdomain|does not exist)|nxdomain|mail for .* (not|isn't) accepted|couldn't find a mail exchanger/i, 10],
   // IMail "Invalid final delivery userid"; Verizon / Apache James "Error: Invalid user address".
-  [/invalid final delivery userid|invalid user address/i, 10],
+  [/invalid final delivery userid|invalid user address|(address|account|recipient) (couldn't|could not|cannot|can't) be found|recipient address rejected\.?\s*$/i, 10],
   // The domain takes no mail or cannot be found: Sendmail/DragonFly "host X not found", Outlook.com
   // "the domain is not reachable", Gmail's null-MX text, mail.ru "indicated no SMTP service" (RFC 7505).
   [/\bhost [\w.-]+ not found(?!.*try again)|domain is not reachable|doesn't receive email according to the administrator|indicated no smtp service|(smtp|mail) service (is )?not (available|offered) for this domain/i, 10],
@@ -74,6 +76,12 @@ const INVALID: Rule[] = [
 
 /** Our authentication (SPF, DKIM, DMARC) or our host's DNS (PTR) failed the receiver's checks. */
 const AUTH: Rule[] = [
+  // A receiver's filter refusing the message (Amazon SES "Message Filtered" 5.2.0; sisimai reason/filtered.rb).
+  [/\b(message|mail|content) (was |has been )?filtered\b|rejected by (the )?(recipient'?s? )?(mail )?filter|filtered by/i, 50],
+  // TLS required by one side and not offered by the other (sisimai reason "failedstarttls").
+  [/does not support (starttls|tls)|(starttls|tls|encryption) (is )?required|must issue a starttls/i, 50],
+  // Outlook.com: "domain [x] mismatches client ip" (sisimai rhost/outlook.rb: requireptr).
+  [/mismatches client ip/i, 50],
   [/dmarc|\bspf\b|dkim|unauthenticated|authentication (check|fail|required|information)|not authenticated|fails? to pass authentication|5\.7\.2[0-9]\b|\bptr\b|reverse dns|rdns|reverse (dns|lookup|mapping)|cannot find your hostname|fully-qualified hostname/i, 50],
 ];
 
@@ -99,7 +107,7 @@ const TOO_LARGE: Rule[] = [
 ];
 
 const TIMEOUT: Rule[] = [
-  [/all hosts have been failing|did not accept our requests to connect|delivery failed \d+ attempts|timed? ?out|timeout|time-out|expired|too long in (the )?queue|retry time(out)? exceeded|(could not|couldn't) be delivered (within|for|in) \d|giving up|gave up|delivery time expired|in the queue too long|no answer from host|not going to try again/i, 24],
+  [/all hosts have been failing|host (is )?(not reachable|unreachable)|did not accept our requests to connect|delivery failed \d+ attempts|timed? ?out|timeout|time-out|expired|too long in (the )?queue|retry time(out)? exceeded|(could not|couldn't) be delivered (within|for|in) \d|giving up|gave up|delivery time expired|in the queue too long|no answer from host|not going to try again/i, 24],
 ];
 
 const DNS: Rule[] = [

@@ -1,0 +1,37 @@
+import { describe, expect, test } from "bun:test";
+import { smtpCommandOf, withTextEvidence } from "../../src/inbound/bounce-text.ts";
+import type { BounceRecipient } from "../../src/inbound/dsn.ts";
+
+const failed = (finalRecipient: string, extra: Partial<BounceRecipient> = {}): BounceRecipient => ({ finalRecipient, action: "failed", status: "5.0.0", ...extra });
+
+describe("the SMTP command a refusal answered", () => {
+  test("Postfix, Exim and Sendmail transcripts", () => {
+    expect(smtpCommandOf("<a@x.example>: host mx said: 550 User unknown (in reply to end of DATA\n    command)", "a@x.example")).toBe("DATA");
+    expect(smtpCommandOf("<a@x.example>: host mx said: 550 5.1.1 no such user (in reply to RCPT TO command)", "a@x.example")).toBe("RCPT");
+    expect(smtpCommandOf("  a@x.example\n    SMTP error from remote mail server after end of data:\n    550 User unknown", "a@x.example")).toBe("DATA");
+    expect(smtpCommandOf("  a@x.example\n    SMTP error from remote mail server after RCPT TO:<a@x.example>:\n    550 no", "a@x.example")).toBe("RCPT");
+    expect(smtpCommandOf("... while talking to mx:\n>>> DATA\n<<< 550 Unknown user a@x.example", "a@x.example")).toBe("DATA");
+    expect(smtpCommandOf("550 User unknown", "a@x.example")).toBeUndefined();
+  });
+});
+
+describe("a DSN's text part fills in what its fields leave out", () => {
+  const opensmtpd = "    An error has occurred while attempting to deliver a message for\n    the following list of recipients:\n\n" +
+    "a@x.example: 550 5.7.26 This mail has been blocked because the sender is unauthenticated.\n\n    Below is a copy of the original message:\n";
+  test("OpenSMTPD: no Diagnostic-Code, the reply only in the text", () => {
+    const [r] = withTextEvidence([failed("a@x.example")], opensmtpd);
+    expect(r?.diagnostic).toMatchObject({ code: 550, enhancedCode: "5.7.26" });
+  });
+  test("a Diagnostic-Code already given is kept", () => {
+    const given = { type: "smtp", text: "550 5.1.1 no such user", code: 550, enhancedCode: "5.1.1" };
+    expect(withTextEvidence([failed("a@x.example", { diagnostic: given })], opensmtpd)[0]?.diagnostic).toEqual(given);
+  });
+  test("only the first hundred recipients of a report are read against its text", () => {
+    const many = Array.from({ length: 500 }, (_, i) => failed(`u${i}@x.example`));
+    const out = withTextEvidence(many, opensmtpd.replace("a@x.example", "u0@x.example"));
+    expect(out).toHaveLength(500);
+    expect(out[0]?.diagnostic?.code).toBe(550);
+    expect(out[1]?.diagnostic).toBeUndefined(); // not named in the text: borrows no one else's reply
+    expect(out[499]?.diagnostic).toBeUndefined();
+  });
+});
