@@ -1,11 +1,12 @@
-// The one cached domain read. Sending, delivery, DKIM keys, webhook fan-out and signing keys,
-// tracking, suppressions and authentication all ask for a domain by name or id, many times per
-// message; this decorator of the store answers them from memory. Every domain write through this
+// The one cached domain read (and webhook targets' read). Sending, delivery, DKIM keys, webhook
+// fan-out and signing keys, tracking, suppressions and authentication all ask for a domain by name
+// or id, many times per message, and fan-out and webhook delivery for a domain's targets; this
+// decorator of the store answers them from memory. Every domain or webhook write through this
 // store drops the cache at once; before each read it asks the store's change mark (SQLite's
 // `PRAGMA data_version`, PostgreSQL's trigger-bumped counter), so a change another process
 // committed (the CLI beside a running server) is seen by the very next read, not after a timer.
 import type { Domain } from "./model.ts";
-import type { ControlStore, Store } from "./store-port.ts";
+import type { ControlStore, Store, WebhookTarget } from "./store-port.ts";
 
 const MAX_ENTRIES = 10_000;
 
@@ -33,10 +34,11 @@ function cachedControl(control: ControlStore): ControlStore {
   // Misses (null) are not kept: a domain added by another process must be found at once.
   const byName = new Map<string, Domain>();
   const byId = new Map<number, Domain>();
+  const targets = new Map<number | null, WebhookTarget[]>();
   // Bumped by every drop: a row read that was under way across a drop may predate it, so it is
   // answered but not kept.
   let generation = 0;
-  const drop = () => { byName.clear(); byId.clear(); generation++; };
+  const drop = () => { byName.clear(); byId.clear(); targets.clear(); generation++; };
   let mark: number | null = null;
   const checkMark = coalesced(async () => {
     const now = await control.changeMark();
@@ -64,6 +66,18 @@ function cachedControl(control: ControlStore): ControlStore {
       const g = generation;
       return byId.get(id) ?? remember(await control.getDomainById(id), g);
     },
+    listWebhooks: async (domainId) => {
+      await checkMark();
+      const g = generation;
+      const hit = targets.get(domainId);
+      if (hit) return hit;
+      const list = await control.listWebhooks(domainId);
+      if (g === generation) targets.set(domainId, list);
+      return list;
+    },
+    insertWebhook: changed(control.insertWebhook),
+    updateWebhook: changed(control.updateWebhook),
+    deleteWebhook: changed(control.deleteWebhook),
     insertDomain: changed(control.insertDomain),
     updateDomain: changed(control.updateDomain),
     deleteDomain: changed(control.deleteDomain),

@@ -51,7 +51,7 @@ export interface ControlStore extends InboundRuleStore, SendControlStore, Egress
   insertDomain(d: NewDomain, now: number): Promise<Domain>;
   getDomain(name: string): Promise<Domain | null>;
   getDomainById(id: number): Promise<Domain | null>;
-  /** Changes whenever any process commits a change to the domains (cheap: caches ask it per read). */
+  /** Changes whenever another connection commits a change to domains or webhook targets (cheap: asked per cached read). */
   changeMark(): Promise<number>;
   listDomains(): Promise<Domain[]>;
   updateDomain(name: string, patch: Partial<DomainSettings> & { state?: DomainState; wildcard?: boolean }, now: number): Promise<Domain | null>;

@@ -16,8 +16,6 @@ const CLAIM_BATCH = 200;
 const EXPIRE_EVERY_MS = 5_000;
 const STOP_GRACE_MS = 2_000;
 const LANE_MAX_BACKOFF_MS = 5_000;
-/** Targets are read again after this long: another node may have changed one. */
-const TARGET_CACHE_MS = 5_000;
 /** With nothing known to be due, the outbox is still claimed this often: retries come due, other nodes queue items. */
 const CLAIM_POLL_MS = 500;
 
@@ -36,7 +34,6 @@ export interface WebhookDeliveryDeps {
 export interface PostResult { ok: boolean; isFinal: boolean; error: string | null }
 
 export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
-  const targets = new Map<string, { target: WebhookTarget | null; at: number }>();
   /** Claimed items not yet finished, with their zone (their leases are renewed). */
   const held = new Map<string, string>();
   const retryStep = (n: number) => deps.config.retry[Math.min(n, deps.config.retry.length) - 1] ?? 60_000;
@@ -55,11 +52,8 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
 
   async function targetOf(id: string | null): Promise<WebhookTarget | null> {
     if (!id) return null;
-    const hit = targets.get(id);
-    if (hit && deps.now() - hit.at < TARGET_CACHE_MS) return hit.target;
-    const target = (await deps.store.control.listWebhooks(null)).find((t) => t.id === id) ?? null;
-    targets.set(id, { target, at: deps.now() });
-    return target;
+    // The store's cached read (core/domain-read.ts): a change by any process counts at once.
+    return (await deps.store.control.listWebhooks(null)).find((t) => t.id === id) ?? null;
   }
 
   const lifetimeOf = (format: string) => formatLifetimes().get(format) ?? deps.config.lifetime;
@@ -161,7 +155,6 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
     /** Waits a moment for POSTs in flight; the rest are taken back at the next start. */
     drain: () => lanes.drain(STOP_GRACE_MS),
     lanes: () => lanes.state(),
-    invalidate: () => targets.clear(),
     /** Items were queued or a target can take more: the next dispatch claims. */
     expectDue: () => { expectDue = true; },
   };

@@ -26,7 +26,6 @@ const infoOf = (m: StoredMessage): MessageInfo => ({ summary: { id: m.id, messag
 
 export function createFanout(deps: { store: Store; now: () => number }) {
   const summaries = new Map<string, MessageInfo>();
-  const targetsCache = new Map<string, { targets: WebhookTarget[]; at: number }>();
 
   const remember = (id: string, info: MessageInfo) => {
     if (summaries.size >= SUMMARY_CACHE_SIZE) summaries.delete(summaries.keys().next().value!);
@@ -45,12 +44,9 @@ export function createFanout(deps: { store: Store; now: () => number }) {
   }
 
   async function domainTargets(domain: string): Promise<WebhookTarget[]> {
-    const hit = targetsCache.get(domain);
-    if (hit && deps.now() - hit.at < 2_000) return hit.targets;
+    // Both reads are the store's cached ones (core/domain-read.ts): a target added by any process counts at once.
     const d = await deps.store.control.getDomain(domain);
-    const targets = d ? await deps.store.control.listWebhooks(d.id) : [];
-    targetsCache.set(domain, { targets, at: deps.now() });
-    return targets;
+    return d ? await deps.store.control.listWebhooks(d.id) : [];
   }
 
   async function routesFor(zone: ZoneStore, e: MessageEvent): Promise<{ routes: Route[]; ctx: EventContext }> {
@@ -103,8 +99,6 @@ export function createFanout(deps: { store: Store; now: () => number }) {
       }
       return n;
     },
-    /** Forget cached targets (after a webhook was created or deleted). */
-    invalidate: () => targetsCache.clear(),
     /** Messages just accepted: their events are fanned out without reading them back. */
     remember: (messages: StoredMessage[]) => { for (const m of messages) remember(m.id, infoOf(m)); },
   };

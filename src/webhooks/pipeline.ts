@@ -78,13 +78,13 @@ export async function createEventPipeline(deps: PipelineDeps) {
       renewTimer.unref?.();
     },
     /** Wakes the loop: new events were recorded, an item was queued or targets changed. */
-    poke() { fanout.invalidate(); delivery.invalidate(); delivery.expectDue(); wake?.(); },
+    poke() { delivery.expectDue(); wake?.(); },
     /** An outbox subscriber (inbound posts, bot pushes): new items are worth a round now. */
-    outboxQueued() { delivery.invalidate(); delivery.expectDue(); wake?.(); },
+    outboxQueued() { delivery.expectDue(); wake?.(); },
     /** A recorder subscriber: new events are worth a round now. */
     recorded(r: Recorded) {
       if (r.messages) fanout.remember(r.messages);
-      if (r.events.length) { fanout.invalidate(); delivery.invalidate(); wake?.(); }
+      if (r.events.length) wake?.();
     },
     async stop() {
       running = false;

@@ -43,6 +43,12 @@ test("reads are cached until a write: through the store or by another connection
   await store.control.updateDomain("a.test", { state: "active" }, NOW);
   expect((await store.control.getDomain("a.test"))?.state).toBe("active");
   expect((await store.control.getDomainById(d.id))?.state).toBe("active");
+  // Webhook targets: cached, then another process's new target is listed by the next read.
+  expect(await store.control.listWebhooks(d.id)).toEqual([]);
+  await other.control.insertWebhook({ id: "wh1", domainId: d.id, events: [], url: "https://hooks.example/a", format: "native", extra: {}, createdAt: NOW });
+  expect((await store.control.listWebhooks(d.id)).map((w) => w.id)).toEqual(["wh1"]);
+  await store.control.deleteWebhook("wh1");
+  expect(await store.control.listWebhooks(d.id)).toEqual([]);
   await other.control.deleteDomain("a.test");
   expect(await store.control.getDomain("a.test")).toBeNull();
   await other.close();

@@ -24,8 +24,11 @@ export function controlContract(open: Open, openPeer?: (a: Store) => Store | Pro
     await peer.control.updateDomain("mark.test", { state: "disabled" }, NOW + 1);
     const updated = await store.control.changeMark();
     expect(updated).not.toBe(inserted);
+    await peer.control.insertWebhook({ id: "wh-mark", domainId: null, events: [], url: "https://hooks.example/x", format: "native", extra: {}, createdAt: NOW });
+    const hooked = await store.control.changeMark();
+    expect(hooked).not.toBe(updated);
     await peer.control.deleteDomain("mark.test");
-    expect(await store.control.changeMark()).not.toBe(updated);
+    expect(await store.control.changeMark()).not.toBe(hooked);
     await peer.close();
     await store.close();
   });

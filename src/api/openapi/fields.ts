@@ -48,6 +48,13 @@ const mailgun: Record<string, RouteFields> = {
     begin: s("RFC 2822 date or unix seconds"), end: s("as begin"), ascending: s("yes | no"), limit: n("≤ 300"),
     event: s("a type or an OR expression"), recipient: s("an address"), tags: s("a tag or AND/OR expression"), "message-id": s("a Message-ID"), severity: s("permanent | temporary"),
   } },
+  "POST /v3/domains/{domain}/webhooks": { summary: "create a webhook", media: FORM, fields: {
+    id: s("accepted, delivered, opened, clicked, unsubscribed, complained, permanent_fail, temporary_fail (and aliases)", true), url: s("repeated, ≤ 3", true),
+  } },
+  "POST /v4/domains": { summary: "create a domain (DKIM keys generated)", media: FORM, fields: {
+    name: s("the domain", true), wildcard: s("true | false"), smtp_password: s("sets postmaster@<domain>'s SMTP credential"), data_location: s("the zone"),
+  } },
+  "POST /v3/{domain}/bounces": { summary: "add bounces", media: [...FORM, "application/json"], fields: { address: s("the address", true), code: s("SMTP code"), error: s("the reason") } },
   "GET /v4/address/validate": { summary: "validate one address", media: QUERY, fields: { address: s("the address", true), provider_lookup: s("true | false") } },
 };
 
@@ -57,6 +64,12 @@ const sparkpost: Record<string, RouteFields> = {
     content: o("{from, subject, text, html, amp_html, reply_to, headers, attachments, inline_images} or {template_id} or {email_rfc822}", true),
     options: o("start_time, open_tracking, click_tracking, transactional, sandbox, ip_pool"), campaign_id: s("≤ 64 bytes"), description: s("≤ 1024 bytes"),
     metadata: o("in every event"), substitution_data: o("template data"), return_path: s("ignored: VERP is postern's"),
+  } },
+  "POST /api/v1/sending-domains": { summary: "create a sending domain (DKIM keys generated)", media: JSON_BODY, fields: { domain: s("the domain", true) } },
+  "POST /api/v1/webhooks": { summary: "create a webhook (its target is tested first)", media: JSON_BODY, fields: {
+    name: s("≤ 1024 bytes", true), target: s("http(s) URL", true), events: a("SparkPost event types", true), auth_type: s("none | basic | oauth2"),
+    auth_credentials: o("{username, password} for basic"), auth_request_details: o("oauth2 token request"), auth_token: s("legacy X-MessageSystems-Webhook-Token"),
+    custom_headers: o("headers sent with every batch"), active: { type: "boolean", description: "default true" },
   } },
   "GET /api/v1/transmissions": { summary: "scheduled transmissions", media: QUERY, fields: { campaign_id: s("only this campaign"), template_id: s("only this template") } },
   "GET /api/v1/events/message": { summary: "message events", success: "200 {results, total_count, links}", media: QUERY, fields: {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { makeTestApp, type TestApp } from "../../helpers/app.ts";
 import { openApiPath } from "../../../src/api/openapi/build.ts";
+import { FIELDS } from "../../../src/api/openapi/fields.ts";
 
 let t: TestApp;
 let base = "";
@@ -43,6 +44,14 @@ describe("OpenAPI documents at /docs/<surface>.json", () => {
     const sp = (await (await fetch(`${base}/docs/sparkpost.json`)).json()) as any;
     expect(sp.paths["/api/v1/transmissions"].post.requestBody.content["application/json"].schema.required).toEqual(["recipients", "content"]);
     expect(sp.components.schemas.Error.properties.errors.items.properties).toHaveProperty("code");
+  });
+
+  test("every route given fields is a mounted route (a renamed route cannot keep stale fields)", () => {
+    for (const surface of ["sendgrid", "mailgun", "sparkpost"] as const) {
+      const mounted = new Set(((t.app.surfaces as Record<string, { routes?: { method: string; path: string }[] }>)[surface]!.routes ?? [])
+        .map((r) => `${r.method} ${openApiPath(r.path)}`));
+      expect(Object.keys(FIELDS[surface]).filter((k) => !mounted.has(k))).toEqual([]);
+    }
   });
 
   test("/docs links all four", async () => {
