@@ -9,6 +9,7 @@ import { sendControlContract } from "./contract-send-controls.ts";
 import { inboundContract } from "./contract-inbound.ts";
 import { claimsContract } from "./contract-claims.ts";
 import { botMemoryContract } from "./contract-bot-memory.ts";
+import { tlsStateContract } from "./contract-tls.ts";
 
 const NOW = 1_800_000_000_000;
 /** Node n1's claims, a minute long. */
@@ -27,6 +28,7 @@ export function runStoreContract(name: string, openStore: () => Store | Promise<
     inboundContract(makeStore, openPeer);
     claimsContract(makeStore, openPeer);
     botMemoryContract(makeStore, openPeer);
+    tlsStateContract(makeStore, openPeer);
     const withDomain = async (store: Store, zone = "us") => store.control.insertDomain({ name: `d${Math.random().toString(36).slice(2, 8)}.test`, zone,
       wildcard: false, dkimSelector: "s1", keys: [], validation: true, botDetection: true, openTracking: false, clickTracking: false,
       unsubscribeTracking: false, inbound: false, limitMax: 0, limitWindow: "month" }, NOW);

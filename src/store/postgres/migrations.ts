@@ -76,6 +76,9 @@ export const CONTROL_MIGRATIONS: string[] = [
   `UPDATE lists SET kind = CASE kind WHEN 'mailgun' THEN 'address-list' WHEN 'sparkpost' THEN 'recipient-list' ELSE kind END;
    UPDATE inbound_rules SET kind = CASE kind WHEN 'mailgun-route' THEN 'route' WHEN 'sendgrid-parse' THEN 'parse-setting'
      WHEN 'sparkpost-inbound-domain' THEN 'inbound-domain' WHEN 'sparkpost-relay-webhook' THEN 'relay-webhook' ELSE kind END;`,
+  // TLS state shared by every node (src/tls): the ACME account key, the certificate and its key,
+  // and open HTTP-01 answers (any node may receive the CA's request), by name.
+  `CREATE TABLE tls_items (name TEXT PRIMARY KEY, content TEXT NOT NULL, updated_at BIGINT NOT NULL);`,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [
