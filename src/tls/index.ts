@@ -6,7 +6,9 @@ import type { Logger } from "../log.ts";
 import { createCertificateProvider, type CertificateProvider } from "./provider.ts";
 import { createAcmeSource } from "./acme-source.ts";
 import { createFileSource } from "./file-source.ts";
-import { createFileCertStore, type CertStore } from "./cert-store.ts";
+import { createFileCertStore } from "./cert-store.ts";
+import { createDbCertStore } from "./db-cert-store.ts";
+import type { TlsStateStore } from "../core/store-port.ts";
 import { createChallengeAnswers } from "./challenges.ts";
 import { createHttpRedirect } from "./http-redirect.ts";
 import { certInfo, type CertInfo } from "./cert-info.ts";
@@ -22,14 +24,16 @@ export function certificateNames(config: Config, mtaHostname: string): string[] 
 
 export const tlsEnabled = (config: Config) => config.tls.acme || Boolean(config.tls.cert_file);
 
-export function createTls(deps: { config: Config; mtaHostname: string; now: () => number; log: Logger; store?: CertStore }) {
+/** `shared`: the control database's TLS state when nodes share PostgreSQL (else data_dir/tls). */
+export function createTls(deps: { config: Config; mtaHostname: string; now: () => number; log: Logger; shared?: TlsStateStore }) {
   const { config } = deps;
   if (!tlsEnabled(config)) return null;
-  const challenges = createChallengeAnswers();
+  const challenges = createChallengeAnswers(deps.shared ? { state: deps.shared, now: deps.now } : undefined);
   const source = config.tls.acme
     ? createAcmeSource({
       settings: { directory: config.tls.acme_directory, email: config.tls.acme_email, caFile: config.tls.acme_ca_file },
-      names: certificateNames(config, deps.mtaHostname), store: deps.store ?? createFileCertStore(config.storage.data_dir), challenges,
+      names: certificateNames(config, deps.mtaHostname), challenges,
+      store: deps.shared ? createDbCertStore(deps.shared, deps.now) : createFileCertStore(config.storage.data_dir),
     })
     : createFileSource({ cert: config.tls.cert_file, key: config.tls.key_file });
   const provider: CertificateProvider = createCertificateProvider({ source, now: deps.now, log: deps.log });
