@@ -72,13 +72,15 @@ export const RENEW_PATH = "/_postern/tls/renew";
 export const renewToken = (secret: string) => createHmac("sha256", secret).update("postern tls renew").digest("hex");
 
 /** Answers RENEW_PATH (POST, the token as bearer); null for every other request. */
-export async function handleRenew(req: Request, path: string, tls: Tls | null, secret: string): Promise<Response | null> {
+export async function handleRenew(req: Request, path: string, tls: Tls | null, secret: string, server?: Bun.Server<undefined>): Promise<Response | null> {
   if (path !== RENEW_PATH) return null;
   const given = Buffer.from((req.headers.get("authorization") ?? "").replace(/^Bearer\s+/i, ""));
   const want = Buffer.from(renewToken(secret));
   if (req.method !== "POST" || given.length !== want.length || !timingSafeEqual(given, want)) return Response.json({ error: "forbidden" }, { status: 403 });
   if (!tls) return Response.json({ ok: false, error: "TLS is not configured ([tls] acme or cert_file)" }, { status: 409 });
   const force = new URL(req.url).searchParams.get("force") === "1";
+  server?.timeout(req, 0); // an order with a real CA can outlast Bun's 10 s idle timeout; the CLI waits
+
   const result = await tls.provider.renew(force);
   return Response.json(result, { status: result.ok ? 200 : 502 });
 }
