@@ -144,7 +144,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const interactions = createInteractionRecorder({ store, recorder, detector, now });
 
   // One certificate for the HTTP listener and inbound STARTTLS (src/tls); null without [tls].
-  const tls = createTls({ config, mtaHostname, now, log: log.child("tls"), shared: sharedControl ? store.tls : undefined });
+  const tls = createTls({ config, now, log: log.child("tls"), shared: sharedControl ? store.tls : undefined });
   const health = createHealth({ store, now, zone: config.server.zone, openConnections: () => mta.pool.stats().open, recent: recentErrors, metrics,
     tls: tls ? () => tls.provider.health() : undefined });
 

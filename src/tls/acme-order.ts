@@ -52,6 +52,7 @@ function trust(caPem: string) {
 export const newAccountKey = async (): Promise<string> => (await acme.crypto.createPrivateEcdsaKey()).toString();
 
 export async function orderCertificate(settings: AcmeSettings, accountKey: string, names: string[], challenges: ChallengeAnswers): Promise<KeyPair> {
+  if (!names.length) throw new Error("no names to certify: set [tls] hostnames, or a server.public_url or mta.hostname with a public host name");
   const s = { ...settings, caPem: settings.caFile ? readFileSync(settings.caFile, "utf8") : "" };
   trust(s.caPem);
   await reachable(s);

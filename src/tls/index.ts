@@ -16,23 +16,27 @@ import { certInfo, type CertInfo } from "./cert-info.ts";
 export type { CertificateProvider } from "./provider.ts";
 export { createHttpsListener } from "./https-listener.ts";
 
-/** The names to certify: `hostnames`, else the host of public_url and the MTA's name (no IP literals). */
-export function certificateNames(config: Config, mtaHostname: string): string[] {
-  const names = config.tls.hostnames.length ? config.tls.hostnames : [new URL(config.server.public_url).hostname, mtaHostname];
-  return [...new Set(names.map((n) => n.toLowerCase()))].filter((n) => n && !/^[\d.]+$|:|^\[/.test(n) && n !== "localhost");
+/**
+ * The names to certify: `hostnames`, else the host of public_url and `mta.hostname` as configured
+ * (not the machine's name it falls back to: that is rarely a public name a CA can check). IP
+ * literals and single-label names (localhost) are left out: a public CA certifies neither.
+ */
+export function certificateNames(config: Config): string[] {
+  const names = config.tls.hostnames.length ? config.tls.hostnames : [new URL(config.server.public_url).hostname, config.mta.hostname];
+  return [...new Set(names.map((n) => n.toLowerCase()))].filter((n) => n.includes(".") && !/^[\d.]+$|:|^\[/.test(n));
 }
 
 export const tlsEnabled = (config: Config) => config.tls.acme || Boolean(config.tls.cert_file);
 
 /** `shared`: the control database's TLS state when nodes share PostgreSQL (else data_dir/tls). */
-export function createTls(deps: { config: Config; mtaHostname: string; now: () => number; log: Logger; shared?: TlsStateStore }) {
+export function createTls(deps: { config: Config; now: () => number; log: Logger; shared?: TlsStateStore }) {
   const { config } = deps;
   if (!tlsEnabled(config)) return null;
   const challenges = createChallengeAnswers(deps.shared ? { state: deps.shared, now: deps.now } : undefined);
   const source = config.tls.acme
     ? createAcmeSource({
       settings: { directory: config.tls.acme_directory, email: config.tls.acme_email, caFile: config.tls.acme_ca_file },
-      names: certificateNames(config, deps.mtaHostname), challenges,
+      names: certificateNames(config), challenges,
       store: deps.shared ? createDbCertStore(deps.shared, deps.now) : createFileCertStore(config.storage.data_dir),
     })
     : createFileSource({ cert: config.tls.cert_file, key: config.tls.key_file });
