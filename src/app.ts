@@ -172,7 +172,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const interactions = createInteractionRecorder({ store, recorder, detector, now });
 
   // One certificate for the HTTP listener and inbound STARTTLS (src/tls); null without [tls].
-  const tls = createTls({ config, mtaHostname, now, log: log.child("tls") });
+  const tls = createTls({ config, now, log: log.child("tls"), shared: sharedControl ? store.tls : undefined });
   const health = createHealth({ store, now, zone: config.server.zone, openConnections: () => mta.pool.stats().open, recent: recentErrors, metrics,
     disk: disk.state, tls: tls ? () => tls.provider.health() : undefined });
 
@@ -233,7 +233,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       const [host, port] = splitHostPort(config.server.listen);
       const redirect = await tls?.start();
       server = createHttpsListener({ host, port, maxRequestBodySize: 64 * 1024 * 1024, provider: tls?.provider ?? null, log: log.child("tls"),
-        fetch: async (req, srv) => (req.url.includes(RENEW_PATH) && await handleRenew(req, new URL(req.url).pathname, tls, secret))
+        fetch: async (req, srv) => (req.url.includes(RENEW_PATH) && await handleRenew(req, new URL(req.url).pathname, tls, secret, srv))
           || requestLoad.around(() => http(req, srv.requestIP(req)?.address ?? "")) });
       const listening = server.start();
       const smtp = await inbound.listen();

@@ -249,8 +249,18 @@ export interface NodeRegistry {
   listNodes(): Promise<NodeRecord[]>;
 }
 
+/** TLS state shared by the nodes (src/tls): ACME account key, certificate, key, HTTP-01 answers by name. */
+export interface TlsStateStore {
+  getTlsItem(name: string): Promise<string | null>;
+  putTlsItem(name: string, value: string, now: number): Promise<void>;
+  deleteTlsItem(name: string): Promise<void>;
+  /** Runs `fn` holding the installation's one TLS lock (one node orders at a time); waits for it. */
+  withTlsLock<T>(fn: () => Promise<T>): Promise<T>;
+}
+
 export interface Store {
   control: ControlStore;
+  tls: TlsStateStore; // used on PostgreSQL; with SQLite src/tls keeps files in data_dir/tls
   /** Stored templates and lists (control data: shared by every zone). */
   templates: TemplateRepo;
   lists: ListRepo;

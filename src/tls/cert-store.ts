@@ -10,6 +10,10 @@ export interface CertStore {
   saveCert(pair: KeyPair): Promise<void>;
   loadAccountKey(): Promise<string | null>;
   saveAccountKey(pem: string): Promise<void>;
+  /** Runs an order so that no other node orders at the same time (one process: at once). */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
+  /** True when other nodes read and write the same store (they look at it more often). */
+  shared: boolean;
 }
 
 export const tlsDir = (dataDir: string) => join(dataDir, "tls");
@@ -37,5 +41,7 @@ export function createFileCertStore(dataDir: string): CertStore {
     async saveCert(pair) { write("key.pem", pair.key); write("cert.pem", pair.cert); },
     loadAccountKey: async () => read("account.key"),
     saveAccountKey: async (pem) => write("account.key", pem),
+    exclusive: (fn) => fn(),
+    shared: false,
   };
 }

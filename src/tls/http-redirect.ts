@@ -7,9 +7,9 @@ export function createHttpRedirect(opts: { host: string; port: number; publicUrl
   // public_url may still say http:// (the installation before TLS): the redirect is to https anyway.
   const origin = `https://${target.host}`;
   let server: Bun.Server<undefined> | null = null;
-  const handle = (req: Request): Response => {
+  const handle = async (req: Request): Promise<Response> => {
     const url = new URL(req.url);
-    return answerChallenge(opts.challenges, url.pathname)
+    return (await answerChallenge(opts.challenges, url.pathname))
       ?? new Response(null, { status: 308, headers: { location: `${origin}${url.pathname}${url.search}` } });
   };
   return {

@@ -6,7 +6,9 @@ import type { Logger } from "../log.ts";
 import { createCertificateProvider, type CertificateProvider } from "./provider.ts";
 import { createAcmeSource } from "./acme-source.ts";
 import { createFileSource } from "./file-source.ts";
-import { createFileCertStore, type CertStore } from "./cert-store.ts";
+import { createFileCertStore } from "./cert-store.ts";
+import { createDbCertStore } from "./db-cert-store.ts";
+import type { TlsStateStore } from "../core/store-port.ts";
 import { createChallengeAnswers } from "./challenges.ts";
 import { createHttpRedirect } from "./http-redirect.ts";
 import { certInfo, type CertInfo } from "./cert-info.ts";
@@ -14,22 +16,28 @@ import { certInfo, type CertInfo } from "./cert-info.ts";
 export type { CertificateProvider } from "./provider.ts";
 export { createHttpsListener } from "./https-listener.ts";
 
-/** The names to certify: `hostnames`, else the host of public_url and the MTA's name (no IP literals). */
-export function certificateNames(config: Config, mtaHostname: string): string[] {
-  const names = config.tls.hostnames.length ? config.tls.hostnames : [new URL(config.server.public_url).hostname, mtaHostname];
-  return [...new Set(names.map((n) => n.toLowerCase()))].filter((n) => n && !/^[\d.]+$|:|^\[/.test(n) && n !== "localhost");
+/**
+ * The names to certify: `hostnames`, else the host of public_url and `mta.hostname` as configured
+ * (not the machine's name it falls back to: that is rarely a public name a CA can check). IP
+ * literals and single-label names (localhost) are left out: a public CA certifies neither.
+ */
+export function certificateNames(config: Config): string[] {
+  const names = config.tls.hostnames.length ? config.tls.hostnames : [new URL(config.server.public_url).hostname, config.mta.hostname];
+  return [...new Set(names.map((n) => n.toLowerCase()))].filter((n) => n.includes(".") && !/^[\d.]+$|:|^\[/.test(n));
 }
 
 export const tlsEnabled = (config: Config) => config.tls.acme || Boolean(config.tls.cert_file);
 
-export function createTls(deps: { config: Config; mtaHostname: string; now: () => number; log: Logger; store?: CertStore }) {
+/** `shared`: the control database's TLS state when nodes share PostgreSQL (else data_dir/tls). */
+export function createTls(deps: { config: Config; now: () => number; log: Logger; shared?: TlsStateStore }) {
   const { config } = deps;
   if (!tlsEnabled(config)) return null;
-  const challenges = createChallengeAnswers();
+  const challenges = createChallengeAnswers(deps.shared ? { state: deps.shared, now: deps.now } : undefined);
   const source = config.tls.acme
     ? createAcmeSource({
       settings: { directory: config.tls.acme_directory, email: config.tls.acme_email, caFile: config.tls.acme_ca_file },
-      names: certificateNames(config, deps.mtaHostname), store: deps.store ?? createFileCertStore(config.storage.data_dir), challenges,
+      names: certificateNames(config), challenges,
+      store: deps.shared ? createDbCertStore(deps.shared, deps.now) : createFileCertStore(config.storage.data_dir),
     })
     : createFileSource({ cert: config.tls.cert_file, key: config.tls.key_file });
   const provider: CertificateProvider = createCertificateProvider({ source, now: deps.now, log: deps.log });
@@ -68,13 +76,15 @@ export const RENEW_PATH = "/_postern/tls/renew";
 export const renewToken = (secret: string) => createHmac("sha256", secret).update("postern tls renew").digest("hex");
 
 /** Answers RENEW_PATH (POST, the token as bearer); null for every other request. */
-export async function handleRenew(req: Request, path: string, tls: Tls | null, secret: string): Promise<Response | null> {
+export async function handleRenew(req: Request, path: string, tls: Tls | null, secret: string, server?: Bun.Server<undefined>): Promise<Response | null> {
   if (path !== RENEW_PATH) return null;
   const given = Buffer.from((req.headers.get("authorization") ?? "").replace(/^Bearer\s+/i, ""));
   const want = Buffer.from(renewToken(secret));
   if (req.method !== "POST" || given.length !== want.length || !timingSafeEqual(given, want)) return Response.json({ error: "forbidden" }, { status: 403 });
   if (!tls) return Response.json({ ok: false, error: "TLS is not configured ([tls] acme or cert_file)" }, { status: 409 });
   const force = new URL(req.url).searchParams.get("force") === "1";
+  server?.timeout(req, 0); // an order with a real CA can outlast Bun's 10 s idle timeout; the CLI waits
+
   const result = await tls.provider.renew(force);
   return Response.json(result, { status: result.ok ? 200 : 502 });
 }

@@ -11,8 +11,8 @@ export interface CertSource {
   load(): Promise<KeyPair | null>;
   /** True when `pair` should be replaced by `obtain()` (ACME: due for renewal, or other names). */
   due(info: CertInfo, now: number): boolean;
-  /** Obtains and keeps a new certificate (ACME); absent for sources that cannot. */
-  obtain?(): Promise<KeyPair>;
+  /** Obtains and keeps a new certificate (ACME); absent for sources that cannot. `current`: what serves now. */
+  obtain?(opts: { current: CertInfo | null; now: number }): Promise<KeyPair>;
   /** How long between checks when all is well. */
   checkEveryMs: number;
   /** The delay before the next attempt after `failures` failures in a row ending with `error`. */
@@ -56,7 +56,7 @@ export function createCertificateProvider(deps: { source: CertSource; now: () =>
       await loadKept();
       const obtain = source.obtain;
       if (obtain && (force || !current || source.due(current.info, deps.now()))) {
-        const pair = await obtain();
+        const pair = await obtain({ current: current?.info ?? null, now: deps.now() });
         swap(pair, certInfo(pair.cert));
       }
       lastError = null;

@@ -1,6 +1,7 @@
 // openPostgresStore: the control schema on control_url (shared by every node of every zone) and
 // one schema per local zone on postern_url, migrated on open. Several nodes open the same
 // database: they share the queue and the outbox (claims carry this node's id and a lease).
+import { createTlsStateStore } from "./tls-state.ts";
 import type { ServeLease, Store, ZoneStore } from "../../core/store-port.ts";
 import { AppError } from "../../core/errors.ts";
 import { migrate, openPool, type Sql } from "./db.ts";
@@ -47,6 +48,7 @@ export async function openPostgresStore(opts: PostgresOptions): Promise<Store> {
     templates: createTemplateRepo(control),
     lists: createListRepo(control),
     nodes: createNodeRegistry(control),
+    tls: createTlsStateStore(control),
     zone(name) {
       const z = zones.get(name);
       if (!z) throw new Error(`unknown zone "${name}" (configured: ${opts.zones.join(", ")})`);

@@ -89,6 +89,9 @@ export const CONTROL_MIGRATIONS: string[] = [
      FOR EACH STATEMENT EXECUTE FUNCTION bump_control_changes();
    CREATE TRIGGER webhooks_changed AFTER INSERT OR UPDATE OR DELETE ON webhooks
      FOR EACH STATEMENT EXECUTE FUNCTION bump_control_changes();`,
+  // TLS state shared by every node (src/tls): the ACME account key, the certificate and its key,
+  // and open HTTP-01 answers (any node may receive the CA's request), by name.
+  `CREATE TABLE tls_items (name TEXT PRIMARY KEY, content TEXT NOT NULL, updated_at BIGINT NOT NULL);`,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

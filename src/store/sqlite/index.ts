@@ -1,4 +1,5 @@
 // openSqliteStore: control.sqlite plus one <zone>.sqlite per configured zone, all in WAL mode.
+import { createTlsStateStore } from "./tls-state.ts";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Database } from "bun:sqlite";
@@ -45,6 +46,7 @@ export function openSqliteStore(dataDir: string, zoneNames: string[]): Store {
     templates: createTemplateRepo(controlDb),
     lists: createListRepo(controlDb),
     nodes: createNodeRegistry(controlDb),
+    tls: createTlsStateStore(controlDb),
     zone(name: string) {
       const z = zones.get(name);
       if (!z) throw new Error(`unknown zone "${name}" (configured: ${zoneNames.join(", ")})`);

@@ -88,6 +88,8 @@ export const CONTROL_MIGRATIONS: string[] = [
   // Egress (docs/egress.md): sends per source per UTC hour, for the warm-up caps; a domain's pool.
   `CREATE TABLE egress_sends (source TEXT NOT NULL, hour INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (source, hour));
    ALTER TABLE domains ADD COLUMN pool TEXT NOT NULL DEFAULT '';`,
+  // TLS state shared by nodes (src/tls): account key, certificate, HTTP-01 answers by name.
+  `CREATE TABLE tls_items (name TEXT PRIMARY KEY, content TEXT NOT NULL, updated_at INTEGER NOT NULL);`,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [
