@@ -54,9 +54,13 @@ export class SmtpClient {
     } as ConstructorParameters<typeof SMTPConnection>[0]);
     return new Promise((resolve, reject) => {
       const fail = (err: Error) => { conn.close(); reject(err); };
+      // A connection closed before the greeting ends without an 'error': the caller must not wait forever.
+      const ended = () => fail(Object.assign(new Error("connection closed before the greeting"), { code: "ECONNECTION" }));
       conn.once("error", fail);
+      conn.once("end", ended);
       conn.connect(() => {
         conn.removeListener("error", fail);
+        conn.removeListener("end", ended);
         resolve(new SmtpClient(hop, conn));
       });
     });
