@@ -53,7 +53,9 @@ export async function warmUp(): Promise<number> {
   let app: App | null = null;
   try {
     const file = join(dir, "postern.toml");
-    writeFileSync(file, `[server]\nlisten = "127.0.0.1:0"\n[smtp]\nlisten = "127.0.0.1:0"\n[storage]\ndata_dir = ${JSON.stringify(join(dir, "data"))}\n`);
+    writeFileSync(file, `[server]\nlisten = "127.0.0.1:0"\n[smtp]\nlisten = "127.0.0.1:0"\n[storage]\ndata_dir = ${JSON.stringify(join(dir, "data"))}\n` +
+      // A small temporary filesystem must not refuse the scratch sends (its files are deleted at once).
+      'min_free = "0"\n');
     app = await createApp(loadConfig({ file, env: {} }), { log: createLogger({ level: "silent" }) });
     await app.domains.add(DOMAIN);
     await app.domains.verify(DOMAIN, true);

@@ -251,18 +251,18 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     async stop() {
       stopping = true;
       const deadline = now() + config.server.shutdown_grace;
-      if (server) {
-        void server.stop(false);
-        while (requestLoad.open() > 0 && now() < deadline) await Bun.sleep(20);
-        await Promise.race([inbound.close(), Bun.sleep(Math.max(0, deadline - now()))]);
-      }
+      // The listeners stay open meanwhile, answering new work 503 / 421; what is in flight finishes.
+      while ((requestLoad.open() > 0 || inbound.busy() > 0) && now() < deadline) await Bun.sleep(20);
       await tls?.stop();
       await mta.stop(deadline);
+      if (server) {
+        await server.stop(true);
+        await Promise.race([inbound.close(), Bun.sleep(1000)]);
+      }
       await events.stop();
       await retention.stop();
       await access.flushTouches();
       await nodes.stop();
-      if (server) await server.stop(true);
       await store.close();
       await serveLease?.release();
     },

@@ -69,6 +69,7 @@ type Session = SMTPServerSession & { user?: unknown; inboundRcpts?: string[] };
 const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
 // RFC 3463 4.3.1 "mail system full", Postfix's words for the same refusal.
 const insufficientStorage = () => smtpError(452, "4.3.1 Insufficient system storage");
+const shuttingDown = () => smtpError(421, "4.3.2 service shutting down, try again later");
 const isLoopback = (ip: string) => /^(127\.|::1$|::ffff:127\.)/.test(ip);
 
 export function createInboundServer(deps: InboundDeps) {
@@ -83,9 +84,9 @@ export function createInboundServer(deps: InboundDeps) {
     ...(deps.tls ? { key: readFileSync(deps.tls.key), cert: readFileSync(deps.tls.cert) } : shared ?? {}),
     onAuth: (auth, session, cb) => void onAuth(auth, session).then((user) => cb(null, { user }), (e) => cb(e)),
     onRcptTo: (address, session, cb) => void onRcptTo(address.address, session as Session).then(() => cb(), (e) => cb(e)),
-    onMailFrom: (_address, _session, cb) => cb(deps.disk && !deps.disk.mayAccept() ? insufficientStorage() : undefined),
+    onMailFrom: (_address, _session, cb) => cb(deps.stopping?.() ? shuttingDown() : deps.disk && !deps.disk.mayAccept() ? insufficientStorage() : undefined),
     onConnect: (session, cb) => {
-      if (deps.stopping?.()) return cb(smtpError(421, "4.3.2 service shutting down, try again later"));
+      if (deps.stopping?.()) return cb(shuttingDown());
       const refusal = admit(session.remoteAddress);
       if (!refusal) admitted.add(session.id);
       cb(refusal);
@@ -95,7 +96,10 @@ export function createInboundServer(deps: InboundDeps) {
       receiving.get(session.id)?.abort();
       receiving.delete(session.id);
     },
-    onData: (stream, session, cb) => {
+    onData: (stream, session, done) => {
+      // A transaction in DATA is finished even while the server stops (busy() tells the stop).
+      inData++;
+      const cb: typeof done = (...args) => { inData--; done(...args); };
       const s = session as Session;
       // Mail for a receiving domain streams into the store (bounded memory per connection).
       if (!s.user && s.inboundRcpts?.length && deps.inbound) {
@@ -132,6 +136,7 @@ export function createInboundServer(deps: InboundDeps) {
     },
   });
 
+  let inData = 0;
   // Messages streaming in, by session: a closed connection aborts its message.
   const receiving = new Map<string, AbortController>();
 
@@ -253,6 +258,8 @@ export function createInboundServer(deps: InboundDeps) {
         });
       });
     },
+    /** Transactions in DATA right now (a stop waits for them). */
+    busy: () => inData,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

@@ -1,7 +1,8 @@
 // SIGTERM of a real `postern serve` partway through 2,000 deliveries to a sink answering in 20 ms:
 // the process exits 0, and after a restart every recipient is delivered exactly once (counted at the
 // sink by Message-ID). A second case stops a server whose MX tarpits: the grace bounds the stop,
-// the recipients on the wire stay queued and are delivered after the restart.
+// the recipients on the wire stay queued and are delivered after the restart. A third watches the
+// listeners while a stop drains: 503 in the surface's shape over HTTP, 421 to a new SMTP connection.
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +12,7 @@ import { createApp } from "../../src/app.ts";
 import { createLogger } from "../../src/log.ts";
 import { writeConfig } from "../helpers/app.ts";
 import { startSink, type Sink } from "../helpers/smtp-sink.ts";
+import SMTPConnection from "nodemailer/lib/smtp-connection/index.js";
 
 const dirs: string[] = [];
 afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
@@ -100,3 +102,36 @@ test("a tarpitting MX does not hold the stop past shutdown_grace; its recipients
   await sink.close();
   expect(new Set(sink.messages.flatMap((m) => m.to)).size).toBe(3);
 }, 180_000);
+
+test("while a stop drains, new HTTP requests get the surface's 503 and new SMTP connections 421", async () => {
+  // The sink takes 3 s to answer each DATA: the stop waits for the one on the wire.
+  const sink = await startSink({ delayMs: 3000 });
+  const file = await queued(sink, 1, "", 'shutdown_grace = "20s"\n');
+  const app = await createApp(loadConfig({ file, env: {} }), { log: createLogger({ level: "silent" }) });
+  const key = (await app.access.createKey({ kind: "domain", domain: "example.com" })).key;
+  const where = await app.start();
+  await sink.waitFor(1, 20_000);
+  const stopped = app.stop();
+  const res = await fetch(`http://${where.http}/v3/mail/send`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({ personalizations: [{ to: [{ email: "late@dest.test" }] }], from: { email: "a@example.com" }, subject: "x", content: [{ type: "text/plain", value: "x" }] }) });
+  expect(res.status).toBe(503);
+  expect(res.headers.get("retry-after")).toBeTruthy();
+  expect(((await res.json()) as { errors: { message: string }[] }).errors[0]!.message).toContain("shutting down");
+  const mg = await fetch(`http://${where.http}/v3/example.com/messages`, { method: "POST", headers: { authorization: `Basic ${btoa(`api:${key}`)}` },
+    body: new URLSearchParams({ from: "a@example.com", to: "late@dest.test", subject: "x", text: "x" }) });
+  expect(mg.status).toBe(503);
+  const greeting = await new Promise<number | undefined>((resolve) => {
+    const conn = new SMTPConnection({ host: "127.0.0.1", port: Number(where.smtp!.split(":").pop()), ignoreTLS: true });
+    conn.on("error", (e: Error & { responseCode?: number }) => resolve(e.responseCode));
+    conn.connect(() => { conn.quit(); resolve(220); });
+  });
+  expect(greeting).toBe(421);
+  await stopped;
+  // The message on the wire finished and its outcome was written: a restart sends nothing again.
+  expect(sink.messages.length).toBe(1);
+  expect(sink.messages[0]!.replied).toBe(true);
+  const again = await createApp(loadConfig({ file, env: {} }), { log: createLogger({ level: "silent" }) });
+  expect((await again.store.zone("us").queueStats(Date.now())).queued).toBe(0);
+  await again.stop();
+  await sink.close();
+}, 60_000);
