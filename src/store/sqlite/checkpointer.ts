@@ -10,16 +10,21 @@
 // A PASSIVE checkpoint copies pages back but never makes the log start over: SQLite rewinds the log
 // only when a writer finds every frame copied and no reader in the log, which a busy server (there
 // is always a read or a write in progress) almost never offers, so the file grew by gigabytes
-// (issue #30). Once the log holds RESTART_AT bytes the worker runs a RESTART checkpoint: it waits
-// (at most its busy timeout) for the readers of the log to finish, and the next write starts the
-// log over from its beginning; journal_size_limit (db.ts) then trims the file back.
+// (issue #30). Once the log holds RESTART_AT bytes the worker tells the serving thread, which runs a
+// TRUNCATE checkpoint on its own connection between two tasks of its event loop: every statement of
+// the serving thread runs synchronously, so none of its reads is open then, the worker has already
+// copied nearly every frame back, and the log file goes back to zero bytes. (A RESTART from the
+// worker itself needed a moment with no reader at all, which a busy thread offers only by chance:
+// the log then still grew past 100 MB in the test.)
 import type { Database } from "bun:sqlite";
 
 const INTERVAL_MS = 200;
 /** Log size (bytes) past which the worker makes the log start over. */
 export const RESTART_AT = 32 * 1024 * 1024;
-/** How long a RESTART checkpoint may wait for the serving thread's reads and writes; else it is tried at the next tick. */
+/** How long a checkpoint may wait for another connection (the worker's, a CLI's) to let go. */
 const RESTART_WAIT_MS = 50;
+/** At most one TRUNCATE per file in this long: each copies the last frames and syncs the files. */
+const TRUNCATE_EVERY_MS = 1_000;
 /** SQLite's default wal_autocheckpoint, restored when the worker stops or fails. */
 const DEFAULT_AUTOCHECKPOINT = 1_000;
 const STOP_TIMEOUT_MS = 2_000;
@@ -40,7 +45,7 @@ self.onmessage = (ev) => {
     timer = setInterval(() => {
       for (const { db, frameBytes } of dbs) {
         const r = db.query("PRAGMA wal_checkpoint(PASSIVE)").get();
-        if (r.log * frameBytes >= ev.data.restartAt) db.query("PRAGMA wal_checkpoint(RESTART)").get();
+        if (r.log * frameBytes >= ev.data.restartAt) postMessage({ type: "big", index: dbs.findIndex((d) => d.db === db) });
       }
     }, ev.data.intervalMs);
   } else if (ev.data.type === "stop") {
@@ -67,6 +72,17 @@ export function startCheckpointer(files: { db: Database; path: string }[], onFai
     onFailure?.(why);
   };
   worker.onerror = (e) => fail(String((e as ErrorEvent).message ?? e));
+  const lastTruncate = files.map(() => 0);
+  worker.addEventListener("message", (ev: MessageEvent<{ type: string; index: number }>) => {
+    const f = files[ev.data.index];
+    if (ev.data.type !== "big" || !f || stopping || Date.now() - lastTruncate[ev.data.index]! < TRUNCATE_EVERY_MS) return;
+    lastTruncate[ev.data.index] = Date.now();
+    try {
+      f.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    } catch (e) {
+      onFailure?.(`WAL truncate failed: ${String((e as Error)?.message ?? e)}`);
+    }
+  });
   worker.addEventListener("close", () => fail("checkpoint worker exited"));
   setAuto(0);
   worker.postMessage({ type: "start", paths: files.map((f) => f.path), intervalMs: INTERVAL_MS, restartAt: RESTART_AT, restartWaitMs: RESTART_WAIT_MS });
@@ -81,7 +97,7 @@ export function startCheckpointer(files: { db: Database; path: string }[], onFai
         if (!failed) {
           await new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, STOP_TIMEOUT_MS);
-            worker.onmessage = (ev: MessageEvent<{ type: string }>) => { if (ev.data.type === "stopped") { clearTimeout(timer); resolve(); } };
+            worker.addEventListener("message", (ev: MessageEvent<{ type: string }>) => { if (ev.data.type === "stopped") { clearTimeout(timer); resolve(); } });
             worker.postMessage({ type: "stop" });
           });
         }
