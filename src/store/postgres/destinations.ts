@@ -25,9 +25,10 @@ const WAITING_KEYS = `WITH RECURSIVE k AS (
 /** One arm per key (a LATERAL join over unnest locks no better and plans worse), limits as literals. */
 const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
 function claimKeysSql(wants: { key: string; limit: number }[]): string {
-  const arms = wants.map((w) => `(SELECT id FROM recipients WHERE ${PENDING} AND rcpt_domain = ${literal(w.key)} AND next_attempt_at <= $1
+  // A locking clause may not sit in a UNION's arm: each arm is its own CTE, the union reads them.
+  const arms = wants.map((w, i) => `a${i} AS (SELECT id FROM recipients WHERE ${PENDING} AND rcpt_domain = ${literal(w.key)} AND next_attempt_at <= $1
     ORDER BY rcpt_domain, next_attempt_at LIMIT ${Math.floor(w.limit)} FOR UPDATE SKIP LOCKED)`);
-  return `WITH picked AS (${arms.join(" UNION ALL ")})
+  return `WITH ${arms.join(", ")}, picked AS (${wants.map((_, i) => `SELECT id FROM a${i}`).join(" UNION ALL ")})
     UPDATE recipients r SET next_attempt_at = $1 + $2, owner = $3 FROM picked WHERE r.id = picked.id RETURNING r.*`;
 }
 
