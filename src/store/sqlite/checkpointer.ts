@@ -23,8 +23,8 @@ const INTERVAL_MS = 200;
 export const RESTART_AT = 32 * 1024 * 1024;
 /** How long a checkpoint may wait for another connection (the worker's, a CLI's) to let go. */
 const RESTART_WAIT_MS = 50;
-/** At most one TRUNCATE per file in this long: each copies the last frames and syncs the files. */
-const TRUNCATE_EVERY_MS = 1_000;
+/** Ticks between two requests to truncate one file: each copies the last frames and syncs the files. */
+const TRUNCATE_EVERY_TICKS = 5;
 /** SQLite's default wal_autocheckpoint, restored when the worker stops or fails. */
 const DEFAULT_AUTOCHECKPOINT = 1_000;
 const STOP_TIMEOUT_MS = 2_000;
@@ -40,13 +40,14 @@ self.onmessage = (ev) => {
       const db = new Database(p);
       db.exec("PRAGMA busy_timeout = " + ev.data.restartWaitMs);
       const pageSize = db.query("PRAGMA page_size").get().page_size;
-      return { db, frameBytes: pageSize + 24 };
+      return { db, frameBytes: pageSize + 24, cool: 0 };
     });
     timer = setInterval(() => {
-      for (const { db, frameBytes } of dbs) {
-        const r = db.query("PRAGMA wal_checkpoint(PASSIVE)").get();
-        if (r.log * frameBytes >= ev.data.restartAt) postMessage({ type: "big", index: dbs.findIndex((d) => d.db === db) });
-      }
+      dbs.forEach((d, index) => {
+        const r = d.db.query("PRAGMA wal_checkpoint(PASSIVE)").get();
+        if (d.cool > 0) d.cool--;
+        else if (r.log * d.frameBytes >= ev.data.restartAt) { d.cool = ev.data.truncateEveryTicks; postMessage({ type: "big", index }); }
+      });
     }, ev.data.intervalMs);
   } else if (ev.data.type === "stop") {
     clearInterval(timer);
@@ -72,11 +73,9 @@ export function startCheckpointer(files: { db: Database; path: string }[], onFai
     onFailure?.(why);
   };
   worker.onerror = (e) => fail(String((e as ErrorEvent).message ?? e));
-  const lastTruncate = files.map(() => 0);
   worker.addEventListener("message", (ev: MessageEvent<{ type: string; index: number }>) => {
     const f = files[ev.data.index];
-    if (ev.data.type !== "big" || !f || stopping || Date.now() - lastTruncate[ev.data.index]! < TRUNCATE_EVERY_MS) return;
-    lastTruncate[ev.data.index] = Date.now();
+    if (ev.data.type !== "big" || !f || stopping) return;
     try {
       f.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
     } catch (e) {
@@ -85,7 +84,8 @@ export function startCheckpointer(files: { db: Database; path: string }[], onFai
   });
   worker.addEventListener("close", () => fail("checkpoint worker exited"));
   setAuto(0);
-  worker.postMessage({ type: "start", paths: files.map((f) => f.path), intervalMs: INTERVAL_MS, restartAt: RESTART_AT, restartWaitMs: RESTART_WAIT_MS });
+  worker.postMessage({ type: "start", paths: files.map((f) => f.path), intervalMs: INTERVAL_MS, restartAt: RESTART_AT, restartWaitMs: RESTART_WAIT_MS,
+    truncateEveryTicks: TRUNCATE_EVERY_TICKS });
   worker.unref();
   return {
     /** Idempotent; before the serving connections close (the last one to close checkpoints and removes the log). */
