@@ -44,7 +44,10 @@ self.onmessage = (ev) => {
     });
     timer = setInterval(() => {
       dbs.forEach((d, index) => {
-        const r = d.db.query("PRAGMA wal_checkpoint(PASSIVE)").get();
+        let r;
+        // A full disk (SQLITE_FULL) fails this checkpoint only: the next tick tries again once
+        // space returns, and the serving thread keeps its checkpoints off meanwhile.
+        try { r = d.db.query("PRAGMA wal_checkpoint(PASSIVE)").get(); } catch { return; }
         if (d.cool > 0) d.cool--;
         else if (r.log * d.frameBytes >= ev.data.restartAt) { d.cool = ev.data.truncateEveryTicks; postMessage({ type: "big", index }); }
       });
