@@ -27,6 +27,14 @@ describe("signature data", () => {
     }
   });
 
+  test("Proofpoint's published service networks are its probable-scanner space", () => {
+    const ctx = createClassifierContext();
+    for (const ip of ["208.36.134.7", "208.84.66.1", "208.86.203.250", "209.66.100.100"]) {
+      expect(ctx.networks.lookup(ip), ip).toMatchObject({ family: "proofpoint", role: "scanner-probable" });
+    }
+    expect(ctx.networks.lookup("209.66.100.63")).toBeUndefined();
+  });
+
   test("MX suffixes are lower-case, dot-free at the ends and unique", () => {
     const suffixes = MX_GATEWAYS.map((g) => g.suffix);
     expect(new Set(suffixes).size).toBe(suffixes.length);

@@ -76,6 +76,15 @@ export const NETWORK_RANGES: readonly NetworkRangeSet[] = [
     ],
   },
   {
+    family: "proofpoint",
+    role: "scanner-probable",
+    source:
+      "Proofpoint support portal, 'Support Info' page (proofpoint.my.site.com/support/PPSup_SupportInfo): the " +
+      "networks a Proofpoint appliance must reach for spam/AV/encryption updates, i.e. Proofpoint-operated " +
+      "space; only the prefixes not already covered above",
+    cidrs: ["208.36.134.0/24", "208.84.64.0/22", "208.86.200.0/22", "209.66.100.64/26"],
+  },
+  {
     family: "mimecast",
     role: "scanner-probable",
     source:
