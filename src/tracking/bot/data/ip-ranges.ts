@@ -9,8 +9,10 @@
  * - apple-egress: Apple MPP and iCloud Private Relay share it; opens are machine, clicks are people.
  * - google: Gmail image proxy (human opens) and prefetch (machine opens); told apart by UA.
  * - mail-proxy-human: Exchange Online client ranges; Outlook on the web fetches images from them.
+ * - cloud: public-cloud compute (data/cloud-ranges.ts); sandboxes and VDI users alike, so it counts
+ *   only together with a gateway MX and a click within seconds of delivery.
  */
-export type NetworkRole = "scanner" | "scanner-probable" | "apple-egress" | "google" | "mail-proxy-human";
+export type NetworkRole = "scanner" | "scanner-probable" | "apple-egress" | "google" | "mail-proxy-human" | "cloud";
 
 export interface NetworkRangeSet {
   family: string;
