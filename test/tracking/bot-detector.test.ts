@@ -8,6 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { pgSkipReason, startPostgres, type PgCluster } from "../helpers/postgres.ts";
+import { startDnsmasq } from "../helpers/dnsmasq.ts";
+import { createSystemResolver } from "../../src/dns.ts";
+import { createBotDetector } from "../../src/tracking/bot-detector.ts";
 
 const CHROME = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const pg: PgCluster | null = pgSkipReason ? null : await startPostgres();
@@ -52,5 +55,29 @@ describe("bot-detection memory shared by the instances of a zone", () => {
   test("WAL SQLite: a honeypot hit at one instance marks the visitor at the other", () => honeypotSeenByThePeer(""), 30_000);
   test.skipIf(pg === null)("PostgreSQL: a honeypot hit at one node marks the visitor at the other", async () => {
     await honeypotSeenByThePeer(`[storage]\nengine = "postgres"\npostgres_url = "${await pg!.createDatabase("bot")}"\n`);
+  }, 30_000);
+});
+
+// The MX prior end to end: the detector looks the recipient domain's MX up in real DNS (dnsmasq);
+// a click from AWS space 20 s after delivery is the gateway's sandbox only behind a gateway.
+describe("the recipient's MX as a prior for clicks", () => {
+  test("an AWS click within seconds is a bot behind Proofpoint, a person behind a plain MX", async () => {
+    const dns = await startDnsmasq([
+      { type: "MX", name: "behind-gateway.test", value: "mx0a-00123456.pphosted.com", priority: 10 },
+      { type: "MX", name: "plain.test", value: "mx.plain.test", priority: 10 },
+    ]);
+    const t = await makeTestApp({});
+    try {
+      const now = Date.now();
+      const detector = createBotDetector({ resolver: createSystemResolver([dns.server]), now: () => now, store: t.app.store });
+      const click = (domain: string, seconds: number) => detector.classify({ zone: "us", ip: "35.156.8.243", userAgent: CHROME,
+        action: "click", domain, messageId: `m-${domain}-${seconds}`, recipientId: "r1", linkId: "l1", at: now, deliveredAt: now - seconds * 1000 });
+      expect(await click("behind-gateway.test", 20)).toMatchObject({ isBot: true, family: "proofpoint", reasons: expect.arrayContaining(["timing:gateway-scan"]) });
+      expect((await click("plain.test", 20)).isBot).toBe(false);
+      expect((await click("behind-gateway.test", 600)).isBot).toBe(false);
+    } finally {
+      await t.close();
+      await dns.stop();
+    }
   }, 30_000);
 });

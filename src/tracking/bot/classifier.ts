@@ -80,6 +80,17 @@ function decideProbableNetwork(f: Facts, windowSeconds: number): Decision {
   return human(reason, "timing:after-window(browser-isolation)");
 }
 
+/**
+ * The recipient's MX as a prior: mail behind a security gateway has its links fetched by the
+ * gateway's sandbox within seconds of delivery, from cloud space. The same click minutes later, or
+ * from an address outside cloud space, stays a person's (VDI, isolation, corporate NAT).
+ */
+function decideGatewayPrior(f: Facts, ctx: ClassifierContext): Decision {
+  if (f.gateway?.role !== "gateway" || f.network?.role !== "cloud" || f.seconds === undefined) return undefined;
+  if (f.seconds >= ctx.thresholds.gatewayCloudWindowSeconds) return undefined;
+  return bot(f.gateway.family, `mx:${f.gateway.family}`, `network:${f.network.family}`, "timing:gateway-scan");
+}
+
 function decideHoneypot(s: InteractionSignals, f: Facts, ctx: ClassifierContext): Decision {
   if (!s.hasHoneypotHit || f.isSharedHumanNetwork) return undefined;
   const t = ctx.thresholds;
@@ -155,6 +166,7 @@ function classifyClick(s: InteractionSignals, f: Facts, ctx: ClassifierContext):
   const rest =
     decidePattern(s, ctx) ??
     decideProbableNetwork(f, ctx.thresholds.probableNetworkWindowSeconds) ??
+    decideGatewayPrior(f, ctx) ??
     decideHoneypot(s, f, ctx) ??
     decideTiming(f, ctx);
   if (rest) return rest;

@@ -2,6 +2,7 @@
 // structures the classifier reads. Build once at startup and share; the result is immutable.
 
 import { createIpRangeMatcher, parseCidr, type IpRangeMatcher } from "./cidr.ts";
+import { CLOUD_RANGES } from "./data/cloud-ranges.ts";
 import { NETWORK_RANGES, type NetworkRangeSet, type NetworkRole } from "./data/ip-ranges.ts";
 import { MX_GATEWAYS, type MxRole } from "./data/mx-gateways.ts";
 import { DEFAULT_STALE_CHROME_BELOW_MAJOR, UA_PATTERNS, type UaKind } from "./data/ua-patterns.ts";
@@ -46,6 +47,9 @@ export const DEFAULT_THRESHOLDS: Readonly<ClassifierThresholds> = Object.freeze(
   probableNetworkWindowSeconds: 300,
   // Same bound: every delivery-time sandbox in the research has finished by 5 minutes.
   honeypotWindowSeconds: 300,
+  // Gateways scan at delivery, "within seconds" (Mimecast 2 s-2 min, TAP from 5 s); a minute keeps
+  // people behind a gateway who read at once from cloud desktops or cloud egress out of it.
+  gatewayCloudWindowSeconds: 60,
   linksInSecond: 2,
   // autoemails' "Leo" rule: >= 3 unique links in < 2 s; we allow 5 s for scanner jitter.
   linksInBurst: 3,
@@ -115,7 +119,9 @@ function* rangeEntries(sets: readonly NetworkRangeSet[]): Generator<readonly [st
 
 /** Builds a classifier context from the shipped data plus options; throws on malformed data. */
 export function createClassifierContext(options: ClassifierOptions = {}): ClassifierContext {
-  const sets = [...(options.omitBuiltinRanges ? [] : NETWORK_RANGES), ...(options.extraRanges ?? [])];
+  // Cloud space first: a vendor range inside it (Barracuda EGD sits in AWS) is more specific and wins.
+  const builtin = options.omitBuiltinRanges ? [] : [...CLOUD_RANGES, ...NETWORK_RANGES];
+  const sets = [...builtin, ...(options.extraRanges ?? [])];
   return {
     networks: createIpRangeMatcher(rangeEntries(sets)),
     thresholds: Object.freeze({ ...DEFAULT_THRESHOLDS, ...options.thresholds }),

@@ -54,6 +54,8 @@ export interface ClassifierThresholds {
   probableNetworkWindowSeconds: number;
   /** Window in which a honeypot hit by the same (ip, UA) counts without further corroboration. */
   honeypotWindowSeconds: number;
+  /** Window in which a click from cloud space on mail behind a security gateway is its scanner. */
+  gatewayCloudWindowSeconds: number;
   /** Distinct links within one second that no person produces. */
   linksInSecond: number;
   /** Distinct links within the burst window that no person produces. */

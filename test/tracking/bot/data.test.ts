@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { createIpRangeMatcher, parseCidr } from "../../../src/tracking/bot/cidr.ts";
 import { createClassifierContext, parseRangeList } from "../../../src/tracking/bot/context.ts";
+import { CLOUD_RANGES } from "../../../src/tracking/bot/data/cloud-ranges.ts";
 import { NETWORK_RANGES } from "../../../src/tracking/bot/data/ip-ranges.ts";
 import { MX_GATEWAYS } from "../../../src/tracking/bot/data/mx-gateways.ts";
 import { UA_PATTERNS } from "../../../src/tracking/bot/data/ua-patterns.ts";
@@ -25,6 +26,28 @@ describe("signature data", () => {
         expect(seen.lookup(first), cidr).toBe(set.family);
       }
     }
+  });
+
+  test("Proofpoint's published service networks are its probable-scanner space", () => {
+    const ctx = createClassifierContext();
+    for (const ip of ["208.36.134.7", "208.84.66.1", "208.86.203.250", "209.66.100.100"]) {
+      expect(ctx.networks.lookup(ip), ip).toMatchObject({ family: "proofpoint", role: "scanner-probable" });
+    }
+    expect(ctx.networks.lookup("209.66.100.63")).toBeUndefined();
+  });
+
+  test("cloud space parses, names its source, and never hides a vendor or people-carrying range", () => {
+    const ctx = createClassifierContext();
+    for (const set of CLOUD_RANGES) {
+      expect(set.role).toBe("cloud");
+      expect(set.source).toContain("ip-ranges.json");
+      for (const cidr of set.cidrs) expect(parseCidr(cidr), cidr).toBeDefined();
+    }
+    for (const set of NETWORK_RANGES) {
+      for (const cidr of set.cidrs) expect(ctx.networks.lookup(cidr.split("/")[0] ?? "")?.role, cidr).toBe(set.role);
+    }
+    expect(ctx.networks.lookup("35.156.8.243")).toEqual({ family: "aws", role: "cloud" });
+    expect(ctx.networks.lookup("81.2.69.160")).toBeUndefined();
   });
 
   test("MX suffixes are lower-case, dot-free at the ends and unique", () => {

@@ -43,6 +43,8 @@ export const IP = {
   home: "81.2.69.160",
   mobileV6: "2607:fb90:1234:5678::1",
   azure: "20.42.17.9",
+  aws: "35.156.8.243",
+  barracudaInAws: "3.24.133.130",
 } as const;
 
 export const MX = {

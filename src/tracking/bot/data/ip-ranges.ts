@@ -9,8 +9,10 @@
  * - apple-egress: Apple MPP and iCloud Private Relay share it; opens are machine, clicks are people.
  * - google: Gmail image proxy (human opens) and prefetch (machine opens); told apart by UA.
  * - mail-proxy-human: Exchange Online client ranges; Outlook on the web fetches images from them.
+ * - cloud: public-cloud compute (data/cloud-ranges.ts); sandboxes and VDI users alike, so it counts
+ *   only together with a gateway MX and a click within seconds of delivery.
  */
-export type NetworkRole = "scanner" | "scanner-probable" | "apple-egress" | "google" | "mail-proxy-human";
+export type NetworkRole = "scanner" | "scanner-probable" | "apple-egress" | "google" | "mail-proxy-human" | "cloud";
 
 export interface NetworkRangeSet {
   family: string;
@@ -74,6 +76,15 @@ export const NETWORK_RANGES: readonly NetworkRangeSet[] = [
       "185.132.180.0/22",
       "185.183.28.0/22",
     ],
+  },
+  {
+    family: "proofpoint",
+    role: "scanner-probable",
+    source:
+      "Proofpoint support portal, 'Support Info' page (proofpoint.my.site.com/support/PPSup_SupportInfo): the " +
+      "networks a Proofpoint appliance must reach for spam/AV/encryption updates, i.e. Proofpoint-operated " +
+      "space; only the prefixes not already covered above",
+    cidrs: ["208.36.134.0/24", "208.84.64.0/22", "208.86.200.0/22", "209.66.100.64/26"],
   },
   {
     family: "mimecast",
