@@ -19,6 +19,7 @@ import { createApp } from "../src/app.ts";
 import { createLogger } from "../src/log.ts";
 import { writeConfig } from "../test/helpers/app.ts";
 import { startSinkProcess } from "./sink-process.ts";
+import { serverUrl } from "./serve.ts";
 
 const RATE = Number(process.env.SOAK_RATE ?? 200);
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 480);
@@ -44,18 +45,6 @@ async function setUp(dir: string, sinkPort: number) {
   const key = (await setup.access.createKey({ kind: "domain", domain: "soak.example" })).key;
   await setup.stop();
   return { file, key };
-}
-
-async function serverUrl(stdout: ReadableStream<Uint8Array>): Promise<string> {
-  let buf = "";
-  const reader = stdout.getReader();
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`serve exited: ${buf}`);
-    buf += new TextDecoder().decode(value);
-    const m = /https?:\/\/[\d.]+:\d+|(?:listening|http)[^\n]*?([\d.]+:\d+)/i.exec(buf);
-    if (m) { reader.releaseLock(); return m[0].startsWith("http") ? m[0] : `http://${m[1]}`; }
-  }
 }
 
 /** Sends at RATE a second (open loop, at most IN_FLIGHT at once) until `until`; counts answers. */

@@ -13,6 +13,7 @@ import { createLogger } from "../../src/log.ts";
 import { writeConfig } from "../helpers/app.ts";
 import { startSink } from "../helpers/smtp-sink.ts";
 import { CONTROL_MIGRATIONS, ZONE_MIGRATIONS } from "../../src/store/sqlite/migrations.ts";
+import { spawnServe as serve } from "../helpers/proc.ts";
 
 const MAIN = join(import.meta.dir, "../../cli/main.ts");
 const root = mkdtempSync(join(tmpdir(), "postern-backup-"));
@@ -22,19 +23,6 @@ const cli = (file: string, ...args: string[]) => {
   const r = Bun.spawnSync(["bun", MAIN, "--config", file, ...args], { stdout: "pipe", stderr: "pipe" });
   return { code: r.exitCode, out: r.stdout.toString(), err: r.stderr.toString() };
 };
-
-async function serve(file: string) {
-  const proc = Bun.spawn(["bun", MAIN, "--config", file, "serve"], { stdout: "pipe", stderr: "ignore" });
-  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
-  let out = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`serve exited: ${out}`);
-    out += new TextDecoder().decode(value);
-    const m = /http (127\.0\.0\.1:\d+)/.exec(out);
-    if (m) return { proc, url: `http://${m[1]}` };
-  }
-}
 
 const send = (url: string, key: string, to: string) => fetch(`${url}/v3/mail/send`, {
   method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },

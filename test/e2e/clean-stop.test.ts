@@ -13,22 +13,10 @@ import { createLogger } from "../../src/log.ts";
 import { writeConfig } from "../helpers/app.ts";
 import { startSink, type Sink } from "../helpers/smtp-sink.ts";
 import SMTPConnection from "nodemailer/lib/smtp-connection/index.js";
+import { spawnServe as serve } from "../helpers/proc.ts";
 
 const dirs: string[] = [];
 afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
-
-async function serve(file: string) {
-  const proc = Bun.spawn(["bun", join(import.meta.dir, "../../cli/main.ts"), "--config", file, "serve"], { stdout: "pipe", stderr: process.env.KEEP ? "inherit" : "ignore" });
-  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
-  let out = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`serve exited: ${out}`);
-    out += new TextDecoder().decode(value);
-    const m = /http (127\.0\.0\.1:\d+)/.exec(out);
-    if (m) return { proc, url: `http://${m[1]}` };
-  }
-}
 
 /** A data directory with `n` recipients queued (one message each) for the sink. */
 async function queued(sink: Sink, n: number, extra = "", server = "") {

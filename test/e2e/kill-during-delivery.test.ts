@@ -12,26 +12,13 @@ import { createApp } from "../../src/app.ts";
 import { createLogger } from "../../src/log.ts";
 import { writeConfig } from "../helpers/app.ts";
 import { startSink, type Sink } from "../helpers/smtp-sink.ts";
+import { spawnServe as serve } from "../helpers/proc.ts";
 
 const QUEUED = 3_000;
 const KILLS = 3;
 const PER_HOST = 5;
 const dir = mkdtempSync(join(tmpdir(), "postern-kill-"));
 afterAll(() => { if (!process.env.KEEP) rmSync(dir, { recursive: true, force: true }); else console.log("dir", dir); });
-
-async function serve(file: string) {
-  const proc = Bun.spawn(["bun", join(import.meta.dir, "../../cli/main.ts"), "--config", file, "serve"], { stdout: "pipe", stderr: process.env.KEEP ? "inherit" : "ignore" });
-  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
-  let out = "";
-  for (let m = null; !m;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`serve exited: ${out}`);
-    out += new TextDecoder().decode(value);
-    m = /http (127\.0\.0\.1:\d+)/.exec(out);
-    if (m) return { proc, url: `http://${m[1]}` };
-  }
-  throw new Error("unreachable");
-}
 
 /** Sends over HTTP until stopped (the load a kill lands in); returns the recipients that got 202. */
 function sendLoad(url: string, key: string, prefix: string) {
