@@ -1,8 +1,24 @@
 import { describe, expect, test } from "bun:test";
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureSystemPackages, missingPackages, type Need, plan } from "./system-packages.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
+
+/**
+ * The preload, its packages module and bunfig.toml in a world-readable scratch directory, with one
+ * trivial test: `nobody` may not be able to read the checkout itself (a clone under a 0700 mktemp
+ * directory), and the preload is what is under test, not the suite.
+ */
+function preloadSandbox(): string {
+  const dir = mkdtempSync(join(tmpdir(), "postern-preload-"));
+  mkdirSync(join(dir, "test", "helpers"), { recursive: true });
+  for (const f of ["bunfig.toml", "test/preload.ts", "test/helpers/system-packages.ts"]) copyFileSync(join(ROOT, f), join(dir, f));
+  writeFileSync(join(dir, "test", "probe.test.ts"), 'import { test } from "bun:test";\ntest("runs", () => {});\n');
+  for (const d of [dir, join(dir, "test"), join(dir, "test", "helpers")]) chmodSync(d, 0o755);
+  return dir;
+}
 
 describe("the test preload's Debian packages", () => {
   test("on this machine (the preload already ran) nothing is missing", () => {
@@ -42,8 +58,10 @@ describe("the test preload's Debian packages", () => {
   test("without root, `bun test` stops at once with one message naming the packages", () => {
     // A real run as `nobody` (or this user when not root), with the console's browser pointed at a path that does not exist.
     const asUser = process.getuid?.() === 0 ? ["runuser", "-u", "nobody", "--"] : [];
+    const dir = preloadSandbox();
     const proc = Bun.spawnSync([...asUser, "env", `PATH=${process.env.PATH}`, "HOME=/tmp", "CHROMIUM=/nonexistent/chromium",
-      process.execPath, "test", "test/arch.test.ts"], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+      process.execPath, "test", "test/probe.test.ts"], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+    rmSync(dir, { recursive: true, force: true });
     const err = proc.stderr.toString();
     expect(proc.exitCode).not.toBe(0);
     expect(err).toContain("missing: chromium");
