@@ -1,13 +1,25 @@
 // What the MTA benches share: the `postern serve` process (the compiled binary or from source), its
 // CPU and peak memory from /proc, percentiles, and recipients written straight into the queue
 // (parked for later, or due now) without going through an API.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { createApp } from "../src/app.ts";
 
-export const procCpu = (pid: number) => { const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" "); return (Number(f[11]) + Number(f[12])) / 100; };
+export const procCpu = (pid: number, file = `/proc/${pid}/stat`) => { const f = readFileSync(file, "utf8").split(") ")[1]!.split(" "); return (Number(f[11]) + Number(f[12])) / 100; };
 export const procPeakMb = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+/** BENCH_THREADS=1: the server's CPU seconds by thread name (main, signing worker, checkpointer, GC...). */
+export function threadCpu(pid: number): string[] {
+  const byName = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      byName.set(name, (byName.get(name) ?? 0) + procCpu(Number(tid), `/proc/${pid}/task/${tid}/stat`));
+    } catch { /* the thread ended */ }
+  }
+  return [...byName].sort((a, b) => b[1] - a[1]).map(([name, s]) => `  thread ${name}: ${s.toFixed(2)} s`);
+}
 export const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * p)] ?? 0;
 
 /**
@@ -40,7 +52,9 @@ export async function serverUrl(stdout: ReadableStream<Uint8Array>): Promise<str
 
 /** `postern serve` on `file`: the binary, or `bun cli/main.ts` when `fromSource`. */
 export async function startServer(file: string, fromSource: boolean): Promise<{ base: string; pid: number; stop(): Promise<void> }> {
-  const command = fromSource ? ["bun", new URL("../cli/main.ts", import.meta.url).pathname] : [binary()];
+  // BENCH_PROFILE=<dir>: from source, the server writes a CPU profile (markdown) there on exit.
+  const profile = process.env.BENCH_PROFILE ? ["--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const command = fromSource || profile.length ? ["bun", ...profile, new URL("../cli/main.ts", import.meta.url).pathname] : [binary()];
   const server = Bun.spawn([...command, "--config", file, "serve"], { stdout: "pipe", stderr: "inherit" });
   const base = await serverUrl(server.stdout as ReadableStream<Uint8Array>);
   return { base, pid: server.pid, async stop() { server.kill("SIGTERM"); await server.exited; } };

@@ -35,7 +35,7 @@ import { createApp } from "../src/app.ts";
 import { createLogger } from "../src/log.ts";
 import { writeConfig } from "../test/helpers/app.ts";
 import { startPostfix } from "./postfix.ts";
-import { enqueue, park, pct, procCpu, procPeakMb, startServer } from "./serve.ts";
+import { enqueue, park, pct, procCpu, procPeakMb, startServer, threadCpu } from "./serve.ts";
 import { PROBE_DOMAIN, mxSpecs, providerMix, routesOf, startMxSink, twentyDomains, type MxSink } from "./shaped-mix.ts";
 
 const args = process.argv.slice(2);
@@ -138,6 +138,7 @@ async function runPostern(): Promise<Run> {
   };
   const lines = await drive(send, sink, () => procCpu(server.pid));
   lines.push(`peak RSS ${procPeakMb(server.pid).toFixed(0)} MB`);
+  if (process.env.BENCH_THREADS) lines.push(...threadCpu(server.pid));
   await server.stop();
   sink.stop();
   rmSync(dir, { recursive: true, force: true });

@@ -37,19 +37,14 @@ import type { SurfaceDeps } from "./api/deps.ts";
 import { createTemplateStore } from "./core/templates.ts";
 import { createTemplateService } from "./core/template-service.ts";
 import { createListService } from "./core/list-service.ts";
-import { createInboundServer } from "./inbound/smtp-server.ts";
-import { createZoneGate } from "./inbound/zone-gate.ts";
-import { createUnsubscribeMailboxes } from "./inbound/unsubscribe-mail.ts";
-import { createReportHandler } from "./inbound/report-handler.ts";
-import { createReportMailboxes } from "./core/report-mailboxes.ts";
 import { createHealth } from "./health.ts";
 import { createEventPipeline } from "./webhooks/pipeline.ts";
 import { createInboundMail } from "./inbound/receive/index.ts";
+import { createInboundListener, splitHostPort } from "./inbound/listener.ts";
 import { createInboundRules } from "./core/inbound/rules.ts";
 import { createBotVerdicts } from "./webhooks/bot-verdicts.ts";
 import { createBotDetector } from "./tracking/bot-detector.ts";
 import { createReceiverReportService } from "./core/receiver-reports.ts";
-import { createReceiverReportMailbox } from "./inbound/reports/mailbox.ts";
 import { ownAddresses } from "./net/own-addresses.ts";
 import { createBotApi } from "./tracking/bot-api.ts";
 import { createInteractionRecorder } from "./tracking/interactions.ts";
@@ -202,22 +197,9 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     refusal: () => (stopping ? new AppError("unavailable", "the server is shutting down; retry shortly", { reason: "stopping" }) : null),
   });
 
-  const inbound = createInboundServer({
-    listen: splitHostPort(config.smtp.listen), hostname: mtaHostname, allowInsecureAuth: config.smtp.allow_insecure_auth,
-    tls: config.smtp.tls_cert ? { cert: config.smtp.tls_cert, key: config.smtp.tls_key } : undefined,
-    certificates: tls?.provider,
-    maxMessageBytes: config.smtp.max_message_size, authenticate: access.authenticateSmtp, sender, throttle: createThrottle({ now }),
-    maxReportBytes: config.smtp.max_report_size, maxConnectionsPerIp: config.smtp.max_connections_per_ip,
-    connectionsPerMinutePerIp: config.smtp.connections_per_minute_per_ip, now,
-    reports: createReportHandler({ store, secret, now }), log: log.child("inbound"),
-    recorder, disk, stopping: () => stopping,
-    isReportMailbox: createReportMailboxes({ getDomain: domains.get, bounceDomain: config.mta.bounce_domain }),
-    unsubscribes: createUnsubscribeMailboxes({ store, secret, interactions }),
-    receiverReports: createReceiverReportMailbox({ service: receiverReports, getDomain: domains.get, bounceDomain: config.mta.bounce_domain, log: log.child("reports") }),
-    inbound: inboundMail.listener,
-    zoneGate: Object.keys(config.zones.remote).length
-      ? createZoneGate({ zones: zoneDirectory, localZone: config.server.zone, ownHosts: [config.mta.bounce_domain] }) : undefined,
-  });
+  const inbound = createInboundListener({ config, store, hostname: mtaHostname, secret, now, log: log.child("inbound"), disk,
+    certificates: tls?.provider, stopping: () => stopping, authenticate: access.authenticateSmtp, sender, recorder,
+    getDomain: domains.get, interactions, receiverReports, inbound: inboundMail.listener, zones: zoneDirectory });
 
   let server: ReturnType<typeof createHttpsListener> | null = null;
   let serveLease: ServeLease | null = null;
@@ -290,9 +272,5 @@ async function openStore(config: Config, zones: string[], inMemory: boolean): Pr
   return openSqliteStore(config.storage.data_dir, zones);
 }
 
-export function splitHostPort(text: string): [string, number] {
-  const i = text.lastIndexOf(":");
-  return [text.slice(0, i).replace(/^\[|\]$/g, ""), Number(text.slice(i + 1))];
-}
-
+export { splitHostPort };
 export type App = Awaited<ReturnType<typeof createApp>>;
