@@ -8,7 +8,6 @@
 import { Agent } from "node:https";
 import { generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
-import * as acme from "acme-client";
 import type { KeyPair } from "./cert-store.ts";
 import type { ChallengeAnswers } from "./challenges.ts";
 
@@ -19,9 +18,20 @@ export interface AcmeSettings {
   caFile: string;
 }
 
-// acme-client retries a failed request up to 5 times, 5 s more each time (75 s in all): the
-// provider has its own backoff and reports the failure meanwhile, so one quick retry is enough.
-Object.assign((acme.axios.defaults as unknown as { acmeSettings: object }).acmeSettings, { retryMaxAttempts: 1, retryDefaultDelay: 2 });
+type Acme = typeof import("acme-client");
+let loaded: Promise<Acme> | null = null;
+/**
+ * acme-client (with axios and its ASN.1 stack) loads on the first order only: a server without
+ * ACME never holds it (about 2 % of start-up CPU and memory for nothing).
+ */
+function acmeClient(): Promise<Acme> {
+  return (loaded ??= import("acme-client").then((acme) => {
+    // acme-client retries a failed request up to 5 times, 5 s more each time (75 s in all): the
+    // provider has its own backoff and reports the failure meanwhile, so one quick retry is enough.
+    Object.assign((acme.axios.defaults as unknown as { acmeSettings: object }).acmeSettings, { retryMaxAttempts: 1, retryDefaultDelay: 2 });
+    return acme;
+  }));
+}
 
 /** Thrown when the directory cannot be fetched at all (refused, no route, bad TLS): retried sooner. */
 export class CaUnreachable extends Error {}
@@ -43,18 +53,19 @@ async function reachable(s: { directory: string; caPem: string }) {
 
 let trusted = "";
 /** acme-client talks through one shared axios instance: extra CAs are set on it, once per value. */
-function trust(caPem: string) {
+function trust(acme: Acme, caPem: string) {
   if (caPem === trusted) return;
   trusted = caPem;
   acme.axios.defaults.httpsAgent = caPem ? new Agent({ ca: caPem }) : undefined;
 }
 
-export const newAccountKey = async (): Promise<string> => (await acme.crypto.createPrivateEcdsaKey()).toString();
+export const newAccountKey = async (): Promise<string> => (await (await acmeClient()).crypto.createPrivateEcdsaKey()).toString();
 
 export async function orderCertificate(settings: AcmeSettings, accountKey: string, names: string[], challenges: ChallengeAnswers): Promise<KeyPair> {
   if (!names.length) throw new Error("no names to certify: set [tls] hostnames, or a server.public_url or mta.hostname with a public host name");
   const s = { ...settings, caPem: settings.caFile ? readFileSync(settings.caFile, "utf8") : "" };
-  trust(s.caPem);
+  const acme = await acmeClient();
+  trust(acme, s.caPem);
   await reachable(s);
   const client = new acme.Client({ directoryUrl: s.directory, accountKey, backoffAttempts: 10, backoffMin: 1000, backoffMax: 10_000 });
   // An account that exists answers 200, after which acme-client sends the same fields as an update;

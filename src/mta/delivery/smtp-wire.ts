@@ -1,6 +1,7 @@
 // The SMTP client's wire parts: replies read off a socket in order (RFC 5321 §4.2), the message
 // body framed for DATA (dot-stuffing, §4.5.2) or BDAT (RFC 3030), and the error a failed step
 // throws. Kept apart from the session logic (smtp-client.ts) so each stays small.
+import { isAscii } from "node:buffer";
 
 export interface Reply {
   code: number;
@@ -95,8 +96,8 @@ export function dataBody(message: Buffer): Buffer {
 
 /** True when `buf` has a byte above 127 (the body needs BODY=8BITMIME, RFC 6152). */
 export function hasEightBit(buf: Buffer): boolean {
-  for (let i = 0; i < buf.length; i++) if (buf[i]! > 127) return true;
-  return false;
+  // Native scan: a byte loop in JS here was 1 % of the serving thread's time in a delivery profile.
+  return !isAscii(buf);
 }
 
 /** EHLO keywords (RFC 5321 §4.1.1.1) with their parameters: "SIZE 10240000" → SIZE → "10240000". */
