@@ -93,7 +93,8 @@ function createBuilder(deps: MtaDeps, keysFor: (domain: string) => Promise<DkimK
   const workers = deps.config.mta.signing_workers;
   const local = createLocalBuilder({ compose, keysFor, now: deps.now });
   if (workers === 0) return local;
-  return createWorkerBuilder({ workers, keysFor, now: deps.now, log: deps.log, fallback: local, init: { publicUrl: compose.publicUrl, secret: deps.secret, hostname: deps.hostname, bounceDomain: deps.config.mta.bounce_domain } });
+  const requestLoad = deps.requestLoad;
+  return createWorkerBuilder({ workers, keysFor, now: deps.now, log: deps.log, fallback: local, mayOverflow: requestLoad ? () => !requestLoad.busy() : undefined, init: { publicUrl: compose.publicUrl, secret: deps.secret, hostname: deps.hostname, bounceDomain: deps.config.mta.bounce_domain } });
 }
 
 export type Mta = ReturnType<typeof createMta>;

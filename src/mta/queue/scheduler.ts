@@ -13,6 +13,7 @@ import { applyHold, applyOutcome, type QueuePolicy } from "./policy.ts";
 import { createOutcomeWriter } from "./writer.ts";
 import type { DestinationState, DestinationTable } from "./destinations.ts";
 import { createLanes } from "./lanes.ts";
+import { planClaims } from "./claim-plan.ts";
 
 const IDLE_POLL_MS = 1_000;
 /** After a small claim, wait this long so that new mail is claimed in batches, not one row per transaction. */
@@ -62,6 +63,7 @@ export function createScheduler(deps: SchedulerDeps) {
   let publishTimer: ReturnType<typeof setInterval> | null = null;
   /** The earliest due time among keys whose destination had room at the last look (null: none). */
   let nextDue: number | null = null;
+  let claimTurn = 0;
   const writer = createOutcomeWriter({ recorder: deps.recorder, log: deps.log,
     onWritten: (ids) => { for (const id of ids) inFlightIds.delete(id); } });
 
@@ -99,26 +101,14 @@ export function createScheduler(deps: SchedulerDeps) {
 
   const lanes = createLanes({ table, attempt, giveBack, track: (p) => { active.add(p); void p.finally(() => active.delete(p)); } });
 
-  /** The claims of one zone: per key due now whose destination has room, at most that room. */
+  /** The claims of one zone: keys due now whose destination has room share that room (claim-plan.ts). */
   async function claimZone(zone: string, room: number): Promise<number> {
     const z = deps.store.zone(zone);
     const now = deps.now();
-    const asked = new Map<DestinationState, number>();
-    const wants: { key: string; limit: number }[] = [];
-    const destOf = new Map<string, DestinationState>();
-    for (const { key, nextDueAt } of await z.waitingKeys()) {
-      const dest = table.of(key);
-      if (!dest) continue; // its MX look-up runs; onResolved pokes
-      const left = table.room(dest) - (asked.get(dest) ?? 0);
-      if (left <= 0) continue;
-      if (nextDueAt > now) { if (nextDue === null || nextDueAt < nextDue) nextDue = nextDueAt; continue; }
-      const limit = Math.min(left, room);
-      if (limit <= 0) break;
-      wants.push({ key, limit });
-      destOf.set(key, dest);
-      asked.set(dest, (asked.get(dest) ?? 0) + limit);
-      room -= limit;
-    }
+    // A key whose MX look-up runs has no destination yet: onResolved pokes.
+    const plan = planClaims({ keys: await z.waitingKeys(), destOf: (key) => table.of(key) ?? undefined, roomOf: (d) => table.room(d), room, now, turn: ++claimTurn });
+    const { wants, destOf } = plan;
+    if (plan.nextDue !== null && (nextDue === null || plan.nextDue < nextDue)) nextDue = plan.nextDue;
     if (wants.length === 0) return 0;
     // A row whose lease ran out while its attempt is still running comes back: never attempt it twice.
     const rows = (await z.claimKeys(now, deps.lease, wants)).filter((r) => !inFlightIds.has(r.id));
