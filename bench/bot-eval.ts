@@ -82,6 +82,7 @@ function printAblations(events: readonly EvalEvent[]): void {
     ["without pattern", { isWithoutPattern: true }],
     ["without MX", { isWithoutMx: true }],
     ["without timing", { isWithoutTiming: true }],
+    ["without spread", { isWithoutSpread: true }],
   ];
   for (const [name, options] of variants) {
     const rows = replayEvalSet(events, options).filter((r) => r.event.family !== ADVERSARIAL_FAMILY);
