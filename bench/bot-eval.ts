@@ -75,18 +75,23 @@ function printFamilies(rows: readonly ReplayedEvent[]): void {
 }
 
 function printAblations(events: readonly EvalEvent[]): void {
-  console.log(`\nAblations (classifier, excl. adversarial)\n${CONFUSION_HEADER}`);
+  console.log(`\nAblations (classifier; clicks and opens excl. adversarial)\n${CONFUSION_HEADER}`);
   const variants: [string, ReplayOptions][] = [
     ["full", {}],
     ["without honeypot", { isWithoutHoneypot: true }],
     ["without pattern", { isWithoutPattern: true }],
     ["without MX", { isWithoutMx: true }],
     ["without timing", { isWithoutTiming: true }],
+    ["without spread", { isWithoutSpread: true }],
   ];
   for (const [name, options] of variants) {
-    const rows = replayEvalSet(events, options).filter((r) => r.event.family !== ADVERSARIAL_FAMILY);
+    const all = replayEvalSet(events, options);
+    const rows = all.filter((r) => r.event.family !== ADVERSARIAL_FAMILY);
     console.log(confusionRow(`${name} (clicks)`, confusionOf(rows.filter((r) => r.event.kind === "click"), byClassifier)));
     console.log(confusionRow(`${name} (opens)`, confusionOf(rows.filter((r) => r.event.kind === "open"), byClassifier)));
+    // The botnet against every human click: what the cross-message signal buys, and what it costs.
+    const botnetOrHuman = all.filter((r) => r.event.kind === "click" && (r.event.family === ADVERSARIAL_FAMILY || r.event.label === "human"));
+    console.log(confusionRow(`${name} (botnet vs humans)`, confusionOf(botnetOrHuman, byClassifier)));
   }
 }
 

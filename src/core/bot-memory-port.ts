@@ -14,10 +14,20 @@ export interface BotInteraction {
   since: { second: number; burst: number; window: number };
   /** A message with this many interactions in the window stores no more (a crawler's flood). */
   maxPerMessage: number;
+  /**
+   * Across messages (botnet signal): for an open (link null), its message is marked opened; for a
+   * click, the click is stored under its visitor with its recipient and domain (hashed), unless the
+   * visitor already has `maxPerVisitor` since `since`, and the visitor's spread since then is read.
+   */
+  across?: { recipient: string; domain: string; since: number; openedSince: number; maxPerVisitor: number };
 }
 
 /** What the bot memory knows of an interaction, this one included. */
-export interface BotRecall { honeypot: boolean; linksInSecond: number; linksInBurst: number; linksInWindow: number }
+export interface BotRecall {
+  honeypot: boolean; linksInSecond: number; linksInBurst: number; linksInWindow: number;
+  /** With `across`: the message had an open since `openedSince`, and the visitor's distinct recipients, domains and never-opened recipients since `since`, this click included (else false and zeros). */
+  wasOpened: boolean; recipients: number; domains: number; unopened: number;
+}
 
 /**
  * The stateful signals of bot detection, shared by every node of the zone: honeypot visitors
@@ -28,6 +38,11 @@ export interface BotMemoryStore {
   rememberHoneypotHit(visitor: string, expiresAt: number): Promise<void>;
   /** Records `i` (a click's link) and answers, in one read, whether its visitor is a live honeypot visitor and its message's distinct links. */
   recallInteraction(i: BotInteraction): Promise<BotRecall>;
-  /** Forgets visitors expired at `now` and interactions before `interactionsBefore`, then the oldest beyond `max` of each; returns the rows removed. */
-  pruneBotMemory(now: number, interactionsBefore: number, max: { visitors: number; interactions: number }): Promise<number>;
+  /**
+   * Forgets visitors expired at `now` and interactions before `interactionsBefore` (and, given
+   * `older`, clicks across messages and opened marks before its times), then the oldest beyond
+   * `max` of each; returns the rows removed.
+   */
+  pruneBotMemory(now: number, interactionsBefore: number, max: { visitors: number; interactions: number; spread?: number; opened?: number },
+    older?: { spread: number; opened: number }): Promise<number>;
 }

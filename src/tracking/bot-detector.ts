@@ -61,13 +61,14 @@ export function createBotDetector(deps: { resolver: Resolver; now: () => number;
       const zone = zoneStore(i.zone);
       const link = i.action === "click" ? i.linkId ?? i.action : null;
       const [recalled, mx] = await Promise.all([
-        zone ? memory.recall(zone, { ip: i.ip, userAgent: i.userAgent, messageId: i.messageId, recipientId: i.recipientId, link }) : ({ hasHoneypotHit: false } as Recall),
+        zone ? memory.recall(zone, { ip: i.ip, userAgent: i.userAgent, messageId: i.messageId, recipientId: i.recipientId, domain: i.domain, link }) : ({ hasHoneypotHit: false } as Recall),
         i.domain ? mxHosts(i.domain) : undefined,
       ]);
       return classifyInteraction({
         ip: i.ip, userAgent: i.userAgent, action: i.action, method: i.method,
         secondsSinceDelivery: i.deliveredAt !== undefined ? Math.max(0, (at - i.deliveredAt) / 1000) : undefined,
         mxHosts: mx, hasHoneypotHit: recalled.hasHoneypotHit, pattern: recalled.pattern,
+        ...(recalled.spread ? { spread: recalled.spread, wasOpened: recalled.wasOpened } : {}),
       }, context);
     },
   };

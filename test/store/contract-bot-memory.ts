@@ -12,6 +12,11 @@ const click = (v: string, m: string | null, link: string | null, now = NOW, maxP
   visitor: v, messageKey: m, link, now, since: { second: now - 1_000, burst: now - 5_000, window: now - 60_000 }, maxPerMessage });
 const counts = (r: { linksInSecond: number; linksInBurst: number; linksInWindow: number }) => [r.linksInSecond, r.linksInBurst, r.linksInWindow];
 
+/** `click` with the across-messages part: recipient `r` of domain `d`, spread window 30 min, opens for 7 days. */
+const across = (v: string, m: string, link: string | null, r: string, d: string, now = NOW, maxPerVisitor = 256): BotInteraction => ({
+  ...click(v, m, link, now), across: { recipient: r, domain: d, since: now - 1_800_000, openedSince: now - 7 * 86_400_000, maxPerVisitor } });
+const spreadOf = (x: { wasOpened: boolean; recipients: number; domains: number; unopened: number }) => [x.wasOpened, x.recipients, x.domains, x.unopened];
+
 export function botMemoryContract(open: Open, openPeer?: (a: Store) => Store | Promise<Store>) {
   test("bot memory: a honeypot visitor is known until it expires (a later hit extends it), by every node of the zone", async () => {
     const a = await open();
@@ -58,6 +63,49 @@ export function botMemoryContract(open: Open, openPeer?: (a: Store) => Store | P
     expect([await known("v1"), await known("v2"), await known("v3"), await known("v4")]).toEqual([false, false, true, true]);
     const window = async (m: string) => (await z.recallInteraction(click("v", m, null, NOW - 10_000))).linksInWindow;
     expect([await window("m2"), await window("m3"), await window("m4")]).toEqual([0, 1, 1]);
+    await store.close();
+  });
+
+  test("bot memory across messages: a visitor's distinct recipients, domains and never-opened recipients over the window; opens mark their message", async () => {
+    const a = await open();
+    const b = openPeer ? await openPeer(a) : a;
+    const z = a.zone("us");
+    // An open (no link) of m2 marks it opened and reads no spread.
+    expect(spreadOf(await z.recallInteraction(across("reader", "m2", null, "r2", "d1", NOW - 120_000)))).toEqual([true, 0, 0, 0]);
+    expect(spreadOf(await z.recallInteraction(across("v", "m1", "a", "r1", "d1", NOW - 2_000_000)))).toEqual([false, 1, 1, 1]);
+    expect(spreadOf(await z.recallInteraction(across("v", "m2", "a", "r2", "d1", NOW - 60_000)))).toEqual([true, 1, 1, 0]);
+    expect(spreadOf(await z.recallInteraction(across("v", "m3", "a", "r3", "d2", NOW - 30_000)))).toEqual([false, 2, 2, 1]);
+    // The same recipient again counts once; another node sees the same memory.
+    expect(spreadOf(await b.zone("us").recallInteraction(across("v", "m3", "b", "r3", "d2")))).toEqual([false, 2, 2, 1]);
+    expect(spreadOf(await b.zone("us").recallInteraction(across("v", "m4", "a", "r4", "d3")))).toEqual([false, 3, 3, 2]);
+    // Other visitors, zones, and interactions without `across` see nothing of it.
+    expect(spreadOf(await z.recallInteraction(across("w", "m5", "a", "r5", "d1")))).toEqual([false, 1, 1, 1]);
+    expect(spreadOf(await a.zone("eu").recallInteraction(across("v", "m2", "a", "r2", "d1")))).toEqual([false, 1, 1, 1]);
+    expect(spreadOf(await z.recallInteraction(click("v", "m6", "a")))).toEqual([false, 0, 0, 0]);
+    // An open older than openedSince no longer counts.
+    expect((await z.recallInteraction(across("x", "m2", "a", "r2", "d1", NOW + 7 * 86_400_000))).wasOpened).toBe(false);
+    // A flooding visitor stores no more than its cap.
+    for (const r of ["p", "q", "s"]) await z.recallInteraction(across("f", `m-${r}`, "a", r, r, NOW, 2));
+    expect(spreadOf(await z.recallInteraction(across("f", "m-t", null, "t", "t", NOW, 2)))).toEqual([true, 0, 0, 0]);
+    expect((await z.recallInteraction(across("f", "m-p", "a", "p", "p", NOW, 2))).recipients).toBe(2);
+    if (b !== a) await b.close();
+    await a.close();
+  });
+
+  test("bot memory across messages: pruning forgets old clicks and opened marks, then the oldest beyond the bounds", async () => {
+    const store = await open();
+    const z = store.zone("us");
+    for (let i = 0; i < 4; i++) {
+      await z.recallInteraction(across("v", `m${i}`, null, `r${i}`, "d", NOW - 4_000_000 + i * 1_000_000));
+      await z.recallInteraction(across("v", `m${i}`, "a", `r${i}`, `d${i}`, NOW - 4_000_000 + i * 1_000_000));
+    }
+    // Clicks and opens before NOW - 2,500 s go (m0, m1: 2 clicks and 2 opens), then one of each is kept.
+    const older = { spread: NOW - 2_500_000, opened: NOW - 2_500_000 };
+    expect(await z.pruneBotMemory(NOW, NOW, { visitors: 10, interactions: 10, spread: 10, opened: 10 }, older)).toBe(4 + 4);
+    expect(await z.pruneBotMemory(NOW, NOW, { visitors: 10, interactions: 10, spread: 1, opened: 1 }, older)).toBe(2);
+    const r = await z.recallInteraction(across("v", "m3", "b", "r3", "d3", NOW));
+    expect([r.wasOpened, r.recipients]).toEqual([true, 1]);
+    expect((await z.recallInteraction(across("w", "m2", "b", "r2", "d2", NOW))).wasOpened).toBe(false);
     await store.close();
   });
 }

@@ -81,3 +81,33 @@ describe("the recipient's MX as a prior for clicks", () => {
     }
   }, 30_000);
 });
+
+// Across messages, end to end over the zone's store: one (ip, UA) working through recipients of
+// several domains is a botnet node from its third recipient; colleagues behind one office NAT
+// (one domain) stay people, and so does a second instance's view of the same memory.
+describe("one visitor clicking many recipients' mail", () => {
+  test("a third recipient of a second domain within 30 minutes is a bot; many of one domain are not", async () => {
+    const dns = await startDnsmasq([{ type: "MX", name: "corp.test", value: "mx.corp.test", priority: 10 }]);
+    const t = await makeTestApp({});
+    try {
+      let now = Date.now();
+      const detector = createBotDetector({ resolver: createSystemResolver([dns.server]), now: () => now, store: t.app.store });
+      const click = (ip: string, n: number, domain: string) => detector.classify({ zone: "us", ip, userAgent: CHROME, action: "click",
+        domain, messageId: `m${n}`, recipientId: `r${n}`, linkId: "l1", at: now, deliveredAt: now - 7_200_000 });
+      expect((await click("198.51.100.7", 1, "one.test")).isBot).toBe(false);
+      now += 40_000;
+      expect((await click("198.51.100.7", 2, "two.test")).isBot).toBe(false);
+      now += 40_000;
+      expect(await click("198.51.100.7", 3, "two.test")).toMatchObject({ isBot: true, family: "botnet",
+        reasons: ["across:many-recipients", "across:never-opened"] });
+      for (let n = 10; n < 16; n++) expect((await click("192.0.2.80", n, "corp.test")).isBot).toBe(false);
+      // An open fetched before the click is remembered (the reason "never-opened" goes).
+      await detector.classify({ zone: "us", ip: "192.0.2.1", userAgent: CHROME, action: "open", domain: "three.test", messageId: "m20", recipientId: "r20", at: now });
+      for (const [n, d] of [[20, "three.test"], [21, "one.test"]] as const) expect((await click("203.0.113.5", n, d)).isBot).toBe(false);
+      expect((await click("203.0.113.5", 22, "one.test")).reasons).toEqual(["across:many-recipients"]);
+    } finally {
+      await t.close();
+      await dns.stop();
+    }
+  }, 30_000);
+});

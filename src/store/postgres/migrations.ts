@@ -192,6 +192,12 @@ export const ZONE_MIGRATIONS: string[] = [
   `CREATE INDEX recipients_key_due ON recipients(rcpt_domain, next_attempt_at) WHERE lower(status) IN ('queued', 'deferred');
    CREATE TABLE destination_state (name text NOT NULL, owner text NOT NULL, snapshot jsonb NOT NULL, updated_at bigint NOT NULL,
      PRIMARY KEY (name, owner));`,
+  // Bot memory across messages (#33): as the SQLite engine's.
+  `CREATE TABLE bot_opened (message_key TEXT PRIMARY KEY, at BIGINT NOT NULL);
+   CREATE INDEX bot_opened_at ON bot_opened(at);
+   CREATE TABLE bot_spread (visitor TEXT NOT NULL, at BIGINT NOT NULL, recipient TEXT NOT NULL, domain TEXT NOT NULL, unopened BOOLEAN NOT NULL);
+   CREATE INDEX bot_spread_visitor ON bot_spread(visitor, at);
+   CREATE INDEX bot_spread_at ON bot_spread(at);`,
 ];
 
 /** The event `ev` (a jsonb expression, of type `type`) without the vendor codes 605 / 650. */

@@ -1,5 +1,6 @@
-// Bot-detection memory in <zone>.sqlite: honeypot visitors with their expiry, and recent
-// interactions per message (the pattern window). Every key is a hash made by the tracking side,
+// Bot-detection memory in <zone>.sqlite: honeypot visitors with their expiry, recent
+// interactions per message (the pattern window), and across messages the opened messages and each
+// visitor's clicks (the spread window). Every key is a hash made by the tracking side,
 // so a row costs the same whatever a visitor sends. A peer process on the same files (another
 // node) sees every hit at once.
 import type { Database } from "bun:sqlite";
@@ -18,6 +19,30 @@ export function createBotMemory(db: Database): BotMemoryStore {
       COUNT(DISTINCT link) AS win
     FROM bot_interactions WHERE message_key = ?3 AND at >= ?6`);
 
+  const markOpened = db.query(`INSERT INTO bot_opened (message_key, at) VALUES (?, ?)
+    ON CONFLICT (message_key) DO UPDATE SET at = max(at, excluded.at)`);
+  const isOpened = db.query("SELECT EXISTS (SELECT 1 FROM bot_opened WHERE message_key = ? AND at >= ?) AS opened");
+  // A visitor already holding maxPerVisitor clicks in the spread window stores no more.
+  const addSpread = db.query(`INSERT INTO bot_spread (visitor, at, recipient, domain, unopened)
+    SELECT ?1, ?2, ?3, ?4, ?5 WHERE (SELECT COUNT(*) FROM bot_spread WHERE visitor = ?1 AND at >= ?6) < ?7`);
+  const spread = db.query(`SELECT COUNT(DISTINCT recipient) AS recipients, COUNT(DISTINCT domain) AS domains,
+      COUNT(DISTINCT CASE WHEN unopened = 1 THEN recipient END) AS unopened
+    FROM bot_spread WHERE visitor = ? AND at >= ?`);
+
+  /** The across-messages part of a recall (inside its transaction). */
+  const across = (i: BotInteraction) => {
+    const a = i.across;
+    if (!a || i.messageKey === null) return { wasOpened: false, recipients: 0, domains: 0, unopened: 0 };
+    if (i.link === null) {
+      markOpened.run(i.messageKey, i.now);
+      return { wasOpened: true, recipients: 0, domains: 0, unopened: 0 };
+    }
+    const wasOpened = (isOpened.get(i.messageKey, a.openedSince) as Row).opened === 1;
+    addSpread.run(i.visitor, i.now, a.recipient, a.domain, wasOpened ? 0 : 1, a.since, a.maxPerVisitor);
+    const r = spread.get(i.visitor, a.since) as Row;
+    return { wasOpened, recipients: r.recipients ?? 0, domains: r.domains ?? 0, unopened: r.unopened ?? 0 };
+  };
+
   const pruneOver = (table: string, column: string, keep: number): number => {
     const edge = db.query(`SELECT ${column} AS t FROM ${table} ORDER BY ${column} DESC LIMIT 1 OFFSET ?`).get(keep) as Row | null;
     return edge ? db.query(`DELETE FROM ${table} WHERE ${column} <= ?`).run(edge.t as number).changes : 0;
@@ -31,13 +56,17 @@ export function createBotMemory(db: Database): BotMemoryStore {
       return db.transaction(() => {
         if (i.messageKey !== null && i.link !== null) addInteraction.run(i.messageKey, i.now, i.link, i.since.window, i.maxPerMessage);
         const r = recall.get(i.visitor, i.now, i.messageKey ?? "", i.since.second, i.since.burst, i.since.window) as Row;
-        return { honeypot: r.honeypot === 1, linksInSecond: r.second ?? 0, linksInBurst: r.burst ?? 0, linksInWindow: r.win ?? 0 };
+        return { honeypot: r.honeypot === 1, linksInSecond: r.second ?? 0, linksInBurst: r.burst ?? 0, linksInWindow: r.win ?? 0, ...across(i) };
       })();
     },
-    async pruneBotMemory(now, interactionsBefore, max) {
+    async pruneBotMemory(now, interactionsBefore, max, older) {
       return db.transaction(() => db.query("DELETE FROM bot_honeypot WHERE expires_at <= ?").run(now).changes
         + db.query("DELETE FROM bot_interactions WHERE at < ?").run(interactionsBefore).changes
-        + pruneOver("bot_honeypot", "expires_at", max.visitors) + pruneOver("bot_interactions", "at", max.interactions))();
+        + (older ? db.query("DELETE FROM bot_spread WHERE at < ?").run(older.spread).changes : 0)
+        + (older ? db.query("DELETE FROM bot_opened WHERE at < ?").run(older.opened).changes : 0)
+        + pruneOver("bot_honeypot", "expires_at", max.visitors) + pruneOver("bot_interactions", "at", max.interactions)
+        + (max.spread !== undefined ? pruneOver("bot_spread", "at", max.spread) : 0)
+        + (max.opened !== undefined ? pruneOver("bot_opened", "at", max.opened) : 0))();
     },
   };
 }

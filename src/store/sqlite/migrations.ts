@@ -220,6 +220,13 @@ export const ZONE_MIGRATIONS: string[] = [
   `CREATE INDEX recipients_key_due ON recipients(rcpt_domain, next_attempt_at) WHERE status IN ('queued', 'deferred');
    CREATE TABLE destination_state (name TEXT NOT NULL, owner TEXT NOT NULL, snapshot TEXT NOT NULL, updated_at INTEGER NOT NULL,
      PRIMARY KEY (name, owner)) WITHOUT ROWID;`,
+  // Bot memory across messages (#33): which messages had an open, and what each visitor clicked
+  // (recipient and recipient domain, hashed) over the spread window, for the botnet signal.
+  `CREATE TABLE bot_opened (message_key TEXT PRIMARY KEY, at INTEGER NOT NULL) WITHOUT ROWID;
+   CREATE INDEX bot_opened_at ON bot_opened(at);
+   CREATE TABLE bot_spread (visitor TEXT NOT NULL, at INTEGER NOT NULL, recipient TEXT NOT NULL, domain TEXT NOT NULL, unopened INTEGER NOT NULL);
+   CREATE INDEX bot_spread_visitor ON bot_spread(visitor, at);
+   CREATE INDEX bot_spread_at ON bot_spread(at);`,
 ];
 
 /** A trigger on recipients that takes OLD out of the counts and adds NEW to them. */

@@ -132,6 +132,16 @@ function decidePattern(s: InteractionSignals, ctx: ClassifierContext): Decision 
   return undefined;
 }
 
+/** Across messages: one visitor working through many recipients' mail of several domains. */
+function decideSpread(s: InteractionSignals, ctx: ClassifierContext): Decision {
+  const x = s.spread;
+  const t = ctx.thresholds;
+  if (!x || x.recipients < t.spreadRecipients || x.domains < t.spreadDomains) return undefined;
+  const reasons = ["across:many-recipients"];
+  if (x.unopened >= t.spreadRecipients) reasons.push("across:never-opened");
+  return bot("botnet", ...reasons);
+}
+
 function classifyOpen(s: InteractionSignals, f: Facts, ctx: ClassifierContext): BotVerdict {
   const declared = decideDeclared(f);
   if (declared) return declared;
@@ -165,6 +175,7 @@ function classifyClick(s: InteractionSignals, f: Facts, ctx: ClassifierContext):
   if (kind && IMAGE_FETCHER_KINDS.has(kind)) return bot(f.ua?.family ?? "unknown-scanner", `ua:${kind}`, "action:click");
   const rest =
     decidePattern(s, ctx) ??
+    decideSpread(s, ctx) ??
     decideProbableNetwork(f, ctx.thresholds.probableNetworkWindowSeconds) ??
     decideGatewayPrior(f, ctx) ??
     decideHoneypot(s, f, ctx) ??

@@ -55,6 +55,11 @@ export const DEFAULT_THRESHOLDS: Readonly<ClassifierThresholds> = Object.freeze(
   linksInBurst: 3,
   // CustomerMinds flags "clicked every link" from 3 links; 4 keeps fast three-link readers human.
   allLinksMinimum: 4,
+  // One (ip, UA) clicking three recipients' mail of two or more domains within 30 minutes: a list
+  // being worked through. Two stays human (a shared phone, two subscribers behind one carrier NAT
+  // with the same iOS build); one domain stays human (colleagues behind their office NAT).
+  spreadRecipients: 3,
+  spreadDomains: 2,
   staleChromeBelowMajor: DEFAULT_STALE_CHROME_BELOW_MAJOR,
 });
 

@@ -3,11 +3,14 @@
 // message's clicks make its pattern (distinct links within a second, a burst, the window). Keys
 // are hashes of what visitors send, so a row costs the same whatever a request carries (the
 // honeypot link takes unauthenticated hits; a user agent can be kilobytes long). Asking is one
-// read of the store per classification; old rows are pruned every few hundred writes.
+// read of the store per classification; old rows are pruned every few hundred writes. Across
+// messages (spread.ts has the why), opens mark their message opened for 7 days and each visitor's
+// clicks (recipient and domain) are kept for the 30-minute spread window.
 import type { ZoneStore } from "../../core/store-port.ts";
 import { HONEYPOT_TTL_MS } from "./honeypot.ts";
 import { HONEYPOT_LINK_ID } from "./pattern.ts";
-import type { InteractionPattern } from "./types.ts";
+import { OPENED_TTL_MS, SPREAD_WINDOW_MS } from "./spread.ts";
+import type { InteractionPattern, SpreadPattern } from "./types.ts";
 
 const SECOND_MS = 1_000;
 const BURST_MS = 5_000;
@@ -17,6 +20,10 @@ const MAX_PER_MESSAGE = 256;
 /** Bounds of the zone's memory: visitors and interaction rows (newest kept). */
 const MAX_VISITORS = 100_000;
 const MAX_INTERACTIONS = 500_000;
+/** Across messages: clicks kept per visitor in the spread window, and bounds of both tables. */
+const MAX_PER_VISITOR = 256;
+const MAX_SPREAD = 500_000;
+const MAX_OPENED = 1_000_000;
 const PRUNE_EVERY_WRITES = 256;
 /** IPs longer than this are not addresses; they are cut before hashing. */
 const MAX_IP_CHARS = 64;
@@ -26,26 +33,40 @@ const hash = (...parts: string[]) => new Bun.CryptoHasher("sha256").update(parts
 const visitorKey = (ip: string, userAgent: string) => hash(ip.slice(0, MAX_IP_CHARS), userAgent);
 const messageKey = (messageId: string, recipientId?: string) => hash(messageId, recipientId ?? "");
 
-export interface Recall { hasHoneypotHit: boolean; pattern?: InteractionPattern }
+export interface Recall { hasHoneypotHit: boolean; pattern?: InteractionPattern; wasOpened?: boolean; spread?: SpreadPattern }
 
 export function createSharedBotMemory(deps: { now: () => number }) {
   let writes = 0;
   /** Counts a write; every PRUNE_EVERY_WRITES, prunes the zone in the background (a failure only delays it). */
   function wrote(zone: ZoneStore, now: number) {
     if (++writes % PRUNE_EVERY_WRITES !== 0) return;
-    zone.pruneBotMemory(now, now - WINDOW_MS, { visitors: MAX_VISITORS, interactions: MAX_INTERACTIONS }).catch(() => {});
+    zone.pruneBotMemory(now, now - WINDOW_MS, { visitors: MAX_VISITORS, interactions: MAX_INTERACTIONS, spread: MAX_SPREAD, opened: MAX_OPENED },
+      { spread: now - SPREAD_WINDOW_MS, opened: now - OPENED_TTL_MS }).catch(() => {});
   }
 
-  async function recall(zone: ZoneStore, i: { ip: string; userAgent: string; messageId?: string; recipientId?: string; link: string | null }): Promise<Recall> {
+  /**
+   * `domain` is the recipient's; with it, an open marks the message opened and a click is counted
+   * in its visitor's spread (the honeypot's own recall passes none).
+   */
+  async function recall(zone: ZoneStore, i: { ip: string; userAgent: string; messageId?: string; recipientId?: string; domain?: string; link: string | null }): Promise<Recall> {
     const now = deps.now();
     const key = i.messageId !== undefined ? messageKey(i.messageId, i.recipientId) : null;
     const link = key !== null && i.link !== null ? hash(i.link) : null;
+    const across = key !== null && i.domain !== undefined
+      ? { recipient: hash(i.recipientId ?? i.messageId ?? ""), domain: hash(i.domain.toLowerCase()), since: now - SPREAD_WINDOW_MS,
+          openedSince: now - OPENED_TTL_MS, maxPerVisitor: MAX_PER_VISITOR }
+      : undefined;
     const r = await zone.recallInteraction({ visitor: visitorKey(i.ip, i.userAgent), messageKey: key, link, now,
-      since: { second: now - SECOND_MS, burst: now - BURST_MS, window: now - WINDOW_MS }, maxPerMessage: MAX_PER_MESSAGE });
-    if (link !== null) wrote(zone, now);
+      since: { second: now - SECOND_MS, burst: now - BURST_MS, window: now - WINDOW_MS }, maxPerMessage: MAX_PER_MESSAGE, ...(across ? { across } : {}) });
+    if (link !== null || across) wrote(zone, now);
     if (key === null) return { hasHoneypotHit: r.honeypot };
-    return { hasHoneypotHit: r.honeypot,
+    const out: Recall = { hasHoneypotHit: r.honeypot,
       pattern: { distinctLinksInSecond: r.linksInSecond, distinctLinksInBurst: r.linksInBurst, distinctLinksInWindow: r.linksInWindow } };
+    if (across && link !== null) {
+      out.wasOpened = r.wasOpened;
+      out.spread = { recipients: r.recipients, domains: r.domains, unopened: r.unopened };
+    }
+    return out;
   }
 
   return {

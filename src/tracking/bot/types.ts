@@ -17,6 +17,16 @@ export interface InteractionPattern {
   linkCount?: number;
 }
 
+/** What one visitor (ip and UA) clicked across messages within the spread window (30 min), this click included. */
+export interface SpreadPattern {
+  /** Distinct recipients whose mail the visitor clicked. */
+  recipients: number;
+  /** Distinct recipient domains among them (a corporate NAT clicks one). */
+  domains: number;
+  /** Distinct recipients whose message had no open (pixel) before the click. */
+  unopened: number;
+}
+
 export interface InteractionSignals {
   /** Client IP as seen by the tracking endpoint (after trusted-proxy unwrapping); "" if unknown. */
   ip: string;
@@ -32,6 +42,10 @@ export interface InteractionSignals {
   /** The same (ip, user agent) pair hit a honeypot link within the honeypot memory's TTL. */
   hasHoneypotHit?: boolean;
   pattern?: InteractionPattern;
+  /** For a click: whether its message's open pixel was fetched before it; undefined when not tracked. */
+  wasOpened?: boolean;
+  /** Across messages, for clicks; undefined when not tracked. */
+  spread?: SpreadPattern;
 }
 
 export interface BotVerdict {
@@ -62,6 +76,9 @@ export interface ClassifierThresholds {
   linksInBurst: number;
   /** Minimum link count for the "clicked every link within the window" rule. */
   allLinksMinimum: number;
+  /** Distinct recipients, of at least `spreadDomains` domains, one visitor clicks in the spread window that no person does. */
+  spreadRecipients: number;
+  spreadDomains: number;
   /** Windows Chrome majors below this are stale (scanners pin old builds). */
   staleChromeBelowMajor: number;
 }

@@ -8,6 +8,7 @@ import { IP, MX, UA, signals } from "./signals.ts";
 
 const ctx = createClassifierContext();
 const click = (o: Partial<InteractionSignals>): InteractionSignals => signals({ action: "click", ...o });
+const spread = (recipients: number, domains: number, unopened: number) => ({ recipients, domains, unopened });
 const pattern = (inSecond: number, inBurst: number, inWindow: number, linkCount?: number): InteractionPattern => ({
   distinctLinksInSecond: inSecond,
   distinctLinksInBurst: inBurst,
@@ -43,6 +44,8 @@ const scannerClicks: Row[] = [
   ["an image proxy UA does not click", click({ ip: IP.googleProxy, userAgent: UA.gmailProxy }), "bot", "ua:gmail-proxy"],
   ["bare Mozilla/5.0 does not click either", click({ userAgent: UA.bareMozilla }), "bot", "ua:bare-mozilla"],
   ["python-requests (craft-campaign#546)", click({ userAgent: UA.pythonRequests }), "bot", "ua:tool", "http-tool"],
+  ["botnet node: a third recipient, of a second domain, within 30 min", click({ secondsSinceDelivery: 9000, spread: spread(3, 2, 1) }), "bot", "across:many-recipients", "botnet"],
+  ["botnet node that never fetched a pixel", click({ secondsSinceDelivery: 9000, spread: spread(5, 4, 5) }), "bot", "across:never-opened", "botnet"],
   ["Slack unfurl of a forwarded mail", click({ userAgent: UA.slackbot, secondsSinceDelivery: 90_000 }), "bot", "ua:unfurler", "link-unfurler"],
   ["facebookexternalhit", click({ userAgent: UA.facebook }), "bot", "ua:unfurler"],
 ];
@@ -64,6 +67,8 @@ const humanClicks: Row[] = [
   ["old corporate Chrome 109, not near delivery", click({ userAgent: UA.chrome109Win7, secondsSinceDelivery: 1800 }), "human", "no-bot-signal"],
   ["honeypot taint never sticks to Apple relay IPs", click({ ip: IP.appleV4, userAgent: UA.iosSafari, hasHoneypotHit: true, secondsSinceDelivery: 30 }), "human", "private-relay-click"],
   ["mobile IPv6", click({ ip: IP.mobileV6, userAgent: UA.androidChrome, secondsSinceDelivery: 500 }), "human", "no-bot-signal"],
+  ["colleagues behind the office NAT, one domain, one browser image", click({ secondsSinceDelivery: 900, spread: spread(12, 1, 4) }), "human", "no-bot-signal"],
+  ["two subscribers behind one carrier NAT with the same iOS build", click({ userAgent: UA.iosSafari, secondsSinceDelivery: 900, spread: spread(2, 2, 2) }), "human", "no-bot-signal"],
   ["Outlook user's own click after the preflight", click({ userAgent: UA.chromeWin, secondsSinceDelivery: 400, mxHosts: MX.m365 }), "human", "no-bot-signal"],
 ];
 

@@ -39,7 +39,7 @@ describe("bot evaluation set", () => {
       "barracuda-sentinel", "cisco", "outlook-preflight", "link-unfurler", "http-tool", ADVERSARIAL];
     for (const f of families) expect(has((e) => e.family === f), f).toBe(true);
     const hard = ["proxied-open-gmail", "proxied-open-yahoo", "proxied-open-owa", "private-relay-click", "azure-vdi",
-      "corp-nat", "browser-isolation", "fast-multi-link", "after-honeypot-tap", "forwarded", "fast-reader", "old-browser"];
+      "corp-nat", "browser-isolation", "fast-multi-link", "after-honeypot-tap", "forwarded", "fast-reader", "old-browser", "carrier-cgnat", "office-burst"];
     for (const s of hard) expect(has((e) => e.label === "human" && e.scenario === s), s).toBe(true);
     expect(has((e) => e.isHeldOut)).toBe(true);
     expect(has((e) => e.split === "dev") && has((e) => e.split === "test")).toBe(true);
@@ -56,6 +56,17 @@ describe("bot evaluation set", () => {
       expect(g.precision, `${kind} precision`).toBeGreaterThanOrEqual(0.99);
       expect(g.recall, `${kind} recall`).toBeGreaterThanOrEqual(0.95);
       expect(g.humanFp, `${kind} human FP`).toBeLessThanOrEqual(0.01);
+    }
+  });
+
+  test("the botnet is caught at least half the time, and people behind shared addresses stay people", () => {
+    const rows = replayEvalSet(events).filter((r) => r.event.kind === "click");
+    const botnet = gate(rows.filter((r) => r.event.family === ADVERSARIAL));
+    expect(botnet.recall).toBeGreaterThanOrEqual(0.5);
+    for (const [scenario, least] of [["corp-nat", 500], ["carrier-cgnat", 200], ["office-burst", 30]] as const) {
+      const people = rows.filter((r) => r.event.label === "human" && r.event.scenario === scenario);
+      expect(people.length, scenario).toBeGreaterThanOrEqual(least);
+      expect(people.filter((r) => r.verdict.isBot).length / people.length, scenario).toBeLessThanOrEqual(0.005);
     }
   });
 });
