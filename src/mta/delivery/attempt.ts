@@ -47,7 +47,11 @@ export interface DeliveryDeps {
   egress?: EgressSelector;
 }
 
-export type AttemptOutcome = DeliveryOutcome & { mx?: string; tls?: boolean };
+/**
+ * `retryAt`: the attempt did not happen and must not be retried before then (a warm-up cap: the
+ * next UTC hour); nothing reached a receiver, so no attempt is counted and no destination learns from it.
+ */
+export type AttemptOutcome = DeliveryOutcome & { mx?: string; tls?: boolean; retryAt?: number };
 /** One recipient's outcome; with `hold`, it was not attempted (its batch is paused or cancelled). */
 export type Attempt = { recipient: StoredRecipient; message: StoredMessage; outcome: AttemptOutcome; hold?: Hold };
 
@@ -172,7 +176,7 @@ export function createDelivery(deps: DeliveryDeps) {
     if (decision.error) return classifyReply({ errorCode: "ETLS", errorMessage: decision.error });
     // The egress source first: mail waiting for a warming address's next hour is not signed for nothing.
     const choice = deps.egress ? await deps.egress.choose(entry.message.extra?.ipPool || sender.pool || "default", entry.message.extra?.sendingIp) : null;
-    if (choice && "waitUntilHour" in choice) return { kind: "deferred" as const, permanent: false, enhancedCode: "4.7.0", message: `warm-up: ${choice.reason}; waits for the next hour` };
+    if (choice && "waitUntil" in choice) return { kind: "deferred" as const, permanent: false, enhancedCode: "4.7.0", message: choice.reason, retryAt: choice.waitUntil };
     const local = choice ? { address: choice.source.address, ehlo: choice.source.ehlo } : undefined;
     let bytes: Buffer;
     try {
