@@ -59,7 +59,10 @@ export function activityRoutes(deps: Deps) {
       if (rows.length === 0) throw notFound("message not found");
       const first = rows[0]!;
       const events = await deps.activity.events(domain, { messageId: first.message.id, recipient: first.recipient.email, ascending: true, limit: 100 });
+      // The address the last attempt went out from: always one of the operator's own ("dedicated" in SendGrid's words).
+      const outbound = first.recipient.sourceIp ?? "";
       return json(200, { ...summary(first), categories: first.message.tags, unique_args: first.message.metadata,
+        outbound_ip: outbound, outbound_ip_type: outbound ? "dedicated" : "",
         events: events.map((e) => ({ event_name: e.type, processed: new Date(e.timestamp).toISOString() })) });
     }, { permission: READ });
 }

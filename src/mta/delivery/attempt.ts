@@ -51,7 +51,7 @@ export interface DeliveryDeps {
  * `retryAt`: the attempt did not happen and must not be retried before then (a warm-up cap: the
  * next UTC hour); nothing reached a receiver, so no attempt is counted and no destination learns from it.
  */
-export type AttemptOutcome = DeliveryOutcome & { mx?: string; tls?: boolean; retryAt?: number };
+export type AttemptOutcome = DeliveryOutcome & { mx?: string; tls?: boolean; retryAt?: number; sendingIp?: string; ipPool?: string | null };
 /** One recipient's outcome; with `hold`, it was not attempted (its batch is paused or cancelled). */
 export type Attempt = { recipient: StoredRecipient; message: StoredMessage; outcome: AttemptOutcome; hold?: Hold };
 
@@ -106,13 +106,16 @@ export function createDelivery(deps: DeliveryDeps) {
         try {
           const res = await client.send(from, [rcpt], bytes);
           const refused = res.rejected[0];
-          const facts = { mx: hop.host, tls: client.isSecure };
+          const facts = { mx: hop.host, tls: client.isSecure, ...(client.localIp ? { sendingIp: client.localIp } : {}) };
           if (refused) return { ...classifyReply({ responseCode: refused.code, response: refused.response, command: "RCPT TO" }), ...facts };
           return { ...classifyReply({ responseCode: 250, response: res.response }), ...facts };
         } catch (err) {
           const e = err as SmtpError;
           const reply = e.rejectedErrors?.[0] ?? e;
-          if (reply.responseCode) return { ...classifyReply({ responseCode: reply.responseCode, response: reply.response, command: e.command }), mx: hop.host, tls: client.isSecure };
+          if (reply.responseCode) {
+            return { ...classifyReply({ responseCode: reply.responseCode, response: reply.response, command: e.command }), mx: hop.host, tls: client.isSecure,
+              ...(client.localIp ? { sendingIp: client.localIp } : {}) };
+          }
           last = e;
           break;
         } finally {
@@ -190,7 +193,11 @@ export function createDelivery(deps: DeliveryDeps) {
     }
     const bounceDomain = bounceDomainFor(entry.message.domain, deps.verp.bounceDomain);
     const from = encodeReturnPath({ messageId: entry.message.id, recipientId: r.id, bounceDomain, secret: deps.verp.secret });
-    return sendVia(decision.hops, decision.tls, from, r.email, bytes, perConnection, local);
+    const outcome = await sendVia(decision.hops, decision.tls, from, r.email, bytes, perConnection, local);
+    // The source as the receiver saw it (the socket's local address); without a connection, the configured one.
+    if (!choice) return outcome;
+    const sendingIp = outcome.sendingIp ?? choice.source.address ?? undefined;
+    return { ...outcome, ...(sendingIp ? { sendingIp } : {}), ipPool: choice.source.pool };
   }
 }
 

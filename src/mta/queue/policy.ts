@@ -37,11 +37,13 @@ export function applyOutcome(rcpt: StoredRecipient, msg: StoredMessage, outcome:
   if (outcome.retryAt !== undefined && now < rcpt.expiresAt) return applyWait(rcpt, msg, outcome, outcome.retryAt, now);
   const attempts = rcpt.attempts + 1;
   const firstAttemptAt = rcpt.firstAttemptAt ?? now;
-  const base = { id: rcpt.id, attempts, firstAttemptAt, lastCode: outcome.code ?? null, lastResponse: outcome.message, mx: outcome.mx ?? null };
+  const base = { id: rcpt.id, attempts, firstAttemptAt, lastCode: outcome.code ?? null, lastResponse: outcome.message, mx: outcome.mx ?? null,
+    ...(outcome.sendingIp ? { sourceIp: outcome.sendingIp, ipPool: outcome.ipPool ?? null } : {}) };
   const event = (type: MessageEvent["type"], extra: Partial<MessageEvent> = {}): MessageEvent => ({
     id: newId(now), type, messageId: msg.id, recipient: rcpt.email.toLowerCase(), recipientId: rcpt.id, domain: msg.domain, timestamp: now,
     code: outcome.code, enhancedCode: outcome.enhancedCode, description: outcome.message, mx: outcome.mx, tags: msg.tags, metadata: msg.metadata,
-    attempt: attempts, ...(outcome.tls !== undefined ? { tls: outcome.tls } : {}), ...extra,
+    attempt: attempts, ...(outcome.tls !== undefined ? { tls: outcome.tls } : {}),
+    ...(outcome.sendingIp ? { sendingIp: outcome.sendingIp, ...(outcome.ipPool ? { ipPool: outcome.ipPool } : {}) } : {}), ...extra,
   });
   if (outcome.kind === "delivered") {
     return { update: { ...base, status: "delivered", nextAttemptAt: now }, events: [event("delivered")] };

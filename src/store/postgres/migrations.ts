@@ -192,6 +192,9 @@ export const ZONE_MIGRATIONS: string[] = [
   `CREATE INDEX recipients_key_due ON recipients(rcpt_domain, next_attempt_at) WHERE lower(status) IN ('queued', 'deferred');
    CREATE TABLE destination_state (name text NOT NULL, owner text NOT NULL, snapshot jsonb NOT NULL, updated_at bigint NOT NULL,
      PRIMARY KEY (name, owner));`,
+  // Egress (docs/egress.md): the local address a recipient's last attempt went out from, and its pool.
+  `ALTER TABLE recipients ADD COLUMN source_ip TEXT;
+   ALTER TABLE recipients ADD COLUMN ip_pool TEXT;`,
 ];
 
 /** The event `ev` (a jsonb expression, of type `type`) without the vendor codes 605 / 650. */

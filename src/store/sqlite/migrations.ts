@@ -220,6 +220,9 @@ export const ZONE_MIGRATIONS: string[] = [
   `CREATE INDEX recipients_key_due ON recipients(rcpt_domain, next_attempt_at) WHERE status IN ('queued', 'deferred');
    CREATE TABLE destination_state (name TEXT NOT NULL, owner TEXT NOT NULL, snapshot TEXT NOT NULL, updated_at INTEGER NOT NULL,
      PRIMARY KEY (name, owner)) WITHOUT ROWID;`,
+  // Egress (docs/egress.md): the local address a recipient's last attempt went out from, and its pool.
+  `ALTER TABLE recipients ADD COLUMN source_ip TEXT;
+   ALTER TABLE recipients ADD COLUMN ip_pool TEXT;`,
 ];
 
 /** A trigger on recipients that takes OLD out of the counts and adds NEW to them. */
