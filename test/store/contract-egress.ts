@@ -22,6 +22,17 @@ export function egressContract(open: Open, openPeer?: (a: Store) => Store | Prom
     await a.close();
   });
 
+  test("egress slots taken at once by two nodes: exactly the cap, never one more", async () => {
+    const a = await open();
+    const b = openPeer ? await openPeer(a) : a;
+    // 60 takes in flight together, half through each node's connections, for a cap of 20.
+    const took = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).control.takeEgressSlot("busy", HOUR, 20)));
+    expect(took.filter(Boolean)).toHaveLength(20);
+    expect(await a.control.egressSends(HOUR)).toEqual({ busy: 20 });
+    if (b !== a) await b.close();
+    await a.close();
+  });
+
   test("egress sends counted in memory are added; hours older than a day are forgotten", async () => {
     const store = await open();
     const c = store.control;
