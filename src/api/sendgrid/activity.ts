@@ -19,8 +19,8 @@ const STATUS: Record<StoredRecipient["status"], string> = { queued: "processing"
 export function parseActivityQuery(q: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const clause of q.split(/\s+AND\s+/i).map((c) => c.trim()).filter(Boolean)) {
-    const m = /^(msg_id|to_email|from_email|subject|status)\s*=\s*"([^"]*)"$/.exec(clause);
-    if (!m) throw invalid(`unsupported query clause: ${clause} (supported: msg_id, to_email, from_email, subject, status with =, joined by AND)`, "query");
+    const m = /^(msg_id|to_email|from_email|subject|status|outbound_ip)\s*=\s*"([^"]*)"$/.exec(clause);
+    if (!m) throw invalid(`unsupported query clause: ${clause} (supported: msg_id, to_email, from_email, subject, status, outbound_ip with =, joined by AND)`, "query");
     out[m[1]!] = m[2]!;
   }
   return out;
@@ -49,8 +49,12 @@ export function activityRoutes(deps: Deps) {
       const filter = parseActivityQuery(String(query.query ?? ""));
       const limit = Math.min(Math.max(Number(query.limit ?? 10) || 10, 1), 1000);
       if (!filter.msg_id) throw invalid("query must name a msg_id (the X-Message-Id of a send or an event's sg_message_id)", "query");
-      const rows = (await rowsOf(domainOf(request), filter.msg_id)).map(summary)
-        .filter((m) => Object.entries(filter).every(([k, v]) => k === "msg_id" || String(m[k as keyof typeof m]) === v));
+      const matches = (r: Row) => {
+        const m = summary(r);
+        const field = (k: string) => (k === "outbound_ip" ? r.recipient.sourceIp ?? "" : String(m[k as keyof typeof m]));
+        return Object.entries(filter).every(([k, v]) => k === "msg_id" || field(k) === v);
+      };
+      const rows = (await rowsOf(domainOf(request), filter.msg_id)).filter(matches).map(summary);
       return json(200, { messages: rows.slice(0, limit) });
     }, { permission: READ })
     .get("/v3/messages/:msgId", async ({ request, params }) => {

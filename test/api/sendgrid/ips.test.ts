@@ -36,6 +36,11 @@ describe("SendGrid Email Activity carries the source", () => {
     const detail = async (x: string) => (await h.client.request({ method: "GET", url: `/v3/messages/${x}` }))[1] as Record<string, unknown>;
     expect(await detail(bulk.headers["x-message-id"] as string)).toMatchObject({ to_email: "ev-bulk@dest.test", outbound_ip: "127.0.0.3", outbound_ip_type: "dedicated" });
     expect(await detail(plain.headers["x-message-id"] as string)).toMatchObject({ to_email: "ev-plain@dest.test", outbound_ip: "127.0.0.2" });
+    // SendGrid's outbound_ip query clause.
+    const list = async (x: string, ip: string) => ((await h.client.request({ method: "GET", url: "/v3/messages",
+      qs: { query: `msg_id="${x}" AND outbound_ip="${ip}"` } }))[1] as { messages: { to_email: string }[] }).messages;
+    expect(await list(bulk.headers["x-message-id"] as string, "127.0.0.3")).toMatchObject([{ to_email: "ev-bulk@dest.test" }]);
+    expect(await list(bulk.headers["x-message-id"] as string, "127.0.0.2")).toEqual([]);
     expect(await peerFor(h.sink, "ev-bulk@dest.test")).toBe("127.0.0.3");
   });
 });
