@@ -63,12 +63,16 @@ export function applyOutcome(rcpt: StoredRecipient, msg: StoredMessage, outcome:
 
 /**
  * Not attempted, waiting until `retryAt` (a warming address's next hour): deferred, never failed
- * (within the lifetime), with no attempt counted, since no receiver saw it.
+ * (within the lifetime), with no attempt counted, since no receiver saw it. The `deferred` event is
+ * recorded when the wait begins, not again each hour it goes on for the same reason: a backlog
+ * waiting for a warming address would otherwise write (and post to webhooks) one event per
+ * recipient per hour.
  */
 function applyWait(rcpt: StoredRecipient, msg: StoredMessage, outcome: AttemptOutcome, retryAt: number, now: number): AppliedOutcome {
   const nextAt = Math.min(Math.max(retryAt, now) + spreadOf(rcpt.id), rcpt.expiresAt);
   const update: RecipientUpdate = { id: rcpt.id, status: "deferred", attempts: rcpt.attempts, firstAttemptAt: rcpt.firstAttemptAt, nextAttemptAt: nextAt,
     lastCode: null, lastResponse: outcome.message, mx: rcpt.mx };
+  if (rcpt.lastResponse === outcome.message) return { update, events: [] };
   const { bounceClass } = classifyBounce({ enhancedCode: outcome.enhancedCode, text: outcome.message });
   const deferred: MessageEvent = { id: newId(now), type: "deferred", messageId: msg.id, recipient: rcpt.email.toLowerCase(), recipientId: rcpt.id,
     domain: msg.domain, timestamp: now, severity: "temporary", enhancedCode: outcome.enhancedCode, description: outcome.message, bounceClass,

@@ -45,6 +45,13 @@ describe("waiting for a warm-up's next hour", () => {
     expect(events[0]!.attempt).toBeUndefined();
   });
 
+  test("a wait that goes on for the same reason records no second event", () => {
+    const waiting = { ...rcpt, expiresAt: T + 86_400_000, lastCode: null, lastResponse: "warm-up cap of new reached; next hour" };
+    const { update, events } = applyOutcome(waiting, msg, { ...waitOutcome, retryAt: hour + 3_600_000 }, T + 3_600_000, policy);
+    expect(update).toMatchObject({ status: "deferred", attempts: 2, nextAttemptAt: hour + 3_600_000 + spreadOf("r1") });
+    expect(events).toEqual([]);
+  });
+
   test("recipients spread over the first minutes of the hour", () => {
     const offsets = new Set(Array.from({ length: 50 }, (_, i) => spreadOf(`r${i}`)));
     expect(offsets.size).toBeGreaterThan(40);
