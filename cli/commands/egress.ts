@@ -6,10 +6,10 @@ import { table } from "../output.ts";
 
 export function registerEgress(program: Command) {
   const egress = program.command("egress").description("egress sources (local addresses) and pools");
-  egress.command("list").description("each source: address, pool, warm-up day, hourly cap, sends this hour")
+  egress.command("list").description("each source: address, pool, warm-up day, hourly cap, sends this hour, and when one at its cap sends again")
     .action(action(async (ctx) => {
       const sources = await (await ctx.app()).egress.list();
-      ctx.out.print({ sources }, () => table(sources.map((s) => ({ ...s, warmup_day: s.warmup_day ?? "warm", hour_cap: s.hour_cap ?? "-", pool: s.pool ?? "-" })),
-        ["name", "address", "pool", "warmup_day", "hour_cap", "hour_sent"]));
+      ctx.out.print({ sources }, () => table(sources.map((s) => ({ ...s, warmup_day: s.warmup_day ?? "warm", hour_cap: s.hour_cap ?? "-", pool: s.pool ?? "-",
+        waits_until: s.waits_until ?? "-" })), ["name", "address", "pool", "warmup_day", "hour_cap", "hour_sent", "waits_until"]));
     }));
 }

@@ -220,6 +220,9 @@ export interface MessageEvent {
   /** Whether the delivery attempt ran over TLS, and its number (1 for the first). */
   tls?: boolean;
   attempt?: number;
+  /** A delivery attempt's local (source) address and its egress pool (docs/egress.md); no pool: a source in none. */
+  sendingIp?: string;
+  ipPool?: string;
   tags: string[];
   metadata: Record<string, string>;
 }

@@ -97,6 +97,9 @@ export interface StoredRecipient {
   lastCode: number | null;
   lastResponse: string | null;
   mx: string | null;
+  /** The local address the last attempt went out from and its egress pool (docs/egress.md); absent before any attempt. */
+  sourceIp?: string | null;
+  ipPool?: string | null;
   updatedAt: number;
 }
 
@@ -140,6 +143,9 @@ export interface RecipientUpdate {
   lastCode: number | null;
   lastResponse: string | null;
   mx: string | null;
+  /** The attempt's source address and pool; absent or null: the row keeps the ones it had (no attempt went out). */
+  sourceIp?: string | null;
+  ipPool?: string | null;
 }
 
 /**

@@ -56,7 +56,9 @@ export function createReportHandler(deps: { store: Store; secret: string; now: (
         ?? (m.recipients.length === 1 ? m.recipients[0] : undefined);
       if (!r || (br.action !== "failed" && br.action !== "delayed")) continue;
       const v = verdictFor(br);
-      const common = { code: v.code, enhancedCode: v.enhancedCode, description: v.text, mx: br.remoteMta, bounceClass: v.bounceClass };
+      // The address the bounced mail went out from (kept with the recipient's last attempt).
+      const source = r.sourceIp ? { sendingIp: r.sourceIp, ...(r.ipPool ? { ipPool: r.ipPool } : {}) } : {};
+      const common = { code: v.code, enhancedCode: v.enhancedCode, description: v.text, mx: br.remoteMta, bounceClass: v.bounceClass, ...source };
       if (v.kind === "deferred") { out.events.push(event(m, r, "deferred", { severity: "temporary", ...common })); continue; }
       out.events.push(event(m, r, "failed", { severity: "permanent", ...common }));
       out.updates.push(update(r, "failed", v.code, v.text));

@@ -22,8 +22,8 @@ test("egress list --json: each source with its pool and warm-up; null day and ca
   const r = cli("--json", "egress", "list");
   expect(r.code).toBe(0);
   expect(JSON.parse(r.out)).toEqual({ sources: [
-    { name: "ip2", address: "127.0.0.2", pool: "default", warmup_day: null, hour_cap: null, hour_sent: 0 },
-    { name: "ip3", address: "127.0.0.3", pool: "bulk", warmup_day: 1, hour_cap: 20, hour_sent: 0 },
+    { name: "ip2", address: "127.0.0.2", pool: "default", warmup_day: null, hour_cap: null, hour_sent: 0, waits_until: null },
+    { name: "ip3", address: "127.0.0.3", pool: "bulk", warmup_day: 1, hour_cap: 20, hour_sent: 0, waits_until: null },
   ] });
   const human = cli("egress", "list");
   expect(human.out).toMatch(/ip3\s+127\.0\.0\.3\s+bulk\s+1\s+20\s+0/);

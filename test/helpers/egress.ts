@@ -1,6 +1,7 @@
 // Egress set-up shared by the surface tests: two loopback sources in two pools (the bulk one
 // warming up since today), and the peer address a sink saw.
 import type { Sink, SinkMessage } from "./smtp-sink.ts";
+import type { App } from "../../src/app.ts";
 
 export const today = () => new Date().toISOString().slice(0, 10);
 
@@ -18,6 +19,15 @@ export async function peerFor(sink: Sink, rcpt: string, timeoutMs = 20_000): Pro
     const m = sink.messages.find((x) => x.to.includes(rcpt));
     if (m) return peerOf(m);
     if (Date.now() > deadline) throw new Error(`no message for ${rcpt}`);
+    await Bun.sleep(50);
+  }
+}
+
+/** Waits until `rcpt` has a delivered event in example.com (written after the sink answered). */
+export async function deliveredTo(app: App, rcpt: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await app.activity.events("example.com", { types: ["delivered"], recipient: rcpt, limit: 1 })).length === 0) {
+    if (Date.now() > deadline) throw new Error(`no delivered event for ${rcpt}`);
     await Bun.sleep(50);
   }
 }

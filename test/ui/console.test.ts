@@ -158,6 +158,8 @@ describe("console in Chromium", () => {
     await screenshot(page, "messages");
     await page.locator("tbody a").click();
     await waitForText(page, "greylisted");
+    // The address each attempt went out from (the machine's default here) and its pool.
+    await waitForText(page, "Sent from 127.0.0.1 (pool default)");
     // Sections: Message, Recipients, Events, Webhook posts.
     const events = await page.$$eval("section:nth-of-type(3) tbody tr td:nth-child(2)", (tds) => tds.map((td) => td.textContent));
     expect(events).toEqual(["accepted", "deferred", "delivered"]);

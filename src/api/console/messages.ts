@@ -50,7 +50,8 @@ export function summarize(events: MessageEvent[]) {
 
 export const eventView = (e: MessageEvent) => ({
   id: e.id, type: e.type, timestamp: e.timestamp, recipient: e.recipient, severity: e.severity, code: reportedCode(e), enhancedCode: e.enhancedCode,
-  description: reportedDescription(e), mx: e.mx, tls: e.tls, attempt: e.attempt, reason: reportedReason(e), url: e.url, ip: e.ip, userAgent: e.userAgent,
+  description: reportedDescription(e), mx: e.mx, tls: e.tls, attempt: e.attempt, sendingIp: e.sendingIp, ipPool: e.ipPool,
+  reason: reportedReason(e), url: e.url, ip: e.ip, userAgent: e.userAgent,
   isBot: e.isBot, botReasons: e.botReasons,
   bounceClass: e.type === "failed" ? `${e.severity === "temporary" ? "soft" : "hard"} (class ${bounceClass(e)})` : undefined,
 });
@@ -76,7 +77,8 @@ export function messageRoutes(deps: ConsoleDeps) {
       return {
         id: message.id, domain: message.domain, messageIdHeader: message.messageIdHeader, from: message.from, subject: message.subject,
         tags: message.tags, size: message.size, createdAt: message.createdAt, source: message.source,
-        recipients: recipients.map((r) => ({ email: r.email, status: r.status, attempts: r.attempts, lastCode: r.lastCode, lastResponse: r.lastResponse, mx: r.mx })),
+        recipients: recipients.map((r) => ({ email: r.email, status: r.status, attempts: r.attempts, lastCode: r.lastCode, lastResponse: r.lastResponse, mx: r.mx,
+          sourceIp: r.sourceIp ?? null, ipPool: r.ipPool ?? null })),
         events: events.map(eventView),
         // Webhook posts of these events and the target's answers (URLs without credentials).
         webhooks: (await deps.activity.webhookPosts(domain.name, message.id)).map((w) => ({

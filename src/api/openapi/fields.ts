@@ -27,7 +27,7 @@ const sendgrid: Record<string, RouteFields> = {
     start_time: n("unix seconds"), end_time: n("unix seconds"), limit: n("page size"), offset: n("page start"), email: s("one address"),
   } },
   "GET /v3/messages": { summary: "Email Activity: a send's recipients by msg_id (its X-Message-Id, or one event's sg_message_id)", success: "200 {messages: [{msg_id, from_email, to_email, subject, status, …}]}", media: QUERY, fields: {
-    query: s('msg_id="…" [AND to_email|from_email|subject|status="…"]', true), limit: n("≤ 1000, default 10"),
+    query: s('msg_id="…" [AND to_email|from_email|subject|status|outbound_ip="…"]', true), limit: n("≤ 1000, default 10"),
   } },
   "POST /v3/validations/email": { summary: "validate one address", media: JSON_BODY, fields: { email: s("the address", true), source: s("free text") } },
 };

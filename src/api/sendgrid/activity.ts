@@ -19,8 +19,8 @@ const STATUS: Record<StoredRecipient["status"], string> = { queued: "processing"
 export function parseActivityQuery(q: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const clause of q.split(/\s+AND\s+/i).map((c) => c.trim()).filter(Boolean)) {
-    const m = /^(msg_id|to_email|from_email|subject|status)\s*=\s*"([^"]*)"$/.exec(clause);
-    if (!m) throw invalid(`unsupported query clause: ${clause} (supported: msg_id, to_email, from_email, subject, status with =, joined by AND)`, "query");
+    const m = /^(msg_id|to_email|from_email|subject|status|outbound_ip)\s*=\s*"([^"]*)"$/.exec(clause);
+    if (!m) throw invalid(`unsupported query clause: ${clause} (supported: msg_id, to_email, from_email, subject, status, outbound_ip with =, joined by AND)`, "query");
     out[m[1]!] = m[2]!;
   }
   return out;
@@ -49,8 +49,12 @@ export function activityRoutes(deps: Deps) {
       const filter = parseActivityQuery(String(query.query ?? ""));
       const limit = Math.min(Math.max(Number(query.limit ?? 10) || 10, 1), 1000);
       if (!filter.msg_id) throw invalid("query must name a msg_id (the X-Message-Id of a send or an event's sg_message_id)", "query");
-      const rows = (await rowsOf(domainOf(request), filter.msg_id)).map(summary)
-        .filter((m) => Object.entries(filter).every(([k, v]) => k === "msg_id" || String(m[k as keyof typeof m]) === v));
+      const matches = (r: Row) => {
+        const m = summary(r);
+        const field = (k: string) => (k === "outbound_ip" ? r.recipient.sourceIp ?? "" : String(m[k as keyof typeof m]));
+        return Object.entries(filter).every(([k, v]) => k === "msg_id" || field(k) === v);
+      };
+      const rows = (await rowsOf(domainOf(request), filter.msg_id)).filter(matches).map(summary);
       return json(200, { messages: rows.slice(0, limit) });
     }, { permission: READ })
     .get("/v3/messages/:msgId", async ({ request, params }) => {
@@ -59,7 +63,10 @@ export function activityRoutes(deps: Deps) {
       if (rows.length === 0) throw notFound("message not found");
       const first = rows[0]!;
       const events = await deps.activity.events(domain, { messageId: first.message.id, recipient: first.recipient.email, ascending: true, limit: 100 });
+      // The address the last attempt went out from: always one of the operator's own ("dedicated" in SendGrid's words).
+      const outbound = first.recipient.sourceIp ?? "";
       return json(200, { ...summary(first), categories: first.message.tags, unique_args: first.message.metadata,
+        outbound_ip: outbound, outbound_ip_type: outbound ? "dedicated" : "",
         events: events.map((e) => ({ event_name: e.type, processed: new Date(e.timestamp).toISOString() })) });
     }, { permission: READ });
 }

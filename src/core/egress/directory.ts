@@ -1,7 +1,7 @@
 // The egress sources (local addresses outbound SMTP binds to, with their EHLO names and warm-up
 // start) and the pools that group them, as configured ([mta.egress.NAME], [mta.pools.NAME]). Pure:
 // built once from the config; the MTA picks sources from it, the surfaces and the CLI list it.
-import { hourlyCap, parseWarmupStart, warmupDay } from "./warmup-schedule.ts";
+import { hourOf, hourStartMs, hourlyCap, parseWarmupStart, warmupDay } from "./warmup-schedule.ts";
 import { AppError } from "../errors.ts";
 
 export interface EgressSourceConfig { source_address: string; ehlo: string; warmup_start: string }
@@ -28,6 +28,8 @@ export const DEFAULT_POOL = "default";
 export interface EgressStatus {
   name: string; address: string; pool: string | null;
   warmup_day: number | null; hour_cap: number | null; hour_sent: number;
+  /** A warming source at its cap: the top of the next UTC hour (ISO), when it sends again; else null. */
+  waits_until: string | null;
 }
 
 export function createEgressDirectory(cfg: EgressConfig, hostname: string) {
@@ -60,7 +62,10 @@ export function createEgressDirectory(cfg: EgressConfig, hostname: string) {
     status(now: number, sent: Readonly<Record<string, number>>): EgressStatus[] {
       return sources.map((s) => {
         const day = warmupDay(s.warmupStart, now);
-        return { name: s.name, address: s.address ?? "0.0.0.0", pool: s.pool, warmup_day: day, hour_cap: hourlyCap(day), hour_sent: sent[s.name] ?? 0 };
+        const cap = hourlyCap(day);
+        const hourSent = sent[s.name] ?? 0;
+        const waits = cap !== null && hourSent >= cap ? new Date(hourStartMs(hourOf(now) + 1)).toISOString() : null;
+        return { name: s.name, address: s.address ?? "0.0.0.0", pool: s.pool, warmup_day: day, hour_cap: cap, hour_sent: hourSent, waits_until: waits };
       });
     },
   };

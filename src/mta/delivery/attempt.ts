@@ -47,7 +47,11 @@ export interface DeliveryDeps {
   egress?: EgressSelector;
 }
 
-export type AttemptOutcome = DeliveryOutcome & { mx?: string; tls?: boolean };
+/**
+ * `retryAt`: the attempt did not happen and must not be retried before then (a warm-up cap: the
+ * next UTC hour); nothing reached a receiver, so no attempt is counted and no destination learns from it.
+ */
+export type AttemptOutcome = DeliveryOutcome & { mx?: string; tls?: boolean; retryAt?: number; sendingIp?: string; ipPool?: string | null };
 /** One recipient's outcome; with `hold`, it was not attempted (its batch is paused or cancelled). */
 export type Attempt = { recipient: StoredRecipient; message: StoredMessage; outcome: AttemptOutcome; hold?: Hold };
 
@@ -102,13 +106,16 @@ export function createDelivery(deps: DeliveryDeps) {
         try {
           const res = await client.send(from, [rcpt], bytes);
           const refused = res.rejected[0];
-          const facts = { mx: hop.host, tls: client.isSecure };
+          const facts = { mx: hop.host, tls: client.isSecure, ...(client.localIp ? { sendingIp: client.localIp } : {}) };
           if (refused) return { ...classifyReply({ responseCode: refused.code, response: refused.response, command: "RCPT TO" }), ...facts };
           return { ...classifyReply({ responseCode: 250, response: res.response }), ...facts };
         } catch (err) {
           const e = err as SmtpError;
           const reply = e.rejectedErrors?.[0] ?? e;
-          if (reply.responseCode) return { ...classifyReply({ responseCode: reply.responseCode, response: reply.response, command: e.command }), mx: hop.host, tls: client.isSecure };
+          if (reply.responseCode) {
+            return { ...classifyReply({ responseCode: reply.responseCode, response: reply.response, command: e.command }), mx: hop.host, tls: client.isSecure,
+              ...(client.localIp ? { sendingIp: client.localIp } : {}) };
+          }
           last = e;
           break;
         } finally {
@@ -172,7 +179,7 @@ export function createDelivery(deps: DeliveryDeps) {
     if (decision.error) return classifyReply({ errorCode: "ETLS", errorMessage: decision.error });
     // The egress source first: mail waiting for a warming address's next hour is not signed for nothing.
     const choice = deps.egress ? await deps.egress.choose(entry.message.extra?.ipPool || sender.pool || "default", entry.message.extra?.sendingIp) : null;
-    if (choice && "waitUntilHour" in choice) return { kind: "deferred" as const, permanent: false, enhancedCode: "4.7.0", message: `warm-up: ${choice.reason}; waits for the next hour` };
+    if (choice && "waitUntil" in choice) return { kind: "deferred" as const, permanent: false, enhancedCode: "4.7.0", message: choice.reason, retryAt: choice.waitUntil };
     const local = choice ? { address: choice.source.address, ehlo: choice.source.ehlo } : undefined;
     let bytes: Buffer;
     try {
@@ -186,7 +193,11 @@ export function createDelivery(deps: DeliveryDeps) {
     }
     const bounceDomain = bounceDomainFor(entry.message.domain, deps.verp.bounceDomain);
     const from = encodeReturnPath({ messageId: entry.message.id, recipientId: r.id, bounceDomain, secret: deps.verp.secret });
-    return sendVia(decision.hops, decision.tls, from, r.email, bytes, perConnection, local);
+    const outcome = await sendVia(decision.hops, decision.tls, from, r.email, bytes, perConnection, local);
+    // The source as the receiver saw it (the socket's local address); without a connection, the configured one.
+    if (!choice) return outcome;
+    const sendingIp = outcome.sendingIp ?? choice.source.address ?? undefined;
+    return { ...outcome, ...(sendingIp ? { sendingIp } : {}), ipPool: choice.source.pool };
   }
 }
 

@@ -43,13 +43,18 @@ export class SmtpClient {
   needsReset = false;
   /** True once STARTTLS succeeded on this connection. */
   isSecure = false;
+  /** The local address the connection went out from (what the receiver sees as its peer). */
+  readonly localIp: string;
   /** EHLO keywords of the server, upper case, with their parameters. */
   extensions = new Map<string, string>();
   private reader = new ReplyReader();
   private socket!: Socket;
 
   /** `local`: the egress source it was opened from, as the pool keys it. */
-  private constructor(readonly hop: Hop, socket: Socket, readonly local?: { address?: string | null; ehlo?: string }) { this.attach(socket); }
+  private constructor(readonly hop: Hop, socket: Socket, readonly local?: { address?: string | null; ehlo?: string }) {
+    this.localIp = (socket.localAddress ?? "").replace(/^::ffff:/, "");
+    this.attach(socket);
+  }
 
   static async open(hop: Hop, opts: ClientOptions, local?: { address?: string | null; ehlo?: string }): Promise<SmtpClient> {
     const client = new SmtpClient(hop, await connectTo(hop, opts.localAddress), local);

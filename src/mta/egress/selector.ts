@@ -4,7 +4,7 @@
 // cap, there is none: the attempt is deferred and waits for the next hour (contract §9).
 import type { EgressCounterStore } from "../../core/egress/counter-port.ts";
 import type { EgressDirectory, EgressSource } from "../../core/egress/directory.ts";
-import { hourOf, hourlyCap, warmupDay } from "../../core/egress/warmup-schedule.ts";
+import { hourOf, hourStartMs, hourlyCap, warmupDay } from "../../core/egress/warmup-schedule.ts";
 import type { Logger } from "../../log.ts";
 
 /** Warm sources' sends are counted in memory and written at most this often (they have no cap to hold). */
@@ -17,7 +17,12 @@ export interface EgressSelectorDeps {
   log: Logger;
 }
 
-export type Choice = { source: EgressSource } | { waitUntilHour: number; reason: string };
+/** A source, or none: every source left is warming and at its cap; the mail waits for `waitUntil` (the next UTC hour, ms). */
+export type Choice = { source: EgressSource } | { waitUntil: number; reason: string };
+
+/** The reason a warm-up wait gives (events, `queue list`): the capped sources by name. */
+export const warmupReason = (names: readonly string[]) =>
+  `warm-up cap${names.length > 1 ? "s" : ""} of ${names.join(", ")} reached; next hour`;
 
 export function createEgressSelector(deps: EgressSelectorDeps) {
   const turn = new Map<string, number>();
@@ -54,16 +59,16 @@ export function createEgressSelector(deps: EgressSelectorDeps) {
       const named = sendingIp ? deps.directory.byAddress(sendingIp) : null;
       const sources = named ? [named] : deps.directory.pool(pool) ?? deps.directory.pool("default")!;
       const warm: EgressSource[] = [];
+      const capped: string[] = [];
       for (const s of sources) {
         const cap = hourlyCap(warmupDay(s.warmupStart, now));
         if (cap === null) { warm.push(s); continue; }
+        capped.push(s.name);
         if (full.get(s.name) === hour) continue;
         if (await deps.counters.takeEgressSlot(s.name, hour, cap)) return { source: s };
         full.set(s.name, hour);
       }
-      if (warm.length === 0) {
-        return { waitUntilHour: hour + 1, reason: `every address of ${named ? `source ${named.name}` : `pool ${pool}`} is warming up and reached its hourly cap` };
-      }
+      if (warm.length === 0) return { waitUntil: hourStartMs(hour + 1), reason: warmupReason(capped) };
       const key = named ? `@${named.name}` : pool;
       const i = (turn.get(key) ?? 0) % warm.length;
       turn.set(key, i + 1);

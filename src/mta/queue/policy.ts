@@ -4,7 +4,8 @@
 import type { MessageEvent } from "../../core/model.ts";
 import type { RecipientUpdate, StoredMessage, StoredRecipient } from "../../core/store-port.ts";
 import { newId } from "../../core/ids.ts";
-import { nextAttemptAt, type DeliveryOutcome } from "../delivery/outcome.ts";
+import { nextAttemptAt } from "../delivery/outcome.ts";
+import type { AttemptOutcome } from "../delivery/attempt.ts";
 import { classifyBounce } from "../../core/bounce/index.ts";
 
 export interface QueuePolicy {
@@ -18,15 +19,31 @@ export interface AppliedOutcome {
   events: MessageEvent[];
 }
 
+/**
+ * Mail waiting for a warm-up's next hour starts within this long after the hour, each recipient at
+ * its own offset (from its id), so the hour does not open with every waiting recipient at once.
+ */
+export const WAIT_SPREAD_MS = 5 * 60_000;
+
+/** A recipient's fixed offset in [0, WAIT_SPREAD_MS): FNV-1a of its id. */
+export function spreadOf(id: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193) >>> 0;
+  return h % WAIT_SPREAD_MS;
+}
+
 /** Decides the next state of `rcpt` after `outcome` at `now`. */
-export function applyOutcome(rcpt: StoredRecipient, msg: StoredMessage, outcome: DeliveryOutcome & { mx?: string; tls?: boolean }, now: number, policy: QueuePolicy): AppliedOutcome {
+export function applyOutcome(rcpt: StoredRecipient, msg: StoredMessage, outcome: AttemptOutcome, now: number, policy: QueuePolicy): AppliedOutcome {
+  if (outcome.retryAt !== undefined && now < rcpt.expiresAt) return applyWait(rcpt, msg, outcome, outcome.retryAt, now);
   const attempts = rcpt.attempts + 1;
   const firstAttemptAt = rcpt.firstAttemptAt ?? now;
-  const base = { id: rcpt.id, attempts, firstAttemptAt, lastCode: outcome.code ?? null, lastResponse: outcome.message, mx: outcome.mx ?? null };
+  const base = { id: rcpt.id, attempts, firstAttemptAt, lastCode: outcome.code ?? null, lastResponse: outcome.message, mx: outcome.mx ?? null,
+    ...(outcome.sendingIp ? { sourceIp: outcome.sendingIp, ipPool: outcome.ipPool ?? null } : {}) };
   const event = (type: MessageEvent["type"], extra: Partial<MessageEvent> = {}): MessageEvent => ({
     id: newId(now), type, messageId: msg.id, recipient: rcpt.email.toLowerCase(), recipientId: rcpt.id, domain: msg.domain, timestamp: now,
     code: outcome.code, enhancedCode: outcome.enhancedCode, description: outcome.message, mx: outcome.mx, tags: msg.tags, metadata: msg.metadata,
-    attempt: attempts, ...(outcome.tls !== undefined ? { tls: outcome.tls } : {}), ...extra,
+    attempt: attempts, ...(outcome.tls !== undefined ? { tls: outcome.tls } : {}),
+    ...(outcome.sendingIp ? { sendingIp: outcome.sendingIp, ...(outcome.ipPool ? { ipPool: outcome.ipPool } : {}) } : {}), ...extra,
   });
   if (outcome.kind === "delivered") {
     return { update: { ...base, status: "delivered", nextAttemptAt: now }, events: [event("delivered")] };
@@ -42,6 +59,25 @@ export function applyOutcome(rcpt: StoredRecipient, msg: StoredMessage, outcome:
   const { bounceClass } = classifyBounce({ code: outcome.code, enhancedCode: outcome.enhancedCode, text: outcome.message, expired });
   const failed = event("failed", { severity: "permanent", description, bounceClass, ...(expired ? { code: outcome.code ?? 498, reason: "old" } : {}) });
   return { update: { ...base, status: "failed", nextAttemptAt: now }, events: [failed] };
+}
+
+/**
+ * Not attempted, waiting until `retryAt` (a warming address's next hour): deferred, never failed
+ * (within the lifetime), with no attempt counted, since no receiver saw it. The `deferred` event is
+ * recorded when the wait begins, not again each hour it goes on for the same reason: a backlog
+ * waiting for a warming address would otherwise write (and post to webhooks) one event per
+ * recipient per hour.
+ */
+function applyWait(rcpt: StoredRecipient, msg: StoredMessage, outcome: AttemptOutcome, retryAt: number, now: number): AppliedOutcome {
+  const nextAt = Math.min(Math.max(retryAt, now) + spreadOf(rcpt.id), rcpt.expiresAt);
+  const update: RecipientUpdate = { id: rcpt.id, status: "deferred", attempts: rcpt.attempts, firstAttemptAt: rcpt.firstAttemptAt, nextAttemptAt: nextAt,
+    lastCode: null, lastResponse: outcome.message, mx: rcpt.mx };
+  if (rcpt.lastResponse === outcome.message) return { update, events: [] };
+  const { bounceClass } = classifyBounce({ enhancedCode: outcome.enhancedCode, text: outcome.message });
+  const deferred: MessageEvent = { id: newId(now), type: "deferred", messageId: msg.id, recipient: rcpt.email.toLowerCase(), recipientId: rcpt.id,
+    domain: msg.domain, timestamp: now, severity: "temporary", enhancedCode: outcome.enhancedCode, description: outcome.message, bounceClass,
+    tags: msg.tags, metadata: msg.metadata };
+  return { update, events: [deferred] };
 }
 
 /** How long mail of a paused batch waits before its hold is read again. */

@@ -80,7 +80,8 @@ export function createScheduler(deps: SchedulerDeps) {
       await deps.delivery.deliverDomain(deps.store.zone(zone), row.rcptDomain, [row], 1, (a) => {
         attempted = true;
         writer.record(zone, [a.hold ? applyHold(a.recipient, a.message, a.hold, deps.now()) : applyOutcome(a.recipient, a.message, a.outcome, deps.now(), deps.policy)]);
-        table.finish(dest, a.hold ? null : a.outcome);
+        // Held, or waiting for a warm-up's next hour: nothing reached the receiver, nothing to learn.
+        table.finish(dest, a.hold || a.outcome.retryAt !== undefined ? null : a.outcome);
         inFlight--;
         poke();
       }, dest.dest.limits.messagesPerConnection);

@@ -198,6 +198,9 @@ export const ZONE_MIGRATIONS: string[] = [
    CREATE TABLE bot_spread (visitor TEXT NOT NULL, at BIGINT NOT NULL, recipient TEXT NOT NULL, domain TEXT NOT NULL, unopened BOOLEAN NOT NULL);
    CREATE INDEX bot_spread_visitor ON bot_spread(visitor, at);
    CREATE INDEX bot_spread_at ON bot_spread(at);`,
+  // Egress (docs/egress.md): the local address a recipient's last attempt went out from, and its pool.
+  `ALTER TABLE recipients ADD COLUMN source_ip TEXT;
+   ALTER TABLE recipients ADD COLUMN ip_pool TEXT;`,
 ];
 
 /** The event `ev` (a jsonb expression, of type `type`) without the vendor codes 605 / 650. */

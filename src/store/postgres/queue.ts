@@ -100,10 +100,12 @@ export function addRecipientUpdates(w: Writes, updates: RecipientUpdate[], now: 
   if (updates.length === 0) return;
   const col = <K extends keyof RecipientUpdate>(k: K) => w.bind(updates.map((u) => u[k]));
   w.add(`UPDATE recipients r SET status = u.status, attempts = u.attempts, next_attempt_at = u.next, first_attempt_at = u.first,
-      last_code = u.code, last_response = u.response, mx = u.mx, updated_at = ${w.bind(now)}::bigint, owner = NULL
+      last_code = u.code, last_response = u.response, mx = u.mx, updated_at = ${w.bind(now)}::bigint, owner = NULL,
+      source_ip = COALESCE(u.source_ip, r.source_ip), ip_pool = CASE WHEN u.source_ip IS NULL THEN r.ip_pool ELSE u.ip_pool END
     FROM unnest(${col("id")}::text[], ${col("status")}::text[], ${col("attempts")}::int[], ${col("nextAttemptAt")}::bigint[],
-      ${col("firstAttemptAt")}::bigint[], ${col("lastCode")}::int[], ${col("lastResponse")}::text[], ${col("mx")}::text[])
-      AS u(id, status, attempts, next, first, code, response, mx) WHERE r.id = u.id`);
+      ${col("firstAttemptAt")}::bigint[], ${col("lastCode")}::int[], ${col("lastResponse")}::text[], ${col("mx")}::text[],
+      ${w.bind(updates.map((u) => u.sourceIp ?? null))}::text[], ${w.bind(updates.map((u) => u.ipPool ?? null))}::text[])
+      AS u(id, status, attempts, next, first, code, response, mx, source_ip, ip_pool) WHERE r.id = u.id`);
 }
 
 export type { Row };

@@ -12,6 +12,7 @@ export const toRecipient = (r: Row): StoredRecipient => ({
   nextAttemptAt: r.next_attempt_at as number, firstAttemptAt: (r.first_attempt_at as number | null) ?? null,
   expiresAt: r.expires_at as number, lastCode: (r.last_code as number | null) ?? null,
   lastResponse: (r.last_response as string | null) ?? null, mx: (r.mx as string | null) ?? null, updatedAt: r.updated_at as number,
+  ...(r.source_ip != null ? { sourceIp: r.source_ip as string, ipPool: (r.ip_pool as string | null) ?? null } : {}),
 });
 
 const PENDING = "status IN ('queued', 'deferred')";
@@ -31,8 +32,10 @@ export function createQueueStatements(db: Database) {
           AND rcpt_domain NOT IN (SELECT value FROM json_each(?4)) ORDER BY next_attempt_at LIMIT ?6))
       WHERE n <= ?5 LIMIT ?2)
     RETURNING *`);
-  const update = db.query(`UPDATE recipients SET status = ?, attempts = ?, next_attempt_at = ?, first_attempt_at = ?,
-    last_code = ?, last_response = ?, mx = ?, updated_at = ?, claimed = 0, claim_owner = NULL WHERE id = ?`);
+  // An update without a source address (no attempt went out) keeps the row's last one.
+  const update = db.query(`UPDATE recipients SET status = ?1, attempts = ?2, next_attempt_at = ?3, first_attempt_at = ?4,
+    last_code = ?5, last_response = ?6, mx = ?7, updated_at = ?8, claimed = 0, claim_owner = NULL,
+    source_ip = COALESCE(?10, source_ip), ip_pool = CASE WHEN ?10 IS NULL THEN ip_pool ELSE ?11 END WHERE id = ?9`);
   const renew = db.query(`UPDATE recipients SET next_attempt_at = ?1 + ?2 WHERE claimed = 1 AND claim_owner = ?3 AND ${PENDING}
     AND id IN (SELECT value FROM json_each(?4)) RETURNING id`);
   return {
@@ -47,7 +50,9 @@ export function createQueueStatements(db: Database) {
       return (renew.all(now, lease.leaseMs, lease.owner, JSON.stringify(ids)) as Row[]).map((r) => r.id as string);
     },
     applyUpdates(updates: RecipientUpdate[], now: number) {
-      for (const u of updates) update.run(u.status, u.attempts, u.nextAttemptAt, u.firstAttemptAt, u.lastCode, u.lastResponse, u.mx, now, u.id);
+      for (const u of updates) {
+        update.run(u.status, u.attempts, u.nextAttemptAt, u.firstAttemptAt, u.lastCode, u.lastResponse, u.mx, now, u.id, u.sourceIp ?? null, u.ipPool ?? null);
+      }
     },
     stats(now: number) {
       // The counts are kept by triggers (migrations.ts): counting the rows here walked the whole table.

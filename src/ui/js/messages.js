@@ -35,6 +35,7 @@ function details(e) {
     const r = reply(e);
     if (r) out.push(h("div", {}, "Remote reply: ", r));
     if (e.mx) out.push(h("div", { class: "hint" }, `MX ${e.mx}${e.tls ? " over TLS" : ""}${e.attempt ? ` · attempt ${e.attempt}` : ""}`));
+    if (e.sendingIp) out.push(h("div", { class: "hint" }, `Sent from ${e.sendingIp}${e.ipPool ? ` (pool ${e.ipPool})` : ""}`));
   } else if (e.description) out.push(h("div", {}, e.description));
   if (e.bounceClass) out.push(h("div", {}, `Bounce: ${e.bounceClass}`));
   if (e.reason) out.push(h("div", { class: "hint" }, `Reason: ${e.reason}`));
@@ -54,8 +55,9 @@ export async function messagePage(ctx, domain, id) {
     h("section", { class: "card" }, h("h2", {}, "Message"), table(["Field", "Value"], [
       ["Id", h("code", {}, m.id)], ["Message-ID", h("code", {}, m.messageIdHeader)], ["From", m.from], ["Domain", m.domain],
       ["Accepted", when(m.createdAt)], ["Tags", m.tags.join(", ") || "—"], ["Size", `${m.size} bytes`], ["Sent through", m.source]])),
-    h("section", { class: "card" }, h("h2", {}, "Recipients"), table(["Recipient", "Status", "Attempts", "Last reply"], m.recipients.map((r) => [
-      r.email, pill(r.status, KIND[r.status]), String(r.attempts), r.lastResponse ? h("code", {}, `${r.lastCode ?? ""} ${r.lastResponse}`) : "—"]))),
+    h("section", { class: "card" }, h("h2", {}, "Recipients"), table(["Recipient", "Status", "Attempts", "Last reply", "Sent from"], m.recipients.map((r) => [
+      r.email, pill(r.status, KIND[r.status]), String(r.attempts), r.lastResponse ? h("code", {}, `${r.lastCode ?? ""} ${r.lastResponse}`) : "—",
+      r.sourceIp ? `${r.sourceIp}${r.ipPool ? ` (pool ${r.ipPool})` : ""}` : "—"]))),
     h("section", { class: "card" }, h("h2", {}, "Events"), table(["Time", "Event", "Recipient", "Details"], m.events.map((e) => [
       when(e.timestamp).replace(" UTC", ""), pill(e.type, KIND[e.type]), e.recipient, details(e)]), "No events yet.")),
     h("section", { class: "card" }, h("h2", {}, "Webhook posts"), table(["Created", "Target", "Events", "State", "Attempts", "Answer"], m.webhooks.map((w) => [

@@ -38,7 +38,7 @@ export function mailgunEventData(ctx: EventContext): Record<string, unknown> {
     data["delivery-status"] = { code: reportedCode(e) ?? 0, "enhanced-code": e.enhancedCode ?? "", message: reportedDescription(e) ?? "", description: "",
       "mx-host": e.mx ?? "", "attempt-no": e.attempt ?? 1, tls: e.tls ?? false,
       ...(e.type === "failed" ? { "bounce-type": mailgunBounceType(e) } : {}) };
-    data.envelope = { transport: "smtp", targets: e.recipient, sender: ctx.message?.from ?? "" };
+    data.envelope = { transport: "smtp", targets: e.recipient, sender: ctx.message?.from ?? "", ...(e.sendingIp ? { "sending-ip": e.sendingIp } : {}) };
   }
   if (e.type === "opened" || e.type === "clicked" || e.type === "unsubscribed") {
     data.ip = e.ip ?? "";

@@ -58,6 +58,8 @@ export function sendgridEvent(ctx: EventContext): Record<string, unknown> {
     if (e.type !== "delivered") { out.reason = reportedDescription(e) ?? ""; out.status = e.enhancedCode ?? ""; }
     if (out.event === "bounce") out.type = sendgridBounceType(e);
     if (out.event === "bounce" || out.event === "deferred") out.bounce_classification = sendgridClassification(e);
+    // SendGrid's `ip` on delivery events: "the IP address used to send the email".
+    if (e.sendingIp) out.ip = e.sendingIp;
   }
   if (e.type === "opened" || e.type === "clicked" || e.type === "unsubscribed") {
     out.ip = e.ip ?? "";

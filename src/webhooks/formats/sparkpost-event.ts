@@ -33,7 +33,9 @@ export function sparkpostEvent(ctx: EventContext): Record<string, unknown> {
     recipient_domain: e.recipient.slice(e.recipient.lastIndexOf("@") + 1), rcpt_meta: e.metadata, rcpt_tags: e.tags,
     friendly_from: ctx.message?.from ?? "", subject: ctx.message?.subject ?? "", customer_id: "1", subaccount_id: "0",
     msg_size: String(ctx.message?.size ?? 0), injection_time: new Date(ctx.message?.createdAt ?? e.timestamp).toISOString(),
-    ...(ctx.message?.campaignId ? { campaign_id: ctx.message.campaignId } : {}), ...(ctx.message?.ipPool ? { ip_pool: ctx.message.ipPool } : {}),
+    ...(ctx.message?.campaignId ? { campaign_id: ctx.message.campaignId } : {}),
+    // The pool the attempt went out through (else the one the message asked for) and its source address.
+    ...(e.ipPool || ctx.message?.ipPool ? { ip_pool: e.ipPool || ctx.message?.ipPool } : {}), ...(e.sendingIp ? { sending_ip: e.sendingIp } : {}),
   };
   if (category === "message_event") { body.delv_method = "esmtp"; body.ip_address = e.mx ?? ""; }
   if (type === "bounce" || type === "delay" || type === "policy_rejection") {

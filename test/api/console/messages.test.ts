@@ -34,6 +34,10 @@ test("a message page shows its webhook posts, the target's answer and no URL cre
   expect(post.answer).toContain("503");
   expect(post.url).not.toContain("secret");
   expect(hits.length).toBeGreaterThan(0);
+  // The source address, as the sink saw it (the machine's default address here), with the pool.
+  expect(page.recipients).toMatchObject([{ email: "r@dest.test", status: "delivered", sourceIp: "127.0.0.1", ipPool: "default" }]);
+  expect(page.events.find((e: any) => e.type === "delivered")).toMatchObject({ sendingIp: "127.0.0.1", ipPool: "default" });
+  expect(env.sink.messages[0]!.session.remoteAddress?.replace(/^::ffff:/, "")).toBe("127.0.0.1");
   const other = await env.signIn(env.otherKey);
   expect((await other.call("GET", `/messages/example.com/${id}`)).status).toBe(404);
 }, 40_000);

@@ -3,7 +3,7 @@
 // and the listings GET /v3/ips and GET /v3/domains/{d}/ips.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { startHarness, jsonOf, type MailgunHarness } from "./helpers.ts";
-import { egressToml, peerFor } from "../../helpers/egress.ts";
+import { deliveredTo, egressToml, peerFor } from "../../helpers/egress.ts";
 
 setDefaultTimeout(60_000);
 let h: MailgunHarness;
@@ -29,6 +29,22 @@ describe("Mailgun o:sending-ip-pool and o:sending-ip", () => {
     const ip = await h.mg.messages.create("example.com", msg("x@dest.test", { "o:sending-ip": "10.9.9.9" })).catch((e) => e);
     expect(ip.status).toBe(400);
     expect(ip.details).toContain('unknown sending ip "10.9.9.9"');
+  });
+});
+
+describe("Mailgun events carry the source", () => {
+  test("envelope.sending-ip of the delivery, as the receiver saw it", async () => {
+    await h.mg.messages.create("example.com", msg("ev-bulk@dest.test", { "o:sending-ip-pool": "bulk" }));
+    await h.mg.messages.create("example.com", msg("ev-plain@dest.test"));
+    for (const r of ["ev-bulk@dest.test", "ev-plain@dest.test"]) await deliveredTo(h.t.app, r);
+    const envelope = async (r: string) => {
+      const { items } = await h.mg.events.get("example.com", { event: "delivered", recipient: r });
+      expect(items).toHaveLength(1);
+      return (items[0] as unknown as { envelope: Record<string, string> }).envelope;
+    };
+    expect(await envelope("ev-bulk@dest.test")).toMatchObject({ "sending-ip": "127.0.0.3", targets: "ev-bulk@dest.test", transport: "smtp" });
+    expect(await envelope("ev-plain@dest.test")).toMatchObject({ "sending-ip": "127.0.0.2" });
+    expect(await peerFor(h.sink, "ev-bulk@dest.test")).toBe("127.0.0.3");
   });
 });
 

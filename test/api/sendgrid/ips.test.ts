@@ -3,7 +3,7 @@
 // (GET /v3/ips, /v3/ips/pools, /v3/ips/warmup) through @sendgrid/client.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { startHarness, type SendgridHarness } from "./setup.ts";
-import { egressToml, peerFor, today } from "../../helpers/egress.ts";
+import { deliveredTo, egressToml, peerFor, today } from "../../helpers/egress.ts";
 
 setDefaultTimeout(60_000);
 let h: SendgridHarness;
@@ -25,6 +25,23 @@ describe("SendGrid ip_pool_name", () => {
     const err = await h.mail.send({ to: "x@dest.test", from: FROM, subject: "s", text: "t", ipPoolName: "nosuchpool" }).catch((e) => e);
     expect(err.code).toBe(400);
     expect(err.response.body.errors).toEqual([{ field: "ip_pool_name", help: null, message: expect.stringContaining('unknown ip pool "nosuchpool"') }]);
+  });
+});
+
+describe("SendGrid Email Activity carries the source", () => {
+  test("outbound_ip of the delivery, as the receiver saw it; outbound_ip_type dedicated", async () => {
+    const [bulk] = await h.mail.send({ to: "ev-bulk@dest.test", from: FROM, subject: "s", text: "t", ipPoolName: "bulk" });
+    const [plain] = await h.mail.send({ to: "ev-plain@dest.test", from: FROM, subject: "s", text: "t" });
+    for (const r of ["ev-bulk@dest.test", "ev-plain@dest.test"]) await deliveredTo(h.t.app, r);
+    const detail = async (x: string) => (await h.client.request({ method: "GET", url: `/v3/messages/${x}` }))[1] as Record<string, unknown>;
+    expect(await detail(bulk.headers["x-message-id"] as string)).toMatchObject({ to_email: "ev-bulk@dest.test", outbound_ip: "127.0.0.3", outbound_ip_type: "dedicated" });
+    expect(await detail(plain.headers["x-message-id"] as string)).toMatchObject({ to_email: "ev-plain@dest.test", outbound_ip: "127.0.0.2" });
+    // SendGrid's outbound_ip query clause.
+    const list = async (x: string, ip: string) => ((await h.client.request({ method: "GET", url: "/v3/messages",
+      qs: { query: `msg_id="${x}" AND outbound_ip="${ip}"` } }))[1] as { messages: { to_email: string }[] }).messages;
+    expect(await list(bulk.headers["x-message-id"] as string, "127.0.0.3")).toMatchObject([{ to_email: "ev-bulk@dest.test" }]);
+    expect(await list(bulk.headers["x-message-id"] as string, "127.0.0.2")).toEqual([]);
+    expect(await peerFor(h.sink, "ev-bulk@dest.test")).toBe("127.0.0.3");
   });
 });
 

@@ -3,7 +3,7 @@
 // shape, and GET /api/v1/ip-pools.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { bodyOf, failure, startSpEnv, type SpEnv } from "./setup.ts";
-import { egressToml, peerFor } from "../../helpers/egress.ts";
+import { deliveredTo, egressToml, peerFor } from "../../helpers/egress.ts";
 
 let env: SpEnv;
 beforeAll(async () => { env = await startSpEnv({ toml: egressToml() }); await env.t.app.mta.scheduler.start(); });
@@ -24,6 +24,18 @@ describe("SparkPost options.ip_pool", () => {
     const err = await failure(env.domain.transmissions.send(tx("x@dest.test", { ip_pool: "nope" })));
     expect(err.statusCode).toBe(400);
     expect(err.errors).toEqual([{ message: "invalid data format/type", code: "1300", description: expect.stringContaining('options.ip_pool: unknown ip pool "nope"') }]);
+  });
+});
+
+describe("SparkPost events carry the source", () => {
+  test("sending_ip and ip_pool of the delivery, as the receiver saw it", async () => {
+    await env.domain.transmissions.send(tx("ev-bulk@dest.test", { ip_pool: "bulk" }));
+    await env.domain.transmissions.send(tx("ev-plain@dest.test"));
+    for (const r of ["ev-bulk@dest.test", "ev-plain@dest.test"]) await deliveredTo(env.t.app, r);
+    const events = async (r: string) => (await env.domain.get({ uri: "events/message", qs: { events: "delivery", recipients: r } })).results;
+    expect(await events("ev-bulk@dest.test")).toMatchObject([{ type: "delivery", sending_ip: await peerFor(env.sink, "ev-bulk@dest.test"), ip_pool: "bulk" }]);
+    expect(await events("ev-plain@dest.test")).toMatchObject([{ type: "delivery", sending_ip: "127.0.0.2", ip_pool: "default" }]);
+    expect(await peerFor(env.sink, "ev-bulk@dest.test")).toBe("127.0.0.3");
   });
 });
 

@@ -9,7 +9,7 @@ describe("the egress directory", () => {
     expect(d.poolNames()).toEqual(["default"]);
     expect(d.pool("default")).toEqual([{ name: "default", address: null, ehlo: "mta.test", warmupStart: null, pool: "default" }]);
     expect(d.status(Date.parse("2026-11-26T10:00:00Z"), {})).toEqual([
-      { name: "default", address: "0.0.0.0", pool: "default", warmup_day: null, hour_cap: null, hour_sent: 0 }]);
+      { name: "default", address: "0.0.0.0", pool: "default", warmup_day: null, hour_cap: null, hour_sent: 0, waits_until: null }]);
   });
 
   test("configured pools; EHLO defaults to mta.hostname; a source outside any pool has none", () => {
@@ -19,7 +19,9 @@ describe("the egress directory", () => {
     expect(d.source("c")!.pool).toBeNull();
     expect(d.byAddress("127.0.0.4")!.name).toBe("c");
     expect(d.status(Date.parse("2026-11-27T10:00:00Z"), { a: 5 })[0]).toEqual(
-      { name: "a", address: "127.0.0.2", pool: "default", warmup_day: 2, hour_cap: 28, hour_sent: 5 });
+      { name: "a", address: "127.0.0.2", pool: "default", warmup_day: 2, hour_cap: 28, hour_sent: 5, waits_until: null });
+    // At its cap: it sends again at the top of the next UTC hour.
+    expect(d.status(Date.parse("2026-11-27T10:20:00Z"), { a: 28 })[0]!.waits_until).toBe("2026-11-27T11:00:00.000Z");
   });
 
   test("a message's pool, else its domain's, else the default", () => {

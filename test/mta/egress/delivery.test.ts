@@ -4,15 +4,18 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { makeTestApp, type TestApp } from "../../helpers/app.ts";
 import { startSink, type Sink } from "../../helpers/smtp-sink.ts";
 import type { Principal } from "../../../src/core/model.ts";
+import { WAIT_SPREAD_MS } from "../../../src/mta/queue/policy.ts";
 
 let t: TestApp | null = null;
 let sink: Sink | null = null;
-afterEach(async () => { await t?.close(); await sink?.close(); t = null; sink = null; });
+/** How far a test moved the app's clock on (to the next hour). */
+let jump = 0;
+afterEach(async () => { await t?.close(); await sink?.close(); t = null; sink = null; jump = 0; });
 
 // The app's clock starts at half past an hour, so a test never straddles the hour the caps count in.
 const HOUR = 3_600_000;
 const shift = HOUR / 2 - (Date.now() % HOUR);
-const clock = () => Date.now() + shift;
+const clock = () => Date.now() + shift + jump;
 const today = () => new Date(clock()).toISOString().slice(0, 10);
 
 async function setup(egress: string) {
@@ -68,16 +71,32 @@ describe("egress sources", () => {
     expect(metrics).not.toContain('postern_egress_hour_cap{source="warm"');
   });
 
-  test("with no warm address, mail above the cap is deferred (never failed) until the next hour", async () => {
+  test("with no warm address, mail above the cap waits (deferred, never failed) for the next hour, then goes", async () => {
     const principal = await setup(`[mta.egress.new]\nsource_address = "127.0.0.2"\nwarmup_start = "${today()}"\n[mta.pools.default]\nsources = ["new"]\n`);
-    await send(principal, 23);
+    const sent = await send(principal, 23);
     await sink!.waitFor(20);
     const zone = t!.app.store.zone("us");
-    for (let i = 0; i < 100 && (await zone.searchEvents({ types: ["deferred"], limit: 10 })).length < 3; i++) await Bun.sleep(50);
+    for (let i = 0; i < 200 && (await zone.searchEvents({ types: ["deferred"], limit: 10 })).length < 3; i++) await Bun.sleep(50);
     const deferred = await zone.searchEvents({ types: ["deferred"], limit: 10 });
-    expect(deferred.length).toBeGreaterThanOrEqual(3);
-    expect(deferred[0]!.description ?? "").toMatch(/warm-up/);
+    expect(deferred).toHaveLength(3);
+    expect(deferred.map((e) => e.description)).toEqual(Array(3).fill("warm-up cap of new reached; next hour"));
     expect(await zone.searchEvents({ types: ["failed"], limit: 10 })).toEqual([]);
+    // They wait for the top of the next UTC hour (each a little after it), not the retry schedule (1 s here).
+    const nextHour = (Math.floor(clock() / HOUR) + 1) * HOUR;
+    const waiting = (await Promise.all(sent.messages.map((m) => zone.listRecipients(m.id)))).flat().filter((r) => r.status === "deferred");
+    expect(waiting).toHaveLength(3);
+    for (const r of waiting) {
+      expect(r.nextAttemptAt).toBeGreaterThanOrEqual(nextHour);
+      expect(r.nextAttemptAt).toBeLessThan(nextHour + WAIT_SPREAD_MS);
+      expect(r).toMatchObject({ attempts: 0, lastResponse: "warm-up cap of new reached; next hour" });
+    }
+    expect((await t!.app.egress.list()).find((s) => s.name === "new")!.waits_until).toBe(new Date(nextHour).toISOString());
     expect(sink!.messages.length).toBe(20);
+    // The next hour: the three go, from the same address, under the new hour's cap.
+    jump = nextHour + WAIT_SPREAD_MS - clock();
+    await sink!.waitFor(23);
+    expect(tally(peers(sink!).map((p) => p.split(" ")[0]!))).toEqual({ "127.0.0.2": 23 });
+    expect((await t!.app.egress.list()).find((s) => s.name === "new")).toMatchObject({ hour_sent: 3, waits_until: null });
+    expect(await zone.searchEvents({ types: ["failed"], limit: 10 })).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { openSqliteStore } from "../../../src/store/sqlite/index.ts";
 import { createEgressDirectory } from "../../../src/core/egress/directory.ts";
 import { createEgressSelector } from "../../../src/mta/egress/selector.ts";
-import { hourOf } from "../../../src/core/egress/warmup-schedule.ts";
+import { hourOf, hourStartMs } from "../../../src/core/egress/warmup-schedule.ts";
 import { createLogger } from "../../../src/log.ts";
 import type { Store } from "../../../src/core/store-port.ts";
 
@@ -46,7 +46,7 @@ describe("choosing the egress source", () => {
     const picks = [];
     for (let i = 0; i < 22; i++) picks.push(await s.choose("default"));
     expect(picks.slice(0, 20).map(nameOf)).toEqual(Array(20).fill("lone"));
-    expect(picks[20]).toEqual({ waitUntilHour: hourOf(NOW) + 1, reason: "every address of pool default is warming up and reached its hourly cap" });
+    expect(picks[20]).toEqual({ waitUntil: hourStartMs(hourOf(NOW) + 1), reason: "warm-up cap of lone reached; next hour" });
   });
 
   test("a named address wins over the pool; an unknown pool falls back to the default", async () => {

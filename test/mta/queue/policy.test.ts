@@ -1,7 +1,7 @@
 // Queue policy for held mail (scheduled-send batches): a paused recipient waits without an attempt
 // counted; a cancelled one, or one paused past its lifetime, fails with a drop that suppresses nothing.
 import { describe, expect, test } from "bun:test";
-import { applyHold, PAUSED_RECHECK_MS } from "../../../src/mta/queue/policy.ts";
+import { applyHold, applyOutcome, PAUSED_RECHECK_MS, spreadOf, WAIT_SPREAD_MS } from "../../../src/mta/queue/policy.ts";
 import { suppressionsFor } from "../../../src/core/suppression-policy.ts";
 import type { StoredMessage, StoredRecipient } from "../../../src/core/store-port.ts";
 
@@ -29,5 +29,38 @@ describe("applyHold", () => {
     const { update, events } = applyHold(rcpt, msg, "pause", T + 60_000);
     expect(update.status).toBe("failed");
     expect(events[0]?.description).toBe("scheduled send paused past its lifetime");
+  });
+});
+
+describe("waiting for a warm-up's next hour", () => {
+  const policy = { schedule: [1000], lifetimeMs: 86_400_000 };
+  const hour = T + 10_000;
+  const waitOutcome = { kind: "deferred" as const, permanent: false, enhancedCode: "4.7.0", message: "warm-up cap of new reached; next hour", retryAt: hour };
+
+  test("deferred until a little after the hour, no attempt counted, the reason in the event", () => {
+    const { update, events } = applyOutcome({ ...rcpt, expiresAt: T + 86_400_000 }, msg, waitOutcome, T, policy);
+    expect(update).toMatchObject({ status: "deferred", attempts: 2, firstAttemptAt: T - 5000, lastCode: null, lastResponse: "warm-up cap of new reached; next hour" });
+    expect(update.nextAttemptAt).toBe(hour + spreadOf("r1"));
+    expect(events).toMatchObject([{ type: "deferred", severity: "temporary", description: "warm-up cap of new reached; next hour", recipient: "bob@b.test" }]);
+    expect(events[0]!.attempt).toBeUndefined();
+  });
+
+  test("a wait that goes on for the same reason records no second event", () => {
+    const waiting = { ...rcpt, expiresAt: T + 86_400_000, lastCode: null, lastResponse: "warm-up cap of new reached; next hour" };
+    const { update, events } = applyOutcome(waiting, msg, { ...waitOutcome, retryAt: hour + 3_600_000 }, T + 3_600_000, policy);
+    expect(update).toMatchObject({ status: "deferred", attempts: 2, nextAttemptAt: hour + 3_600_000 + spreadOf("r1") });
+    expect(events).toEqual([]);
+  });
+
+  test("recipients spread over the first minutes of the hour", () => {
+    const offsets = new Set(Array.from({ length: 50 }, (_, i) => spreadOf(`r${i}`)));
+    expect(offsets.size).toBeGreaterThan(40);
+    for (const o of offsets) expect(o >= 0 && o < WAIT_SPREAD_MS).toBe(true);
+  });
+
+  test("never past the lifetime: due at its end, then failed as any expired deferral", () => {
+    const late = { ...waitOutcome, retryAt: T + 3_600_000 };
+    expect(applyOutcome(rcpt, msg, late, T, policy).update.nextAttemptAt).toBe(rcpt.expiresAt);
+    expect(applyOutcome(rcpt, msg, late, rcpt.expiresAt, policy).update.status).toBe("failed");
   });
 });
