@@ -4,6 +4,7 @@
 import type { MessageEvent } from "../core/model.ts";
 import type { Store } from "../core/store-port.ts";
 import { newId } from "../core/ids.ts";
+import { firstsOf } from "../core/stats/firsts.ts";
 import type { TrackingPayload } from "./token.ts";
 import { GLOBAL_UNSUBSCRIBE_SCOPE, TAG_UNSUBSCRIBE_SCOPE } from "./rewrite.ts";
 import type { StoredMessage } from "../core/store-port.ts";
@@ -55,6 +56,11 @@ export function createInteractionRecorder(deps: { store: Store; recorder: Record
         });
         event.isBot = verdict.isBot;
         event.botReasons = verdict.reasons;
+      }
+      if (payload.kind !== "unsubscribe") {
+        // Which first this is, decided now (unique opens and clicks are then sums that outlive the events).
+        const earlier = await zone.searchEvents({ messageId: message.id, recipient: event.recipient, types: ["opened", "clicked"], limit: 1000 });
+        event.firsts = firstsOf(event, earlier);
       }
       await deps.recorder.record(domain.zone, { events: [event] });
       return true;

@@ -192,6 +192,11 @@ export const ZONE_MIGRATIONS: string[] = [
   `CREATE INDEX recipients_key_due ON recipients(rcpt_domain, next_attempt_at) WHERE lower(status) IN ('queued', 'deferred');
    CREATE TABLE destination_state (name text NOT NULL, owner text NOT NULL, snapshot jsonb NOT NULL, updated_at bigint NOT NULL,
      PRIMARY KEY (name, owner));`,
+  // The vendor stats' rollups (core/stats/rollup.ts): as the SQLite engine's.
+  `CREATE TABLE stat_rollups (
+     domain TEXT NOT NULL, bucket BIGINT NOT NULL, tag TEXT NOT NULL, rcpt_domain TEXT NOT NULL, campaign TEXT NOT NULL,
+     template TEXT NOT NULL, ip_pool TEXT NOT NULL, stat TEXT NOT NULL, n BIGINT NOT NULL, bytes BIGINT NOT NULL,
+     PRIMARY KEY (domain, bucket, tag, rcpt_domain, campaign, template, ip_pool, stat));`,
 ];
 
 /** The event `ev` (a jsonb expression, of type `type`) without the vendor codes 605 / 650. */

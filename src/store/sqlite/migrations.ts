@@ -220,6 +220,12 @@ export const ZONE_MIGRATIONS: string[] = [
   `CREATE INDEX recipients_key_due ON recipients(rcpt_domain, next_attempt_at) WHERE status IN ('queued', 'deferred');
    CREATE TABLE destination_state (name TEXT NOT NULL, owner TEXT NOT NULL, snapshot TEXT NOT NULL, updated_at INTEGER NOT NULL,
      PRIMARY KEY (name, owner)) WITHOUT ROWID;`,
+  // The vendor stats' rollups (core/stats/rollup.ts): retention counts the events it deletes per
+  // domain, hour, stat key and the dimensions reports group by, plus per tag ('' = every event).
+  `CREATE TABLE stat_rollups (
+     domain TEXT NOT NULL, bucket INTEGER NOT NULL, tag TEXT NOT NULL, rcpt_domain TEXT NOT NULL, campaign TEXT NOT NULL,
+     template TEXT NOT NULL, ip_pool TEXT NOT NULL, stat TEXT NOT NULL, n INTEGER NOT NULL, bytes INTEGER NOT NULL,
+     PRIMARY KEY (domain, bucket, tag, rcpt_domain, campaign, template, ip_pool, stat)) WITHOUT ROWID;`,
 ];
 
 /** A trigger on recipients that takes OLD out of the counts and adds NEW to them. */
