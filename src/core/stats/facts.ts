@@ -5,6 +5,7 @@
 import type { ZoneStore } from "../store-port.ts";
 import type { MessageEvent } from "../model.ts";
 import type { StatRollupQuery } from "../retention-port.ts";
+import type { StatRollup } from "./rollup-model.ts";
 import { decodeStatKey, statKeyOf, type StatKey } from "./stat-key.ts";
 import { deliveredBytes, recipientDomain } from "./rollup.ts";
 
@@ -37,6 +38,8 @@ export interface StatFactQuery {
 
 const SCAN_BATCH = 1000;
 const MAX_EVENTS = 500_000;
+/** Reads of a zone while sweeps keep coming between them; the last one is kept. */
+const MAX_READS = 5;
 
 async function liveFacts(zone: ZoneStore, domain: string | undefined, q: StatFactQuery, out: StatFact[]) {
   const heads = new Map<string, Awaited<ReturnType<ZoneStore["getMessageHead"]>>>();
@@ -58,12 +61,30 @@ function factOf(e: MessageEvent, m: { size: number; extra?: { campaignId?: strin
     ...((e.type === "opened" || e.type === "clicked") && !key.firsts ? { who: `${e.messageId}\n${e.recipient}` } : {}) };
 }
 
-/** The facts of `domain` (or every domain of `zones`) in the range, live events first (oldest first), then the rolled-up rows. */
+const total = (rows: StatRollup[]) => rows.reduce((n, r) => n + r.n, 0);
+
+/**
+ * The facts of `domain` (or every domain of `zones`) in the range, live events first (oldest first),
+ * then the rolled-up rows. A sweep commits its rollups and its deletes together, but a read of
+ * both is two reads: the rollups are read before and after the events, and the read is done again
+ * when a sweep came between (so no event is counted twice nor missed).
+ */
 export async function readStatFacts(zones: ZoneStore[], domain: string | undefined, q: StatFactQuery): Promise<StatFact[]> {
   const out: StatFact[] = [];
+  const rq = { ...(domain && { domain }), begin: q.begin, end: q.end, ...(q.tags && { tags: q.tags }) };
   for (const zone of zones) {
-    await liveFacts(zone, domain, q, out);
-    for (const r of await zone.statRollups({ ...(domain && { domain }), begin: q.begin, end: q.end, ...(q.tags && { tags: q.tags }) })) {
+    let live: StatFact[] = [];
+    let rolled = await zone.statRollups(rq);
+    for (let attempt = 0; attempt < MAX_READS; attempt++) {
+      live = [];
+      await liveFacts(zone, domain, q, live);
+      const again = await zone.statRollups(rq);
+      const settled = total(again) === total(rolled);
+      rolled = again;
+      if (settled) break;
+    }
+    out.push(...live);
+    for (const r of rolled) {
       out.push({ at: r.bucket, domain: r.domain, tags: r.tag ? [r.tag] : [], rcptDomain: r.rcptDomain, campaign: r.campaign, template: r.template,
         ipPool: r.ipPool, key: decodeStatKey(r.stat), n: r.n, bytes: r.bytes });
     }

@@ -32,10 +32,10 @@ export const foldStats: StatFold = (rows) => {
   const earlier = new Map<string, MessageEvent[]>();
   for (const { event, message } of [...rows].sort((a, b) => a.event.timestamp - b.event.timestamp || a.event.id.localeCompare(b.event.id))) {
     let e = event;
-    if ((e.type === "opened" || e.type === "clicked") && !e.firsts) {
+    if (e.type === "opened" || e.type === "clicked") {
       const who = `${e.messageId}\n${e.recipient}`;
       const seen = earlier.get(who) ?? earlier.set(who, []).get(who)!;
-      e = { ...e, firsts: firstsOf(e, seen) };
+      if (!e.firsts) e = { ...e, firsts: firstsOf(e, seen) };
       seen.push(e);
     }
     const stat = encodeStatKey(statKeyOf(e));
