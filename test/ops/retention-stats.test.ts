@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { Client } from "@sendgrid/client";
 import { startSpEnv, type SpEnv } from "../api/sparkpost/setup.ts";
 import { pointClient } from "../api/sendgrid/setup.ts";
+import { pgSkipReason, startPostgres, type PgCluster } from "../helpers/postgres.ts";
 
 setDefaultTimeout(120_000);
 const DAY = 86_400_000;
@@ -55,8 +56,9 @@ function sum(rows: Record<string, number>[]): Record<string, number> {
   return out;
 }
 
-beforeAll(async () => {
+async function setUp(storageToml = "") {
   env = await startSpEnv({
+    storageToml,
     toml: `[retention]\nevents = "5s"\nmessages = "5s"\n`,
     script: (rcpt) => (rcpt === "blocked@dest.test" ? { code: 554, message: "5.7.1 Message rejected as spam" }
       : rcpt === "hard@dest.test" ? { code: 550, message: "5.1.1 User unknown" } : null),
@@ -78,39 +80,53 @@ beforeAll(async () => {
   await hit(open);
   await hit(await trackingUrl("ok@dest.test", "c"));
   await hit(await trackingUrl("promo@dest.test", "o"));
+}
+
+/** The test itself, for one engine. */
+async function sameFiguresAfterRetention() {
+  // Wait for every outcome (the sweeper may already be rolling some up: the figures are the same either way).
+  const sgSum = (f: Awaited<ReturnType<typeof figures>>) => sum((f.sgStats as { stats: { metrics: Record<string, number> }[] }[]).map((d) => d.stats[0]!.metrics));
+  const settled = (f: Awaited<ReturnType<typeof figures>>) => {
+    const g = sgSum(f);
+    return sum(f.spTotal).count_sent === 5 && (g.delivered ?? 0) + (g.blocks ?? 0) + (g.bounces ?? 0) === 5;
+  };
+  let before = await figures();
+  for (let i = 0; i < 200 && !settled(before); i++) { await Bun.sleep(100); before = await figures(); }
+  const sgTotal = sgSum(before);
+  expect(sgTotal).toMatchObject({ requests: 6, processed: 5, delivered: 3, blocks: 1, bounces: 1, bounce_drops: 1, opens: 3, unique_opens: 2,
+    clicks: 1, unique_clicks: 1, deferred: 0 });
+  expect(before.spTotal).toEqual([expect.objectContaining({ count_targeted: 6, count_injected: 5, count_policy_rejection: 1, count_sent: 5,
+    count_delivered: 3, count_delivered_first: 3, count_bounce: 2, count_hard_bounce: 1, count_block_bounce: 1, count_inband_bounce: 2,
+    count_rendered: 3, count_unique_rendered: 2, count_nonprefetched_unique_rendered: 2, count_clicked: 1, count_unique_clicked: 1,
+    count_unique_confirmed_opened: 2 })]);
+  expect((before.spTotal as Record<string, number>[])[0]!.total_msg_volume).toBeGreaterThan(0);
+
+  // Every event and message goes (5 s windows, a pass every second).
+  for (let i = 0; i < 600 && (await eventCount()) > 0; i++) await Bun.sleep(100);
+  expect(await eventCount()).toBe(0);
+  expect(await env.t.app.store.zone("us").statRollups({ domain: "example.com", begin: start - DAY, end: Date.now() })).not.toEqual([]);
+  const after = await figures();
+  expect(after).toEqual(before);
+  const promo = (after.sgCategories as { stats: { name: string; metrics: Record<string, number> }[] }[]).flatMap((d) => d.stats);
+  expect(sum(promo.filter((s) => s.name === "promo").map((s) => s.metrics))).toMatchObject({ requests: 1, delivered: 1, opens: 1, unique_opens: 1 });
+  expect(sum(promo.filter((s) => s.name === "spring-sale").map((s) => s.metrics))).toMatchObject({ requests: 1, delivered: 1, opens: 2, unique_opens: 1, clicks: 1 });
+  expect((after.spCampaigns as Record<string, unknown>[]).map((r) => [r.campaign_id, r.count_delivered])).toEqual([["spring", 2]]);
+  expect((after.spDomains as Record<string, unknown>[]).map((r) => [r.domain, r.count_targeted]).sort()).toEqual([["dest.test", 5], ["other.test", 1]]);
+  expect(sum(after.spHours as Record<string, number>[]).count_delivered).toBe(3);
+}
+
+describe("stats after retention (SQLite)", () => {
+  beforeAll(() => setUp());
+  afterAll(async () => { await env?.close(); });
+  test("SendGrid stats and SparkPost metrics keep their figures once the sweeper has deleted every event", sameFiguresAfterRetention);
 });
-afterAll(async () => { await env?.close(); });
 
-describe("stats after retention", () => {
-  test("SendGrid stats and SparkPost metrics keep their figures once the sweeper has deleted every event", async () => {
-    // Wait for every outcome (the sweeper may already be rolling some up: the figures are the same either way).
-    const sgSum = (f: Awaited<ReturnType<typeof figures>>) => sum((f.sgStats as { stats: { metrics: Record<string, number> }[] }[]).map((d) => d.stats[0]!.metrics));
-    const settled = (f: Awaited<ReturnType<typeof figures>>) => {
-      const g = sgSum(f);
-      return sum(f.spTotal).count_sent === 5 && (g.delivered ?? 0) + (g.blocks ?? 0) + (g.bounces ?? 0) === 5;
-    };
-    let before = await figures();
-    for (let i = 0; i < 200 && !settled(before); i++) { await Bun.sleep(100); before = await figures(); }
-    const sgTotal = sgSum(before);
-    expect(sgTotal).toMatchObject({ requests: 6, processed: 5, delivered: 3, blocks: 1, bounces: 1, bounce_drops: 1, opens: 3, unique_opens: 2,
-      clicks: 1, unique_clicks: 1, deferred: 0 });
-    expect(before.spTotal).toEqual([expect.objectContaining({ count_targeted: 6, count_injected: 5, count_policy_rejection: 1, count_sent: 5,
-      count_delivered: 3, count_delivered_first: 3, count_bounce: 2, count_hard_bounce: 1, count_block_bounce: 1, count_inband_bounce: 2,
-      count_rendered: 3, count_unique_rendered: 2, count_nonprefetched_unique_rendered: 2, count_clicked: 1, count_unique_clicked: 1,
-      count_unique_confirmed_opened: 2 })]);
-    expect((before.spTotal as Record<string, number>[])[0]!.total_msg_volume).toBeGreaterThan(0);
-
-    // Every event and message goes (5 s windows, a pass every second).
-    for (let i = 0; i < 600 && (await eventCount()) > 0; i++) await Bun.sleep(100);
-    expect(await eventCount()).toBe(0);
-    expect(await env.t.app.store.zone("us").statRollups({ domain: "example.com", begin: start - DAY, end: Date.now() })).not.toEqual([]);
-    const after = await figures();
-    expect(after).toEqual(before);
-    const promo = (after.sgCategories as { stats: { name: string; metrics: Record<string, number> }[] }[]).flatMap((d) => d.stats);
-    expect(sum(promo.filter((s) => s.name === "promo").map((s) => s.metrics))).toMatchObject({ requests: 1, delivered: 1, opens: 1, unique_opens: 1 });
-    expect(sum(promo.filter((s) => s.name === "spring-sale").map((s) => s.metrics))).toMatchObject({ requests: 1, delivered: 1, opens: 2, unique_opens: 1, clicks: 1 });
-    expect((after.spCampaigns as Record<string, unknown>[]).map((r) => [r.campaign_id, r.count_delivered])).toEqual([["spring", 2]]);
-    expect((after.spDomains as Record<string, unknown>[]).map((r) => [r.domain, r.count_targeted]).sort()).toEqual([["dest.test", 5], ["other.test", 1]]);
-    expect(sum(after.spHours as Record<string, number>[]).count_delivered).toBe(3);
+describe.skipIf(pgSkipReason !== null)("stats after retention (PostgreSQL)", () => {
+  let pg: PgCluster;
+  beforeAll(async () => {
+    pg = await startPostgres();
+    await setUp(`engine = "postgres"\npostgres_url = "${await pg.createDatabase("rollups")}"`);
   });
+  afterAll(async () => { await env?.close(); await pg?.stop(); });
+  test("SendGrid stats and SparkPost metrics keep their figures once the sweeper has deleted every event", sameFiguresAfterRetention);
 });
