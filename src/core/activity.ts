@@ -3,6 +3,7 @@
 import type { MessageEvent } from "./model.ts";
 import type { EventQuery, OutboxItem, SendQuery, Store, StoredMessage, StoredRecipient, StoredSend } from "./store-port.ts";
 import { notFound } from "./errors.ts";
+import { readStatFacts, type StatFactQuery } from "./stats/facts.ts";
 
 export function createActivityService(deps: { store: Store }) {
   async function zoneOf(domain: string) {
@@ -72,6 +73,11 @@ export function createActivityService(deps: { store: Store }) {
     /** Messages accepted for `domain` since `since` (ms): the used part of a sending limit. */
     async sendsSince(domain: string, since: number): Promise<number> {
       return (await zoneOf(domain)).countSends(domain.toLowerCase(), since);
+    },
+    /** What the vendor stats count (core/stats/facts.ts): live events and retention's rollups; domain null = every domain. */
+    async statFacts(domain: string | null, q: StatFactQuery) {
+      if (domain) return readStatFacts([await zoneOf(domain)], domain.toLowerCase(), q);
+      return readStatFacts(deps.store.zoneNames().map((z) => deps.store.zone(z)), undefined, q);
     },
     /** Counts per event type and hour bucket in [begin, end]; domain null = every domain; `tag`: only events carrying it. */
     async counts(domain: string | null, begin: number, end: number, tag?: string) {

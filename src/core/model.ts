@@ -217,6 +217,11 @@ export interface MessageEvent {
   bounceClass?: number;
   /** An unsubscribe from one unsubscribe group only (core/unsubscribe-groups.ts), not from all mail. */
   unsubscribeGroup?: number;
+  /**
+   * Opens and clicks: which first this was for its message and recipient, decided when it was
+   * recorded (core/stats/firsts.ts), so unique counts are sums that outlive the events behind them.
+   */
+  firsts?: ("once" | "human" | "engaged" | "human-engaged")[];
   /** Whether the delivery attempt ran over TLS, and its number (1 for the first). */
   tls?: boolean;
   attempt?: number;

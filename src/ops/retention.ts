@@ -2,9 +2,11 @@
 // store to delete one bounded batch at a time (store-port.ts RetentionStore), with a turn of the
 // event loop between batches, so an accept waits for one short transaction at most. A pass runs
 // every INTERVAL_MS (the contract asks for at least once a minute) and goes on while batches come
-// back full, up to MAX_BATCHES_PER_PASS; what is left waits for the next pass.
+// back full, up to MAX_BATCHES_PER_PASS; what is left waits for the next pass. Deleted events are
+// folded into the stats' rollups by core/stats/rollup.ts, in the delete's transaction.
 import type { ZoneStore } from "../core/store-port.ts";
 import type { Logger } from "../log.ts";
+import { foldStats } from "../core/stats/rollup.ts";
 
 export interface RetentionWindows {
   /** Milliseconds each kind is kept; 0: forever. */
@@ -59,7 +61,7 @@ export function createRetentionSweeper(deps: RetentionDeps) {
     if (deps.windows.messages > 0) {
       const before = now - deps.windows.messages;
       await repeat(async () => {
-        const r = await store.sweepMessages(before, batch, cursors.get(z) ?? "");
+        const r = await store.sweepMessages(before, batch, cursors.get(z) ?? "", foldStats);
         totals.messages += r.deleted;
         cursors.set(z, r.next ?? "");
         return r.next !== null;
@@ -68,7 +70,7 @@ export function createRetentionSweeper(deps: RetentionDeps) {
     if (deps.windows.events > 0) {
       const before = now - deps.windows.events;
       await repeat(async () => {
-        const n = await store.sweepEvents(before, batch);
+        const n = await store.sweepEvents(before, batch, foldStats);
         totals.events += n;
         return n === batch;
       });

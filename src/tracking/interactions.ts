@@ -4,6 +4,7 @@
 import type { MessageEvent } from "../core/model.ts";
 import type { Store } from "../core/store-port.ts";
 import { newId } from "../core/ids.ts";
+import { firstsOf } from "../core/stats/firsts.ts";
 import type { TrackingPayload } from "./token.ts";
 import { GLOBAL_UNSUBSCRIBE_SCOPE, TAG_UNSUBSCRIBE_SCOPE } from "./rewrite.ts";
 import type { StoredMessage } from "../core/store-port.ts";
@@ -26,6 +27,15 @@ function groupOf(payload: TrackingPayload, message: StoredMessage, chosen: numbe
 const EVENT_OF = { open: "opened", click: "clicked", unsubscribe: "unsubscribed" } as const;
 
 export function createInteractionRecorder(deps: { store: Store; recorder: Recorder; detector: BotDetector; now: () => number }) {
+  /** The work queued per message and recipient: each runs once the one before it has ended. */
+  const turns = new Map<string, Promise<void>>();
+  function inTurn(key: string, fn: () => Promise<void>): Promise<void> {
+    const run = (turns.get(key) ?? Promise.resolve()).then(fn);
+    const tail = run.catch(() => {});
+    turns.set(key, tail);
+    void tail.then(() => { if (turns.get(key) === tail) turns.delete(key); });
+    return run;
+  }
   return {
     /** Records one interaction; returns false when the token names nothing we sent. */
     async record(payload: TrackingPayload, hit: Hit, opts: { isListUnsubscribe?: boolean; group?: number | "all" } = {}): Promise<boolean> {
@@ -56,7 +66,17 @@ export function createInteractionRecorder(deps: { store: Store; recorder: Record
         event.isBot = verdict.isBot;
         event.botReasons = verdict.reasons;
       }
-      await deps.recorder.record(domain.zone, { events: [event] });
+      if (payload.kind === "unsubscribe") {
+        await deps.recorder.record(domain.zone, { events: [event] });
+        return true;
+      }
+      // Which first this is, decided now (unique opens and clicks are then sums that outlive the
+      // events); hits of one recipient take turns, so two at once are not both the first.
+      await inTurn(`${message.id}\n${event.recipient}`, async () => {
+        const earlier = await zone.searchEvents({ messageId: message.id, recipient: event.recipient, types: ["opened", "clicked"], limit: 1000 });
+        event.firsts = firstsOf(event, earlier);
+        await deps.recorder.record(domain.zone, { events: [event] });
+      });
       return true;
     },
   };

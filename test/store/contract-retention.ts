@@ -1,10 +1,12 @@
 // The store contract for retention: events and finished messages older than a window go in
 // bounded batches, with their recipients, events and attachments; what is not done or not old
-// stays; suppressions never go; counts of deleted events stay readable through countEvents.
+// stays; suppressions never go; counts of deleted events stay readable through countEvents and,
+// for the vendor stats, through statRollups.
 import { expect, test } from "bun:test";
 import type { MessageEvent } from "../../src/core/model.ts";
 import type { Store } from "../../src/core/store-port.ts";
 import { newId } from "../../src/core/ids.ts";
+import { foldStats } from "../../src/core/stats/rollup.ts";
 
 const NOW = 1_800_000_000_000;
 const HOUR = 3_600_000;
@@ -37,7 +39,7 @@ async function sweepAll(z: ReturnType<Store["zone"]>, before: number, limit: num
   let total = 0;
   let after = "";
   for (let i = 0; i < 100; i++) {
-    const r = await z.sweepMessages(before, limit, after);
+    const r = await z.sweepMessages(before, limit, after, foldStats);
     total += r.deleted;
     if (r.next === null) return total;
     after = r.next;
@@ -57,7 +59,7 @@ export function retentionContract(open: Open) {
     await z.addSuppressions([{ domain: "a.test", type: "bounces", address: "b@b.test", reason: "r", code: "550", scope: null, createdAt: NOW }]);
     const before = NOW + HOUR - 1;
     // A batch of 2 looks at two messages: the scan goes on from the last one it looked at.
-    const first = await z.sweepMessages(before, 2, "");
+    const first = await z.sweepMessages(before, 2, "", foldStats);
     expect(first).toEqual({ deleted: 2, next: old[1]!.id });
     expect(await sweepAll(z, before, 2)).toBe(1);
     for (const m of old) {
@@ -91,9 +93,9 @@ export function retentionContract(open: Open) {
     const read = async (q: { begin: number; end: number; tag?: string }) =>
       (await z.countEvents({ domain: "a.test", ...q })).map((c) => `${c.type}@${(c.bucket - NOW) / HOUR}:${c.count}`).sort();
     const live = await read({ begin: NOW, end: NOW + 10 * HOUR });
-    expect(await z.sweepEvents(NOW + 2 * HOUR, 3)).toBe(3);
-    expect(await z.sweepEvents(NOW + 2 * HOUR, 3)).toBe(2);
-    expect(await z.sweepEvents(NOW + 2 * HOUR, 3)).toBe(0);
+    expect(await z.sweepEvents(NOW + 2 * HOUR, 3, foldStats)).toBe(3);
+    expect(await z.sweepEvents(NOW + 2 * HOUR, 3, foldStats)).toBe(2);
+    expect(await z.sweepEvents(NOW + 2 * HOUR, 3, foldStats)).toBe(0);
     expect((await z.searchEvents({ domain: "a.test", limit: 10 })).map((e) => e.id)).toEqual([recent.id]);
     expect(await read({ begin: NOW, end: NOW + 10 * HOUR })).toEqual(live);
     expect(await read({ begin: NOW, end: NOW + 10 * HOUR })).toEqual(["accepted@0:1", "clicked@1:1", "opened@0:2", "opened@5:1"]);
@@ -115,6 +117,40 @@ export function retentionContract(open: Open) {
     expect(await z.sweepOutbox(NOW + 10, 2)).toBe(1);
     expect(await z.sweepOutbox(NOW + 10, 2)).toBe(0);
     expect((await z.webhookStats()).map((s) => [s.status, s.count]).sort()).toEqual([["delivered", 1], ["pending", 1]]);
+    await store.close();
+  });
+
+  test("retention: deleted events fold into stat rollups (key, dimensions, bytes; per tag), read by hour, tag and domain", async () => {
+    const store = await open();
+    const z = store.zone("us");
+    const m = send(NOW, "delivered", NOW + 1, ["t1", "t2"]);
+    m.rows.messages[0] = { ...m.rows.messages[0]!, size: 700, extra: { campaignId: "spring", ipPool: "warm" } } as never;
+    await z.createSend(m.rows);
+    await m.finish(z);
+    const opens = [m.event("opened", NOW + 2, { firsts: ["once", "human", "engaged", "human-engaged"] }), m.event("opened", NOW + 3, { firsts: [] }),
+      m.event("opened", NOW + HOUR + 4, { isBot: true, firsts: [] })];
+    await z.applyOutcomes([], opens, [], NOW);
+    expect(await z.sweepEvents(NOW + 2 * HOUR, 3, foldStats)).toBe(3);
+    expect(await z.sweepEvents(NOW + 2 * HOUR, 3, foldStats)).toBe(2);
+    const show = (rows: Awaited<ReturnType<typeof z.statRollups>>) =>
+      rows.map((r) => `${(r.bucket - NOW) / HOUR} ${r.domain} ${r.tag || "-"} ${r.rcptDomain || "-"} ${r.campaign || "-"} ${r.template || "-"} ${r.ipPool || "-"} ${r.stat} ${r.n} ${r.bytes}`).sort();
+    expect(show(await z.statRollups({ begin: NOW, end: NOW + 10 * HOUR }))).toEqual([
+      "0 a.test - b.test spring - warm accepted 1 0", "0 a.test - b.test spring - warm delivered 1 700",
+      "0 a.test - b.test spring - warm opened;firsts= 1 0", "0 a.test - b.test spring - warm opened;firsts=once+human+engaged+human-engaged 1 0",
+      "1 a.test - b.test spring - warm opened;bot;firsts= 1 0"]);
+    expect(show(await z.statRollups({ domain: "a.test", begin: NOW + 30 * 60_000, end: NOW + 10 * HOUR, tags: ["t2"] }))).toEqual([
+      "0 a.test t2 - - - - accepted 1 0", "0 a.test t2 - - - - delivered 1 0", "0 a.test t2 - - - - opened;firsts= 1 0",
+      "0 a.test t2 - - - - opened;firsts=once+human+engaged+human-engaged 1 0", "1 a.test t2 - - - - opened;bot;firsts= 1 0"]);
+    expect((await z.statRollups({ begin: NOW, end: NOW + 10 * HOUR, tags: "*" })).map((r) => r.tag).sort()).toEqual([...Array(5).fill("t1"), ...Array(5).fill("t2")]);
+    expect(await z.statRollups({ begin: NOW + HOUR + 1, end: NOW + 10 * HOUR, tags: ["t1"] })).toHaveLength(1);
+    expect(await z.statRollups({ domain: "other.test", begin: NOW, end: NOW + 10 * HOUR })).toEqual([]);
+    // A message swept whole folds its events the same way, its size counted once per delivery.
+    const done = send(NOW + 3 * HOUR, "delivered", NOW + 3 * HOUR + 1);
+    done.rows.messages[0] = { ...done.rows.messages[0]!, size: 50 };
+    await z.createSend(done.rows);
+    await done.finish(z);
+    expect(await sweepAll(z, NOW + 4 * HOUR, 10)).toBe(2);
+    expect(show(await z.statRollups({ begin: NOW + 3 * HOUR, end: NOW + 10 * HOUR }))).toEqual(["3 a.test - b.test - - - accepted 1 0", "3 a.test - b.test - - - delivered 1 50"]);
     await store.close();
   });
 }

@@ -1,12 +1,15 @@
 // SendGrid's stats: GET /v3/stats (global) and GET /v3/categories/stats (per category, a category
 // being a message's tag) and /v3/categories/stats/sums, by day, week or month, computed from the
-// recorded events. A domain key reads its domain; an account key every domain. Bot opens and
-// clicks are left out, as in postern's other stats.
+// recorded events and what retention rolled up of them (core/stats/facts.ts), so the counts
+// outlive the events. A domain key reads its domain; an account key every domain. Bot opens and
+// clicks are left out, as in postern's other stats; a unique open or click is a recipient's first
+// (not by a bot) of that message, flagged when it was recorded.
 import { Elysia } from "elysia";
 import type { SurfaceDeps } from "../deps.ts";
-import type { MessageEvent, SuppressingList } from "../../core/model.ts";
+import type { SuppressingList } from "../../core/model.ts";
+import type { StatFact } from "../../core/stats/facts.ts";
+import type { StatKey } from "../../core/stats/stat-key.ts";
 import { invalid } from "../../core/errors.ts";
-import { reportListFor } from "../../core/suppression-policy.ts";
 import { json } from "../errors.ts";
 import { principalOf } from "../context.ts";
 import { permissions } from "../permission.ts";
@@ -18,8 +21,6 @@ const STATS = { right: "stats.read" } as const;
 const METRICS = ["blocks", "bounce_drops", "bounces", "clicks", "deferred", "delivered", "invalid_emails", "opens", "processed", "requests",
   "spam_report_drops", "spam_reports", "unique_clicks", "unique_opens", "unsubscribe_drops", "unsubscribes"] as const;
 const DAY_MS = 86_400_000;
-const SCAN_BATCH = 1000;
-const MAX_EVENTS = 200_000;
 const DROPS: Record<SuppressingList, keyof Metrics> = { bounces: "bounce_drops", unsubscribes: "unsubscribe_drops", complaints: "spam_report_drops" };
 
 const zero = (): Metrics => Object.fromEntries(METRICS.map((m) => [m, 0])) as Metrics;
@@ -41,52 +42,46 @@ function bucketOf(ms: number, by: string): number {
 }
 
 /** A refusal of the mail (not of the address) is a block; a bad address is a bounce and an invalid email. */
-function countFailure(m: Metrics, e: MessageEvent) {
-  const listed = reportListFor(e)?.type;
-  if (listed === "blocks") { m.blocks++; return; }
-  m.bounces++;
-  if (listed === "invalid") m.invalid_emails++;
+function countFailure(m: Metrics, k: StatKey, n: number) {
+  if (k.listed === "blocks") { m.blocks += n; return; }
+  m.bounces += n;
+  if (k.listed === "invalid") m.invalid_emails += n;
 }
 
-/** Adds one event to `m`; `seen` makes unique opens and clicks count a recipient of a message once. */
-function count(m: Metrics, e: MessageEvent, seen: Set<string>, row = "") {
-  const once = (kind: string) => {
-    const key = `${row}|${kind}|${e.messageId}|${e.recipient}`;
-    return !seen.has(key) && Boolean(seen.add(key));
-  };
-  switch (e.type) {
-    case "accepted": m.requests++; m.processed++; break;
-    case "rejected": m.requests++; break;
-    case "delivered": m.delivered++; break;
-    case "deferred": m.deferred++; break;
+/** Whether an open or click is its recipient's first not by a bot; `seen` decides for events recorded without firsts. */
+function isUnique(f: StatFact, seen: Set<string>, row: string): boolean {
+  if (f.key.firsts) return f.key.firsts.includes("human");
+  const key = `${row}|${f.key.type}|${f.who}`;
+  return !seen.has(key) && Boolean(seen.add(key));
+}
+
+/** Adds one fact (n events of one stat key) to `m`. */
+function count(m: Metrics, f: StatFact, seen: Set<string>, row = "") {
+  const { key: k, n } = f;
+  switch (k.type) {
+    case "accepted": m.requests += n; m.processed += n; break;
+    case "rejected": m.requests += n; break;
+    case "delivered": m.delivered += n; break;
+    case "deferred": m.deferred += n; break;
     case "failed":
       // A cancelled scheduled send was a request already (accepted): it is no drop and no bounce.
-      if (e.reason === "cancelled") break;
-      if (e.reason === "suppressed") { m.requests++; m[DROPS[e.suppressedBy ?? "bounces"] ?? "bounce_drops"]++; }
-      else if (e.severity === "temporary") m.deferred++;
-      else countFailure(m, e);
+      if (k.reason === "cancelled") break;
+      if (k.reason === "suppressed") { m.requests += n; m[DROPS[k.suppressedBy ?? "bounces"] ?? "bounce_drops"] += n; }
+      else if (k.temporary) m.deferred += n;
+      else countFailure(m, k, n);
       break;
-    case "opened": if (!e.isBot) { m.opens++; if (once("o")) m.unique_opens++; } break;
-    case "clicked": if (!e.isBot) { m.clicks++; if (once("c")) m.unique_clicks++; } break;
-    case "unsubscribed": m.unsubscribes++; break;
-    case "complained": m.spam_reports++; break;
+    case "opened": if (!k.bot) { m.opens += n; if (isUnique(f, seen, row)) m.unique_opens += n; } break;
+    case "clicked": if (!k.bot) { m.clicks += n; if (isUnique(f, seen, row)) m.unique_clicks += n; } break;
+    case "unsubscribed": m.unsubscribes += n; break;
+    case "complained": m.spam_reports += n; break;
   }
 }
 
 export function statsRoutes(deps: Deps) {
-  /** Every event of the caller's domains in [begin, end), oldest first. */
-  async function eventsIn(request: Request, begin: number, end: number): Promise<MessageEvent[]> {
+  /** The stat facts of the caller's domains in [begin, end): live events and retention's rollups. */
+  async function factsIn(request: Request, begin: number, end: number, tags?: string[] | "*"): Promise<StatFact[]> {
     const p = principalOf(request);
-    const out: MessageEvent[] = [];
-    let cursor: string | undefined;
-    while (out.length < MAX_EVENTS) {
-      const q = { begin, end: end - 1, ascending: true, limit: SCAN_BATCH, ...(cursor && { cursor }) };
-      const batch = p.kind === "domain" && p.domain ? await deps.activity.events(p.domain.name, q) : await deps.activity.allEvents(q);
-      out.push(...batch);
-      if (batch.length < SCAN_BATCH) break;
-      cursor = batch.at(-1)!.id;
-    }
-    return out;
+    return deps.activity.statFacts(p.kind === "domain" && p.domain ? p.domain.name : null, { begin, end: end - 1, ...(tags && { tags }) });
   }
 
   function query(request: Request) {
@@ -108,9 +103,10 @@ export function statsRoutes(deps: Deps) {
       buckets.set(at, new Map(names.map((n) => [n, zero()])));
     }
     const seen = new Set<string>();
-    for (const e of await eventsIn(request, start, end)) {
-      const rows = buckets.get(bucketOf(e.timestamp, by));
-      for (const n of names) if (rows && (n === null || e.tags.includes(n))) count(rows.get(n)!, e, seen, n ?? "");
+    const categories = names.filter((n): n is string => n !== null);
+    for (const f of await factsIn(request, start, end, categories.length ? categories : undefined)) {
+      const rows = buckets.get(bucketOf(f.at, by));
+      for (const n of names) if (rows && (n === null || f.tags.includes(n))) count(rows.get(n)!, f, seen, n ?? "");
     }
     return [...buckets].map(([at, rows]) => ({ date: dayOf(at), stats: [...rows].map(([name, metrics]) => (name === null ? { metrics } : { type: "category", name, metrics })) }));
   }
@@ -126,8 +122,8 @@ export function statsRoutes(deps: Deps) {
       const { start, end } = query(request);
       const sums = new Map<string, Metrics>();
       const seen = new Set<string>();
-      for (const e of await eventsIn(request, start, end)) {
-        for (const t of e.tags) count(sums.get(t) ?? sums.set(t, zero()).get(t)!, e, seen, t);
+      for (const f of await factsIn(request, start, end, "*")) {
+        for (const t of f.tags) count(sums.get(t) ?? sums.set(t, zero()).get(t)!, f, seen, t);
       }
       return json(200, { date: dayOf(start), stats: [...sums].sort(([a], [b]) => a.localeCompare(b)).map(([name, metrics]) => ({ type: "category", name, metrics })) });
     }, { permission: STATS });

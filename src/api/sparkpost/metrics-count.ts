@@ -1,9 +1,10 @@
-// SparkPost's deliverability metrics counted from postern's events, by SparkPost's names. One
-// Tally per result row (a whole range, a domain, a campaign, a time bucket...). Opens and clicks
-// by bots count as prefetched (only the count_nonprefetched_* metrics leave them out).
-import type { MessageEvent } from "../../core/model.ts";
-import { classOf } from "../../webhooks/formats/bounce-fields.ts";
-import { bounceCategory } from "../../core/bounce/index.ts";
+// SparkPost's deliverability metrics counted from postern's stat facts (core/stats/facts.ts: live
+// events and retention's rollups), by SparkPost's names. One Tally per result row (a whole range, a
+// domain, a campaign, a time bucket...). Opens and clicks by bots count as prefetched (only the
+// count_nonprefetched_* metrics leave them out); unique ones are the firsts flagged when recorded.
+import type { StatFact } from "../../core/stats/facts.ts";
+import type { First, StatKey } from "../../core/stats/stat-key.ts";
+import { bounceCategory, isBounceClass } from "../../core/bounce/index.ts";
 
 export const METRICS = [
   "count_targeted", "count_injected", "count_rejected", "count_policy_rejection", "count_generation_failed", "count_generation_rejection",
@@ -24,53 +25,55 @@ export interface Tally { counts: Record<Metric, number>; seen: Set<string> }
 
 export const newTally = (): Tally => ({ counts: Object.fromEntries(METRICS.map((m) => [m, 0])) as Record<Metric, number>, seen: new Set() });
 
-/** Adds one event; `size` is its message's size in bytes (total_msg_volume of deliveries). */
-export function tally(t: Tally, e: MessageEvent, size = 0): void {
+/** Adds one fact (n events of one stat key; `bytes` the volume its deliveries carried). */
+export function tally(t: Tally, f: StatFact): void {
   const c = t.counts;
-  const once = (kind: string) => {
-    const key = `${kind}|${e.messageId}|${e.recipient}`;
+  const { key: k, n } = f;
+  // Whether the open or click is the `first` named; `seen` decides for events recorded without firsts.
+  const once = (first: First) => {
+    if (k.firsts) return k.firsts.includes(first);
+    const key = `${first === "engaged" || first === "human-engaged" ? first : `${first}|${k.type}`}|${f.who}`;
     return !t.seen.has(key) && Boolean(t.seen.add(key));
   };
-  switch (e.type) {
-    case "accepted": c.count_targeted++; c.count_injected++; break;
-    case "rejected": c.count_targeted++; c.count_rejected++; break;
+  switch (k.type) {
+    case "accepted": c.count_targeted += n; c.count_injected += n; break;
+    case "rejected": c.count_targeted += n; c.count_rejected += n; break;
     case "delivered":
-      c.count_sent++; c.count_accepted++; c.count_delivered++; c.total_msg_volume += size;
-      if ((e.attempt ?? 1) <= 1) c.count_delivered_first++; else c.count_delivered_subsequent++;
+      c.count_sent += n; c.count_accepted += n; c.count_delivered += n; c.total_msg_volume += f.bytes;
+      if (k.retry) c.count_delivered_subsequent += n; else c.count_delivered_first += n;
       break;
-    case "deferred": c.count_delayed++; if ((e.attempt ?? 1) <= 1) c.count_delayed_first++; break;
-    case "failed": failure(c, e); break;
-    case "opened": open(c, e, once); break;
+    case "deferred": c.count_delayed += n; if (!k.retry) c.count_delayed_first += n; break;
+    case "failed": failure(c, k, n); break;
+    case "opened": open(c, k, n, once); break;
     case "clicked":
-      c.count_clicked++;
-      if (once("clicked")) c.count_unique_clicked++;
-      if (once("confirmed")) c.count_unique_confirmed_opened++;
-      if (!e.isBot && once("np-confirmed")) c.count_nonprefetched_unique_confirmed_opened++;
+      c.count_clicked += n;
+      if (once("once")) c.count_unique_clicked += n;
+      if (once("engaged")) c.count_unique_confirmed_opened += n;
+      if (!k.bot && once("human-engaged")) c.count_nonprefetched_unique_confirmed_opened += n;
       break;
-    case "complained": c.count_spam_complaint++; break;
-    case "unsubscribed": c.count_unsubscribe++; break;
+    case "complained": c.count_spam_complaint += n; break;
+    case "unsubscribed": c.count_unsubscribe += n; break;
   }
 }
 
-function failure(c: Record<Metric, number>, e: MessageEvent) {
-  if (e.severity === "temporary") { c.count_delayed++; return; }
+function failure(c: Record<Metric, number>, k: StatKey, n: number) {
+  if (k.temporary) { c.count_delayed += n; return; }
   // A cancelled scheduled send was injected already; it is neither a rejection nor a bounce.
-  if (e.reason === "cancelled") return;
+  if (k.reason === "cancelled") return;
   // An address on a suppression list is refused at injection (SparkPost's policy rejection).
-  if (e.reason === "suppressed") { c.count_targeted++; c.count_rejected++; c.count_policy_rejection++; return; }
-  c.count_bounce++;
-  c[BOUNCE_BY_CATEGORY[bounceCategory(classOf(e))]]++;
+  if (k.reason === "suppressed") { c.count_targeted += n; c.count_rejected += n; c.count_policy_rejection += n; return; }
+  c.count_bounce += n;
+  c[BOUNCE_BY_CATEGORY[bounceCategory(isBounceClass(k.bounceClass) ? k.bounceClass : 1)]] += n;
   // A failure of a delivery attempt is in band; a DSN received later is out of band (the mail was accepted first).
-  if (e.attempt !== undefined) { c.count_inband_bounce++; c.count_sent++; } else if (e.code !== undefined) { c.count_outofband_bounce++; c.count_accepted--; }
+  if (k.band === "in") { c.count_inband_bounce += n; c.count_sent += n; } else if (k.band === "out") { c.count_outofband_bounce += n; c.count_accepted -= n; }
 }
 
-function open(c: Record<Metric, number>, e: MessageEvent, once: (kind: string) => boolean) {
-  c.count_rendered++; c.count_initial_rendered++;
-  const first = once("rendered");
-  if (first) { c.count_unique_rendered++; c.count_unique_initial_rendered++; }
-  if (once("confirmed")) c.count_unique_confirmed_opened++;
-  if (e.isBot) return;
-  c.count_nonprefetched_rendered++; c.count_nonprefetched_initial_rendered++;
-  if (once("np-rendered")) { c.count_nonprefetched_unique_rendered++; c.count_nonprefetched_unique_initial_rendered++; }
-  if (once("np-confirmed")) c.count_nonprefetched_unique_confirmed_opened++;
+function open(c: Record<Metric, number>, k: StatKey, n: number, once: (first: First) => boolean) {
+  c.count_rendered += n; c.count_initial_rendered += n;
+  if (once("once")) { c.count_unique_rendered += n; c.count_unique_initial_rendered += n; }
+  if (once("engaged")) c.count_unique_confirmed_opened += n;
+  if (k.bot) return;
+  c.count_nonprefetched_rendered += n; c.count_nonprefetched_initial_rendered += n;
+  if (once("human")) { c.count_nonprefetched_unique_rendered += n; c.count_nonprefetched_unique_initial_rendered += n; }
+  if (once("human-engaged")) c.count_nonprefetched_unique_confirmed_opened += n;
 }

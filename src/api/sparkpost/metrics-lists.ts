@@ -25,8 +25,8 @@ async function list(deps: Deps, request: Request, path: string) {
   const { name, group } = LISTS[path]!;
   const { of, needsMessage } = GROUPS[group]!;
   const seen = new Set<string | number>();
-  await scan(deps, request, q, Boolean(needsMessage), (e, m) => {
-    const v = of(e, m);
+  await scan(deps, request, q, Boolean(needsMessage), (f) => {
+    const v = of(f);
     if (v !== null && v !== undefined && v !== "" && (!match || String(v).toLowerCase().includes(match))) seen.add(v);
   });
   return json(200, { results: { [name]: [...seen].sort().slice(0, q.limit) } });

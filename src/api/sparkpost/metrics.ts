@@ -1,11 +1,11 @@
 // SparkPost's deliverability metrics: GET /api/v1/metrics/deliverability (one row for the range),
 // …/domain (recipient domain), …/sending-domain, …/campaign, …/template, …/ip-pool, …/subaccount
 // (postern has none: the account is subaccount 0) and …/time-series (one row per bucket, zero
-// rows included), counted from the recorded events of the key's domains (metrics-count.ts).
+// rows included), counted from the stat facts of the key's domains (metrics-count.ts): the live
+// events and what retention rolled up of them, so the counts outlive the events.
 import { Elysia } from "elysia";
 import type { SurfaceDeps } from "../deps.ts";
-import type { MessageEvent } from "../../core/model.ts";
-import type { StoredMessage } from "../../core/store-port.ts";
+import type { StatFact } from "../../core/stats/facts.ts";
 import { json } from "../errors.ts";
 import { principalOf } from "../context.ts";
 import { need } from "./policy.ts";
@@ -16,61 +16,44 @@ import { readMetricsQuery, type MetricsQuery } from "./metrics-query.ts";
 import { bucketStart, formatTs, nextBucket } from "./metrics-buckets.ts";
 
 export type Deps = Pick<SurfaceDeps, "activity" | "now">;
-type Dimension = (e: MessageEvent, m: StoredMessage | null) => string | number | null | undefined;
+type Dimension = (f: StatFact) => string | number | null | undefined;
 
 const READ = need("stats.read");
-const SCAN_BATCH = 1000;
-const MAX_EVENTS = 500_000;
 const MAX_BUCKETS = 10_000;
 
-/** Grouped endpoints: path → the result's key and how an event names its group. */
+/** Grouped endpoints: path → the result's key and how a fact names its group. */
 export const GROUPS: Record<string, { key: string; of: Dimension; needsMessage?: boolean }> = {
-  domain: { key: "domain", of: (e) => e.recipient.slice(e.recipient.lastIndexOf("@") + 1) },
-  "sending-domain": { key: "sending_domain", of: (e) => e.domain },
-  campaign: { key: "campaign_id", of: (_e, m) => m?.extra?.campaignId, needsMessage: true },
-  template: { key: "template_id", of: (_e, m) => m?.extra?.templateId, needsMessage: true },
-  "ip-pool": { key: "ip_pool", of: (_e, m) => m?.extra?.ipPool ?? "default", needsMessage: true },
+  domain: { key: "domain", of: (f) => f.rcptDomain },
+  "sending-domain": { key: "sending_domain", of: (f) => f.domain },
+  campaign: { key: "campaign_id", of: (f) => f.campaign, needsMessage: true },
+  template: { key: "template_id", of: (f) => f.template, needsMessage: true },
+  "ip-pool": { key: "ip_pool", of: (f) => f.ipPool || "default", needsMessage: true },
   subaccount: { key: "subaccount_id", of: () => 0 },
 };
 
 const pick = (t: Tally, metrics: Metric[]) => Object.fromEntries(metrics.map((m) => [m, Math.max(0, t.counts[m])]));
 
-const sizeOf = (m: StoredMessage | null) => m?.size ?? 0;
-
-/** Every event of the key's domains in the query's range (and filters), with its message when needed. */
-export async function scan(deps: Deps, request: Request, q: MetricsQuery, needsMessage: boolean, each: (e: MessageEvent, m: StoredMessage | null) => void) {
+/** Every stat fact of the key's domains in the query's range (and filters): live events and retention's rollups. */
+export async function scan(deps: Deps, request: Request, q: MetricsQuery, needsMessage: boolean, each: (f: StatFact) => void) {
   const p = principalOf(request);
   const f = q.filters;
-  const messages = new Map<string, StoredMessage | null>();
-  const messageOf = async (e: MessageEvent) => {
-    if (!messages.has(e.messageId)) messages.set(e.messageId, (await deps.activity.message(e.domain, e.messageId))?.message ?? null);
-    return messages.get(e.messageId)!;
-  };
-  const wantsMessage = needsMessage || Boolean(f.campaigns || f.templates || f.ipPools) || q.metrics.includes("total_msg_volume");
   if (f.subaccounts && !f.subaccounts.includes("0")) return;
-  let cursor: string | undefined;
-  for (let read = 0; read < MAX_EVENTS; read += SCAN_BATCH) {
-    const query = { begin: q.from, end: q.to + 1, ascending: true, limit: SCAN_BATCH, ...(cursor ? { cursor } : {}) };
-    const batch = p.kind === "domain" && p.domain ? await deps.activity.events(p.domain.name, query) : await deps.activity.allEvents(query);
-    for (const e of batch) {
-      if (f.domains && !f.domains.includes(e.recipient.slice(e.recipient.lastIndexOf("@") + 1))) continue;
-      if (f.sendingDomains && !f.sendingDomains.includes(e.domain)) continue;
-      const m = wantsMessage ? await messageOf(e) : null;
-      if (f.campaigns && !f.campaigns.includes(m?.extra?.campaignId ?? "")) continue;
-      if (f.templates && !f.templates.includes(m?.extra?.templateId ?? "")) continue;
-      if (f.ipPools && !f.ipPools.includes(m?.extra?.ipPool ?? "default")) continue;
-      each(e, m);
-    }
-    if (batch.length < SCAN_BATCH) break;
-    cursor = batch.at(-1)!.id;
+  const withMessages = needsMessage || Boolean(f.campaigns || f.templates || f.ipPools) || q.metrics.includes("total_msg_volume");
+  const facts = await deps.activity.statFacts(p.kind === "domain" && p.domain ? p.domain.name : null, { begin: q.from, end: q.to, withMessages });
+  for (const x of facts) {
+    if (f.domains && !f.domains.includes(x.rcptDomain)) continue;
+    if (f.sendingDomains && !f.sendingDomains.includes(x.domain)) continue;
+    if (f.campaigns && !f.campaigns.includes(x.campaign)) continue;
+    if (f.templates && !f.templates.includes(x.template)) continue;
+    if (f.ipPools && !f.ipPools.includes(x.ipPool || "default")) continue;
+    each(x);
   }
 }
-
 
 async function total(deps: Deps, request: Request) {
   const q = readMetricsQuery(request, deps.now());
   const t = newTally();
-  await scan(deps, request, q, false, (e, m) => tally(t, e, sizeOf(m)));
+  await scan(deps, request, q, false, (f) => tally(t, f));
   return json(200, { results: [pick(t, q.metrics)] });
 }
 
@@ -78,11 +61,11 @@ async function grouped(deps: Deps, request: Request, name: string) {
   const q = readMetricsQuery(request, deps.now());
   const group = GROUPS[name]!;
   const tallies = new Map<string | number, Tally>();
-  await scan(deps, request, q, Boolean(group.needsMessage), (e, m) => {
-    const key = group.of(e, m);
+  await scan(deps, request, q, Boolean(group.needsMessage), (f) => {
+    const key = group.of(f);
     if (key === null || key === undefined || key === "") return;
     if (!tallies.has(key)) tallies.set(key, newTally());
-    tally(tallies.get(key)!, e, sizeOf(m));
+    tally(tallies.get(key)!, f);
   });
   const order = q.orderBy ?? q.metrics[0]!;
   const rows = [...tallies].sort((a, b) => b[1].counts[order] - a[1].counts[order] || String(a[0]).localeCompare(String(b[0])));
@@ -101,12 +84,19 @@ async function timeSeries(deps: Deps, request: Request) {
     }
   }
   const tallies = starts.map(() => newTally());
-  let i = 0;
-  await scan(deps, request, q, false, (e, m) => {
-    while (i + 1 < starts.length && e.timestamp >= starts[i + 1]!) i++;
-    tally(tallies[i]!, e, sizeOf(m));
-  });
+  await scan(deps, request, q, false, (f) => tally(tallies[bucketIndex(starts, f.at)]!, f));
   return json(200, { results: starts.map((s, k) => ({ ...pick(tallies[k]!, q.metrics), ts: formatTs(s, q.timezone) })) });
+}
+
+/** The index of the last bucket starting at or before `at` (0 for a rolled-up hour that began before the first). */
+function bucketIndex(starts: number[], at: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= at) lo = mid; else hi = mid - 1;
+  }
+  return lo;
 }
 
 export function metricsRoutes(deps: Deps) {

@@ -201,6 +201,12 @@ export const ZONE_MIGRATIONS: string[] = [
   // Egress (docs/egress.md): the local address a recipient's last attempt went out from, and its pool.
   `ALTER TABLE recipients ADD COLUMN source_ip TEXT;
    ALTER TABLE recipients ADD COLUMN ip_pool TEXT;`,
+  // The vendor stats' rollups (core/stats/rollup.ts): as the SQLite engine's.
+  `CREATE TABLE stat_rollups (
+     domain TEXT NOT NULL, bucket BIGINT NOT NULL, tag TEXT NOT NULL, rcpt_domain TEXT NOT NULL, campaign TEXT NOT NULL,
+     template TEXT NOT NULL, ip_pool TEXT NOT NULL, stat TEXT NOT NULL, n BIGINT NOT NULL, bytes BIGINT NOT NULL,
+     PRIMARY KEY (domain, bucket, tag, rcpt_domain, campaign, template, ip_pool, stat));
+   CREATE INDEX stat_rollups_bucket ON stat_rollups (bucket);`,
 ];
 
 /** The event `ev` (a jsonb expression, of type `type`) without the vendor codes 605 / 650. */

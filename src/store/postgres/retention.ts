@@ -1,17 +1,21 @@
 // Retention deletes in a zone schema (store-port.ts RetentionStore): one bounded batch per call,
 // in one short transaction. Events are counted into event_rollups before they go (the same rule as
-// countEvents: bots left out, one row per distinct tag plus '' for all), so stats keep their counts.
+// countEvents: bots left out, one row per distinct tag plus '' for all) and into the vendor stats'
+// stat_rollups (the fold the sweeper hands in), so stats keep their counts.
 import type { RetentionStore } from "../../core/retention-port.ts";
 import { idPrefixAt } from "../../core/ids.ts";
+import type { StatFold } from "../../core/stats/rollup.ts";
 import { exec, rows, type Sql } from "./db.ts";
+import { foldStatRollups, readStatRollups } from "./stat-rollups.ts";
 
 const HOUR_MS = 3_600_000;
 const NOT_BOT = "COALESCE(e.data::jsonb ->> 'isBot', 'false') IN ('false', '0')";
 const TAGS_OF = "jsonb_array_elements_text(COALESCE(e.data::jsonb -> 'tags', '[]'::jsonb))";
 
 /** Counts the events `$1` (ids) into the rollups, then deletes them. */
-async function foldAndDelete(tx: Sql, ids: string[]) {
+async function foldAndDelete(tx: Sql, ids: string[], statFold: StatFold) {
   if (ids.length === 0) return;
+  await foldStatRollups(tx, ids, statFold);
   await exec(tx, `INSERT INTO event_rollups (domain, bucket, tag, type, n)
     SELECT domain, bucket, tag, type, COUNT(*) FROM (
       SELECT e.id, e.domain, (e.ts / ${HOUR_MS}) * ${HOUR_MS} AS bucket, '' AS tag, e.type
@@ -30,16 +34,17 @@ export function createRetentionStatements(sql: Sql): RetentionStore {
       return exec(sql, `DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE id < $1 AND created_at < $2 AND status <> 'pending'
         ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED)`, [idPrefixAt(before), before, limit]);
     },
-    async sweepEvents(before, limit) {
+    statRollups: (q) => readStatRollups(sql, q),
+    async sweepEvents(before, limit, statFold) {
       return sql.begin(async (tx) => {
         // Unpositioned events (seq NULL) are an accept still being positioned: never taken here.
         const ids = (await rows(tx, `SELECT id FROM events WHERE id < $1 AND ts < $2 AND seq IS NOT NULL
           ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED`, [idPrefixAt(before), before, limit])).map((r) => r.id as string);
-        await foldAndDelete(tx, ids);
+        await foldAndDelete(tx, ids, statFold);
         return ids.length;
       });
     },
-    async sweepMessages(before, limit, after) {
+    async sweepMessages(before, limit, after, statFold) {
       return sql.begin(async (tx) => {
         const scanned = await rows(tx, `SELECT m.id, m.send_id, (m.created_at < $2 AND NOT EXISTS (SELECT 1 FROM recipients r
             WHERE r.message_id = m.id AND (r.status IN ('queued', 'deferred') OR r.updated_at >= $2))) AS done
@@ -47,7 +52,7 @@ export function createRetentionStatements(sql: Sql): RetentionStore {
         const done = scanned.filter((r) => r.done === true);
         if (done.length) {
           const ids = done.map((r) => r.id as string);
-          await foldAndDelete(tx, (await rows(tx, "SELECT id FROM events WHERE message_id = ANY($1::text[])", [ids])).map((r) => r.id as string));
+          await foldAndDelete(tx, (await rows(tx, "SELECT id FROM events WHERE message_id = ANY($1::text[])", [ids])).map((r) => r.id as string), statFold);
           await exec(tx, "DELETE FROM recipients WHERE message_id = ANY($1::text[])", [ids]);
           await exec(tx, "DELETE FROM messages WHERE id = ANY($1::text[])", [ids]);
           await exec(tx, `DELETE FROM attachments a WHERE a.send_id = ANY($1::text[])

@@ -230,6 +230,14 @@ export const ZONE_MIGRATIONS: string[] = [
   // Egress (docs/egress.md): the local address a recipient's last attempt went out from, and its pool.
   `ALTER TABLE recipients ADD COLUMN source_ip TEXT;
    ALTER TABLE recipients ADD COLUMN ip_pool TEXT;`,
+  // The vendor stats' rollups (core/stats/rollup.ts): retention counts the events it deletes per
+  // domain, hour, stat key and the dimensions reports group by, plus per tag ('' = every event);
+  // account-wide reads (no domain) go by hour. Written by retention only, never on the accept path.
+  `CREATE TABLE stat_rollups (
+     domain TEXT NOT NULL, bucket INTEGER NOT NULL, tag TEXT NOT NULL, rcpt_domain TEXT NOT NULL, campaign TEXT NOT NULL,
+     template TEXT NOT NULL, ip_pool TEXT NOT NULL, stat TEXT NOT NULL, n INTEGER NOT NULL, bytes INTEGER NOT NULL,
+     PRIMARY KEY (domain, bucket, tag, rcpt_domain, campaign, template, ip_pool, stat)) WITHOUT ROWID;
+   CREATE INDEX stat_rollups_bucket ON stat_rollups(bucket);`,
 ];
 
 /** A trigger on recipients that takes OLD out of the counts and adds NEW to them. */

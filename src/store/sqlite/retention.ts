@@ -1,10 +1,13 @@
 // Retention deletes in <zone>.sqlite (store-port.ts RetentionStore): one bounded batch per call, in
 // one short IMMEDIATE transaction, so an accept waiting for the write lock waits for one batch at
 // most. Events are counted into event_rollups before they go (the same rule as countEvents: bots
-// left out, one row per tag plus '' for all), so stats keep their counts.
+// left out, one row per tag plus '' for all) and into the vendor stats' stat_rollups (the fold the
+// sweeper hands in), so stats keep their counts.
 import type { Database } from "bun:sqlite";
 import type { RetentionStore } from "../../core/retention-port.ts";
+import type { StatFold } from "../../core/stats/rollup.ts";
 import { idPrefixAt } from "../../core/ids.ts";
+import { createStatRollups } from "./stat-rollups.ts";
 
 const HOUR_MS = 3_600_000;
 const NOT_BOT = "(json_extract(e.data, '$.isBot') IS NULL OR json_extract(e.data, '$.isBot') = 0)";
@@ -12,6 +15,7 @@ const NOT_BOT = "(json_extract(e.data, '$.isBot') IS NULL OR json_extract(e.data
 const OPEN = "('queued', 'deferred')";
 
 export function createRetentionStatements(db: Database): RetentionStore {
+  const stats = createStatRollups(db);
   // `?1`: a JSON array of event ids; UNION (not ALL) counts an event once per distinct tag. WHERE
   // true: SQLite's upsert after a SELECT needs it.
   const fold = db.query(`INSERT INTO event_rollups (domain, bucket, tag, type, n)
@@ -37,10 +41,11 @@ export function createRetentionStatements(db: Database): RetentionStore {
     AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.send_id = attachments.send_id)`);
 
   /** Counts the events `ids` into the rollups, then deletes them (inside the caller's transaction). */
-  const foldAndDelete = (ids: string[]) => {
+  const foldAndDelete = (ids: string[], statFold: StatFold) => {
     if (ids.length === 0) return;
     const list = JSON.stringify(ids);
     fold.run(list);
+    stats.fold(list, statFold);
     dropEvents.run(list);
   };
 
@@ -48,20 +53,23 @@ export function createRetentionStatements(db: Database): RetentionStore {
     async sweepOutbox(before, limit) {
       return db.transaction(() => oldPosts.run(idPrefixAt(before), before, limit).changes).immediate();
     },
-    async sweepEvents(before, limit) {
+    async statRollups(q) {
+      return stats.read(q);
+    },
+    async sweepEvents(before, limit, statFold) {
       return db.transaction(() => {
         const ids = (oldEvents.all(idPrefixAt(before), before, limit) as { id: string }[]).map((r) => r.id);
-        foldAndDelete(ids);
+        foldAndDelete(ids, statFold);
         return ids.length;
       }).immediate();
     },
-    async sweepMessages(before, limit, after) {
+    async sweepMessages(before, limit, after, statFold) {
       return db.transaction(() => {
         const rows = scan.all(after, before, idPrefixAt(before), limit) as { id: string; send_id: string; done: number }[];
         const done = rows.filter((r) => r.done === 1);
         if (done.length) {
           const ids = JSON.stringify(done.map((r) => r.id));
-          foldAndDelete((eventsOf.all(ids) as { id: string }[]).map((r) => r.id));
+          foldAndDelete((eventsOf.all(ids) as { id: string }[]).map((r) => r.id), statFold);
           dropRecipients.run(ids);
           dropMessages.run(ids);
           dropAttachments.run(JSON.stringify([...new Set(done.map((r) => r.send_id))]));

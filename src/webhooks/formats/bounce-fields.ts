@@ -1,16 +1,13 @@
 // The bounce verdict (core/bounce: a SparkPost class) in each vendor's words: SparkPost's
 // bounce_class, Mailgun's severity / reason / bounce-type, SendGrid's bounce type and
 // bounce_classification (Twilio SendGrid's seven published values).
-import { isDrop, type MessageEvent } from "../../core/model.ts";
+import type { MessageEvent } from "../../core/model.ts";
+import { eventBounceClass } from "../../core/bounce/event-class.ts";
 import { reportedReason } from "./reported.ts";
-import { bounceCategory, classifyBounce, isBounceClass, type BounceCategory, type BounceClass } from "../../core/bounce/index.ts";
+import { bounceCategory, type BounceCategory, type BounceClass } from "../../core/bounce/index.ts";
 
-/** The event's class; events stored before classification existed are classified from their text. */
-export function classOf(e: MessageEvent): BounceClass {
-  if (isDrop(e) || e.description?.startsWith("purged from the queue")) return 25; // our own policy, not the receiver
-  if (isBounceClass(e.bounceClass)) return e.bounceClass;
-  return classifyBounce({ code: e.code, enhancedCode: e.enhancedCode, text: e.description, expired: e.reason === "old" }).bounceClass;
-}
+/** The event's class (core/bounce/event-class.ts). */
+export const classOf = (e: MessageEvent): BounceClass => eventBounceClass(e);
 
 export const categoryOf = (e: MessageEvent): BounceCategory => bounceCategory(classOf(e));
 

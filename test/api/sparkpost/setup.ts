@@ -30,13 +30,13 @@ export interface SpEnv {
   close(): Promise<void>;
 }
 
-/** `script` decides the sink's RCPT replies (refusals for bounce tests). */
-export async function startSpEnv(opts: TestAppOptions & { allowPrivate?: boolean; script?: RcptScript } = {}): Promise<SpEnv> {
+/** `script` decides the sink's RCPT replies (refusals for bounce tests); `storageToml`: more [storage] lines (the engine). */
+export async function startSpEnv(opts: TestAppOptions & { allowPrivate?: boolean; script?: RcptScript; storageToml?: string } = {}): Promise<SpEnv> {
   const sink = await startSink({ script: opts.script });
   const dir = mkdtempSync(join(tmpdir(), "postern-sp-"));
   const templatesDir = join(dir, "templates");
   mkdirSync(templatesDir);
-  const toml = `[storage]\ntemplates_dir = "${templatesDir}"\n[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n[webhooks]\nallow_private = ${opts.allowPrivate ?? true}\n${opts.toml ?? ""}`;
+  const toml = `[storage]\ntemplates_dir = "${templatesDir}"\n${opts.storageToml ?? ""}\n[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n[webhooks]\nallow_private = ${opts.allowPrivate ?? true}\n${opts.toml ?? ""}`;
   const t = await makeTestApp({ ...opts, dir, toml });
   const { http } = await t.app.start();
   const origin = `http://${http}`;
