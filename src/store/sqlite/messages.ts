@@ -51,8 +51,10 @@ export function createSendRecords(db: Database): Pick<SendRecordStore, "listMess
       if (q.campaignId !== undefined) { where.push("json_extract(extra, '$.campaign_id') = ?"); args.push(q.campaignId); }
       if (q.templateId !== undefined) { where.push("json_extract(extra, '$.template_id') = ?"); args.push(q.templateId); }
       if (q.scheduledAfter !== undefined) {
-        // Starts from the queue's partial index: scheduled recipients are few, messages are many.
-        where.push(`id IN (SELECT message_id FROM recipients WHERE status IN ('queued', 'deferred') AND attempts = 0 AND next_attempt_at > ?)`);
+        // Starts from the queue's partial index, key by key (CROSS JOIN: the domains first): scheduled
+        // recipients are few, messages are many.
+        where.push(`id IN (SELECT r.message_id FROM pending_domains d CROSS JOIN recipients r INDEXED BY recipients_key_due ON r.rcpt_domain = d.domain
+          WHERE r.status IN ('queued', 'deferred') AND r.attempts = 0 AND r.next_attempt_at > ?)`);
         args.push(q.scheduledAfter);
       }
       args.push(q.limit);
