@@ -78,8 +78,14 @@ test("kill -9 three times under load: nothing lost, only what was in flight deli
 
   const last = await serve(file);
   const missing = () => { const got = new Set(sink.messages.flatMap((m) => m.to)); return [...expected].filter((t) => !got.has(t)); };
-  const deadline = Date.now() + 60_000;
-  while (missing().length && Date.now() < deadline) await Bun.sleep(100);
+  // Waits as long as deliveries go on: how big the backlog is depends on how fast the servers
+  // accepted, how fast it drains on the machine's load; only a stall (nothing new for 30 s) ends it.
+  let seen = -1;
+  let progressAt = Date.now();
+  while (missing().length && Date.now() - progressAt < 30_000) {
+    if (sink.messages.length !== seen) { seen = sink.messages.length; progressAt = Date.now(); }
+    await Bun.sleep(200);
+  }
   last.proc.kill("SIGTERM");
   await last.proc.exited;
   await sink.close();
@@ -97,4 +103,4 @@ test("kill -9 three times under load: nothing lost, only what was in flight deli
   // Each one delivered twice was in flight at a kill: at most one per open connection per kill.
   expect(twice.filter((t) => !inFlight.has(t))).toEqual([]);
   expect(twice.length).toBeLessThanOrEqual(KILLS * PER_HOST);
-}, 240_000);
+}, 900_000);

@@ -21,7 +21,7 @@ describe("migrations", () => {
     expect((db.query("PRAGMA user_version").get() as { user_version: number }).user_version).toBe(ZONE_MIGRATIONS.length);
     expect((db.query("PRAGMA journal_mode").get() as { journal_mode: string }).journal_mode).toBe("wal");
     // Small pages (db.ts) and a log trimmed back when it starts over.
-    expect((db.query("PRAGMA page_size").get() as { page_size: number }).page_size).toBe(1024);
+    expect((db.query("PRAGMA page_size").get() as { page_size: number }).page_size).toBe(512);
     expect((db.query("PRAGMA journal_size_limit").get() as { journal_size_limit: number }).journal_size_limit).toBe(64 * 1024 * 1024);
     db.close();
   });

@@ -4,7 +4,7 @@
 // no SMTP reply is read (bench/mta.ts: dozens of such stalls a run; a kill -9 in one of them sends
 // again every message whose 250 was waiting to be read). Here the serving connections never
 // checkpoint; a worker with its own connections to the same files runs PASSIVE checkpoints (they
-// never block a writer) a few times a second. If the worker fails, the serving connections go back
+// never block a writer) once a second. If the worker fails, the serving connections go back
 // to checkpointing themselves: the log never grows without bound.
 //
 // A PASSIVE checkpoint copies pages back but never makes the log start over: SQLite rewinds the log
@@ -18,13 +18,19 @@
 // the log then still grew past 100 MB in the test.)
 import type { Database } from "bun:sqlite";
 
-const INTERVAL_MS = 200;
+/**
+ * Between two PASSIVE checkpoints. A checkpoint copies each page changed since the last one once,
+ * however many commits changed it: the hot pages (count tables, the last page of every
+ * append-ordered index) are copied once a second instead of five times (bench/soak.ts at 200 msg/s:
+ * docs/performance.md, "Disk: WAL and bytes written").
+ */
+const INTERVAL_MS = 1_000;
 /** Log size (bytes) past which the worker makes the log start over. */
 export const RESTART_AT = 32 * 1024 * 1024;
 /** How long a checkpoint may wait for another connection (the worker's, a CLI's) to let go. */
 const RESTART_WAIT_MS = 50;
 /** Ticks between two requests to truncate one file: each copies the last frames and syncs the files. */
-const TRUNCATE_EVERY_TICKS = 5;
+const TRUNCATE_EVERY_TICKS = 1;
 /** SQLite's default wal_autocheckpoint, restored when the worker stops or fails. */
 const DEFAULT_AUTOCHECKPOINT = 1_000;
 const STOP_TIMEOUT_MS = 2_000;

@@ -3,7 +3,7 @@
 import { Database } from "bun:sqlite";
 
 /** Page size of files created from now on. */
-export const PAGE_SIZE = 1024;
+export const PAGE_SIZE = 512;
 /** Bytes the write-ahead log file is trimmed back to when it starts over. */
 export const JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024;
 
@@ -13,7 +13,8 @@ export function openDatabase(path: string, migrations: string[]): Database {
   // Small pages for a new file (an existing one keeps its own): most commits change a few rows of
   // many tables and indexes, and every page a commit touches is written whole to the log and again
   // at the checkpoint. bench/soak.ts at 200 msg/s wrote about 105 KB per message with 4096-byte
-  // pages, 63 KB with 2048 and 42 KB with 1024 (docs/performance.md, "Disk: WAL and bytes written").
+  // pages, 63 KB with 2048, 42 KB with 1024, and (with compressed bodies) 41 KB with 1024 and 27 KB
+  // with 512, SQLite's smallest (docs/performance.md, "Disk: WAL and bytes written").
   db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
   db.exec("PRAGMA journal_mode = WAL");
   // NORMAL in WAL mode: a commit survives a crash of the process (kill -9); only a power loss

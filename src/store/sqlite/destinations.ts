@@ -1,8 +1,8 @@
 // The queue by key (the recipient domain) in <zone>.sqlite: keys with waiting mail come from
 // pending_domains (kept by triggers), each key's first due time and its due rows from the index
 // recipients_key_due (rcpt_domain, next_attempt_at) over pending rows, so a claim reads the rows
-// it takes and one more (INDEXED BY: whatever the statistics say, recipients_due would walk
-// every key's due rows), whatever waits elsewhere (parked rows sit after the due ones). The
+// it takes and one more (INDEXED BY: whatever the statistics say, an index over next_attempt_at
+// alone would walk every key's due rows), whatever waits elsewhere (parked rows sit after the due ones). The
 // destinations' published state is one JSON row per (destination, node).
 import type { Database } from "bun:sqlite";
 import type { DestinationQueueStore, DestinationSnapshot } from "../../core/destination-store.ts";

@@ -3,6 +3,7 @@
 import type { Database } from "bun:sqlite";
 import type { MessageExtra, SendRecordStore, StoredMessage, StoredSend } from "../../core/store-port.ts";
 import { bool, json } from "./db.ts";
+import { unpackContent, unpackRaw } from "./body-codec.ts";
 
 type Row = Record<string, unknown>;
 
@@ -27,8 +28,8 @@ export function decodeExtra(text: unknown): MessageExtra {
 /** A messages row as a StoredMessage, `extra` included. */
 export const toStoredMessage = (r: Row): StoredMessage => ({
   id: r.id as string, sendId: r.send_id as string, domain: r.domain as string, messageIdHeader: r.message_id_header as string,
-  from: r.mail_from as string, subject: r.subject as string, content: (r.content as string | null) ?? null,
-  raw: r.raw ? new Uint8Array(r.raw as Uint8Array) : null, tags: json(r.tags, []), metadata: json(r.metadata, {}),
+  from: r.mail_from as string, subject: r.subject as string, content: unpackContent(r.content),
+  raw: r.raw ? unpackRaw(r.raw) : null, tags: json(r.tags, []), metadata: json(r.metadata, {}),
   callbackUrl: (r.callback_url as string | null) ?? null, source: r.source as string, isTest: bool(r.is_test),
   size: r.size as number, createdAt: r.created_at as number, extra: decodeExtra(r.extra),
 });
@@ -50,8 +51,10 @@ export function createSendRecords(db: Database): Pick<SendRecordStore, "listMess
       if (q.campaignId !== undefined) { where.push("json_extract(extra, '$.campaign_id') = ?"); args.push(q.campaignId); }
       if (q.templateId !== undefined) { where.push("json_extract(extra, '$.template_id') = ?"); args.push(q.templateId); }
       if (q.scheduledAfter !== undefined) {
-        // Starts from the queue's partial index: scheduled recipients are few, messages are many.
-        where.push(`id IN (SELECT message_id FROM recipients WHERE status IN ('queued', 'deferred') AND attempts = 0 AND next_attempt_at > ?)`);
+        // Starts from the queue's partial index, key by key (CROSS JOIN: the domains first): scheduled
+        // recipients are few, messages are many.
+        where.push(`id IN (SELECT r.message_id FROM pending_domains d CROSS JOIN recipients r INDEXED BY recipients_key_due ON r.rcpt_domain = d.domain
+          WHERE r.status IN ('queued', 'deferred') AND r.attempts = 0 AND r.next_attempt_at > ?)`);
         args.push(q.scheduledAfter);
       }
       args.push(q.limit);

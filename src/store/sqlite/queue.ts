@@ -16,11 +16,25 @@ export const toRecipient = (r: Row): StoredRecipient => ({
 });
 
 const PENDING = "status IN ('queued', 'deferred')";
+// Reads in due order go key by key through recipients_key_due (the index over next_attempt_at alone
+// is gone: it was written on every claim and outcome and read only by these, migrations.ts): a few
+// look-ups per destination domain in pending_domains, never a walk of the waiting rows.
+const KEY_DUE = "recipients INDEXED BY recipients_key_due";
+export const DUE_ORDER_READS = {
+  firstOfKey: `SELECT * FROM ${KEY_DUE} WHERE ${PENDING} AND rcpt_domain = ? ORDER BY next_attempt_at LIMIT ?`,
+  dueCount: `SELECT COALESCE(SUM((SELECT COUNT(*) FROM ${KEY_DUE} WHERE ${PENDING} AND rcpt_domain = d.domain
+    AND next_attempt_at <= ?1)), 0) AS n FROM pending_domains d WHERE d.n > 0`,
+  firstDue: `SELECT MIN((SELECT next_attempt_at FROM ${KEY_DUE} WHERE ${PENDING} AND rcpt_domain = d.domain
+    ORDER BY next_attempt_at LIMIT 1)) AS t FROM pending_domains d WHERE d.n > 0`,
+};
+
 /** Due rows looked at per claimed row when a claim is fair: rows past a domain's share are passed over. */
 const FAIR_SCAN_FACTOR = 8;
 
 export function createQueueStatements(db: Database) {
-  // By rowid: the subquery walks the due index and the update needs no second look-up by id.
+  // claimDue (the claim over every key at once) is the contract's; the scheduler claims by key
+  // (destinations.ts). Without an index over next_attempt_at alone it sorts the waiting rows.
+  // By rowid: the update needs no second look-up by id.
   const claim = db.query(`UPDATE recipients SET next_attempt_at = ?1 + ?3, claimed = 1, claim_owner = ?4 WHERE rowid IN (
       SELECT rowid FROM recipients WHERE ${PENDING} AND next_attempt_at <= ?1 ORDER BY next_attempt_at LIMIT ?2)
     RETURNING *`);
@@ -36,6 +50,10 @@ export function createQueueStatements(db: Database) {
   const update = db.query(`UPDATE recipients SET status = ?1, attempts = ?2, next_attempt_at = ?3, first_attempt_at = ?4,
     last_code = ?5, last_response = ?6, mx = ?7, updated_at = ?8, claimed = 0, claim_owner = NULL,
     source_ip = COALESCE(?10, source_ip), ip_pool = CASE WHEN ?10 IS NULL THEN ip_pool ELSE ?11 END WHERE id = ?9`);
+  const keys = db.query("SELECT domain FROM pending_domains WHERE n > 0");
+  const firstOfKey = db.query(DUE_ORDER_READS.firstOfKey);
+  const dueCount = db.query(DUE_ORDER_READS.dueCount);
+  const firstDue = db.query(DUE_ORDER_READS.firstDue);
   const renew = db.query(`UPDATE recipients SET next_attempt_at = ?1 + ?2 WHERE claimed = 1 AND claim_owner = ?3 AND ${PENDING}
     AND id IN (SELECT value FROM json_each(?4)) RETURNING id`);
   return {
@@ -58,13 +76,15 @@ export function createQueueStatements(db: Database) {
       // The counts are kept by triggers (migrations.ts): counting the rows here walked the whole table.
       const counts = db.query("SELECT status, n FROM recipient_counts").all() as Row[];
       const by = (s: string) => (counts.find((c) => c.status === s)?.n as number | undefined) ?? 0;
-      const due = (db.query(`SELECT COUNT(*) AS n FROM recipients WHERE ${PENDING} AND next_attempt_at <= ?`).get(now) as Row).n as number;
+      const due = (dueCount.get(now) as Row).n as number;
       const byDomain = (db.query(`SELECT domain, n AS count FROM pending_domains WHERE n > 0
         ORDER BY n DESC, domain LIMIT 20`).all() as { domain: string; count: number }[]);
       return { queued: by("queued"), deferred: by("deferred"), due, delivered: by("delivered"), failed: by("failed"), byDomain };
     },
+    /** The first `limit` waiting rows in due order: the first `limit` of each key, merged. */
     list(limit: number): StoredRecipient[] {
-      return (db.query(`SELECT * FROM recipients WHERE ${PENDING} ORDER BY next_attempt_at LIMIT ?`).all(limit) as Row[]).map(toRecipient);
+      const rows = (keys.all() as Row[]).flatMap((k) => firstOfKey.all(k.domain as string, limit) as Row[]).map(toRecipient);
+      return rows.sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, limit);
     },
     retryNow(id: string, now: number): number {
       // A claimed row is being attempted right now: making it due again would send it twice.
@@ -91,7 +111,7 @@ export function createQueueStatements(db: Database) {
         AND next_attempt_at > ? GROUP BY claim_owner`).all(now) as { owner: string; count: number }[];
     },
     nextDueAt(): number | null {
-      const r = db.query(`SELECT MIN(next_attempt_at) AS t FROM recipients WHERE ${PENDING}`).get() as Row;
+      const r = firstDue.get() as Row;
       return (r.t as number | null) ?? null;
     },
   };

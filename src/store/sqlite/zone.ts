@@ -14,6 +14,7 @@ import { createBotMemory } from "./bot-memory.ts";
 import { createReceiverReports } from "./receiver-reports.ts";
 import { createSendRecords, encodeExtra, MESSAGE_HEAD_COLUMNS, toStoredMessage } from "./messages.ts";
 import { createSuppressionListing } from "./suppression-list.ts";
+import { packContent, packRaw } from "./body-codec.ts";
 import { createRetentionStatements } from "./retention.ts";
 
 type Row = Record<string, unknown>;
@@ -44,7 +45,7 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
   };
 
   const writeSend = ({ messages, recipients, attachments, events: evs, suppressions }: SendRows) => {
-    for (const m of messages) insMessage.run(m.id, m.sendId, m.domain, m.messageIdHeader, m.from, m.subject, m.content, m.raw,
+    for (const m of messages) insMessage.run(m.id, m.sendId, m.domain, m.messageIdHeader, m.from, m.subject, packContent(m.content), packRaw(m.raw),
       JSON.stringify(m.tags), JSON.stringify(m.metadata), m.callbackUrl, m.source, m.isTest ? 1 : 0, m.size, m.createdAt, encodeExtra(m.extra));
     for (const r of recipients) insRecipient.run(r.id, r.messageId, r.email, r.rcptDomain, r.kind, r.status, r.nextAttemptAt, r.expiresAt, r.updatedAt);
     for (const a of attachments) insAttachment.run(a.sendId, a.idx, a.filename, a.contentType, a.contentId, a.disposition, a.data);
