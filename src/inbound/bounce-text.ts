@@ -10,6 +10,7 @@ import {
   type Diagnostic,
   type OriginalMessage,
 } from "./report-fields.ts";
+import { smtpCommandOf } from "./smtp-command.ts";
 
 export interface BounceTextInput {
   /** The report's From address and display name. */
@@ -102,7 +103,8 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
   // address still counts, as long as the text says why (a code or a recognisable sentence).
   if (recipients.length === 0 && isTrustedBounce) {
     const anonymous = readRecipient(notice, "", []);
-    if (anonymous.diagnostic) recipients.push(anonymous);
+    const command = smtpCommandOf(notice, "");
+    if (anonymous.diagnostic) recipients.push(command ? { ...anonymous, command } : anonymous);
   }
   if (recipients.length === 0) return null;
   // A bounce-like subject alone is weak evidence: also require a status code in the text.
@@ -116,18 +118,6 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
 function asGoogleGroups(r: BounceRecipient, isGoogleGroups: boolean): BounceRecipient {
   if (!isGoogleGroups) return r;
   return { ...r, diagnostic: { type: "text", ...r.diagnostic, text: `Google Groups: the group refused the post. ${r.diagnostic?.text ?? ""}`.trim() } };
-}
-
-/** The SMTP command a refusal answered, as Postfix ("in reply to end of DATA command"), Exim
- *  ("SMTP error from remote mail server after end of data", "after RCPT TO:") and Sendmail or
- *  Courier transcripts (">>> DATA" then "<<< 550 ...") say it. Starts at the recipient's mention. */
-const COMMAND_RE = /in reply to\s+(?:end\s+of\s+)?(DATA|RCPT\s+TO|MAIL\s+FROM|HELO|EHLO)\b|\bafter\s+(?:pipelined\s+)?(?:end\s+of\s+)?(data|RCPT\s+TO|MAIL\s+FROM)\b|^>>>\s*(DATA|RCPT\s+TO|MAIL\s+FROM)\b/im;
-
-export function smtpCommandOf(text: string, address: string): string | undefined {
-  const at = address ? text.toLowerCase().indexOf(address.toLowerCase()) : -1;
-  const m = COMMAND_RE.exec(text.slice(Math.max(at, 0))) ?? (at > 0 ? COMMAND_RE.exec(text) : null);
-  const word = (m?.[1] ?? m?.[2] ?? m?.[3])?.toUpperCase().split(/\s+/)[0];
-  return word === "EHLO" ? "HELO" : word;
 }
 
 /**

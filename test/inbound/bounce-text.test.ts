@@ -1,19 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { smtpCommandOf, withTextEvidence } from "../../src/inbound/bounce-text.ts";
+import { withTextEvidence } from "../../src/inbound/bounce-text.ts";
 import type { BounceRecipient } from "../../src/inbound/dsn.ts";
 
 const failed = (finalRecipient: string, extra: Partial<BounceRecipient> = {}): BounceRecipient => ({ finalRecipient, action: "failed", status: "5.0.0", ...extra });
-
-describe("the SMTP command a refusal answered", () => {
-  test("Postfix, Exim and Sendmail transcripts", () => {
-    expect(smtpCommandOf("<a@x.example>: host mx said: 550 User unknown (in reply to end of DATA\n    command)", "a@x.example")).toBe("DATA");
-    expect(smtpCommandOf("<a@x.example>: host mx said: 550 5.1.1 no such user (in reply to RCPT TO command)", "a@x.example")).toBe("RCPT");
-    expect(smtpCommandOf("  a@x.example\n    SMTP error from remote mail server after end of data:\n    550 User unknown", "a@x.example")).toBe("DATA");
-    expect(smtpCommandOf("  a@x.example\n    SMTP error from remote mail server after RCPT TO:<a@x.example>:\n    550 no", "a@x.example")).toBe("RCPT");
-    expect(smtpCommandOf("... while talking to mx:\n>>> DATA\n<<< 550 Unknown user a@x.example", "a@x.example")).toBe("DATA");
-    expect(smtpCommandOf("550 User unknown", "a@x.example")).toBeUndefined();
-  });
-});
 
 describe("a DSN's text part fills in what its fields leave out", () => {
   const opensmtpd = "    An error has occurred while attempting to deliver a message for\n    the following list of recipients:\n\n" +

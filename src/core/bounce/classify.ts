@@ -6,6 +6,8 @@ import { bounceCategory, type BounceCategory, type BounceClass } from "./classes
 import { readCodes } from "./codes.ts";
 import { classFromText, isMailboxUnknownText } from "./patterns.ts";
 import { classFromProviderCode } from "./providers.ts";
+import { classOfReason } from "./reasons.ts";
+import { rhostReason } from "./rhost.ts";
 
 export interface BounceInput {
   code?: number;
@@ -14,7 +16,11 @@ export interface BounceInput {
   text?: string;
   /** The failure is the end of retries over a queue lifetime (our queue or the remote MTA's). */
   expired?: boolean;
-  /** The SMTP command the receiver refused ("RCPT", "DATA"...), when known. */
+  /** The host that answered (a DSN's Remote-MTA) and the recipient's domain: they pick a receiver's own table (rhost.ts). */
+  remoteHost?: string;
+  recipientDomain?: string;
+  /** The SMTP command the receiver refused ("RCPT", "DATA"...); "unknown" when a bounce report
+   *  does not say; absent when the caller does not track commands at all. */
   command?: string;
 }
 
@@ -63,24 +69,44 @@ const NO_MAIL_DOMAIN = /doesn't receive email according to the administrator|nul
 /** Words of a rate or volume limit (as opposed to a busy or broken server). */
 const RATE_WORDS = /rate|too many|too fast|slow(er| down)|volume|limit|throttl/i;
 
+/** RFC 3463 codes that say the address itself is bad: X.1.0, X.1.1, X.1.3 (sisimai: userunknown) and
+ *  X.1.10 (RFC 7505 null MX; Exchange Online's RecipientNotFound). */
+const ADDRESS_STATUS = /^[45]\.1\.(0|1|3|10)$/;
+/** Commands sent before the message: a refusal there is about the session or the address, never a filter. */
+const BEFORE_DATA = new Set(["CONN", "HELO", "EHLO", "MAIL", "RCPT"]);
+/** A report from an MTA that never names the command (smtp-command.ts): no evidence either way. */
+const NO_EVIDENCE = "UNREPORTED";
+
+/**
+ * Recipients are checked at RCPT (RFC 5321 §3.3): an "unknown user" that did not answer RCPT is a
+ * content or recipient filter refusing the message, not a verdict on the address - unless an
+ * X.1.0/X.1.1/X.1.3 status says the address itself is bad. That is sisimai's rule (rb-sisimai
+ * 5.1.0 lib/sisimai/reason/userunknown.rb and filtered.rb `true`, tried in that order): a report
+ * that names no command ("unknown") counts as not-RCPT; a caller that tracks no command (undefined)
+ * and an MTA that never reports one are left alone.
+ */
+function isFilteredUnknown(command: string | undefined, enhanced: string | undefined, text: string): boolean {
+  if (command === undefined || command === NO_EVIDENCE || BEFORE_DATA.has(command.toUpperCase())) return false;
+  return !ADDRESS_STATUS.test(enhanced ?? "") && isMailboxUnknownText(text);
+}
+
 export function classifyBounce(input: BounceInput): BounceVerdict {
   const codes = readCodes(input);
   const text = input.text ?? "";
   const transient = codes.code !== undefined ? codes.code < 500 : codes.enhancedCode?.startsWith("4") ?? false;
   const fromText = classFromText(text);
   const fromCode = codes.enhancedCode ? classFromEnhanced(codes.enhancedCode) : undefined;
-  let cls: BounceClass | undefined = classFromProviderCode(text) ??
+  // A receiver's or MTA's own number or table decides first, as sisimai's rhost and lhost tables do.
+  const fromHost = rhostReason({ ...input, ...codes, text });
+  const decided = classFromProviderCode(text) ?? (fromHost ? classOfReason(fromHost) : undefined);
+  let cls: BounceClass | undefined = decided ??
     (fromText && (fromText.strong || fromCode === undefined) ? fromText.cls : (fromCode ?? fromText?.cls));
   if (cls === undefined && codes.code !== undefined) cls = classFromReply(codes.code);
   // A failure known to be permanent whose words say nothing recognisable failed "for unspecified
   // reasons": SparkPost's Generic Bounce (40); Undetermined (1) is left for failures with no code at all.
   const isPermanent = codes.enhancedCode?.startsWith("5") || (codes.code !== undefined && codes.code >= 500);
   cls ??= input.expired ? 24 : isPermanent ? 40 : 1;
-  // Recipients are checked at RCPT (RFC 5321 §3.3): an "unknown user" in reply to DATA is a content
-  // or recipient filter refusing the message, not a verdict on the address (sisimai reason/filtered.rb).
-  // Unless an X.1.x (addressing) status says the address itself is bad (sisimai reason/userunknown.rb).
-  const isAddressStatus = /^[45]\.1\./.test(codes.enhancedCode ?? "");
-  if (cls === 10 && input.command === "DATA" && !isAddressStatus && isMailboxUnknownText(text)) cls = 50;
+  if (cls === 10 && decided === undefined && isFilteredUnknown(input.command, codes.enhancedCode, text)) cls = 50;
   // A permanent refusal worded as a rate or volume limit ("receiving mail at a rate", "too many
   // recipients") refuses our traffic, not the address: a block (sisimai reasons speeding, toomanyconn).
   if (cls === 70 && !transient && !input.expired && codes.code !== undefined) cls = RATE_WORDS.test(text) ? 50 : 40;
