@@ -105,7 +105,7 @@ export function verdictFor(br: BounceRecipient, reportingMta?: string): { kind: 
   const gaveUp = br.action === "failed" && br.status.startsWith("4");
   const verdict = classifyBounce({ code: br.diagnostic?.code, enhancedCode: br.diagnostic?.enhancedCode ?? br.status, text: diagnostic,
     expired: gaveUp || /expired|too long|retry time|timed? ?out/i.test(diagnostic), command: br.command ?? "unknown",
-    status: br.status, ...(br.diagnostic?.type ? { diagnosticType: br.diagnostic.type } : {}), remoteHost: br.remoteMta ?? reportingMta, recipientDomain: br.finalRecipient.split("@").pop() });
+    status: br.status, ...(br.mtaCategory ? { mtaCategory: br.mtaCategory } : {}), ...(br.diagnostic?.type ? { diagnosticType: br.diagnostic.type } : {}), remoteHost: br.remoteMta ?? reportingMta, recipientDomain: br.finalRecipient.split("@").pop() });
   const isTemporary = br.action === "delayed" || (br.action !== "failed" && (br.status.startsWith("4") || Boolean(verdict.enhancedCode?.startsWith("4"))));
   return { kind: isTemporary ? "deferred" : "failed", code: verdict.code ?? (isTemporary ? 450 : 550),
     enhancedCode: verdict.enhancedCode ?? br.status, text: diagnostic || `status ${br.status}`, bounceClass: verdict.bounceClass };

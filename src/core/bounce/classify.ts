@@ -6,7 +6,7 @@ import { bounceCategory, type BounceCategory, type BounceClass } from "./classes
 import { readCodes, type Codes } from "./codes.ts";
 import { classFromText, isDisabledAccountText, isMailboxUnknownText } from "./patterns.ts";
 import { classFromProviderCode } from "./providers.ts";
-import { classOfReason } from "./reasons.ts";
+import { classOfReason, reasonOfMtaCategory } from "./reasons.ts";
 import { rhostReason } from "./rhost.ts";
 import { matches as matchesReason, sisimaiReason } from "./sisimai-reason.ts";
 
@@ -20,6 +20,8 @@ export interface BounceInput {
   /** The host that answered (a DSN's Remote-MTA) and the recipient's domain: they pick a receiver's own table (rhost.ts). */
   remoteHost?: string;
   recipientDomain?: string;
+  /** The reporting MTA's own category for the failure (PowerMTA's X-PowerMTA-BounceCategory). */
+  mtaCategory?: string;
   /** A DSN's own Status field and Diagnostic-Code type ("smtp", "x-unix"), when the failure came in a report. */
   status?: string;
   diagnosticType?: string;
@@ -115,7 +117,8 @@ const UNDECIDED = new Set(["onhold", "undefined", "vacation", "delivered", "feed
  */
 function decidedClass(input: BounceInput, codes: Codes, text: string): BounceClass | undefined {
   const fromHost = rhostReason({ ...input, ...codes, text });
-  const own = classFromProviderCode(text) ?? (fromHost ? classOfReason(fromHost) : undefined);
+  const fromMta = input.mtaCategory ? reasonOfMtaCategory(input.mtaCategory) : undefined;
+  const own = classFromProviderCode(text) ?? [fromHost, fromMta].map((r) => (r ? classOfReason(r) : undefined)).find((c) => c !== undefined);
   if (own !== undefined || input.command === undefined || isTemporary(input, codes) || MAIL_LOOP.test(text)) return own;
   // A disabled or suspended account is hard (#33), in words sisimai's lists may not know ("account suspended").
   if (isDisabledAccountText(text)) return 10;

@@ -27,10 +27,20 @@ const EXCHANGE: Record<string, BounceClass> = {
 };
 const EXCHANGE_RE = /MSEXCH:[\s\S]{0,200}?\(([0-9A-F]{8})\)/;
 
-/** The class a numbered provider refusal carries, or undefined. */
+// MTAs' own fixed sentences that say which failure it was, as sisimai's MTA modules read them (BSD-2):
+const MTA_SENTENCES: readonly (readonly [RegExp, BounceClass])[] = [
+  // Exchange 2000/2003: the sentence of diagnostic 000C05A6 (lib/sisimai/lhost/exchange2003.rb).
+  [/The recipient name is not recognized/i, 10],
+  // Trend Micro InterScan MSS: "Unable to deliver message to <x> (and other recipients in the same
+  // domain). Please check if address is correct." (lib/sisimai/lhost/interscanmss.rb: userunknown).
+  [/Please check if address is correct/i, 10],
+];
+
+/** The class a numbered provider refusal or an MTA's fixed sentence carries, or undefined. */
 export function classFromProviderCode(text: string): BounceClass | undefined {
   const m = ORANGE_RE.exec(text);
   if (m) return ORANGE[m[1] ?? m[2] ?? ""];
   const x = EXCHANGE_RE.exec(text);
-  return x ? EXCHANGE[x[1]!] : undefined;
+  if (x && EXCHANGE[x[1]!] !== undefined) return EXCHANGE[x[1]!];
+  return MTA_SENTENCES.find(([re]) => re.test(text))?.[1];
 }

@@ -20,3 +20,14 @@ export function classOfReason(reason: string): BounceClass | undefined {
   const r = reason.trim().toLowerCase();
   return CLASS_OF_REASON[ALIASES[r] ?? r];
 }
+
+/** PowerMTA's bounce categories as sisimai reads them (lib/sisimai/lhost/powermta.rb Categories;
+ *  "inactive-mailbox" is sisimai's "disabled", its suspend). */
+const MTA_CATEGORY: Record<string, string> = {
+  "bad-domain": "hostunknown", "bad-mailbox": "userunknown", "inactive-mailbox": "suspend", "message-expired": "expired",
+  "no-answer-from-host": "networkerror", "policy-related": "policyviolation", "quota-issues": "mailboxfull",
+  "routing-errors": "systemerror", "spam-related": "spamdetected",
+};
+
+/** The sisimai reason a reporting MTA's own category names, or undefined. */
+export const reasonOfMtaCategory = (category: string): string | undefined => MTA_CATEGORY[category.trim().toLowerCase()];

@@ -18,10 +18,15 @@ export interface RhostInput {
   text: string;
 }
 
+/** Hosts postern adds to sisimai's list: Outlook.com's own MTAs write their NDRs from *.hotmail.com
+ *  and *.outlook.com (sisimai reads those with its Outlook MTA module, lib/sisimai/lhost/outlook.rb). */
+const MORE_HOSTS: Record<string, string[]> = { Microsoft: [".hotmail.com", ".outlook.com"] };
+const HOSTS = Object.entries(DATA.hosts).map(([name, suffixes]) => [name, [...suffixes, ...(MORE_HOSTS[name] ?? [])]] as const);
+
 /** The table for this receiver, as sisimai's Rhost.find picks it (lib/sisimai/rhost.rb). */
 function moduleFor(host: string, domain: string): string | undefined {
   if (!host && !domain) return undefined;
-  return Object.entries(DATA.hosts).find(([, suffixes]) =>
+  return HOSTS.find(([, suffixes]) =>
     suffixes.some((s) => (host && host.endsWith(s)) || (domain && s.endsWith(domain))))?.[0];
 }
 

@@ -42,3 +42,14 @@ describe("user unknown that did not answer RCPT is a filter (sisimai reason/filt
     expect(classifyBounce({ text: t, command: "unknown" }).bounceClass).toBe(10);
   });
 });
+
+describe("MTAs' own verdicts", () => {
+  test("PowerMTA's bounce category, InterScan's and Exchange 2003's fixed sentences", () => {
+    expect(classifyBounce({ code: 550, text: "550 5.2.1 <a@x.example>... User Unknown", command: "unknown", mtaCategory: "bad-mailbox" }).bounceClass).toBe(10);
+    expect(classifyBounce({ text: "(and other recipients in the same domain). Please check if address is correct.", command: "unknown" }).bounceClass).toBe(10);
+    expect(classifyBounce({ text: "The recipient name is not recognized", command: "unknown" }).bounceClass).toBe(10);
+  });
+  test("Outlook.com's own NDR host picks Microsoft's table", () => {
+    expect(rhostReason({ remoteHost: "BAY004-MC1F22.hotmail.com", code: 550, enhancedCode: "5.5.0", text: "550 Requested action not taken: mailbox unavailable" })).toBe("userunknown");
+  });
+});
