@@ -12,16 +12,19 @@ const PHRASES: readonly (readonly [RegExp, Command?])[] = [
   // Postfix: "(in reply to RCPT TO command)", "(in reply to end of DATA command)".
   [/in reply to\s+(?:end\s+of\s+)?(DATA|RCPT\s+TO|MAIL\s+FROM|HELO|EHLO)\b/i],
   // Exim: "SMTP error from remote mail server after RCPT TO:<x>", "after end of data", "after pipelined".
-  [/\bafter\s+(?:pipelined\s+)?(?:end\s+of\s+)?(data|RCPT\s+TO|MAIL\s+FROM|HELO|EHLO)\b/i],
+  // GMX: "SMTP error from remote server after RCPT command".
+  [/\bafter\s+(?:pipelined\s+)?(?:end\s+of\s+)?(data|RCPT(?:\s+TO)?|MAIL(?:\s+FROM)?|HELO|EHLO)\b/i],
   [/\bafter\s+initial\s+connection\b/i, "CONN"],
   // Sendmail, Courier, ezweb transcripts: ">>> RCPT To:<x>" then "<<< 550 ...".
   [/^[ \t]*>>>\s*(DATA|RCPT\s+TO|MAIL\s+FROM|HELO|EHLO)\b/im],
   // DragonFly / OpenSMTPD: "mx.example [192.0.2.1] did not like our RCPT TO:".
   [/did not like our\s+(DATA|RCPT\s+TO|MAIL\s+FROM|HELO|EHLO)\b/i],
-  // qmail-remote: "most progress was RCPT TO response", "does not like recipient", "failed on DATA command".
+  // qmail-remote: "most progress was RCPT TO response", "does not like recipient", "failed on DATA command",
+  // "Connected to 192.0.2.1 but my name was rejected" (its HELO).
   [/\b(RCPT\s+TO|DATA|MAIL\s+FROM)\s+response\b/i],
   [/does not like recipient\./i, "RCPT"],
   [/failed on DATA command/i, "DATA"],
+  [/but my name was rejected/i, "HELO"],
   // Yahoo: "[RCPT_TO]"; X3: "SMTP:RCPT host 192.0.2.8: 553 ...".
   [/\[(RCPT_TO|MAIL_FROM|DATA)\]/i],
   // GMX: "SMTP error from remote server for RCPT TO command".

@@ -119,7 +119,10 @@ function decidedClass(input: BounceInput, codes: Codes, text: string): BounceCla
   const fromHost = rhostReason({ ...input, ...codes, text });
   const fromMta = input.mtaCategory ? reasonOfMtaCategory(input.mtaCategory) : undefined;
   const own = classFromProviderCode(text) ?? [fromHost, fromMta].map((r) => (r ? classOfReason(r) : undefined)).find((c) => c !== undefined);
-  if (own !== undefined || input.command === undefined || isTemporary(input, codes) || MAIL_LOOP.test(text)) return own;
+  if (own !== undefined || input.command === undefined) return own;
+  // Our HELO refused: the receiver will not talk to our host, a block (sisimai lhost/qmail.rb, reason.rb anotherone).
+  if (/^(HELO|EHLO)$/i.test(input.command)) return 50;
+  if (isTemporary(input, codes) || MAIL_LOOP.test(text)) return undefined;
   // A disabled or suspended account is hard (#33), in words sisimai's lists may not know ("account suspended").
   if (isDisabledAccountText(text)) return 10;
   const type = /^x-/i.test(input.diagnosticType ?? "") ? input.diagnosticType! : "SMTP";
