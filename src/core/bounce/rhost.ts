@@ -3,8 +3,10 @@
 // lib/sisimai/rhost/*.rb, BSD-2) read with the same keys sisimai uses - the host that answered or
 // the recipient's domain picks the table; a table entry is a phrase, sometimes with the reply code,
 // the enhanced status (Microsoft: a range of its third number) or the receiver's own error number
-// (Cox "AUP#CXBL", GoDaddy "IB401", Spectrum "AUP#1000"). Pure.
+// (Cox "AUP#CXBL", GoDaddy "IB401", Spectrum "AUP#1000"). go-sisimai's additional receivers
+// (Outlook.com, AOL, MessageLabs, Google Workspace relays) are in data/sisimai-rhost-more.ts. Pure.
 import rhostData from "./data/sisimai-rhost.json" with { type: "json" };
+import { MORE_HOSTS, MORE_RHOST, type MoreTable } from "./data/sisimai-rhost-more.ts";
 
 type Table = { ErrorCodes?: Record<string, string> | [number, number, string][]; MessagesOf?: Record<string, unknown> };
 const DATA = rhostData as unknown as { hosts: Record<string, string[]>; modules: Record<string, Table> };
@@ -18,10 +20,10 @@ export interface RhostInput {
   text: string;
 }
 
-/** Hosts postern adds to sisimai's list: Outlook.com's own MTAs write their NDRs from *.hotmail.com
- *  and *.outlook.com (sisimai reads those with its Outlook MTA module, lib/sisimai/lhost/outlook.rb). */
-const MORE_HOSTS: Record<string, string[]> = { Microsoft: [".hotmail.com", ".outlook.com"] };
-const HOSTS = Object.entries(DATA.hosts).map(([name, suffixes]) => [name, [...suffixes, ...(MORE_HOSTS[name] ?? [])]] as const);
+const HOSTS = [
+  ...Object.entries(DATA.hosts).map(([name, suffixes]) => [name, [...suffixes, ...(MORE_HOSTS[name] ?? [])]] as const),
+  ...Object.entries(MORE_RHOST).map(([name, t]) => [name, t.hosts] as const),
+];
 
 /** The table for this receiver, as sisimai's Rhost.find picks it (lib/sisimai/rhost.rb). */
 function moduleFor(host: string, domain: string): string | undefined {
@@ -61,9 +63,17 @@ function entryMatches(name: string, entry: unknown, x: { text: string; code: str
   return false;
 }
 
+/** A go-sisimai table: phrases per reason, some read only on a temporary or a permanent failure. */
+function fromMoreTable(t: MoreTable, input: RhostInput): string | undefined {
+  const temporary = (input.code !== undefined ? input.code < 500 : input.enhancedCode?.startsWith("4")) ?? false;
+  return Object.entries(t.messages).find(([reason, phrases]) => phrases.some((p) => input.text.includes(p)) &&
+    !(t.temporaryOnly?.includes(reason) && !temporary) && !(t.permanentOnly?.includes(reason) && temporary))?.[0];
+}
+
 /** The sisimai reason a known receiver's table gives this refusal, or undefined. */
 export function rhostReason(input: RhostInput): string | undefined {
   const name = moduleFor((input.remoteHost ?? "").toLowerCase().replace(/\.$/, ""), (input.recipientDomain ?? "").toLowerCase());
+  if (name && MORE_RHOST[name]) return input.text ? fromMoreTable(MORE_RHOST[name]!, input) : undefined;
   const table = name ? DATA.modules[name] : undefined;
   if (!name || !table || !input.text) return undefined;
   const fromNumber = byErrorNumber(name, table, input.text);

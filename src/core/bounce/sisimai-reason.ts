@@ -1,8 +1,10 @@
 // How sisimai decides a bounce's reason, on its own data: the phrase lists of its reason modules
-// and its status table (data/sisimai-reasons.json, extracted by scripts/sisimai-rhost.py from
-// rb-sisimai 5.1.0 lib/sisimai/reason/*.rb and lib/sisimai/smtp/status.rb, BSD-2), tried in the
-// order and under the conditions of lib/sisimai/reason.rb (`get`, `anotherone`) and each module's
-// `true`. The code here is postern's; only the lists are sisimai's. Pure.
+// and its status table (data/sisimai-reasons.json, extracted by scripts/sisimai-go-reasons.py from
+// go-sisimai reason/why-*.go and smtp/status/lib.go, BSD-2; go-sisimai is the port whose tests
+// label the corpus), tried in the order and under the conditions of go-sisimai reason/find.go
+// (`Find`, `anotherone`), reason/lib.go (ClassOrder, Retry) and each reason's `ProbesInto` (the
+// same as rb-sisimai 5.1.0 lib/sisimai/reason.rb and the modules' `true`, where they agree).
+// The code here is postern's; only the lists are sisimai's. Pure.
 import reasonData from "./data/sisimai-reasons.json" with { type: "json" };
 
 type Lists = { Index?: string[]; Pairs?: string[][]; IsNot?: string[] };
@@ -61,6 +63,9 @@ export function preferStatus(field: string, inText: string, reply?: number): str
 const BEFORE_DATA = ["CONN", "EHLO", "HELO", "MAIL", "RCPT"];
 type Facts = { status: string; name: string; text: string; command: string; reply: number };
 
+const spamDetected = (f: Facts) =>
+  f.status !== "" && (f.name === "spamdetected" || (!BEFORE_DATA.includes(f.command) && matches("spamdetected", f.text)));
+
 /** Each reason module's `true`, for the reasons of ClassOrder[0] (lib/sisimai/reason.rb). */
 const TRUE: [string, (f: Facts) => boolean][] = [
   ["mailboxfull", (f) => f.status !== "" && (f.name === "mailboxfull" || matches("mailboxfull", f.text))],
@@ -79,6 +84,7 @@ const TRUE: [string, (f: Facts) => boolean][] = [
   ["requireptr", (f) => f.name === "requireptr" || matches("requireptr", f.text)],
   ["notcompliantrfc", (f) => matches("notcompliantrfc", f.text)],
   ["badreputation", (f) => matches("badreputation", f.text)],
+  ["contenterror", (f) => !spamDetected(f) && (f.name === "contenterror" || matches("contenterror", f.text))],
   ["rejected", (f) => {
     const name = f.name || "undefined";
     if (name === "rejected") return true;
@@ -87,20 +93,21 @@ const TRUE: [string, (f: Facts) => boolean][] = [
     return ["onhold", "undefined", "securityerror", "systemerror"].includes(name) && matches("rejected", f.text);
   }],
   ["hostunknown", (f) => (f.name === "hostunknown" ? !matches("networkerror", f.text) : matches("hostunknown", f.text))],
-  ["spamdetected", (f) => f.status !== "" && (f.name === "spamdetected" || (!BEFORE_DATA.includes(f.command) && matches("spamdetected", f.text)))],
+  ["spamdetected", spamDetected],
   ["speeding", (f) => f.status !== "" && matches("speeding", f.text)],
   ["toomanyconn", (f) => f.name === "toomanyconn" || matches("toomanyconn", f.text)],
   ["blocked", (f) => f.name === "blocked" || matches("blocked", f.text)],
 ];
 /** ClassOrder[1]: the phrase lists tried when the status says nothing decisive (`anotherone`). */
 const SECOND = ["mailboxfull", "authfailure", "badreputation", "speeding", "spamdetected", "virusdetected", "policyviolation",
-  "norelaying", "systemerror", "networkerror", "suspend", "contenterror", "systemfull", "notaccept", "expired", "securityerror", "mailererror"];
-/** Reasons a status may name that are worth a second look at the words (Reason.retry). */
-const RETRY = new Set(["undefined", "onhold", "systemerror", "securityerror", "expired", "suspend", "networkerror", "hostunknown", "userunknown"]);
+  "norelaying", "systemerror", "networkerror", "suspend", "contenterror", "systemfull", "notaccept", "expired", "failedstarttls",
+  "securityerror", "mailererror"];
+/** Reasons a status may name that are worth a second look at the words (reason/lib.go Retry). */
+const RETRY = new Set(["undefined", "onhold", "systemerror", "securityerror", "expired", "networkerror", "hostunknown", "userunknown"]);
 
 /** The reason when no module's `true` holds (`anotherone`), or "". */
 function anotherOne(f: Facts, type: string, delayed: boolean): string {
-  if (f.name && !RETRY.has(f.name) && type === "SMTP") return f.name;
+  if (f.name && !RETRY.has(f.name) && type !== "SMTP") return f.name;
   const byWords = SECOND.find((r) => matches(r, f.text));
   if (byWords) return byWords;
   if (f.name) return f.name;
