@@ -56,6 +56,20 @@ for path in git("ls-tree", "--name-only", "HEAD", "reason/").split():
         inner = block(src, at.start())
         entry["Pairs"] = [[unq(s) for s in re.findall(STRING, g)] for g in re.findall(r"{([^{}]*)}", inner)]
     if entry: reasons[m.group(1)] = entry
+if len(sys.argv) > 2 and sys.argv[2] == "microsoft":
+    src = git("show", "HEAD:rhost/for-microsoft.go")
+    src = "\n".join(l for l in src.split("\n") if not l.strip().startswith("//"))
+    body = src[src.index("messagesof := map[string][][4]string{"):]
+    table = {}
+    for m in re.finditer(r'"(\w+)"\s*:\s*\[\]\[4\]string\s*{', body):
+        inner = block(body, m.start())
+        rows = re.findall(rf'\[4\]string\s*{{\s*{STRING}\s*,\s*{STRING}\s*,\s*{STRING}\s*,\s*{STRING}\s*}}', inner)
+        table.setdefault(m.group(1), []).extend([a, int(b or 0), int(c or 0), unq(d)] for a, b, c, d in rows)
+    json.dump({"source": "https://github.com/sisimai/go-sisimai rhost/for-microsoft.go", "commit": git("rev-parse", "HEAD").strip(),
+               "licence": "BSD-2-Clause, Copyright (c) 2020-2025, azumakuniyuki and sisimai development team", "MessagesOf": table},
+              sys.stdout, indent=1, ensure_ascii=False)
+    print()
+    sys.exit(0)
 lib = git("show", "HEAD:smtp/status/lib.go")
 table = lib[re.search(r"standardcr\s*:=\s*map\[string\]string\s*{", lib).end():]
 table = table[:re.search(r"^\s*}", table, re.M).start()]
@@ -65,3 +79,6 @@ json.dump({"source": "https://github.com/sisimai/go-sisimai reason/why-*.go (ind
            "commit": commit, "licence": "BSD-2-Clause, Copyright (c) 2020-2025, azumakuniyuki and sisimai development team",
            "reasons": reasons, "status": status}, sys.stdout, indent=1, ensure_ascii=False)
 print()
+
+# With `microsoft`: go-sisimai's Microsoft table (rhost/for-microsoft.go, which took in the rules of
+# rb-sisimai's Office 365 module), in the [status, from, to, phrase] shape of sisimai-rhost.json.

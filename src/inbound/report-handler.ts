@@ -98,14 +98,16 @@ export type ReportHandler = ReturnType<typeof createReportHandler>;
  * weighs the words. A "delayed" action is a deferral notice (the remote MTA is still trying), and so
  * is a 4.x.x status without an action saying otherwise. A "failed" action is final whatever the
  * status (RFC 3464 §2.3.3: the MTA has given up); with a 4.x.x status it gave up retrying, an expiry.
- * Without a Remote-MTA the reporting MTA stands for the receiver (Exchange Online writes its own NDRs).
+ * The Reporting-MTA also picks a receiver's table (Exchange Online and Outlook.com write their own NDRs).
  */
 export function verdictFor(br: BounceRecipient, reportingMta?: string): { kind: "deferred" | "failed"; code: number; enhancedCode: string; text: string; bounceClass: BounceClass } {
   const diagnostic = br.diagnostic?.text ?? "";
   const gaveUp = br.action === "failed" && br.status.startsWith("4");
   const verdict = classifyBounce({ code: br.diagnostic?.code, enhancedCode: br.diagnostic?.enhancedCode ?? br.status, text: diagnostic,
     expired: gaveUp || /expired|too long|retry time|timed? ?out/i.test(diagnostic), command: br.command ?? "unknown",
-    status: br.status, ...(br.mtaCategory ? { mtaCategory: br.mtaCategory } : {}), ...(br.diagnostic?.type ? { diagnosticType: br.diagnostic.type } : {}), remoteHost: br.remoteMta ?? reportingMta, recipientDomain: br.finalRecipient.split("@").pop() });
+    status: br.status, recipientDomain: br.finalRecipient.split("@").pop(),
+    ...(br.mtaCategory ? { mtaCategory: br.mtaCategory } : {}), ...(br.diagnostic?.type ? { diagnosticType: br.diagnostic.type } : {}),
+    ...(br.remoteMta ? { remoteHost: br.remoteMta } : {}), ...(reportingMta ? { reportingHost: reportingMta } : {}) });
   const isTemporary = br.action === "delayed" || (br.action !== "failed" && (br.status.startsWith("4") || Boolean(verdict.enhancedCode?.startsWith("4"))));
   return { kind: isTemporary ? "deferred" : "failed", code: verdict.code ?? (isTemporary ? 450 : 550),
     enhancedCode: verdict.enhancedCode ?? br.status, text: diagnostic || `status ${br.status}`, bounceClass: verdict.bounceClass };

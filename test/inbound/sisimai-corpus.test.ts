@@ -9,9 +9,9 @@ import { figures, pct, scoreAll, type Figures, type Scored } from "../helpers/bo
 /** Floors set a little under the figures measured when the rules were last changed (see README). */
 const FLOORS: Record<"tune" | "holdout", Record<string, number>> = {
   // Measured 2026-11-26 with sisimai's own reason lists and order (docs/bounces.md): tune 94.8 / 97.0 / 96.5 / 97.0 %,
-  // holdout 95.2 / 97.4 / 96.1 / 97.4 % (start of the work: tune 89.1 / 91.8 / 91.3 / 91.8, holdout 87.0 / 91.3 / 90.0 / 91.3).
+  // holdout 95.7 / 97.8 / 96.5 / 97.8 % (start of the work: tune 89.1 / 91.8 / 91.3 / 91.8, holdout 87.0 / 91.3 / 90.0 / 91.3).
   tune: { "SparkPost category": 94.5, "Mailgun hard/soft": 97, "SendGrid bounce/blocked/deferred": 96.5, "suppression right": 97 },
-  holdout: { "SparkPost category": 95, "Mailgun hard/soft": 97, "SendGrid bounce/blocked/deferred": 96, "suppression right": 97 },
+  holdout: { "SparkPost category": 95.5, "Mailgun hard/soft": 97.5, "SendGrid bounce/blocked/deferred": 96.5, "suppression right": 97.5 },
 };
 
 const print = (split: string, fs: Figures[]) => {

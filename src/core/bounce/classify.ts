@@ -17,8 +17,10 @@ export interface BounceInput {
   text?: string;
   /** The failure is the end of retries over a queue lifetime (our queue or the remote MTA's). */
   expired?: boolean;
-  /** The host that answered (a DSN's Remote-MTA) and the recipient's domain: they pick a receiver's own table (rhost.ts). */
+  /** The host that answered (a DSN's Remote-MTA), the one that wrote the report (Reporting-MTA) and the
+   *  recipient's domain: they pick a receiver's own table (rhost.ts). */
   remoteHost?: string;
+  reportingHost?: string;
   recipientDomain?: string;
   /** The reporting MTA's own category for the failure (PowerMTA's X-PowerMTA-BounceCategory). */
   mtaCategory?: string;

@@ -6,14 +6,19 @@
 // (Cox "AUP#CXBL", GoDaddy "IB401", Spectrum "AUP#1000"). go-sisimai's additional receivers
 // (Outlook.com, AOL, MessageLabs, Google Workspace relays) are in data/sisimai-rhost-more.ts. Pure.
 import rhostData from "./data/sisimai-rhost.json" with { type: "json" };
+import microsoftData from "./data/sisimai-rhost-microsoft.json" with { type: "json" };
 import { MORE_HOSTS, MORE_RHOST, type MoreTable } from "./data/sisimai-rhost-more.ts";
 
 type Table = { ErrorCodes?: Record<string, string> | [number, number, string][]; MessagesOf?: Record<string, unknown> };
 const DATA = rhostData as unknown as { hosts: Record<string, string[]>; modules: Record<string, Table> };
+/** go-sisimai's Microsoft table is the newer one (it took in rb-sisimai's Office 365 module's rules). */
+const MODULES: Record<string, Table> = { ...DATA.modules, Microsoft: { MessagesOf: (microsoftData as unknown as Table).MessagesOf } };
 
 export interface RhostInput {
   /** The host that answered (a DSN's Remote-MTA, the MX we talked to). */
   remoteHost?: string;
+  /** The host that wrote the report (a DSN's Reporting-MTA): tried last, as go-sisimai's rhost.Name does. */
+  reportingHost?: string;
   recipientDomain?: string;
   code?: number;
   enhancedCode?: string;
@@ -72,9 +77,10 @@ function fromMoreTable(t: MoreTable, input: RhostInput): string | undefined {
 
 /** The sisimai reason a known receiver's table gives this refusal, or undefined. */
 export function rhostReason(input: RhostInput): string | undefined {
-  const name = moduleFor((input.remoteHost ?? "").toLowerCase().replace(/\.$/, ""), (input.recipientDomain ?? "").toLowerCase());
+  const host = (h?: string) => (h ?? "").toLowerCase().replace(/\.$/, "");
+  const name = moduleFor(host(input.remoteHost), (input.recipientDomain ?? "").toLowerCase()) ?? moduleFor(host(input.reportingHost), "");
   if (name && MORE_RHOST[name]) return input.text ? fromMoreTable(MORE_RHOST[name]!, input) : undefined;
-  const table = name ? DATA.modules[name] : undefined;
+  const table = name ? MODULES[name] : undefined;
   if (!name || !table || !input.text) return undefined;
   const fromNumber = byErrorNumber(name, table, input.text);
   if (fromNumber) return fromNumber;

@@ -53,3 +53,11 @@ describe("MTAs' own verdicts", () => {
     expect(rhostReason({ remoteHost: "BAY004-MC1F22.hotmail.com", code: 550, enhancedCode: "5.5.0", text: "550 Requested action not taken: mailbox unavailable" })).toBe("userunknown");
   });
 });
+
+describe("the reporting host is tried after the answering host", () => {
+  test("Exchange Online's NDR for a refusal by a host sisimai does not know uses Microsoft's table", () => {
+    const text = "550 5.1.351 Remote server returned unknown recipient or mailbox unavailable -> Unknown user a";
+    expect(rhostReason({ remoteHost: "mx.example.ne.jp", reportingHost: "SG2APC01HT099.mail.protection.outlook.com", code: 550, enhancedCode: "5.1.351", text })).toBe("userunknown");
+    expect(rhostReason({ remoteHost: "mx.example.ne.jp", code: 550, enhancedCode: "5.1.351", text })).toBeUndefined();
+  });
+});
