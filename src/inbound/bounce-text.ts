@@ -65,7 +65,8 @@ const RECIPIENT_PATTERNS = [
   new RegExp(String.raw`(?:failed|bad|invalid|unknown|undeliverable)?\s*recipient(?:s|\(s\))?(?:\s+address)?\s*:\s*<?(${ADDRESS})>?`, "gi"),
 ];
 /** A 4xx/5xx SMTP reply code in running text (RFC 5321 §4.2: 421-455, 500-556). */
-const SMTP_CODE_RE = /(?:^|[\s:;('"])([45][0-5]\d)(?=[ -]|$)/;
+/** ... and "550:" at the start of a line, as Yahoo's qmail-based MTA writes it ("550: <x@y>: User unknown"). */
+const SMTP_CODE_RE = /(?:^|[\s:;('"])([45][0-5]\d)(?=[ -]|$)|^([45][0-5]\d):(?=\s)/;
 const DELAY_PHRASE_RE = /delayed|will (be )?retr(y|ied)|still being retried|warning only|not yet been delivered|could not send message for past|still undelivered|will (keep|continue) trying|delivery attempts will continue/i;
 const LIST_NOTICE_RE = /not a member of (this|the) (mailing )?list|duplicated message-id/i;
 const MAX_CONTINUATION_LINES = 6;
@@ -240,7 +241,7 @@ function findDiagnostic(segment: string): Diagnostic | undefined {
       continuation.push(next.trim());
     }
     if (smtp) {
-      const codeAt = line.indexOf(smtp[1] ?? "", smtp.index);
+      const codeAt = line.indexOf(smtp[1] ?? smtp[2] ?? "", smtp.index);
       let text = [line.slice(codeAt), ...continuation].join(" ").trim();
       // Exchange quotes the reply: "Remote Server returned '550 5.4.1 ...'".
       const quote = line[codeAt - 1];

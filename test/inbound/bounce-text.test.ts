@@ -24,3 +24,12 @@ describe("a DSN's text part fills in what its fields leave out", () => {
     expect(out[499]?.diagnostic).toBeUndefined();
   });
 });
+
+describe("Yahoo's qmail-based notice", () => {
+  test('"550: <x@y>: User unknown" is read as the reply, address and all (the receiver\'s table reads ">: user unknown")', async () => {
+    const { parseBounceText } = await import("../../src/inbound/bounce-text.ts");
+    const text = "Sorry, we were unable to deliver your message to the following address.\n\n<a@x.example>:\n550: <a@x.example>: User unknown\n";
+    const r = parseBounceText({ text, excluded: [], fromAddress: "mailer-daemon@yahoo.com", subject: "Failure Notice" })?.recipients[0];
+    expect(r?.diagnostic?.text).toBe("550: <a@x.example>: User unknown");
+  });
+});
