@@ -10,6 +10,7 @@ import {
   type Diagnostic,
   type OriginalMessage,
 } from "./report-fields.ts";
+import { smtpCommandOf } from "./smtp-command.ts";
 
 export interface BounceTextInput {
   /** The report's From address and display name. */
@@ -64,7 +65,8 @@ const RECIPIENT_PATTERNS = [
   new RegExp(String.raw`(?:failed|bad|invalid|unknown|undeliverable)?\s*recipient(?:s|\(s\))?(?:\s+address)?\s*:\s*<?(${ADDRESS})>?`, "gi"),
 ];
 /** A 4xx/5xx SMTP reply code in running text (RFC 5321 §4.2: 421-455, 500-556). */
-const SMTP_CODE_RE = /(?:^|[\s:;('"])([45][0-5]\d)(?=[ -]|$)/;
+/** ... and "550:" at the start of a line, as Yahoo's qmail-based MTA writes it ("550: <x@y>: User unknown"). */
+const SMTP_CODE_RE = /(?:^|[\s:;('"])([45][0-5]\d)(?=[ -]|$)|^([45][0-5]\d):(?=\s)/;
 const DELAY_PHRASE_RE = /delayed|will (be )?retr(y|ied)|still being retried|warning only|not yet been delivered|could not send message for past|still undelivered|will (keep|continue) trying|delivery attempts will continue/i;
 const LIST_NOTICE_RE = /not a member of (this|the) (mailing )?list|duplicated message-id/i;
 const MAX_CONTINUATION_LINES = 6;
@@ -102,7 +104,8 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
   // address still counts, as long as the text says why (a code or a recognisable sentence).
   if (recipients.length === 0 && isTrustedBounce) {
     const anonymous = readRecipient(notice, "", []);
-    if (anonymous.diagnostic) recipients.push(anonymous);
+    const command = smtpCommandOf(notice, "");
+    if (anonymous.diagnostic) recipients.push(command ? { ...anonymous, command } : anonymous);
   }
   if (recipients.length === 0) return null;
   // A bounce-like subject alone is weak evidence: also require a status code in the text.
@@ -116,18 +119,6 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
 function asGoogleGroups(r: BounceRecipient, isGoogleGroups: boolean): BounceRecipient {
   if (!isGoogleGroups) return r;
   return { ...r, diagnostic: { type: "text", ...r.diagnostic, text: `Google Groups: the group refused the post. ${r.diagnostic?.text ?? ""}`.trim() } };
-}
-
-/** The SMTP command a refusal answered, as Postfix ("in reply to end of DATA command"), Exim
- *  ("SMTP error from remote mail server after end of data", "after RCPT TO:") and Sendmail or
- *  Courier transcripts (">>> DATA" then "<<< 550 ...") say it. Starts at the recipient's mention. */
-const COMMAND_RE = /in reply to\s+(?:end\s+of\s+)?(DATA|RCPT\s+TO|MAIL\s+FROM|HELO|EHLO)\b|\bafter\s+(?:pipelined\s+)?(?:end\s+of\s+)?(data|RCPT\s+TO|MAIL\s+FROM)\b|^>>>\s*(DATA|RCPT\s+TO|MAIL\s+FROM)\b/im;
-
-export function smtpCommandOf(text: string, address: string): string | undefined {
-  const at = address ? text.toLowerCase().indexOf(address.toLowerCase()) : -1;
-  const m = COMMAND_RE.exec(text.slice(Math.max(at, 0))) ?? (at > 0 ? COMMAND_RE.exec(text) : null);
-  const word = (m?.[1] ?? m?.[2] ?? m?.[3])?.toUpperCase().split(/\s+/)[0];
-  return word === "EHLO" ? "HELO" : word;
 }
 
 /**
@@ -250,7 +241,7 @@ function findDiagnostic(segment: string): Diagnostic | undefined {
       continuation.push(next.trim());
     }
     if (smtp) {
-      const codeAt = line.indexOf(smtp[1] ?? "", smtp.index);
+      const codeAt = line.indexOf(smtp[1] ?? smtp[2] ?? "", smtp.index);
       let text = [line.slice(codeAt), ...continuation].join(" ").trim();
       // Exchange quotes the reply: "Remote Server returned '550 5.4.1 ...'".
       const quote = line[codeAt - 1];

@@ -32,6 +32,8 @@ export interface BounceRecipient {
   willRetryUntil?: string;
   /** The SMTP command the remote server refused ("RCPT", "DATA"...), from the report's text. */
   command?: string;
+  /** The reporting MTA's own verdict on the failure (PowerMTA's X-PowerMTA-BounceCategory: "bad-mailbox"). */
+  mtaCategory?: string;
 }
 
 export interface DeliveryStatus {
@@ -89,6 +91,7 @@ function readRecipient(group: Field[]): BounceRecipient | null {
   const remoteMta = fieldValue(group, "remote-mta");
   const lastAttemptDate = fieldValue(group, "last-attempt-date");
   const willRetryUntil = fieldValue(group, "will-retry-until");
+  const mtaCategory = fieldValue(group, "x-powermta-bouncecategory")?.trim().toLowerCase();
   return {
     finalRecipient,
     action,
@@ -98,6 +101,7 @@ function readRecipient(group: Field[]): BounceRecipient | null {
     ...(remoteMta ? { remoteMta: cleanHost(remoteMta) } : {}),
     ...(lastAttemptDate ? { lastAttemptDate } : {}),
     ...(willRetryUntil ? { willRetryUntil } : {}),
+    ...(mtaCategory ? { mtaCategory } : {}),
   };
 }
 

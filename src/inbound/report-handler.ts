@@ -55,7 +55,7 @@ export function createReportHandler(deps: { store: Store; secret: string; now: (
       const r = m.recipients.find((x) => x.email.toLowerCase() === br.finalRecipient.toLowerCase() || x.email.toLowerCase() === br.originalRecipient?.toLowerCase())
         ?? (m.recipients.length === 1 ? m.recipients[0] : undefined);
       if (!r || (br.action !== "failed" && br.action !== "delayed")) continue;
-      const v = verdictFor(br);
+      const v = verdictFor(br, report.reportingMta);
       // The address the bounced mail went out from (kept with the recipient's last attempt).
       const source = r.sourceIp ? { sendingIp: r.sourceIp, ...(r.ipPool ? { ipPool: r.ipPool } : {}) } : {};
       const common = { code: v.code, enhancedCode: v.enhancedCode, description: v.text, mx: br.remoteMta, bounceClass: v.bounceClass, ...source };
@@ -100,12 +100,16 @@ export type ReportHandler = ReturnType<typeof createReportHandler>;
  * weighs the words. A "delayed" action is a deferral notice (the remote MTA is still trying), and so
  * is a 4.x.x status without an action saying otherwise. A "failed" action is final whatever the
  * status (RFC 3464 §2.3.3: the MTA has given up); with a 4.x.x status it gave up retrying, an expiry.
+ * The Reporting-MTA also picks a receiver's table (Exchange Online and Outlook.com write their own NDRs).
  */
-export function verdictFor(br: BounceRecipient): { kind: "deferred" | "failed"; code: number; enhancedCode: string; text: string; bounceClass: BounceClass } {
+export function verdictFor(br: BounceRecipient, reportingMta?: string): { kind: "deferred" | "failed"; code: number; enhancedCode: string; text: string; bounceClass: BounceClass } {
   const diagnostic = br.diagnostic?.text ?? "";
   const gaveUp = br.action === "failed" && br.status.startsWith("4");
   const verdict = classifyBounce({ code: br.diagnostic?.code, enhancedCode: br.diagnostic?.enhancedCode ?? br.status, text: diagnostic,
-    expired: gaveUp || /expired|too long|retry time|timed? ?out/i.test(diagnostic), ...(br.command ? { command: br.command } : {}) });
+    expired: gaveUp || /expired|too long|retry time|timed? ?out/i.test(diagnostic), command: br.command ?? "unknown",
+    status: br.status, recipientDomain: br.finalRecipient.split("@").pop(),
+    ...(br.mtaCategory ? { mtaCategory: br.mtaCategory } : {}), ...(br.diagnostic?.type ? { diagnosticType: br.diagnostic.type } : {}),
+    ...(br.remoteMta ? { remoteHost: br.remoteMta } : {}), ...(reportingMta ? { reportingHost: reportingMta } : {}) });
   const isTemporary = br.action === "delayed" || (br.action !== "failed" && (br.status.startsWith("4") || Boolean(verdict.enhancedCode?.startsWith("4"))));
   return { kind: isTemporary ? "deferred" : "failed", code: verdict.code ?? (isTemporary ? 450 : 550),
     enhancedCode: verdict.enhancedCode ?? br.status, text: diagnostic || `status ${br.status}`, bounceClass: verdict.bounceClass };

@@ -40,7 +40,7 @@ export async function scoreMessage(dir: string, l: Labelled): Promise<Scored[]> 
     if (!report || report.kind !== "bounce") return { ...base, category: "none", deferred: false, suppressed: false };
     const r = report.recipients[i] ?? report.recipients[0];
     if (!r || (r.action !== "failed" && r.action !== "delayed")) return { ...base, category: "none", deferred: false, suppressed: false };
-    const v = verdictFor(r);
+    const v = verdictFor(r, report.reportingMta);
     const deferred = v.kind === "deferred";
     return { ...base, category: bounceCategory(v.bounceClass), deferred, suppressed: !deferred && suppressionFor(event(v)) !== null,
       bounceClass: v.bounceClass, text: v.text.slice(0, 160) };

@@ -21,7 +21,7 @@ async function categoryOf(raw: string): Promise<string> {
   if (report.kind === "complaint") return "complaint";
   const r = report.recipients[0];
   if (!r) return "none";
-  const v = verdictFor(r);
+  const v = verdictFor(r, report.reportingMta);
   if (r.action === "delayed") return "deferral";
   return bounceCategory(v.bounceClass);
 }

@@ -1,19 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { smtpCommandOf, withTextEvidence } from "../../src/inbound/bounce-text.ts";
+import { withTextEvidence } from "../../src/inbound/bounce-text.ts";
 import type { BounceRecipient } from "../../src/inbound/dsn.ts";
 
 const failed = (finalRecipient: string, extra: Partial<BounceRecipient> = {}): BounceRecipient => ({ finalRecipient, action: "failed", status: "5.0.0", ...extra });
-
-describe("the SMTP command a refusal answered", () => {
-  test("Postfix, Exim and Sendmail transcripts", () => {
-    expect(smtpCommandOf("<a@x.example>: host mx said: 550 User unknown (in reply to end of DATA\n    command)", "a@x.example")).toBe("DATA");
-    expect(smtpCommandOf("<a@x.example>: host mx said: 550 5.1.1 no such user (in reply to RCPT TO command)", "a@x.example")).toBe("RCPT");
-    expect(smtpCommandOf("  a@x.example\n    SMTP error from remote mail server after end of data:\n    550 User unknown", "a@x.example")).toBe("DATA");
-    expect(smtpCommandOf("  a@x.example\n    SMTP error from remote mail server after RCPT TO:<a@x.example>:\n    550 no", "a@x.example")).toBe("RCPT");
-    expect(smtpCommandOf("... while talking to mx:\n>>> DATA\n<<< 550 Unknown user a@x.example", "a@x.example")).toBe("DATA");
-    expect(smtpCommandOf("550 User unknown", "a@x.example")).toBeUndefined();
-  });
-});
 
 describe("a DSN's text part fills in what its fields leave out", () => {
   const opensmtpd = "    An error has occurred while attempting to deliver a message for\n    the following list of recipients:\n\n" +
@@ -33,5 +22,14 @@ describe("a DSN's text part fills in what its fields leave out", () => {
     expect(out[0]?.diagnostic?.code).toBe(550);
     expect(out[1]?.diagnostic).toBeUndefined(); // not named in the text: borrows no one else's reply
     expect(out[499]?.diagnostic).toBeUndefined();
+  });
+});
+
+describe("Yahoo's qmail-based notice", () => {
+  test('"550: <x@y>: User unknown" is read as the reply, address and all (the receiver\'s table reads ">: user unknown")', async () => {
+    const { parseBounceText } = await import("../../src/inbound/bounce-text.ts");
+    const text = "Sorry, we were unable to deliver your message to the following address.\n\n<a@x.example>:\n550: <a@x.example>: User unknown\n";
+    const r = parseBounceText({ text, excluded: [], fromAddress: "mailer-daemon@yahoo.com", subject: "Failure Notice" })?.recipients[0];
+    expect(r?.diagnostic?.text).toBe("550: <a@x.example>: User unknown");
   });
 });

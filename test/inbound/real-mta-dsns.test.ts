@@ -15,7 +15,7 @@ async function categoryOf(raw: Buffer): Promise<string> {
   const report = await parseReport(raw, { trusted: true });
   const r = report?.kind === "bounce" ? report.recipients[0] : undefined;
   if (!r) return "none";
-  return r.action === "delayed" ? "deferral" : bounceCategory(verdictFor(r).bounceClass);
+  return r.action === "delayed" ? "deferral" : bounceCategory(verdictFor(r, report?.reportingMta).bounceClass);
 }
 
 describe("DSNs of real MTAs", () => {

@@ -3,9 +3,12 @@
 // class. The words decide first (patterns.ts), then the enhanced code (RFC 3463), then the reply
 // code. Pure.
 import { bounceCategory, type BounceCategory, type BounceClass } from "./classes.ts";
-import { readCodes } from "./codes.ts";
-import { classFromText, isMailboxUnknownText } from "./patterns.ts";
+import { readCodes, type Codes } from "./codes.ts";
+import { classFromText, isDisabledAccountText, isMailboxUnknownText } from "./patterns.ts";
 import { classFromProviderCode } from "./providers.ts";
+import { classOfReason, reasonOfMtaCategory } from "./reasons.ts";
+import { rhostReason } from "./rhost.ts";
+import { matches as matchesReason, sisimaiReason } from "./sisimai-reason.ts";
 
 export interface BounceInput {
   code?: number;
@@ -14,7 +17,18 @@ export interface BounceInput {
   text?: string;
   /** The failure is the end of retries over a queue lifetime (our queue or the remote MTA's). */
   expired?: boolean;
-  /** The SMTP command the receiver refused ("RCPT", "DATA"...), when known. */
+  /** The host that answered (a DSN's Remote-MTA), the one that wrote the report (Reporting-MTA) and the
+   *  recipient's domain: they pick a receiver's own table (rhost.ts). */
+  remoteHost?: string;
+  reportingHost?: string;
+  recipientDomain?: string;
+  /** The reporting MTA's own category for the failure (PowerMTA's X-PowerMTA-BounceCategory). */
+  mtaCategory?: string;
+  /** A DSN's own Status field and Diagnostic-Code type ("smtp", "x-unix"), when the failure came in a report. */
+  status?: string;
+  diagnosticType?: string;
+  /** The SMTP command the receiver refused ("RCPT", "DATA"...); "unknown" when a bounce report
+   *  does not say; absent when the caller does not track commands at all. */
   command?: string;
 }
 
@@ -63,27 +77,89 @@ const NO_MAIL_DOMAIN = /doesn't receive email according to the administrator|nul
 /** Words of a rate or volume limit (as opposed to a busy or broken server). */
 const RATE_WORDS = /rate|too many|too fast|slow(er| down)|volume|limit|throttl/i;
 
+/** RFC 3463 codes that say the address itself is bad: X.1.0, X.1.1, X.1.3 (sisimai: userunknown) and
+ *  X.1.10 (RFC 7505 null MX; Exchange Online's RecipientNotFound). */
+const ADDRESS_STATUS = /^[45]\.1\.(0|1|3|10)$/;
+/** Commands sent before the message: a refusal there is about the session or the address, never a filter. */
+const BEFORE_DATA = new Set(["CONN", "HELO", "EHLO", "MAIL", "RCPT"]);
+/** A report from an MTA that never names the command (smtp-command.ts): no evidence either way. */
+const NO_EVIDENCE = "UNREPORTED";
+
+/**
+ * Recipients are checked at RCPT (RFC 5321 §3.3): an "unknown user" that did not answer RCPT is a
+ * content or recipient filter refusing the message, not a verdict on the address - unless an
+ * X.1.0/X.1.1/X.1.3 status says the address itself is bad. That is sisimai's rule (rb-sisimai
+ * 5.1.0 lib/sisimai/reason/userunknown.rb and filtered.rb `true`, tried in that order): a report
+ * that names no command ("unknown") counts as not-RCPT; a caller that tracks no command (undefined)
+ * and an MTA that never reports one are left alone.
+ */
+function isFilteredUnknown(command: string | undefined, enhanced: string | undefined, text: string): boolean {
+  if (command === undefined || command === NO_EVIDENCE || BEFORE_DATA.has(command.toUpperCase())) return false;
+  return !ADDRESS_STATUS.test(enhanced ?? "") && isMailboxUnknownText(text);
+}
+
+/**
+ * A report that names no command is read as sisimai reads it (not RCPT); an MTA that never names
+ * one (OpenSMTPD) is taken to have been refused at RCPT, where receivers check recipients.
+ */
+const COMMAND_FOR_LISTS: Record<string, string> = { unknown: "", UNREPORTED: "RCPT" };
+/** A mail loop is a routing fault that a fix on either side clears: soft, whatever status it came with. */
+const MAIL_LOOP = /hop count|too many hops|exceeded \d+ hops|mail loop|routing loop|loop(s)? detected/i;
+/** A temporary refusal, or retries that ran out: SparkPost's soft classes, not sisimai's reason, say it. */
+const isTemporary = (input: BounceInput, codes: Codes) =>
+  Boolean(input.expired) || (codes.code !== undefined ? codes.code < 500 : codes.enhancedCode?.startsWith("4") ?? false);
+
+/** Reasons that say sisimai's lists did not recognise the failure: postern's own rules decide then. */
+const UNDECIDED = new Set(["onhold", "undefined", "vacation", "delivered", "feedback"]);
+
+/**
+ * A receiver's or MTA's own number or table decides first, as sisimai's rhost and lhost tables do;
+ * then, for a bounce report (a caller that tracks the command), sisimai's reason lists in sisimai's
+ * order (sisimai-reason.ts), since a report's words are all there is to go on.
+ */
+function decidedClass(input: BounceInput, codes: Codes, text: string): BounceClass | undefined {
+  const fromHost = rhostReason({ ...input, ...codes, text });
+  const fromMta = input.mtaCategory ? reasonOfMtaCategory(input.mtaCategory) : undefined;
+  const own = classFromProviderCode(text) ?? [fromHost, fromMta].map((r) => (r ? classOfReason(r) : undefined)).find((c) => c !== undefined);
+  if (own !== undefined || input.command === undefined) return own;
+  // Our HELO refused: the receiver will not talk to our host, a block (sisimai lhost/qmail.rb, reason.rb anotherone).
+  if (/^(HELO|EHLO)$/i.test(input.command)) return 50;
+  if (isTemporary(input, codes) || MAIL_LOOP.test(text)) return undefined;
+  // A disabled or suspended account is hard (#33), in words sisimai's lists may not know ("account suspended").
+  if (isDisabledAccountText(text)) return 10;
+  const type = /^x-/i.test(input.diagnosticType ?? "") ? input.diagnosticType! : "SMTP";
+  const reason = sisimaiReason({ status: input.status ?? input.enhancedCode, statusInText: readCodes({ text }).enhancedCode, reply: codes.code, text,
+    command: COMMAND_FOR_LISTS[input.command] ?? input.command, diagnosticType: type, delayed: input.expired });
+  if (reason === "filtered" && isBareMailboxDisabled(codes.enhancedCode ?? input.status, text)) return undefined;
+  return UNDECIDED.has(reason) ? undefined : classOfReason(reason);
+}
+
+/** sisimai reads a bare X.2.1 as "filtered" by its status table alone; with no words to say so, postern keeps
+ *  RFC 3463's "mailbox disabled, not accepting messages" reading (a soft bounce, PERMANENT_DETAIL). */
+function isBareMailboxDisabled(status: string | undefined, text: string): boolean {
+  const lower = text.toLowerCase();
+  return /^5\.2\.1$/.test(status ?? "") && !matchesReason("userunknown", lower) && !matchesReason("filtered", lower);
+}
+
 export function classifyBounce(input: BounceInput): BounceVerdict {
   const codes = readCodes(input);
   const text = input.text ?? "";
   const transient = codes.code !== undefined ? codes.code < 500 : codes.enhancedCode?.startsWith("4") ?? false;
   const fromText = classFromText(text);
   const fromCode = codes.enhancedCode ? classFromEnhanced(codes.enhancedCode) : undefined;
-  let cls: BounceClass | undefined = classFromProviderCode(text) ??
-    (fromText && (fromText.strong || fromCode === undefined) ? fromText.cls : (fromCode ?? fromText?.cls));
+  const decided = decidedClass(input, codes, text);
+  const own = fromText && (fromText.strong || fromCode === undefined) ? fromText.cls : (fromCode ?? fromText?.cls);
+  // The decided category wins; postern's finer class stays when it agrees (a DNSBL listing is a spam block, 51).
+  let cls: BounceClass | undefined = decided !== undefined && (own === undefined || bounceCategory(own) !== bounceCategory(decided)) ? decided : (own ?? decided);
   if (cls === undefined && codes.code !== undefined) cls = classFromReply(codes.code);
   // A failure known to be permanent whose words say nothing recognisable failed "for unspecified
   // reasons": SparkPost's Generic Bounce (40); Undetermined (1) is left for failures with no code at all.
   const isPermanent = codes.enhancedCode?.startsWith("5") || (codes.code !== undefined && codes.code >= 500);
   cls ??= input.expired ? 24 : isPermanent ? 40 : 1;
-  // Recipients are checked at RCPT (RFC 5321 §3.3): an "unknown user" in reply to DATA is a content
-  // or recipient filter refusing the message, not a verdict on the address (sisimai reason/filtered.rb).
-  // Unless an X.1.x (addressing) status says the address itself is bad (sisimai reason/userunknown.rb).
-  const isAddressStatus = /^[45]\.1\./.test(codes.enhancedCode ?? "");
-  if (cls === 10 && input.command === "DATA" && !isAddressStatus && isMailboxUnknownText(text)) cls = 50;
+  if (cls === 10 && decided === undefined && isFilteredUnknown(input.command, codes.enhancedCode, text)) cls = 50;
   // A permanent refusal worded as a rate or volume limit ("receiving mail at a rate", "too many
   // recipients") refuses our traffic, not the address: a block (sisimai reasons speeding, toomanyconn).
-  if (cls === 70 && !transient && !input.expired && codes.code !== undefined) cls = RATE_WORDS.test(text) ? 50 : 40;
+  if (cls === 70 && decided === undefined && !transient && !input.expired && codes.code !== undefined) cls = RATE_WORDS.test(text) ? 50 : 40;
   // RFC 3463 X.1.7 / X.1.8: our sender address or its domain was refused, whatever the words say.
   if (/^5\.1\.[78]$/.test(codes.enhancedCode ?? "")) cls = 50;
   // A temporary refusal never makes a hard bounce (SparkPost: retries that end on 4xx replies are

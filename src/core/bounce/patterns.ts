@@ -120,6 +120,9 @@ const TRANSIENT: Rule[] = [
   [/loop(s| detected|ing)? (back )?|hop count|too many hops|mail loop|routing loop/i, 40],
 ];
 
+/** Words that say the account exists but is disabled or suspended: a hard bounce whatever else is said. */
+export const isDisabledAccountText = (text: string): boolean => DISABLED.some(([re]) => re.test(text));
+
 /** Words that say the mailbox is unknown (not the domain, not a disabled account). */
 export const isMailboxUnknownText = (text: string): boolean =>
   !DISABLED.some(([re]) => re.test(text)) && INVALID.slice(0, 2).some(([re]) => re.test(text)) && !/\b(host|domain|mx)\b/i.test(text);

@@ -1,4 +1,4 @@
-// Receivers that number their refusals: the number decides, whatever the words around it.
+// Receivers and MTAs that number their refusals: the number decides, whatever the words around it.
 // Orange / La Poste (France): "LPN007_426", "OFR_999", "OUK_513" at the end of the reply; the table
 // is Orange's postmaster list as transcribed by sisimai (lib/sisimai/rhost/franceptt.rb, BSD-2).
 // Numbers that only say "Service refusé, veuillez essayer plus tard" refuse our traffic: a block.
@@ -14,8 +14,33 @@ const ORANGE: Record<string, BounceClass> = {
 };
 const ORANGE_RE = /\b(?:LPN|LPNAAA|OFR|OUK)(?:_(\d{3})|\d{3}[-_](\d{3}))\b/i;
 
-/** The class a numbered provider refusal carries, or undefined. */
+// Microsoft Exchange 2000/2003 NDRs end with "MSEXCH:IMS:<org>:<site>:<server> 0 (000C05A6)": the
+// hexadecimal diagnostic names the failure (sisimai lib/sisimai/lhost/exchange2003.rb ErrorCodes, BSD-2).
+const EXCHANGE: Record<string, BounceClass> = {
+  "000C05A6": 10, // Unknown Recipient
+  "000C0595": 50, // Ambiguous Recipient (sisimai: filtered)
+  "000B099C": 40, "000B09AA": 40, "000B09B6": 40, // host unknown, relay, remote MTA errors (sisimai: onhold)
+  "00010256": 40, "000D06B5": 40, // too many recipients, no proxy for recipient (systemerror)
+  "00120270": 40, // too many hops (networkerror)
+  "00050311": 50, "000502CC": 50, // conversion to Internet format failed (contenterror)
+  "000B0981": 50, // server does not support AUTH (securityerror)
+};
+const EXCHANGE_RE = /MSEXCH:[\s\S]{0,200}?\(([0-9A-F]{8})\)/;
+
+// MTAs' own fixed sentences that say which failure it was, as sisimai's MTA modules read them (BSD-2):
+const MTA_SENTENCES: readonly (readonly [RegExp, BounceClass])[] = [
+  // Exchange 2000/2003: the sentence of diagnostic 000C05A6 (lib/sisimai/lhost/exchange2003.rb).
+  [/The recipient name is not recognized/i, 10],
+  // Trend Micro InterScan MSS: "Unable to deliver message to <x> (and other recipients in the same
+  // domain). Please check if address is correct." (lib/sisimai/lhost/interscanmss.rb: userunknown).
+  [/Please check if address is correct/i, 10],
+];
+
+/** The class a numbered provider refusal or an MTA's fixed sentence carries, or undefined. */
 export function classFromProviderCode(text: string): BounceClass | undefined {
   const m = ORANGE_RE.exec(text);
-  return m ? ORANGE[m[1] ?? m[2] ?? ""] : undefined;
+  if (m) return ORANGE[m[1] ?? m[2] ?? ""];
+  const x = EXCHANGE_RE.exec(text);
+  if (x && EXCHANGE[x[1]!] !== undefined) return EXCHANGE[x[1]!];
+  return MTA_SENTENCES.find(([re]) => re.test(text))?.[1];
 }
