@@ -25,6 +25,14 @@ const WINDOWS = /Windows NT/;
 const DECLARED_BOT_KINDS = new Set(["tool", "headless", "crawler", "unfurler", "scanner"]);
 const IMAGE_FETCHER_KINDS = new Set(["gmail-prefetch", "gmail-proxy", "yahoo-proxy", "bare-mozilla"]);
 const SHARED_HUMAN_ROLES = new Set(["apple-egress", "google", "mail-proxy-human"]);
+/** Distinct links within the burst window that date a vendor-network click as a sandbox's when delivery time is unknown. */
+const UNDATED_VENDOR_BURST_LINKS = 2;
+/**
+ * Which cloud each kind of MX detonates links from at delivery: third-party gateways from AWS
+ * (Proofpoint, Mimecast and Barracuda egress there). Microsoft 365 with Azure is left out: people on
+ * Azure Virtual Desktop and Windows 365 read their mail at once too (measured in docs/bot-detection.md).
+ */
+const SANDBOX_CLOUD_BY_MX_ROLE: Readonly<Record<string, string | undefined>> = { gateway: "aws" };
 
 function bot(family: string, ...reasons: string[]): BotVerdict {
   return { verdict: "bot", isBot: true, reasons, family };
@@ -72,10 +80,15 @@ function decideDeclared(f: Facts): Decision {
 }
 
 /** Vendor networks that also host browser isolation: bot only near delivery. */
-function decideProbableNetwork(f: Facts, windowSeconds: number): Decision {
+function decideProbableNetwork(s: InteractionSignals, f: Facts, windowSeconds: number): Decision {
   if (f.network?.role !== "scanner-probable") return undefined;
   const reason = `network:${f.network.family}`;
-  if (f.seconds === undefined) return unknown(reason, "timing:unknown");
+  if (f.seconds === undefined) {
+    // Undated, a sandbox still gives itself away by fetching a second link within seconds; a person
+    // behind isolation reads between clicks.
+    const isBurst = (s.pattern?.distinctLinksInBurst ?? 0) >= UNDATED_VENDOR_BURST_LINKS;
+    return isBurst ? bot(f.network.family, reason, "timing:unknown", "pattern:two-links-in-burst") : unknown(reason, "timing:unknown");
+  }
   if (f.seconds < windowSeconds) return bot(f.network.family, reason, "timing:delivery-window");
   return human(reason, "timing:after-window(browser-isolation)");
 }
@@ -86,9 +99,21 @@ function decideProbableNetwork(f: Facts, windowSeconds: number): Decision {
  * from an address outside cloud space, stays a person's (VDI, isolation, corporate NAT).
  */
 function decideGatewayPrior(f: Facts, ctx: ClassifierContext): Decision {
-  if (f.gateway?.role !== "gateway" || f.network?.role !== "cloud" || f.seconds === undefined) return undefined;
+  if (!f.gateway || f.network?.role !== "cloud" || f.seconds === undefined) return undefined;
+  if (SANDBOX_CLOUD_BY_MX_ROLE[f.gateway.role] !== f.network.family) return undefined;
   if (f.seconds >= ctx.thresholds.gatewayCloudWindowSeconds) return undefined;
   return bot(f.gateway.family, `mx:${f.gateway.family}`, `network:${f.network.family}`, "timing:gateway-scan");
+}
+
+/**
+ * Defender re-crawls links hours after delivery from Azure, with the same pinned old Chrome builds
+ * it detonates with at delivery. A person on an Azure cloud desktop runs a managed, current browser.
+ */
+function decideCloudStaleBrowser(f: Facts): Decision {
+  if (f.network?.role !== "cloud" || !f.isStaleChrome) return undefined;
+  // AWS is left out: the set has a person with an old Chrome on AWS egress, and no AWS re-crawler.
+  if (f.network.family !== "azure") return undefined;
+  return bot("microsoft-defender", "network:azure", "ua:stale-chrome");
 }
 
 function decideHoneypot(s: InteractionSignals, f: Facts, ctx: ClassifierContext): Decision {
@@ -153,7 +178,7 @@ function classifyOpen(s: InteractionSignals, f: Facts, ctx: ClassifierContext): 
   if (f.network?.role === "apple-egress") return bot("apple-mpp", "network:apple-egress", "action:open");
   if (kind === "bare-mozilla") return bot("apple-mpp", "ua:bare-mozilla");
   const rest =
-    decideProbableNetwork(f, ctx.thresholds.probableNetworkWindowSeconds) ??
+    decideProbableNetwork(s, f, ctx.thresholds.probableNetworkWindowSeconds) ??
     decideHoneypot(s, f, ctx) ??
     decideTiming(f, ctx);
   if (rest) return rest;
@@ -176,8 +201,9 @@ function classifyClick(s: InteractionSignals, f: Facts, ctx: ClassifierContext):
   const rest =
     decidePattern(s, ctx) ??
     decideSpread(s, ctx) ??
-    decideProbableNetwork(f, ctx.thresholds.probableNetworkWindowSeconds) ??
+    decideProbableNetwork(s, f, ctx.thresholds.probableNetworkWindowSeconds) ??
     decideGatewayPrior(f, ctx) ??
+    decideCloudStaleBrowser(f) ??
     decideHoneypot(s, f, ctx) ??
     decideTiming(f, ctx);
   if (rest) return rest;
