@@ -101,7 +101,9 @@ function decideProbableNetwork(s: InteractionSignals, f: Facts, windowSeconds: n
 function decideGatewayPrior(f: Facts, ctx: ClassifierContext): Decision {
   if (!f.gateway || f.network?.role !== "cloud" || f.seconds === undefined) return undefined;
   if (SANDBOX_CLOUD_BY_MX_ROLE[f.gateway.role] !== f.network.family) return undefined;
-  if (f.seconds >= ctx.thresholds.gatewayCloudWindowSeconds) return undefined;
+  // The vendor's documented sandbox delay when longer: Proofpoint TAP detonates up to 5 minutes in.
+  const window = Math.max(ctx.thresholds.gatewayCloudWindowSeconds, f.gateway.scanSeconds ?? 0);
+  if (f.seconds >= window) return undefined;
   return bot(f.gateway.family, `mx:${f.gateway.family}`, `network:${f.network.family}`, "timing:gateway-scan");
 }
 

@@ -21,6 +21,8 @@ export interface UaMatch {
 export interface MxMatch {
   family: string;
   role: MxRole;
+  /** The gateway's documented delivery-to-scan delay, when known (data/mx-gateways.ts). */
+  scanSeconds?: number;
 }
 
 export interface ClassifierContext {
@@ -91,7 +93,7 @@ function normaliseHost(host: string): string {
 
 function compileMxMatcher(): (mxHosts: readonly string[]) => MxMatch | undefined {
   const bySuffix = new Map<string, MxMatch>();
-  for (const g of MX_GATEWAYS) bySuffix.set(g.suffix, { family: g.family, role: g.role });
+  for (const g of MX_GATEWAYS) bySuffix.set(g.suffix, { family: g.family, role: g.role, ...(g.scanSeconds ? { scanSeconds: g.scanSeconds } : {}) });
   const matchHost = (host: string): MxMatch | undefined => {
     let rest = normaliseHost(host);
     while (rest.length > 0) {

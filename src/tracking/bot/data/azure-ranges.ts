@@ -1,7 +1,7 @@
 // Microsoft Azure's published public-cloud address space (service tag AzureCloud), where Defender
-// for Office 365 detonates Safe Links and attachments outside its EOP ranges. Pure data, kept apart
+// for Office 365 detonates and re-crawls Safe Links outside its EOP ranges. Pure data, kept apart
 // from cloud-ranges.ts for size. Like AWS space it never condemns alone: Azure Virtual Desktop and
-// Windows 365 users browse from here; the classifier reads it only with the MX prior.
+// Windows 365 users browse from here; the classifier reads it only with a stale Windows Chrome.
 
 import type { NetworkRangeSet } from "./ip-ranges.ts";
 

@@ -1,7 +1,8 @@
 // Public-cloud address space where sandboxes run and no mailbox reader sits at home. Pure data,
 // kept apart from ip-ranges.ts because it is large and machine-derived; docs/bot-detection.md says
 // how to refresh it. A match alone never condemns (VDI, cloud browsers and corporate egress live
-// here too): the classifier uses it only with a gateway MX and a click within seconds of delivery.
+// here too): the classifier uses AWS only with a gateway MX and a click within seconds of delivery,
+// Azure (azure-ranges.ts) only with a stale Windows Chrome.
 
 import { AZURE_RANGES } from "./azure-ranges.ts";
 import type { NetworkRangeSet } from "./ip-ranges.ts";
