@@ -79,8 +79,12 @@ function decideDeclared(f: Facts): Decision {
   return undefined;
 }
 
-/** Vendor networks that also host browser isolation: bot only near delivery. */
-function decideProbableNetwork(s: InteractionSignals, f: Facts, windowSeconds: number): Decision {
+/**
+ * Vendor networks that also host browser isolation: bot only near delivery, within the vendor's
+ * documented sandbox delay (Mimecast 2 min, Cisco 3 min) or else the default 5 minutes; a person
+ * behind Mimecast's isolation clicking at 2-5 minutes stays a person.
+ */
+function decideProbableNetwork(s: InteractionSignals, f: Facts, ctx: ClassifierContext): Decision {
   if (f.network?.role !== "scanner-probable") return undefined;
   const reason = `network:${f.network.family}`;
   if (f.seconds === undefined) {
@@ -89,6 +93,7 @@ function decideProbableNetwork(s: InteractionSignals, f: Facts, windowSeconds: n
     const isBurst = (s.pattern?.distinctLinksInBurst ?? 0) >= UNDATED_VENDOR_BURST_LINKS;
     return isBurst ? bot(f.network.family, reason, "timing:unknown", "pattern:two-links-in-burst") : unknown(reason, "timing:unknown");
   }
+  const windowSeconds = ctx.scanSecondsOf(f.network.family) ?? ctx.thresholds.probableNetworkWindowSeconds;
   if (f.seconds < windowSeconds) return bot(f.network.family, reason, "timing:delivery-window");
   return human(reason, "timing:after-window(browser-isolation)");
 }
@@ -180,7 +185,7 @@ function classifyOpen(s: InteractionSignals, f: Facts, ctx: ClassifierContext): 
   if (f.network?.role === "apple-egress") return bot("apple-mpp", "network:apple-egress", "action:open");
   if (kind === "bare-mozilla") return bot("apple-mpp", "ua:bare-mozilla");
   const rest =
-    decideProbableNetwork(s, f, ctx.thresholds.probableNetworkWindowSeconds) ??
+    decideProbableNetwork(s, f, ctx) ??
     decideHoneypot(s, f, ctx) ??
     decideTiming(f, ctx);
   if (rest) return rest;
@@ -203,7 +208,7 @@ function classifyClick(s: InteractionSignals, f: Facts, ctx: ClassifierContext):
   const rest =
     decidePattern(s, ctx) ??
     decideSpread(s, ctx) ??
-    decideProbableNetwork(s, f, ctx.thresholds.probableNetworkWindowSeconds) ??
+    decideProbableNetwork(s, f, ctx) ??
     decideGatewayPrior(f, ctx) ??
     decideCloudStaleBrowser(f) ??
     decideHoneypot(s, f, ctx) ??
