@@ -141,7 +141,10 @@ function decideTiming(f: Facts, ctx: ClassifierContext): Decision {
   if (f.seconds === undefined) return undefined;
   const t = ctx.thresholds;
   if (f.seconds < t.instantSeconds) return bot(expectedScanner(f), "timing:instant");
-  if (f.seconds < t.scanWindowSeconds && (f.isEmptyUa || f.isStaleChrome)) {
+  // A mailbox with no delivery-time scanning in front of it (MX role "mailbox": Gmail, Workspace,
+  // Yahoo, iCloud) has no sandbox to detonate its links: an old Chrome there is a person's.
+  const isUnscannedMailbox = f.gateway?.role === "mailbox";
+  if (f.seconds < t.scanWindowSeconds && (f.isEmptyUa || f.isStaleChrome) && !isUnscannedMailbox) {
     return bot(expectedScanner(f), "timing:scan-window", f.isEmptyUa ? "ua:empty" : "ua:stale-chrome");
   }
   return undefined;
