@@ -126,7 +126,8 @@ function decideCloudStaleBrowser(f: Facts): Decision {
 function decideHoneypot(s: InteractionSignals, f: Facts, ctx: ClassifierContext): Decision {
   if (!s.hasHoneypotHit || f.isSharedHumanNetwork) return undefined;
   const t = ctx.thresholds;
-  const isEarly = f.seconds !== undefined && f.seconds < t.honeypotWindowSeconds;
+  // Early means sandbox time, and a plain mailbox (MX role "mailbox") has no sandbox in front of it.
+  const isEarly = f.seconds !== undefined && f.seconds < t.honeypotWindowSeconds && f.gateway?.role !== "mailbox";
   // The honeypot itself is one of the distinct links, so a crawl means honeypot + a burst's worth.
   const isCrawl = (s.pattern?.distinctLinksInWindow ?? 0) > t.linksInBurst;
   if (isEarly || isCrawl || f.isEmptyUa) {

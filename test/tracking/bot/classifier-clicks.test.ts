@@ -76,6 +76,7 @@ const humanClicks: Row[] = [
   ["fast multi-link human: 3 links within a minute, spaced", click({ secondsSinceDelivery: 700, pattern: pattern(1, 1, 3, 8) }), "human", "no-bot-signal"],
   ["human clicks every link of a 3-link mail (below the 4-link minimum)", click({ secondsSinceDelivery: 700, pattern: pattern(1, 1, 3, 3) }), "human", "no-bot-signal"],
   ["old corporate Chrome 109, not near delivery", click({ userAgent: UA.chrome109Win7, secondsSinceDelivery: 1800 }), "human", "no-bot-signal"],
+  ["honeypot tapped 30 s after delivery to a Gmail mailbox: no sandbox there, uncorroborated", click({ hasHoneypotHit: true, secondsSinceDelivery: 30, mxHosts: MX.gmail }), "unknown", "uncorroborated"],
   ["old Chrome 40 s after delivery to a Gmail mailbox (no sandbox in front of it)", click({ userAgent: UA.chrome97Win, secondsSinceDelivery: 40, mxHosts: MX.gmail }), "human", "no-bot-signal"],
   ["honeypot taint never sticks to Apple relay IPs", click({ ip: IP.appleV4, userAgent: UA.iosSafari, hasHoneypotHit: true, secondsSinceDelivery: 30 }), "human", "private-relay-click"],
   ["mobile IPv6", click({ ip: IP.mobileV6, userAgent: UA.androidChrome, secondsSinceDelivery: 500 }), "human", "no-bot-signal"],
