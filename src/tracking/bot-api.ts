@@ -33,7 +33,7 @@ export function createBotApi(deps: { detector: BotDetector; verdicts: BotVerdict
 
   const classify = async (domain: BotDomain, e: BotEvent) => (await deps.detector.classify({
     zone: domain.zone, ip: e.ip ?? "", userAgent: e.uas ?? "", action: e.action ?? "click", domain: e.domain, messageId: e.message_id, recipientId: e.recipient_id,
-    at: e.ts ? e.ts * 1000 : undefined, deliveredAt: e.message_ts ? e.message_ts * 1000 : undefined,
+    at: e.ts ? e.ts * 1000 : undefined, deliveredAt: e.message_ts ? e.message_ts * 1000 : undefined, sendingDomain: domain.name,
   })).isBot;
 
   function limitSingle(domain: string) {

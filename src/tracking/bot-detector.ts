@@ -25,6 +25,8 @@ export interface Interaction {
   /** Interaction and delivery times in ms, when known. */
   at?: number;
   deliveredAt?: number;
+  /** The sending domain, when `messageId` may name one of its messages in the zone's store. */
+  sendingDomain?: string;
 }
 
 export function createBotDetector(deps: { resolver: Resolver; now: () => number; store: Store }) {
@@ -45,6 +47,19 @@ export function createBotDetector(deps: { resolver: Resolver; now: () => number;
     return hosts;
   }
 
+  /**
+   * Without a delivery time, a message of the sending domain found in the zone's store is dated by
+   * its delivery, or else its accept time: delivery comes after accept, so a click seconds after
+   * accept is seconds after delivery too. An id the store does not hold leaves the click undated.
+   */
+  async function datedBy(zone: ReturnType<Store["zone"]> | null, i: Interaction): Promise<number | undefined> {
+    if (i.deliveredAt !== undefined || !zone || !i.messageId || !i.sendingDomain) return i.deliveredAt;
+    const message = await zone.getMessageHead(i.messageId).catch(() => null);
+    if (!message || message.domain !== i.sendingDomain) return undefined;
+    const rcpt = i.recipientId ? await zone.getRecipient(i.recipientId).catch(() => null) : null;
+    return rcpt && rcpt.messageId === message.id && rcpt.status === "delivered" ? rcpt.updatedAt : message.createdAt;
+  }
+
   return {
     /**
      * Remembers a honeypot visitor for 30 minutes in the zone of `domain` (the sending domain its
@@ -60,13 +75,14 @@ export function createBotDetector(deps: { resolver: Resolver; now: () => number;
       const at = i.at ?? deps.now();
       const zone = zoneStore(i.zone);
       const link = i.action === "click" ? i.linkId ?? i.action : null;
-      const [recalled, mx] = await Promise.all([
+      const [recalled, mx, deliveredAt] = await Promise.all([
         zone ? memory.recall(zone, { ip: i.ip, userAgent: i.userAgent, messageId: i.messageId, recipientId: i.recipientId, domain: i.domain, link }) : ({ hasHoneypotHit: false } as Recall),
         i.domain ? mxHosts(i.domain) : undefined,
+        datedBy(zone, i),
       ]);
       return classifyInteraction({
         ip: i.ip, userAgent: i.userAgent, action: i.action, method: i.method,
-        secondsSinceDelivery: i.deliveredAt !== undefined ? Math.max(0, (at - i.deliveredAt) / 1000) : undefined,
+        secondsSinceDelivery: deliveredAt !== undefined ? Math.max(0, (at - deliveredAt) / 1000) : undefined,
         mxHosts: mx, hasHoneypotHit: recalled.hasHoneypotHit, pattern: recalled.pattern,
         ...(recalled.spread ? { spread: recalled.spread, wasOpened: recalled.wasOpened } : {}),
       }, context);

@@ -111,3 +111,28 @@ describe("one visitor clicking many recipients' mail", () => {
     }
   }, 30_000);
 });
+
+// Undated interactions (the bot API without message_ts): a message of the sending domain in the
+// zone's store dates the click by its accept time, so a Proofpoint-network click 30 s after the
+// send is the sandbox; an id the store does not hold, or another domain's message, stays undated.
+describe("dating an interaction by the message postern accepted", () => {
+  test("a vendor-network click 30 s after accept is a bot; unknown ids stay undated", async () => {
+    const t = await makeTestApp({});
+    try {
+      const principal = (await t.app.access.authenticate(t.domainKey))!;
+      await t.app.sender.send(principal, { domain: "example.com", source: "native", from: { email: "a@example.com" },
+        envelopes: [{ to: [{ email: "reader@dest.test" }], subject: "s", text: "x" }] });
+      const rcpt = (await t.app.store.zone("us").listQueue(10)).find((r) => r.email === "reader@dest.test")!;
+      const message = (await t.app.store.zone("us").getMessageHead(rcpt.messageId))!;
+      const at = message.createdAt + 30_000;
+      const detector = createBotDetector({ resolver: createSystemResolver(["127.0.0.1"]), now: () => at, store: t.app.store });
+      const click = (messageId: string, sendingDomain: string) => detector.classify({ zone: "us", ip: "208.84.64.10", userAgent: CHROME,
+        action: "click", messageId, recipientId: rcpt.id, linkId: "l1", at, sendingDomain });
+      expect(await click(rcpt.messageId, "example.com")).toMatchObject({ isBot: true, family: "proofpoint", reasons: expect.arrayContaining(["timing:delivery-window"]) });
+      expect((await click("caller-own-id", "example.com")).reasons).toContain("timing:unknown");
+      expect((await click(rcpt.messageId, "other.example")).reasons).toContain("timing:unknown");
+    } finally {
+      await t.close();
+    }
+  }, 30_000);
+});

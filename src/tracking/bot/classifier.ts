@@ -25,6 +25,14 @@ const WINDOWS = /Windows NT/;
 const DECLARED_BOT_KINDS = new Set(["tool", "headless", "crawler", "unfurler", "scanner"]);
 const IMAGE_FETCHER_KINDS = new Set(["gmail-prefetch", "gmail-proxy", "yahoo-proxy", "bare-mozilla"]);
 const SHARED_HUMAN_ROLES = new Set(["apple-egress", "google", "mail-proxy-human"]);
+/** Distinct links within the burst window that date a vendor-network click as a sandbox's when delivery time is unknown. */
+const UNDATED_VENDOR_BURST_LINKS = 2;
+/**
+ * Which cloud each kind of MX detonates links from at delivery: third-party gateways from AWS
+ * (Proofpoint, Mimecast and Barracuda egress there). Microsoft 365 with Azure is left out: people on
+ * Azure Virtual Desktop and Windows 365 read their mail at once too (measured in docs/bot-detection.md).
+ */
+const SANDBOX_CLOUD_BY_MX_ROLE: Readonly<Record<string, string | undefined>> = { gateway: "aws" };
 
 function bot(family: string, ...reasons: string[]): BotVerdict {
   return { verdict: "bot", isBot: true, reasons, family };
@@ -71,11 +79,21 @@ function decideDeclared(f: Facts): Decision {
   return undefined;
 }
 
-/** Vendor networks that also host browser isolation: bot only near delivery. */
-function decideProbableNetwork(f: Facts, windowSeconds: number): Decision {
+/**
+ * Vendor networks that also host browser isolation: bot only near delivery, within the vendor's
+ * documented sandbox delay (Mimecast 2 min, Cisco 3 min) or else the default 5 minutes; a person
+ * behind Mimecast's isolation clicking at 2-5 minutes stays a person.
+ */
+function decideProbableNetwork(s: InteractionSignals, f: Facts, ctx: ClassifierContext): Decision {
   if (f.network?.role !== "scanner-probable") return undefined;
   const reason = `network:${f.network.family}`;
-  if (f.seconds === undefined) return unknown(reason, "timing:unknown");
+  if (f.seconds === undefined) {
+    // Undated, a sandbox still gives itself away by fetching a second link within seconds; a person
+    // behind isolation reads between clicks.
+    const isBurst = (s.pattern?.distinctLinksInBurst ?? 0) >= UNDATED_VENDOR_BURST_LINKS;
+    return isBurst ? bot(f.network.family, reason, "timing:unknown", "pattern:two-links-in-burst") : unknown(reason, "timing:unknown");
+  }
+  const windowSeconds = ctx.scanSecondsOf(f.network.family) ?? ctx.thresholds.probableNetworkWindowSeconds;
   if (f.seconds < windowSeconds) return bot(f.network.family, reason, "timing:delivery-window");
   return human(reason, "timing:after-window(browser-isolation)");
 }
@@ -86,15 +104,30 @@ function decideProbableNetwork(f: Facts, windowSeconds: number): Decision {
  * from an address outside cloud space, stays a person's (VDI, isolation, corporate NAT).
  */
 function decideGatewayPrior(f: Facts, ctx: ClassifierContext): Decision {
-  if (f.gateway?.role !== "gateway" || f.network?.role !== "cloud" || f.seconds === undefined) return undefined;
-  if (f.seconds >= ctx.thresholds.gatewayCloudWindowSeconds) return undefined;
+  if (!f.gateway || f.network?.role !== "cloud" || f.seconds === undefined) return undefined;
+  if (SANDBOX_CLOUD_BY_MX_ROLE[f.gateway.role] !== f.network.family) return undefined;
+  // The vendor's documented sandbox delay when longer: Proofpoint TAP detonates up to 5 minutes in.
+  const window = Math.max(ctx.thresholds.gatewayCloudWindowSeconds, f.gateway.scanSeconds ?? 0);
+  if (f.seconds >= window) return undefined;
   return bot(f.gateway.family, `mx:${f.gateway.family}`, `network:${f.network.family}`, "timing:gateway-scan");
+}
+
+/**
+ * Defender re-crawls links hours after delivery from Azure, with the same pinned old Chrome builds
+ * it detonates with at delivery. A person on an Azure cloud desktop runs a managed, current browser.
+ */
+function decideCloudStaleBrowser(f: Facts): Decision {
+  if (f.network?.role !== "cloud" || !f.isStaleChrome) return undefined;
+  // AWS is left out: the set has a person with an old Chrome on AWS egress, and no AWS re-crawler.
+  if (f.network.family !== "azure") return undefined;
+  return bot("microsoft-defender", "network:azure", "ua:stale-chrome");
 }
 
 function decideHoneypot(s: InteractionSignals, f: Facts, ctx: ClassifierContext): Decision {
   if (!s.hasHoneypotHit || f.isSharedHumanNetwork) return undefined;
   const t = ctx.thresholds;
-  const isEarly = f.seconds !== undefined && f.seconds < t.honeypotWindowSeconds;
+  // Early means sandbox time, and a plain mailbox (MX role "mailbox") has no sandbox in front of it.
+  const isEarly = f.seconds !== undefined && f.seconds < t.honeypotWindowSeconds && f.gateway?.role !== "mailbox";
   // The honeypot itself is one of the distinct links, so a crawl means honeypot + a burst's worth.
   const isCrawl = (s.pattern?.distinctLinksInWindow ?? 0) > t.linksInBurst;
   if (isEarly || isCrawl || f.isEmptyUa) {
@@ -109,7 +142,10 @@ function decideTiming(f: Facts, ctx: ClassifierContext): Decision {
   if (f.seconds === undefined) return undefined;
   const t = ctx.thresholds;
   if (f.seconds < t.instantSeconds) return bot(expectedScanner(f), "timing:instant");
-  if (f.seconds < t.scanWindowSeconds && (f.isEmptyUa || f.isStaleChrome)) {
+  // A mailbox with no delivery-time scanning in front of it (MX role "mailbox": Gmail, Workspace,
+  // Yahoo, iCloud) has no sandbox to detonate its links: an old Chrome there is a person's.
+  const isUnscannedMailbox = f.gateway?.role === "mailbox";
+  if (f.seconds < t.scanWindowSeconds && (f.isEmptyUa || f.isStaleChrome) && !isUnscannedMailbox) {
     return bot(expectedScanner(f), "timing:scan-window", f.isEmptyUa ? "ua:empty" : "ua:stale-chrome");
   }
   return undefined;
@@ -153,7 +189,7 @@ function classifyOpen(s: InteractionSignals, f: Facts, ctx: ClassifierContext): 
   if (f.network?.role === "apple-egress") return bot("apple-mpp", "network:apple-egress", "action:open");
   if (kind === "bare-mozilla") return bot("apple-mpp", "ua:bare-mozilla");
   const rest =
-    decideProbableNetwork(f, ctx.thresholds.probableNetworkWindowSeconds) ??
+    decideProbableNetwork(s, f, ctx) ??
     decideHoneypot(s, f, ctx) ??
     decideTiming(f, ctx);
   if (rest) return rest;
@@ -176,8 +212,9 @@ function classifyClick(s: InteractionSignals, f: Facts, ctx: ClassifierContext):
   const rest =
     decidePattern(s, ctx) ??
     decideSpread(s, ctx) ??
-    decideProbableNetwork(f, ctx.thresholds.probableNetworkWindowSeconds) ??
+    decideProbableNetwork(s, f, ctx) ??
     decideGatewayPrior(f, ctx) ??
+    decideCloudStaleBrowser(f) ??
     decideHoneypot(s, f, ctx) ??
     decideTiming(f, ctx);
   if (rest) return rest;

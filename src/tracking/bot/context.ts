@@ -21,6 +21,8 @@ export interface UaMatch {
 export interface MxMatch {
   family: string;
   role: MxRole;
+  /** The gateway's documented delivery-to-scan delay, when known (data/mx-gateways.ts). */
+  scanSeconds?: number;
 }
 
 export interface ClassifierContext {
@@ -28,6 +30,8 @@ export interface ClassifierContext {
   readonly thresholds: Readonly<ClassifierThresholds>;
   matchUserAgent(userAgent: string): UaMatch | undefined;
   matchMx(mxHosts: readonly string[]): MxMatch | undefined;
+  /** A gateway vendor's documented delivery-to-scan delay by family (data/mx-gateways.ts), if any. */
+  scanSecondsOf(family: string): number | undefined;
 }
 
 export interface ClassifierOptions {
@@ -91,7 +95,7 @@ function normaliseHost(host: string): string {
 
 function compileMxMatcher(): (mxHosts: readonly string[]) => MxMatch | undefined {
   const bySuffix = new Map<string, MxMatch>();
-  for (const g of MX_GATEWAYS) bySuffix.set(g.suffix, { family: g.family, role: g.role });
+  for (const g of MX_GATEWAYS) bySuffix.set(g.suffix, { family: g.family, role: g.role, ...(g.scanSeconds ? { scanSeconds: g.scanSeconds } : {}) });
   const matchHost = (host: string): MxMatch | undefined => {
     let rest = normaliseHost(host);
     while (rest.length > 0) {
@@ -127,11 +131,13 @@ export function createClassifierContext(options: ClassifierOptions = {}): Classi
   // Cloud space first: a vendor range inside it (Barracuda EGD sits in AWS) is more specific and wins.
   const builtin = options.omitBuiltinRanges ? [] : [...CLOUD_RANGES, ...NETWORK_RANGES];
   const sets = [...builtin, ...(options.extraRanges ?? [])];
+  const scanSeconds = new Map(MX_GATEWAYS.flatMap((g) => (g.scanSeconds ? [[g.family, g.scanSeconds] as const] : [])));
   return {
     networks: createIpRangeMatcher(rangeEntries(sets)),
     thresholds: Object.freeze({ ...DEFAULT_THRESHOLDS, ...options.thresholds }),
     matchUserAgent: compileUaMatcher(),
     matchMx: compileMxMatcher(),
+    scanSecondsOf: (family) => scanSeconds.get(family),
   };
 }
 

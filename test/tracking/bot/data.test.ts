@@ -40,13 +40,16 @@ describe("signature data", () => {
     const ctx = createClassifierContext();
     for (const set of CLOUD_RANGES) {
       expect(set.role).toBe("cloud");
-      expect(set.source).toContain("ip-ranges.json");
+      expect(set.source).toMatch(/ip-ranges\.json|ServiceTags_Public\.json/);
       for (const cidr of set.cidrs) expect(parseCidr(cidr), cidr).toBeDefined();
     }
     for (const set of NETWORK_RANGES) {
       for (const cidr of set.cidrs) expect(ctx.networks.lookup(cidr.split("/")[0] ?? "")?.role, cidr).toBe(set.role);
     }
     expect(ctx.networks.lookup("35.156.8.243")).toEqual({ family: "aws", role: "cloud" });
+    expect(ctx.networks.lookup("20.42.17.9")).toEqual({ family: "azure", role: "cloud" });
+    // EOP inside Azure's published space stays EOP's (those prefixes are left out of the Azure list).
+    expect(ctx.networks.lookup("40.107.1.5")?.family).toBe("microsoft-eop");
     expect(ctx.networks.lookup("81.2.69.160")).toBeUndefined();
   });
 

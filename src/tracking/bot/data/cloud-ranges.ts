@@ -1,8 +1,10 @@
 // Public-cloud address space where sandboxes run and no mailbox reader sits at home. Pure data,
 // kept apart from ip-ranges.ts because it is large and machine-derived; docs/bot-detection.md says
 // how to refresh it. A match alone never condemns (VDI, cloud browsers and corporate egress live
-// here too): the classifier uses it only with a gateway MX and a click within seconds of delivery.
+// here too): the classifier uses AWS only with a gateway MX and a click within seconds of delivery,
+// Azure (azure-ranges.ts) only with a stale Windows Chrome.
 
+import { AZURE_RANGES } from "./azure-ranges.ts";
 import type { NetworkRangeSet } from "./ip-ranges.ts";
 
 /** When the snapshot below was taken (AWS's createDate); refresh at least quarterly. */
@@ -140,4 +142,5 @@ export const CLOUD_RANGES: readonly NetworkRangeSet[] = [
     "216.198.194.0/24", "216.198.196.0/22", "216.198.200.0/21", "216.198.208.0/20", "216.198.224.0/19", "216.244.0.0/18",
     ],
   },
+  AZURE_RANGES,
 ];

@@ -15,6 +15,12 @@ export interface MxGateway {
   family: string;
   role: MxRole;
   source: string;
+  /**
+   * How long after delivery the gateway's sandbox is documented to fetch links, when longer than
+   * the MX prior's default minute (research notes: Proofpoint TAP 5 s-5 min, Mimecast 2 s-2 min,
+   * Cisco 5 s-3 min). Only these vendors' documented delays are used, never a fitted figure.
+   */
+  scanSeconds?: number;
 }
 
 export const MX_GATEWAYS: readonly MxGateway[] = [
@@ -30,13 +36,13 @@ export const MX_GATEWAYS: readonly MxGateway[] = [
   { suffix: "psmtp.com", family: "google-workspace", role: "mailbox", source: "jace/mxsniff (legacy Postini)" },
   { suffix: "yahoodns.net", family: "yahoo", role: "mailbox", source: "jace/mxsniff; ZeroBounce sample" },
   { suffix: "mail.icloud.com", family: "icloud", role: "mailbox", source: "jace/mxsniff" },
-  { suffix: "pphosted.com", family: "proofpoint", role: "gateway", source: "jace/mxsniff" },
-  { suffix: "ppe-hosted.com", family: "proofpoint", role: "gateway", source: "excelmicro Proofpoint Essentials KB" },
-  { suffix: "mimecast.com", family: "mimecast", role: "gateway", source: "jace/mxsniff" },
-  { suffix: "mimecast.co.za", family: "mimecast", role: "gateway", source: "jace/mxsniff" },
-  { suffix: "mimecast-offshore.com", family: "mimecast", role: "gateway", source: "jace/mxsniff" },
+  { suffix: "pphosted.com", family: "proofpoint", role: "gateway", source: "jace/mxsniff", scanSeconds: 300 },
+  { suffix: "ppe-hosted.com", family: "proofpoint", role: "gateway", source: "excelmicro Proofpoint Essentials KB", scanSeconds: 300 },
+  { suffix: "mimecast.com", family: "mimecast", role: "gateway", source: "jace/mxsniff", scanSeconds: 120 },
+  { suffix: "mimecast.co.za", family: "mimecast", role: "gateway", source: "jace/mxsniff", scanSeconds: 120 },
+  { suffix: "mimecast-offshore.com", family: "mimecast", role: "gateway", source: "jace/mxsniff", scanSeconds: 120 },
   { suffix: "barracudanetworks.com", family: "barracuda", role: "gateway", source: "captaindns.com/en/blog/barracuda-secure-email-gateway" },
-  { suffix: "iphmx.com", family: "cisco", role: "gateway", source: "list headers (esaN.<customer>.iphmx.com)" },
+  { suffix: "iphmx.com", family: "cisco", role: "gateway", source: "list headers (esaN.<customer>.iphmx.com)", scanSeconds: 180 },
   { suffix: "messagelabs.com", family: "symantec", role: "gateway", source: "jace/mxsniff" },
   { suffix: "inboundmx.com", family: "symantec", role: "gateway", source: "jace/mxsniff" },
   { suffix: "tmes.trendmicro.com", family: "trend-micro", role: "gateway", source: "docs.trendmicro.com" },
