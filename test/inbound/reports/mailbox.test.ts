@@ -117,5 +117,6 @@ describe("DMARC aggregate and TLS reports over SMTP", () => {
     expect(tls).toContain("120 successful, 4 failed");
     expect(tls).toMatch(/mail\.reports\.test\s+certificate-expired\s+3/);
     expect(run("reports", "dmarc", "--domain", DOMAIN, "--from", "nope").exitCode).toBe(2);
-  });
+    // Four CLI processes, each starting Bun: over 5 s on a loaded machine.
+  }, 30_000);
 });
