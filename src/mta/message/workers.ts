@@ -92,7 +92,7 @@ export function createWorkerBuilder(opts: WorkerBuilderOptions): MessageBuilder 
         if (failuresInARow === FAILURES_BEFORE_FALLBACK) { failuresInARow++; opts.log.error("signing workers keep failing; signing on the main thread"); }
         return opts.fallback.build(message, attachments, recipientId);
       }
-      if (running >= OVERFLOW_AT && opts.mayOverflow?.()) { (globalThis as any).__ovf = ((globalThis as any).__ovf ?? 0) + 1; return opts.fallback.build(message, attachments, recipientId); } opts.fallback.build(message, attachments, recipientId);
+      if (running >= OVERFLOW_AT && opts.mayOverflow?.()) return opts.fallback.build(message, attachments, recipientId);
       const keys = await opts.keysFor(message.domain);
       while (running >= limit) await new Promise<void>((r) => waiting.push(r));
       running++;
