@@ -43,7 +43,18 @@ export async function startDnsmasq(records: ZoneRecord[]): Promise<DnsmasqServer
   for (const r of records) {
     for (const s of r.strings ?? []) if (s.includes(",") || s.length > 255) throw new Error(`TXT string unsuitable for dnsmasq: ${s.slice(0, 40)}`);
   }
-  const port = await freeUdpPort();
+  // The port is free for UDP; dnsmasq binds TCP on it too, which another socket may hold: try another port then.
+  let why = "";
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const started = await startOn(await freeUdpPort(), records);
+    if ("server" in started) return started;
+    why = started.why;
+    if (!/Address already in use/.test(why)) break;
+  }
+  throw new Error(`dnsmasq did not start: ${why}`);
+}
+
+async function startOn(port: number, records: ZoneRecord[]): Promise<DnsmasqServer | { why: string }> {
   const proc = Bun.spawn(["dnsmasq", "--keep-in-foreground", "--conf-file=/dev/null", `--port=${port}`, "--listen-address=127.0.0.1",
     "--bind-interfaces", "--no-resolv", "--no-hosts", "--no-poll", "--user=root", "--pid-file=", "--local-ttl=60",
     // Authoritative "no such name" for the test's domains instead of REFUSED (there is no upstream).
@@ -56,7 +67,7 @@ export async function startDnsmasq(records: ZoneRecord[]): Promise<DnsmasqServer
     await Bun.sleep(50);
   }
   proc.kill();
-  throw new Error(`dnsmasq did not start: ${await new Response(proc.stderr as ReadableStream).text()}`);
+  return { why: await new Response(proc.stderr as ReadableStream).text() };
 }
 
 function answers(port: number): Promise<boolean> {
