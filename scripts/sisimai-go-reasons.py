@@ -5,26 +5,14 @@ reason/why-*.go (index, pairs, isnot) and smtp/status/lib.go (Name's table) into
 src/core/bounce/data/sisimai-reasons.json. Only data is taken. Usage:
 scripts/sisimai-go-reasons.py <go-sisimai git dir> > src/core/bounce/data/sisimai-reasons.json"""
 import json, re, subprocess, sys
+from source_text import strip_comments as strip
 
 GIT = sys.argv[1]
 git = lambda *a: subprocess.run(["git", f"--git-dir={GIT}", *a], capture_output=True, text=True, check=True).stdout
 STRING = r'"((?:[^"\\]|\\.)*)"'
 
-def strip_comments(src):
-    out, i, quote = [], 0, None
-    while i < len(src):
-        c = src[i]
-        if quote:
-            out.append(c)
-            if c == "\\": out.append(src[i + 1]); i += 1
-            elif c == quote: quote = None
-        elif c in '"`': quote = c; out.append(c)
-        elif src.startswith("//", i):
-            while i < len(src) and src[i] != "\n": i += 1
-            continue
-        else: out.append(c)
-        i += 1
-    return "".join(out)
+# Go: strings in "` quotes, comments from '//'.
+strip_comments = lambda src: strip(src, '"`', '//')
 
 def block(src, start):
     """The text of the brace block opening at or after `start`."""

@@ -5,28 +5,15 @@ src/core/bounce/data/sisimai-rhost.json. Only data (host suffixes, codes, phrase
 taken; the matching is postern's own (src/core/bounce/rhost.ts). The reason lists come from
 go-sisimai: scripts/sisimai-go-reasons.py. Usage: scripts/sisimai-rhost.py <rb-sisimai git dir> > the json file."""
 import ast, json, re, subprocess, sys
+from source_text import strip_comments as strip
 
 GIT = sys.argv[1]
 show = lambda path: subprocess.run(["git", f"--git-dir={GIT}", "show", f"HEAD:{path}"], capture_output=True, text=True, check=True).stdout
 commit = subprocess.run(["git", f"--git-dir={GIT}", "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
 version = re.search(r"VERSION = '([^']+)'", show("lib/sisimai/version.rb")).group(1)
 
-def strip_comments(src):
-    out, quote = [], None
-    i = 0
-    while i < len(src):
-        c = src[i]
-        if quote:
-            out.append(c)
-            if c == "\\": out.append(src[i + 1]); i += 1
-            elif c == quote: quote = None
-        elif c in "'\"": quote = c; out.append(c)
-        elif c == "#":
-            while i < len(src) and src[i] != "\n": i += 1
-            continue
-        else: out.append(c)
-        i += 1
-    return "".join(out)
+# Ruby: strings in '\" quotes, comments from '#'.
+strip_comments = lambda src: strip(src, '\'"', '#')
 
 def constant(src, name):
     """The Ruby literal assigned to `name` (a Hash or an Array), as Python data."""
