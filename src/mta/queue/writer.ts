@@ -1,9 +1,9 @@
 // Hands delivery outcomes to the recorder as soon as they are known: the outcomes that arrive in one
-// turn of the event loop, or while the previous write runs, share a transaction (group commit), so
-// a kill -9 finds no outcome waiting for a timer. A batch that cannot be written is kept and
-// retried, row by row after repeated failures so one bad row cannot block the rest; recipients
-// count as in flight until their outcome is on disk. A transaction holds the event loop (SQLite
-// is synchronous), so a big batch goes in pieces with a turn between them: HTTP accepts interleave.
+// turn of the event loop share a write, and the store commits them with its other writes
+// (SQLite: group-commit.ts, after journaling them at once: outcome-journal.ts), so a kill -9 finds
+// no outcome waiting for a timer of ours. A batch that cannot be written is kept and retried, row
+// by row after repeated failures so one bad row cannot block the rest; recipients count as in
+// flight until their outcome is on disk. A big batch goes in pieces with a turn between them.
 import type { Logger } from "../../log.ts";
 import type { Recorder } from "../../core/recorder.ts";
 import type { AppliedOutcome } from "./policy.ts";
@@ -24,7 +24,8 @@ export function createOutcomeWriter(deps: OutcomeWriterDeps) {
   const pending = new Map<string, AppliedOutcome[]>();
   const failures = new Map<string, number>();
   let timer: ReturnType<typeof setTimeout> | null = null;
-  let flushing: Promise<void> | null = null;
+  /** Flushes under way: each took its own outcomes, so they may overlap (a write waits for a commit). */
+  const flushing = new Set<Promise<void>>();
   let soon = false;
 
   const schedule = (ms: number) => { timer ??= setTimeout(() => { timer = null; void flush(); }, ms); };
@@ -62,22 +63,25 @@ export function createOutcomeWriter(deps: OutcomeWriterDeps) {
   async function flushNow() {
     const batches = [...pending.entries()];
     pending.clear();
-    let first = true;
+    const writes: Promise<void>[] = [];
     for (const [zone, all] of batches) {
       for (let i = 0; i < all.length; i += MAX_PER_TRANSACTION) {
-        if (!first) await new Promise<void>((resolve) => setImmediate(resolve));
-        first = false;
-        const left = await writeZone(zone, all.slice(i, i + MAX_PER_TRANSACTION));
-        if (left.length) { pending.set(zone, [...left, ...(pending.get(zone) ?? [])]); schedule(FLUSH_RETRY_MS); }
+        // Each piece is handed over without waiting for the one before to commit.
+        if (writes.length) await new Promise<void>((resolve) => setImmediate(resolve));
+        writes.push(writeZone(zone, all.slice(i, i + MAX_PER_TRANSACTION)).then((left) => {
+          if (left.length) { pending.set(zone, [...left, ...(pending.get(zone) ?? [])]); schedule(FLUSH_RETRY_MS); }
+        }));
       }
     }
+    await Promise.all(writes);
   }
 
   async function flush() {
-    // One flush at a time: a slow write must not run twice over the same outcomes.
-    while (flushing) await flushing;
-    flushing = flushNow().finally(() => { flushing = null; });
-    await flushing;
+    // Outcomes that arrive while an earlier write waits for its commit are written now, not after
+    // it: what is not yet on its way to disk is what a kill -9 would deliver twice.
+    const run = flushNow().finally(() => flushing.delete(run));
+    flushing.add(run);
+    await run;
   }
 
   return {
@@ -92,6 +96,7 @@ export function createOutcomeWriter(deps: OutcomeWriterDeps) {
     async flushAll() {
       if (timer) { clearTimeout(timer); timer = null; }
       await flush();
+      while (flushing.size) await Promise.all([...flushing]);
     },
   };
 }

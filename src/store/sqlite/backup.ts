@@ -52,9 +52,10 @@ export async function restoreFiles(from: string, dataDir: string, force: boolean
   mkdirSync(dataDir, { recursive: true });
   const lock = takeServeLock(dataDir);
   try {
-    const present = readdirSync(dataDir).filter((n) => /\.sqlite(-wal|-shm)?$/.test(n));
+    const present = readdirSync(dataDir).filter((n) => /\.sqlite(-wal|-shm)?$|\.outcomes$/.test(n));
     if (present.length && !force) throw new AppError("conflict", `${dataDir} already holds data (${present.join(", ")}): restore --force replaces it`);
-    // A WAL or shared-memory file left beside a replaced database would be replayed into the copy.
+    // A WAL, shared-memory or outcome journal file left beside a replaced database would be
+    // replayed into the copy.
     for (const n of present) rmSync(join(dataDir, n), { force: true });
     return names.map((name) => {
       copyFileSync(join(from, name), join(dataDir, name));

@@ -7,11 +7,13 @@
 import type { Database } from "bun:sqlite";
 import type { DestinationQueueStore, DestinationSnapshot } from "../../core/destination-store.ts";
 import { toRecipient } from "./queue.ts";
+import type { GroupCommit } from "./group-commit.ts";
 
 type Row = Record<string, unknown>;
 const PENDING = "status IN ('queued', 'deferred')";
 
-export function createDestinationQueue(db: Database): DestinationQueueStore {
+/** Claims share the file's commits (`commits`) with accepts and outcomes: the same rows' pages. */
+export function createDestinationQueue(db: Database, commits: GroupCommit): DestinationQueueStore {
   const keys = db.query(`SELECT domain AS key, (SELECT next_attempt_at FROM recipients INDEXED BY recipients_key_due WHERE ${PENDING} AND rcpt_domain = pending_domains.domain
     ORDER BY next_attempt_at LIMIT 1) AS due FROM pending_domains WHERE n > 0`);
   const claimKey = db.query(`UPDATE recipients SET next_attempt_at = ?1 + ?3, claimed = 1, claim_owner = ?4 WHERE rowid IN (
@@ -28,8 +30,7 @@ export function createDestinationQueue(db: Database): DestinationQueueStore {
     },
     async claimKeys(now, lease, wants) {
       const run = () => wants.flatMap((w) => w.limit > 0 ? (claimKey.all(now, w.limit, lease.leaseMs, lease.owner, w.key) as Row[]) : []);
-      return db.transaction(() => run().map(toRecipient)).immediate()
-        .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt);
+      return (await commits.run(() => run().map(toRecipient))).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt);
     },
     async publishDestinations(owner, now, list: DestinationSnapshot[]) {
       db.transaction(() => {

@@ -1,6 +1,6 @@
 // openSqliteStore: control.sqlite plus one <zone>.sqlite per configured zone, all in WAL mode.
 import { createTlsStateStore } from "./tls-state.ts";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Database } from "bun:sqlite";
 import type { ServeLease, Store, ZoneStore } from "../../core/store-port.ts";
@@ -11,6 +11,9 @@ import { createListRepo } from "./lists.ts";
 import { openDatabase } from "./db.ts";
 import { CONTROL_MIGRATIONS, ZONE_MIGRATIONS } from "./migrations.ts";
 import { createZoneStore } from "./zone.ts";
+import { createGroupCommit, type GroupCommit } from "./group-commit.ts";
+import { openJournal, readJournal, type OutcomeJournal } from "./outcome-journal.ts";
+import type { OutcomeEntry } from "./zone.ts";
 import { takeServeLock } from "./serve-lock.ts";
 import { createNodeRegistry } from "./nodes.ts";
 import { startCheckpointer, type Checkpointer } from "./checkpointer.ts";
@@ -28,6 +31,9 @@ export function openSqliteStore(dataDir: string, zoneNames: string[]): Store {
   /** While served: WAL checkpoints on a worker thread (checkpointer.ts). */
   let checkpointer: Checkpointer | null = null;
   const zones = new Map<string, ZoneStore>();
+  const commits: GroupCommit[] = [];
+  /** Per zone: its outcome journal while served (outcome-journal.ts), and how to replay one. */
+  const journals = new Map<string, { path: string; open: OutcomeJournal | null; replay: (e: OutcomeEntry[]) => void }>();
   let isLeased = false;
   const takeMemoryLease = (): ServeLease => {
     if (isLeased) throw new AppError("conflict", "this store is already being served");
@@ -39,7 +45,12 @@ export function openSqliteStore(dataDir: string, zoneNames: string[]): Store {
     dbs.push(db);
     files.push({ db, path: path(name) });
     named.push({ name, db });
-    zones.set(name, createZoneStore(name, db));
+    commits.push(createGroupCommit(db));
+    const journal = { path: join(dataDir, `${name}.outcomes`), open: null as OutcomeJournal | null, replay: (_: OutcomeEntry[]) => {} };
+    const zone = createZoneStore(name, db, commits.at(-1)!, () => journal.open);
+    journal.replay = zone.replayOutcomes;
+    journals.set(name, journal);
+    zones.set(name, zone);
   }
   return {
     control: createControlStore(controlDb),
@@ -58,8 +69,21 @@ export function openSqliteStore(dataDir: string, zoneNames: string[]): Store {
     takeLease: async () => {
       if (inMemory) return takeMemoryLease();
       const lock = takeServeLock(dataDir);
+      // What the last server journaled and did not commit (a kill -9): applied before any claim is released.
+      for (const j of journals.values()) {
+        const entries = readJournal(j.path) as OutcomeEntry[];
+        if (entries.length) j.replay(entries);
+        j.open = openJournal(j.path);
+      }
       checkpointer = startCheckpointer(files, (why) => console.error(`postern: WAL checkpoints back on the serving thread: ${why}`));
-      return { async release() { await checkpointer?.stop(); await lock.release(); } };
+      return {
+        async release() {
+          for (const c of commits) c.flush();
+          for (const j of journals.values()) { j.open?.close(); j.open = null; rmSync(j.path, { force: true }); }
+          await checkpointer?.stop();
+          await lock.release();
+        },
+      };
     },
     schemaVersion: async () => {
       const version = (db: Database) => (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
@@ -68,6 +92,7 @@ export function openSqliteStore(dataDir: string, zoneNames: string[]): Store {
     backup: async (dir) => backupFiles(named, dir),
     async close() {
       // Its connections close first: the server's, closing last, checkpoints and removes the log.
+      for (const c of commits) c.flush();
       await checkpointer?.stop();
       for (const db of dbs) db.close();
     },

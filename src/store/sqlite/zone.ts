@@ -9,7 +9,8 @@ import { createQueueStatements, toRecipient } from "./queue.ts";
 import { createDestinationQueue } from "./destinations.ts";
 import { createEventStatements } from "./events.ts";
 import { createOutboxStatements } from "./outbox.ts";
-import { createGroupCommit } from "./group-commit.ts";
+import type { GroupCommit } from "./group-commit.ts";
+import type { OutcomeJournal } from "./outcome-journal.ts";
 import { createBotMemory } from "./bot-memory.ts";
 import { createReceiverReports } from "./receiver-reports.ts";
 import { createSendRecords, encodeExtra, MESSAGE_HEAD_COLUMNS, toStoredMessage } from "./messages.ts";
@@ -19,6 +20,11 @@ import { createRetentionStatements } from "./retention.ts";
 
 type Row = Record<string, unknown>;
 type SendRows = Parameters<ZoneStore["createSend"]>[0];
+type ApplyArgs = Parameters<ZoneStore["applyOutcomes"]>;
+/** Applies journaled outcomes left by a server that did not stop cleanly, in one transaction. */
+export interface ReplayOutcomes { replayOutcomes(entries: OutcomeEntry[]): void }
+/** One applyOutcomes call, as the outcome journal keeps it. */
+export interface OutcomeEntry { updates: ApplyArgs[0]; events: ApplyArgs[1]; suppressions: ApplyArgs[2]; now: ApplyArgs[3] }
 
 
 const toSuppression = (r: Row): Suppression => ({
@@ -26,7 +32,11 @@ const toSuppression = (r: Row): Suppression => ({
   code: r.code as string, scope: (r.scope as string | null) ?? null, createdAt: r.created_at as number,
 });
 
-export function createZoneStore(zone: string, db: Database): ZoneStore {
+/**
+ * `commits`: the file's shared transactions (group-commit.ts), used by accepts, claims and outcomes.
+ * `journal()`: the outcome journal while a server holds the directory (outcome-journal.ts).
+ */
+export function createZoneStore(zone: string, db: Database, commits: GroupCommit, journal: () => OutcomeJournal | null = () => null): ZoneStore & ReplayOutcomes {
   const insMessage = db.query(`INSERT INTO messages (id, send_id, domain, message_id_header, mail_from, subject, content, raw,
     tags, metadata, callback_url, source, is_test, size, created_at, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const insRecipient = db.query(`INSERT INTO recipients (id, message_id, email, rcpt_domain, kind, status, attempts,
@@ -44,6 +54,12 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
     for (const s of list) insSuppression.run(s.domain, s.type, s.address.toLowerCase(), s.reason, s.code, s.scope, s.createdAt);
   };
 
+  const applyOutcomes = (o: OutcomeEntry) => {
+    queue.applyUpdates(o.updates, o.now);
+    events.insertMany(o.events);
+    writeSuppressions(o.suppressions);
+  };
+
   const writeSend = ({ messages, recipients, attachments, events: evs, suppressions }: SendRows) => {
     for (const m of messages) insMessage.run(m.id, m.sendId, m.domain, m.messageIdHeader, m.from, m.subject, packContent(m.content), packRaw(m.raw),
       JSON.stringify(m.tags), JSON.stringify(m.metadata), m.callbackUrl, m.source, m.isTest ? 1 : 0, m.size, m.createdAt, encodeExtra(m.extra));
@@ -52,13 +68,13 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
     events.insertMany(evs);
     if (suppressions) writeSuppressions(suppressions);
   };
-  const groupCommit = createGroupCommit(db, writeSend);
 
   return {
     ...createInboundMessageStore(db),
-    ...createDestinationQueue(db),
+    replayOutcomes: (entries: OutcomeEntry[]) => db.transaction(() => entries.forEach(applyOutcomes)).immediate(),
+    ...createDestinationQueue(db, commits),
     zone,
-    createSend: (input) => groupCommit.add(input),
+    createSend: (input) => commits.run(() => writeSend(input), { caller: true }),
     async getMessage(id) {
       const r = db.query("SELECT * FROM messages WHERE id = ?").get(id) as Row | null;
       return r ? toStoredMessage(r) : null;
@@ -81,12 +97,10 @@ export function createZoneStore(zone: string, db: Database): ZoneStore {
       return (db.query("SELECT * FROM recipients WHERE message_id = ? ORDER BY rowid").all(messageId) as Row[]).map(toRecipient);
     },
     claimDue: async (now, limit, lease, fair) => queue.claimDue(now, limit, lease, fair),
-    async applyOutcomes(updates, evs, suppressions, now) {
-      db.transaction(() => {
-        queue.applyUpdates(updates, now);
-        events.insertMany(evs);
-        writeSuppressions(suppressions);
-      })();
+    applyOutcomes(updates, evs, suppressions, now) {
+      const written = journal()?.append({ updates, events: evs, suppressions, now });
+      const pending = commits.run(() => applyOutcomes({ updates, events: evs, suppressions, now }));
+      return written ? pending.finally(written) : pending;
     },
     queueStats: async (now) => queue.stats(now),
     listQueue: async (limit) => queue.list(limit),

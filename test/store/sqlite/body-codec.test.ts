@@ -3,6 +3,7 @@ import { packContent, packRaw, unpackContent, unpackRaw } from "../../../src/sto
 import { openDatabase } from "../../../src/store/sqlite/db.ts";
 import { ZONE_MIGRATIONS } from "../../../src/store/sqlite/migrations.ts";
 import { createZoneStore } from "../../../src/store/sqlite/zone.ts";
+import { createGroupCommit } from "../../../src/store/sqlite/group-commit.ts";
 
 const NOW = 1_700_000_000_000;
 const html = `{"html":"<p>${"Hello, world. Ünïcode ✓ ".repeat(200)}</p>"}`;
@@ -12,7 +13,7 @@ const message = (id: string, content: string | null, raw: Uint8Array | null) => 
 
 test("a body is stored compressed and read back as it was sent", async () => {
   const db = openDatabase(":memory:", ZONE_MIGRATIONS);
-  const z = createZoneStore("us", db);
+  const z = createZoneStore("us", db, createGroupCommit(db));
   await z.createSend({ messages: [message("m1", html, null), message("m2", null, mime), message("m3", "{}", null)], recipients: [], attachments: [], events: [] });
   const stored = db.query("SELECT id, typeof(content) AS c, typeof(raw) AS r, length(content) AS cl, length(raw) AS rl FROM messages ORDER BY id").all() as
     { id: string; c: string; r: string; cl: number; rl: number }[];
@@ -27,7 +28,7 @@ test("a body is stored compressed and read back as it was sent", async () => {
 
 test("rows written before compression (plain text and bytes) read as they are", async () => {
   const db = openDatabase(":memory:", ZONE_MIGRATIONS);
-  const z = createZoneStore("us", db);
+  const z = createZoneStore("us", db, createGroupCommit(db));
   db.query(`INSERT INTO messages (id, send_id, domain, message_id_header, mail_from, subject, content, raw, tags, metadata, source, is_test, size, created_at)
     VALUES (?, ?, 'a.test', '<x>', 'a@a.test', 's', ?, ?, '[]', '{}', 'native', 0, 1, ?)`).run("old1", "old1", html, null, NOW);
   db.query(`INSERT INTO messages (id, send_id, domain, message_id_header, mail_from, subject, content, raw, tags, metadata, source, is_test, size, created_at)

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { ZONE_MIGRATIONS } from "../../../src/store/sqlite/migrations.ts";
 import { migrate, openDatabase } from "../../../src/store/sqlite/db.ts";
 import { createDestinationQueue } from "../../../src/store/sqlite/destinations.ts";
+import { createGroupCommit } from "../../../src/store/sqlite/group-commit.ts";
 
 const KEYED = ZONE_MIGRATIONS.findIndex((m) => m.includes("recipients_key_due"));
 const PENDING = "status IN ('queued', 'deferred')";
@@ -39,7 +40,7 @@ test("rows queued before the migration are waiting under their key", async () =>
   ins.run("r3", "c@small.test", "small.test", 7);
   old.close();
   const db = openDatabase(file, ZONE_MIGRATIONS);
-  const q = createDestinationQueue(db);
+  const q = createDestinationQueue(db, createGroupCommit(db));
   expect((await q.waitingKeys()).sort((a, b) => a.key.localeCompare(b.key))).toEqual([{ key: "gmail.com", nextDueAt: 3 }, { key: "small.test", nextDueAt: 7 }]);
   expect((await q.claimKeys(10, { owner: "n1", leaseMs: 1000 }, [{ key: "gmail.com", limit: 5 }])).map((r) => r.id).sort()).toEqual(["r1", "r2"]);
 });
