@@ -31,7 +31,9 @@ const text = "Hello, this is a soak message. ".repeat(20);
 
 const MB = 1024 * 1024;
 const fmtMb = (b: number) => (b / MB).toFixed(1);
-const procIo = (pid: number) => Number(/write_bytes:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/io`, "utf8"))?.[1] ?? 0);
+const procIo = (pid: number) => Number(/^write_bytes:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/io`, "utf8"))?.[1] ?? 0);
+/** Bytes the server dirtied and then truncated away before they reached the disk (the outcome journal's). */
+const procCancelled = (pid: number) => Number(/^cancelled_write_bytes:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/io`, "utf8"))?.[1] ?? 0);
 const procRss = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
 /** Bytes of the data dir's files ending in `suffix`. */
 const sizeOf = (dir: string, suffix: string) => readdirSync(dir).filter((f) => f.endsWith(suffix)).reduce((n, f) => n + statSync(join(dir, f)).size, 0);
@@ -85,6 +87,7 @@ console.log(`soak: ${RATE} msg/s for ${SECONDS} s, retention ${RETENTION}, data 
 console.log("    t   sent  delivered  failed   rss MB   db MB  wal MB  written MB  KB/msg (interval)");
 
 const io0 = procIo(server.pid);
+const cancelled0 = procCancelled(server.pid);
 let last = { io: io0, delivered: 0 };
 let maxWal = 0;
 const rows: { db: number; rss: number }[] = [];
@@ -116,6 +119,7 @@ console.log(`\naccepted ${load.state.accepted}, failed ${load.state.failed}, del
 // first then counts every accept over fewer messages, the second leaves out deliveries still to come).
 console.log(`written ${fmtMb(total)} MB, ${(total / Math.max(1, received()) / 1024).toFixed(1)} KB per message delivered, ` +
   `${(total / Math.max(1, load.state.accepted) / 1024).toFixed(1)} KB per message accepted; largest WAL ${fmtMb(maxWal)} MB`);
+console.log(`of which cancelled before reaching the disk (cancelled_write_bytes): ${fmtMb(procCancelled(server.pid) - cancelled0)} MB`);
 console.log(`growth over the last third of the samples: db ${growth("db")} MB, rss ${growth("rss")} MB (level: about 0)`);
 server.kill("SIGTERM");
 await server.exited;
