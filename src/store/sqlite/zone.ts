@@ -46,6 +46,7 @@ export function createZoneStore(zone: string, db: Database, commits: GroupCommit
   const insSuppression = db.query(`INSERT INTO suppressions (domain, type, address, reason, code, scope, created_at)
     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (domain, type, address) DO UPDATE SET reason = excluded.reason,
     code = excluded.code, scope = excluded.scope, created_at = excluded.created_at`);
+  const suppressedOne = db.query("SELECT * FROM suppressions WHERE domain = ? AND address = ?");
   const queue = createQueueStatements(db);
   const events = createEventStatements(db);
   const outbox = createOutboxStatements(db);
@@ -132,7 +133,9 @@ export function createZoneStore(zone: string, db: Database, commits: GroupCommit
       if (addresses.length === 0) return [];
       // One query for the whole list (a batch can name a thousand recipients).
       const lower = [...new Set(addresses.map((a) => a.toLowerCase()))];
-      const rows = db.query("SELECT * FROM suppressions WHERE domain = ? AND address IN (SELECT value FROM json_each(?))").all(domain, JSON.stringify(lower)) as Row[];
+      // Most sends name one recipient: a plain lookup, without the JSON list.
+      const rows = (lower.length === 1 ? suppressedOne.all(domain, lower[0]!)
+        : db.query("SELECT * FROM suppressions WHERE domain = ? AND address IN (SELECT value FROM json_each(?))").all(domain, JSON.stringify(lower))) as Row[];
       return rows.map(toSuppression);
     },
     async isListedAnywhere(address, type) {
