@@ -6,6 +6,14 @@ import type { CertificateProvider } from "./provider.ts";
 import type { KeyPair } from "./cert-store.ts";
 import type { Logger } from "../log.ts";
 
+// How long a keep-alive connection may sit idle before the server closes it (Bun's default: 10 s).
+// A client that reuses a pooled connection at the instant the server closes it loses the request
+// (ECONNRESET; node:http's Agent does not retry a POST). So the server must outwait the clients'
+// pools: Go's DefaultTransport keeps idle connections 90 s, libcurl 118 s, undici 4 s (nginx's
+// server waits 75 s). Bun sweeps timeouts on a 4 s tick, so the close comes up to 4 s early (116 to
+// 120 s here; 8 to 12 s for the default); its maximum is 255. Idle connections stay bounded.
+export const KEEP_ALIVE_IDLE_S = 120;
+
 type Fetch = (req: Request, server: Bun.Server<undefined>) => Response | Promise<Response>;
 
 export interface ListenerOptions {
@@ -23,7 +31,7 @@ export function createHttpsListener(opts: ListenerOptions) {
   let secure = false;
 
   const serve = (pair: KeyPair | null) => Bun.serve({
-    hostname: opts.host, port, maxRequestBodySize: opts.maxRequestBodySize, fetch: opts.fetch,
+    hostname: opts.host, port, maxRequestBodySize: opts.maxRequestBodySize, fetch: opts.fetch, idleTimeout: KEEP_ALIVE_IDLE_S,
     error: () => new Response("internal server error", { status: 500 }),
     ...(pair ? { tls: { cert: pair.cert, key: pair.key } } : {}),
   });
