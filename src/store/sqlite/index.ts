@@ -79,7 +79,12 @@ export function openSqliteStore(dataDir: string, zoneNames: string[]): Store {
       return {
         async release() {
           for (const c of commits) c.flush();
-          for (const j of journals.values()) { j.open?.close(); j.open = null; rmSync(j.path, { force: true }); }
+          await new Promise<void>((resolve) => setImmediate(resolve)); // the commits' callbacks
+          for (const j of journals.values()) {
+            // Kept when an outcome could not be committed: the next server applies it.
+            if (!j.open?.close()) rmSync(j.path, { force: true });
+            j.open = null;
+          }
           await checkpointer?.stop();
           await lock.release();
         },

@@ -15,9 +15,13 @@ import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync
 const TRUNCATE_AT = 256 * 1024;
 
 export interface OutcomeJournal {
-  /** Appends one entry; call the returned function once the entry is committed (or failed). */
-  append(entry: unknown): () => void;
-  close(): void;
+  /** Appends one entry; call the returned function once its commit is done (false: it failed). */
+  append(entry: unknown): (committed: boolean) => void;
+  /**
+   * Closes the file; true when it must be kept for the next server: an entry's commit failed (a
+   * full disk at a stop) since the file was last emptied.
+   */
+  close(): boolean;
 }
 
 /** The entries a journal file holds, oldest first; a line cut short by a kill is skipped. */
@@ -38,6 +42,7 @@ export function openJournal(path: string): OutcomeJournal {
   let open = 0;
   /** Bytes of whole lines in the file. */
   let size = 0;
+  let failed = false;
   const nothing = () => {};
   return {
     append(entry) {
@@ -51,13 +56,15 @@ export function openJournal(path: string): OutcomeJournal {
       }
       open++;
       let done = false;
-      return () => {
+      return (committed) => {
         if (done) return;
         done = true;
-        // O_APPEND: after the cut, the next write goes to the start again.
-        if (--open === 0 && size > TRUNCATE_AT) { try { ftruncateSync(fd, 0); size = 0; } catch { /* emptied at the next chance */ } }
+        if (!committed) failed = true;
+        // O_APPEND: after the cut, the next write goes to the start again. A failed outcome is
+        // appended again when the outcome writer retries it.
+        if (--open === 0 && size > TRUNCATE_AT) { try { ftruncateSync(fd, 0); size = 0; failed = false; } catch { /* emptied at the next chance */ } }
       };
     },
-    close() { closeSync(fd); },
+    close() { closeSync(fd); return failed || open > 0; },
   };
 }

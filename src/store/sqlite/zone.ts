@@ -101,7 +101,7 @@ export function createZoneStore(zone: string, db: Database, commits: GroupCommit
     applyOutcomes(updates, evs, suppressions, now) {
       const written = journal()?.append({ updates, events: evs, suppressions, now });
       const pending = commits.run(() => applyOutcomes({ updates, events: evs, suppressions, now }));
-      return written ? pending.finally(written) : pending;
+      return written ? pending.then(() => written(true), (e) => { written(false); throw e; }) : pending;
     },
     queueStats: async (now) => queue.stats(now),
     listQueue: async (limit) => queue.list(limit),

@@ -27,11 +27,23 @@ test("opening a journal empties it; once everything it holds is committed it is 
   const big = "x".repeat(300 * 1024);
   const first = j.append({ big });
   const second = j.append({ n: 2 });
-  first();
+  first(true);
   expect(readJournal(path)).toHaveLength(2); // the second is not committed yet
-  second();
+  second(true);
   expect(readJournal(path)).toEqual([]);
-  j.close();
+  expect(j.close()).toBe(false); // nothing to keep
+});
+
+test("a journal whose last outcomes could not be committed is kept at close, for the next server", () => {
+  const path = join(tempDir(), "us.outcomes");
+  const j = openJournal(path);
+  j.append({ n: 1 })(true);
+  j.append({ n: 2 })(false); // a full disk at the stop
+  expect(j.close()).toBe(true);
+  expect(readJournal(path)).toEqual([{ n: 1 }, { n: 2 }]);
+  const k = openJournal(join(tempDir(), "eu.outcomes"));
+  k.append({ n: 1 }); // never answered
+  expect(k.close()).toBe(true);
 });
 
 // The child accepts one message, claims its recipient (a commit), records the delivery and is
@@ -94,7 +106,7 @@ test("on a full disk an entry is left out whole: the file keeps only whole lines
     writeFileSync(filler, "");
     try { for (;;) appendFileSync(filler, Buffer.alloc(4096, 1)); } catch { /* full */ }
     const done = j.append({ big: "x".repeat(20_000) }); // does not fit: left out, no throw
-    done();
+    done(true);
     expect(readJournal(path)).toEqual([{ n: 1 }]);
     rmSync(filler);
     j.append({ n: 3 });
