@@ -15,10 +15,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import nodemailer from "nodemailer";
-import { loadConfig } from "../src/config/load.ts";
-import { createApp } from "../src/app.ts";
-import { createLogger } from "../src/log.ts";
-import { writeConfig } from "../test/helpers/app.ts";
+import { prepareDomainKey, writeConfig } from "../test/helpers/app.ts";
 import { startPostfix } from "./postfix.ts";
 import { measureSteps } from "./mta-steps.ts";
 import { startSinkProcess, type Sink } from "./sink-process.ts";
@@ -93,12 +90,7 @@ async function runPostern(): Promise<Result> {
   const workers = process.env.SIGNING_WORKERS ? `signing_workers = ${process.env.SIGNING_WORKERS}\n` : "";
   const file = writeConfig(dir, `messages_per_connection = 100000\n${workers}[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n`);
   // Set up the domain and a sending key, park the queue-depth rows, then hand the data dir to `serve`.
-  const setup = await createApp(loadConfig({ file, env: {} }), { log: createLogger({ level: "warn" }) });
-  await setup.domains.add("bench.example");
-  await setup.domains.verify("bench.example", true);
-  const key = (await setup.access.createKey({ kind: "domain", domain: "bench.example" })).key;
-  if (PARKED) await park(setup, PARKED);
-  await setup.stop();
+  const key = await prepareDomainKey(file, "bench.example", async (setup) => { if (PARKED) await park(setup, PARKED); });
   // BENCH_PROFILE=<dir>: the server writes a CPU profile (markdown; Chrome's JSON with BENCH_PROFILE_JSON=1)
   // there on exit. It costs memory: measure peak RSS without it.
   const profile = process.env.BENCH_PROFILE ? [process.env.BENCH_PROFILE_JSON ? "--cpu-prof" : "--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];

@@ -11,9 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import nodemailer from "nodemailer";
-import { loadConfig } from "../src/config/load.ts";
-import { createApp } from "../src/app.ts";
-import { createLogger } from "../src/log.ts";
+import { prepareDomainKey } from "../test/helpers/app.ts";
 import { startSinkProcess } from "./sink-process.ts";
 import { pct, startServer } from "./serve.ts";
 
@@ -26,12 +24,8 @@ const dir = mkdtempSync(join(tmpdir(), "postern-one-"));
 const smtpPort = 20000 + Math.floor(Math.random() * 20000);
 const file = join(dir, "postern.toml");
 writeFileSync(file, `[server]\nlisten = "127.0.0.1:0"\n[smtp]\nlisten = "127.0.0.1:${smtpPort}"\n[mta]\nhostname = "mta.test"\n[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n`);
-const setup = await createApp(loadConfig({ file, env: {} }), { log: createLogger({ level: "warn" }) });
-await setup.domains.add("one.example");
-await setup.domains.verify("one.example", true);
-const key = (await setup.access.createKey({ kind: "domain", domain: "one.example" })).key;
-const smtpUser = await setup.access.setCredential("one.example", "loop");
-await setup.stop();
+let smtpUser = { login: "", password: "" };
+const key = await prepareDomainKey(file, "one.example", async (app) => { smtpUser = await app.access.setCredential("one.example", "loop"); });
 const server = await startServer(file, !!process.env.BENCH_SOURCE);
 
 const send = mode === "smtp"

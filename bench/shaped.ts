@@ -30,10 +30,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import nodemailer from "nodemailer";
-import { loadConfig } from "../src/config/load.ts";
-import { createApp } from "../src/app.ts";
-import { createLogger } from "../src/log.ts";
-import { writeConfig } from "../test/helpers/app.ts";
+import { prepareDomainKey, writeConfig } from "../test/helpers/app.ts";
 import { startPostfix } from "./postfix.ts";
 import { enqueue, park, pct, procCpu, procPeakMb, startServer, threadCpu } from "./serve.ts";
 import { PROBE_DOMAIN, mxSpecs, providerMix, routesOf, startMxSink, twentyDomains, type MxSink } from "./shaped-mix.ts";
@@ -122,13 +119,10 @@ async function runPostern(): Promise<Run> {
   const dir = mkdtempSync(join(tmpdir(), "postern-shaped-"));
   const routes = routesOf(sink).map(([d, hop]) => `"${d}" = "${hop}"`).join("\n");
   const file = writeConfig(dir, `max_connections_per_host = 20\n[mta.routes]\n${routes}\n`);
-  const setup = await createApp(loadConfig({ file, env: {} }), { log: createLogger({ level: "warn" }) });
-  await setup.domains.add("bench.example");
-  await setup.domains.verify("bench.example", true);
-  const key = (await setup.access.createKey({ kind: "domain", domain: "bench.example" })).key;
-  if (PARKED) await park(setup, PARKED);
-  if (STUCK) await enqueue(setup, STUCK, { domain: "bench.example", dueInMs: 0, to: (i) => `s${i}@gmail.com`, label: "stuck" });
-  await setup.stop();
+  const key = await prepareDomainKey(file, "bench.example", async (setup) => {
+    if (PARKED) await park(setup, PARKED);
+    if (STUCK) await enqueue(setup, STUCK, { domain: "bench.example", dueInMs: 0, to: (i) => `s${i}@gmail.com`, label: "stuck" });
+  });
   const server = await startServer(file, FROM_SOURCE);
   const send: Send = async (to, subject) => {
     const res = await fetch(`${server.base}/v3/mail/send`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },

@@ -14,10 +14,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "../src/config/load.ts";
-import { createApp } from "../src/app.ts";
-import { createLogger } from "../src/log.ts";
-import { writeConfig } from "../test/helpers/app.ts";
+import { prepareDomainKey, writeConfig } from "../test/helpers/app.ts";
 import { startSinkProcess } from "./sink-process.ts";
 import { serverUrl } from "./serve.ts";
 
@@ -41,12 +38,7 @@ const sizeOf = (dir: string, suffix: string) => readdirSync(dir).filter((f) => f
 async function setUp(dir: string, sinkPort: number) {
   const file = writeConfig(dir, `messages_per_connection = 100000\n[mta.routes]\n"*" = "127.0.0.1:${sinkPort}"\n` +
     `[retention]\nevents = "${RETENTION}"\nmessages = "${RETENTION}"\ninbound = "${RETENTION}"\n`);
-  const setup = await createApp(loadConfig({ file, env: {} }), { log: createLogger({ level: "warn" }) });
-  await setup.domains.add("soak.example");
-  await setup.domains.verify("soak.example", true);
-  const key = (await setup.access.createKey({ kind: "domain", domain: "soak.example" })).key;
-  await setup.stop();
-  return { file, key };
+  return { file, key: await prepareDomainKey(file, "soak.example") };
 }
 
 /** Sends at RATE a second (open loop, at most IN_FLIGHT at once) until `until`; counts answers. */

@@ -68,3 +68,21 @@ export async function makeTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
     },
   };
 }
+
+/**
+ * Readies the data directory of the config `file` for a `postern serve` of its own process: a
+ * scratch app adds `domain` (active) and a sending key for it, runs `prepare` (parked rows, SMTP
+ * credentials...) and stops. Returns the key.
+ */
+export async function prepareDomainKey(file: string, domain: string, prepare?: (app: App) => Promise<void>): Promise<string> {
+  const app = await createApp(loadConfig({ file, env: {} }), { log: createLogger({ level: "warn" }) });
+  try {
+    await app.domains.add(domain);
+    await app.domains.verify(domain, true);
+    const key = (await app.access.createKey({ kind: "domain", domain })).key;
+    await prepare?.(app);
+    return key;
+  } finally {
+    await app.stop();
+  }
+}

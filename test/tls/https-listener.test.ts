@@ -11,11 +11,8 @@ import http from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "../../src/config/load.ts";
-import { createApp } from "../../src/app.ts";
-import { createLogger } from "../../src/log.ts";
 import { KEEP_ALIVE_IDLE_S } from "../../src/tls/https-listener.ts";
-import { writeConfig } from "../helpers/app.ts";
+import { prepareDomainKey, writeConfig } from "../helpers/app.ts";
 import { spawnServe } from "../helpers/proc.ts";
 
 const SLOW_CLIENT_MS = 13_000;
@@ -30,12 +27,7 @@ afterAll(async () => {
 /** A config with an active domain and its key, for a `postern serve` of its own (its own process). */
 async function setUp() {
   const file = writeConfig(dir);
-  const app = await createApp(loadConfig({ file, env: {} }), { log: createLogger({ level: "silent" }) });
-  await app.domains.add("example.com");
-  await app.domains.verify("example.com", true);
-  const key = (await app.access.createKey({ kind: "domain", domain: "example.com" })).key;
-  await app.stop();
-  return { file, key };
+  return { file, key: await prepareDomainKey(file, "example.com") };
 }
 
 test("a slow client's pooled connection, idle past Bun's default idle close, still gets its POST answered", async () => {
