@@ -5,7 +5,7 @@ import type { Address, Domain, MessageEvent, SuppressingList, Principal, SendEnv
 import type { MessageExtra, StoredAttachment, StoredMessage, StoredRecipient, Store, Suppression, ZoneStore } from "./store-port.ts";
 import { AppError, forbidden, invalidMany, notFound, type Issue } from "./errors.ts";
 import { checkHeaders, customMessageId, hasLineBreak, headerValue, senderAddress, withoutHeader } from "./headers.ts";
-import { checkSyntax } from "./address/address.ts";
+import { checkSyntax, emailDomain } from "./address/address.ts";
 import { checkRawHeaders } from "./raw-headers.ts";
 import { encodeContent, type MessageContent } from "./content.ts";
 import { newId } from "./ids.ts";
@@ -28,7 +28,6 @@ export interface SendDeps {
 }
 
 const SUPPRESSING = new Set(["bounces", "unsubscribes", "complaints"]);
-const emailDomain = (email: string) => email.slice(email.lastIndexOf("@") + 1).toLowerCase();
 
 export function createSendService(deps: SendDeps) {
   const { store, now } = deps;

@@ -12,7 +12,7 @@ export type Json = Record<string, unknown>;
 export const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 export const isAbsent = (v: unknown) => v === undefined || v === null;
 
-export const emailDomain = (email: string) => email.slice(email.lastIndexOf("@") + 1).toLowerCase();
+export { emailDomain } from "../../core/address/address.ts";
 
 /** An address object `{email, name?}`; `kind` names it in messages ("to", "from", "reply_to"). */
 export function readAddress(value: unknown, field: string, kind: string, issues: Issue[]): Address | undefined {

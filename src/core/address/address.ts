@@ -33,6 +33,9 @@ const ASCII_RE = /^[\x00-\x7F]*$/;
 const ODD_SPACE_RE = /[^\S \t]/;
 
 /** Quotes a local part that is not a dot-atom (RFC 5321 §4.1.2 Quoted-string). */
+/** The domain of a plain address (after its last @), lower case: a recipient's destination key. */
+export const emailDomain = (email: string) => email.slice(email.lastIndexOf("@") + 1).toLowerCase();
+
 export function quoteLocalPart(local: string): string {
   return DOT_ATOM_RE.test(local) ? local : `"${local.replace(/(["\\])/g, "\\$1")}"`;
 }

@@ -7,7 +7,8 @@ import type { MessageEvent } from "../model.ts";
 import type { StatRollupQuery } from "../retention-port.ts";
 import type { StatRollup } from "./rollup-model.ts";
 import { decodeStatKey, statKeyOf, type StatKey } from "./stat-key.ts";
-import { deliveredBytes, recipientDomain } from "./rollup.ts";
+import { deliveredBytes } from "./rollup.ts";
+import { emailDomain } from "../address/address.ts";
 
 export interface StatFact {
   /** The event's time, or the start of the hour a rolled-up count belongs to. */
@@ -56,7 +57,7 @@ async function liveFacts(zone: ZoneStore, domain: string | undefined, q: StatFac
 function factOf(e: MessageEvent, m: { size: number; extra?: { campaignId?: string; templateId?: string; ipPool?: string } } | null): StatFact {
   const key = statKeyOf(e);
   const x = m?.extra ?? {};
-  return { at: e.timestamp, domain: e.domain, tags: e.tags, rcptDomain: recipientDomain(e.recipient), campaign: x.campaignId ?? "",
+  return { at: e.timestamp, domain: e.domain, tags: e.tags, rcptDomain: emailDomain(e.recipient), campaign: x.campaignId ?? "",
     template: x.templateId ?? "", ipPool: x.ipPool ?? "", key, n: 1, bytes: deliveredBytes(e, m),
     ...((e.type === "opened" || e.type === "clicked") && !key.firsts ? { who: `${e.messageId}\n${e.recipient}` } : {}) };
 }

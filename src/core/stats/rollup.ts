@@ -7,12 +7,12 @@ import type { MessageEvent } from "../model.ts";
 import type { FoldInput, StatFold, StatRollup } from "./rollup-model.ts";
 import { encodeStatKey, statKeyOf } from "./stat-key.ts";
 import { firstsOf } from "./firsts.ts";
+import { emailDomain } from "../address/address.ts";
 
 export type { FoldInput, StatFold, StatRollup } from "./rollup-model.ts";
 
 export const HOUR_MS = 3_600_000;
 
-export const recipientDomain = (address: string) => address.slice(address.lastIndexOf("@") + 1).toLowerCase();
 
 /** The message's size when the event delivered it (a report's total volume). */
 export const deliveredBytes = (e: MessageEvent, m: FoldInput["message"]) => (e.type === "delivered" ? m?.size ?? 0 : 0);
@@ -41,7 +41,7 @@ export const foldStats: StatFold = (rows) => {
     const stat = encodeStatKey(statKeyOf(e));
     const bucket = Math.floor(e.timestamp / HOUR_MS) * HOUR_MS;
     const x = message?.extra ?? {};
-    add({ domain: e.domain, bucket, tag: "", rcptDomain: recipientDomain(e.recipient), campaign: x.campaignId ?? "", template: x.templateId ?? "",
+    add({ domain: e.domain, bucket, tag: "", rcptDomain: emailDomain(e.recipient), campaign: x.campaignId ?? "", template: x.templateId ?? "",
       ipPool: x.ipPool ?? "", stat }, deliveredBytes(e, message));
     for (const tag of new Set(e.tags)) add({ domain: e.domain, bucket, tag, rcptDomain: "", campaign: "", template: "", ipPool: "", stat }, 0);
   }
