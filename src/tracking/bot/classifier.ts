@@ -108,7 +108,7 @@ function decideGatewayPrior(f: Facts, ctx: ClassifierContext): Decision {
   if (!f.gateway || f.network?.role !== "cloud" || f.seconds === undefined) return undefined;
   if (SANDBOX_CLOUD_BY_MX_ROLE[f.gateway.role] !== f.network.family) return undefined;
   // The vendor's documented sandbox delay when longer: Proofpoint TAP detonates up to 5 minutes in.
-  const window = Math.max(ctx.thresholds.gatewayCloudWindowSeconds, f.gateway.scanSeconds ?? 0);
+  const window = Math.max(ctx.thresholds.gatewayCloudWindowSeconds, f.gateway.scanSeconds ?? ctx.thresholds.probableNetworkWindowSeconds);
   if (f.seconds >= window) return undefined;
   return bot(f.gateway.family, `mx:${f.gateway.family}`, `network:${f.network.family}`, "timing:gateway-scan");
 }
@@ -169,6 +169,18 @@ function decidePattern(s: InteractionSignals, ctx: ClassifierContext): Decision 
   return undefined;
 }
 
+/**
+ * One client fetching two links of a message within seconds, minutes after delivery, for mail that
+ * passes a scanning MX: a sandbox working through the links it has no reputation for (Cisco and
+ * Proofpoint fetch a subset). A person behind a plain mailbox, or reading later, is left alone.
+ */
+function decideEarlyPair(s: InteractionSignals, f: Facts, ctx: ClassifierContext): Decision {
+  if (f.seconds === undefined || f.seconds >= ctx.thresholds.probableNetworkWindowSeconds) return undefined;
+  if (!f.gateway || f.gateway.role === "mailbox") return undefined;
+  if ((s.pattern?.distinctLinksInBurst ?? 0) < UNDATED_VENDOR_BURST_LINKS) return undefined;
+  return bot(f.gateway.family, `mx:${f.gateway.family}`, "timing:delivery-window", "pattern:two-links-in-burst");
+}
+
 /** Across messages: one visitor working through many recipients' mail of several domains. */
 function decideSpread(s: InteractionSignals, ctx: ClassifierContext): Decision {
   const x = s.spread;
@@ -214,6 +226,7 @@ function classifyClick(s: InteractionSignals, f: Facts, ctx: ClassifierContext):
     decidePattern(s, ctx) ??
     decideSpread(s, ctx) ??
     decideProbableNetwork(s, f, ctx) ??
+    decideEarlyPair(s, f, ctx) ??
     decideGatewayPrior(f, ctx) ??
     decideCloudStaleBrowser(f) ??
     decideHoneypot(s, f, ctx) ??

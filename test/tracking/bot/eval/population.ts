@@ -28,7 +28,7 @@ export interface Recipient {
   device: "desktop" | "mobile";
   ua: string;
   /** Where this person's clicks come from, and the scenario it stands for. */
-  network: "home" | "office-nat" | "cloud-desktop" | "isolation" | "private-relay" | "mobile";
+  network: "home" | "office-nat" | "cloud-desktop" | "aws-desktop" | "isolation" | "private-relay" | "mobile";
   fixedIp: string;
   usesAppleMailMpp: boolean;
   usesGmailWeb: boolean;
@@ -88,7 +88,9 @@ function createOrg(rand: Rand, index: number): Org {
 function businessNetwork(rand: Rand, org: Org): Recipient["network"] {
   const isIsolationVendor = org.provider === "proofpoint" || org.provider === "mimecast";
   if (isIsolationVendor && rand.chance(0.15)) return "isolation";
+  // Azure Virtual Desktop / Windows 365, and Amazon WorkSpaces: people reading mail from cloud space.
   if (rand.chance(0.08)) return "cloud-desktop";
+  if (rand.chance(0.03)) return "aws-desktop";
   return rand.chance(0.65) ? "office-nat" : rand.chance(0.5) ? "mobile" : "home";
 }
 
@@ -96,6 +98,7 @@ function fixedIpFor(rand: Rand, network: Recipient["network"], org: Org): string
   switch (network) {
     case "office-nat": return org.natIp;
     case "cloud-desktop": return addressOf(rand, "azure");
+    case "aws-desktop": return addressOf(rand, "aws");
     case "isolation": return addressOf(rand, org.provider === "mimecast" ? "mimecast" : "proofpoint");
     case "mobile": return rand.chance(0.5) ? carrierV6(rand) : carrierV4(rand);
     default: return broadbandV4(rand);
@@ -120,7 +123,7 @@ function createRecipient(rand: Rand, index: number, orgs: Org[]): Recipient {
   const isRelay = !isBusiness && rand.chance(org.provider === "icloud" ? 0.4 : 0.1);
   if (isRelay) network = "private-relay";
   const ua = network === "office-nat" && org.standardUa ? org.standardUa
-    : network === "cloud-desktop" ? windowsEdge(rand.int(136, 143))
+    : network === "cloud-desktop" || network === "aws-desktop" ? windowsEdge(rand.int(136, 143))
     : network === "isolation" ? windowsChrome(rand.int(136, 143))
     : isRelay ? iosSafari(rand)
     : device === "mobile" ? mobileBrowser(rand) : desktopBrowser(rand);

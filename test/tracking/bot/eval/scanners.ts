@@ -143,7 +143,8 @@ export function scannerEvents(rand: Rand, msg: Message): Emit[] {
     const gateway = org.provider as Gateway;
     if (rand.chance(GATEWAYS[gateway].rate)) out.push(...gatewayScan(rand, msg, gateway));
   }
-  if (org.hasSafeLinks && rand.chance(0.7)) out.push(...safeLinks(rand, msg));
+  // Safe Links detonates only links without a known reputation (safe-links-about.md): not every message.
+  if (org.hasSafeLinks && rand.chance(0.35)) out.push(...safeLinks(rand, msg));
   if (rand.chance(0.01)) out.push(...crawler(rand, msg));
   return out;
 }
