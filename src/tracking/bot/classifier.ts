@@ -170,15 +170,18 @@ function decidePattern(s: InteractionSignals, ctx: ClassifierContext): Decision 
 }
 
 /**
- * One client fetching two links of a message within seconds, minutes after delivery, for mail that
- * passes a scanning MX: a sandbox working through the links it has no reputation for (Cisco and
- * Proofpoint fetch a subset). A person behind a plain mailbox, or reading later, is left alone.
+ * One client fetching two links of a message within seconds, minutes after delivery (or undated),
+ * for mail that passes a scanning MX: a sandbox working through the links it has no reputation for
+ * (Cisco and Proofpoint fetch a subset). A person behind a plain mailbox, or reading later, is left alone.
  */
 function decideEarlyPair(s: InteractionSignals, f: Facts, ctx: ClassifierContext): Decision {
-  if (f.seconds === undefined || f.seconds >= ctx.thresholds.probableNetworkWindowSeconds) return undefined;
+  if (f.seconds !== undefined && f.seconds >= ctx.thresholds.probableNetworkWindowSeconds) return undefined;
   if (!f.gateway || f.gateway.role === "mailbox") return undefined;
-  if ((s.pattern?.distinctLinksInBurst ?? 0) < UNDATED_VENDOR_BURST_LINKS) return undefined;
-  return bot(f.gateway.family, `mx:${f.gateway.family}`, "timing:delivery-window", "pattern:two-links-in-burst");
+  // The hidden link counts as a link; a person who taps it and then clicks is left to the honeypot rule.
+  const pair = UNDATED_VENDOR_BURST_LINKS + (s.hasHoneypotHit ? 1 : 0);
+  if ((s.pattern?.distinctLinksInBurst ?? 0) < pair) return undefined;
+  const timing = f.seconds === undefined ? "timing:unknown" : "timing:delivery-window";
+  return bot(f.gateway.family, `mx:${f.gateway.family}`, timing, "pattern:two-links-in-burst");
 }
 
 /** Across messages: one visitor working through many recipients' mail of several domains. */
