@@ -7,6 +7,12 @@ export interface BotInteraction {
   visitor: string;
   /** The message and recipient interacted with, hashed; null when unknown (only the honeypot is asked). */
   messageKey: string | null;
+  /**
+   * Under which key the message's pattern is kept: the message, recipient and user agent, hashed,
+   * so a person's click is not counted with a scanner's fetches of the same message (issue #38).
+   * The pattern falls back to `messageKey` when absent.
+   */
+  patternKey?: string | null;
   /** The link clicked, hashed, stored for the message's pattern; null for an open (nothing stored). */
   link: string | null;
   now: number;

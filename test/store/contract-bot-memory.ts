@@ -49,6 +49,20 @@ export function botMemoryContract(open: Open, openPeer?: (a: Store) => Store | P
     await store.close();
   });
 
+  test("bot memory: with a pattern key, links count per client while opens stay the message's (issue #38)", async () => {
+    const store = await open();
+    const z = store.zone("us");
+    const byClient = (v: string, p: string, link: string | null, now = NOW): BotInteraction => ({ ...across(v, "m9", link, "r", "d", now), patternKey: p });
+    await z.recallInteraction(byClient("scanner", "m9-scanner", "a", NOW - 2_500));
+    await z.recallInteraction(byClient("scanner", "m9-scanner", "b", NOW - 1_500));
+    expect(counts(await z.recallInteraction(byClient("scanner", "m9-scanner", "c", NOW - 1_000)))).toEqual([2, 3, 3]);
+    await z.recallInteraction(byClient("person", "m9-person", null, NOW - 500));
+    const person = await z.recallInteraction(byClient("person", "m9-person", "b"));
+    expect(counts(person)).toEqual([1, 1, 1]);
+    expect(person.wasOpened).toBe(true);
+    await store.close();
+  });
+
   test("bot memory: pruning forgets expired visitors and old interactions, then the oldest beyond the bounds", async () => {
     const store = await open();
     const z = store.zone("us");

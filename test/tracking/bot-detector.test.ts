@@ -58,6 +58,28 @@ describe("bot-detection memory shared by the instances of a zone", () => {
   }, 30_000);
 });
 
+// One pattern per client (issue #38): a scanner's burst over a message's links does not make the
+// person who clicks that message a few seconds later a bot, through the zone's store.
+describe("a message's pattern is kept per client", () => {
+  test("a scanner's burst is a bot; the person's click on the same message seconds later is not", async () => {
+    const t = await makeTestApp({});
+    try {
+      let now = Date.now();
+      const detector = createBotDetector({ resolver: createSystemResolver(["127.0.0.1"]), now: () => now, store: t.app.store });
+      const click = (ip: string, userAgent: string, linkId: string) => detector.classify({ zone: "us", ip, userAgent,
+        action: "click", messageId: "m-pattern", recipientId: "r1", linkId, at: now, deliveredAt: now - 3_600_000 });
+      const SCANNER = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/135.0.0.0 Safari/537.36";
+      let last = await click("192.0.2.10", SCANNER, "a");
+      for (const link of ["b", "c"]) { now += 400; last = await click("192.0.2.11", SCANNER, link); }
+      expect(last).toMatchObject({ isBot: true, reasons: expect.arrayContaining(["pattern:links-in-one-second"]) });
+      now += 3_000;
+      expect((await click("198.51.100.30", CHROME, "b")).isBot).toBe(false);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 // The MX prior end to end: the detector looks the recipient domain's MX up in real DNS (dnsmasq);
 // a click from AWS space 20 s after delivery is the gateway's sandbox only behind a gateway.
 describe("the recipient's MX as a prior for clicks", () => {

@@ -53,7 +53,7 @@ export function createBotMemory(sql: Sql): BotMemoryStore {
         ON CONFLICT (visitor) DO UPDATE SET expires_at = GREATEST(bot_honeypot.expires_at, excluded.expires_at)`, [visitor, expiresAt]);
     },
     async recallInteraction(i: BotInteraction): Promise<BotRecall> {
-      const r = (await one(sql, RECALL, [i.visitor, i.now, i.messageKey, i.since.second, i.since.burst, i.since.window, i.link, i.maxPerMessage]))!;
+      const r = (await one(sql, RECALL, [i.visitor, i.now, i.patternKey ?? i.messageKey, i.since.second, i.since.burst, i.since.window, i.link, i.maxPerMessage]))!;
       return { honeypot: r.honeypot === true, linksInSecond: r.second as number, linksInBurst: r.burst as number, linksInWindow: r.win as number,
         ...await across(sql, i) };
     },

@@ -54,8 +54,9 @@ export function createBotMemory(db: Database): BotMemoryStore {
     },
     async recallInteraction(i: BotInteraction): Promise<BotRecall> {
       return db.transaction(() => {
-        if (i.messageKey !== null && i.link !== null) addInteraction.run(i.messageKey, i.now, i.link, i.since.window, i.maxPerMessage);
-        const r = recall.get(i.visitor, i.now, i.messageKey ?? "", i.since.second, i.since.burst, i.since.window) as Row;
+        const pattern = i.patternKey ?? i.messageKey;
+        if (pattern !== null && i.link !== null) addInteraction.run(pattern, i.now, i.link, i.since.window, i.maxPerMessage);
+        const r = recall.get(i.visitor, i.now, pattern ?? "", i.since.second, i.since.burst, i.since.window) as Row;
         return { honeypot: r.honeypot === 1, linksInSecond: r.second ?? 0, linksInBurst: r.burst ?? 0, linksInWindow: r.win ?? 0, ...across(i) };
       })();
     },

@@ -25,7 +25,7 @@ const WINDOWS = /Windows NT/;
 const DECLARED_BOT_KINDS = new Set(["tool", "headless", "crawler", "unfurler", "scanner"]);
 const IMAGE_FETCHER_KINDS = new Set(["gmail-prefetch", "gmail-proxy", "yahoo-proxy", "bare-mozilla"]);
 const SHARED_HUMAN_ROLES = new Set(["apple-egress", "google", "mail-proxy-human"]);
-/** Distinct links within the burst window that date a vendor-network click as a sandbox's when delivery time is unknown. */
+/** Distinct links within the burst window that mark a vendor-network click as a sandbox's outside the delivery window. */
 const UNDATED_VENDOR_BURST_LINKS = 2;
 /**
  * Which cloud each kind of MX detonates links from at delivery: third-party gateways from AWS
@@ -80,22 +80,23 @@ function decideDeclared(f: Facts): Decision {
 }
 
 /**
- * Vendor networks that also host browser isolation: bot only near delivery, within the vendor's
- * documented sandbox delay (Mimecast 2 min, Cisco 3 min) or else the default 5 minutes; a person
- * behind Mimecast's isolation clicking at 2-5 minutes stays a person.
+ * Vendor networks that also host browser isolation: bot near delivery, within the vendor's
+ * documented sandbox delay (Mimecast 2 min, Cisco 3 min) or else the default 5 minutes. Later, or
+ * undated, a sandbox still gives itself away by what no isolated browser does: a second link of the
+ * message within seconds, or a stale or empty UA (an isolation service runs a current browser for
+ * the person). A person behind Mimecast's isolation clicking one link at 2-5 minutes stays a person.
  */
 function decideProbableNetwork(s: InteractionSignals, f: Facts, ctx: ClassifierContext): Decision {
   if (f.network?.role !== "scanner-probable") return undefined;
   const reason = `network:${f.network.family}`;
-  if (f.seconds === undefined) {
-    // Undated, a sandbox still gives itself away by fetching a second link within seconds; a person
-    // behind isolation reads between clicks.
-    const isBurst = (s.pattern?.distinctLinksInBurst ?? 0) >= UNDATED_VENDOR_BURST_LINKS;
-    return isBurst ? bot(f.network.family, reason, "timing:unknown", "pattern:two-links-in-burst") : unknown(reason, "timing:unknown");
-  }
   const windowSeconds = ctx.scanSecondsOf(f.network.family) ?? ctx.thresholds.probableNetworkWindowSeconds;
-  if (f.seconds < windowSeconds) return bot(f.network.family, reason, "timing:delivery-window");
-  return human(reason, "timing:after-window(browser-isolation)");
+  if (f.seconds !== undefined && f.seconds < windowSeconds) return bot(f.network.family, reason, "timing:delivery-window");
+  const timing = f.seconds === undefined ? "timing:unknown" : "timing:after-window";
+  if ((s.pattern?.distinctLinksInBurst ?? 0) >= UNDATED_VENDOR_BURST_LINKS) {
+    return bot(f.network.family, reason, timing, "pattern:two-links-in-burst");
+  }
+  if (f.isEmptyUa || f.isStaleChrome) return bot(f.network.family, reason, timing, f.isEmptyUa ? "ua:empty" : "ua:stale-chrome");
+  return f.seconds === undefined ? unknown(reason, timing) : human(reason, "timing:after-window(browser-isolation)");
 }
 
 /**
@@ -107,7 +108,7 @@ function decideGatewayPrior(f: Facts, ctx: ClassifierContext): Decision {
   if (!f.gateway || f.network?.role !== "cloud" || f.seconds === undefined) return undefined;
   if (SANDBOX_CLOUD_BY_MX_ROLE[f.gateway.role] !== f.network.family) return undefined;
   // The vendor's documented sandbox delay when longer: Proofpoint TAP detonates up to 5 minutes in.
-  const window = Math.max(ctx.thresholds.gatewayCloudWindowSeconds, f.gateway.scanSeconds ?? 0);
+  const window = Math.max(ctx.thresholds.gatewayCloudWindowSeconds, f.gateway.scanSeconds ?? ctx.thresholds.probableNetworkWindowSeconds);
   if (f.seconds >= window) return undefined;
   return bot(f.gateway.family, `mx:${f.gateway.family}`, `network:${f.network.family}`, "timing:gateway-scan");
 }
@@ -168,6 +169,21 @@ function decidePattern(s: InteractionSignals, ctx: ClassifierContext): Decision 
   return undefined;
 }
 
+/**
+ * One client fetching two links of a message within seconds, minutes after delivery (or undated),
+ * for mail that passes a scanning MX: a sandbox working through the links it has no reputation for
+ * (Cisco and Proofpoint fetch a subset). A person behind a plain mailbox, or reading later, is left alone.
+ */
+function decideEarlyPair(s: InteractionSignals, f: Facts, ctx: ClassifierContext): Decision {
+  if (f.seconds !== undefined && f.seconds >= ctx.thresholds.probableNetworkWindowSeconds) return undefined;
+  if (!f.gateway || f.gateway.role === "mailbox") return undefined;
+  // The hidden link counts as a link; a person who taps it and then clicks is left to the honeypot rule.
+  const pair = UNDATED_VENDOR_BURST_LINKS + (s.hasHoneypotHit ? 1 : 0);
+  if ((s.pattern?.distinctLinksInBurst ?? 0) < pair) return undefined;
+  const timing = f.seconds === undefined ? "timing:unknown" : "timing:delivery-window";
+  return bot(f.gateway.family, `mx:${f.gateway.family}`, timing, "pattern:two-links-in-burst");
+}
+
 /** Across messages: one visitor working through many recipients' mail of several domains. */
 function decideSpread(s: InteractionSignals, ctx: ClassifierContext): Decision {
   const x = s.spread;
@@ -213,6 +229,7 @@ function classifyClick(s: InteractionSignals, f: Facts, ctx: ClassifierContext):
     decidePattern(s, ctx) ??
     decideSpread(s, ctx) ??
     decideProbableNetwork(s, f, ctx) ??
+    decideEarlyPair(s, f, ctx) ??
     decideGatewayPrior(f, ctx) ??
     decideCloudStaleBrowser(f) ??
     decideHoneypot(s, f, ctx) ??

@@ -1,6 +1,8 @@
 // Per-message interaction memory that turns a stream of clicks into the pattern signals the
-// classifier reads (several links in one second, bursts, every link). Keyed by message and
-// recipient, not by IP, because a scanner's requests for one message come from many addresses.
+// classifier reads (several links in one second, bursts, every link). Keyed by message, recipient
+// and user agent, not by IP, because a scanner's requests for one message come from many addresses
+// but with one UA; the UA keeps a person's click apart from a scanner fetching the same message's
+// links a few seconds earlier (a person reading at once behind a gateway, issue #38).
 
 import type { InteractionPattern } from "./types.ts";
 
@@ -13,6 +15,8 @@ export interface TrackedInteraction {
   linkId?: string;
   /** Tracked links in the message, if known; passed through to the pattern. */
   linkCount?: number;
+  /** The client's user agent: one client's fetches make a pattern, not every client's together. */
+  userAgent?: string;
 }
 
 export interface InteractionTrackerOptions {
@@ -87,7 +91,7 @@ export function createInteractionTracker(options: InteractionTrackerOptions): In
   return {
     record(interaction) {
       const at = now();
-      const key = `${interaction.messageId}\u0000${interaction.recipientId ?? ""}`;
+      const key = `${interaction.messageId}\u0000${interaction.recipientId ?? ""}\u0000${interaction.userAgent ?? ""}`;
       const history = histories.get(key) ?? { hits: [], lastSeen: at };
       histories.delete(key);
       histories.set(key, history);

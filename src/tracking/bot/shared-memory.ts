@@ -32,6 +32,8 @@ const MAX_IP_CHARS = 64;
 const hash = (...parts: string[]) => new Bun.CryptoHasher("sha256").update(parts.join("\u0000")).digest("base64").slice(0, 22);
 const visitorKey = (ip: string, userAgent: string) => hash(ip.slice(0, MAX_IP_CHARS), userAgent);
 const messageKey = (messageId: string, recipientId?: string) => hash(messageId, recipientId ?? "");
+/** One client's fetches of one message: a person's click is not counted with a scanner's (pattern.ts has the why). */
+const patternKey = (messageId: string, recipientId: string | undefined, userAgent: string) => hash(messageId, recipientId ?? "", userAgent);
 
 export interface Recall { hasHoneypotHit: boolean; pattern?: InteractionPattern; wasOpened?: boolean; spread?: SpreadPattern }
 
@@ -56,7 +58,8 @@ export function createSharedBotMemory(deps: { now: () => number }) {
       ? { recipient: hash(i.recipientId ?? i.messageId ?? ""), domain: hash(i.domain.toLowerCase()), since: now - SPREAD_WINDOW_MS,
           openedSince: now - OPENED_TTL_MS, maxPerVisitor: MAX_PER_VISITOR }
       : undefined;
-    const r = await zone.recallInteraction({ visitor: visitorKey(i.ip, i.userAgent), messageKey: key, link, now,
+    const pattern = i.messageId !== undefined ? patternKey(i.messageId, i.recipientId, i.userAgent) : null;
+    const r = await zone.recallInteraction({ visitor: visitorKey(i.ip, i.userAgent), messageKey: key, patternKey: pattern, link, now,
       since: { second: now - SECOND_MS, burst: now - BURST_MS, window: now - WINDOW_MS }, maxPerMessage: MAX_PER_MESSAGE, ...(across ? { across } : {}) });
     if (link !== null || across) wrote(zone, now);
     if (key === null) return { hasHoneypotHit: r.honeypot };

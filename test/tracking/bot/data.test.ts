@@ -5,6 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { createIpRangeMatcher, parseCidr } from "../../../src/tracking/bot/cidr.ts";
 import { createClassifierContext, parseRangeList } from "../../../src/tracking/bot/context.ts";
 import { CLOUD_RANGES } from "../../../src/tracking/bot/data/cloud-ranges.ts";
+import { GATEWAY_RANGES } from "../../../src/tracking/bot/data/gateway-ranges.ts";
 import { NETWORK_RANGES } from "../../../src/tracking/bot/data/ip-ranges.ts";
 import { MX_GATEWAYS } from "../../../src/tracking/bot/data/mx-gateways.ts";
 import { UA_PATTERNS } from "../../../src/tracking/bot/data/ua-patterns.ts";
@@ -26,6 +27,18 @@ describe("signature data", () => {
         expect(seen.lookup(first), cidr).toBe(set.family);
       }
     }
+  });
+
+  test("gateways' published ranges name the vendor page and the date read, and keep their role", () => {
+    const ctx = createClassifierContext();
+    for (const set of GATEWAY_RANGES) {
+      expect(set.source, set.family).toMatch(/https:\/\/\S+/);
+      expect(set.source, set.family).toMatch(/read \d{4}-\d{2}-\d{2}/);
+      for (const cidr of set.cidrs) expect(ctx.networks.lookup(cidr.split("/")[0] ?? ""), cidr).toEqual({ family: set.family, role: set.role });
+    }
+    expect(ctx.networks.lookup("209.222.87.254")).toEqual({ family: "barracuda", role: "scanner" });
+    expect(ctx.networks.lookup("68.232.143.124")).toEqual({ family: "cisco", role: "scanner" });
+    expect(ctx.networks.lookup("41.74.203.10")?.role).toBe("scanner-probable");
   });
 
   test("Proofpoint's published service networks are its probable-scanner space", () => {

@@ -50,6 +50,17 @@ describe("createInteractionTracker", () => {
     expect(tracker.record({ messageId: "n", recipientId: "r1", action: "click", linkId: "b" }).distinctLinksInSecond).toBe(1);
   });
 
+  test("a person's click is not counted with a scanner's fetches of the same message (one client, one pattern)", () => {
+    const c = clock();
+    const tracker = createInteractionTracker({ now: c.now });
+    for (const link of ["a", "b", "c", "d"]) tracker.record({ messageId: "m", recipientId: "r", action: "click", linkId: link, userAgent: "scanner", linkCount: 4 });
+    c.at(20_000);
+    const person = tracker.record({ messageId: "m", recipientId: "r", action: "click", linkId: "b", userAgent: "person", linkCount: 4 });
+    expect(person).toMatchObject({ distinctLinksInBurst: 1, distinctLinksInWindow: 1 });
+    const scanner = tracker.record({ messageId: "m", recipientId: "r", action: "click", linkId: "e", userAgent: "scanner", linkCount: 4 });
+    expect(scanner.distinctLinksInWindow).toBe(5);
+  });
+
   test("history expires after the window and the number of messages is bounded", () => {
     const c = clock();
     const tracker = createInteractionTracker({ now: c.now, windowMs: 1000, maxMessages: 50 });

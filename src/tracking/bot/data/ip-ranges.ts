@@ -78,15 +78,6 @@ export const NETWORK_RANGES: readonly NetworkRangeSet[] = [
     ],
   },
   {
-    family: "proofpoint",
-    role: "scanner-probable",
-    source:
-      "Proofpoint support portal, 'Support Info' page (proofpoint.my.site.com/support/PPSup_SupportInfo): the " +
-      "networks a Proofpoint appliance must reach for spam/AV/encryption updates, i.e. Proofpoint-operated " +
-      "space; only the prefixes not already covered above",
-    cidrs: ["208.36.134.0/24", "208.84.64.0/22", "208.86.200.0/22", "209.66.100.64/26"],
-  },
-  {
     family: "mimecast",
     role: "scanner-probable",
     source:
@@ -109,7 +100,9 @@ export const NETWORK_RANGES: readonly NetworkRangeSet[] = [
   },
   {
     family: "cisco",
-    role: "scanner-probable",
+    // Mail-gateway hosts only: Cisco's web proxy and remote browser isolation run on Umbrella's own
+    // address space, so no person browses from these (docs/bot-detection.md, issue #38).
+    role: "scanner",
     source:
       "ASN 16417 per warmbly; the /24s of observed iphmx.com gateways 68.232.143.124, 68.232.154.123, " +
       "216.71.145.142 (list headers); 184.94.240.0/20 from an anonymous allow-list (unverified)",
