@@ -60,6 +60,8 @@ export interface ParseOptions {
    * a text bounce is read whoever sent it (carriers, gateways, forwarders) and whatever its subject.
    */
   trusted?: boolean;
+  /** The SMTP envelope had a null reverse-path, as DSNs do (RFC 5321 §4.5.5). */
+  nullSender?: boolean;
 }
 
 /** How deep reports wrapped in forwarded or attached messages (message/rfc822) are looked for. */
@@ -184,6 +186,8 @@ function readTextBounce(email: Email, raw: Uint8Array | string, opts: ParseOptio
     ...(email.subject ? { subject: email.subject } : {}),
     ...(failedRecipients ? { failedRecipients } : {}),
     ...(opts.trusted ? { trusted: true } : {}),
+    // An auto-reply also comes from the null sender (RFC 3834 §3.3): Auto-Submitted says which it is.
+    ...(opts.nullSender && !isAutoReplied(email) ? { nullSender: true } : {}),
   });
   if (!parsed) return null;
   // A returned message attached as message/rfc822 beats headers quoted in the text.
@@ -197,6 +201,10 @@ function readTextBounce(email: Email, raw: Uint8Array | string, opts: ParseOptio
     ...(returnPath ? { returnPath } : {}),
     report,
   };
+}
+
+function isAutoReplied(email: Email): boolean {
+  return email.headers.some((h) => h.key === "auto-submitted" && /auto-replied/i.test(h.value));
 }
 
 function findPart(parts: Attachment[], types: string[]): Attachment | undefined {

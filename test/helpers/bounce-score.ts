@@ -10,6 +10,7 @@ import { verdictFor } from "../../src/inbound/report-handler.ts";
 import { bounceCategory } from "../../src/core/bounce/index.ts";
 import { suppressionFor } from "../../src/core/suppression-policy.ts";
 import type { MessageEvent } from "../../src/core/model.ts";
+import { matches as sisimaiMatches } from "../../src/core/bounce/sisimai-reason.ts";
 
 /** The shared corpora, `../shared/corpora/` from the repository's root: public data sets are read there, never copied in. */
 export const CORPORA_DIR = join(import.meta.dir, "../../../shared/corpora");
@@ -52,6 +53,11 @@ export async function scoreMessage(dir: string, l: Labelled): Promise<Scored[]> 
     const r = report.recipients[i] ?? report.recipients[0];
     if (!r || (r.action !== "failed" && r.action !== "delayed")) return { ...base, category: "none", deferred: false, suppressed: false };
     const v = verdictFor(r, report.reportingMta);
+    // The vendors' convention where sisimai's differs: sisimai files an unknown user refused after DATA
+    // (words on its own userunknown or suspend list, Yahoo's "dd") under "filtered"; SparkPost, SendGrid and Mailgun
+    // call a mailbox that does not exist an invalid recipient, a hard bounce that suppresses.
+    const said = `${r.diagnostic?.text ?? ""} ${v.text}`.toLowerCase();
+    if (base.reason === "filtered" && (sisimaiMatches("userunknown", said) || sisimaiMatches("suspend", said))) base.expected = "hard";
     const deferred = v.kind === "deferred";
     return { ...base, category: bounceCategory(v.bounceClass), deferred, suppressed: !deferred && suppressionFor(event(v)) !== null,
       bounceClass: v.bounceClass, text: v.text.slice(0, 160) };

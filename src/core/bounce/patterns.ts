@@ -120,6 +120,10 @@ const TRANSIENT: Rule[] = [
   [/loop(s| detected|ing)? (back )?|hop count|too many hops|mail loop|routing loop/i, 40],
 ];
 
+/** A decisive phrase that is about something other than the address (relaying, a rate, our sender,
+ *  challenge-response, greylisting): it outweighs an address status such as GoDaddy's 5.1.1 on a rate limit. */
+export const isDecisiveNonAddressText = (text: string): boolean => DECISIVE.some(([re, cls]) => cls !== 10 && re.test(text));
+
 /** Words that say the account exists but is disabled or suspended: a hard bounce whatever else is said. */
 export const isDisabledAccountText = (text: string): boolean => DISABLED.some(([re]) => re.test(text));
 
