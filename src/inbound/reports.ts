@@ -127,7 +127,8 @@ function readComplaint(email: Email): ComplaintReport | null {
 }
 
 function readDeliveryStatus(email: Email): BounceReport | null {
-  const part = findPart(email.attachments, DELIVERY_STATUS_TYPES);
+  // Also a vendor's own label for the same fields (XWall's "message/xdelivery-status").
+  const part = findPart(email.attachments, DELIVERY_STATUS_TYPES) ?? email.attachments.find((a) => /^message\/[\w.-]*delivery-status$/i.test(a.mimeType));
   const status: DeliveryStatus | null = part ? parseDeliveryStatus(partText(part)) : null;
   return status ? bounceOf(email, status, email.text ?? htmlToText(email.html ?? "")) : null;
 }
