@@ -71,7 +71,7 @@ const MAX_WRAPPING = 2;
 export async function parseReport(raw: Uint8Array | string, opts: ParseOptions = {}, depth = 0): Promise<BounceReport | ComplaintReport | null> {
   try {
     if (raw.length > MAX_REPORT_BYTES) return null;
-    const email = await PostalMime.parse(raw, PARSER_OPTIONS);
+    const email = await PostalMime.parse(withoutLeadingBlankLines(raw), PARSER_OPTIONS);
     const direct = readComplaint(email) ?? readDeliveryStatus(email) ?? readBareDeliveryStatus(email, raw);
     if (direct) return direct;
     // A text that names no recipient (a forwarder's note) yields to a report wrapped inside.
@@ -82,6 +82,14 @@ export async function parseReport(raw: Uint8Array | string, opts: ParseOptions =
     // Malformed MIME is an ordinary input here: it is simply not a report.
     return null;
   }
+}
+
+/** Blank lines before the first header (a mailbox export's leftovers) would end the header block at once. */
+function withoutLeadingBlankLines(raw: Uint8Array | string): Uint8Array | string {
+  const head = typeof raw === "string" ? raw.slice(0, 4096) : new TextDecoder().decode(raw.subarray(0, 4096));
+  const skip = /^(?:[ \t]*\r?\n)+/.exec(head)?.[0].length ?? 0;
+  if (skip === 0) return raw;
+  return typeof raw === "string" ? raw.slice(skip) : raw.subarray(new TextEncoder().encode(head.slice(0, skip)).length);
 }
 
 /** A report forwarded as an attachment or wrapped by a relay: the first message/rfc822 part that is one. */

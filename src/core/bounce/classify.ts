@@ -86,6 +86,10 @@ const RATE_WORDS = /rate|too many|too fast|slow(er| down)|volume|limit|throttl/i
 const COMMAND_FOR_LISTS: Record<string, string> = { unknown: "", UNREPORTED: "RCPT" };
 /** A mail loop is a routing fault that a fix on either side clears: soft, whatever status it came with. */
 const MAIL_LOOP = /hop count|too many hops|exceeded \d+ hops|mail loop|routing loop|loop(s)? detected/i;
+/** The sender's MTA could not hold a conversation (Gmail's "TEMP_FAILURE: Could not initiate SMTP conversation",
+ *  "Connection was dropped by remote host"): a network failure nobody stated a verdict in, soft, where sisimai's
+ *  lists say "blocked". */
+const CONNECTION_LOST = /could not initiate smtp conversation|connection (was )?dropped|temp_failure/i;
 /** A temporary refusal, or retries that ran out: SparkPost's soft classes, not sisimai's reason, say it. */
 const isTemporary = (input: BounceInput, codes: Codes) =>
   Boolean(input.expired) || (codes.code !== undefined ? codes.code < 500 : codes.enhancedCode?.startsWith("4") ?? false);
@@ -105,7 +109,7 @@ function decidedClass(input: BounceInput, codes: Codes, text: string): BounceCla
   if (own !== undefined || input.command === undefined) return own;
   // Our HELO refused: the receiver will not talk to our host, a block (sisimai lhost/qmail.rb, reason.rb anotherone).
   if (/^(HELO|EHLO)$/i.test(input.command)) return 50;
-  if (isTemporary(input, codes) || MAIL_LOOP.test(text)) return undefined;
+  if (isTemporary(input, codes) || MAIL_LOOP.test(text) || CONNECTION_LOST.test(text)) return undefined;
   // A disabled or suspended account is hard (#33), in words sisimai's lists may not know ("account suspended").
   if (isDisabledAccountText(text)) return 10;
   const type = /^x-/i.test(input.diagnosticType ?? "") ? input.diagnosticType! : "SMTP";
