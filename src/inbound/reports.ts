@@ -96,7 +96,8 @@ function withoutLeadingBlankLines(raw: Uint8Array | string): Uint8Array | string
 async function readWrapped(email: Email, opts: ParseOptions, depth: number): Promise<BounceReport | ComplaintReport | null> {
   if (depth >= MAX_WRAPPING) return null;
   for (const part of email.attachments.filter((a) => a.mimeType === "message/rfc822" || a.mimeType === "message/global")) {
-    const inner = await parseReport(partText(part), opts, depth + 1);
+    // The envelope's null sender vouches for the outer message only, not for the message it returned.
+    const inner = await parseReport(partText(part), { ...opts, nullSender: false }, depth + 1);
     if (inner) return { ...inner, report: { ...inner.report, to: readReportMessage(email).to } };
   }
   return null;

@@ -97,7 +97,7 @@ describe("real bounces through the inbound SMTP listener", () => {
     console.log(`inbound bounces: ${right}/${all.length} in the right category, ${suppressionRight}/${all.length} suppression right`);
     expect(all.length).toBeGreaterThan(corpusPresent(SISIMAI_DIR) ? 60 : 20);
     expect(disagreements.filter((d) => d.includes("through SMTP"))).toEqual([]);
-    expect(right / all.length).toBeGreaterThan(0.88); // measured 76/83 on 2026-11-26
-    expect(suppressionRight / all.length).toBeGreaterThan(0.92); // measured 80/83
+    expect(right / all.length).toBeGreaterThan(0.88); // measured 76/83 on 2026-11-26, 78/83 on 2026-11-28 (#38)
+    expect(suppressionRight / all.length).toBeGreaterThan(0.92); // measured 80/83 (79, then 80 on 2026-11-28)
   }, 180_000);
 });

@@ -35,3 +35,14 @@ describe("parseReport: any layout a bounce comes in", () => {
     expect(await parseReport(notice("Auto-Submitted: auto-replied\r\n"), { trusted: true, nullSender: true })).toBeNull();
   });
 });
+
+describe("parseReport: the null sender vouches for the outer message only", () => {
+  test("a returned message inside a bounce is not read as the bounce", async () => {
+    const raw = ["From: MAILER-DAEMON@mx.dest.test", "To: b@bounces.example.com", "Subject: failure notice", "MIME-Version: 1.0",
+      'Content-Type: multipart/mixed; boundary="B"', "", "--B", "Content-Type: text/plain", "",
+      "550 sorry, no mailbox here by that name (#5.1.1 - chkusr)", "--B", "Content-Type: message/rfc822", "",
+      "From: news@example.com", "To: r@dest.test", "Subject: hi", "", "Nyaan", "--B--", ""].join("\r\n");
+    const r = (await parseReport(raw, { trusted: true, nullSender: true })) as BounceReport;
+    expect(r.recipients[0]?.diagnostic?.text).toContain("no mailbox here");
+  });
+});
