@@ -25,8 +25,6 @@ export interface BounceTextInput {
   excluded: string[];
   /** Came to a valid VERP return path: any sender and subject; the token names the recipient. */
   trusted?: boolean;
-  /** Came with a null reverse-path (RFC 5321 §4.5.5: what a DSN is sent with) and is no auto-reply. */
-  nullSender?: boolean;
 }
 
 export interface BounceText {
@@ -80,10 +78,10 @@ const MAX_MENTIONS = 1000;
 export function parseBounceText(input: BounceTextInput): BounceText | null {
   const subject = input.subject ?? "";
   if (AUTO_REPLY_SUBJECT_RE.test(subject)) return null;
-  const isFromDaemon = Boolean(input.nullSender) ||
-    DAEMON_ADDRESS_RE.test(input.fromAddress ?? "") || DAEMON_NAME_RE.test(input.fromName ?? "");
   const hasFailedHeader = Boolean(input.failedRecipients?.trim());
   const { notice, originalText } = splitAtOriginal(input.text);
+  // Not the null sender alone: vacation programs and challenge-response systems send with it too (RFC 3834 §3.3).
+  const isFromDaemon = DAEMON_ADDRESS_RE.test(input.fromAddress ?? "") || DAEMON_NAME_RE.test(input.fromName ?? "");
   // A VERP path vouches for where a message came from, not that it is a bounce: a person's reply
   // to the return path must still read like one (a reply code, or a failure sentence).
   const isHumanReply = /^\s*(re|aw|sv|antw|r)\s*:/i.test(subject) && /^(on .{4,200} wrote:|>)/im.test(input.text);

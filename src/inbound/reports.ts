@@ -60,8 +60,6 @@ export interface ParseOptions {
    * a text bounce is read whoever sent it (carriers, gateways, forwarders) and whatever its subject.
    */
   trusted?: boolean;
-  /** The SMTP envelope had a null reverse-path, as DSNs do (RFC 5321 §4.5.5). */
-  nullSender?: boolean;
 }
 
 /** How deep reports wrapped in forwarded or attached messages (message/rfc822) are looked for. */
@@ -96,8 +94,7 @@ function withoutLeadingBlankLines(raw: Uint8Array | string): Uint8Array | string
 async function readWrapped(email: Email, opts: ParseOptions, depth: number): Promise<BounceReport | ComplaintReport | null> {
   if (depth >= MAX_WRAPPING) return null;
   for (const part of email.attachments.filter((a) => a.mimeType === "message/rfc822" || a.mimeType === "message/global")) {
-    // The envelope's null sender vouches for the outer message only, not for the message it returned.
-    const inner = await parseReport(partText(part), { ...opts, nullSender: false }, depth + 1);
+    const inner = await parseReport(partText(part), opts, depth + 1);
     if (inner) return { ...inner, report: { ...inner.report, to: readReportMessage(email).to } };
   }
   return null;
@@ -196,8 +193,6 @@ function readTextBounce(email: Email, raw: Uint8Array | string, opts: ParseOptio
     ...(email.subject ? { subject: email.subject } : {}),
     ...(failedRecipients ? { failedRecipients } : {}),
     ...(opts.trusted ? { trusted: true } : {}),
-    // An auto-reply also comes from the null sender (RFC 3834 §3.3): Auto-Submitted says which it is.
-    ...(opts.nullSender && !isAutoReplied(email) ? { nullSender: true } : {}),
   });
   if (!parsed) return null;
   // A returned message attached as message/rfc822 beats headers quoted in the text.
@@ -211,10 +206,6 @@ function readTextBounce(email: Email, raw: Uint8Array | string, opts: ParseOptio
     ...(returnPath ? { returnPath } : {}),
     report,
   };
-}
-
-function isAutoReplied(email: Email): boolean {
-  return email.headers.some((h) => h.key === "auto-submitted" && /auto-replied/i.test(h.value));
 }
 
 function findPart(parts: Attachment[], types: string[]): Attachment | undefined {

@@ -203,8 +203,7 @@ export function createInboundServer(deps: InboundDeps) {
     }
     // A valid VERP token vouches for the report whoever sent it (carriers, gateways, forwarders).
     const trusted = session.envelope.rcptTo.some((r) => deps.reports.isReturnPath(r.address));
-    const nullSender = !session.envelope.mailFrom || !session.envelope.mailFrom.address;
-    const parsed = await parseReport(raw, { trusted, nullSender });
+    const parsed = await parseReport(raw, { trusted });
     if (!parsed) throw smtpError(550, "5.7.1 this address only takes delivery and complaint reports");
     const outcome = await deps.reports.handle(parsed, session.envelope.rcptTo.map((r) => r.address));
     if (outcome) await deps.recorder.record(outcome.zone, outcome);

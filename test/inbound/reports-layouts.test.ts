@@ -1,6 +1,6 @@
 // parseReport reads a bounce whatever its layout (#38): a vendor's own label for the delivery-status
-// part, blank lines before the first header, a text from the null sender that names nobody; and an
-// auto-reply from the null sender (Auto-Submitted: auto-replied, RFC 3834) is still not a bounce.
+// part, blank lines before the first header, a notice that names nobody; and a note that has none of a
+// bounce's marks (sender, subject, failure words, codes) is still not one, whatever envelope it came in.
 import { describe, expect, test } from "bun:test";
 import { parseReport, type BounceReport } from "../../src/inbound/reports.ts";
 
@@ -23,26 +23,28 @@ describe("parseReport: any layout a bounce comes in", () => {
     expect(r.report.from).toBe("MAILER-DAEMON@mx.dest.test");
   });
 
-  const notice = (extra = "") => `From: someone@dest.test\r\nTo: b@bounces.example.com\r\nSubject: About your mail\r\n${extra}\r\nThe message you sent could not be handed on.\r\n`;
-  test("a text from the null sender to a VERP path is a bounce even when it names nobody", async () => {
-    expect(await parseReport(notice(), { trusted: true })).toBeNull();
-    const r = (await parseReport(notice(), { trusted: true, nullSender: true })) as BounceReport;
-    expect(r.kind).toBe("bounce");
-    expect(r.recipients).toHaveLength(1);
+  const notice = (subject: string, from = "someone@dest.test") =>
+    `From: ${from}\r\nTo: b@bounces.example.com\r\nSubject: ${subject}\r\n\r\nThe message you sent could not be handed on.\r\n`;
+  test("a notice to a VERP path that names nobody is a bounce by its sender or its subject", async () => {
+    for (const [subject, from] of [["FAILED MAIL to x", undefined], ["Mail Delivery Warning", undefined], ["About your mail", "postmaster@dest.test"]] as const) {
+      const r = (await parseReport(notice(subject, from), { trusted: true })) as BounceReport;
+      expect(r?.kind).toBe("bounce");
+      expect(r.recipients).toHaveLength(1);
+    }
   });
 
-  test("an auto-reply from the null sender is not", async () => {
-    expect(await parseReport(notice("Auto-Submitted: auto-replied\r\n"), { trusted: true, nullSender: true })).toBeNull();
+  test("a person's or an auto-responder's note is not, even from the null sender (RFC 3834 §3.3)", async () => {
+    expect(await parseReport(notice("Thank you for your e-mail"), { trusted: true })).toBeNull();
   });
 });
 
-describe("parseReport: the null sender vouches for the outer message only", () => {
+describe("parseReport: a bounce's returned message is not the bounce", () => {
   test("a returned message inside a bounce is not read as the bounce", async () => {
     const raw = ["From: MAILER-DAEMON@mx.dest.test", "To: b@bounces.example.com", "Subject: failure notice", "MIME-Version: 1.0",
       'Content-Type: multipart/mixed; boundary="B"', "", "--B", "Content-Type: text/plain", "",
       "550 sorry, no mailbox here by that name (#5.1.1 - chkusr)", "--B", "Content-Type: message/rfc822", "",
       "From: news@example.com", "To: r@dest.test", "Subject: hi", "", "Nyaan", "--B--", ""].join("\r\n");
-    const r = (await parseReport(raw, { trusted: true, nullSender: true })) as BounceReport;
+    const r = (await parseReport(raw, { trusted: true })) as BounceReport;
     expect(r.recipients[0]?.diagnostic?.text).toContain("no mailbox here");
   });
 });
