@@ -6,7 +6,7 @@
 // Temporary failures never come here: they may pass later (classify.ts keeps them soft). Pure.
 import type { BounceClass } from "./classes.ts";
 import type { Codes } from "./codes.ts";
-import { classFromText, isDecisiveNonAddressText, isDisabledAccountText } from "./patterns.ts";
+import { classFromText, isDecisiveNonAddressText, isDisabledAccountText, isMailboxUnknownText } from "./patterns.ts";
 import { statesUnknownHost, statesUnknownRecipient } from "./receiver-texts.ts";
 
 /** RFC 3463: X.1.1 bad destination mailbox, X.1.2 bad destination system, X.1.3 bad mailbox syntax,
@@ -45,4 +45,5 @@ export function statedClass(codes: Codes, text: string, command?: string): State
 }
 
 /** The receiver's words say the mailbox or the domain does not exist, or the account is closed or disabled. */
-export const statesAddressGone = (text: string): boolean => statesUnknownRecipient(text) || statesUnknownHost(text) || isDisabledAccountText(text);
+export const statesAddressGone = (text: string): boolean =>
+  statesUnknownRecipient(text) || statesUnknownHost(text) || isDisabledAccountText(text) || isMailboxUnknownText(text);
