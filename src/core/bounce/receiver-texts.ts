@@ -28,6 +28,8 @@ export const UNKNOWN_RECIPIENT_TEXTS: readonly ReceiverText[] = [
     source: "Chinese providers' NDRs (Tencent QQ \"该邮箱不存在\", NetEase/Coremail \"用户不存在\" / \"收件人不存在\")" },
   { re: /\buser not found\b|\(user not found\)|recipient (address )?not found/i,
     source: "Novell GroupWise \"The message that you sent was undeliverable to the following: x (user not found)\"; QQ/163 \"550 User not found\"" },
+  { re: /not our customer/i,
+    source: "Comcast postmaster error codes: \"550 5.1.1 <x> Not our Customer\"" },
   { re: /no such user|mail[- ]?box (is )?not (found|available)|no mailbox (here )?by that name|not a known user|is not an active address/i,
     source: "Yandex \"550 5.7.1 No such user!\", AOL \"550 MAILBOX NOT FOUND\", qmail \"Sorry, no mailbox here by that name. (#5.1.1)\", qmail badrcptto \"user mail-box not found (#5.7.1)\"" },
   { re: /address does not exist|recipient does not exist|rcpt <[^>]*> does not exist|user \[?[^\]\s]*\]? does not exist|(user|recipient|addressee) unknown|unknown (user|recipient|addressee)/i,
@@ -38,6 +40,8 @@ export const UNKNOWN_RECIPIENT_TEXTS: readonly ReceiverText[] = [
 
 /** Words that say the domain (not the mailbox) has no mail service: also an address that cannot receive. */
 export const UNKNOWN_HOST_TEXTS: readonly ReceiverText[] = [
+  { re: /unrouteable (mail domain|address)|all relevant mx records point to non-existent hosts|no (mx|mail exchanger)s?( or a)?( records?)? (for|found)|(couldn't|could not|can't|cannot) find any host named/i,
+    source: "Exim \"Unrouteable address\" / \"unrouteable mail domain\" / \"all relevant MX records point to non-existent hosts\", Sendmail \"Can't find any host named\"" },
   { re: /host unknown|unknown host|no such domain|name or service not known|host or domain name not found(?!.*try again)|domain (does not exist|not found)|doesn't receive email according to the administrator|nxdomain|host does not accept (e-?)?mail|accepts no mail|null ?mx/i,
     source: "Sendmail \"Host unknown\", Postfix \"Host or domain name not found\", Gmail RFC 7505 null MX \"doesn't receive email according to the administrator\"" },
 ];
