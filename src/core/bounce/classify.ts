@@ -9,7 +9,7 @@ import { classFromText, isDisabledAccountText } from "./patterns.ts";
 import { classFromProviderCode } from "./providers.ts";
 import { classOfReason, reasonOfMtaCategory } from "./reasons.ts";
 import { rhostReason } from "./rhost.ts";
-import { statedClass, statesAddressGone } from "./stated.ts";
+import { statedByText, statedClass } from "./stated.ts";
 import { matches as matchesReason, sisimaiReason } from "./sisimai-reason.ts";
 
 export interface BounceInput {
@@ -151,7 +151,7 @@ export function classifyBounce(input: BounceInput): BounceVerdict {
   // What the failure states (status, command, the receiver's own text) outranks tables and phrase lists;
   // a receiver's own error number (Orange, Exchange 2003) is more specific still.
   if (!transient && !input.expired && classFromProviderCode(text) === undefined && !/^x-unix/i.test(input.diagnosticType ?? "")) {
-    const stated = statedClass(codes, text, input.command) ?? (statesAddressGone(text) && !hostTableDecides(input, codes, text) ? { cls: 10 as const } : undefined);
+    const stated = statedClass(codes, text, input.command) ?? (hostTableDecides(input, codes, text) ? undefined : statedByText(text));
     if (stated) cls = stated.categoryOnly && bounceCategory(cls) === "block" ? cls : stated.cls;
   }
   // A permanent refusal worded as a rate or volume limit ("receiving mail at a rate", "too many

@@ -44,6 +44,11 @@ export function statedClass(codes: Codes, text: string, command?: string): State
   return undefined;
 }
 
+/** Step 5: the receiver's words say the address cannot receive, unless they are about our traffic
+ *  ("Sender verify failed ... Unrouteable address" is our sender's domain, not the recipient's). */
+export const statedByText = (text: string): Stated | undefined =>
+  !isDecisiveNonAddressText(text) && statesAddressGone(text) ? { cls: 10 } : undefined;
+
 /** The receiver's words say the mailbox or the domain does not exist, or the account is closed or disabled. */
 export const statesAddressGone = (text: string): boolean =>
   statesUnknownRecipient(text) || statesUnknownHost(text) || isDisabledAccountText(text) || isMailboxUnknownText(text);

@@ -62,3 +62,10 @@ describe("the receivers' own texts", () => {
     expect(statesUnknownRecipient("550 5.7.1 message rejected as spam")).toBe(false);
   });
 });
+
+describe("words about our traffic are not about the address", () => {
+  test("a sender verification that found our domain unrouteable is a block, not an invalid recipient", () => {
+    expect(cls("550-Verification failed for <someone@example.net> 550-Unrouteable address 550 Sender verify failed")).toBe(50);
+    expect(cls("550 Unrouteable address")).toBe(10);
+  });
+});
