@@ -12,8 +12,9 @@ import { suppressionFor } from "../../src/core/suppression-policy.ts";
 import type { MessageEvent } from "../../src/core/model.ts";
 import { matches as sisimaiMatches } from "../../src/core/bounce/sisimai-reason.ts";
 
-/** The shared corpora, `../shared/corpora/` from the repository's root: public data sets are read there, never copied in. */
-export const CORPORA_DIR = join(import.meta.dir, "../../../shared/corpora");
+/** The shared corpora, `../shared/corpora/` from the repository's root (POSTERN_CORPORA elsewhere): public data
+ *  sets are read there, never copied in. */
+export const CORPORA_DIR = process.env.POSTERN_CORPORA ?? join(import.meta.dir, "../../../shared/corpora");
 export const SISIMAI_DIR = join(CORPORA_DIR, "sisimai-set");
 
 /** Whether a shared corpus is present; when it is not, says so once (the tests that need it skip). */
