@@ -13,7 +13,8 @@ const DECISIVE: Rule[] = [
   // Relaying refused: our MX choice or their configuration, not the address.
   [/relay(ing)? (access )?(denied|not (permitted|allowed))|(unable|not permitted|not allowed) to relay|we do not relay|(isn't|not) in my list of allowed rcpthosts|relaying (is )?(disallowed|prohibited)|no relaying|relay not allowed|attr36|5\.7\.64/i, 54],
   // Attachments and dangerous content.
-  [/prohibited attachment|attachment (type )?(is )?(not allowed|blocked|rejected|forbidden|prohibited)|file (type|extension|name) (is )?(not allowed|blocked|prohibited|forbidden)|banned (file|attachment|extension)|potential security issue|executable (file|attachment|content)|blocked extension/i, 53],
+  // AOL "...could not be delivered because they are not accepting mail with attachments or embedded images".
+  [/not accepting (mail|messages|e-?mail) with attachments|prohibited attachment|attachment (type )?(is )?(not allowed|blocked|rejected|forbidden|prohibited)|file (type|extension|name) (is )?(not allowed|blocked|prohibited|forbidden)|banned (file|attachment|extension)|potential security issue|executable (file|attachment|content)|blocked extension/i, 53],
   // Greylisting is a deferral whatever words surround it ("Recipient address rejected: Greylisted").
   [/grey ?list|gray ?list|greylisted|graylisted|please come back later/i, 70],
   // Sending too fast is a rate limit, even when the words around it say "rejected".
