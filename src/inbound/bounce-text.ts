@@ -35,7 +35,7 @@ export interface BounceText {
 const DAEMON_ADDRESS_RE = /^(mailer[-_]?daemon|postmaster|mail-daemon)@/i;
 const DAEMON_NAME_RE = /mail delivery (subsystem|system)|mailer[- ]daemon/i;
 const BOUNCE_SUBJECT_RE =
-  /undeliver|returned mail|failure notice|delivery (status notification|failure|failed|has failed|problem)|mail delivery failed|non[- ]?delivery|could not be delivered/i;
+  /undeliver|returned mail|failure notice|delivery (status notification|failure|failed|has failed|problem|warning|notification)|mail delivery failed|non[- ]?delivery|could not be delivered|failed mail|mail system error|delivery report|nicht zustellbar|non remis|non recapitabile/i;
 /** Sentences that say a delivery failed, in a text that has no reply code. */
 const BOUNCE_PHRASE_RE =
   /could not be delivered|couldn't be delivered|undeliverable|delivery (to the following recipients? )?(has )?failed|permanent(ly)? (error|fail)|(message|mail) (was )?(rejected|refused|blocked|returned)|does not exist|no such (user|mailbox|address)|(user|recipient|address) unknown|unknown (user|recipient|address)|mailbox (is )?(full|unavailable|disabled)|over quota|not a valid|was not delivered|failed to deliver|delivery failure|returned to sender|\b(was|were|been) (blocked|rejected|refused)\b|identified as spam|not a member of (this|the) (mailing )?list|duplicated message-id|malformed (recipient )?address/i;
@@ -78,10 +78,10 @@ const MAX_MENTIONS = 1000;
 export function parseBounceText(input: BounceTextInput): BounceText | null {
   const subject = input.subject ?? "";
   if (AUTO_REPLY_SUBJECT_RE.test(subject)) return null;
-  const isFromDaemon =
-    DAEMON_ADDRESS_RE.test(input.fromAddress ?? "") || DAEMON_NAME_RE.test(input.fromName ?? "");
   const hasFailedHeader = Boolean(input.failedRecipients?.trim());
   const { notice, originalText } = splitAtOriginal(input.text);
+  // Not the null sender alone: vacation programs and challenge-response systems send with it too (RFC 3834 §3.3).
+  const isFromDaemon = DAEMON_ADDRESS_RE.test(input.fromAddress ?? "") || DAEMON_NAME_RE.test(input.fromName ?? "");
   // A VERP path vouches for where a message came from, not that it is a bounce: a person's reply
   // to the return path must still read like one (a reply code, or a failure sentence).
   const isHumanReply = /^\s*(re|aw|sv|antw|r)\s*:/i.test(subject) && /^(on .{4,200} wrote:|>)/im.test(input.text);
@@ -101,11 +101,13 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
     return command ? { ...r, command } : r;
   });
   // Through a VERP path the token names the recipient: a carrier's "message blocked" without any
-  // address still counts, as long as the text says why (a code or a recognisable sentence).
-  if (recipients.length === 0 && isTrustedBounce) {
-    const anonymous = readRecipient(notice, "", []);
+  // address still counts, and so does any bounce by its sender or subject (MAILER-DAEMON, a null
+  // sender, "Undeliverable"): it is accepted and classified on whatever it says, never refused.
+  if (recipients.length === 0 && input.trusted && !isHumanReply && (isTrustedBounce || isVouched)) {
+    const read = readRecipient(notice, "", []);
+    const anonymous = read.diagnostic ? read : { ...read, diagnostic: { type: "text", text: subject.trim() || "undeliverable" } };
     const command = smtpCommandOf(notice, "");
-    if (anonymous.diagnostic) recipients.push(command ? { ...anonymous, command } : anonymous);
+    recipients.push(command ? { ...anonymous, command } : anonymous);
   }
   if (recipients.length === 0) return null;
   // A bounce-like subject alone is weak evidence: also require a status code in the text.

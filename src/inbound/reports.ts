@@ -69,7 +69,7 @@ const MAX_WRAPPING = 2;
 export async function parseReport(raw: Uint8Array | string, opts: ParseOptions = {}, depth = 0): Promise<BounceReport | ComplaintReport | null> {
   try {
     if (raw.length > MAX_REPORT_BYTES) return null;
-    const email = await PostalMime.parse(raw, PARSER_OPTIONS);
+    const email = await PostalMime.parse(withoutLeadingBlankLines(raw), PARSER_OPTIONS);
     const direct = readComplaint(email) ?? readDeliveryStatus(email) ?? readBareDeliveryStatus(email, raw);
     if (direct) return direct;
     // A text that names no recipient (a forwarder's note) yields to a report wrapped inside.
@@ -80,6 +80,14 @@ export async function parseReport(raw: Uint8Array | string, opts: ParseOptions =
     // Malformed MIME is an ordinary input here: it is simply not a report.
     return null;
   }
+}
+
+/** Blank lines before the first header (a mailbox export's leftovers) would end the header block at once. */
+function withoutLeadingBlankLines(raw: Uint8Array | string): Uint8Array | string {
+  const head = typeof raw === "string" ? raw.slice(0, 4096) : new TextDecoder().decode(raw.subarray(0, 4096));
+  const skip = /^(?:[ \t]*\r?\n)+/.exec(head)?.[0].length ?? 0;
+  if (skip === 0) return raw;
+  return typeof raw === "string" ? raw.slice(skip) : raw.subarray(new TextEncoder().encode(head.slice(0, skip)).length);
 }
 
 /** A report forwarded as an attachment or wrapped by a relay: the first message/rfc822 part that is one. */
@@ -125,7 +133,8 @@ function readComplaint(email: Email): ComplaintReport | null {
 }
 
 function readDeliveryStatus(email: Email): BounceReport | null {
-  const part = findPart(email.attachments, DELIVERY_STATUS_TYPES);
+  // Also a vendor's own label for the same fields (XWall's "message/xdelivery-status").
+  const part = findPart(email.attachments, DELIVERY_STATUS_TYPES) ?? email.attachments.find((a) => /^message\/[\w.-]*delivery-status$/i.test(a.mimeType));
   const status: DeliveryStatus | null = part ? parseDeliveryStatus(partText(part)) : null;
   return status ? bounceOf(email, status, email.text ?? htmlToText(email.html ?? "")) : null;
 }

@@ -10,14 +10,14 @@ import { join } from "node:path";
 import nodemailer from "nodemailer";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { startSink, type Sink } from "../helpers/smtp-sink.ts";
-import { loadLabels, scoreMessage, SISIMAI_DIR, type Labelled } from "../helpers/bounce-score.ts";
+import { corpusPresent, loadLabels, scoreMessage, SISIMAI_DIR, type Labelled } from "../helpers/bounce-score.ts";
 import { bounceCategory, isBounceClass } from "../../src/core/bounce/index.ts";
 
 const MTA_DIR = join(import.meta.dir, "../fixtures/bounces/mta");
 
 /** Single-recipient bounces of the holdout split (every fourth, to keep the run short), plus real MTAs' DSNs. */
 function cases(): { name: string; raw: Buffer; expected: string; labelled?: Labelled }[] {
-  const sisimai = loadLabels().filter((l) => l.split === "holdout" && l.categories.length === 1 && l.categories[0] !== "none")
+  const sisimai = !corpusPresent(SISIMAI_DIR) ? [] : loadLabels().filter((l) => l.split === "holdout" && l.categories.length === 1 && l.categories[0] !== "none")
     .filter((_, i) => i % 4 === 0)
     .map((l) => ({ name: l.file, raw: readFileSync(join(SISIMAI_DIR, l.file)), expected: l.categories[0]!, labelled: l }));
   const mtas = ["opensmtpd", "postfix", "exim"].flatMap((mta) => readFileSync(join(MTA_DIR, mta, "expected.tsv"), "utf8").split("\n")
@@ -95,9 +95,9 @@ describe("real bounces through the inbound SMTP listener", () => {
       }
     }
     console.log(`inbound bounces: ${right}/${all.length} in the right category, ${suppressionRight}/${all.length} suppression right`);
-    expect(all.length).toBeGreaterThan(60);
+    expect(all.length).toBeGreaterThan(corpusPresent(SISIMAI_DIR) ? 60 : 20);
     expect(disagreements.filter((d) => d.includes("through SMTP"))).toEqual([]);
-    expect(right / all.length).toBeGreaterThan(0.88); // measured 76/83 on 2026-11-26
-    expect(suppressionRight / all.length).toBeGreaterThan(0.92); // measured 80/83
+    expect(right / all.length).toBeGreaterThan(0.88); // measured 76/83 on 2026-11-26, 78/83 on 2026-11-28 (#38)
+    expect(suppressionRight / all.length).toBeGreaterThan(0.92); // measured 80/83 (79, then 80 on 2026-11-28)
   }, 180_000);
 });

@@ -1,17 +1,30 @@
 // Scores the bounce reading (parseReport → verdictFor → suppressionFor) against a labelled corpus
-// of real bounces (test/fixtures/bounces/sisimai: sisimai's set-of-emails with sisimai's own
-// reason per recipient), in the views a sender sees: SparkPost's bounce_class category, SendGrid's
+// of real bounces (../shared/corpora/sisimai-set: sisimai's set-of-emails with sisimai's own
+// reason per recipient, kept outside the repository), in the views a sender sees: SparkPost's bounce_class category, SendGrid's
 // bounce / blocked / deferred, Mailgun's hard / soft, and whether the address was suppressed.
 // Run directly to list the misses: `bun test/helpers/bounce-score.ts [tune|holdout|all] [--misses]`.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseReport } from "../../src/inbound/reports.ts";
 import { verdictFor } from "../../src/inbound/report-handler.ts";
 import { bounceCategory } from "../../src/core/bounce/index.ts";
 import { suppressionFor } from "../../src/core/suppression-policy.ts";
 import type { MessageEvent } from "../../src/core/model.ts";
+import { matches as sisimaiMatches } from "../../src/core/bounce/sisimai-reason.ts";
 
-export const SISIMAI_DIR = join(import.meta.dir, "../fixtures/bounces/sisimai");
+/** The shared corpora, `../shared/corpora/` from the repository's root (POSTERN_CORPORA elsewhere): public data
+ *  sets are read there, never copied in. */
+export const CORPORA_DIR = process.env.POSTERN_CORPORA ?? join(import.meta.dir, "../../../shared/corpora");
+export const SISIMAI_DIR = join(CORPORA_DIR, "sisimai-set");
+
+/** Whether a shared corpus is present; when it is not, says so once (the tests that need it skip). */
+const told = new Set<string>();
+export function corpusPresent(dir: string, needs = "labels.tsv"): boolean {
+  if (existsSync(join(dir, needs))) return true;
+  if (!told.has(dir)) console.warn(`SKIP: corpus ${dir} is absent (tests reading it are skipped; see docs/bounces.md)`);
+  told.add(dir);
+  return false;
+}
 
 export type Expected = "hard" | "soft" | "block" | "none";
 export interface Labelled { file: string; split: "tune" | "holdout"; reasons: string[]; categories: Expected[] }
@@ -41,6 +54,11 @@ export async function scoreMessage(dir: string, l: Labelled): Promise<Scored[]> 
     const r = report.recipients[i] ?? report.recipients[0];
     if (!r || (r.action !== "failed" && r.action !== "delayed")) return { ...base, category: "none", deferred: false, suppressed: false };
     const v = verdictFor(r, report.reportingMta);
+    // The vendors' convention where sisimai's differs: sisimai files an unknown user refused after DATA
+    // (words on its own userunknown or suspend list, Yahoo's "dd") under "filtered"; SparkPost, SendGrid and Mailgun
+    // call a mailbox that does not exist an invalid recipient, a hard bounce that suppresses.
+    const said = `${r.diagnostic?.text ?? ""} ${v.text}`.toLowerCase();
+    if (base.reason === "filtered" && (sisimaiMatches("userunknown", said) || sisimaiMatches("suspend", said))) base.expected = "hard";
     const deferred = v.kind === "deferred";
     return { ...base, category: bounceCategory(v.bounceClass), deferred, suppressed: !deferred && suppressionFor(event(v)) !== null,
       bounceClass: v.bounceClass, text: v.text.slice(0, 160) };

@@ -1,13 +1,15 @@
 // The one bounce classifier: a synchronous SMTP reply, an asynchronous DSN (RFC 3464) and a
 // plain-text bounce all come here as codes plus diagnostic text, and leave as a SparkPost bounce
-// class. The words decide first (patterns.ts), then the enhanced code (RFC 3463), then the reply
-// code. Pure.
+// class. What the failure states decides first (stated.ts: the RFC 3463 status, the refused command,
+// the receiver's own published text), then a receiver's table or an MTA's verdict, then the words
+// (sisimai's phrase lists, patterns.ts), then the enhanced and the reply code alone. Pure.
 import { bounceCategory, type BounceCategory, type BounceClass } from "./classes.ts";
 import { readCodes, type Codes } from "./codes.ts";
-import { classFromText, isDisabledAccountText, isMailboxUnknownText } from "./patterns.ts";
+import { classFromText, isDisabledAccountText } from "./patterns.ts";
 import { classFromProviderCode } from "./providers.ts";
 import { classOfReason, reasonOfMtaCategory } from "./reasons.ts";
 import { rhostReason } from "./rhost.ts";
+import { statedByText, statedClass } from "./stated.ts";
 import { matches as matchesReason, sisimaiReason } from "./sisimai-reason.ts";
 
 export interface BounceInput {
@@ -77,27 +79,6 @@ const NO_MAIL_DOMAIN = /doesn't receive email according to the administrator|nul
 /** Words of a rate or volume limit (as opposed to a busy or broken server). */
 const RATE_WORDS = /rate|too many|too fast|slow(er| down)|volume|limit|throttl/i;
 
-/** RFC 3463 codes that say the address itself is bad: X.1.0, X.1.1, X.1.3 (sisimai: userunknown) and
- *  X.1.10 (RFC 7505 null MX; Exchange Online's RecipientNotFound). */
-const ADDRESS_STATUS = /^[45]\.1\.(0|1|3|10)$/;
-/** Commands sent before the message: a refusal there is about the session or the address, never a filter. */
-const BEFORE_DATA = new Set(["CONN", "HELO", "EHLO", "MAIL", "RCPT"]);
-/** A report from an MTA that never names the command (smtp-command.ts): no evidence either way. */
-const NO_EVIDENCE = "UNREPORTED";
-
-/**
- * Recipients are checked at RCPT (RFC 5321 §3.3): an "unknown user" that did not answer RCPT is a
- * content or recipient filter refusing the message, not a verdict on the address - unless an
- * X.1.0/X.1.1/X.1.3 status says the address itself is bad. That is sisimai's rule (rb-sisimai
- * 5.1.0 lib/sisimai/reason/userunknown.rb and filtered.rb `true`, tried in that order): a report
- * that names no command ("unknown") counts as not-RCPT; a caller that tracks no command (undefined)
- * and an MTA that never reports one are left alone.
- */
-function isFilteredUnknown(command: string | undefined, enhanced: string | undefined, text: string): boolean {
-  if (command === undefined || command === NO_EVIDENCE || BEFORE_DATA.has(command.toUpperCase())) return false;
-  return !ADDRESS_STATUS.test(enhanced ?? "") && isMailboxUnknownText(text);
-}
-
 /**
  * A report that names no command is read as sisimai reads it (not RCPT); an MTA that never names
  * one (OpenSMTPD) is taken to have been refused at RCPT, where receivers check recipients.
@@ -105,6 +86,10 @@ function isFilteredUnknown(command: string | undefined, enhanced: string | undef
 const COMMAND_FOR_LISTS: Record<string, string> = { unknown: "", UNREPORTED: "RCPT" };
 /** A mail loop is a routing fault that a fix on either side clears: soft, whatever status it came with. */
 const MAIL_LOOP = /hop count|too many hops|exceeded \d+ hops|mail loop|routing loop|loop(s)? detected/i;
+/** The sender's MTA could not hold a conversation (Gmail's "TEMP_FAILURE: Could not initiate SMTP conversation",
+ *  "Connection was dropped by remote host"): a network failure nobody stated a verdict in, soft, where sisimai's
+ *  lists say "blocked". */
+const CONNECTION_LOST = /could not initiate smtp conversation|connection (was )?dropped|temp_failure/i;
 /** A temporary refusal, or retries that ran out: SparkPost's soft classes, not sisimai's reason, say it. */
 const isTemporary = (input: BounceInput, codes: Codes) =>
   Boolean(input.expired) || (codes.code !== undefined ? codes.code < 500 : codes.enhancedCode?.startsWith("4") ?? false);
@@ -124,7 +109,7 @@ function decidedClass(input: BounceInput, codes: Codes, text: string): BounceCla
   if (own !== undefined || input.command === undefined) return own;
   // Our HELO refused: the receiver will not talk to our host, a block (sisimai lhost/qmail.rb, reason.rb anotherone).
   if (/^(HELO|EHLO)$/i.test(input.command)) return 50;
-  if (isTemporary(input, codes) || MAIL_LOOP.test(text)) return undefined;
+  if (isTemporary(input, codes) || MAIL_LOOP.test(text) || CONNECTION_LOST.test(text)) return undefined;
   // A disabled or suspended account is hard (#33), in words sisimai's lists may not know ("account suspended").
   if (isDisabledAccountText(text)) return 10;
   const type = /^x-/i.test(input.diagnosticType ?? "") ? input.diagnosticType! : "SMTP";
@@ -132,6 +117,13 @@ function decidedClass(input: BounceInput, codes: Codes, text: string): BounceCla
     command: COMMAND_FOR_LISTS[input.command] ?? input.command, diagnosticType: type, delayed: input.expired });
   if (reason === "filtered" && isBareMailboxDisabled(codes.enhancedCode ?? input.status, text)) return undefined;
   return UNDECIDED.has(reason) ? undefined : classOfReason(reason);
+}
+
+/** A receiver's own table names the failure (NTT docomo's "Unknown user" is its sender filter): its
+ *  reading stands over generic words, except sisimai's "filtered" for a missing mailbox, where the vendors differ. */
+function hostTableDecides(input: BounceInput, codes: Codes, text: string): boolean {
+  const reason = rhostReason({ ...input, ...codes, text });
+  return reason !== undefined && classOfReason(reason) !== undefined && reason !== "filtered";
 }
 
 /** sisimai reads a bare X.2.1 as "filtered" by its status table alone; with no words to say so, postern keeps
@@ -156,7 +148,12 @@ export function classifyBounce(input: BounceInput): BounceVerdict {
   // reasons": SparkPost's Generic Bounce (40); Undetermined (1) is left for failures with no code at all.
   const isPermanent = codes.enhancedCode?.startsWith("5") || (codes.code !== undefined && codes.code >= 500);
   cls ??= input.expired ? 24 : isPermanent ? 40 : 1;
-  if (cls === 10 && decided === undefined && isFilteredUnknown(input.command, codes.enhancedCode, text)) cls = 50;
+  // What the failure states (status, command, the receiver's own text) outranks tables and phrase lists;
+  // a receiver's own error number (Orange, Exchange 2003) is more specific still.
+  if (!transient && !input.expired && classFromProviderCode(text) === undefined && !/^x-unix/i.test(input.diagnosticType ?? "")) {
+    const stated = statedClass(codes, text, input.command) ?? (hostTableDecides(input, codes, text) ? undefined : statedByText(text));
+    if (stated) cls = stated.categoryOnly && bounceCategory(cls) === "block" ? cls : stated.cls;
+  }
   // A permanent refusal worded as a rate or volume limit ("receiving mail at a rate", "too many
   // recipients") refuses our traffic, not the address: a block (sisimai reasons speeding, toomanyconn).
   if (cls === 70 && decided === undefined && !transient && !input.expired && codes.code !== undefined) cls = RATE_WORDS.test(text) ? 50 : 40;

@@ -13,7 +13,8 @@ const DECISIVE: Rule[] = [
   // Relaying refused: our MX choice or their configuration, not the address.
   [/relay(ing)? (access )?(denied|not (permitted|allowed))|(unable|not permitted|not allowed) to relay|we do not relay|(isn't|not) in my list of allowed rcpthosts|relaying (is )?(disallowed|prohibited)|no relaying|relay not allowed|attr36|5\.7\.64/i, 54],
   // Attachments and dangerous content.
-  [/prohibited attachment|attachment (type )?(is )?(not allowed|blocked|rejected|forbidden|prohibited)|file (type|extension|name) (is )?(not allowed|blocked|prohibited|forbidden)|banned (file|attachment|extension)|potential security issue|executable (file|attachment|content)|blocked extension/i, 53],
+  // AOL "...could not be delivered because they are not accepting mail with attachments or embedded images".
+  [/not accepting (mail|messages|e-?mail) with attachments|prohibited attachment|attachment (type )?(is )?(not allowed|blocked|rejected|forbidden|prohibited)|file (type|extension|name) (is )?(not allowed|blocked|prohibited|forbidden)|banned (file|attachment|extension)|potential security issue|executable (file|attachment|content)|blocked extension/i, 53],
   // Greylisting is a deferral whatever words surround it ("Recipient address rejected: Greylisted").
   [/grey ?list|gray ?list|greylisted|graylisted|please come back later/i, 70],
   // Sending too fast is a rate limit, even when the words around it say "rejected".
@@ -21,7 +22,8 @@ const DECISIVE: Rule[] = [
   // recipients this hour" (IB607, with 5.1.1): sisimai reason "speeding", whatever the code says.
   [/try again slower|slow down|sending too fast|too fast|too many (messages|connections|mails)|receiving mail at a rate|sent to too many recipients/i, 70],
   // Our sender, HELO or host was refused: the recipient address is not in question.
-  [/sender address rejected|sender (domain|address) (must exist|not verified|does not exist|is not|rejected)|sender verify failed|verification failed for|helo command rejected|client host rejected|badmailfrom|bad outbound sender|envelope sender (is )?(in|on|not|rejected)/i, 50],
+  // AOL "...could not be delivered because they are not accepting mail from x": the recipient refuses our sender.
+  [/not accepting (mail|messages|e-?mail) from|sender address rejected|sender (domain|address) (must exist|not verified|does not exist|is not|rejected)|sender verify failed|verification failed for|helo command rejected|client host rejected|badmailfrom|bad outbound sender|envelope sender (is )?(in|on|not|rejected)/i, 50],
   // Google Groups refusing a post (the group does not exist or the sender may not post): the list's
   // policy, not the sender's address (sisimai lib/sisimai/lhost/googlegroups.rb: reason "rejected").
   [/^google groups:/i, 50],
@@ -119,6 +121,10 @@ const TRANSIENT: Rule[] = [
   [/try again|temporar(y|ily)|too many (connections|messages|recipients|concurrent|sessions)|rate (limit|exceeded|control)|throttl|deferred|try later|unexpected volume|sending (quota|limit) exceeded|receiving mail at a rate|resources? (temporarily )?unavailable|service (temporarily |currently )?(not )?(un)?available|busy|overloaded|local error in processing|please retry/i, 70],
   [/loop(s| detected|ing)? (back )?|hop count|too many hops|mail loop|routing loop/i, 40],
 ];
+
+/** A decisive phrase that is about something other than the address (relaying, a rate, our sender,
+ *  challenge-response, greylisting): it outweighs an address status such as GoDaddy's 5.1.1 on a rate limit. */
+export const isDecisiveNonAddressText = (text: string): boolean => DECISIVE.some(([re, cls]) => cls !== 10 && re.test(text));
 
 /** Words that say the account exists but is disabled or suspended: a hard bounce whatever else is said. */
 export const isDisabledAccountText = (text: string): boolean => DISABLED.some(([re]) => re.test(text));

@@ -64,3 +64,12 @@ describe("temporary refusals and expiry", () => {
     expect(classifyBounce({}).bounceClass).toBe(1);
   });
 });
+
+describe("a lost SMTP conversation is a network failure", () => {
+  test("Gmail's TEMP_FAILURE and 'connection dropped' are soft, not a block", () => {
+    for (const text of ["Technical details of permanent failure: TEMP_FAILURE: Could not initiate SMTP conversation with any hosts: [x.example (1): Connection dropped]",
+      "Technical details of permanent failure: Connection was dropped by remote host (SENT_HELO)"]) {
+      expect(classifyBounce({ text, enhancedCode: "5.0.0", command: "unknown" }).category).toBe("soft");
+    }
+  });
+});

@@ -25,11 +25,11 @@ describe("a big receiver's own table decides (sisimai rhost data)", () => {
   });
 });
 
-describe("user unknown that did not answer RCPT is a filter (sisimai reason/filtered.rb)", () => {
+describe("user unknown is an invalid recipient whatever command it answered (the vendors, not sisimai's filtered)", () => {
   const text = "550 Unknown user a@x.example";
-  test("a report naming no command: block; RCPT: hard; an X.1.1 status: hard", () => {
-    expect(classifyBounce({ code: 550, text, command: "unknown" }).bounceClass).toBe(50);
-    expect(classifyBounce({ code: 550, text, command: "DATA" }).bounceClass).toBe(50);
+  test("a report naming no command, DATA, RCPT, an X.1.1 status: hard", () => {
+    expect(classifyBounce({ code: 550, text, command: "unknown" }).bounceClass).toBe(10);
+    expect(classifyBounce({ code: 550, text, command: "DATA" }).bounceClass).toBe(10);
     expect(classifyBounce({ code: 550, text, command: "RCPT" }).bounceClass).toBe(10);
     expect(classifyBounce({ code: 550, enhancedCode: "5.1.1", text, command: "unknown" }).bounceClass).toBe(10);
   });

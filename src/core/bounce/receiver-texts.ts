@@ -1,0 +1,50 @@
+// The receivers' own words for "this mailbox (or this domain) does not exist", as they publish or
+// send them. Each says, by the receiver that wrote it, that the address cannot receive mail: an
+// invalid recipient (SparkPost class 10, RFC 3463 X.1.1 semantics) whatever command it answered
+// and whatever generic code it came with (Yahoo sends "dd" texts after DATA with a bare 554, Gmail
+// and qmail have sent "no such user" under 5.7.1). Only texts, with their sources; no other
+// project's code or data. Pure.
+
+interface ReceiverText {
+  re: RegExp;
+  /** Who writes it and where it is published or seen. */
+  source: string;
+}
+
+export const UNKNOWN_RECIPIENT_TEXTS: readonly ReceiverText[] = [
+  { re: /doesn't have an? [\w.-]+ account|delivery error: dd (this user|sorry,? your message to \S+ cannot be delivered\. this (account|mailbox))/i,
+    source: "Yahoo Mail, postmaster.yahooinc.com SMTP error codes: \"554 delivery error: dd This user doesn't have a yahoo.com account\"" },
+  { re: /resolver\.adr\.(ex)?recip(ient)?notfound|recipient not found by smtp address lookup|recipientnotfound/i,
+    source: "Microsoft Exchange Online NDR 5.1.1 / 5.1.10 (learn.microsoft.com, \"Fix NDR error 550 5.1.1\", \"550 5.1.10\")" },
+  { re: /requested action not taken:? mailbox unavailable/i,
+    source: "Outlook.com / Hotmail / IIS SMTP \"550 Requested action not taken: mailbox unavailable\" (RFC 5321 §4.2.3 550 text), sent at RCPT for an unknown mailbox" },
+  { re: /the email account that you tried to reach does not exist/i,
+    source: "Gmail, support.google.com/a/answer/3726730 (SMTP error reference) 550 5.1.1" },
+  { re: /local mailbox \S+ is unavailable: user not found|invalid mailbox\. local mailbox/i,
+    source: "Mail.Ru \"Message was not accepted -- invalid mailbox. Local mailbox x is unavailable: user not found\"" },
+  { re: /пользовател[ья] (не найден|не существует)|нет такого (пользователя|адресата|почтового ящика|ящика)|такого (пользователя|адресата|ящика) нет|(адресат|получатель|почтовый ящик|ящик) не (найден|существует)|неверный (адрес|почтовый ящик)/i,
+    source: "Mail.Ru / Yandex / Rambler Russian NDRs (\"Пользователь не найден\", \"Нет такого пользователя\")" },
+  { re: /用户不存在|用戶不存在|收件人不存在|收信人不存在|邮箱不存在|郵箱不存在|帐号不存在|账号不存在|账户不存在|地址不存在|无此用户|查无此人/,
+    source: "Chinese providers' NDRs (Tencent QQ \"该邮箱不存在\", NetEase/Coremail \"用户不存在\" / \"收件人不存在\")" },
+  { re: /\buser not found\b|\(user not found\)|recipient (address )?not found/i,
+    source: "Novell GroupWise \"The message that you sent was undeliverable to the following: x (user not found)\"; QQ/163 \"550 User not found\"" },
+  { re: /not our customer/i,
+    source: "Comcast postmaster error codes: \"550 5.1.1 <x> Not our Customer\"" },
+  { re: /no such user|mail[- ]?box (is )?not (found|available)|no mailbox (here )?by that name|not a known user|is not an active address/i,
+    source: "Yandex \"550 5.7.1 No such user!\", AOL \"550 MAILBOX NOT FOUND\", qmail \"Sorry, no mailbox here by that name. (#5.1.1)\", qmail badrcptto \"user mail-box not found (#5.7.1)\"" },
+  { re: /address does not exist|recipient does not exist|rcpt <[^>]*> does not exist|user \[?[^\]\s]*\]? does not exist|(user|recipient|addressee) unknown|unknown (user|recipient|addressee)/i,
+    source: "Sendmail \"User unknown\" (RFC 3463 X.1.1), Yahoo \"553 5.3.0 <x>... Address does not exist\", Postfix \"User unknown in local recipient table\"" },
+  { re: /no matches to nameserver query/i,
+    source: "CSO/ph directory mail routers (phquery) at universities: \"No matches to nameserver query\" - no such person" },
+];
+
+/** Words that say the domain (not the mailbox) has no mail service: also an address that cannot receive. */
+export const UNKNOWN_HOST_TEXTS: readonly ReceiverText[] = [
+  { re: /unrouteable (mail domain|address)|all relevant mx records point to non-existent hosts|no (mx|mail exchanger)s?( or a)?( records?)? (for|found)|(couldn't|could not|can't|cannot) find any host named/i,
+    source: "Exim \"Unrouteable address\" / \"unrouteable mail domain\" / \"all relevant MX records point to non-existent hosts\", Sendmail \"Can't find any host named\"" },
+  { re: /host unknown|unknown host|no such domain|name or service not known|host or domain name not found(?!.*try again)|domain (does not exist|not found)|doesn't receive email according to the administrator|nxdomain|host does not accept (e-?)?mail|accepts no mail|null ?mx/i,
+    source: "Sendmail \"Host unknown\", Postfix \"Host or domain name not found\", Gmail RFC 7505 null MX \"doesn't receive email according to the administrator\"" },
+];
+
+export const statesUnknownRecipient = (text: string): boolean => UNKNOWN_RECIPIENT_TEXTS.some((t) => t.re.test(text));
+export const statesUnknownHost = (text: string): boolean => UNKNOWN_HOST_TEXTS.some((t) => t.re.test(text));
