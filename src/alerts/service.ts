@@ -4,13 +4,14 @@
 // firing, reminder and resolution. Incidents live in the store, so a restart neither fires an open
 // alert again nor forgets it. One step at a time: ticks and observations never interleave.
 import { randomBytes } from "node:crypto";
-import type { AlertIncident, AlertStore, StoredAlertRule } from "../core/alerts-port.ts";
+import type { AlertIncident, AlertStore } from "../core/alerts-port.ts";
 import type { Logger } from "../log.ts";
 import { BUILT_IN_RULES, METRICS, coversSubject, isOver, ruleOf, type Rule } from "./rules.ts";
 import { isOpen, step, type Observation } from "./incident.ts";
 import { readRules, type AlertSources } from "./readings.ts";
 import { noticeOf, type AlertChannel, type AlertNotice } from "./notice.ts";
 import { incidentView } from "./rule-input.ts";
+import { configuredRules } from "./configured.ts";
 
 /**
  * What another part reports (the doctor's change feed, the blocklist watch, the DKIM lifecycle):
@@ -143,9 +144,7 @@ export function createAlertService(deps: AlertServiceDeps) {
     },
     /** The configured rules, as stored. */
     configured: () => deps.store.listAlertRules(),
-    addRule: (r: Omit<StoredAlertRule, "id">) => deps.store.insertAlertRule(r),
-    updateRule: (r: StoredAlertRule) => deps.store.updateAlertRule(r),
-    removeRule: (id: number) => deps.store.deleteAlertRule(id),
+    ...configuredRules(deps.store, deps.now),
   };
 }
 
