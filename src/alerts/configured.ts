@@ -16,7 +16,7 @@ export function configuredRules(store: AlertStore, now: () => number) {
     getRule: get,
     /** Validates `input` (AppError invalid) and stores it; `extra` keeps a surface's own fields (channels, muted, name). */
     async createRule(input: RuleInput, source: string, extra: Record<string, unknown> = {}): Promise<StoredAlertRule> {
-      return store.insertAlertRule({ ...ruleFromInput(input, source, now()), extra });
+      return store.insertAlertRule({ ...ruleFromInput(input, source, now(), undefined, source !== "native" && source !== "cli"), extra });
     },
     /** Changes what `input` gives of rule `id`; null when there is no such rule. */
     async changeRule(id: string, input: RuleInput, extra?: Record<string, unknown>): Promise<StoredAlertRule | null> {

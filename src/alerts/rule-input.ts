@@ -31,11 +31,12 @@ export function windowMs(v: unknown): number | undefined {
 }
 
 /** The stored fields of a rule from `input` (a new rule, or `base` changed by what `input` gives). */
-export function ruleFromInput(input: RuleInput, source: string, now: number, base?: StoredAlertRule): Omit<StoredAlertRule, "id"> {
+export function ruleFromInput(input: RuleInput, source: string, now: number, base?: StoredAlertRule, anyMetric = false): Omit<StoredAlertRule, "id"> {
   const metric = input.metric ?? base?.metric;
   if (typeof metric !== "string" || !metric) throw invalid("metric", `required, one of ${CONFIGURABLE.join(", ")}`);
-  if (!isMetric(metric) || !CONFIGURABLE.includes(metric) && !base) throw invalid("metric", `unknown metric "${metric}"; one of ${CONFIGURABLE.join(", ")}`);
-  const preset = BUILT_IN_RULES.find((r) => r.metric === metric)!;
+  // usage_limit (a share of a domain's sending limit) comes only from the vendors' alerts (SendGrid usage_limit, SparkPost monthly_sending_limit).
+  if (!isMetric(metric) || (!CONFIGURABLE.includes(metric) && !base && !anyMetric)) throw invalid("metric", `unknown metric "${metric}"; one of ${CONFIGURABLE.join(", ")}`);
+  const preset = BUILT_IN_RULES.find((r) => r.metric === metric) ?? { threshold: 0.9, window: 3_600_000, minVolume: 0 };
   const threshold = numberOf(input.threshold, "threshold") ?? (base?.metric === metric ? base.threshold : preset.threshold);
   if (METRICS[metric].kind === "rate" && threshold > 1) throw invalid("threshold", `rates are fractions (0.05 for 5 %), got ${threshold}`);
   const minVolume = numberOf(input.min_volume, "min_volume") ?? base?.minVolume ?? preset.minVolume;
