@@ -26,26 +26,27 @@ const open = (d = dir) => makeTestApp({ dir: d, keepDir: true, now: () => clock,
   toml: `[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n[webhooks]\nallow_private = true\n[alerts]\nwebhook = "http://127.0.0.1:${receiver.port}/hook"\nemail = ["ops@ops.test"]\n` });
 
 beforeAll(async () => {
-  sink = await startSink({ script: (rcpt) => (rcpt.startsWith("bad") ? { code: 550, message: "5.1.1 User unknown" } : null) });
+  sink = await startSink({ script: (rcpt) => (rcpt.startsWith("bad") ? { code: 550, message: "5.1.1 User unknown" }
+    : rcpt.startsWith("blocked") ? { code: 554, message: "5.7.1 Service unavailable; Client host [192.0.2.1] blocked using zen.spamhaus.org" } : null) });
   receiver = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: async (req) => { posted.push(await req.json()); return new Response("ok"); } });
   t = await open();
   await t.app.mta.scheduler.start();
 });
 afterAll(async () => { await t.close(); await sink.close(); receiver.stop(true); rmSync(dir, { recursive: true, force: true }); });
 
-/** Sends `n` messages, `bad` of them to refused recipients, and waits until every outcome is recorded. */
-async function stream(n: number, bad: number) {
+/** Sends `n` messages from `domain`, `bad` of them to recipients refused with `kind`, and waits until every outcome is recorded. */
+async function stream(n: number, bad: number, domain = "example.com", kind = "bad") {
   const tag = Math.random().toString(36).slice(2, 8);
-  const before = await outcomes();
+  const before = await outcomes(domain);
   for (let i = 0; i < n; i++) {
-    const to = `${i < bad ? "bad" : "ok"}${i}-${tag}@dest.test`;
-    await t.app.sender.send(principal, { domain: "example.com", source: "native", from: { email: "news@example.com" }, envelopes: [{ to: [{ email: to }], subject: "s", text: "t" }] });
+    const to = `${i < bad ? kind : "ok"}${i}-${tag}@dest.test`;
+    await t.app.sender.send(principal, { domain, source: "native", from: { email: `news@${domain}` }, envelopes: [{ to: [{ email: to }], subject: "s", text: "t" }] });
   }
-  for (let i = 0; i < 400 && (await outcomes()) < before + n; i++) await Bun.sleep(50);
-  expect(await outcomes()).toBe(before + n);
+  for (let i = 0; i < 400 && (await outcomes(domain)) < before + n; i++) await Bun.sleep(50);
+  expect(await outcomes(domain)).toBe(before + n);
 }
-async function outcomes() {
-  const facts = await t.app.activity.statFacts("example.com", { begin: 0, end: clock + H });
+async function outcomes(domain: string) {
+  const facts = await t.app.activity.statFacts(domain, { begin: 0, end: clock + H });
   // Alert mail (tagged postern-alert) goes out through example.com too: not part of the stream.
   return facts.filter((f) => !f.tags.includes("postern-alert") && (f.key.type === "delivered" || (f.key.type === "failed" && !f.key.temporary)))
     .reduce((s, f) => s + f.n, 0);
@@ -117,4 +118,12 @@ test("observe() without `firing` compares the value with each rule's threshold (
   expect(await t.app.alerts.observe({ rule: "dkim_pending", subject: "s2._domainkey.example.com", value: 30 })).toEqual([]);
   expect(await t.app.alerts.observe({ rule: "dkim_pending", subject: "s2._domainkey.example.com", value: 49 }))
     .toMatchObject([{ rule: "dkim_pending", state: "firing", value: 49, threshold: 48 }]);
+});
+
+test("11 % block bounces fire the block rule for that domain only; its hard-bounce rule stays quiet", async () => {
+  await t.app.domains.add("blocks.test");
+  await t.app.domains.verify("blocks.test", true);
+  await stream(100, 11, "blocks.test", "blocked");
+  const notices = (await t.app.alerts.tick()).filter((n) => n.subject === "blocks.test");
+  expect(notices.map((n) => [n.rule, n.state, n.value, n.threshold])).toEqual([["block_rate", "firing", 0.11, 0.1]]);
 });
