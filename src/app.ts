@@ -243,6 +243,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       const deadline = now() + config.server.shutdown_grace;
       // The listeners stay open meanwhile, answering new work 503 / 421; what is in flight finishes.
       while ((requestLoad.open() > 0 || inbound.busy() > 0) && now() < deadline) await Bun.sleep(20);
+      await alerts.stop();
       await tls?.stop();
       await mta.stop(deadline);
       if (server) {
@@ -251,7 +252,6 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       }
       await events.stop();
       await retention.stop();
-      await alerts.stop();
       await access.flushTouches();
       await nodes.stop();
       await store.close();

@@ -67,7 +67,8 @@ export function createAlertService(deps: AlertServiceDeps) {
     if (!incident || incident === current) return null;
     const changed = notify !== null || !current || incident.value !== current.value || incident.clearSince !== current.clearSince
       || incident.threshold !== current.threshold;
-    if (changed) await deps.store.putAlertIncident(incident);
+    // Written only over what was read: when another node stepped it first, that node notifies.
+    if (changed && !(await deps.store.putAlertIncident(incident, current?.updatedAt ?? null))) return null;
     if (!notify) return null;
     const notice = noticeOf(incident, rule, notify, now);
     deps.log.info("alert", { ...notice });

@@ -51,8 +51,12 @@ export interface AlertStore {
   listAlertRules(): Promise<StoredAlertRule[]>;
   /** Deletes the rule and its incidents; false when it does not exist. */
   deleteAlertRule(id: number): Promise<boolean>;
-  /** Writes an incident, replacing the one of the same (ruleId, subject). */
-  putAlertIncident(i: AlertIncident): Promise<void>;
+  /**
+   * Writes an incident over the one of the same (ruleId, subject) if that is still the one the
+   * writer read (its `updatedAt`; null: none was stored). False when another writer (another node
+   * of a shared database) came first: that writer notifies, so an alert fires once in a cluster.
+   */
+  putAlertIncident(i: AlertIncident, readUpdatedAt: number | null): Promise<boolean>;
   /** Incidents, newest first; `open`: only those not resolved. */
   listAlertIncidents(q: { open?: boolean }): Promise<AlertIncident[]>;
 }

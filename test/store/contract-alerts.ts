@@ -21,7 +21,7 @@ export function alertsContract(open: Open, openPeer?: (a: Store) => Store | Prom
     expect(await c.updateAlertRule({ ...r1, id: 99_999 })).toBe(false);
     const inc: AlertIncident = { id: "al1", ruleId: String(r1.id), subject: "a.test", state: "firing", value: 0.1, threshold: 0.5,
       firedAt: NOW, notifiedAt: NOW, clearSince: null, resolvedAt: null, updatedAt: NOW };
-    await c.putAlertIncident(inc);
+    expect(await c.putAlertIncident(inc, null)).toBe(true);
     const b = openPeer ? await openPeer(a) : a;
     expect((await b.control.listAlertRules()).map((r) => [r.id, r.threshold, r.extra])).toEqual([[r1.id, 0.5, { muted: true }], [r2.id, 7200, {}]]);
     expect(await b.control.listAlertIncidents({ open: true })).toEqual([inc]);
@@ -34,16 +34,35 @@ export function alertsContract(open: Open, openPeer?: (a: Store) => Store | Prom
     await a.close();
   });
 
-  test("alert incidents: one per (rule, subject), replaced in place; open ones are those not resolved", async () => {
+  test("alert incidents: one per (rule, subject), written only over the one read; open ones are those not resolved", async () => {
     const store = await open();
     const c = store.control;
     const inc = (ruleId: string, subject: string, at: number): AlertIncident => ({ id: `${ruleId}-${subject}-${at}`, ruleId, subject, state: "firing",
       value: 0.07, threshold: 0.05, firedAt: at, notifiedAt: at, clearSince: null, resolvedAt: null, updatedAt: at });
-    await c.putAlertIncident(inc("hard_bounce_rate", "a.test", NOW));
-    await c.putAlertIncident(inc("hard_bounce_rate", "b.test", NOW + 1));
-    await c.putAlertIncident({ ...inc("hard_bounce_rate", "a.test", NOW), state: "resolved", clearSince: NOW + 10, resolvedAt: NOW + 20, updatedAt: NOW + 20 });
+    expect(await c.putAlertIncident(inc("hard_bounce_rate", "a.test", NOW), null)).toBe(true);
+    expect(await c.putAlertIncident(inc("hard_bounce_rate", "b.test", NOW + 1), null)).toBe(true);
+    // A second first firing of the same pair (another node's) does not overwrite it.
+    expect(await c.putAlertIncident(inc("hard_bounce_rate", "a.test", NOW + 2), null)).toBe(false);
+    const resolved = { ...inc("hard_bounce_rate", "a.test", NOW), state: "resolved" as const, clearSince: NOW + 10, resolvedAt: NOW + 20, updatedAt: NOW + 20 };
+    expect(await c.putAlertIncident(resolved, NOW)).toBe(true);
+    // A step from the row as it was before that write is refused.
+    expect(await c.putAlertIncident({ ...resolved, state: "reminder", updatedAt: NOW + 30 }, NOW)).toBe(false);
     expect((await c.listAlertIncidents({})).map((i) => [i.subject, i.state, i.resolvedAt])).toEqual([["b.test", "firing", null], ["a.test", "resolved", NOW + 20]]);
     expect((await c.listAlertIncidents({ open: true })).map((i) => i.subject)).toEqual(["b.test"]);
     await store.close();
+  });
+
+  test("alert incidents written by two nodes at once: exactly one write lands", async () => {
+    const a = await open();
+    const b = openPeer ? await openPeer(a) : a;
+    const inc: AlertIncident = { id: "x", ruleId: "block_rate", subject: "c.test", state: "firing", value: 0.2, threshold: 0.1, firedAt: NOW,
+      notifiedAt: NOW, clearSince: null, resolvedAt: null, updatedAt: NOW };
+    const first = await Promise.all([a, b, a, b].map((s, k) => s.control.putAlertIncident({ ...inc, id: `n${k}` }, null)));
+    expect(first.filter(Boolean)).toHaveLength(1);
+    const next = await Promise.all([a, b].map((s, k) => s.control.putAlertIncident({ ...inc, id: `n${first.indexOf(true)}`, state: "reminder",
+      updatedAt: NOW + 1 + k }, NOW)));
+    expect(next.filter(Boolean)).toHaveLength(1);
+    if (b !== a) await b.close();
+    await a.close();
   });
 }

@@ -24,11 +24,13 @@ export function createAlertStore(sql: Sql): AlertStore {
         return (await exec(tx as unknown as Sql, "DELETE FROM alert_rules WHERE id = $1", [id])) > 0;
       });
     },
-    async putAlertIncident(i) {
-      await exec(sql, `INSERT INTO alert_incidents (${INCIDENT_COLUMNS}) VALUES (${marks(11)}) ON CONFLICT (rule_id, subject) DO UPDATE SET
-        id = EXCLUDED.id, state = EXCLUDED.state, value = EXCLUDED.value, threshold = EXCLUDED.threshold, fired_at = EXCLUDED.fired_at,
-        notified_at = EXCLUDED.notified_at, clear_since = EXCLUDED.clear_since, resolved_at = EXCLUDED.resolved_at, updated_at = EXCLUDED.updated_at`,
-      incidentValues(i));
+    async putAlertIncident(i, readUpdatedAt) {
+      // One statement each: of two nodes writing the same step, the row's lock lets exactly one through.
+      if (readUpdatedAt === null) {
+        return (await exec(sql, `INSERT INTO alert_incidents (${INCIDENT_COLUMNS}) VALUES (${marks(11)}) ON CONFLICT DO NOTHING`, incidentValues(i))) > 0;
+      }
+      return (await exec(sql, `UPDATE alert_incidents SET id = $3, state = $4, value = $5, threshold = $6, fired_at = $7, notified_at = $8, clear_since = $9,
+        resolved_at = $10, updated_at = $11 WHERE rule_id = $1 AND subject = $2 AND updated_at = $12`, [...incidentValues(i), readUpdatedAt])) > 0;
     },
     async listAlertIncidents(q) {
       const where = q.open ? "WHERE state <> 'resolved'" : "";

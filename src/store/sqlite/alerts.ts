@@ -47,8 +47,11 @@ export function createAlertStore(db: Database): AlertStore {
         return db.query("DELETE FROM alert_rules WHERE id = ?").run(id).changes > 0;
       })();
     },
-    async putAlertIncident(i) {
-      db.query(`INSERT OR REPLACE INTO alert_incidents (${INCIDENT_COLUMNS}) VALUES (${marks(11)})`).run(...incidentValues(i) as never[]);
+    async putAlertIncident(i, readUpdatedAt) {
+      const values = incidentValues(i) as never[];
+      if (readUpdatedAt === null) return db.query(`INSERT INTO alert_incidents (${INCIDENT_COLUMNS}) VALUES (${marks(11)}) ON CONFLICT DO NOTHING`).run(...values).changes > 0;
+      return db.query(`UPDATE alert_incidents SET id = ?3, state = ?4, value = ?5, threshold = ?6, fired_at = ?7, notified_at = ?8, clear_since = ?9,
+        resolved_at = ?10, updated_at = ?11 WHERE rule_id = ?1 AND subject = ?2 AND updated_at = ?12`).run(...values, readUpdatedAt as never).changes > 0;
     },
     async listAlertIncidents(q) {
       const where = q.open ? "WHERE state <> 'resolved'" : "";
