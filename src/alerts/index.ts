@@ -25,12 +25,12 @@ export interface AlertsDeps extends AlertSources {
   stopping: () => boolean;
 }
 
-export function createAlerts(deps: AlertsDeps) {
+export function createAlerts(deps: AlertsDeps, opts: { intervalMs?: number } = {}) {
   const policy = { allowPrivate: deps.config.webhooks.allow_private, resolver: deps.resolver, timeoutMs: deps.config.webhooks.timeout };
   const webhook = createWebhookChannel({ url: deps.config.alerts.webhook, signingKey: deps.signingKey, now: deps.now, log: deps.log,
     send: (url, init) => pinnedRequest(url, init, policy), stopped: deps.stopping });
   const email = createEmailChannel({ to: deps.config.alerts.email, mtaHostname: deps.mtaHostname, domains: deps.domains, send: deps.send, log: deps.log });
-  return createAlertService({ store: deps.store, now: deps.now, log: deps.log, channels: [webhook, email], sources: deps });
+  return createAlertService({ store: deps.store, now: deps.now, log: deps.log, channels: [webhook, email], sources: deps, intervalMs: opts.intervalMs });
 }
 
 export type { AlertService, AlertObservation } from "./service.ts";

@@ -39,6 +39,7 @@ export function createAlertService(deps: AlertServiceDeps) {
   let chain: Promise<unknown> = Promise.resolve();
   const pending = new Set<Promise<void>>();
   let timer: ReturnType<typeof setInterval> | null = null;
+  let first: ReturnType<typeof setTimeout> | null = null;
 
   /** Runs `fn` after every step queued before it. */
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -132,13 +133,18 @@ export function createAlertService(deps: AlertServiceDeps) {
     },
     /** Resolves when every notification handed to a channel so far is done. */
     async settled() { while (pending.size) await Promise.all([...pending]); },
+    /** Reads the rules a few seconds after the start (a restarted server looks at once), then every interval. */
     start() {
       if (timer) return;
-      timer = setInterval(() => void serial(tick).catch((e) => deps.log.error("alert evaluation failed", { error: String(e) })), deps.intervalMs ?? 60_000);
+      const run = () => void serial(tick).catch((e) => deps.log.error("alert evaluation failed", { error: String(e) }));
+      first = setTimeout(run, Math.min(5000, deps.intervalMs ?? 60_000));
+      timer = setInterval(run, deps.intervalMs ?? 60_000);
+      first.unref?.();
       timer.unref?.();
     },
     async stop() {
       if (timer) clearInterval(timer);
+      if (first) clearTimeout(first);
       timer = null;
       await chain;
       await Promise.race([Promise.all([...pending]), Bun.sleep(2000)]);
