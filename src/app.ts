@@ -165,6 +165,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     stopping: () => stopping, ...alertSourcesOf({ activity, now, domains: () => store.control.listDomains(), queue: () => queueAdmin,
       certificate: () => (tls?.provider.health().not_after ?? null), certificateName: config.tls.hostnames[0] ?? new URL(config.server.public_url).hostname }),
     domains: () => store.control.listDomains(), send: (req) => sender.send(ALERTS_PRINCIPAL, req) });
+  recorder.subscribe(alerts);
   const surfaceDeps: SurfaceDeps = { config, access, domains, sender, suppressions, unsubscribeGroups: createUnsubscribeGroupService({ store, now }),
     sendBatches: createSendBatchService({ store, now }), webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey, templates: templateFiles, detector, resolver,

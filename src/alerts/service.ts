@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import type { AlertIncident, AlertStore } from "../core/alerts-port.ts";
 import type { Logger } from "../log.ts";
+import type { Recorded } from "../core/recorder.ts";
 import { BUILT_IN_RULES, METRICS, coversSubject, isOver, ruleOf, type Rule } from "./rules.ts";
 import { isOpen, step, type Observation } from "./incident.ts";
 import { readRules, type AlertSources } from "./readings.ts";
@@ -40,12 +41,20 @@ export function createAlertService(deps: AlertServiceDeps) {
   const pending = new Set<Promise<void>>();
   let timer: ReturnType<typeof setInterval> | null = null;
   let first: ReturnType<typeof setTimeout> | null = null;
+  let nudged: ReturnType<typeof setTimeout> | null = null;
+  let lastRun = 0;
+
+  /** One evaluation in the background (the timer's and the recorder's). */
+  const run = () => {
+    lastRun = performance.now();
+    void serial(tick).catch((e) => deps.log.error("alert evaluation failed", { error: String(e) }));
+  };
 
   /** Runs `fn` after every step queued before it. */
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
-    const run = chain.then(fn, fn);
-    chain = run.catch(() => {});
-    return run;
+    const next = chain.then(fn, fn);
+    chain = next.catch(() => {});
+    return next;
   };
 
   async function rules(): Promise<Rule[]> {
@@ -133,10 +142,19 @@ export function createAlertService(deps: AlertServiceDeps) {
     },
     /** Resolves when every notification handed to a channel so far is done. */
     async settled() { while (pending.size) await Promise.all([...pending]); },
+    /**
+     * A bounce or complaint was recorded (the recorder's subscriber, one line in app.ts): once
+     * started, the rules are read again within seconds rather than at the next minute, at most once
+     * every 15 s, so a bad stream is noticed while it runs and a busy one costs no more reads.
+     */
+    recorded(r: Recorded) {
+      if (!timer || nudged || !r.events.some((e) => (e.type === "failed" && e.severity !== "temporary") || e.type === "complained")) return;
+      nudged = setTimeout(() => { nudged = null; run(); }, Math.max(2000, lastRun + 15_000 - performance.now()));
+      nudged.unref?.();
+    },
     /** Reads the rules a few seconds after the start (a restarted server looks at once), then every interval. */
     start() {
       if (timer) return;
-      const run = () => void serial(tick).catch((e) => deps.log.error("alert evaluation failed", { error: String(e) }));
       first = setTimeout(run, Math.min(5000, deps.intervalMs ?? 60_000));
       timer = setInterval(run, deps.intervalMs ?? 60_000);
       first.unref?.();
@@ -145,6 +163,7 @@ export function createAlertService(deps: AlertServiceDeps) {
     async stop() {
       if (timer) clearInterval(timer);
       if (first) clearTimeout(first);
+      if (nudged) clearTimeout(nudged);
       timer = null;
       await chain;
       await Promise.race([Promise.all([...pending]), Bun.sleep(2000)]);
