@@ -60,7 +60,7 @@ export async function readRules(rules: readonly Rule[], sources: AlertSources, n
   try {
     out.push(...await rateReadings(rates, sources, now));
   } catch (e) {
-    if (rates[0]) onError(rates[0], e);
+    for (const rule of rates) onError(rule, e);
   }
   for (const rule of rules.filter((r) => METRICS[r.metric].kind === "gauge")) {
     try {

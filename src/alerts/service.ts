@@ -94,7 +94,12 @@ export function createAlertService(deps: AlertServiceDeps) {
   async function tick(): Promise<AlertNotice[]> {
     const now = deps.now();
     const all = await rules();
-    const readings = await readRules(all, deps.sources, now, (rule, e) => deps.log.warn("alert rule not read", { rule: rule.id, error: String(e) }));
+    // A rule whose source failed is not read now: its open incidents wait rather than count as under.
+    const unread = new Set<string>();
+    const readings = await readRules(all, deps.sources, now, (rule, e) => {
+      unread.add(rule.id);
+      deps.log.warn("alert rule not read", { rule: rule.id, error: String(e) });
+    });
     const incidents = await incidentsByKey();
     const out: AlertNotice[] = [];
     const seen = new Set<string>();
@@ -106,7 +111,7 @@ export function createAlertService(deps: AlertServiceDeps) {
     const byId = new Map(all.map((r) => [r.id, r]));
     for (const inc of incidents.values()) {
       const rule = byId.get(inc.ruleId);
-      if (!rule || !isOpen(inc) || seen.has(key(inc.ruleId, inc.subject))) continue;
+      if (!rule || !isOpen(inc) || unread.has(rule.id) || seen.has(key(inc.ruleId, inc.subject))) continue;
       // An event rule stays as it was last told; a rate or gauge with no reading now (no mail in the window) is under.
       const event = METRICS[rule.metric].kind === "event";
       const obs = event ? { firing: inc.clearSince === null, value: inc.value, threshold: rule.threshold } : { firing: false, value: 0, threshold: rule.threshold };

@@ -50,3 +50,28 @@ test("on a started server a hard-bounce stream is noticed within seconds of its 
     await sink.close();
   }
 }, 90_000);
+
+test("a source that fails leaves its open alerts as they were: they resolve only on readings back under", async () => {
+  const { statKeyOf } = await import("../../src/core/stats/stat-key.ts");
+  const fact = (type: "accepted" | "failed", i: number) => ({ at: 1, domain: "flaky.test", tags: [], rcptDomain: "d.test", campaign: "", template: "", ipPool: "",
+    n: 1, bytes: 0, key: statKeyOf({ id: `e${i}`, type, messageId: `m${i}`, recipient: `r${i}@d.test`, domain: "flaky.test", timestamp: 1, tags: [], metadata: {},
+      ...(type === "failed" ? { severity: "permanent", code: 550, description: "5.1.1 User unknown", attempt: 1 } : {}) } as never) });
+  let facts: () => unknown[] = () => [...Array.from({ length: 100 }, (_, i) => fact("accepted", i)), ...Array.from({ length: 9 }, (_, i) => fact("failed", i))];
+  let clock = Date.now();
+  const own = await openSqliteStore(":memory:", ["us"]);
+  const alerts = createAlerts({ config: { alerts: { webhook: "", email: [] }, webhooks: { allow_private: true, timeout: 2000 } }, store: own.control,
+    resolver: createMockResolver({}), now: () => clock, log: createLogger({ level: "silent" }), mtaHostname: "mta.test", signingKey: "k",
+    domains: async () => [], send: async () => ({}), stopping: () => false, statFacts: async () => facts() as never, oldestQueuedAt: async () => null,
+    usage: async () => [], certificate: () => null });
+  const states = async () => (await alerts.tick()).filter((n) => n.subject === "flaky.test").map((n) => `${n.rule}:${n.state}`);
+  expect(await states()).toEqual(["hard_bounce_rate:firing"]);
+  facts = () => { throw new Error("store unreachable"); };
+  clock += 2 * 3_600_000;
+  expect(await states()).toEqual([]);
+  expect((await own.control.listAlertIncidents({ open: true })).map((i) => [i.ruleId, i.clearSince])).toEqual([["hard_bounce_rate", null]]);
+  facts = () => [];
+  expect(await states()).toEqual([]);
+  clock += 3_600_000;
+  expect(await states()).toEqual(["hard_bounce_rate:resolved"]);
+  await own.close();
+});
