@@ -15,7 +15,7 @@ import { createThrottle } from "./core/throttle.ts";
 import { createRateLimiter } from "./core/rate-limit.ts";
 import { createDomainService } from "./core/domains.ts";
 import { spfMechanism } from "./core/domain-dns.ts";
-import { ensureAccount } from "./core/account.ts";
+import { ACCOUNT_ID, ensureAccount } from "./core/account.ts";
 import { createSendService } from "./core/send.ts";
 import { createRecorder } from "./core/recorder.ts";
 import { createHttpHandler } from "./api/server.ts";
@@ -67,6 +67,8 @@ import { createDiskGuard, guardSends } from "./core/disk-guard.ts";
 import { freeSpaceOf } from "./ops/free-space.ts";
 import { AppError } from "./core/errors.ts";
 import { RENEW_PATH, createHttpsListener, createTls, handleRenew } from "./tls/index.ts";
+import { createAlerts } from "./alerts/index.ts";
+import { alertSourcesOf } from "./alerts/sources.ts";
 
 export interface AppOptions {
   resolver?: Resolver;
@@ -158,11 +160,17 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const templateFiles = createTemplateStore({ dir: config.storage.templates_dir });
   const templateService = createTemplateService({ repo: store.templates, files: templateFiles, now });
   const lists = createListService({ repo: store.lists, now });
+  // Alerts (docs/alerts.md): read every minute once started; the queue admin is built below and read only then.
+  const alerts = createAlerts({ config, store: store.control, resolver, now, log: log.child("alerts"), mtaHostname, signingKey: account.webhookSigningKey,
+    stopping: () => stopping, ...alertSourcesOf({ activity, now, domains: () => store.control.listDomains(), queue: () => queueAdmin,
+      certificate: () => (tls?.provider.health().not_after ?? null), certificateName: config.tls.hostnames[0] ?? new URL(config.server.public_url).hostname }),
+    domains: () => store.control.listDomains(), send: (req) => sender.send(ALERTS_PRINCIPAL, req) });
+  recorder.subscribe(alerts);
   const surfaceDeps: SurfaceDeps = { config, access, domains, sender, suppressions, unsubscribeGroups: createUnsubscribeGroupService({ store, now }),
     sendBatches: createSendBatchService({ store, now }), webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey, templates: templateFiles, detector, resolver,
     outbound: events.outbound, eventWebhookPublicKey: events.publicKey, inboundRules, bots: createBotApi({ detector, verdicts: botVerdicts, now }),
-    templateService, lists, receiverReports, egress };
+    templateService, lists, receiverReports, egress, alerts };
 
   const interactions = createInteractionRecorder({ store, recorder, detector, now });
 
@@ -206,7 +214,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   return {
     config, store, log, now, resolver, metrics, access, domains, sender, mta, http, surfaces, mtaHostname, codec, newAccountKey,
     suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules, nodes, receiverReports, retention, egress,
-    tls, secret,
+    tls, secret, alerts,
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */
     async start(): Promise<Record<string, string>> {
       // One process per node id: a starting node takes back its own claims at once (scheduler.start).
@@ -222,6 +230,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       await mta.scheduler.start();
       events.start();
       retention.start();
+      alerts.start();
       return { http: listening, smtp, ...(tls ? { tls: server.scheme() === "https" ? "https" : "plain http until a certificate exists" } : {}),
         ...(redirect ? { http_redirect: redirect } : {}) };
     },
@@ -235,6 +244,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       const deadline = now() + config.server.shutdown_grace;
       // The listeners stay open meanwhile, answering new work 503 / 421; what is in flight finishes.
       while ((requestLoad.open() > 0 || inbound.busy() > 0) && now() < deadline) await Bun.sleep(20);
+      await alerts.stop();
       await tls?.stop();
       await mta.stop(deadline);
       if (server) {
@@ -250,6 +260,9 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     },
   };
 }
+
+/** Who alert mail is sent as to the send service: the account (src/alerts/channels/email.ts picks the domain). */
+const ALERTS_PRINCIPAL = { accountId: ACCOUNT_ID, keyId: "alerts", kind: "account" as const, domain: null, grants: [] };
 
 /**
  * `postern restore`: the engine's own restore of a backup into config's data (no store is opened:

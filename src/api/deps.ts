@@ -22,6 +22,7 @@ import type { SendBatchService } from "../core/send-batches.ts";
 import type { EgressService } from "../core/egress/service.ts";
 
 import type { ReceiverReportService } from "../core/receiver-reports.ts";
+import type { AlertService } from "../alerts/service.ts";
 
 export interface SurfaceDeps {
   config: Config;
@@ -62,4 +63,6 @@ export interface SurfaceDeps {
   receiverReports: ReceiverReportService;
   /** Egress sources and pools with their warm-up state (the vendors' IP and pool listings). */
   egress: EgressService;
+  /** Alert rules and incidents (src/alerts, docs/alerts.md). */
+  alerts: AlertService;
 }

@@ -37,6 +37,7 @@ export interface Config {
   validation: { smtp_probe: boolean };
   /** Milliseconds; 0: forever. */
   retention: { events: number; messages: number; inbound: number };
+  alerts: { webhook: string; email: string[] };
   tls: {
     acme: boolean; acme_directory: string; acme_email: string; acme_ca_file: string; hostnames: string[]; http_listen: string;
     cert_file: string; key_file: string;
@@ -168,6 +169,8 @@ function checkMeaning(cfg: Config, where: string, problems: string[]) {
   if (cfg.server.claim_lease < 1000) problems.push(`${where}: server.claim_lease: at least 1s (the lease is renewed every third of it)`);
   if (Boolean(cfg.smtp.tls_cert) !== Boolean(cfg.smtp.tls_key)) problems.push(`${where}: smtp.tls_cert and smtp.tls_key must be set together`);
   if (Boolean(cfg.tls.cert_file) !== Boolean(cfg.tls.key_file)) problems.push(`${where}: tls.cert_file and tls.key_file must be set together`);
+  if (cfg.alerts.webhook && !/^https?:\/\/[^/\s]+/.test(cfg.alerts.webhook)) problems.push(`${where}: alerts.webhook: expected an http(s) URL, got "${cfg.alerts.webhook}"`);
+  for (const a of cfg.alerts.email) if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(a)) problems.push(`${where}: alerts.email: expected e-mail addresses, got "${a}"`);
   if (cfg.tls.acme && cfg.tls.cert_file) problems.push(`${where}: tls.acme and tls.cert_file: choose one (ACME or certificate files)`);
   if (cfg.tls.acme && !/^https:\/\//.test(cfg.tls.acme_directory)) problems.push(`${where}: tls.acme_directory: expected an https URL`);
   if (cfg.tls.http_listen && !hostPort.test(cfg.tls.http_listen)) problems.push(`${where}: tls.http_listen: expected host:port, got "${cfg.tls.http_listen}"`);

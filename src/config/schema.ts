@@ -30,6 +30,7 @@ export const SECTIONS: SectionDef[] = [
   { name: "validation", description: "Address validation" },
   { name: "retention", description: "How long data is kept (\"0\": forever); suppressions, domains, keys, credentials and templates never expire (docs/retention.md)" },
   { name: "tls", description: "HTTPS for [server] listen and STARTTLS for inbound SMTP: certificates from an ACME CA, or files of your own (docs/tls.md)" },
+  { name: "alerts", description: "Where alerts go: bounce, block and complaint rates, queue age, certificate expiry, blocklistings, failing checks (docs/alerts.md)" },
 ];
 
 const k = (section: string, key: string, type: KeyType, def: unknown, description: string, example?: string): KeyDef =>
@@ -94,6 +95,8 @@ export const KEYS: KeyDef[] = [
   k("tls", "http_listen", "string", "", "host:port answering HTTP-01 challenges and redirecting everything else to https; empty: none", '"0.0.0.0:80"'),
   k("tls", "cert_file", "string", "", "or a certificate of your own (PEM, chain included) ...", '"/etc/postern/cert.pem"'),
   k("tls", "key_file", "string", "", "... and its key; both reloaded when the files change", '"/etc/postern/key.pem"'),
+  k("alerts", "webhook", "string", "", "URL: alerts as signed JSON (same signature scheme as native webhooks)", '"https://ops.example.com/postern-alerts"'),
+  k("alerts", "email", "strings", [], "addresses; alert mail is sent through postern itself"),
 ];
 
 /**

@@ -8,6 +8,7 @@ export const RIGHTS = [
   "webhooks.read", "webhooks.manage", "suppressions.read", "suppressions.manage", "validation.use",
   "templates.read", "templates.manage", "lists.read", "lists.manage", "inbound.read", "inbound.manage",
   "bots.use", "account.read", "account.manage",
+  "alerts.read", "alerts.manage",
 ] as const;
 
 export type Right = (typeof RIGHTS)[number];

@@ -62,6 +62,11 @@ describe("bad config files name the file, the key and the problem", () => {
   test("every problem is reported, not only the first", () => expect(problems(`[server]\nlisen = 1\n[mta]\nretry = 3\n`).length).toBe(2));
   test("a remote zone that is not in zones.names", () => expect(problems(`[zones]\nnames = ["us"]\n[zones.eu]\nurl = "https://eu.example"\n`)[0]).toMatch(/zones\.eu/));
   test("a bad route", () => expect(problems(`[mta.routes]\n"x.org" = "a b"\n`)[0]).toMatch(/mta\.routes\."x\.org"/));
+  test("[alerts]: an http(s) webhook URL and e-mail addresses", () => {
+    expect(problems(`[alerts]\nwebhook = "ops.example.com/hook"\n`)[0]).toMatch(/alerts\.webhook: expected an http\(s\) URL/);
+    expect(problems(`[alerts]\nemail = ["ops@example.com", "ops"]\n`)).toEqual([expect.stringMatching(/alerts\.email: expected e-mail addresses, got "ops"$/)]);
+    expect(load(`[alerts]\nwebhook = "https://ops.example.com/hook"\nemail = ["ops@example.com"]\n`).alerts).toEqual({ webhook: "https://ops.example.com/hook", email: ["ops@example.com"] });
+  });
   test("[tls]: ACME or files, not both; files in pairs; http_listen as host:port", () => {
     expect(problems(`[tls]\nacme = true\ncert_file = "a"\nkey_file = "b"\n`)[0]).toMatch(/tls\.acme and tls\.cert_file: choose one/);
     expect(problems(`[tls]\ncert_file = "a"\n`)[0]).toMatch(/tls\.cert_file and tls\.key_file/);

@@ -200,8 +200,11 @@ describe("console in Chromium", () => {
     await waitForText(page, "No webhooks for this domain.");
   });
 
-  test("queue: pending by destination, Retry and Purge", async () => {
+  test("queue: open alerts, pending by destination, Retry and Purge", async () => {
+    await env.t.app.alerts.observe({ rule: "blocklist", subject: "192.0.2.44", firing: true });
     await clickLink(page, "Queue");
+    await waitForText(page, "Open alerts");
+    await waitForText(page, "192.0.2.44");
     await waitForText(page, "stuck.test");
     await waitForText(page, "Destinations");
     await screenshot(page, "queue");

@@ -19,6 +19,7 @@ const SENDGRID: [string, Right, Right][] = [
   ["user.account", "account.read", "account.read"],
   // ips.read, ips.pools.read, ips.warmup.read: the egress listings (read-only here).
   ["ips", "account.read", "account.read"],
+  ["alerts", "alerts.read", "alerts.manage"],
 ];
 
 /** The rights of a SendGrid scope, or null for a word that is not one. */

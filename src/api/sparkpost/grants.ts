@@ -30,11 +30,12 @@ const SPARKPOST: Record<string, Right[]> = {
   "ip_pools/manage": ["account.read"],
   "recipient-validation/preview": ["validation.use"],
   "recipient-validation/manage": ["validation.use"],
+  "alerts/manage": ["alerts.read", "alerts.manage"],
 };
 
 const NO_RIGHT = [
   "users/self-manage", "users/manage", "users/token-manage", "grants/view", "subaccount/manage", "subaccount/view",
-  "messaging-tools/manage", "ab-testing/manage", "alerts/manage", "signals/manage",
+  "messaging-tools/manage", "ab-testing/manage", "signals/manage",
   "support/manage", "events/ingest", "data_privacy/manage",
 ];
 

@@ -5,6 +5,13 @@ import { h, table, when, toast, button, actions } from "./dom.js";
 
 export async function queuePage(ctx) {
   ctx.view.append(h("h1", {}, "Queue"));
+  // Open alerts (docs/alerts.md): only an account session may read them; a domain session sees no card.
+  const open = await get("/alerts").catch(() => null);
+  if (open) {
+    ctx.view.append(h("section", { class: "card", id: "alerts" }, h("h2", {}, "Open alerts"),
+      table(["Rule", "State", "Subject", "Value", "Threshold", "Since"], open.alerts.map((a) => [a.rule, a.state, a.subject, String(a.value),
+        String(a.threshold), when(Date.parse(a.fired_at))]), "No open alerts.")));
+  }
   const dests = h("section", { class: "card" });
   const list = h("section", { class: "card" });
   const draw = async () => {

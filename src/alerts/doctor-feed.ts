@@ -1,0 +1,21 @@
+// The doctor's change feed as alert observations, so app.ts wires it in one line:
+// `doctor.onChange((c) => { const o = observationOfChange(c); if (o) void alerts.observe(o); })`.
+// A check turning `error` fires the `check` rule (subject `<check id>:<subject>`, or the id for a
+// machine-wide check) and leaving `error` clears it; a blocklist entry turning `listed` fires the
+// `blocklist` rule for the address or domain and `clear` clears it. An `unknown` answer (a refused
+// resolver, a timeout) says nothing either way and is no observation.
+import type { AlertObservation } from "./service.ts";
+
+/** One change of the doctor's feed (a check's severity or a blocklist entry's state, from → to). */
+export interface DoctorChange { kind: "check" | "blocklist"; id: string; subject: string; from: string; to: string; at: number | string }
+
+export function observationOfChange(c: DoctorChange): AlertObservation | null {
+  if (c.to === "unknown") return null;
+  const at = typeof c.at === "number" ? c.at : Date.parse(c.at);
+  const when = Number.isFinite(at) ? { at } : {};
+  if (c.kind === "check") {
+    const subject = c.subject && c.subject !== c.id ? `${c.id}:${c.subject}` : c.id;
+    return { rule: "check", subject, firing: c.to === "error", ...when };
+  }
+  return { rule: "blocklist", subject: c.subject, firing: c.to === "listed", ...when };
+}

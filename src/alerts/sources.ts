@@ -1,0 +1,38 @@
+// The readings' sources (readings.ts) from the services that already keep the numbers: the stat
+// facts (activity.statFacts: live events and retention's rollups), the queue admin's oldest
+// waiting message per destination, the certificate provider's expiry and the sending limits.
+import type { ActivityService } from "../core/activity.ts";
+import type { Domain } from "../core/model.ts";
+import type { DestinationQueueAdmin } from "../core/queue-admin.ts";
+import { windowStart } from "../core/limits.ts";
+import type { AlertSources } from "./readings.ts";
+
+export interface SourceDeps {
+  activity: Pick<ActivityService, "statFacts" | "sendsSince">;
+  now: () => number;
+  domains: () => Promise<Domain[]>;
+  /** The queue admin (built after the alerts in app.ts; asked only once they run). */
+  queue: () => Pick<DestinationQueueAdmin, "byDestination">;
+  /** The served certificate's not-after (ISO), null without one. */
+  certificate: () => string | null;
+  certificateName: string;
+}
+
+export function alertSourcesOf(deps: SourceDeps): AlertSources {
+  return {
+    statFacts: (q) => deps.activity.statFacts(null, q),
+    async oldestQueuedAt(domain) {
+      const waiting = await deps.queue().byDestination(domain);
+      return waiting.length ? Math.min(...waiting.map((d) => d.oldestAt)) : null;
+    },
+    certificate() {
+      const notAfter = deps.certificate();
+      return notAfter ? { subject: deps.certificateName, notAfter: Date.parse(notAfter) } : null;
+    },
+    async usage() {
+      const limited = (await deps.domains()).filter((d) => d.limitMax > 0);
+      return Promise.all(limited.map(async (d) => ({ domain: d.name, max: d.limitMax,
+        used: await deps.activity.sendsSince(d.name, windowStart(d.limitWindow, deps.now())) })));
+    },
+  };
+}

@@ -1,0 +1,10 @@
+// Console: the open alerts (firing or reminded, not yet resolved), shown on the Queue page beside
+// the other "is the server well" facts. Account sessions only: alerts are the installation's.
+import { Elysia } from "elysia";
+import type { ConsoleDeps } from "./deps.ts";
+import { permissions } from "../permission.ts";
+
+export function alertRoutes(deps: Pick<ConsoleDeps, "alerts">) {
+  return new Elysia({ prefix: "/ui/api" }).use(permissions)
+    .get("/alerts", async () => ({ alerts: await deps.alerts.incidents(true) }), { permission: { right: "alerts.read", keys: "account" } });
+}
