@@ -20,6 +20,7 @@ import type { InboundRules } from "../core/inbound/rules.ts";
 import type { UnsubscribeGroupService } from "../core/unsubscribe-groups.ts";
 import type { SendBatchService } from "../core/send-batches.ts";
 import type { EgressService } from "../core/egress/service.ts";
+import type { TrackingHostService } from "../core/tracking-hosts.ts";
 
 import type { ReceiverReportService } from "../core/receiver-reports.ts";
 
@@ -62,4 +63,6 @@ export interface SurfaceDeps {
   receiverReports: ReceiverReportService;
   /** Egress sources and pools with their warm-up state (the vendors' IP and pool listings). */
   egress: EgressService;
+  /** Each domain's tracking host (docs/tracking-hosts.md). */
+  trackingHosts: TrackingHostService;
 }
