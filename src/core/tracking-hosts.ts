@@ -139,6 +139,8 @@ export function createTrackingHostService(deps: TrackingHostDeps) {
       return view(d);
     },
     checkAll: checkAllOnce,
+    /** True when certificates for tracking hosts are ordered here ([tls] acme). */
+    canOrderCertificates: () => deps.certificates?.canOrder ?? false,
     /** Orders a new certificate for the domain's host now; refused while the host does not resolve here. */
     async renewCertificate(name: string): Promise<TrackingHostView> {
       const v = await this.check(name);

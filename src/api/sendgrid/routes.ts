@@ -19,8 +19,9 @@ import { templateRoutes, templateVersionRoutes } from "./templates.ts";
 import { mailRoutes } from "./mail.ts";
 import { validationRoutes } from "./validation.ts";
 import { ipRoutes } from "./ips.ts";
+import { linkBrandingRoutes } from "./link-branding.ts";
 
-type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now" | "templateService" | "webhooks" | "outbound" | "eventWebhookPublicKey" | "inboundRules" | "domains" | "activity" | "unsubscribeGroups" | "sendBatches" | "egress">;
+type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now" | "templateService" | "webhooks" | "outbound" | "eventWebhookPublicKey" | "inboundRules" | "domains" | "activity" | "unsubscribeGroups" | "sendBatches" | "egress" | "trackingHosts">;
 
 export function createSendgridSurface(deps: SendgridDeps): SurfaceHandler {
   return new Elysia({ name: "sendgrid" })
@@ -38,5 +39,6 @@ export function createSendgridSurface(deps: SendgridDeps): SurfaceHandler {
     .use(mailRoutes(deps))
     .use(validationRoutes(deps))
     .use(ipRoutes(deps))
+    .use(linkBrandingRoutes(deps))
     .use(activityRoutes(deps));
 }

@@ -21,6 +21,7 @@ import { inboundRoutes } from "./inbound.ts";
 import { templateRoutes } from "./templates.ts";
 import { recipientListRoutes } from "./recipient-lists.ts";
 import { ipPoolRoutes } from "./ip-pools.ts";
+import { trackingDomainRoutes } from "./tracking-domains.ts";
 
 export function createSparkpostSurface(deps: SurfaceDeps): SurfaceHandler {
   return new Elysia({ name: "sparkpost" })
@@ -43,5 +44,6 @@ export function createSparkpostSurface(deps: SurfaceDeps): SurfaceHandler {
       .use(metricListRoutes(deps))
       .use(recipientValidationRoutes(deps))
       .use(accountRoutes(deps))
-      .use(ipPoolRoutes(deps)));
+      .use(ipPoolRoutes(deps))
+      .use(trackingDomainRoutes(deps)));
 }
