@@ -26,6 +26,7 @@ let sink: Sink;
 let ports: TlsPorts;
 let app: App;
 let key = "";
+let accountKey = "";
 
 beforeAll(async () => {
   dns = await startDnsmasq([{ type: "A", name: NAME, value: "127.0.0.1" }, { type: "CNAME", name: HOST, value: NAME }]);
@@ -42,6 +43,7 @@ beforeAll(async () => {
   await app.domains.add("example.test");
   await app.domains.verify("example.test", true);
   key = (await app.access.createKey({ kind: "domain", domain: "example.test" })).key;
+  accountKey = (await app.access.createKey({ kind: "account" })).key;
   await app.start();
   await until("main certificate", () => app.tls!.provider.health(), (h) => h.state === "ok", 90);
 }, 120_000);
@@ -89,6 +91,21 @@ test("new mail's links are https on the domain's host, and the link answers ther
   });
   expect(answer).toEqual({ status: 302, location: "https://shop.example.org/x" });
 }, 60_000);
+
+test("Mailgun's /v2/x509 shows the certificate served, and refuses to order another while it is valid", async () => {
+  const call = (method: string, path: string) => app.http(new Request(`http://127.0.0.1${path}`, { method, headers: { authorization: `Basic ${btoa(`api:${accountKey}`)}` } }));
+  const status = await call("GET", `/v2/x509/${HOST}/status`);
+  expect(status.status).toBe(200);
+  const body = await status.json() as { status: string; error: string; certificate: string };
+  expect(body.status).toBe("active");
+  expect(body.error).toBe("");
+  expect(body.certificate).toContain("BEGIN CERTIFICATE");
+  expect((await httpsPresents(ports.http, HOST)).serial).toBe(new (await import("node:crypto")).X509Certificate(body.certificate).serialNumber.toUpperCase());
+  const again = await call("POST", `/v2/x509/${HOST}`);
+  expect(await again.json()).toEqual({ message: `x509 key pair generation has already been initiated for ${HOST}` });
+  expect(again.status).toBe(409);
+  expect((await call("PUT", `/v2/x509/${HOST}`)).status).toBe(409);
+});
 
 test("plain http on a tracking host (before its certificate) reaches http_listen, which sends it on to public_url over https", async () => {
   const res = await fetch(`http://127.0.0.1:${ports.redirect}/t/c/abc?x=1`, { headers: { host: HOST }, redirect: "manual" });

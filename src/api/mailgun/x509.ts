@@ -5,7 +5,7 @@
 import { Elysia } from "elysia";
 import type { SurfaceDeps } from "../deps.ts";
 import type { TrackingHostView } from "../../core/tracking-hosts.ts";
-import { conflict, invalid, notFound } from "../../core/errors.ts";
+import { invalid, notFound } from "../../core/errors.ts";
 import { json } from "../errors.ts";
 import { permissions } from "../permission.ts";
 import { accountOnly } from "./policy.ts";
@@ -25,8 +25,9 @@ export function x509Routes(deps: Deps) {
     // The check starts the order of a host seen resolving for the first time.
     const v = await deps.trackingHosts.check((await hostOf(name)).domain);
     if (v.state === "pending") throw invalid(`invalid CNAME record: ${v.host} ${v.note}`);
-    if (state === "processing" || (state === "active" && !again)) throw conflict(`x509 key pair generation has already been initiated for ${v.host}`);
-    if (state === "active") throw conflict(`the x509 certificate of ${v.host} is still valid`);
+    // Mailgun's 409 here (its other duplicates are 400s, errors.ts).
+    if (state === "processing" || (state === "active" && !again)) return json(409, { message: `x509 key pair generation has already been initiated for ${v.host}` });
+    if (state === "active") return json(409, { message: `the x509 certificate of ${v.host} is still valid` });
     // An expired or failed one is ordered again, in the background: the answer says where to look, as Mailgun's does.
     if (state !== "none") void deps.trackingHosts.renewCertificate(v.domain).catch(() => {});
     return json(202, { message: "Initiated x509 key pair generation", location: `/v2/x509/${v.host}/status` });
