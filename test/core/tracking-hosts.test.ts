@@ -56,6 +56,13 @@ describe("a domain's own tracking host", () => {
     expect(await serverAddresses({ egressAddresses: [], mtaHostname: "mta.test", resolver, publicAddresses: ["2001:DB8:0:0::1"] })).toEqual(["2001:db8::1"]);
   });
 
+  test("the server checks every host when it starts (and then on its tick), without being asked", async () => {
+    let v = await t.app.trackingHosts.get("good.test");
+    for (let i = 0; i < 100 && v.state === "pending"; i++, v = await t.app.trackingHosts.get("good.test")) await Bun.sleep(50);
+    expect(v).toMatchObject({ state: "resolving", note: "resolves to this server" });
+    expect((await t.app.domains.require("good.test")).tracking?.changedAt).toBeGreaterThan(0);
+  });
+
   let oldClick = "";
   test("domain set --tracking-host: accepted before its record exists; until it resolves here new mail's links use public_url", async () => {
     await t.app.trackingHosts.checkAll(); // the server's own first check (started with it) is over

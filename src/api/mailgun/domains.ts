@@ -78,7 +78,8 @@ export function domainRoutes(deps: Deps) {
         if (pool && !deps.egress.directory.hasPool(pool)) throw invalid(`unknown ip pool "${pool}"`, "pool_id");
         let d = await deps.domains.add(name, { wildcard: wildcardOf(form), zone: form.get("data_location") || undefined });
         if (pool) d = await deps.domains.set(d.name, { pool });
-        d = await setPrefix(d, prefix);
+        // A host that is already another domain's is refused: no half-made domain stays behind.
+        d = await setPrefix(d, prefix).catch(async (e) => { await deps.domains.remove(d.name); throw e; });
         await setPostmasterPassword(d.name, form);
         return detail(d, "Domain has been created");
       }, { permission: accountOnly("domains.manage") })

@@ -34,6 +34,11 @@ describe("web_prefix and web_scheme", () => {
     expect(badScheme.details ?? badScheme.message).toMatch(/web_scheme/);
     expect((await h.mg.domains.update("example.com", { web_prefix: "not valid" } as never).catch((e) => e)).status).toBe(400);
     expect((await h.t.app.trackingHosts.get("example.com")).host).toBe("track.example.com");
+    // A prefix naming another domain's host: refused, and the domain is not left half-made.
+    await h.t.app.domains.add("shop.test");
+    await h.t.app.trackingHosts.set("shop.test", "x.clash.test");
+    expect((await h.mg.domains.create({ name: "clash.test", web_prefix: "x" } as never).catch((e) => e)).status).toBe(400);
+    expect(await h.t.app.domains.get("clash.test")).toBeNull();
   });
 });
 
