@@ -100,6 +100,16 @@ export function createTrackingHostService(deps: TrackingHostDeps) {
     deps.certificates?.want(wanted);
   }
 
+  /** Checks one domain's host now (the vendors' verify/validate calls); orders its certificate once it resolves. */
+  async function check(name: string): Promise<TrackingHostView> {
+    const d = await checkDomain(await require(name), await deps.serverAddresses());
+    if (trackingStateOf(d) !== "pending") {
+      const hosts = (await control.listDomains()).filter((x) => trackingStateOf(x) !== "pending").map(trackingHostOf);
+      deps.certificates?.want([...new Set([...hosts, trackingHostOf(d)])]);
+    }
+    return view(d);
+  }
+
   /** One run at a time: a tick and a certificate arriving together share it. */
   const checkAllOnce = () => (running ??= checkAll().finally(() => { running = null; }));
 
@@ -129,25 +139,17 @@ export function createTrackingHostService(deps: TrackingHostDeps) {
       await control.setTrackingHost(d.name, stored, deps.now());
       return view(await require(d.name));
     },
-    /** Checks one domain's host now (the vendors' verify/validate calls); orders its certificate once it resolves. */
-    async check(name: string): Promise<TrackingHostView> {
-      const d = await checkDomain(await require(name), await deps.serverAddresses());
-      if (trackingStateOf(d) !== "pending") {
-        const hosts = (await control.listDomains()).filter((x) => trackingStateOf(x) !== "pending").map(trackingHostOf);
-        deps.certificates?.want([...new Set([...hosts, trackingHostOf(d)])]);
-      }
-      return view(d);
-    },
+    check,
     checkAll: checkAllOnce,
     /** True when certificates for tracking hosts are ordered here ([tls] acme). */
     canOrderCertificates: () => deps.certificates?.canOrder ?? false,
     /** Orders a new certificate for the domain's host now; refused while the host does not resolve here. */
     async renewCertificate(name: string): Promise<TrackingHostView> {
-      const v = await this.check(name);
+      const v = await check(name);
       if (!deps.certificates?.canOrder) throw invalid("certificates are ordered only with [tls] acme", "tls");
       if (v.state === "pending") throw invalid(`${v.host} does not resolve to this server: ${v.note}`, "tracking_host");
       await deps.certificates.renew(v.host);
-      return this.get(name);
+      return view(await require(name));
     },
     /** The periodic check (server tick): every host now, then every `intervalMs`, and when a certificate changes. */
     start(intervalMs = TRACKING_CHECK_INTERVAL_MS) {
