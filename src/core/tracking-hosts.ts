@@ -61,11 +61,22 @@ export interface TrackingHostDeps {
 const NO_CERTIFICATE: CertificateStatus = { state: "none" };
 /** How often the server checks every host: a record published now is used within this. */
 export const TRACKING_CHECK_INTERVAL_MS = 5 * 60_000;
+/**
+ * A pending host is checked again when mail is built for its domain and it was last checked longer
+ * ago than this (at once for a host set since its last check): a record published or a host set
+ * just before sending is used by that mail, not the mail of the next tick.
+ */
+export const PENDING_RECHECK_MS = 60_000;
+/** How long building a message waits for that check before it goes on with public_url. */
+const RECHECK_WAIT_MS = 3_000;
 
 export function createTrackingHostService(deps: TrackingHostDeps) {
   const { control } = deps;
   let timer: ReturnType<typeof setInterval> | null = null;
   let running: Promise<void> | null = null;
+  /** When this process last checked each domain's host, and the checks under way. */
+  const checkedAt = new Map<string, number>();
+  const rechecks = new Map<string, Promise<Domain>>();
 
   async function require(name: string): Promise<Domain> {
     const d = await control.getDomain(name.toLowerCase());
@@ -82,6 +93,7 @@ export function createTrackingHostService(deps: TrackingHostDeps) {
   /** Looks the host up and records the verdict when it changed; returns the domain as it now is. */
   async function checkDomain(d: Domain, ours: string[]): Promise<Domain> {
     const host = trackingHostOf(d);
+    checkedAt.set(d.name, deps.now());
     const { addresses, error } = await addressesOf(deps.resolver, host);
     const verdict = judgeTrackingHost({ found: error ? null : addresses, cause: error ?? undefined, ours,
       certificateValid: deps.certificates?.valid(host) ?? false, previous: trackingStateOf(d) });
@@ -92,22 +104,39 @@ export function createTrackingHostService(deps: TrackingHostDeps) {
 
   async function checkAll(): Promise<void> {
     const ours = await deps.serverAddresses();
-    const wanted: string[] = [];
-    for (const d of await control.listDomains()) {
-      const now = await checkDomain(d, ours).catch((e) => { deps.onError?.(e); return d; });
-      if (trackingStateOf(now) !== "pending") wanted.push(trackingHostOf(now));
-    }
-    deps.certificates?.want(wanted);
+    for (const d of await control.listDomains()) await checkDomain(d, ours).catch((e) => deps.onError?.(e));
+    await wantCertificates();
   }
 
   /** Checks one domain's host now (the vendors' verify/validate calls); orders its certificate once it resolves. */
   async function check(name: string): Promise<TrackingHostView> {
     const d = await checkDomain(await require(name), await deps.serverAddresses());
-    if (trackingStateOf(d) !== "pending") {
-      const hosts = (await control.listDomains()).filter((x) => trackingStateOf(x) !== "pending").map(trackingHostOf);
-      deps.certificates?.want([...new Set([...hosts, trackingHostOf(d)])]);
-    }
+    if (trackingStateOf(d) !== "pending") await wantCertificates();
     return view(d);
+  }
+
+  /** Every host that resolves here gets (and keeps) its certificate; the others are let go. */
+  async function wantCertificates(): Promise<void> {
+    if (!deps.certificates) return;
+    deps.certificates.want((await control.listDomains()).filter((x) => trackingStateOf(x) !== "pending").map(trackingHostOf));
+  }
+
+  /** Pending, and set since its last check (no note yet) or last checked here long enough ago. */
+  const isStalePending = (d: Domain) => trackingStateOf(d) === "pending"
+    && (!d.tracking?.note || deps.now() - (checkedAt.get(d.name) ?? 0) > PENDING_RECHECK_MS);
+
+  /** One check per domain at a time, waited for at most RECHECK_WAIT_MS (a slow DNS server never holds up delivery long). */
+  function recheck(d: Domain): Promise<Domain> {
+    let p = rechecks.get(d.name);
+    if (!p) {
+      checkedAt.set(d.name, deps.now());
+      p = deps.serverAddresses().then((ours) => checkDomain(d, ours)).then(async (now) => {
+        if (trackingStateOf(now) !== "pending") await wantCertificates();
+        return now;
+      }).catch((e) => { deps.onError?.(e); return d; }).finally(() => rechecks.delete(d.name));
+      rechecks.set(d.name, p);
+    }
+    return Promise.race([p, Bun.sleep(RECHECK_WAIT_MS).then(() => d)]);
   }
 
   /** One run at a time: a tick and a certificate arriving together share it. */
@@ -117,7 +146,8 @@ export function createTrackingHostService(deps: TrackingHostDeps) {
     /** The base of the links of `domain`'s new mail (the message builder asks this). */
     async linkBase(domain: string): Promise<string> {
       const d = await control.getDomain(domain);
-      return d ? linkBaseOf(d, deps.origins) : deps.origins.publicUrl.replace(/\/+$/, "");
+      if (!d) return deps.origins.publicUrl.replace(/\/+$/, "");
+      return linkBaseOf(isStalePending(d) ? await recheck(d) : d, deps.origins);
     },
     async get(name: string): Promise<TrackingHostView> { return view(await require(name)); },
     async list(): Promise<TrackingHostView[]> { return (await control.listDomains()).map(view); },

@@ -20,6 +20,7 @@ beforeAll(async () => {
     { type: "A", name: "mta.test", value: "127.0.0.1" },
     { type: "CNAME", name: "email.good.test", value: "mta.test" },
     { type: "A", name: "links.good.test", value: "198.51.100.7" },
+    { type: "CNAME", name: "go.good.test", value: "mta.test" },
   ]);
   sink = await startSink();
   t = await makeTestApp({ domain: "good.test", publicUrl: PUBLIC, resolver: createSystemResolver([dns.server]),
@@ -112,4 +113,11 @@ describe("a domain's own tracking host", () => {
     expect(await t.app.trackingHosts.byHost("EMAIL.good.test.")).toMatchObject({ domain: "good.test" });
     expect(await t.app.trackingHosts.byHost("none.test")).toBeNull();
   });
+
+  test("a host set just before sending is checked when the mail is built: that very mail uses it (no wait for the tick)", async () => {
+    expect(await t.app.trackingHosts.set("good.test", "go.good.test")).toMatchObject({ state: "pending", note: "" });
+    const links = await deliveredLinks();
+    expect(links.hrefs.every((h) => h.startsWith("http://go.good.test:8025/"))).toBe(true);
+    expect(await t.app.trackingHosts.get("good.test")).toMatchObject({ host: "go.good.test", state: "resolving" });
+  }, 30_000);
 });
