@@ -69,6 +69,9 @@ import { AppError } from "./core/errors.ts";
 import { RENEW_PATH, createHttpsListener, createTls, handleRenew } from "./tls/index.ts";
 import { createAlerts } from "./alerts/index.ts";
 import { alertSourcesOf } from "./alerts/sources.ts";
+import { createTrackingHostService } from "./core/tracking-hosts.ts";
+import { linkOrigins } from "./core/tracking-host-rules.ts";
+import { serverAddresses } from "./core/server-addresses.ts";
 
 export interface AppOptions {
   resolver?: Resolver;
@@ -122,7 +125,15 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     async () => (await egress.list()).map((e) => [{ source: e.name, address: e.address, pool: e.pool ?? "" }, e.hour_sent]));
   metrics.gauge("postern_egress_hour_cap", "the warm-up hourly cap of each egress source warming up",
     async () => (await egress.list()).flatMap((e) => (e.hour_cap === null ? [] : [[{ source: e.name, address: e.address }, e.hour_cap] as [Record<string, string>, number]])));
-  const mta = createMta({ config, store, resolver, now, log: log.child("mta"), hostname: mtaHostname, secret, codec, recorder, nodeId, requestLoad, egress: egress.directory });
+  // One certificate for the HTTP listener and inbound STARTTLS (src/tls); null without [tls].
+  const tls = createTls({ config, now, log: log.child("tls"), shared: sharedControl ? store.tls : undefined });
+  // Each domain's tracking host: checked on a tick, its certificate ordered by tls, its links' base for the builder.
+  const trackingHosts = createTrackingHostService({ control: store.control, resolver, now, certificates: tls?.hosts,
+    serverAddresses: () => serverAddresses({ egressAddresses: egressDirectory.sources.flatMap((s) => s.address ?? []), mtaHostname: config.mta.hostname, resolver }),
+    origins: linkOrigins({ publicUrl: config.server.public_url, tlsOn: tls !== null, listen: config.server.listen, httpListen: config.tls.http_listen }),
+    onError: (e) => log.error("tracking host check failed", { error: String(e) }) });
+  const mta = createMta({ config, store, resolver, now, log: log.child("mta"), hostname: mtaHostname, secret, codec, recorder, nodeId, requestLoad, egress: egress.directory,
+    linkBaseFor: trackingHosts.linkBase });
   recorder.subscribe(mta.scheduler);
   recorder.subscribe(events);
   // New mail waits while the data directory's disk is low or a write found it full (contract §10).
@@ -170,12 +181,10 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     sendBatches: createSendBatchService({ store, now }), webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey, templates: templateFiles, detector, resolver,
     outbound: events.outbound, eventWebhookPublicKey: events.publicKey, inboundRules, bots: createBotApi({ detector, verdicts: botVerdicts, now }),
-    templateService, lists, receiverReports, egress, alerts };
+    templateService, lists, receiverReports, egress, alerts, trackingHosts };
 
   const interactions = createInteractionRecorder({ store, recorder, detector, now });
 
-  // One certificate for the HTTP listener and inbound STARTTLS (src/tls); null without [tls].
-  const tls = createTls({ config, now, log: log.child("tls"), shared: sharedControl ? store.tls : undefined });
   const health = createHealth({ store, now, zone: config.server.zone, openConnections: () => mta.pool.stats().open, recent: recentErrors, metrics,
     disk: disk.state, tls: tls ? () => tls.provider.health() : undefined });
 
@@ -214,7 +223,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   return {
     config, store, log, now, resolver, metrics, access, domains, sender, mta, http, surfaces, mtaHostname, codec, newAccountKey,
     suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules, nodes, receiverReports, retention, egress,
-    tls, secret, alerts,
+    tls, secret, alerts, trackingHosts,
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */
     async start(): Promise<Record<string, string>> {
       // One process per node id: a starting node takes back its own claims at once (scheduler.start).
@@ -222,7 +231,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       await nodes.start((e) => log.error("node heartbeat failed", { error: String(e) }));
       const [host, port] = splitHostPort(config.server.listen);
       const redirect = await tls?.start();
-      server = createHttpsListener({ host, port, maxRequestBodySize: 64 * 1024 * 1024, provider: tls?.provider ?? null, log: log.child("tls"),
+      server = createHttpsListener({ host, port, maxRequestBodySize: 64 * 1024 * 1024, provider: tls?.provider ?? null, log: log.child("tls"), sni: tls?.hosts,
         fetch: async (req, srv) => (req.url.includes(RENEW_PATH) && await handleRenew(req, new URL(req.url).pathname, tls, secret, srv))
           || requestLoad.around(() => http(req, srv.requestIP(req)?.address ?? "")) });
       const listening = server.start();
@@ -231,6 +240,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       events.start();
       retention.start();
       alerts.start();
+      trackingHosts.start();
       return { http: listening, smtp, ...(tls ? { tls: server.scheme() === "https" ? "https" : "plain http until a certificate exists" } : {}),
         ...(redirect ? { http_redirect: redirect } : {}) };
     },
@@ -245,6 +255,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       // The listeners stay open meanwhile, answering new work 503 / 421; what is in flight finishes.
       while ((requestLoad.open() > 0 || inbound.busy() > 0) && now() < deadline) await Bun.sleep(20);
       await alerts.stop();
+      await trackingHosts.stop();
       await tls?.stop();
       await mta.stop(deadline);
       if (server) {

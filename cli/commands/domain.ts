@@ -6,6 +6,7 @@ import { action } from "../context.ts";
 import { fittedTable, isoTime, table, UsageError } from "../output.ts";
 import { findKey } from "../../src/config/schema.ts";
 import type { Config } from "../../src/config/load.ts";
+import { trackingHostOf, trackingStateOf } from "../../src/core/tracking-host-rules.ts";
 
 const onOff = (v: string | undefined, flag: string): boolean | undefined => {
   if (v === undefined) return undefined;
@@ -18,6 +19,7 @@ export const domainJson = (d: Domain) => ({
   name: d.name, state: d.state, zone: d.zone, wildcard: d.wildcard, dkim_selector: d.dkimSelector,
   validation: d.validation, bot_detection: d.botDetection, open_tracking: d.openTracking, click_tracking: d.clickTracking, inbound: d.inbound,
   limit: d.limitMax ? `${d.limitMax}/${d.limitWindow}` : null, pool: d.pool || null, created_at: isoTime(d.createdAt), updated_at: isoTime(d.updatedAt),
+  tracking_host: trackingHostOf(d), tracking_state: trackingStateOf(d), ...(d.tracking?.note ? { tracking_note: d.tracking.note } : {}),
 });
 
 const recordJson = (r: DnsRecord) => ({ type: r.type, name: r.name, value: r.value, ...(r.priority !== undefined ? { priority: r.priority } : {}),
@@ -104,8 +106,12 @@ export function registerDomain(program: Command) {
     .option("--limit <N/M>", "at most N messages per M (hour, day, month or a duration such as 12h); 0/month removes it")
     .option("--zone <zone>", "only the domain's own zone: a domain's data stays in its zone, moving it is refused")
     .option("--pool <pool>", "the egress pool ([mta.pools]) its mail goes out through unless a message names one; \"\" for the default pool")
+    .option("--tracking-host <host>", "the host of its links and pixels (default email.NAME; \"\" for the default), used once it resolves here")
     .action(action(async (ctx, name: string, o: Record<string, string | undefined>) => {
-      const d = await (await ctx.app()).domains.set(name, {
+      const app = await ctx.app();
+      // Checked first: a refused host leaves the other settings as they were.
+      if (o.trackingHost !== undefined) await app.trackingHosts.set(name, o.trackingHost);
+      const d = await app.domains.set(name, {
         validation: onOff(o.validation, "--validation"), botDetection: onOff(o.botDetection, "--bot-detection"),
         openTracking: onOff(o.openTracking, "--open-tracking"), clickTracking: onOff(o.clickTracking, "--click-tracking"),
         unsubscribeTracking: onOff(o.unsubscribeTracking, "--unsubscribe-tracking"), inbound: onOff(o.inbound, "--inbound"), limit: o.limit,

@@ -20,6 +20,7 @@ import type { InboundRules } from "../core/inbound/rules.ts";
 import type { UnsubscribeGroupService } from "../core/unsubscribe-groups.ts";
 import type { SendBatchService } from "../core/send-batches.ts";
 import type { EgressService } from "../core/egress/service.ts";
+import type { TrackingHostService } from "../core/tracking-hosts.ts";
 
 import type { ReceiverReportService } from "../core/receiver-reports.ts";
 import type { AlertService } from "../alerts/service.ts";
@@ -65,4 +66,6 @@ export interface SurfaceDeps {
   egress: EgressService;
   /** Alert rules and incidents (src/alerts, docs/alerts.md). */
   alerts: AlertService;
+  /** Each domain's tracking host (docs/tracking-hosts.md). */
+  trackingHosts: TrackingHostService;
 }

@@ -4,6 +4,7 @@ import type { DkimKey, Domain } from "./model.ts";
 import type { Resolver } from "../dns.ts";
 import { isIP } from "node:net";
 import { dkimRecordValue } from "./dkim-keys.ts";
+import { trackingHostOf } from "./tracking-host-rules.ts";
 
 export interface DnsRecord {
   type: "TXT" | "MX" | "CNAME" | "A";
@@ -61,7 +62,7 @@ export function recordsFor(domain: Domain, keys: DkimKey[], ctx: DnsContext): Dn
     { type: "MX", name: bounce, value: ctx.mtaHostname, priority: 10, purpose: "bounce-mx", required: false },
     { type: "TXT", name: bounce, value: spf, purpose: "bounce-spf", required: false },
     // A CNAME must name a host; when public_url is an IP address, publish it as an A record.
-    { type: isIP(ctx.trackingHost) ? "A" : "CNAME", name: `email.${domain.name}`, value: ctx.trackingHost, purpose: "tracking", required: false },
+    { type: isIP(ctx.trackingHost) ? "A" : "CNAME", name: trackingHostOf(domain), value: ctx.trackingHost, purpose: "tracking", required: false },
   );
   // A rua= outside the domain's own tree needs the report domain's consent (RFC 7489 §7.1).
   if (bounce !== domain.name && !bounce.endsWith(`.${domain.name}`)) {

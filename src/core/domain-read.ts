@@ -93,5 +93,7 @@ function cachedControl(control: ControlStore): ControlStore {
     updateDomain: changed(control.updateDomain),
     deleteDomain: changed(control.deleteDomain),
     domainWebhookKey: changed(control.domainWebhookKey),
+    setTrackingHost: changed(control.setTrackingHost),
+    recordTrackingState: changed(control.recordTrackingState),
   };
 }

@@ -8,7 +8,7 @@ import { generateDkimKeys } from "./dkim-keys.ts";
 import { checkRecords, recordsFor, type DnsContext, type DnsRecord } from "./domain-dns.ts";
 import { parseLimit } from "../config/duration.ts";
 
-const DOMAIN_NAME = /^(?=.{1,253}$)(?!-)([a-z0-9-]{1,63}(?<!-)\.)+[a-z]{2,63}$/;
+export const DOMAIN_NAME = /^(?=.{1,253}$)(?!-)([a-z0-9-]{1,63}(?<!-)\.)+[a-z]{2,63}$/;
 const DEFAULT_SELECTOR = "s1";
 
 export interface DomainDeps {

@@ -26,6 +26,16 @@ export interface DomainSettings {
   pool?: string;
 }
 
+/** A domain's tracking host (docs/tracking-hosts.md): `host` "" is the default `email.<domain>`; `state` is what the last check found. */
+export interface DomainTracking {
+  host: string;
+  state: "pending" | "resolving" | "https";
+  /** What the last check saw, in a sentence ("resolves to 203.0.113.9, not this server"). */
+  note: string;
+  /** When `state` or `note` last changed (ms), 0 before the first check. */
+  changedAt: number;
+}
+
 export interface Domain extends DomainSettings {
   id: number;
   name: string;
@@ -35,6 +45,8 @@ export interface Domain extends DomainSettings {
   dkimSelector: string;
   createdAt: number;
   updatedAt: number;
+  /** Absent on objects made before tracking hosts (tests): the default host, pending. */
+  tracking?: DomainTracking;
 }
 
 export interface DkimKey {

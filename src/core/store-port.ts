@@ -2,6 +2,7 @@
 // async (a network engine such as PostgreSQL answers later), takes and returns the nouns of
 // records.ts, and is exercised by test/store/contract.ts for every engine. Engines live under
 // src/store/; only app.ts picks one.
+import type { TrackingHostStore } from "./tracking-host-port.ts";
 import type { RetentionStore } from "./retention-port.ts";
 import type { Account, DkimKey, Domain, DomainSettings, DomainState, MessageEvent } from "./model.ts";
 import type {
@@ -39,7 +40,8 @@ export interface SendControlStore {
 }
 
 /** Account, keys, domains, credentials and webhook targets: the data every zone shares. */
-export interface ControlStore extends InboundRuleStore, SendControlStore, EgressCounterStore, AlertStore {
+export interface ControlStore extends InboundRuleStore, SendControlStore, EgressCounterStore, AlertStore,
+  TrackingHostStore {
   getAccount(): Promise<Account | null>;
   createAccount(a: Account & { secret: string }): Promise<void>;
   /** The server-wide HMAC secret for VERP and tracking tokens. */

@@ -38,6 +38,8 @@ export interface MtaDeps {
   requestLoad?: RequestLoad;
   /** The egress sources and pools ([mta.egress], [mta.pools]): each attempt binds to one. */
   egress?: EgressDirectory;
+  /** The base of a domain's tracking links (core/tracking-hosts.ts linkBase); default server.public_url. */
+  linkBaseFor?: (domain: string) => Promise<string>;
 }
 
 export function createMta(deps: MtaDeps) {
@@ -91,10 +93,10 @@ function createBuilder(deps: MtaDeps, keysFor: (domain: string) => Promise<DkimK
   const compose = { publicUrl: deps.config.server.public_url, codec: deps.codec, hostname: deps.hostname,
     mailbox: { secret: deps.secret, bounceDomain: deps.config.mta.bounce_domain } };
   const workers = deps.config.mta.signing_workers;
-  const local = createLocalBuilder({ compose, keysFor, now: deps.now });
+  const local = createLocalBuilder({ compose, keysFor, now: deps.now, linkBaseFor: deps.linkBaseFor });
   if (workers === 0) return local;
   const requestLoad = deps.requestLoad;
-  return createWorkerBuilder({ workers, keysFor, now: deps.now, log: deps.log, fallback: local, mayOverflow: requestLoad ? () => !requestLoad.busy() : undefined, init: { publicUrl: compose.publicUrl, secret: deps.secret, hostname: deps.hostname, bounceDomain: deps.config.mta.bounce_domain } });
+  return createWorkerBuilder({ workers, keysFor, linkBaseFor: deps.linkBaseFor, now: deps.now, log: deps.log, fallback: local, mayOverflow: requestLoad ? () => !requestLoad.busy() : undefined, init: { publicUrl: compose.publicUrl, secret: deps.secret, hostname: deps.hostname, bounceDomain: deps.config.mta.bounce_domain } });
 }
 
 export type Mta = ReturnType<typeof createMta>;

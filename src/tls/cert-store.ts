@@ -18,14 +18,18 @@ export interface CertStore {
 
 export const tlsDir = (dataDir: string) => join(dataDir, "tls");
 
-export function createFileCertStore(dataDir: string): CertStore {
-  const dir = tlsDir(dataDir);
-  const path = (name: string) => join(dir, name);
+/** `certDir`: a subdirectory of data_dir/tls for the certificate (a tracking host's); the account key stays shared. */
+export function createFileCertStore(dataDir: string, certDir = ""): CertStore {
+  const root = tlsDir(dataDir);
+  const dir = join(root, certDir);
+  const path = (name: string) => join(name === "account.key" ? root : dir, name);
   const read = (name: string) => (existsSync(path(name)) ? readFileSync(path(name), "utf8") : null);
   const write = (name: string, text: string) => {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    chmodSync(dir, 0o700);
-    const tmp = path(`.${name}.tmp`);
+    const at = name === "account.key" ? root : dir;
+    mkdirSync(at, { recursive: true, mode: 0o700 });
+    chmodSync(root, 0o700);
+    chmodSync(at, 0o700);
+    const tmp = join(at, `.${name}.tmp`);
     writeFileSync(tmp, text, { mode: 0o600 });
     chmodSync(tmp, 0o600); // an existing temporary file keeps its old mode otherwise
     renameSync(tmp, path(name));

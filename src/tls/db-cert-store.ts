@@ -4,14 +4,15 @@
 import type { TlsStateStore } from "../core/store-port.ts";
 import type { CertStore } from "./cert-store.ts";
 
-export function createDbCertStore(state: TlsStateStore, now: () => number): CertStore {
+/** `certPrefix`: where the certificate's items are named ("hosts/<host>/" for a tracking host); the account key is shared. */
+export function createDbCertStore(state: TlsStateStore, now: () => number, certPrefix = ""): CertStore {
   return {
     async loadCert() {
-      const [cert, key] = await Promise.all([state.getTlsItem("cert.pem"), state.getTlsItem("key.pem")]);
+      const [cert, key] = await Promise.all([state.getTlsItem(`${certPrefix}cert.pem`), state.getTlsItem(`${certPrefix}key.pem`)]);
       return cert && key ? { cert, key } : null;
     },
     // Key first: a node reading between the two writes sees a pair that does not match and waits.
-    async saveCert(pair) { await state.putTlsItem("key.pem", pair.key, now()); await state.putTlsItem("cert.pem", pair.cert, now()); },
+    async saveCert(pair) { await state.putTlsItem(`${certPrefix}key.pem`, pair.key, now()); await state.putTlsItem(`${certPrefix}cert.pem`, pair.cert, now()); },
     loadAccountKey: () => state.getTlsItem("account.key"),
     saveAccountKey: (pem) => state.putTlsItem("account.key", pem, now()),
     exclusive: (fn) => state.withTlsLock(fn),

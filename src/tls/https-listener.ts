@@ -5,6 +5,7 @@
 import type { CertificateProvider } from "./provider.ts";
 import type { KeyPair } from "./cert-store.ts";
 import type { Logger } from "../log.ts";
+import type { SniPair } from "./host-certificates.ts";
 
 // How long a keep-alive connection may sit idle before the server closes it (Bun's default: 10 s).
 // A client that reuses a pooled connection at the instant the server closes it loses the request
@@ -23,6 +24,8 @@ export interface ListenerOptions {
   maxRequestBodySize: number;
   provider: CertificateProvider | null;
   log: Logger;
+  /** More certificates served by SNI (tracking hosts'); the provider's is the default. */
+  sni?: { pairs(): SniPair[]; onChange(fn: () => void): void };
 }
 
 export function createHttpsListener(opts: ListenerOptions) {
@@ -30,11 +33,14 @@ export function createHttpsListener(opts: ListenerOptions) {
   let port = opts.port;
   let secure = false;
 
-  const serve = (pair: KeyPair | null) => Bun.serve({
+  // What the SNI list held when the server started: a change of the main certificate alone is rebound by its own listener.
+  const sniKey = () => (opts.sni?.pairs() ?? []).map((p) => `${p.serverName} ${p.cert}`).join("\n");
+  let servedSni = "";
+  const serve = (pair: KeyPair | null) => (servedSni = sniKey(), Bun.serve({
     hostname: opts.host, port, maxRequestBodySize: opts.maxRequestBodySize, fetch: opts.fetch, idleTimeout: KEEP_ALIVE_IDLE_S,
     error: () => new Response("internal server error", { status: 500 }),
-    ...(pair ? { tls: { cert: pair.cert, key: pair.key } } : {}),
-  });
+    ...(pair ? { tls: [{ cert: pair.cert, key: pair.key }, ...(opts.sni?.pairs() ?? [])] } : {}),
+  }));
 
   function rebind(pair: KeyPair, attempt = 0) {
     if (!server && attempt === 0) return;
@@ -57,6 +63,8 @@ export function createHttpsListener(opts: ListenerOptions) {
       secure = pair !== null;
       port = server.port!;
       opts.provider?.onChange((p) => rebind(p));
+      // A tracking host's new certificate: the same certificate as default, the SNI list anew.
+      opts.sni?.onChange(() => { const p = opts.provider?.current(); if (p && secure && sniKey() !== servedSni) rebind(p); });
       return `${server.hostname}:${server.port}`;
     },
     /** "https" once a certificate serves, "http" before. */

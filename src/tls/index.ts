@@ -12,6 +12,7 @@ import type { TlsStateStore } from "../core/store-port.ts";
 import { createChallengeAnswers } from "./challenges.ts";
 import { createHttpRedirect } from "./http-redirect.ts";
 import { certInfo, type CertInfo } from "./cert-info.ts";
+import { createHostCertificates } from "./host-certificates.ts";
 
 export type { CertificateProvider } from "./provider.ts";
 export { createHttpsListener } from "./https-listener.ts";
@@ -41,16 +42,19 @@ export function createTls(deps: { config: Config; now: () => number; log: Logger
     })
     : createFileSource({ cert: config.tls.cert_file, key: config.tls.key_file });
   const provider: CertificateProvider = createCertificateProvider({ source, now: deps.now, log: deps.log });
+  // Tracking hosts' certificates, served by SNI beside this one (docs/tracking-hosts.md).
+  const hosts = createHostCertificates({ main: provider, now: deps.now, log: deps.log, acme: config.tls.acme ? { challenges, dataDir: config.storage.data_dir,
+    settings: { directory: config.tls.acme_directory, email: config.tls.acme_email, caFile: config.tls.acme_ca_file }, shared: deps.shared } : null });
   const redirect = config.tls.http_listen ? createHttpRedirect({ ...hostPort(config.tls.http_listen), publicUrl: config.server.public_url, challenges }) : null;
   return {
-    provider, challenges,
+    provider, challenges, hosts,
     /** Starts http_listen first (the CA may call it at once), then the provider. */
     async start(): Promise<string | null> {
       const where = redirect?.start() ?? null;
       await provider.start();
       return where;
     },
-    async stop() { provider.stop(); await redirect?.stop(); },
+    async stop() { provider.stop(); hosts.stop(); await redirect?.stop(); },
     /** `postern tls renew` with no server running: answers challenges itself for one renewal. */
     async renewHere(force: boolean) {
       redirect?.start();

@@ -3,16 +3,23 @@
 import type { Domain } from "../../core/model.ts";
 import type { DnsRecord } from "../../core/domain-dns.ts";
 import { formatDate } from "./model.ts";
+import { trackingHostOf } from "../../core/tracking-host-rules.ts";
 
 // Mailgun's default footers, shown because postern adds its own unsubscribe link instead.
 const HTML_FOOTER = '\n<br>\n<p><a href="%unsubscribe_url%">unsubscribe</a></p>\n';
 const TEXT_FOOTER = "\n\nTo unsubscribe click: <%unsubscribe_url%>\n\n";
 
+/** Mailgun's tracking host is `<web_prefix>.<domain>`; a host outside the domain is shown whole. */
+export function webPrefixOf(d: Domain): string {
+  const host = trackingHostOf(d);
+  return host.endsWith(`.${d.name}`) ? host.slice(0, -d.name.length - 1) : host;
+}
+
 export function toMailgunDomain(d: Domain, webScheme: string) {
   return {
     created_at: formatDate(d.createdAt), id: String(d.id), is_disabled: d.state === "disabled", name: d.name,
     require_tls: false, skip_verification: false, smtp_login: `postmaster@${d.name}`, spam_action: "disabled",
-    state: d.state, type: "custom", web_prefix: "email", web_scheme: webScheme, wildcard: d.wildcard,
+    state: d.state, type: "custom", web_prefix: webPrefixOf(d), web_scheme: webScheme, wildcard: d.wildcard,
     use_automatic_sender_security: false,
   };
 }

@@ -13,7 +13,7 @@ import { toDomainDetail, toMailgunDomain } from "./domain-mapper.ts";
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "./model.ts";
 import { grantRights } from "../grants.ts";
 
-type Deps = Pick<SurfaceDeps, "domains" | "access" | "config" | "egress">;
+type Deps = Pick<SurfaceDeps, "domains" | "access" | "config" | "egress" | "trackingHosts">;
 
 /** limit / skip / state / search of GET /v4/domains, applied to the full list. */
 function filterDomains(all: Domain[], form: Form) {
@@ -27,9 +27,23 @@ function filterDomains(all: Domain[], form: Form) {
 
 const wildcardOf = (form: Form) => parseYesNo(form.get("wildcard"));
 
+const LABELS = /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/;
+
+/** web_prefix / web_scheme of a create or update form, checked: the prefix names the domain's tracking host (docs/tracking-hosts.md). */
+function readWebFields(form: Form): string | undefined {
+  const scheme = form.get("web_scheme");
+  // https follows the host's certificate (used once it is valid); asking for either scheme is accepted.
+  if (scheme !== undefined && scheme !== "http" && scheme !== "https") throw invalid("web_scheme must be http or https", "web_scheme");
+  const prefix = form.get("web_prefix")?.trim().toLowerCase();
+  if (prefix !== undefined && !LABELS.test(prefix)) throw invalid("web_prefix must be a host name label such as email", "web_prefix");
+  return prefix;
+}
+
 export function domainRoutes(deps: Deps) {
-  const scheme = new URL(deps.config.server.public_url).protocol.replace(":", "");
-  const detail = async (d: Domain, message?: string) => toDomainDetail(d, await deps.domains.records(d.name), scheme, message);
+  // The scheme of the domain's links now: https once its tracking host's certificate is valid.
+  const schemeOf = async (d: Domain) => new URL((await deps.trackingHosts.get(d.name)).linkBase).protocol.replace(":", "");
+  const detail = async (d: Domain, message?: string) => toDomainDetail(d, await deps.domains.records(d.name), await schemeOf(d), message);
+  const setPrefix = async (d: Domain, prefix: string | undefined) => (prefix === undefined ? d : (await deps.trackingHosts.set(d.name, `${prefix}.${d.name}`), deps.domains.require(d.name)));
   // smtp_password sets an SMTP credential: a field that needs the credentials right besides the route's.
   // Checked before anything changes, so a refused password leaves no half-made domain behind.
   const requirePasswordRight = (form: Form, request: Request) => {
@@ -48,7 +62,7 @@ export function domainRoutes(deps: Deps) {
     group
       .get(`/${v}/domains`, async ({ request }) => {
         const page = filterDomains(await deps.domains.list(), await readForm(request));
-        return { total_count: page.total_count, items: page.items.map((d) => toMailgunDomain(d, scheme)) };
+        return { total_count: page.total_count, items: await Promise.all(page.items.map(async (d) => toMailgunDomain(d, await schemeOf(d)))) };
       }, { permission: accountOnly("domains.read") })
       .get(`/${v}/domains/:domain`, async ({ params, request }) => {
         return detail(await deps.domains.require(params.domain));
@@ -58,26 +72,32 @@ export function domainRoutes(deps: Deps) {
         requirePasswordRight(form, request);
         const name = form.get("name");
         if (!name) throw invalid("name parameter is missing", "name");
+        const prefix = readWebFields(form);
         // pool_id: the domain's egress pool, checked before the domain is created.
         const pool = form.get("pool_id") || undefined;
         if (pool && !deps.egress.directory.hasPool(pool)) throw invalid(`unknown ip pool "${pool}"`, "pool_id");
         let d = await deps.domains.add(name, { wildcard: wildcardOf(form), zone: form.get("data_location") || undefined });
         if (pool) d = await deps.domains.set(d.name, { pool });
+        // A host that is already another domain's is refused: no half-made domain stays behind.
+        d = await setPrefix(d, prefix).catch(async (e) => { await deps.domains.remove(d.name); throw e; });
         await setPostmasterPassword(d.name, form);
         return detail(d, "Domain has been created");
       }, { permission: accountOnly("domains.manage") })
       .put(`/${v}/domains/:domain`, async ({ params, request }) => {
         const form = await readForm(request);
         requirePasswordRight(form, request);
+        const prefix = readWebFields(form);
         // data_location is the zone: a domain's data never moves, so another zone is refused.
-        const d = await deps.domains.set(params.domain, { wildcard: wildcardOf(form), zone: form.get("data_location") || undefined,
+        let d = await deps.domains.set(params.domain, { wildcard: wildcardOf(form), zone: form.get("data_location") || undefined,
           pool: form.get("pool_id") ?? undefined });
+        d = await setPrefix(d, prefix);
         await setPostmasterPassword(d.name, form);
         return detail(d, "Domain has been updated");
       }, { permission: accountOnly("domains.manage") })
       .put(`/${v}/domains/:domain/verify`, async ({ params, request }) => {
         const { domain, records } = await deps.domains.verify(params.domain);
-        return toDomainDetail(domain, records, scheme, "Domain DNS records have been updated");
+        await deps.trackingHosts.check(domain.name);
+        return toDomainDetail(domain, records, await schemeOf(domain), "Domain DNS records have been updated");
       }, { permission: accountOnly("domains.manage") })
       .delete(`/${v}/domains/:domain`, async ({ params, request }) => {
         await deps.domains.remove(params.domain);
@@ -85,6 +105,7 @@ export function domainRoutes(deps: Deps) {
       }, { permission: accountOnly("domains.manage") });
   }
   return group.patch("/v3/:domain/disable", async ({ params, request }) => {
-    return { message: "Domain has been disabled", domain: toMailgunDomain(await deps.domains.disable(params.domain), scheme) };
+    const d = await deps.domains.disable(params.domain);
+    return { message: "Domain has been disabled", domain: toMailgunDomain(d, await schemeOf(d)) };
   }, { permission: accountOnly("domains.manage") });
 }

@@ -19,6 +19,7 @@ import { validationRoutes } from "./validation.ts";
 import { inboundRoutes } from "./inbound-routes.ts";
 import { tagRoutes } from "./tags.ts";
 import { ipRoutes } from "./ips.ts";
+import { x509Routes } from "./x509.ts";
 
 export function createMailgunSurface(deps: SurfaceDeps): SurfaceHandler {
   return new Elysia({ name: "mailgun" })
@@ -36,5 +37,6 @@ export function createMailgunSurface(deps: SurfaceDeps): SurfaceHandler {
     .use(tagRoutes(deps))
     .use(validationRoutes(deps))
     .use(inboundRoutes(deps))
-    .use(ipRoutes(deps));
+    .use(ipRoutes(deps))
+    .use(x509Routes(deps));
 }

@@ -20,8 +20,9 @@ import { mailRoutes } from "./mail.ts";
 import { validationRoutes } from "./validation.ts";
 import { ipRoutes } from "./ips.ts";
 import { alertRoutes } from "./alerts.ts";
+import { linkBrandingRoutes } from "./link-branding.ts";
 
-type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now" | "templateService" | "webhooks" | "outbound" | "eventWebhookPublicKey" | "inboundRules" | "domains" | "activity" | "unsubscribeGroups" | "sendBatches" | "egress" | "alerts">;
+type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now" | "templateService" | "webhooks" | "outbound" | "eventWebhookPublicKey" | "inboundRules" | "domains" | "activity" | "unsubscribeGroups" | "sendBatches" | "egress" | "alerts" | "trackingHosts">;
 
 export function createSendgridSurface(deps: SendgridDeps): SurfaceHandler {
   return new Elysia({ name: "sendgrid" })
@@ -40,5 +41,6 @@ export function createSendgridSurface(deps: SendgridDeps): SurfaceHandler {
     .use(validationRoutes(deps))
     .use(ipRoutes(deps))
     .use(alertRoutes(deps))
+    .use(linkBrandingRoutes(deps))
     .use(activityRoutes(deps));
 }

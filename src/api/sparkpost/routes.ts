@@ -22,6 +22,7 @@ import { templateRoutes } from "./templates.ts";
 import { recipientListRoutes } from "./recipient-lists.ts";
 import { ipPoolRoutes } from "./ip-pools.ts";
 import { alertRoutes } from "./alerts.ts";
+import { trackingDomainRoutes } from "./tracking-domains.ts";
 
 export function createSparkpostSurface(deps: SurfaceDeps): SurfaceHandler {
   return new Elysia({ name: "sparkpost" })
@@ -45,5 +46,6 @@ export function createSparkpostSurface(deps: SurfaceDeps): SurfaceHandler {
       .use(recipientValidationRoutes(deps))
       .use(accountRoutes(deps))
       .use(ipPoolRoutes(deps))
-      .use(alertRoutes(deps)));
+      .use(alertRoutes(deps))
+      .use(trackingDomainRoutes(deps)));
 }

@@ -13,8 +13,9 @@ import { permissions } from "../permission.ts";
 import { principalOf } from "../context.ts";
 import { readQuery } from "./query.ts";
 import { isObject, isoSeconds } from "../wire.ts";
+import { trackingHostOf } from "../../core/tracking-host-rules.ts";
 
-type Deps = Pick<SurfaceDeps, "domains">;
+type Deps = Pick<SurfaceDeps, "domains" | "trackingHosts">;
 type Json = Record<string, unknown>;
 
 const DKIM_HEADERS = "from:to:subject:date";
@@ -41,7 +42,7 @@ function statusOf(d: Domain) {
 }
 
 function listItem(d: Domain) {
-  return { domain: d.name, status: statusOf(d), shared_with_subaccounts: false, is_default_bounce_domain: false, creation_time: iso(d.createdAt),
+  return { domain: d.name, tracking_domain: trackingHostOf(d), status: statusOf(d), shared_with_subaccounts: false, is_default_bounce_domain: false, creation_time: iso(d.createdAt),
     tracking: { open_tracking: d.openTracking, click_tracking: d.clickTracking, unsubscribe_tracking: d.unsubscribeTracking } };
 }
 
@@ -69,7 +70,14 @@ function verifyResult(domain: Domain, records: DnsRecord[]) {
     cname_status: recordStatus(cname), mx_status: recordStatus(mx), dns };
 }
 
-/** PUT body → settings: SparkPost's fields are accepted (tracking_domain is global in postern); tracking flags are postern's. */
+/** tracking_domain of a create or update body: the domain's tracking host (docs/tracking-hosts.md), checked by the service. */
+function trackingDomainOf(body: unknown): string | undefined {
+  if (!isObject(body) || body.tracking_domain === undefined) return undefined;
+  if (typeof body.tracking_domain !== "string") throw badFormat("tracking_domain must be a string");
+  return body.tracking_domain;
+}
+
+/** PUT body → settings: SparkPost's fields are accepted; tracking flags are postern's. */
 function readPatch(body: unknown): DomainSettingsPatch {
   if (!isObject(body)) throw badFormat("the request body must be a JSON object");
   const patch: DomainSettingsPatch = {};
@@ -99,7 +107,10 @@ export function sendingDomainRoutes(deps: Deps) {
       return json(200, { results: items.filter((i) => matchesFilters(i, q)) });
     }, { permission: need("domains.read") })
     .post("/sending-domains", async ({ request, body }) => {
-      const domain = await deps.domains.add(readCreate(body));
+      const name = readCreate(body);
+      const tracking = trackingDomainOf(body);
+      const domain = await deps.domains.add(name);
+      if (tracking !== undefined) await deps.trackingHosts.set(domain.name, tracking).catch(async (e) => { await deps.domains.remove(domain.name); throw e; });
       return json(200, { results: { message: "Successfully Created domain.", domain: domain.name, dkim: await dkimOf(deps, domain) } });
     }, { permission: need("domains.manage", { keys: "account" }) })
     .get("/sending-domains/:domain", async ({ request, params }) => {
@@ -109,7 +120,10 @@ export function sendingDomainRoutes(deps: Deps) {
     }, { permission: need("domains.read", { prefix: "/:domain" }) })
     .put("/sending-domains/:domain", async ({ request, params, body }) => {
       const d = await pathDomain(request, deps.domains, params.domain);
-      await deps.domains.set(d.name, readPatch(body));
+      const patch = readPatch(body);
+      const tracking = trackingDomainOf(body);
+      if (tracking !== undefined) await deps.trackingHosts.set(d.name, tracking);
+      await deps.domains.set(d.name, patch);
       return json(200, { results: { message: "Successfully Updated domain.", domain: d.name } });
     }, { permission: need("domains.manage", { prefix: "/:domain" }) })
     .delete("/sending-domains/:domain", async ({ request, params }) => {

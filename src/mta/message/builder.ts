@@ -13,23 +13,36 @@ export interface MessageBuilder {
   close(): void;
 }
 
-interface Entry { prepared: PreparedMessage; signed: Promise<Uint8Array> | null }
+interface Entry { prepared: Promise<PreparedMessage>; signed: Promise<Uint8Array> | null }
+
+export interface LocalBuilderDeps {
+  compose: ComposeDeps;
+  keysFor: (domain: string) => Promise<DkimKey[]>;
+  now: () => number;
+  /** The base of a domain's tracking links (its own tracking host once usable); default compose.publicUrl. */
+  linkBaseFor?: (domain: string) => string | Promise<string>;
+}
 
 /** Builds on the calling thread. */
-export function createLocalBuilder(deps: { compose: ComposeDeps; keysFor: (domain: string) => Promise<DkimKey[]>; now: () => number }): MessageBuilder {
+export function createLocalBuilder(deps: LocalBuilderDeps): MessageBuilder {
   const signer = createSigner({ keysFor: deps.keysFor, now: deps.now });
   const cache = new Map<string, Entry>();
+  const prepare = async (message: StoredMessage, attachments: StoredAttachment[]) => {
+    const base = deps.linkBaseFor ? await deps.linkBaseFor(message.domain) : deps.compose.publicUrl;
+    return prepareMessage(message, attachments, { ...deps.compose, publicUrl: base });
+  };
   return {
-    build(message, attachments, recipientId) {
+    async build(message, attachments, recipientId) {
       let entry = cache.get(message.id);
       if (!entry) {
         if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
-        entry = { prepared: prepareMessage(message, attachments, deps.compose), signed: null };
+        entry = { prepared: prepare(message, attachments), signed: null };
         cache.set(message.id, entry);
       }
       const e = entry;
-      const sign = async () => signer.sign(await e.prepared.build(recipientId), message.domain);
-      if (e.prepared.isPerRecipient) return sign();
+      const prepared = await e.prepared.catch((err) => { if (cache.get(message.id) === e) cache.delete(message.id); throw err; });
+      const sign = async () => signer.sign(await prepared.build(recipientId), message.domain);
+      if (prepared.isPerRecipient) return sign();
       // A failed build must not stay cached: the retry gets a fresh attempt.
       return (e.signed ??= sign().catch((err) => { e.signed = null; throw err; }));
     },

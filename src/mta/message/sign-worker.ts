@@ -17,6 +17,7 @@ declare const self: Worker;
 
 let builder: MessageBuilder | null = null;
 let clock = 0;
+let linkBase: string | undefined;
 const keys = new Map<string, DkimKey[]>();
 
 self.onmessage = async (ev: MessageEvent<WorkerInit | BuildJob>) => {
@@ -27,11 +28,13 @@ self.onmessage = async (ev: MessageEvent<WorkerInit | BuildJob>) => {
       compose: { publicUrl: msg.publicUrl, codec: createTokenCodec(msg.secret), hostname: msg.hostname, mailbox: { secret: msg.secret, bounceDomain: msg.bounceDomain } },
       keysFor: async (domain) => keys.get(domain) ?? [],
       now: () => clock,
+      linkBaseFor: () => linkBase ?? msg.publicUrl,
     });
     return;
   }
   try {
     clock = msg.now;
+    linkBase = msg.linkBase;
     if (msg.keys) keys.set(msg.message.domain, msg.keys);
     const bytes = await builder!.build(msg.message, msg.attachments, msg.recipientId);
     const reply: WorkerReply = { jobId: msg.jobId, bytes };

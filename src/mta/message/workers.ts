@@ -25,6 +25,8 @@ export interface WorkerBuilderOptions {
   workerPath?: string;
   /** True while the main thread has time to spare (no callers waiting): see OVERFLOW_AT. */
   mayOverflow?: () => boolean;
+  /** The base of a domain's tracking links, asked on the main thread and sent with each job. */
+  linkBaseFor?: (domain: string) => Promise<string>;
 }
 
 /**
@@ -94,12 +96,13 @@ export function createWorkerBuilder(opts: WorkerBuilderOptions): MessageBuilder 
       }
       if (running >= OVERFLOW_AT && opts.mayOverflow?.()) return opts.fallback.build(message, attachments, recipientId);
       const keys = await opts.keysFor(message.domain);
+      const linkBase = await opts.linkBaseFor?.(message.domain);
       while (running >= limit) await new Promise<void>((r) => waiting.push(r));
       running++;
       const jobId = nextJob++;
       const slot = hashOf(message.id) % workers.length;
       const isKnown = keysSent[slot]!.get(message.domain) === keys;
-      const job: BuildJob = { type: "build", jobId, message, attachments, recipientId, now: opts.now(), ...(isKnown ? {} : { keys }) };
+      const job: BuildJob = { type: "build", jobId, message, attachments, recipientId, now: opts.now(), linkBase, ...(isKnown ? {} : { keys }) };
       try {
         return await new Promise<Uint8Array>((resolve, reject) => {
           const worker = workerAt(slot);

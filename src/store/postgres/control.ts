@@ -8,6 +8,7 @@ import { createControlExtras } from "./control-extras.ts";
 import { createEgressCounters } from "./egress-counters.ts";
 import { createAlertStore } from "./alerts.ts";
 import { createSendControlStore } from "./send-controls.ts";
+import { createTrackingHostStore } from "./tracking-hosts.ts";
 
 export function createControlStore(sql: Sql): ControlStore {
   return {
@@ -15,6 +16,7 @@ export function createControlStore(sql: Sql): ControlStore {
     ...createEgressCounters(sql),
     ...createAlertStore(sql),
     ...createSendControlStore(sql),
+    ...createTrackingHostStore(sql),
     async getAccount() {
       const r = await one(sql, "SELECT * FROM account LIMIT 1");
       return r ? { id: r.id as number, webhookSigningKey: r.webhook_signing_key as string, createdAt: r.created_at as number } : null;

@@ -5,6 +5,7 @@
 
 import { ALERTS_CONTROL_MIGRATIONS } from "./migrations-alerts.ts";
 
+import { TRACKING_CONTROL_MIGRATIONS } from "./migrations-tracking.ts";
 export const CONTROL_SCHEMA = "control";
 export const zoneSchema = (zone: string) => `zone_${zone}`;
 
@@ -95,6 +96,7 @@ export const CONTROL_MIGRATIONS: string[] = [
   // and open HTTP-01 answers (any node may receive the CA's request), by name.
   `CREATE TABLE tls_items (name TEXT PRIMARY KEY, content TEXT NOT NULL, updated_at BIGINT NOT NULL);`,
   ...ALERTS_CONTROL_MIGRATIONS,
+  ...TRACKING_CONTROL_MIGRATIONS,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

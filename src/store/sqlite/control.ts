@@ -8,6 +8,7 @@ import { createSendControlStore } from "./send-controls.ts";
 import { createSessionStatements } from "./sessions.ts";
 import { createEgressCounters } from "./egress-counters.ts";
 import { createAlertStore } from "./alerts.ts";
+import { createTrackingHostStore, toTracking } from "./tracking-hosts.ts";
 
 type Row = Record<string, unknown>;
 
@@ -17,6 +18,7 @@ export const toDomain = (r: Row): Domain => ({
   botDetection: bool(r.bot_detection), openTracking: bool(r.open_tracking), clickTracking: bool(r.click_tracking),
   unsubscribeTracking: bool(r.unsubscribe_tracking), inbound: bool(r.inbound), limitMax: r.limit_max as number, limitWindow: r.limit_window as string,
   pool: (r.pool as string | undefined) ?? "", createdAt: r.created_at as number, updatedAt: r.updated_at as number,
+  tracking: toTracking(r),
 });
 
 export const toKey = (r: Row): StoredKey => ({
@@ -50,6 +52,7 @@ export function createControlStore(db: Database): ControlStore {
     ...createSessionStatements(db),
     ...createEgressCounters(db),
     ...createAlertStore(db),
+    ...createTrackingHostStore(db),
     async getAccount() {
       const r = db.query("SELECT * FROM account LIMIT 1").get() as Row | null;
       return r ? { id: r.id as number, webhookSigningKey: r.webhook_signing_key as string, createdAt: r.created_at as number } : null;

@@ -3,6 +3,7 @@
 
 import { ALERTS_CONTROL_MIGRATIONS } from "./migrations-alerts.ts";
 
+import { TRACKING_CONTROL_MIGRATIONS } from "./migrations-tracking.ts";
 export const CONTROL_MIGRATIONS: string[] = [
   `CREATE TABLE account (
      id INTEGER PRIMARY KEY, webhook_signing_key TEXT NOT NULL, secret TEXT NOT NULL, created_at INTEGER NOT NULL);
@@ -93,6 +94,7 @@ export const CONTROL_MIGRATIONS: string[] = [
   // TLS state shared by nodes (src/tls): account key, certificate, HTTP-01 answers by name.
   `CREATE TABLE tls_items (name TEXT PRIMARY KEY, content TEXT NOT NULL, updated_at INTEGER NOT NULL);`,
   ...ALERTS_CONTROL_MIGRATIONS,
+  ...TRACKING_CONTROL_MIGRATIONS,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

@@ -6,6 +6,7 @@ import { OVERFLOW_AT, createWorkerBuilder } from "../../../src/mta/message/worke
 import { createLogger } from "../../../src/log.ts";
 import type { MessageBuilder } from "../../../src/mta/message/builder.ts";
 import type { StoredMessage } from "../../../src/core/store-port.ts";
+import { encodeContent } from "../../../src/core/content.ts";
 
 const message = { id: "m1", domain: "a.test" } as StoredMessage;
 const fallback: MessageBuilder = { build: async () => new TextEncoder().encode("built locally"), close: () => {} };
@@ -44,6 +45,25 @@ describe("signing workers", () => {
       await Promise.all([...queued, waiting]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a domain's link base (its tracking host) is asked on the main thread and used by the worker", async () => {
+    const content = encodeContent({ from: { email: "news@a.test" }, to: [{ email: "r@x.test" }], subject: "s", html: '<a href="https://shop.example.org/">x</a>',
+      attachments: [], tracking: { opens: false, clicks: true, clickText: false, unsubscribe: false, honeypot: false }, date: 1_800_000_000_000 });
+    const tracked = { ...message, id: "tracked", sendId: "s", messageIdHeader: "<t@a.test>", from: "news@a.test", subject: "s", content, raw: null,
+      tags: [], metadata: {}, callbackUrl: null, source: "sparkpost", isTest: false, size: 1, createdAt: 1_800_000_000_000 } as StoredMessage;
+    const asked: string[] = [];
+    const builder = createWorkerBuilder({ workers: 1, keysFor: async () => [], now: () => 0, log: createLogger({ level: "silent" }), fallback,
+      init: { publicUrl: "http://public.example", secret: "s", hostname: "h", bounceDomain: "" },
+      linkBaseFor: async (domain) => { asked.push(domain); return "https://email.a.test"; } });
+    try {
+      const bytes = new TextDecoder().decode(await builder.build(tracked, [], "r1"));
+      expect(asked).toEqual(["a.test"]);
+      expect(bytes).toContain("https://email.a.test/t/c/");
+      expect(bytes).not.toContain("public.example");
+    } finally {
+      builder.close();
     }
   });
 });
