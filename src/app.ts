@@ -11,6 +11,7 @@ import { createSystemResolver, type Resolver } from "./dns.ts";
 import { createLogger, createRecentErrors, type Logger } from "./log.ts";
 import { createMetrics } from "./metrics.ts";
 import { createAccessService } from "./core/access.ts";
+import { createAuditLog } from "./core/audit.ts";
 import { createThrottle } from "./core/throttle.ts";
 import { createRateLimiter } from "./core/rate-limit.ts";
 import { createDomainService } from "./core/domains.ts";
@@ -94,14 +95,15 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const nodeId = config.server.node_id || osHostname();
   const lease = { owner: nodeId, leaseMs: config.server.claim_lease };
   const nodes = createNodePresence({ store, now, node: { nodeId, zone: config.server.zone, host: osHostname(), pid: process.pid } });
-  const access = createAccessService({ control: store.control, now });
+  const audit = createAuditLog({ store: store.control, now });
+  const access = createAccessService({ control: store.control, now, audit });
   const newAccountKey = await ensureAccount(store.control, access, now());
   const secret = await store.control.getSecret();
   const codec = createTokenCodec(secret);
   const egressDirectory = createEgressDirectory(config.mta, mtaHostname);
   const domains = createDomainService({
     control: store.control, resolver, now, zones: { names: config.zones.names, default: config.zones.default, remote: config.zones.remote, sharedControl },
-    hasPool: egressDirectory.hasPool,
+    hasPool: egressDirectory.hasPool, audit,
     dns: { mtaHostname, bounceDomain: config.mta.bounce_domain, trackingHost: new URL(config.server.public_url).hostname,
       spf: spfMechanism(config.mta.hostname, Object.values(networkInterfaces()).flat().map((i) => i?.address ?? ""), osHostname()) },
   });
@@ -135,15 +137,15 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const inboundMail = createInboundMail({ rules: store.control, owningDomain: domains.owning, zone: (z) => store.zone(z), zoneNames: store.zoneNames,
     resolver, hostname: mtaHostname, now, sender, log: log.child("inbound"), keepMs: config.retention.inbound });
   const retention = createRetentionSweeper({ zone: (z) => store.zone(z), zoneNames: store.zoneNames, now, log: log.child("retention"),
-    windows: config.retention });
+    windows: config.retention, audit: store.control });
   // Posts and bot pushes written outside the recorder wake the webhook pipeline too.
   const botVerdicts = createBotVerdicts({ store, now });
   inboundMail.subscribe(events);
   botVerdicts.subscribe(events);
   const inboundRules = createInboundRules({ rules: store.control, owningDomain: domains.owning, now,
     storedMessage: async (d, key) => (localZones.includes(d.zone) ? store.zone(d.zone).getInboundByKey(key) : null) });
-  const suppressions = createSuppressionService({ store, now });
-  const webhooks = createWebhookService({ store, now });
+  const suppressions = createSuppressionService({ store, now, audit });
+  const webhooks = createWebhookService({ store, now, audit });
   const activity = createActivityService({ store });
   const receiverReports = createReceiverReportService({ store, now, getDomain: domains.get, localZones, ownAddresses: () => ownAddresses() });
   const validator = createValidator({
@@ -158,7 +160,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const templateFiles = createTemplateStore({ dir: config.storage.templates_dir });
   const templateService = createTemplateService({ repo: store.templates, files: templateFiles, now });
   const lists = createListService({ repo: store.lists, now });
-  const surfaceDeps: SurfaceDeps = { config, access, domains, sender, suppressions, unsubscribeGroups: createUnsubscribeGroupService({ store, now }),
+  const surfaceDeps: SurfaceDeps = { config, audit, access, domains, sender, suppressions, unsubscribeGroups: createUnsubscribeGroupService({ store, now }),
     sendBatches: createSendBatchService({ store, now }), webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey, templates: templateFiles, detector, resolver,
     outbound: events.outbound, eventWebhookPublicKey: events.publicKey, inboundRules, bots: createBotApi({ detector, verdicts: botVerdicts, now }),
@@ -204,7 +206,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   let server: ReturnType<typeof createHttpsListener> | null = null;
   let serveLease: ServeLease | null = null;
   return {
-    config, store, log, now, resolver, metrics, access, domains, sender, mta, http, surfaces, mtaHostname, codec, newAccountKey,
+    config, store, log, now, resolver, metrics, access, audit, domains, sender, mta, http, surfaces, mtaHostname, codec, newAccountKey,
     suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules, nodes, receiverReports, retention, egress,
     tls, secret,
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */

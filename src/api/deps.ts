@@ -22,9 +22,12 @@ import type { SendBatchService } from "../core/send-batches.ts";
 import type { EgressService } from "../core/egress/service.ts";
 
 import type { ReceiverReportService } from "../core/receiver-reports.ts";
+import type { AuditLog } from "../core/audit.ts";
 
 export interface SurfaceDeps {
   config: Config;
+  /** The audit log's reads (GET /audit, the console's Audit page); its writer sits in the services. */
+  audit: AuditLog;
   access: AccessService;
   domains: DomainService;
   sender: SendService;

@@ -36,7 +36,8 @@ export interface Config {
   webhooks: { allow_private: boolean; retry: number[]; lifetime: number; timeout: number; concurrency_per_target: number };
   validation: { smtp_probe: boolean };
   /** Milliseconds; 0: forever. */
-  retention: { events: number; messages: number; inbound: number };
+  retention: { events: number; messages: number; inbound: number; audit: number };
+  console: { require_totp: boolean };
   tls: {
     acme: boolean; acme_directory: string; acme_email: string; acme_ca_file: string; hostnames: string[]; http_listen: string;
     cert_file: string; key_file: string;

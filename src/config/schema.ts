@@ -29,6 +29,7 @@ export const SECTIONS: SectionDef[] = [
   { name: "webhooks", description: "Event delivery to webhook targets" },
   { name: "validation", description: "Address validation" },
   { name: "retention", description: "How long data is kept (\"0\": forever); suppressions, domains, keys, credentials and templates never expire (docs/retention.md)" },
+  { name: "console", description: "The web console's users (docs/team.md); signing in with an API key keeps working" },
   { name: "tls", description: "HTTPS for [server] listen and STARTTLS for inbound SMTP: certificates from an ACME CA, or files of your own (docs/tls.md)" },
 ];
 
@@ -86,6 +87,8 @@ export const KEYS: KeyDef[] = [
   k("retention", "events", "duration", "30d", "events older than this are deleted (stats keep their hourly and daily counts)"),
   k("retention", "messages", "duration", "30d", "messages whose every recipient is delivered or failed since this long, with their recipients, events, bodies and attachments"),
   k("retention", "inbound", "duration", "3d", "received mail kept for the stored-message URLs (set on each message when it arrives)"),
+  k("retention", "audit", "duration", "400d", "audit log entries (who changed what: docs/team.md) older than this are deleted; kept longer than events"),
+  k("console", "require_totp", "bool", false, "true: every console user must sign in with a TOTP code (enrolment is asked at the first sign-in)"),
   k("tls", "acme", "bool", false, "true: obtain and renew certificates from an ACME CA for `hostnames`"),
   k("tls", "acme_directory", "string", "https://acme-v02.api.letsencrypt.org/directory", "the ACME CA's directory URL"),
   k("tls", "acme_email", "string", "", "contact address for the CA account", '"postmaster@example.com"'),

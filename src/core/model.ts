@@ -65,6 +65,8 @@ export interface Principal {
   /** Set for domain keys and SMTP credentials: the only domain this principal may act on. */
   domain: Domain | null;
   grants: string[];
+  /** Set when a console user (core/team) signed in: the actor the audit log names; keyId is then "". */
+  userId?: string;
 }
 
 export interface Address {

@@ -52,7 +52,7 @@ export function createSessionService({ control, access, now, ttlMs = SESSION_TTL
         await control.deleteSessions({ tokenHash: s.tokenHash });
         return null;
       }
-      const principal = await access.principalForKey(s.keyId);
+      const principal = s.keyId ? await access.principalForKey(s.keyId) : null;
       return principal ? { csrf: s.csrf, expiresAt: s.expiresAt, principal } : null;
     },
 

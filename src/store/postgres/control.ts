@@ -7,12 +7,14 @@ import { exec, one, rows, type Sql } from "./db.ts";
 import { createControlExtras } from "./control-extras.ts";
 import { createEgressCounters } from "./egress-counters.ts";
 import { createSendControlStore } from "./send-controls.ts";
+import { createTeamStore } from "./team.ts";
 
 export function createControlStore(sql: Sql): ControlStore {
   return {
     ...createControlExtras(sql),
     ...createEgressCounters(sql),
     ...createSendControlStore(sql),
+    ...createTeamStore(sql),
     async getAccount() {
       const r = await one(sql, "SELECT * FROM account LIMIT 1");
       return r ? { id: r.id as number, webhookSigningKey: r.webhook_signing_key as string, createdAt: r.created_at as number } : null;

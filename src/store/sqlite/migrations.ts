@@ -1,6 +1,7 @@
 // Ordered, append-only schema migrations, embedded in the binary. Never edit a shipped entry:
 // add a new one. `user_version` records how many have been applied.
 
+import { TEAM_CONTROL_MIGRATIONS } from "./migrations-team.ts";
 export const CONTROL_MIGRATIONS: string[] = [
   `CREATE TABLE account (
      id INTEGER PRIMARY KEY, webhook_signing_key TEXT NOT NULL, secret TEXT NOT NULL, created_at INTEGER NOT NULL);
@@ -90,6 +91,7 @@ export const CONTROL_MIGRATIONS: string[] = [
    ALTER TABLE domains ADD COLUMN pool TEXT NOT NULL DEFAULT '';`,
   // TLS state shared by nodes (src/tls): account key, certificate, HTTP-01 answers by name.
   `CREATE TABLE tls_items (name TEXT PRIMARY KEY, content TEXT NOT NULL, updated_at INTEGER NOT NULL);`,
+  ...TEAM_CONTROL_MIGRATIONS,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [
