@@ -14,6 +14,7 @@ import { registerBackup } from "./commands/backup.ts";
 import { registerEgress } from "./commands/egress.ts";
 import { registerTls } from "./commands/tls.ts";
 import { registerAudit } from "./commands/audit.ts";
+import { registerUser } from "./commands/user.ts";
 import { exitCodeFor } from "./output.ts";
 import { release } from "./version.ts";
 
@@ -38,6 +39,7 @@ export function buildProgram(argv: string[] = []): Command {
   registerEgress(program);
   registerTls(program);
   registerAudit(program);
+  registerUser(program);
   // Global flags work after the command too: every subcommand knows them.
   const addGlobals = (cmd: Command) => {
     for (const sub of cmd.commands) {

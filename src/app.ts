@@ -57,6 +57,7 @@ import { createSparkpostSurface } from "./api/sparkpost/routes.ts";
 import { createNativeSurface } from "./api/native/routes.ts";
 import { createConsoleSurface } from "./api/console/routes.ts";
 import { createSessionService } from "./core/sessions.ts";
+import { createTeam } from "./core/team/index.ts";
 import { createQueueAdmin } from "./mta/queue/admin.ts";
 import { registerDestinationMetrics } from "./mta/queue/destination-view.ts";
 import { createZoneDirectory } from "./core/zones.ts";
@@ -180,7 +181,8 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   };
   const queueAdmin = createQueueAdmin({ store, recorder, now, shaping: mta.shaping, routes: config.mta.routes });
   registerDestinationMetrics(metrics, queueAdmin.destinations, now);
-  const sessions = createSessionService({ control: store.control, access, now });
+  const sessions = createSessionService({ control: store.control, access, now, requireTotp: config.console.require_totp, audit });
+  const team = createTeam({ control: store.control, now, audit, publicUrl: config.server.public_url, inviteFrom: config.console.invite_from, sender, domains });
   // One count of wrong keys per client IP, whether they come to an API or to the console's sign-in.
   const keyThrottle = createThrottle({ now, freeFailures: 10 });
   const http = createHttpHandler({
@@ -188,7 +190,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     keyThrottle,
     rateLimits: { perIp: createRateLimiter({ rate: config.server.rate_limit_per_ip, now }), perKey: createRateLimiter({ rate: config.server.rate_limit_per_key, now }) },
     surfaces,
-    console: createConsoleSurface({ ...surfaceDeps, sessions,
+    console: createConsoleSurface({ ...surfaceDeps, sessions, team,
       queue: queueAdmin, keyThrottle, tlsHealth: tls ? () => tls.provider.health() : undefined }),
     health,
     metrics, log: log.child("http"), now,
@@ -206,7 +208,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   let server: ReturnType<typeof createHttpsListener> | null = null;
   let serveLease: ServeLease | null = null;
   return {
-    config, store, log, now, resolver, metrics, access, audit, domains, sender, mta, http, surfaces, mtaHostname, codec, newAccountKey,
+    config, store, log, now, resolver, metrics, access, audit, team, domains, sender, mta, http, surfaces, mtaHostname, codec, newAccountKey,
     suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules, nodes, receiverReports, retention, egress,
     tls, secret,
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */

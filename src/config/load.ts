@@ -37,7 +37,7 @@ export interface Config {
   validation: { smtp_probe: boolean };
   /** Milliseconds; 0: forever. */
   retention: { events: number; messages: number; inbound: number; audit: number };
-  console: { require_totp: boolean };
+  console: { require_totp: boolean; invite_from: string };
   tls: {
     acme: boolean; acme_directory: string; acme_email: string; acme_ca_file: string; hostnames: string[]; http_listen: string;
     cert_file: string; key_file: string;

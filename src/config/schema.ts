@@ -88,6 +88,7 @@ export const KEYS: KeyDef[] = [
   k("retention", "messages", "duration", "30d", "messages whose every recipient is delivered or failed since this long, with their recipients, events, bodies and attachments"),
   k("retention", "inbound", "duration", "3d", "received mail kept for the stored-message URLs (set on each message when it arrives)"),
   k("retention", "audit", "duration", "400d", "audit log entries (who changed what: docs/team.md) older than this are deleted; kept longer than events"),
+  k("console", "invite_from", "string", "", "From address of invitation mail (its domain must be active; empty: postmaster@ the first active domain)", '"team@example.com"'),
   k("console", "require_totp", "bool", false, "true: every console user must sign in with a TOTP code (enrolment is asked at the first sign-in)"),
   k("tls", "acme", "bool", false, "true: obtain and renew certificates from an ACME CA for `hostnames`"),
   k("tls", "acme_directory", "string", "https://acme-v02.api.letsencrypt.org/directory", "the ACME CA's directory URL"),

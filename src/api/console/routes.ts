@@ -19,14 +19,16 @@ import { queueRoutes } from "./queue.ts";
 import { reportRoutes } from "./reports.ts";
 import { tlsRoutes } from "./tls.ts";
 import { auditRoutes } from "./audit.ts";
+import { teamRoutes } from "./team.ts";
 
 export function createConsoleSurface(deps: ConsoleDeps): SurfaceHandler & { routes: Elysia["routes"] } {
-  const gate = createSessionGate({ sessions: deps.sessions, now: deps.now, secureCookie: deps.config.server.public_url.startsWith("https:"), throttle: deps.keyThrottle });
+  const gate = createSessionGate({ sessions: deps.sessions, now: deps.now, secureCookie: deps.config.server.public_url.startsWith("https:"), throttle: deps.keyThrottle,
+    team: deps.team });
   const api = new Elysia({ name: "console" })
     .onError(surfaceOnError(renderConsoleError))
     .use(domainRoutes(deps)).use(keyRoutes(deps)).use(webhookRoutes(deps)).use(suppressionRoutes(deps))
     .use(messageRoutes(deps)).use(statsRoutes(deps)).use(queueRoutes(deps)).use(reportRoutes(deps)).use(tlsRoutes(deps))
-    .use(auditRoutes(deps));
+    .use(auditRoutes(deps)).use(teamRoutes(deps));
 
   return {
     /** The console API's routes, each with its permission declaration (test/api/console/permission.test.ts). */
@@ -38,6 +40,7 @@ export function createConsoleSurface(deps: ConsoleDeps): SurfaceHandler & { rout
         if (file) return file;
       }
       if (path === "/ui/api/session") return gate.session(req);
+      if (path === "/ui/api/invitations/accept") return gate.accept(req);
       if (!path.startsWith("/ui/api/")) return renderConsoleError(notFound("not found"));
       const denied = await gate.guard(req);
       return denied ?? api.handle(req);
