@@ -9,7 +9,7 @@ const NOW = 1_800_000_000_000;
 type Open = () => Store | Promise<Store>;
 
 const user = (id: string, email: string, role: StoredUser["role"] = "analyst"): StoredUser => ({
-  id, email, role, tenant: null, passwordHash: "", totpSecret: "", totpPending: "", recoveryCodes: [], oidcIssuer: null, oidcSubject: null,
+  id, email, role, tenant: null, passwordHash: "", totpSecret: "", totpPending: "", recoveryCodes: [], totpStep: 0, oidcIssuer: null, oidcSubject: null,
   createdAt: NOW, updatedAt: NOW,
 });
 
@@ -21,10 +21,10 @@ export function teamContract(open: Open) {
     await c.insertUser(user("u2", "amy@example.test"));
     await expect(c.insertUser(user("u3", "amy@example.test"))).rejects.toThrow();
     expect((await c.getUser({ email: "ZED@example.test" }))?.id).toBe("u1");
-    expect(await c.updateUser("u2", { role: "developer", tenant: 3, passwordHash: "h", totpSecret: "S", recoveryCodes: ["a", "b"],
+    expect(await c.updateUser("u2", { role: "developer", tenant: 3, passwordHash: "h", totpSecret: "S", recoveryCodes: ["a", "b"], totpStep: 7,
       oidcIssuer: "https://idp.test", oidcSubject: "sub-1" }, NOW + 5)).toBe(true);
     expect(await c.getUser({ issuer: "https://idp.test", subject: "sub-1" })).toEqual({ ...user("u2", "amy@example.test", "developer"),
-      tenant: 3, passwordHash: "h", totpSecret: "S", recoveryCodes: ["a", "b"], oidcIssuer: "https://idp.test", oidcSubject: "sub-1", updatedAt: NOW + 5 });
+      tenant: 3, passwordHash: "h", totpSecret: "S", recoveryCodes: ["a", "b"], totpStep: 7, oidcIssuer: "https://idp.test", oidcSubject: "sub-1", updatedAt: NOW + 5 });
     // One subject, one user.
     await expect(c.updateUser("u1", { oidcIssuer: "https://idp.test", oidcSubject: "sub-1" }, NOW)).rejects.toThrow();
     expect((await c.listUsers()).map((u) => u.email)).toEqual(["amy@example.test", "zed@example.test"]);

@@ -2,7 +2,7 @@
 // made from it is given back), then ten single-use recovery codes shown once and stored hashed.
 import { randomBytes } from "node:crypto";
 import type { TeamStore } from "./store-port.ts";
-import { newTotpSecret, otpauthUri, verifyTotp, base32Encode } from "./totp.ts";
+import { newTotpSecret, otpauthUri, matchTotp, base32Encode } from "./totp.ts";
 import { recoveryHash } from "./users.ts";
 import type { AuditWriter } from "../audit.ts";
 import { AppError, notFound } from "../errors.ts";
@@ -34,9 +34,10 @@ export function createTotpEnrolment({ store, now, audit }: { store: TeamStore; n
     async confirm(userId: string, code: string): Promise<{ recovery_codes: string[] }> {
       const u = await user(userId);
       if (!u.totpPending) throw new AppError("invalid", "start the TOTP enrolment first", { field: "code" });
-      if (!verifyTotp(u.totpPending, code, now())) throw new AppError("invalid", "wrong code: check the device's clock and try the next one", { field: "code" });
+      const step = matchTotp(u.totpPending, code, now());
+      if (step === null) throw new AppError("invalid", "wrong code: check the device's clock and try the next one", { field: "code" });
       const codes = Array.from({ length: RECOVERY_CODES }, recoveryCode);
-      await store.updateUser(u.id, { totpSecret: u.totpPending, totpPending: "", recoveryCodes: codes.map(recoveryHash) }, now());
+      await store.updateUser(u.id, { totpSecret: u.totpPending, totpPending: "", recoveryCodes: codes.map(recoveryHash), totpStep: step }, now());
       await audit?.record("user.totp", u.email);
       return { recovery_codes: codes };
     },

@@ -16,13 +16,15 @@ export interface StoredUser {
   totpPending: string;
   /** SHA-256 hashes of the unused recovery codes. */
   recoveryCodes: string[];
+  /** The 30-second step of the last code accepted: a code is good once (RFC 6238 §5.2). */
+  totpStep: number;
   oidcIssuer: string | null;
   oidcSubject: string | null;
   createdAt: number;
   updatedAt: number;
 }
 
-export type UserPatch = Partial<Pick<StoredUser, "role" | "tenant" | "passwordHash" | "totpSecret" | "totpPending" | "recoveryCodes" | "oidcIssuer" | "oidcSubject">>;
+export type UserPatch = Partial<Pick<StoredUser, "role" | "tenant" | "passwordHash" | "totpSecret" | "totpPending" | "recoveryCodes" | "totpStep" | "oidcIssuer" | "oidcSubject">>;
 
 export interface Invitation {
   tokenHash: string;

@@ -51,15 +51,22 @@ export function hotp(secret: string, counter: number): string {
 /** The code at time `nowMs`. */
 export const totp = (secret: string, nowMs: number) => hotp(secret, Math.floor(nowMs / 1000 / STEP_SECONDS));
 
-/** True when `code` is the code of the current step or one step either side. */
-export function verifyTotp(secret: string, code: string, nowMs: number): boolean {
+/**
+ * The step whose code `code` is (the current one or one either side), or null. A step not after
+ * `usedStep` is refused: one code signs in once (RFC 6238 §5.2).
+ */
+export function matchTotp(secret: string, code: string, nowMs: number, usedStep = 0): number | null {
   const given = code.replace(/\s/g, "");
-  if (!/^\d{6}$/.test(given)) return false;
+  if (!/^\d{6}$/.test(given)) return null;
   const step = Math.floor(nowMs / 1000 / STEP_SECONDS);
-  let ok = false;
-  for (const s of [step - 1, step, step + 1]) ok = timingSafeEqual(Buffer.from(hotp(secret, s)), Buffer.from(given)) || ok;
-  return ok;
+  let found: number | null = null;
+  for (const s of [step - 1, step, step + 1]) {
+    if (timingSafeEqual(Buffer.from(hotp(secret, s)), Buffer.from(given)) && s > usedStep) found = s;
+  }
+  return found;
 }
+
+export const verifyTotp = (secret: string, code: string, nowMs: number) => matchTotp(secret, code, nowMs) !== null;
 
 /** The otpauth:// URI authenticator apps read (Google Authenticator's Key Uri Format). */
 export function otpauthUri(secret: string, account: string, issuer = "postern"): string {

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import type { TeamStore, StoredUser } from "./store-port.ts";
 import { isRole, mayManageUser, type Role } from "./roles.ts";
-import { verifyTotp } from "./totp.ts";
+import { matchTotp } from "./totp.ts";
 import type { AuditWriter } from "../audit.ts";
 import { AppError, conflict, forbidden, invalid, notFound, unauthenticated } from "../errors.ts";
 import { newSecret } from "../ids.ts";
@@ -65,7 +65,7 @@ export function createUserService({ store, now, audit }: UserDeps) {
       if (await store.getUser({ email })) throw conflict(`user ${email} already exists`);
       const hash = opts.password === undefined ? "" : await Bun.password.hash(checkPassword(opts.password));
       const u: StoredUser = { id: newSecret(8).slice(0, 12), email, role, tenant: opts.tenant ?? null, passwordHash: hash, totpSecret: "", totpPending: "",
-        recoveryCodes: [], oidcIssuer: null, oidcSubject: null, createdAt: now(), updatedAt: now() };
+        recoveryCodes: [], totpStep: 0, oidcIssuer: null, oidcSubject: null, createdAt: now(), updatedAt: now() };
       await store.insertUser(u);
       await audit?.record("user.add", email);
       return u;
@@ -106,7 +106,11 @@ export function createUserService({ store, now, audit }: UserDeps) {
       if (!u || !ok) throw unauthenticated("wrong email or password");
       if (!u.totpSecret) return u;
       if (!code) throw new AppError("unauthenticated", "enter the code of your authenticator app (or a recovery code)", { field: "code" });
-      if (verifyTotp(u.totpSecret, code, now())) return u;
+      const step = matchTotp(u.totpSecret, code, now(), u.totpStep);
+      if (step !== null) {
+        await store.updateUser(u.id, { totpStep: step }, now());
+        return u;
+      }
       const hashed = recoveryHash(code);
       if (u.recoveryCodes.includes(hashed)) {
         await store.updateUser(u.id, { recoveryCodes: u.recoveryCodes.filter((c) => c !== hashed) }, now());

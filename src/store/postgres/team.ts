@@ -7,9 +7,9 @@ import { exec, one, rows, type Sql } from "./db.ts";
 export function createTeamStore(sql: Sql): TeamStore & AuditStore {
   return {
     async insertUser(u) {
-      await exec(sql, `INSERT INTO users (id, email, role, tenant, password_hash, totp_secret, totp_pending, recovery_codes, oidc_issuer, oidc_subject,
-        created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, [u.id, u.email.toLowerCase(), u.role, u.tenant,
-        u.passwordHash, u.totpSecret, u.totpPending, JSON.stringify(u.recoveryCodes), u.oidcIssuer, u.oidcSubject, u.createdAt, u.updatedAt]);
+      await exec(sql, `INSERT INTO users (id, email, role, tenant, password_hash, totp_secret, totp_pending, recovery_codes, totp_step, oidc_issuer, oidc_subject,
+        created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`, [u.id, u.email.toLowerCase(), u.role, u.tenant,
+        u.passwordHash, u.totpSecret, u.totpPending, JSON.stringify(u.recoveryCodes), u.totpStep, u.oidcIssuer, u.oidcSubject, u.createdAt, u.updatedAt]);
     },
     async getUser(q) {
       const r = "id" in q ? await one(sql, "SELECT * FROM users WHERE id = $1", [q.id])

@@ -12,7 +12,7 @@ export const TEAM_CONTROL_MIGRATIONS: string[] = [
   `CREATE TABLE users (
      id TEXT PRIMARY KEY, email TEXT NOT NULL UNIQUE, role TEXT NOT NULL, tenant INTEGER,
      password_hash TEXT NOT NULL DEFAULT '', totp_secret TEXT NOT NULL DEFAULT '', totp_pending TEXT NOT NULL DEFAULT '',
-     recovery_codes TEXT NOT NULL DEFAULT '[]', oidc_issuer TEXT, oidc_subject TEXT,
+     recovery_codes TEXT NOT NULL DEFAULT '[]', totp_step BIGINT NOT NULL DEFAULT 0, oidc_issuer TEXT, oidc_subject TEXT,
      created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
      UNIQUE (oidc_issuer, oidc_subject));
    CREATE TABLE invitations (

@@ -10,7 +10,7 @@ type Row = Record<string, unknown>;
 export const toUser = (r: Row): StoredUser => ({
   id: r.id as string, email: r.email as string, role: r.role as StoredUser["role"], tenant: (r.tenant as number | null) ?? null,
   passwordHash: r.password_hash as string, totpSecret: r.totp_secret as string, totpPending: r.totp_pending as string,
-  recoveryCodes: json<string[]>(r.recovery_codes, []), oidcIssuer: (r.oidc_issuer as string | null) ?? null,
+  recoveryCodes: json<string[]>(r.recovery_codes, []), totpStep: Number(r.totp_step ?? 0), oidcIssuer: (r.oidc_issuer as string | null) ?? null,
   oidcSubject: (r.oidc_subject as string | null) ?? null, createdAt: Number(r.created_at), updatedAt: Number(r.updated_at),
 });
 
@@ -21,7 +21,7 @@ export const toAudit = (r: Row): AuditRecord => ({
 
 export const USER_COLUMNS: Record<keyof UserPatch, string> = {
   role: "role", tenant: "tenant", passwordHash: "password_hash", totpSecret: "totp_secret", totpPending: "totp_pending",
-  recoveryCodes: "recovery_codes", oidcIssuer: "oidc_issuer", oidcSubject: "oidc_subject",
+  recoveryCodes: "recovery_codes", totpStep: "totp_step", oidcIssuer: "oidc_issuer", oidcSubject: "oidc_subject",
 };
 
 export const userValue = (k: keyof UserPatch, v: unknown) => (k === "recoveryCodes" ? JSON.stringify(v) : v) as string | number | null;
@@ -46,9 +46,9 @@ export function auditWhere(q: AuditQuery, p: (n: number) => string): { where: st
 export function createTeamStore(db: Database): TeamStore & AuditStore {
   return {
     async insertUser(u) {
-      db.query(`INSERT INTO users (id, email, role, tenant, password_hash, totp_secret, totp_pending, recovery_codes, oidc_issuer, oidc_subject,
-        created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(u.id, u.email.toLowerCase(), u.role, u.tenant, u.passwordHash,
-        u.totpSecret, u.totpPending, JSON.stringify(u.recoveryCodes), u.oidcIssuer, u.oidcSubject, u.createdAt, u.updatedAt);
+      db.query(`INSERT INTO users (id, email, role, tenant, password_hash, totp_secret, totp_pending, recovery_codes, totp_step, oidc_issuer, oidc_subject,
+        created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(u.id, u.email.toLowerCase(), u.role, u.tenant, u.passwordHash,
+        u.totpSecret, u.totpPending, JSON.stringify(u.recoveryCodes), u.totpStep, u.oidcIssuer, u.oidcSubject, u.createdAt, u.updatedAt);
     },
     async getUser(q) {
       const r = "id" in q ? db.query("SELECT * FROM users WHERE id = ?").get(q.id)

@@ -31,3 +31,12 @@ test("base32 round-trips; codes of the neighbouring steps pass, farther ones and
 test("the otpauth URI names the issuer, the account, SHA1, 6 digits and 30 s", () => {
   expect(otpauthUri("ABC", "amy@example.com")).toBe("otpauth://totp/postern%3Aamy%40example.com?secret=ABC&issuer=postern&algorithm=SHA1&digits=6&period=30");
 });
+
+test("matchTotp names the step and refuses a step already used (one code, one sign-in)", async () => {
+  const { matchTotp } = await import("../../../src/core/team/totp.ts");
+  const now = 1_800_000_000_000;
+  const step = Math.floor(now / 30_000);
+  expect(matchTotp(SEED, totp(SEED, now), now)).toBe(step);
+  expect(matchTotp(SEED, totp(SEED, now), now, step)).toBeNull();
+  expect(matchTotp(SEED, totp(SEED, now + 30_000), now, step)).toBe(step + 1);
+});
