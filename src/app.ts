@@ -182,7 +182,8 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const queueAdmin = createQueueAdmin({ store, recorder, now, shaping: mta.shaping, routes: config.mta.routes });
   registerDestinationMetrics(metrics, queueAdmin.destinations, now);
   const sessions = createSessionService({ control: store.control, access, now, requireTotp: config.console.require_totp, audit });
-  const team = createTeam({ control: store.control, now, audit, publicUrl: config.server.public_url, inviteFrom: config.console.invite_from, sender, domains });
+  const team = createTeam({ control: store.control, now, audit, publicUrl: config.server.public_url, inviteFrom: config.console.invite_from, sender, domains,
+    oidc: config.console.oidc });
   // One count of wrong keys per client IP, whether they come to an API or to the console's sign-in.
   const keyThrottle = createThrottle({ now, freeFailures: 10 });
   const http = createHttpHandler({

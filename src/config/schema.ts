@@ -30,6 +30,7 @@ export const SECTIONS: SectionDef[] = [
   { name: "validation", description: "Address validation" },
   { name: "retention", description: "How long data is kept (\"0\": forever); suppressions, domains, keys, credentials and templates never expire (docs/retention.md)" },
   { name: "console", description: "The web console's users (docs/team.md); signing in with an API key keeps working" },
+  { name: "console.oidc", description: "Single sign-on to the console through an OpenID Connect provider (docs/team.md); the callback is <public_url>/ui/oidc/callback" },
   { name: "tls", description: "HTTPS for [server] listen and STARTTLS for inbound SMTP: certificates from an ACME CA, or files of your own (docs/tls.md)" },
 ];
 
@@ -89,6 +90,10 @@ export const KEYS: KeyDef[] = [
   k("retention", "inbound", "duration", "3d", "received mail kept for the stored-message URLs (set on each message when it arrives)"),
   k("retention", "audit", "duration", "400d", "audit log entries (who changed what: docs/team.md) older than this are deleted; kept longer than events"),
   k("console", "invite_from", "string", "", "From address of invitation mail (its domain must be active; empty: postmaster@ the first active domain)", '"team@example.com"'),
+  k("console.oidc", "issuer", "string", "", "the provider's issuer URL (https, or http on a loopback address); empty: no single sign-on", '"https://login.example.com"'),
+  k("console.oidc", "client_id", "string", "", "the client id registered at the provider", '"postern"'),
+  k("console.oidc", "client_secret", "string", "", "the client secret (client_secret_basic); empty: a public client (PKCE only)"),
+  k("console.oidc", "auto_create", "bool", false, "true: a first sign-in whose verified email matches no user creates an analyst; false: it is refused"),
   k("console", "require_totp", "bool", false, "true: every console user must sign in with a TOTP code (enrolment is asked at the first sign-in)"),
   k("tls", "acme", "bool", false, "true: obtain and renew certificates from an ACME CA for `hostnames`"),
   k("tls", "acme_directory", "string", "https://acme-v02.api.letsencrypt.org/directory", "the ACME CA's directory URL"),

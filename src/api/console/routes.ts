@@ -20,10 +20,12 @@ import { reportRoutes } from "./reports.ts";
 import { tlsRoutes } from "./tls.ts";
 import { auditRoutes } from "./audit.ts";
 import { teamRoutes } from "./team.ts";
+import { createOidcGate } from "./oidc.ts";
 
 export function createConsoleSurface(deps: ConsoleDeps): SurfaceHandler & { routes: Elysia["routes"] } {
   const gate = createSessionGate({ sessions: deps.sessions, now: deps.now, secureCookie: deps.config.server.public_url.startsWith("https:"), throttle: deps.keyThrottle,
     team: deps.team });
+  const oidc = createOidcGate({ team: deps.team, sessions: deps.sessions, now: deps.now, secureCookie: deps.config.server.public_url.startsWith("https:") });
   const api = new Elysia({ name: "console" })
     .onError(surfaceOnError(renderConsoleError))
     .use(domainRoutes(deps)).use(keyRoutes(deps)).use(webhookRoutes(deps)).use(suppressionRoutes(deps))
@@ -39,6 +41,7 @@ export function createConsoleSurface(deps: ConsoleDeps): SurfaceHandler & { rout
         const file = asset(path);
         if (file) return file;
       }
+      if (path.startsWith("/ui/oidc/")) return oidc(req, path);
       if (path === "/ui/api/session") return gate.session(req);
       if (path === "/ui/api/invitations/accept") return gate.accept(req);
       if (!path.startsWith("/ui/api/")) return renderConsoleError(notFound("not found"));

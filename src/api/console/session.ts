@@ -25,7 +25,7 @@ export function sessionToken(req: Request): string | null {
   return null;
 }
 
-function cookie(value: string, maxAgeSec: number, secure: boolean): string {
+export function sessionCookie(value: string, maxAgeSec: number, secure: boolean): string {
   return `${SESSION_COOKIE}=${value}; Path=/ui; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSec}${secure ? "; Secure" : ""}`;
 }
 
@@ -52,7 +52,7 @@ export interface GateDeps {
   now: () => number;
   secureCookie: boolean;
   throttle?: Throttle;
-  team: { users: Pick<UserService, "authenticate">; invitations: Pick<Invitations, "accept"> };
+  team: { users: Pick<UserService, "authenticate">; invitations: Pick<Invitations, "accept">; oidc: unknown };
 }
 
 export function createSessionGate(deps: GateDeps) {
@@ -81,7 +81,7 @@ export function createSessionGate(deps: GateDeps) {
     if (wait > 0) return renderConsoleError(new AppError("rate_limited", `too many failed sign-ins; retry in ${Math.ceil(wait / 1000)} s`));
     const s = await open(body, subjects);
     const maxAge = Math.floor((s.expiresAt - deps.now()) / 1000);
-    return json(200, whoami(s), { "set-cookie": cookie(s.token, maxAge, deps.secureCookie), "cache-control": "no-store" });
+    return json(200, whoami(s), { "set-cookie": sessionCookie(s.token, maxAge, deps.secureCookie), "cache-control": "no-store" });
   }
 
   return {
@@ -91,12 +91,12 @@ export function createSessionGate(deps: GateDeps) {
         if (req.method === "POST") return await signIn(req);
         const s = await deps.sessions.resolve(sessionToken(req));
         // Asking is not an error: the page asks on every load (no 401 noise in the browser's console).
-        if (req.method === "GET") return json(200, s ? whoami(s) : { signedIn: false }, { "cache-control": "no-store" });
+        if (req.method === "GET") return json(200, s ? whoami(s) : { signedIn: false, ...(deps.team.oidc ? { oidc: true } : {}) }, { "cache-control": "no-store" });
         if (!s) return renderConsoleError(unauthenticated("not signed in"));
         if (req.method !== "DELETE") return renderConsoleError(new AppError("invalid", "use GET, POST or DELETE"));
         if (!sameText(req.headers.get(CSRF_HEADER) ?? "", s.csrf) || !sameOrigin(req)) return renderConsoleError(forbidden("missing or wrong CSRF token"));
         await deps.sessions.signOut(sessionToken(req));
-        return json(200, { message: "signed out" }, { "set-cookie": cookie("", 0, deps.secureCookie) });
+        return json(200, { message: "signed out" }, { "set-cookie": sessionCookie("", 0, deps.secureCookie) });
       } catch (err) {
         return renderConsoleError(err);
       }

@@ -8,6 +8,8 @@ import type { AuditWriter } from "../audit.ts";
 import { createUserService } from "./users.ts";
 import { createTotpEnrolment } from "./enrolment.ts";
 import { createInvitations, type TeamMailer } from "./invitations.ts";
+import { createOidcClient } from "./oidc.ts";
+import { userForOidc } from "./oidc-link.ts";
 
 export interface TeamDeps {
   control: ControlStore;
@@ -17,6 +19,23 @@ export interface TeamDeps {
   inviteFrom: string;
   sender: Pick<SendService, "send">;
   domains: { list(): Promise<Domain[]> };
+  /** [console.oidc]; no single sign-on when its issuer is empty. */
+  oidc?: { issuer: string; client_id: string; client_secret: string; auto_create: boolean };
+  fetch?: typeof fetch;
+}
+
+/** Single sign-on: the client and the linking rule, as one sign-in step for the console. */
+function oidcSignIn(deps: TeamDeps) {
+  const o = deps.oidc;
+  if (!o?.issuer) return null;
+  const client = createOidcClient({ issuer: o.issuer, clientId: o.client_id, clientSecret: o.client_secret,
+    redirectUri: `${deps.publicUrl.replace(/\/+$/, "")}/ui/oidc/callback` }, { now: deps.now, fetch: deps.fetch });
+  return {
+    start: client.start,
+    async finish(query: URLSearchParams, cookieState: string | null) {
+      return userForOidc(await client.finish(query, cookieState), { store: deps.control, now: deps.now, autoCreate: o.auto_create, audit: deps.audit });
+    },
+  };
 }
 
 export function createTeam(deps: TeamDeps) {
@@ -39,6 +58,7 @@ export function createTeam(deps: TeamDeps) {
     users,
     enrolment: createTotpEnrolment({ store: deps.control, now: deps.now, audit: deps.audit }),
     invitations: createInvitations({ store: deps.control, users, now: deps.now, publicUrl: deps.publicUrl, mail, audit: deps.audit }),
+    oidc: oidcSignIn(deps),
   };
 }
 

@@ -106,6 +106,7 @@ async function start() {
     const s = await get("/session");
     showSignedIn(s.signedIn ? s : null);
     if (!s.signedIn) $("signin").hidden = false;
+    $("signin-sso").hidden = !s.oidc;
     await route();
   } catch {
     showSignedIn(null);
