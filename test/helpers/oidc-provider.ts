@@ -43,7 +43,7 @@ export async function startOidcProvider(redirectUri: string): Promise<OidcProvid
       await grant.save();
       return grant;
     },
-  } as any);
+  });
   const server = provider.listen(port, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   return {
