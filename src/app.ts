@@ -143,7 +143,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const botVerdicts = createBotVerdicts({ store, now });
   inboundMail.subscribe(events);
   botVerdicts.subscribe(events);
-  const inboundRules = createInboundRules({ rules: store.control, owningDomain: domains.owning, now,
+  const inboundRules = createInboundRules({ rules: store.control, owningDomain: domains.owning, now, audit,
     storedMessage: async (d, key) => (localZones.includes(d.zone) ? store.zone(d.zone).getInboundByKey(key) : null) });
   const suppressions = createSuppressionService({ store, now, audit });
   const webhooks = createWebhookService({ store, now, audit });
@@ -161,7 +161,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const templateFiles = createTemplateStore({ dir: config.storage.templates_dir });
   const templateService = createTemplateService({ repo: store.templates, files: templateFiles, now });
   const lists = createListService({ repo: store.lists, now });
-  const surfaceDeps: SurfaceDeps = { config, audit, access, domains, sender, suppressions, unsubscribeGroups: createUnsubscribeGroupService({ store, now }),
+  const surfaceDeps: SurfaceDeps = { config, audit, access, domains, sender, suppressions, unsubscribeGroups: createUnsubscribeGroupService({ store, now, audit }),
     sendBatches: createSendBatchService({ store, now }), webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey, templates: templateFiles, detector, resolver,
     outbound: events.outbound, eventWebhookPublicKey: events.publicKey, inboundRules, bots: createBotApi({ detector, verdicts: botVerdicts, now }),

@@ -57,3 +57,26 @@ test("bad parameters get the native 400; a domain key is refused; there is no ro
   expect((await env.call("/audit", { key: env.t.domainKey })).status).toBe(403);
   for (const method of ["DELETE", "PUT", "PATCH", "POST"]) expect((await env.call("/audit", { method })).status).toBeGreaterThanOrEqual(404);
 });
+
+test("changes through the other surfaces are recorded too: Mailgun routes and webhooks, SendGrid groups, SparkPost suppressions", async () => {
+  const mg = { authorization: `Basic ${btoa(`api:${env.t.accountKey}`)}` };
+  const route = new FormData();
+  route.set("expression", 'match_recipient(".*@example.com")');
+  route.set("action", 'forward("https://hooks.example.net/in")');
+  expect((await fetch(`${env.base}/v3/routes`, { method: "POST", headers: mg, body: route })).status).toBe(200);
+  const hook = new FormData();
+  hook.set("id", "delivered");
+  hook.set("url", "https://hooks.example.net/mg");
+  expect((await fetch(`${env.base}/v3/domains/example.com/webhooks`, { method: "POST", headers: mg, body: hook })).status).toBe(200);
+  const group = await fetch(`${env.base}/v3/asm/groups`, { method: "POST", headers: { authorization: `Bearer ${env.t.accountKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: "news", description: "the newsletter" }) });
+  expect(group.status).toBe(201);
+  const sp = await fetch(`${env.base}/api/v1/suppression-list`, { method: "PUT", headers: { authorization: env.t.accountKey, "content-type": "application/json" },
+    body: JSON.stringify({ recipients: [{ recipient: "x@example.com", type: "non_transactional", description: "asked" }] }) });
+  expect(sp.status).toBeLessThan(300);
+  const actions = ((await (await env.call("/audit?limit=10")).json()).items as { action: string; actor: { id: string } }[]);
+  // SparkPost's account-wide entry lands on every domain the key sees: one suppression.add each.
+  const recent = actions.slice(0, actions.findIndex((e) => e.action === "key.create"));
+  expect([...new Set(recent.map((e) => e.action))].sort()).toEqual(["group.create", "inbound.create", "suppression.add", "webhook.create"]);
+  expect(recent.every((e) => e.actor.id === keyId)).toBe(true);
+});
