@@ -76,8 +76,8 @@ export interface ControlStore extends InboundRuleStore, SendControlStore, Egress
   deleteWebhook(id: string): Promise<boolean>;
   insertSession(s: ConsoleSession): Promise<void>;
   getSession(tokenHash: string): Promise<ConsoleSession | null>;
-  /** Deletes one session, or with `expiredBy` every session that expired by then; returns how many went. */
-  deleteSessions(q: { tokenHash?: string; expiredBy?: number }): Promise<number>;
+  /** Deletes one session, or with `expiredBy` every session that expired by then, or every session of a user; returns how many went. */
+  deleteSessions(q: { tokenHash?: string; expiredBy?: number; userId?: string }): Promise<number>;
 }
 
 /** One waiting recipient to fail and what its failure records (the recorder builds these outside the transaction). */

@@ -34,6 +34,10 @@ export function teamContract(open: Open) {
     await c.insertInvitation({ tokenHash: "inv2", userId: "u2", createdAt: NOW, expiresAt: NOW + 10 });
     await c.insertSession({ tokenHash: "s1", keyId: null, userId: "u2", csrf: "c", createdAt: NOW, expiresAt: NOW + 10 });
     expect(await c.getSession("s1")).toEqual({ tokenHash: "s1", keyId: null, userId: "u2", csrf: "c", createdAt: NOW, expiresAt: NOW + 10 });
+    await c.insertSession({ tokenHash: "s0", keyId: null, userId: "u1", csrf: "c", createdAt: NOW, expiresAt: NOW + 10 });
+    expect(await c.deleteSessions({ userId: "u1" })).toBe(1);
+    expect(await c.getSession("s0")).toBeNull();
+    expect(await c.getSession("s1")).not.toBeNull();
     expect(await c.deleteUser("u2")).toBe(true);
     expect(await c.deleteUser("u2")).toBe(false);
     expect(await c.getSession("s1")).toBeNull();

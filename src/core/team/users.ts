@@ -3,6 +3,7 @@
 // Who may change whom is roles.ts's rule; every change goes to the audit log.
 import { createHash } from "node:crypto";
 import type { TeamStore, StoredUser } from "./store-port.ts";
+import type { ControlStore } from "../store-port.ts";
 import { isRole, mayManageUser, type Role } from "./roles.ts";
 import { matchTotp } from "./totp.ts";
 import type { AuditWriter } from "../audit.ts";
@@ -36,7 +37,7 @@ export function checkRole(role: string): Role {
   return role;
 }
 
-export interface UserDeps { store: TeamStore; now: () => number; audit?: AuditWriter }
+export interface UserDeps { store: TeamStore & Pick<ControlStore, "deleteSessions">; now: () => number; audit?: AuditWriter }
 
 /** `by` is the role of who asks (null: the machine's operator through the CLI, who may do anything). */
 export type ActingRole = Role | null;
@@ -80,11 +81,12 @@ export function createUserService({ store, now, audit }: UserDeps) {
       return { ...u, role: newRole };
     },
 
-    /** A new password (generated when not given, returned once); `totp` also removes the second factor. */
+    /** A new password (generated when not given, returned once); the user's sessions end; `totp` also removes the second factor. */
     async reset(email: string, opts: { password?: string; totp?: boolean } = {}): Promise<string> {
       const u = await require(email);
       const password = opts.password === undefined ? newSecret(15) : checkPassword(opts.password);
       await store.updateUser(u.id, { passwordHash: await Bun.password.hash(password), ...(opts.totp ? { totpSecret: "", totpPending: "", recoveryCodes: [] } : {}) }, now());
+      await store.deleteSessions({ userId: u.id });
       await audit?.record("user.reset", u.email);
       return password;
     },

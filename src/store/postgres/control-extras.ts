@@ -17,6 +17,7 @@ export function createControlExtras(sql: Sql): Extras {
       return r ? { tokenHash, keyId: (r.key_id as string | null) ?? null, userId: (r.user_id as string | null) ?? null, csrf: r.csrf as string, createdAt: r.created_at as number, expiresAt: r.expires_at as number } : null;
     },
     async deleteSessions(q) {
+      if (q.userId !== undefined) return exec(sql, "DELETE FROM console_sessions WHERE user_id = $1", [q.userId]);
       if (q.tokenHash !== undefined) return exec(sql, "DELETE FROM console_sessions WHERE token_hash = $1", [q.tokenHash]);
       if (q.expiredBy !== undefined) return exec(sql, "DELETE FROM console_sessions WHERE expires_at <= $1", [q.expiredBy]);
       return 0;

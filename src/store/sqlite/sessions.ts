@@ -17,7 +17,8 @@ export function createSessionStatements(db: Database): SessionMethods {
       const r = byHash.get(tokenHash) as Row | null;
       return r ? { tokenHash, keyId: (r.key_id as string | null) ?? null, userId: (r.user_id as string | null) ?? null, csrf: r.csrf as string, createdAt: r.created_at as number, expiresAt: r.expires_at as number } : null;
     },
-    async deleteSessions(q: { tokenHash?: string; expiredBy?: number }) {
+    async deleteSessions(q: { tokenHash?: string; expiredBy?: number; userId?: string }) {
+      if (q.userId !== undefined) return db.query("DELETE FROM console_sessions WHERE user_id = ?").run(q.userId).changes;
       if (q.tokenHash !== undefined) return db.query("DELETE FROM console_sessions WHERE token_hash = ?").run(q.tokenHash).changes;
       if (q.expiredBy !== undefined) return db.query("DELETE FROM console_sessions WHERE expires_at <= ?").run(q.expiredBy).changes;
       return 0;

@@ -89,6 +89,17 @@ test("an invitation goes out through postern, is accepted once, and its user sig
   expect(acts).toEqual(["user.remove user", "user.signin user", "user.accept user", "user.invite user", "user.add user"]);
 });
 
+test("a password reset from the machine ends the user's sessions", async () => {
+  await env.t.app.team.users.add(null, { email: "reset@example.com", role: "analyst", password: PW });
+  const before = await env.signInWith({ email: "reset@example.com", password: PW });
+  expect((await before.call("GET", "/domains")).status).toBe(200);
+  const fresh = await env.t.app.team.users.reset("reset@example.com");
+  expect((await before.call("GET", "/domains")).status).toBe(401);
+  const after = await env.signInWith({ email: "reset@example.com", password: fresh });
+  expect((await after.call("GET", "/domains")).status).toBe(200);
+});
+
+
 test("wrong passwords lock the address and the account out, as wrong keys do", async () => {
   const attempt = (email: string, password: string) => fetch(`${env.base}/ui/api/session`, { method: "POST",
     headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password }) });
