@@ -118,6 +118,21 @@ describe("the team in Chromium", () => {
     expect(await audit(`?actor=${id("ana@example.com")}&action=key`)).toEqual([]);
   });
 
+  test("the Audit log page lists the acts, newest first, and filters by action", async () => {
+    await signInUser("ana@example.com", PW);
+    await signedIn();
+    await clickLink(page, "Audit log");
+    await waitForText(page, "user.totp");
+    const first = await page.$eval("#audit-list tbody tr td:nth-child(3)", (e: any) => e.textContent);
+    expect(first).toBe("user.signin");
+    await fill(page, "Action", "user.invite");
+    await clickButton(page, "Filter");
+    await page.waitForFunction(() => document.querySelectorAll("#audit-list tbody tr").length === 1);
+    expect(await page.$eval("#audit-list tbody tr", (e: any) => e.textContent)).toContain("dev@example.com");
+    await screenshot(page, "audit");
+    await signOut();
+  });
+
   test("no page error happened (the refused sign-in and key are the only failed requests)", () => {
     expect(b.errors.filter((e) => !/status of 40[13]/.test(e))).toEqual([]);
   });
