@@ -51,8 +51,11 @@ export function teamRoutes(deps: Pick<ConsoleDeps, "team">) {
       return { user: userView(r.user), link: r.link, sent: r.sent };
     }, { permission: { right: "account.manage", keys: "account" } })
     .put("/users/:id", async ({ request, params, body }) => {
+      const p = principalOf(request);
       const u = await byId(params.id);
-      return userView(await deps.team.users.setRole(actingRole(principalOf(request)), u.email, requiredField(body, "role")));
+      // Nobody demotes themselves by a slip (the last owner would be gone); another owner or the CLI can.
+      if (u.id === p.userId) throw forbidden("you cannot change your own role");
+      return userView(await deps.team.users.setRole(actingRole(p), u.email, requiredField(body, "role")));
     }, { permission: { right: "account.manage", keys: "account" } })
     .delete("/users/:id", async ({ request, params }) => {
       const p = principalOf(request);

@@ -60,6 +60,8 @@ test("admins invite and remove but touch neither owners nor roles; owners change
   const changed = await owner.call("PUT", `/users/${id("ana@example.com")}`, { role: "developer" });
   expect((await changed.json()).role).toBe("developer");
   expect((await owner.call("PUT", `/users/${id("ana@example.com")}`, { role: "boss" })).status).toBe(400);
+  expect((await owner.call("PUT", `/users/${id("owner@example.com")}`, { role: "analyst" })).status).toBe(403);
+  expect((await owner.call("DELETE", `/users/${id("owner@example.com")}`)).status).toBe(403);
   await owner.call("PUT", `/users/${id("ana@example.com")}`, { role: "analyst" });
   expect((await audit("?action=user.role")).map((e) => e.target)).toEqual(["ana@example.com", "ana@example.com"]);
 });
