@@ -50,6 +50,8 @@ describe("the team in Chromium", () => {
     await clickButton(page, "Set up TOTP");
     const uri = await page.locator("#totp-uri").map((e: any) => e.textContent ?? "").wait();
     secret = await page.$eval("#totp-secret", (e: any) => e.textContent);
+    // The QR code is drawn (an SVG data: image the CSP allows).
+    await page.waitForFunction(() => document.getElementById("totp-qr")?.naturalWidth > 0);
     expect(uri).toBe(`otpauth://totp/postern%3Aowner%40example.com?secret=${secret}&issuer=postern&algorithm=SHA1&digits=6&period=30`);
     await fill(page, "Code from the app", totp(secret, Date.now()));
     await clickButton(page, "Confirm");

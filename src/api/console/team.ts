@@ -2,6 +2,7 @@
 // user's own TOTP enrolment. The rules of who may change whom are core's (core/team/roles.ts);
 // an account key with every right stands for the machine's owner here, as it does everywhere else.
 import { Elysia } from "elysia";
+import { renderSVG } from "uqr";
 import type { Principal } from "../../core/model.ts";
 import { forbidden, invalid, notFound } from "../../core/errors.ts";
 import { managesUsers, type Role } from "../../core/team/roles.ts";
@@ -40,7 +41,11 @@ export function teamRoutes(deps: Pick<ConsoleDeps, "team">) {
       const p = principalOf(request);
       return p.userId ? { ...userView(await byId(p.userId)), mustEnrol: Boolean(p.mustEnrol) } : { key: p.keyId };
     }, { permission: { right: "any" } })
-    .post("/me/totp", ({ request }) => deps.team.enrolment.start(userOf(principalOf(request))), { permission: { right: "any" } })
+    .post("/me/totp", async ({ request }) => {
+      const start = await deps.team.enrolment.start(userOf(principalOf(request)));
+      // The same URI as a QR code for phones, as an SVG data: URI (the console's CSP allows data: images).
+      return { ...start, qr: `data:image/svg+xml;base64,${Buffer.from(renderSVG(start.uri)).toString("base64")}` };
+    }, { permission: { right: "any" } })
     .post("/me/totp/confirm", ({ request, body }) => deps.team.enrolment.confirm(userOf(principalOf(request)), requiredField(body, "code")), { permission: { right: "any" } })
     .get("/users", async ({ request }) => {
       actingRole(principalOf(request));

@@ -51,7 +51,8 @@ export async function securityPage(ctx) {
   card.append(button(me.totp ? "Set up again" : "Set up TOTP", async () => {
     const start = await post("/me/totp");
     const code = h("input", { inputmode: "numeric", autocomplete: "one-time-code", required: true });
-    const form = h("form", {}, h("p", {}, "Add this to your authenticator app (the URI, or the secret by hand):"),
+    const form = h("form", {}, h("p", {}, "Scan the QR code with your authenticator app, or add the URI (or the secret by hand):"),
+      h("img", { src: start.qr, alt: "QR code of the otpauth URI", width: 200, height: 200, id: "totp-qr" }),
       h("p", {}, h("code", { class: "secret-value", id: "totp-uri" }, start.uri)), h("p", {}, "Secret: ", h("code", { id: "totp-secret" }, start.secret)),
       h("div", { class: "row" }, field("Code from the app", code), h("button", { type: "submit" }, "Confirm")));
     onSubmit(form, async () => {

@@ -24,6 +24,7 @@ describe("optional TOTP", () => {
     const start = await (await amy.call("POST", "/me/totp")).json();
     expect(start.uri).toBe(`otpauth://totp/postern%3Aamy%40example.com?secret=${start.secret}&issuer=postern&algorithm=SHA1&digits=6&period=30`);
     expect(start.secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(Buffer.from(start.qr.replace(/^data:image\/svg\+xml;base64,/, ""), "base64").toString()).toStartWith("<svg");
     // Not on until confirmed: sign-in still needs no code.
     expect((await signIn(env, { email: "amy@example.com", password: PW })).status).toBe(200);
     const wrongConfirm = await amy.call("POST", "/me/totp/confirm", { code: totp(start.secret, Date.now() - 300_000) });
