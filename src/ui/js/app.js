@@ -33,6 +33,7 @@ function showSignedIn(s) {
   // Team: owners, admins and all-rights account keys (the server decides; this only hides a page that would refuse).
   $("nav-team").hidden = !s || (s.userId ? !["owner", "admin"].includes(s.role) : s.kind !== "account");
   $("nav-security").hidden = !s || !s.userId;
+  $("nav-audit").hidden = !s || s.kind !== "account";
   if (!s) $("view").replaceChildren();
 }
 
