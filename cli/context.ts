@@ -6,6 +6,8 @@ import { findConfigFile, loadConfig, type Config } from "../src/config/load.ts";
 import { createApp, type App } from "../src/app.ts";
 import { createLogger } from "../src/log.ts";
 import { createOutput, type Output } from "./output.ts";
+import { withScene } from "../src/core/actor.ts";
+import { userInfo } from "node:os";
 
 export interface CliContext {
   out: Output;
@@ -43,9 +45,15 @@ export function action<A extends unknown[]>(fn: (ctx: CliContext, ...args: A) =>
     const cmd = args[args.length - 1] as Command;
     const ctx = contextFrom(cmd);
     try {
-      await fn(ctx, ...(args.slice(0, -1) as A));
+      // A command is one audit scene whose actor is the machine's operator (core/actor.ts).
+      await withScene(() => fn(ctx, ...(args.slice(0, -1) as A)), { kind: "cli", id: cliOperator() });
     } finally {
       await ctx.done();
     }
   };
+}
+
+/** The operator as the audit log names a CLI actor: the login of the process (sudo keeps the caller's). */
+function cliOperator(): string {
+  try { return process.env.SUDO_USER || userInfo().username || "cli"; } catch { return "cli"; }
 }

@@ -14,6 +14,8 @@ import { registerBackup } from "./commands/backup.ts";
 import { registerEgress } from "./commands/egress.ts";
 import { registerTls } from "./commands/tls.ts";
 import { registerAlerts } from "./commands/alerts.ts";
+import { registerAudit } from "./commands/audit.ts";
+import { registerUser } from "./commands/user.ts";
 import { exitCodeFor } from "./output.ts";
 import { release } from "./version.ts";
 
@@ -38,6 +40,8 @@ export function buildProgram(argv: string[] = []): Command {
   registerEgress(program);
   registerTls(program);
   registerAlerts(program);
+  registerAudit(program);
+  registerUser(program);
   // Global flags work after the command too: every subcommand knows them.
   const addGlobals = (cmd: Command) => {
     for (const sub of cmd.commands) {

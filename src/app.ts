@@ -11,6 +11,7 @@ import { createSystemResolver, type Resolver } from "./dns.ts";
 import { createLogger, createRecentErrors, type Logger } from "./log.ts";
 import { createMetrics } from "./metrics.ts";
 import { createAccessService } from "./core/access.ts";
+import { createAuditLog } from "./core/audit.ts";
 import { createThrottle } from "./core/throttle.ts";
 import { createRateLimiter } from "./core/rate-limit.ts";
 import { createDomainService } from "./core/domains.ts";
@@ -56,6 +57,7 @@ import { createSparkpostSurface } from "./api/sparkpost/routes.ts";
 import { createNativeSurface } from "./api/native/routes.ts";
 import { createConsoleSurface } from "./api/console/routes.ts";
 import { createSessionService } from "./core/sessions.ts";
+import { createTeam } from "./core/team/index.ts";
 import { createQueueAdmin } from "./mta/queue/admin.ts";
 import { registerDestinationMetrics } from "./mta/queue/destination-view.ts";
 import { createZoneDirectory } from "./core/zones.ts";
@@ -99,14 +101,15 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const nodeId = config.server.node_id || osHostname();
   const lease = { owner: nodeId, leaseMs: config.server.claim_lease };
   const nodes = createNodePresence({ store, now, node: { nodeId, zone: config.server.zone, host: osHostname(), pid: process.pid } });
-  const access = createAccessService({ control: store.control, now });
+  const audit = createAuditLog({ store: store.control, now });
+  const access = createAccessService({ control: store.control, now, audit });
   const newAccountKey = await ensureAccount(store.control, access, now());
   const secret = await store.control.getSecret();
   const codec = createTokenCodec(secret);
   const egressDirectory = createEgressDirectory(config.mta, mtaHostname);
   const domains = createDomainService({
     control: store.control, resolver, now, zones: { names: config.zones.names, default: config.zones.default, remote: config.zones.remote, sharedControl },
-    hasPool: egressDirectory.hasPool,
+    hasPool: egressDirectory.hasPool, audit,
     dns: { mtaHostname, bounceDomain: config.mta.bounce_domain, trackingHost: new URL(config.server.public_url).hostname,
       spf: spfMechanism(config.mta.hostname, Object.values(networkInterfaces()).flat().map((i) => i?.address ?? ""), osHostname()) },
   });
@@ -148,15 +151,15 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const inboundMail = createInboundMail({ rules: store.control, owningDomain: domains.owning, zone: (z) => store.zone(z), zoneNames: store.zoneNames,
     resolver, hostname: mtaHostname, now, sender, log: log.child("inbound"), keepMs: config.retention.inbound });
   const retention = createRetentionSweeper({ zone: (z) => store.zone(z), zoneNames: store.zoneNames, now, log: log.child("retention"),
-    windows: config.retention });
+    windows: config.retention, audit: store.control });
   // Posts and bot pushes written outside the recorder wake the webhook pipeline too.
   const botVerdicts = createBotVerdicts({ store, now });
   inboundMail.subscribe(events);
   botVerdicts.subscribe(events);
-  const inboundRules = createInboundRules({ rules: store.control, owningDomain: domains.owning, now,
+  const inboundRules = createInboundRules({ rules: store.control, owningDomain: domains.owning, now, audit,
     storedMessage: async (d, key) => (localZones.includes(d.zone) ? store.zone(d.zone).getInboundByKey(key) : null) });
-  const suppressions = createSuppressionService({ store, now });
-  const webhooks = createWebhookService({ store, now });
+  const suppressions = createSuppressionService({ store, now, audit });
+  const webhooks = createWebhookService({ store, now, audit });
   const activity = createActivityService({ store });
   const receiverReports = createReceiverReportService({ store, now, getDomain: domains.get, localZones, ownAddresses: () => ownAddresses() });
   const validator = createValidator({
@@ -177,7 +180,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       certificate: () => (tls?.provider.health().not_after ?? null), certificateName: config.tls.hostnames[0] ?? new URL(config.server.public_url).hostname }),
     domains: () => store.control.listDomains(), send: (req) => sender.send(ALERTS_PRINCIPAL, req) });
   recorder.subscribe(alerts);
-  const surfaceDeps: SurfaceDeps = { config, access, domains, sender, suppressions, unsubscribeGroups: createUnsubscribeGroupService({ store, now }),
+  const surfaceDeps: SurfaceDeps = { config, audit, access, domains, sender, suppressions, unsubscribeGroups: createUnsubscribeGroupService({ store, now, audit }),
     sendBatches: createSendBatchService({ store, now }), webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey, templates: templateFiles, detector, resolver,
     outbound: events.outbound, eventWebhookPublicKey: events.publicKey, inboundRules, bots: createBotApi({ detector, verdicts: botVerdicts, now }),
@@ -195,7 +198,9 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   };
   const queueAdmin = createQueueAdmin({ store, recorder, now, shaping: mta.shaping, routes: config.mta.routes });
   registerDestinationMetrics(metrics, queueAdmin.destinations, now);
-  const sessions = createSessionService({ control: store.control, access, now });
+  const sessions = createSessionService({ control: store.control, access, now, requireTotp: config.console.require_totp, audit });
+  const team = createTeam({ control: store.control, now, audit, publicUrl: config.server.public_url, inviteFrom: config.console.invite_from, sender, domains,
+    oidc: config.console.oidc });
   // One count of wrong keys per client IP, whether they come to an API or to the console's sign-in.
   const keyThrottle = createThrottle({ now, freeFailures: 10 });
   const http = createHttpHandler({
@@ -203,7 +208,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     keyThrottle,
     rateLimits: { perIp: createRateLimiter({ rate: config.server.rate_limit_per_ip, now }), perKey: createRateLimiter({ rate: config.server.rate_limit_per_key, now }) },
     surfaces,
-    console: createConsoleSurface({ ...surfaceDeps, sessions,
+    console: createConsoleSurface({ ...surfaceDeps, sessions, team,
       queue: queueAdmin, keyThrottle, tlsHealth: tls ? () => tls.provider.health() : undefined }),
     health,
     metrics, log: log.child("http"), now,
@@ -221,7 +226,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   let server: ReturnType<typeof createHttpsListener> | null = null;
   let serveLease: ServeLease | null = null;
   return {
-    config, store, log, now, resolver, metrics, access, domains, sender, mta, http, surfaces, mtaHostname, codec, newAccountKey,
+    config, store, log, now, resolver, metrics, access, audit, team, domains, sender, mta, http, surfaces, mtaHostname, codec, newAccountKey,
     suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules, nodes, receiverReports, retention, egress,
     tls, secret, alerts, trackingHosts,
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */

@@ -2,6 +2,7 @@
 // the client's IP), kept beside the Request object rather than in headers a client could forge.
 import type { Principal } from "../core/model.ts";
 import { forbidden, unauthenticated } from "../core/errors.ts";
+import { actorOf, nameActor } from "../core/actor.ts";
 
 export interface RequestContext {
   principal: Principal | null;
@@ -13,7 +14,11 @@ export interface RequestContext {
 
 const contexts = new WeakMap<Request, RequestContext>();
 
-export const setContext = (req: Request, ctx: RequestContext) => contexts.set(req, ctx);
+/** Also names the request's actor for the audit log (core/actor.ts): who the dispatcher or the console authenticated. */
+export function setContext(req: Request, ctx: RequestContext): void {
+  contexts.set(req, ctx);
+  nameActor(actorOf(ctx.principal), ctx.ip);
+}
 
 export function contextOf(req: Request): RequestContext {
   return contexts.get(req) ?? { principal: null, ip: "", requestId: "", surface: "" };

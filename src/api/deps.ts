@@ -24,9 +24,12 @@ import type { TrackingHostService } from "../core/tracking-hosts.ts";
 
 import type { ReceiverReportService } from "../core/receiver-reports.ts";
 import type { AlertService } from "../alerts/service.ts";
+import type { AuditLog } from "../core/audit.ts";
 
 export interface SurfaceDeps {
   config: Config;
+  /** The audit log's reads (GET /audit, the console's Audit page); its writer sits in the services. */
+  audit: AuditLog;
   access: AccessService;
   domains: DomainService;
   sender: SendService;

@@ -22,6 +22,7 @@ import type { ZoneRouter } from "./zones/router.ts";
 import { PROXIED_HEADER } from "./zones/proxy.ts";
 import { buildOpenApi, type MountedRoute } from "./openapi/build.ts";
 import { docsIndex, nativeOpenApi } from "./openapi/index-page.ts";
+import { withScene } from "../core/actor.ts";
 
 export interface SurfaceHandler {
   handle(req: Request): Promise<Response> | Response;
@@ -171,7 +172,8 @@ export function createHttpHandler(deps: HttpDeps) {
     // A request another zone's node proxied here keeps that node's id: one id in both nodes' logs.
     const forwarded = req.headers.has(PROXIED_HEADER) ? req.headers.get("x-request-id") ?? "" : "";
     const requestId = /^[0-9a-z]{20}$/.test(forwarded) ? forwarded : newId(deps.now());
-    const { res, surface } = await dispatch(req, peer, requestId);
+    // One audit scene per request (core/actor.ts): setContext names its actor once it is known.
+    const { res, surface } = await withScene(() => dispatch(req, peer, requestId));
     // Every answer names its request, so a client can quote it and an operator find it in the log.
     if (!res.headers.has("x-request-id")) {
       try { res.headers.set("x-request-id", requestId); } catch { /* immutable headers (a static Response): leave them */ }

@@ -36,13 +36,17 @@ export interface Config {
   webhooks: { allow_private: boolean; retry: number[]; lifetime: number; timeout: number; concurrency_per_target: number };
   validation: { smtp_probe: boolean };
   /** Milliseconds; 0: forever. */
-  retention: { events: number; messages: number; inbound: number };
   alerts: { webhook: string; email: string[] };
+  retention: { events: number; messages: number; inbound: number; audit: number };
+  console: { require_totp: boolean; invite_from: string; oidc: OidcConfig };
   tls: {
     acme: boolean; acme_directory: string; acme_email: string; acme_ca_file: string; hostnames: string[]; http_listen: string;
     cert_file: string; key_file: string;
   };
 }
+
+/** [console.oidc] (docs/team.md). */
+export interface OidcConfig { issuer: string; client_id: string; client_secret: string; auto_create: boolean }
 
 /** A zone other nodes serve: `url` takes its proxied API requests, `public_url` is its tracking links' base. */
 export interface RemoteZone { url: string; public_url: string }
@@ -103,6 +107,7 @@ function applyFile(target: Record<string, Raw>, raw: Raw, where: string, problem
         applyZoneTable(target, key, value as Raw, where, problems);
         continue;
       }
+      if (section === "console" && key === "oidc" && !def && value && typeof value === "object") { applyFile(target, { "console.oidc": value }, where, problems); continue; }
       if (section === "mta" && key === "shaping") { target.mta!.shaping = parseShaping(value, where, problems); continue; }
       if (section === "mta" && !def && applyEgressTable(target.mta!, key, value, where, problems)) continue;
       if (!def) { problems.push(`${where}: ${section}.${key}: unknown key`); continue; }
@@ -143,7 +148,7 @@ function safeJson(text: string): unknown {
 
 function applyEnv(target: Record<string, Raw>, env: Record<string, string | undefined>, problems: string[]) {
   for (const def of KEYS) {
-    const name = `POSTERN_${def.section}_${def.key}`.toUpperCase();
+    const name = `POSTERN_${def.section.replace(".", "_")}_${def.key}`.toUpperCase();
     const text = env[name];
     if (text === undefined) continue;
     const v = coerce(def, envValue(def, text), name, problems);
@@ -156,6 +161,7 @@ function checkMeaning(cfg: Config, where: string, problems: string[]) {
   if (!hostPort.test(cfg.server.listen)) problems.push(`${where}: server.listen: expected host:port, got "${cfg.server.listen}"`);
   if (!hostPort.test(cfg.smtp.listen)) problems.push(`${where}: smtp.listen: expected host:port, got "${cfg.smtp.listen}"`);
   if (!/^https?:\/\//.test(cfg.server.public_url)) problems.push(`${where}: server.public_url: expected an http(s) URL`);
+  checkOidc(cfg.console.oidc, where, problems);
   if (!cfg.zones.names.includes(cfg.zones.default)) problems.push(`${where}: zones.default: "${cfg.zones.default}" is not in zones.names`);
   if (!cfg.zones.names.includes(cfg.server.zone)) problems.push(`${where}: server.zone: "${cfg.server.zone}" is not in zones.names`);
   for (const name of Object.keys(cfg.zones.remote)) if (!cfg.zones.names.includes(name)) problems.push(`${where}: zones.${name}: "${name}" is not in zones.names`);
@@ -201,6 +207,9 @@ export function loadConfig(opts: { file: string | null; env?: Record<string, str
     applyFile(target, raw, opts.file, problems);
   }
   applyEnv(target, env, problems);
+  // [console.oidc] is a table of [console]: config.console.oidc.
+  target.console!.oidc = target["console.oidc"]!;
+  delete target["console.oidc"];
   const cfg = { file: opts.file, ...target } as unknown as Config;
   checkMeaning(cfg, where, problems);
   checkEgress(cfg.mta, where, problems);
@@ -215,4 +224,16 @@ export function loadConfig(opts: { file: string | null; env?: Record<string, str
 function deepFreeze<T>(o: T): T {
   if (o && typeof o === "object") { for (const v of Object.values(o)) deepFreeze(v); Object.freeze(o); }
   return o;
+}
+
+/** The issuer over https, or http only on a loopback address (contract §14); a client id with it. */
+function checkOidc(o: OidcConfig, where: string, problems: string[]) {
+  if (!o.issuer) return;
+  let url: URL | null = null;
+  try { url = new URL(o.issuer); } catch { /* reported below */ }
+  const loopback = url !== null && /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/.test(url.hostname);
+  if (!url || !(url.protocol === "https:" || (url.protocol === "http:" && loopback))) {
+    problems.push(`${where}: console.oidc.issuer: expected an https URL (http only on a loopback address), got "${o.issuer}"`);
+  }
+  if (!o.client_id) problems.push(`${where}: console.oidc.client_id: needed with console.oidc.issuer`);
 }

@@ -6,6 +6,7 @@ import type { Domain, KeyKind, Principal } from "./model.ts";
 import type { ControlStore, StoredKey } from "./store-port.ts";
 import { newSecret } from "./ids.ts";
 import { AppError, invalid, notFound } from "./errors.ts";
+import type { AuditWriter } from "./audit.ts";
 
 /** Given SMTP passwords are at least this long; generated ones are 24 random characters. */
 export const MIN_PASSWORD_LENGTH = 12;
@@ -32,9 +33,11 @@ export interface KeyInfo {
 export interface AccessDeps {
   control: ControlStore;
   now: () => number;
+  /** The audit log's writer (audit.ts): every change to keys and credentials is recorded. */
+  audit?: AuditWriter;
 }
 
-export function createAccessService({ control, now }: AccessDeps) {
+export function createAccessService({ control, now, audit }: AccessDeps) {
   const pendingTouches = new Map<string, number>();
   let lastFlush = 0;
   // The installation's one account: its id never changes once it exists (read per request before).
@@ -78,6 +81,7 @@ export function createAccessService({ control, now }: AccessDeps) {
       const stored: StoredKey = { id, kind: opts.kind, domainId: domain?.id ?? null, label: opts.label ?? "", grants: opts.grants ?? [],
         hash: sha256(secret), createdAt: now(), lastUsedAt: null, revokedAt: null };
       await control.insertKey(stored);
+      await audit?.record("key.create", id);
       return { ...(await toInfo(stored)), key: `${opts.kind === "account" ? "pk" : "sk"}.${id}.${secret}` };
     },
 
@@ -94,11 +98,13 @@ export function createAccessService({ control, now }: AccessDeps) {
     /** Changes a key's label and/or grants (the secret stays); takes effect on its next request. */
     async updateKey(id: string, patch: { label?: string; grants?: string[] }): Promise<KeyInfo> {
       if (!(await control.updateKey(id, patch))) throw notFound(`key ${id} not found`);
+      await audit?.record("key.update", id);
       return toInfo((await control.getKey(id))!);
     },
 
     async revokeKey(id: string): Promise<void> {
       if (!(await control.revokeKey(id, now()))) throw notFound(`key ${id} not found`);
+      await audit?.record("key.revoke", id);
     },
 
     /** Turns a presented key into a Principal, or null for anything unknown, malformed or revoked. */
@@ -132,6 +138,7 @@ export function createAccessService({ control, now }: AccessDeps) {
         throw invalid(`password must be ${MIN_PASSWORD_LENGTH} to 128 characters`, "password");
       }
       await control.upsertCredential({ domainId: domain.id, login: local, hash: await Bun.password.hash(pass), createdAt: now() });
+      await audit?.record("credential.set", `${local}@${domain.name}`);
       return { login: `${local}@${domain.name}`, password: pass };
     },
 
@@ -144,7 +151,9 @@ export function createAccessService({ control, now }: AccessDeps) {
     async deleteCredential(domainName: string, login: string) {
       const domain = await control.getDomain(domainName);
       if (!domain) throw notFound(`domain ${domainName} not found`);
-      if (!(await control.deleteCredential(domain.id, normalizeLogin(login, domain.name)))) throw notFound(`credential ${login} not found`);
+      const local = normalizeLogin(login, domain.name);
+      if (!(await control.deleteCredential(domain.id, local))) throw notFound(`credential ${login} not found`);
+      await audit?.record("credential.delete", `${local}@${domain.name}`);
     },
 
     /** SMTP AUTH: user is LOGIN@DOMAIN (as Mailgun's); returns the domain on success. */

@@ -7,6 +7,7 @@ import { AppError, conflict, invalid, notFound } from "./errors.ts";
 import { generateDkimKeys } from "./dkim-keys.ts";
 import { checkRecords, recordsFor, type DnsContext, type DnsRecord } from "./domain-dns.ts";
 import { parseLimit } from "../config/duration.ts";
+import type { AuditWriter } from "./audit.ts";
 
 export const DOMAIN_NAME = /^(?=.{1,253}$)(?!-)([a-z0-9-]{1,63}(?<!-)\.)+[a-z]{2,63}$/;
 const DEFAULT_SELECTOR = "s1";
@@ -23,6 +24,8 @@ export interface DomainDeps {
   /** The configured egress pools ([mta.pools]): a domain's pool must be one. */
   hasPool?: (name: string) => boolean;
   dns: DnsContext;
+  /** Every change to a domain (added, verified, its settings, disabled, removed) is recorded. */
+  audit?: AuditWriter;
 }
 
 export interface DomainSettingsPatch {
@@ -92,7 +95,9 @@ export function createDomainService(deps: DomainDeps) {
       if (existing) throw conflict(`domain ${lower} already exists`);
       const keys = await generateDkimKeys(DEFAULT_SELECTOR);
       const settings = applyPatch(DEFAULT_SETTINGS, opts);
-      return control.insertDomain({ ...settings, name: lower, zone, wildcard: opts.wildcard ?? false, dkimSelector: DEFAULT_SELECTOR, keys }, now());
+      const added = await control.insertDomain({ ...settings, name: lower, zone, wildcard: opts.wildcard ?? false, dkimSelector: DEFAULT_SELECTOR, keys }, now());
+      await deps.audit?.record("domain.add", lower);
+      return added;
     },
 
     async records(name: string): Promise<DnsRecord[]> {
@@ -117,6 +122,7 @@ export function createDomainService(deps: DomainDeps) {
       if (d.state === "active") return { domain: d, records };
       const state = ok || force ? "active" : "unverified";
       const domain = state === d.state ? d : (await control.updateDomain(d.name, { state }, now()))!;
+      if (state !== d.state) await deps.audit?.record("domain.verify", d.name);
       return { domain, records };
     },
 
@@ -135,16 +141,21 @@ export function createDomainService(deps: DomainDeps) {
       if (patch.zone !== undefined && patch.zone.trim().toLowerCase() !== d.zone) throw movingRefused(d, patch.zone);
       if (patch.pool && deps.hasPool && !deps.hasPool(patch.pool)) throw new AppError("invalid", `unknown ip pool "${patch.pool}": not an [mta.pools] pool`, { field: "pool", reason: "unknown_pool" });
       const settings = applyPatch(d, patch);
-      return (await control.updateDomain(d.name, { ...settings, wildcard: patch.wildcard ?? d.wildcard }, now()))!;
+      const changed = (await control.updateDomain(d.name, { ...settings, wildcard: patch.wildcard ?? d.wildcard }, now()))!;
+      await deps.audit?.record("domain.settings", d.name);
+      return changed;
     },
 
     async disable(name: string): Promise<Domain> {
-      await require(name);
-      return (await control.updateDomain(name, { state: "disabled" }, now()))!;
+      const d = await require(name);
+      const changed = (await control.updateDomain(d.name, { state: "disabled" }, now()))!;
+      await deps.audit?.record("domain.disable", d.name);
+      return changed;
     },
 
     async remove(name: string): Promise<void> {
       if (!(await control.deleteDomain(name))) throw notFound(`domain ${name} not found`);
+      await deps.audit?.record("domain.remove", name.trim().toLowerCase());
     },
   };
 }

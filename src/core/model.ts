@@ -1,5 +1,6 @@
 // Domain types shared by every layer. Times are integer milliseconds (UTC); ids are generated in
 // the application. Nothing here knows about HTTP, SQL or SMTP.
+import type { Role } from "./team/roles.ts";
 
 export type DomainState = "unverified" | "active" | "disabled";
 export type KeyKind = "account" | "domain";
@@ -77,6 +78,12 @@ export interface Principal {
   /** Set for domain keys and SMTP credentials: the only domain this principal may act on. */
   domain: Domain | null;
   grants: string[];
+  /** Set when a console user (core/team) signed in: the actor the audit log names; keyId is then "". */
+  userId?: string;
+  /** The console user's role (core/team/roles.ts); its rights are in `grants`. */
+  role?: Role;
+  /** A console user who must enrol TOTP first ([console] require_totp): only their own TOTP routes answer. */
+  mustEnrol?: boolean;
 }
 
 export interface Address {

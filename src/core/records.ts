@@ -15,7 +15,8 @@ export interface StoredKey extends ApiKey { hash: string; revokedAt: number | nu
 export interface Credential { domainId: number; login: string; hash: string; createdAt: number }
 
 /** A web console session: `tokenHash` is the SHA-256 of the cookie's token. */
-export interface ConsoleSession { tokenHash: string; keyId: string; csrf: string; createdAt: number; expiresAt: number }
+/** A console sign-in: by a key (keyId) or by a console user (userId); exactly one is set. */
+export interface ConsoleSession { tokenHash: string; keyId: string | null; userId?: string | null; csrf: string; createdAt: number; expiresAt: number }
 
 export interface WebhookTarget {
   id: string;

@@ -1,13 +1,18 @@
-// Web console sessions: signing in with an API key opens a server-side session; the browser only
-// holds a random token (in an HttpOnly cookie) and a per-session CSRF token (in page memory). The
-// key itself is never stored by the console. A session ends at sign-out, when it expires, or when
-// its key is revoked (every request re-derives the principal from the key).
+// Web console sessions: signing in with an API key, or as a console user (core/team: email and
+// password, TOTP, OpenID Connect), opens a server-side session; the browser only holds a random
+// token (in an HttpOnly cookie) and a per-session CSRF token (in page memory). The key or password
+// itself is never stored by the console. A session ends at sign-out, when it expires, or when its
+// key is revoked or its user removed (every request re-derives the principal).
 import { createHash } from "node:crypto";
 import type { Principal } from "./model.ts";
 import type { ControlStore } from "./store-port.ts";
 import type { AccessService } from "./access.ts";
+import type { StoredUser } from "./team/store-port.ts";
+import { rightsOfRole } from "./team/roles.ts";
 import { newSecret } from "./ids.ts";
 import { unauthenticated } from "./errors.ts";
+import { nameActor } from "./actor.ts";
+import type { AuditWriter } from "./audit.ts";
 
 /** How long a console session lives after sign-in. */
 export const SESSION_TTL_MS = 8 * 3600_000;
@@ -26,24 +31,48 @@ export interface SessionDeps {
   access: Pick<AccessService, "authenticate" | "principalForKey">;
   now: () => number;
   ttlMs?: number;
+  /** [console] require_totp: a user without TOTP may only enrol. */
+  requireTotp?: boolean;
+  audit?: AuditWriter;
 }
 
-export function createSessionService({ control, access, now, ttlMs = SESSION_TTL_MS }: SessionDeps) {
+/** A console user as a principal: the role's rights as grants of postern's own rights, so `decide` treats it as a key. */
+export function principalOfUser(u: StoredUser, accountId: number, requireTotp = false): Principal {
+  return { accountId, keyId: "", kind: "account", domain: null, grants: rightsOfRole(u.role), userId: u.id, role: u.role,
+    ...(requireTotp && !u.totpSecret ? { mustEnrol: true } : {}) };
+}
+
+export function createSessionService({ control, access, now, ttlMs = SESSION_TTL_MS, requireTotp = false, audit }: SessionDeps) {
+  let accountId: number | null = null;
+  const account = async () => (accountId ??= (await control.getAccount())?.id ?? 1);
+
+  async function open(principal: Principal, owner: { keyId: string | null; userId: string | null }): Promise<OpenSession> {
+    // Sign-in is rare: a good moment to forget expired sessions.
+    await control.deleteSessions({ expiredBy: now() });
+    const token = newSecret(24);
+    const csrf = newSecret(16);
+    const expiresAt = now() + ttlMs;
+    await control.insertSession({ tokenHash: sha256(token), ...owner, csrf, createdAt: now(), expiresAt });
+    return { token, csrf, expiresAt, principal };
+  }
+
   return {
     /** Checks the key like any API request and opens a session for it (401 for a bad key). */
     async signIn(key: string): Promise<OpenSession> {
       const principal = await access.authenticate(key);
       if (!principal) throw unauthenticated("this key is unknown, malformed or revoked");
-      // Sign-in is rare: a good moment to forget expired sessions.
-      await control.deleteSessions({ expiredBy: now() });
-      const token = newSecret(24);
-      const csrf = newSecret(16);
-      const expiresAt = now() + ttlMs;
-      await control.insertSession({ tokenHash: sha256(token), keyId: principal.keyId, csrf, createdAt: now(), expiresAt });
-      return { token, csrf, expiresAt, principal };
+      return open(principal, { keyId: principal.keyId, userId: null });
     },
 
-    /** The session a cookie token names, with its principal; null when unknown, expired or its key revoked. */
+    /** Opens a session for a user whose sign-in was proven (password and code, or OIDC); recorded as theirs. */
+    async signInUser(u: StoredUser, how: string): Promise<OpenSession> {
+      const principal = principalOfUser(u, await account(), requireTotp);
+      nameActor({ kind: "user", id: u.id });
+      await audit?.record(`user.signin`, `${u.email} (${how})`);
+      return open(principal, { keyId: null, userId: u.id });
+    },
+
+    /** The session a cookie token names, with its principal; null when unknown, expired, its key revoked or its user gone. */
     async resolve(token: string | null | undefined): Promise<Omit<OpenSession, "token"> | null> {
       if (!token) return null;
       const s = await control.getSession(sha256(token));
@@ -52,7 +81,8 @@ export function createSessionService({ control, access, now, ttlMs = SESSION_TTL
         await control.deleteSessions({ tokenHash: s.tokenHash });
         return null;
       }
-      const principal = await access.principalForKey(s.keyId);
+      const user = s.userId ? await control.getUser({ id: s.userId }) : null;
+      const principal = user ? principalOfUser(user, await account(), requireTotp) : s.keyId ? await access.principalForKey(s.keyId) : null;
       return principal ? { csrf: s.csrf, expiresAt: s.expiresAt, principal } : null;
     },
 

@@ -17,6 +17,8 @@ import type { ListRepo } from "./list-model.ts";
 import type { DestinationQueueStore } from "./destination-store.ts";
 import type { EgressCounterStore } from "./egress/counter-port.ts";
 import type { AlertStore } from "./alerts-port.ts";
+import type { TeamStore } from "./team/store-port.ts";
+import type { AuditStore } from "./audit-port.ts";
 
 export type * from "./records.ts";
 export type * from "./receiver-report.ts";
@@ -41,7 +43,7 @@ export interface SendControlStore {
 
 /** Account, keys, domains, credentials and webhook targets: the data every zone shares. */
 export interface ControlStore extends InboundRuleStore, SendControlStore, EgressCounterStore, AlertStore,
-  TrackingHostStore {
+  TrackingHostStore, TeamStore, AuditStore {
   getAccount(): Promise<Account | null>;
   createAccount(a: Account & { secret: string }): Promise<void>;
   /** The server-wide HMAC secret for VERP and tracking tokens. */
@@ -77,8 +79,8 @@ export interface ControlStore extends InboundRuleStore, SendControlStore, Egress
   deleteWebhook(id: string): Promise<boolean>;
   insertSession(s: ConsoleSession): Promise<void>;
   getSession(tokenHash: string): Promise<ConsoleSession | null>;
-  /** Deletes one session, or with `expiredBy` every session that expired by then; returns how many went. */
-  deleteSessions(q: { tokenHash?: string; expiredBy?: number }): Promise<number>;
+  /** Deletes one session, or with `expiredBy` every session that expired by then, or every session of a user; returns how many went. */
+  deleteSessions(q: { tokenHash?: string; expiredBy?: number; userId?: string }): Promise<number>;
 }
 
 /** One waiting recipient to fail and what its failure records (the recorder builds these outside the transaction). */

@@ -5,6 +5,7 @@ import type { SuppressionType } from "./model.ts";
 import type { GroupSuppressionType, ReportListType, Store, Suppression } from "./store-port.ts";
 import { AppError, invalid, notFound } from "./errors.ts";
 import { checkSyntax } from "./address/address.ts";
+import type { AuditWriter } from "./audit.ts";
 
 export const SUPPRESSION_TYPES: SuppressionType[] = ["bounces", "unsubscribes", "complaints", "whitelists"];
 /** Lists only delivery outcomes fill (suppression-policy.ts reportListFor): read and cleared, never added to by hand. */
@@ -18,7 +19,7 @@ export interface SuppressionInput {
   createdAt?: number;
 }
 
-export function createSuppressionService(deps: { store: Store; now: () => number }) {
+export function createSuppressionService(deps: { store: Store; now: () => number; audit?: AuditWriter }) {
   async function zoneOf(domain: string) {
     const d = await deps.store.control.getDomain(domain);
     if (!d) throw notFound(`domain ${domain} not found`);
@@ -43,6 +44,7 @@ export function createSuppressionService(deps: { store: Store; now: () => number
       const rows: Suppression[] = entries.map((e) => ({ domain: domain.toLowerCase(), type: t, address: e.address.trim().toLowerCase(),
         reason: e.reason ?? "", code: e.code ?? "", scope: e.scope ?? null, createdAt: e.createdAt ?? deps.now() }));
       await zone.addSuppressions(rows);
+      for (const r of rows) await deps.audit?.record("suppression.add", `${r.domain}/${t}/${r.address}`);
       return rows.length;
     },
     async get(domain: string, type: string, address: string): Promise<Suppression | null> {
@@ -58,10 +60,14 @@ export function createSuppressionService(deps: { store: Store; now: () => number
     },
     /** Removes `address` from one list (or all when type is null); returns how many entries went. */
     async remove(domain: string, type: string | null, address: string): Promise<number> {
-      return (await zoneOf(domain)).deleteSuppression(domain.toLowerCase(), type ? checkReadType(type) : null, address);
+      const n = await (await zoneOf(domain)).deleteSuppression(domain.toLowerCase(), type ? checkReadType(type) : null, address);
+      if (n) await deps.audit?.record("suppression.delete", `${domain.toLowerCase()}/${type ?? "*"}/${address.trim().toLowerCase()}`);
+      return n;
     },
     async clear(domain: string, type: string): Promise<number> {
-      return (await zoneOf(domain)).deleteAllSuppressions(domain.toLowerCase(), checkReadType(type));
+      const n = await (await zoneOf(domain)).deleteAllSuppressions(domain.toLowerCase(), checkReadType(type));
+      await deps.audit?.record("suppression.clear", `${domain.toLowerCase()}/${type}`);
+      return n;
     },
   };
 }

@@ -7,6 +7,7 @@ import type { Principal } from "./model.ts";
 import type { GroupSuppressionType, Store, Suppression, UnsubscribeGroup } from "./store-port.ts";
 import { AppError, invalid, notFound } from "./errors.ts";
 import { checkSyntax } from "./address/address.ts";
+import type { AuditWriter } from "./audit.ts";
 
 export const MAX_GROUP_NAME = 30;
 export const MAX_GROUP_DESCRIPTION = 100;
@@ -57,7 +58,7 @@ async function readEntries(store: Store, domains: { name: string; zone: string }
   return [...byAddress.values()].sort((a, b) => a.address.localeCompare(b.address));
 }
 
-export function createUnsubscribeGroupService(deps: { store: Store; now: () => number }) {
+export function createUnsubscribeGroupService(deps: { store: Store; now: () => number; audit?: AuditWriter }) {
   const { store } = deps;
   const visible = async (p: Principal) => (await store.control.listGroups()).filter((g) => isVisible(p, g));
   async function get(p: Principal, id: number): Promise<UnsubscribeGroup> {
@@ -79,6 +80,7 @@ export function createUnsubscribeGroupService(deps: { store: Store; now: () => n
       const g = await store.control.insertGroup({ domainId: scopeOf(p), name: input.name.trim(), description: input.description ?? "",
         isDefault: Boolean(input.isDefault), createdAt: deps.now() });
       if (g.isDefault) await clearDefault(p, g.id);
+      await deps.audit?.record("group.create", String(g.id));
       return g;
     },
     async update(p: Principal, id: number, input: GroupInput): Promise<UnsubscribeGroup> {
@@ -87,6 +89,7 @@ export function createUnsubscribeGroupService(deps: { store: Store; now: () => n
       const g = await store.control.updateGroup(id, { ...input, ...(input.name !== undefined ? { name: input.name.trim() } : {}) });
       if (!g) throw notFound(`unsubscribe group ${id} not found`);
       if (input.isDefault) await clearDefault(p, id);
+      await deps.audit?.record("group.update", String(id));
       return g;
     },
     /** Deletes the group and its entries. */
@@ -94,6 +97,7 @@ export function createUnsubscribeGroupService(deps: { store: Store; now: () => n
       const g = await get(p, id);
       for (const d of await domainsFor(store, p, g)) await store.zone(d.zone).deleteAllSuppressions(d.name, groupListType(id));
       await store.control.deleteGroup(id);
+      await deps.audit?.record("group.delete", String(id));
     },
     /** Adds addresses to a group (every address checked first); returns them as given. */
     async addEntries(p: Principal, id: number, emails: string[]): Promise<string[]> {
@@ -105,6 +109,7 @@ export function createUnsubscribeGroupService(deps: { store: Store; now: () => n
         await store.zone(d.zone).addSuppressions(emails.map((e): Suppression => ({ domain: d.name, type: groupListType(id), address: e.trim().toLowerCase(),
           reason: "unsubscribe group (API)", code: "", scope: null, createdAt: at })));
       }
+      for (const e of emails) await deps.audit?.record("suppression.add", `group:${id}/${e.trim().toLowerCase()}`);
       return emails;
     },
     /** A group's entries (one per address, the earliest), optionally only `emails`. */
@@ -116,6 +121,7 @@ export function createUnsubscribeGroupService(deps: { store: Store; now: () => n
       const g = await get(p, id);
       let n = 0;
       for (const d of await domainsFor(store, p, g)) n += await store.zone(d.zone).deleteSuppression(d.name, groupListType(id), email);
+      if (n) await deps.audit?.record("suppression.delete", `group:${id}/${email.trim().toLowerCase()}`);
       return n;
     },
   };

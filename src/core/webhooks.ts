@@ -3,25 +3,29 @@
 import type { Store, WebhookTarget } from "./store-port.ts";
 import { invalid, notFound } from "./errors.ts";
 import { newId } from "./ids.ts";
+import type { AuditWriter } from "./audit.ts";
 
-export function createWebhookService(deps: { store: Store; now: () => number }) {
+export function createWebhookService(deps: { store: Store; now: () => number; audit?: AuditWriter }) {
   const { control } = deps.store;
   return {
     async create(input: Omit<WebhookTarget, "id" | "createdAt">): Promise<WebhookTarget> {
       if (!/^https?:\/\/[^\s]+$/i.test(input.url)) throw invalid("url must be an http or https URL", "url");
       const target: WebhookTarget = { ...input, id: newId(deps.now()), createdAt: deps.now() };
       await control.insertWebhook(target);
+      await deps.audit?.record("webhook.create", target.id);
       return target;
     },
     async update(target: WebhookTarget): Promise<WebhookTarget> {
       if (!/^https?:\/\/[^\s]+$/i.test(target.url)) throw invalid("url must be an http or https URL", "url");
       await control.updateWebhook(target);
+      await deps.audit?.record("webhook.update", target.id);
       return target;
     },
     /** Targets of a domain (including account-wide ones); null lists every target. */
     list: (domainId: number | null) => control.listWebhooks(domainId),
     async remove(id: string): Promise<void> {
       if (!(await control.deleteWebhook(id))) throw notFound(`webhook ${id} not found`);
+      await deps.audit?.record("webhook.delete", id);
     },
   };
 }

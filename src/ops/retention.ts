@@ -5,6 +5,7 @@
 // back full, up to MAX_BATCHES_PER_PASS; what is left waits for the next pass. Deleted events are
 // folded into the stats' rollups by core/stats/rollup.ts, in the delete's transaction.
 import type { ZoneStore } from "../core/store-port.ts";
+import type { AuditStore } from "../core/audit-port.ts";
 import type { Logger } from "../log.ts";
 import { foldStats } from "../core/stats/rollup.ts";
 
@@ -14,6 +15,8 @@ export interface RetentionWindows {
   messages: number;
   /** Received mail: its expiry is set when it is stored (inbound/receive); the sweep purges what expired. */
   inbound: number;
+  /** The audit log (control data, not a zone's): its entries expire by age only. */
+  audit?: number;
 }
 
 export interface RetentionDeps {
@@ -22,6 +25,8 @@ export interface RetentionDeps {
   now(): number;
   log: Pick<Logger, "debug" | "warn">;
   windows: RetentionWindows;
+  /** The control store's audit log: swept after the zones. */
+  audit?: Pick<AuditStore, "expireAudit">;
   /** Pass interval (default one minute, shorter when a window is shorter). */
   intervalMs?: number;
   batch?: number;
@@ -34,7 +39,7 @@ const MAX_BATCHES_PER_PASS = 200;
 
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-export interface RetentionTotals { events: number; messages: number; webhookPosts: number; inbound: number }
+export interface RetentionTotals { events: number; messages: number; webhookPosts: number; inbound: number; audit: number }
 
 export function createRetentionSweeper(deps: RetentionDeps) {
   const batch = deps.batch ?? BATCH;
@@ -84,15 +89,27 @@ export function createRetentionSweeper(deps: RetentionDeps) {
     totals.inbound += await store.purgeInbound(now);
   }
 
+  async function sweepAudit(totals: RetentionTotals) {
+    const window = deps.windows.audit ?? 0;
+    if (!deps.audit || window <= 0) return;
+    const before = deps.now() - window;
+    await repeat(async () => {
+      const n = await deps.audit!.expireAudit(before, batch);
+      totals.audit += n;
+      return n === batch;
+    });
+  }
+
   /** One pass over every zone; a pass already running is joined, not doubled. */
   function sweep(): Promise<RetentionTotals> {
     return (running ??= (async () => {
-      const totals: RetentionTotals = { events: 0, messages: 0, webhookPosts: 0, inbound: 0 };
+      const totals: RetentionTotals = { events: 0, messages: 0, webhookPosts: 0, inbound: 0, audit: 0 };
       for (const z of deps.zoneNames()) {
         try { await sweepZone(z, totals); }
         catch (e) { deps.log.warn("retention sweep failed", { zone: z, error: (e as Error).message }); }
       }
-      if (totals.events || totals.messages || totals.webhookPosts || totals.inbound) deps.log.debug("retention swept", { ...totals });
+      await sweepAudit(totals).catch((e) => deps.log.warn("retention sweep failed", { audit: true, error: (e as Error).message }));
+      if (totals.events || totals.messages || totals.webhookPosts || totals.inbound || totals.audit) deps.log.debug("retention swept", { ...totals });
       return totals;
     })().finally(() => { running = null; }));
   }

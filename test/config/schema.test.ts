@@ -28,9 +28,9 @@ describe("the config schema", () => {
     expect(c.mta.max_queue_lifetime).toBe(5 * 86_400_000);
     expect(c.zones.names).toEqual(["us", "eu"]);
   });
-  test("[retention]: the contract's defaults (30d, 30d, 3d); \"0\" is forever", () => {
-    expect(load(renderConfigTemplate()).retention).toEqual({ events: 30 * 86_400_000, messages: 30 * 86_400_000, inbound: 3 * 86_400_000 });
-    expect(load(`[retention]\nevents = "0"\nmessages = "5s"\n`).retention).toEqual({ events: 0, messages: 5_000, inbound: 3 * 86_400_000 });
+  test("[retention]: the contract's defaults (30d, 30d, 3d, audit 400d); \"0\" is forever", () => {
+    expect(load(renderConfigTemplate()).retention).toEqual({ events: 30 * 86_400_000, messages: 30 * 86_400_000, inbound: 3 * 86_400_000, audit: 400 * 86_400_000 });
+    expect(load(`[retention]\nevents = "0"\nmessages = "5s"\naudit = "1d"\n`).retention).toEqual({ events: 0, messages: 5_000, inbound: 3 * 86_400_000, audit: 86_400_000 });
     expect(load("", { POSTERN_RETENTION_INBOUND: "0" }).retention.inbound).toBe(0);
     expect(problems(`[retention]\nevents = "forever"\n`)[0]).toMatch(/retention\.events: expected a duration/);
   });

@@ -35,19 +35,21 @@ export interface TestAppOptions {
   serverToml?: string;
   /** Extra lines for the [smtp] section. */
   smtpToml?: string;
+  /** [server] listen (default 127.0.0.1:0), for tests whose public_url must name the real port. */
+  listen?: string;
 }
 
 /** Writes a test config: loopback on random ports, fast retries; `extra` is appended (own sections). */
-export function writeConfig(dir: string, extra = "", serverExtra = "", smtpExtra = ""): string {
+export function writeConfig(dir: string, extra = "", serverExtra = "", smtpExtra = "", listen = "127.0.0.1:0"): string {
   const file = join(dir, "postern.toml");
-  writeFileSync(file, `[server]\nlisten = "127.0.0.1:0"\n${serverExtra}[smtp]\nlisten = "127.0.0.1:0"\n${smtpExtra}[mta]\nhostname = "mta.test"\nretry = ["1s"]\n${extra}\n`);
+  writeFileSync(file, `[server]\nlisten = "${listen}"\n${serverExtra}[smtp]\nlisten = "127.0.0.1:0"\n${smtpExtra}[mta]\nhostname = "mta.test"\nretry = ["1s"]\n${extra}\n`);
   return file;
 }
 
 export async function makeTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "postern-test-"));
   const file = writeConfig(dir, opts.toml, (opts.publicUrl ? `public_url = "${opts.publicUrl}"\n` : "") + (opts.serverToml ? `${opts.serverToml}\n` : ""),
-    opts.smtpToml ? `${opts.smtpToml}\n` : "");
+    opts.smtpToml ? `${opts.smtpToml}\n` : "", opts.listen);
   const config = loadConfig({ file, env: {} });
   const app = await createApp(config, {
     resolver: opts.resolver ?? createMockResolver(opts.dns ?? {}), now: opts.now,

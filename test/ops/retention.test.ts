@@ -95,10 +95,10 @@ describe("the sweeper", () => {
     const sweeper = createRetentionSweeper({ zone: (n) => store.zone(n), zoneNames: store.zoneNames, now: () => now, log: quiet,
       windows: { events: 10_000 - 20, messages: 0, inbound: 0 }, batch: 4 });
     // Events before t0 + 20 are older than the window: 20 of 25, in batches of 4.
-    expect(await sweeper.sweep()).toEqual({ events: 20, messages: 0, webhookPosts: 0, inbound: 0 });
+    expect(await sweeper.sweep()).toEqual({ events: 20, messages: 0, webhookPosts: 0, inbound: 0, audit: 0 });
     expect((await z.searchEvents({ limit: 100 })).length).toBe(5);
     now += 1_000;
-    expect(await sweeper.sweep()).toEqual({ events: 5, messages: 0, webhookPosts: 0, inbound: 0 });
+    expect(await sweeper.sweep()).toEqual({ events: 5, messages: 0, webhookPosts: 0, inbound: 0, audit: 0 });
     await store.close();
   });
 
@@ -107,10 +107,25 @@ describe("the sweeper", () => {
     await store.zone("us").applyOutcomes([], [{ id: newId(1), type: "opened", messageId: "m", recipient: "a@b.test", domain: "a.test", timestamp: 1, tags: [], metadata: {} }], [], 1);
     const make = (events: number, messages: number) => createRetentionSweeper({ zone: (n) => store.zone(n), zoneNames: store.zoneNames,
       now: () => 1e13, log: quiet, windows: { events, messages, inbound: 0 } });
-    expect(await make(0, 0).sweep()).toEqual({ events: 0, messages: 0, webhookPosts: 0, inbound: 0 });
+    expect(await make(0, 0).sweep()).toEqual({ events: 0, messages: 0, webhookPosts: 0, inbound: 0, audit: 0 });
     expect(make(0, 0).intervalMs).toBe(60_000);
     expect(make(30 * 86_400_000, 0).intervalMs).toBe(60_000);
     expect(make(5_000, 30 * 86_400_000).intervalMs).toBe(1_000);
+    await store.close();
+  });
+
+  test("the audit log expires by its own window ([retention] audit), oldest first, in batches", async () => {
+    const store = await openSqliteStore(":memory:", ["us"]);
+    const t0 = 1_800_000_000_000;
+    for (let i = 0; i < 9; i++) await store.control.appendAudit({ at: t0 + i * 1000, actorKind: "cli", actorId: "root", tenant: 0, action: "key.create", target: `k${i}`, ip: "" });
+    const sweeper = createRetentionSweeper({ zone: (n) => store.zone(n), zoneNames: store.zoneNames, now: () => t0 + 10_000, log: quiet,
+      windows: { events: 0, messages: 0, inbound: 0, audit: 4_500 }, audit: store.control, batch: 2 });
+    // Entries before t0 + 5.5 s are past the window: the first six.
+    expect((await sweeper.sweep()).audit).toBe(6);
+    expect((await store.control.listAudit({ limit: 10 })).map((e) => e.target)).toEqual(["k8", "k7", "k6"]);
+    const forever = createRetentionSweeper({ zone: (n) => store.zone(n), zoneNames: store.zoneNames, now: () => t0 + 1e9, log: quiet,
+      windows: { events: 0, messages: 0, inbound: 0, audit: 0 }, audit: store.control });
+    expect((await forever.sweep()).audit).toBe(0);
     await store.close();
   });
 });

@@ -134,7 +134,7 @@ export function controlContract(open: Open, openPeer?: (a: Store) => Store | Pro
     const store = await open();
     const c = store.control;
     await c.insertKey({ id: "sk", kind: "account", domainId: null, label: "", grants: [], createdAt: NOW, lastUsedAt: null, hash: "h", revokedAt: null });
-    const s = (tokenHash: string, expiresAt: number) => ({ tokenHash, keyId: "sk", csrf: `c-${tokenHash}`, createdAt: NOW, expiresAt });
+    const s = (tokenHash: string, expiresAt: number) => ({ tokenHash, keyId: "sk", userId: null, csrf: `c-${tokenHash}`, createdAt: NOW, expiresAt });
     await c.insertSession(s("t1", NOW + 10));
     await c.insertSession(s("t2", NOW + 20));
     await c.insertSession(s("t3", NOW + 30));

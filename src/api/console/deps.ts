@@ -4,9 +4,12 @@ import type { SurfaceDeps } from "../deps.ts";
 import type { SessionService } from "../../core/sessions.ts";
 import type { DestinationQueueAdmin } from "../../core/queue-admin.ts";
 import type { Throttle } from "../../core/throttle.ts";
+import type { Team } from "../../core/team/index.ts";
 
 export interface ConsoleDeps extends SurfaceDeps {
   sessions: SessionService;
+  /** Console users, TOTP enrolment and invitations (core/team). */
+  team: Team;
   queue: DestinationQueueAdmin;
   /** Wrong keys per client IP, shared with the API surfaces: sign-in is no way around the lockout. */
   keyThrottle?: Throttle;

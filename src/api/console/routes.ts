@@ -19,14 +19,20 @@ import { queueRoutes } from "./queue.ts";
 import { reportRoutes } from "./reports.ts";
 import { tlsRoutes } from "./tls.ts";
 import { alertRoutes } from "./alerts.ts";
+import { auditRoutes } from "./audit.ts";
+import { teamRoutes } from "./team.ts";
+import { createOidcGate } from "./oidc.ts";
 
 export function createConsoleSurface(deps: ConsoleDeps): SurfaceHandler & { routes: Elysia["routes"] } {
-  const gate = createSessionGate({ sessions: deps.sessions, now: deps.now, secureCookie: deps.config.server.public_url.startsWith("https:"), throttle: deps.keyThrottle });
+  const gate = createSessionGate({ sessions: deps.sessions, now: deps.now, secureCookie: deps.config.server.public_url.startsWith("https:"), throttle: deps.keyThrottle,
+    team: deps.team });
+  const oidc = createOidcGate({ team: deps.team, sessions: deps.sessions, now: deps.now, secureCookie: deps.config.server.public_url.startsWith("https:") });
   const api = new Elysia({ name: "console" })
     .onError(surfaceOnError(renderConsoleError))
     .use(domainRoutes(deps)).use(keyRoutes(deps)).use(webhookRoutes(deps)).use(suppressionRoutes(deps))
     .use(messageRoutes(deps)).use(statsRoutes(deps)).use(queueRoutes(deps)).use(reportRoutes(deps)).use(tlsRoutes(deps))
-    .use(alertRoutes(deps));
+    .use(alertRoutes(deps))
+    .use(auditRoutes(deps)).use(teamRoutes(deps));
 
   return {
     /** The console API's routes, each with its permission declaration (test/api/console/permission.test.ts). */
@@ -37,7 +43,9 @@ export function createConsoleSurface(deps: ConsoleDeps): SurfaceHandler & { rout
         const file = asset(path);
         if (file) return file;
       }
+      if (path.startsWith("/ui/oidc/")) return oidc(req, path);
       if (path === "/ui/api/session") return gate.session(req);
+      if (path === "/ui/api/invitations/accept") return gate.accept(req);
       if (!path.startsWith("/ui/api/")) return renderConsoleError(notFound("not found"));
       const denied = await gate.guard(req);
       return denied ?? api.handle(req);

@@ -4,6 +4,9 @@
 // and, when the browser sends one, an Origin of this host.
 import { timingSafeEqual } from "node:crypto";
 import type { SessionService } from "../../core/sessions.ts";
+import type { Principal } from "../../core/model.ts";
+import type { UserService } from "../../core/team/users.ts";
+import type { Invitations } from "../../core/team/invitations.ts";
 import { AppError, forbidden, unauthenticated } from "../../core/errors.ts";
 import type { Throttle } from "../../core/throttle.ts";
 import { contextOf, setContext } from "../context.ts";
@@ -22,7 +25,7 @@ export function sessionToken(req: Request): string | null {
   return null;
 }
 
-function cookie(value: string, maxAgeSec: number, secure: boolean): string {
+export function sessionCookie(value: string, maxAgeSec: number, secure: boolean): string {
   return `${SESSION_COOKIE}=${value}; Path=/ui; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSec}${secure ? "; Secure" : ""}`;
 }
 
@@ -35,27 +38,50 @@ function sameOrigin(req: Request): boolean {
   try { return new URL(origin).host === (req.headers.get("host") ?? new URL(req.url).host); } catch { return false; }
 }
 
-const whoami = (s: { csrf: string; expiresAt: number; principal: { kind: string; keyId: string; domain: { name: string } | null; grants: string[] } }) => ({
+const whoami = (s: { csrf: string; expiresAt: number; principal: Principal }) => ({
   signedIn: true, kind: s.principal.kind, keyId: s.principal.keyId, domain: s.principal.domain?.name ?? null, grants: s.principal.grants,
+  ...(s.principal.userId ? { userId: s.principal.userId, role: s.principal.role, mustEnrol: Boolean(s.principal.mustEnrol) } : {}),
   csrf: s.csrf, expiresAt: s.expiresAt,
 });
 
-export function createSessionGate(deps: { sessions: SessionService; now: () => number; secureCookie: boolean; throttle?: Throttle }) {
+/** While a user must enrol TOTP ([console] require_totp), only these answer. */
+const ENROL_PATHS = /^\/ui\/api\/me(\/|$)/;
+
+export interface GateDeps {
+  sessions: SessionService;
+  now: () => number;
+  secureCookie: boolean;
+  throttle?: Throttle;
+  team: { users: Pick<UserService, "authenticate">; invitations: Pick<Invitations, "accept">; oidc: unknown };
+}
+
+export function createSessionGate(deps: GateDeps) {
+  /** A key, or a user's email and password (and TOTP code): wrong ones count against the same lockout. */
+  async function open(body: unknown, subjects: string[]) {
+    const email = field(body, "email");
+    const attempt = email
+      ? deps.team.users.authenticate(email, field(body, "password"), field(body, "code") || undefined).then((u) => deps.sessions.signInUser(u, "password"))
+      : deps.sessions.signIn(field(body, "key"));
+    return attempt.catch((err) => {
+      // A missing code is the second step of a right password, not a failure.
+      if (err instanceof AppError && err.code === "unauthenticated" && !(err.field === "code" && !field(body, "code"))) deps.throttle?.fail(subjects);
+      throw err;
+    });
+  }
+
   async function signIn(req: Request): Promise<Response> {
     // JSON only: a cross-site form cannot send it without a CORS preflight (no login CSRF).
     if (!(req.headers.get("content-type") ?? "").startsWith("application/json") || !sameOrigin(req)) {
       return renderConsoleError(forbidden("sign-in needs a JSON body from this site"));
     }
     const body = await req.json().catch(() => null);
-    const subject = `ip:${contextOf(req).ip}`;
-    const wait = deps.throttle?.lockedFor([subject]) ?? 0;
-    if (wait > 0) return renderConsoleError(new AppError("rate_limited", `too many wrong keys from this address; retry in ${Math.ceil(wait / 1000)} s`));
-    const s = await deps.sessions.signIn(field(body, "key")).catch((err) => {
-      if (err instanceof AppError && err.code === "unauthenticated") deps.throttle?.fail([subject]);
-      throw err;
-    });
+    const email = field(body, "email").toLowerCase();
+    const subjects = [`ip:${contextOf(req).ip}`, ...(email ? [`user:${email}`] : [])];
+    const wait = deps.throttle?.lockedFor(subjects) ?? 0;
+    if (wait > 0) return renderConsoleError(new AppError("rate_limited", `too many failed sign-ins; retry in ${Math.ceil(wait / 1000)} s`));
+    const s = await open(body, subjects);
     const maxAge = Math.floor((s.expiresAt - deps.now()) / 1000);
-    return json(200, whoami(s), { "set-cookie": cookie(s.token, maxAge, deps.secureCookie), "cache-control": "no-store" });
+    return json(200, whoami(s), { "set-cookie": sessionCookie(s.token, maxAge, deps.secureCookie), "cache-control": "no-store" });
   }
 
   return {
@@ -65,12 +91,25 @@ export function createSessionGate(deps: { sessions: SessionService; now: () => n
         if (req.method === "POST") return await signIn(req);
         const s = await deps.sessions.resolve(sessionToken(req));
         // Asking is not an error: the page asks on every load (no 401 noise in the browser's console).
-        if (req.method === "GET") return json(200, s ? whoami(s) : { signedIn: false }, { "cache-control": "no-store" });
+        if (req.method === "GET") return json(200, s ? whoami(s) : { signedIn: false, ...(deps.team.oidc ? { oidc: true } : {}) }, { "cache-control": "no-store" });
         if (!s) return renderConsoleError(unauthenticated("not signed in"));
         if (req.method !== "DELETE") return renderConsoleError(new AppError("invalid", "use GET, POST or DELETE"));
         if (!sameText(req.headers.get(CSRF_HEADER) ?? "", s.csrf) || !sameOrigin(req)) return renderConsoleError(forbidden("missing or wrong CSRF token"));
         await deps.sessions.signOut(sessionToken(req));
-        return json(200, { message: "signed out" }, { "set-cookie": cookie("", 0, deps.secureCookie) });
+        return json(200, { message: "signed out" }, { "set-cookie": sessionCookie("", 0, deps.secureCookie) });
+      } catch (err) {
+        return renderConsoleError(err);
+      }
+    },
+
+    /** POST /ui/api/invitations/accept {token, password}: no session yet; JSON from this site only. */
+    async accept(req: Request): Promise<Response> {
+      try {
+        if (req.method !== "POST" || !(req.headers.get("content-type") ?? "").startsWith("application/json") || !sameOrigin(req)) {
+          return renderConsoleError(forbidden("accepting an invitation needs a JSON POST from this site"));
+        }
+        const body = await req.json().catch(() => null);
+        return json(200, await deps.team.invitations.accept(field(body, "token"), field(body, "password")));
       } catch (err) {
         return renderConsoleError(err);
       }
@@ -83,6 +122,7 @@ export function createSessionGate(deps: { sessions: SessionService; now: () => n
       if (req.method !== "GET" && req.method !== "HEAD") {
         if (!sameText(req.headers.get(CSRF_HEADER) ?? "", s.csrf) || !sameOrigin(req)) return renderConsoleError(forbidden("missing or wrong CSRF token"));
       }
+      if (s.principal.mustEnrol && !ENROL_PATHS.test(new URL(req.url).pathname)) return renderConsoleError(forbidden("set up two-factor sign-in (TOTP) first"));
       setContext(req, { ...contextOf(req), principal: s.principal });
       return null;
     },

@@ -5,6 +5,7 @@
 import type { Domain, Principal } from "../model.ts";
 import { AppError, conflict, forbidden, invalid, notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
+import type { AuditWriter } from "../audit.ts";
 import { parseAction, parseExpression, RouteSyntaxError } from "./expression.ts";
 import type { InboundRule, InboundRuleStore, RuleKind, RuleSpecs, StoredInbound } from "./model.ts";
 
@@ -15,6 +16,8 @@ export interface RuleDeps {
   /** A received message of `domain` by its storage key (null when unknown or expired). */
   storedMessage(domain: Domain, key: string): Promise<StoredInbound | null>;
   now(): number;
+  /** Every route, parse setting, inbound domain and relay webhook made, changed or deleted is recorded. */
+  audit?: AuditWriter;
 }
 
 const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
@@ -46,6 +49,12 @@ export function checkRoute(spec: RuleSpecs["route"]): RuleSpecs["route"] {
 }
 
 export function createInboundRules(deps: RuleDeps) {
+  // The store's writes, each followed by its audit entry ("inbound.create", target "route:<id>").
+  const rules: InboundRuleStore = { ...deps.rules,
+    async insertRule(r) { await deps.rules.insertRule(r); await deps.audit?.record("inbound.create", `${r.kind}:${r.id}`); },
+    async updateRule(r) { const ok = await deps.rules.updateRule(r); if (ok) await deps.audit?.record("inbound.update", `${r.kind}:${r.id}`); return ok; },
+    async deleteRule(kind, id) { const ok = await deps.rules.deleteRule(kind, id); if (ok) await deps.audit?.record("inbound.delete", `${kind}:${id}`); return ok; },
+  };
   async function hostDomain(p: Principal, hostname: string, field: string): Promise<Domain> {
     const host = hostname.trim().toLowerCase();
     if (!HOSTNAME.test(host)) throw invalid(`${field} must be a host name`, field);
@@ -58,7 +67,7 @@ export function createInboundRules(deps: RuleDeps) {
   const visible = (p: Principal, r: InboundRule) => p.kind === "account" || (r.domainId !== null && r.domainId === p.domain?.id);
 
   async function find<K extends RuleKind>(p: Principal, kind: K, id: string): Promise<InboundRule<K>> {
-    const r = await deps.rules.getRule(kind, id);
+    const r = await rules.getRule(kind, id);
     if (!r || !visible(p, r)) throw notFound(`${id} not found`);
     return r;
   }
@@ -70,7 +79,7 @@ export function createInboundRules(deps: RuleDeps) {
   return {
     async list<K extends RuleKind>(p: Principal, kind: K): Promise<InboundRule<K>[]> {
       if (kind === "route") accountOnly(p);
-      return (await deps.rules.listRules(kind)).filter((r) => visible(p, r));
+      return (await rules.listRules(kind)).filter((r) => visible(p, r));
     },
     get: <K extends RuleKind>(p: Principal, kind: K, id: string) => {
       if (kind === "route") accountOnly(p);
@@ -80,14 +89,14 @@ export function createInboundRules(deps: RuleDeps) {
     async createRoute(p: Principal, spec: RuleSpecs["route"]): Promise<InboundRule<"route">> {
       accountOnly(p);
       const rule = { id: newId(deps.now()), kind: "route" as const, domainId: null, spec: checkRoute(spec), createdAt: deps.now() };
-      await deps.rules.insertRule(rule);
+      await rules.insertRule(rule);
       return rule;
     },
     async updateRoute(p: Principal, id: string, patch: Partial<RuleSpecs["route"]>): Promise<InboundRule<"route">> {
       accountOnly(p);
       const r = await find(p, "route", id);
       const next = { ...r, spec: checkRoute({ ...r.spec, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) }) };
-      await deps.rules.updateRule(next);
+      await rules.updateRule(next);
       return next;
     },
 
@@ -96,20 +105,20 @@ export function createInboundRules(deps: RuleDeps) {
       const hostname = spec.hostname.trim().toLowerCase();
       const d = await hostDomain(p, hostname, "hostname");
       checkUrl(spec.url, "url");
-      const existing = await deps.rules.getRule("parse-setting", hostname);
+      const existing = await rules.getRule("parse-setting", hostname);
       if (create && existing) throw conflict(`a parse setting for ${hostname} already exists`);
       if (!create && !existing) throw notFound(`no parse setting for ${hostname}`);
       const rule = { id: hostname, kind: "parse-setting" as const, domainId: d.id, spec: { ...spec, hostname }, createdAt: existing?.createdAt ?? deps.now() };
-      await (existing ? deps.rules.updateRule(rule) : deps.rules.insertRule(rule));
+      await (existing ? rules.updateRule(rule) : rules.insertRule(rule));
       return rule;
     },
 
     async createInboundDomain(p: Principal, domain: string): Promise<InboundRule<"inbound-domain">> {
       const host = domain.trim().toLowerCase();
       const d = await hostDomain(p, host, "domain");
-      if (await deps.rules.getRule("inbound-domain", host)) throw conflict(`inbound domain ${host} already exists`);
+      if (await rules.getRule("inbound-domain", host)) throw conflict(`inbound domain ${host} already exists`);
       const rule = { id: host, kind: "inbound-domain" as const, domainId: d.id, spec: { domain: host }, createdAt: deps.now() };
-      await deps.rules.insertRule(rule);
+      await rules.insertRule(rule);
       return rule;
     },
 
@@ -119,11 +128,11 @@ export function createInboundRules(deps: RuleDeps) {
         ...Object.fromEntries(Object.entries(spec).filter(([, v]) => v !== undefined)) } as RuleSpecs["relay-webhook"];
       checkUrl(next.target, "target");
       if (next.name.length > 1024) throw invalid("name is too long", "name");
-      const inbound = await deps.rules.getRule("inbound-domain", next.matchDomain.toLowerCase());
+      const inbound = await rules.getRule("inbound-domain", next.matchDomain.toLowerCase());
       if (!inbound || !visible(p, inbound)) throw invalid(`match.domain ${next.matchDomain || "(none)"} is not an inbound domain`, "match.domain");
       const rule = { id: old?.id ?? newId(deps.now()), kind: "relay-webhook" as const, domainId: inbound.domainId,
         spec: { ...next, matchDomain: next.matchDomain.toLowerCase() }, createdAt: old?.createdAt ?? deps.now() };
-      await (old ? deps.rules.updateRule(rule) : deps.rules.insertRule(rule));
+      await (old ? rules.updateRule(rule) : rules.insertRule(rule));
       return rule;
     },
 
@@ -140,10 +149,10 @@ export function createInboundRules(deps: RuleDeps) {
       if (kind === "route") accountOnly(p);
       await find(p, kind, id);
       if (kind === "inbound-domain") {
-        const hooks = (await deps.rules.listRules("relay-webhook")).filter((h) => h.spec.matchDomain === id);
+        const hooks = (await rules.listRules("relay-webhook")).filter((h) => h.spec.matchDomain === id);
         if (hooks.length) throw new AppError("conflict", `inbound domain ${id} is used by relay webhook ${hooks[0]!.id}`);
       }
-      await deps.rules.deleteRule(kind, id);
+      await rules.deleteRule(kind, id);
     },
   };
 }

@@ -9,14 +9,15 @@ type Extras = InboundRuleStore & Pick<ControlStore, "insertSession" | "getSessio
 export function createControlExtras(sql: Sql): Extras {
   return {
     async insertSession(s) {
-      await exec(sql, "INSERT INTO console_sessions (token_hash, key_id, csrf, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)",
-        [s.tokenHash, s.keyId, s.csrf, s.createdAt, s.expiresAt]);
+      await exec(sql, "INSERT INTO console_sessions (token_hash, key_id, user_id, csrf, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)",
+        [s.tokenHash, s.keyId, s.userId ?? null, s.csrf, s.createdAt, s.expiresAt]);
     },
     async getSession(tokenHash) {
       const r = await one(sql, "SELECT * FROM console_sessions WHERE token_hash = $1", [tokenHash]);
-      return r ? { tokenHash, keyId: r.key_id as string, csrf: r.csrf as string, createdAt: r.created_at as number, expiresAt: r.expires_at as number } : null;
+      return r ? { tokenHash, keyId: (r.key_id as string | null) ?? null, userId: (r.user_id as string | null) ?? null, csrf: r.csrf as string, createdAt: r.created_at as number, expiresAt: r.expires_at as number } : null;
     },
     async deleteSessions(q) {
+      if (q.userId !== undefined) return exec(sql, "DELETE FROM console_sessions WHERE user_id = $1", [q.userId]);
       if (q.tokenHash !== undefined) return exec(sql, "DELETE FROM console_sessions WHERE token_hash = $1", [q.tokenHash]);
       if (q.expiredBy !== undefined) return exec(sql, "DELETE FROM console_sessions WHERE expires_at <= $1", [q.expiredBy]);
       return 0;

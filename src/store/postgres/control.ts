@@ -9,6 +9,7 @@ import { createEgressCounters } from "./egress-counters.ts";
 import { createAlertStore } from "./alerts.ts";
 import { createSendControlStore } from "./send-controls.ts";
 import { createTrackingHostStore } from "./tracking-hosts.ts";
+import { createTeamStore } from "./team.ts";
 
 export function createControlStore(sql: Sql): ControlStore {
   return {
@@ -17,6 +18,7 @@ export function createControlStore(sql: Sql): ControlStore {
     ...createAlertStore(sql),
     ...createSendControlStore(sql),
     ...createTrackingHostStore(sql),
+    ...createTeamStore(sql),
     async getAccount() {
       const r = await one(sql, "SELECT * FROM account LIMIT 1");
       return r ? { id: r.id as number, webhookSigningKey: r.webhook_signing_key as string, createdAt: r.created_at as number } : null;

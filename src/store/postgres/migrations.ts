@@ -6,6 +6,7 @@
 import { ALERTS_CONTROL_MIGRATIONS } from "./migrations-alerts.ts";
 
 import { TRACKING_CONTROL_MIGRATIONS } from "./migrations-tracking.ts";
+import { TEAM_CONTROL_MIGRATIONS } from "./migrations-team.ts";
 export const CONTROL_SCHEMA = "control";
 export const zoneSchema = (zone: string) => `zone_${zone}`;
 
@@ -97,6 +98,7 @@ export const CONTROL_MIGRATIONS: string[] = [
   `CREATE TABLE tls_items (name TEXT PRIMARY KEY, content TEXT NOT NULL, updated_at BIGINT NOT NULL);`,
   ...ALERTS_CONTROL_MIGRATIONS,
   ...TRACKING_CONTROL_MIGRATIONS,
+  ...TEAM_CONTROL_MIGRATIONS,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

@@ -9,6 +9,7 @@ import { createSessionStatements } from "./sessions.ts";
 import { createEgressCounters } from "./egress-counters.ts";
 import { createAlertStore } from "./alerts.ts";
 import { createTrackingHostStore, toTracking } from "./tracking-hosts.ts";
+import { createTeamStore } from "./team.ts";
 
 type Row = Record<string, unknown>;
 
@@ -53,6 +54,7 @@ export function createControlStore(db: Database): ControlStore {
     ...createEgressCounters(db),
     ...createAlertStore(db),
     ...createTrackingHostStore(db),
+    ...createTeamStore(db),
     async getAccount() {
       const r = db.query("SELECT * FROM account LIMIT 1").get() as Row | null;
       return r ? { id: r.id as number, webhookSigningKey: r.webhook_signing_key as string, createdAt: r.created_at as number } : null;

@@ -4,6 +4,7 @@
 import { ALERTS_CONTROL_MIGRATIONS } from "./migrations-alerts.ts";
 
 import { TRACKING_CONTROL_MIGRATIONS } from "./migrations-tracking.ts";
+import { TEAM_CONTROL_MIGRATIONS } from "./migrations-team.ts";
 export const CONTROL_MIGRATIONS: string[] = [
   `CREATE TABLE account (
      id INTEGER PRIMARY KEY, webhook_signing_key TEXT NOT NULL, secret TEXT NOT NULL, created_at INTEGER NOT NULL);
@@ -95,6 +96,7 @@ export const CONTROL_MIGRATIONS: string[] = [
   `CREATE TABLE tls_items (name TEXT PRIMARY KEY, content TEXT NOT NULL, updated_at INTEGER NOT NULL);`,
   ...ALERTS_CONTROL_MIGRATIONS,
   ...TRACKING_CONTROL_MIGRATIONS,
+  ...TEAM_CONTROL_MIGRATIONS,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

@@ -10,14 +10,15 @@ export function createSessionStatements(db: Database): SessionMethods {
   const byHash = db.query("SELECT * FROM console_sessions WHERE token_hash = ?");
   return {
     async insertSession(s: ConsoleSession) {
-      db.query("INSERT INTO console_sessions (token_hash, key_id, csrf, created_at, expires_at) VALUES (?, ?, ?, ?, ?)")
-        .run(s.tokenHash, s.keyId, s.csrf, s.createdAt, s.expiresAt);
+      db.query("INSERT INTO console_sessions (token_hash, key_id, user_id, csrf, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)")
+        .run(s.tokenHash, s.keyId, s.userId ?? null, s.csrf, s.createdAt, s.expiresAt);
     },
     async getSession(tokenHash: string) {
       const r = byHash.get(tokenHash) as Row | null;
-      return r ? { tokenHash, keyId: r.key_id as string, csrf: r.csrf as string, createdAt: r.created_at as number, expiresAt: r.expires_at as number } : null;
+      return r ? { tokenHash, keyId: (r.key_id as string | null) ?? null, userId: (r.user_id as string | null) ?? null, csrf: r.csrf as string, createdAt: r.created_at as number, expiresAt: r.expires_at as number } : null;
     },
-    async deleteSessions(q: { tokenHash?: string; expiredBy?: number }) {
+    async deleteSessions(q: { tokenHash?: string; expiredBy?: number; userId?: string }) {
+      if (q.userId !== undefined) return db.query("DELETE FROM console_sessions WHERE user_id = ?").run(q.userId).changes;
       if (q.tokenHash !== undefined) return db.query("DELETE FROM console_sessions WHERE token_hash = ?").run(q.tokenHash).changes;
       if (q.expiredBy !== undefined) return db.query("DELETE FROM console_sessions WHERE expires_at <= ?").run(q.expiredBy).changes;
       return 0;

@@ -7,7 +7,7 @@ export function setSession(session) { csrf = session ? session.csrf : ""; }
 export function whenSignedOut(fn) { onSignedOut = fn; }
 
 export class ApiError extends Error {
-  constructor(status, message) { super(message); this.status = status; }
+  constructor(status, message, field) { super(message); this.status = status; this.field = field; }
 }
 
 export async function call(method, path, body) {
@@ -18,7 +18,7 @@ export async function call(method, path, body) {
     body: body === undefined ? undefined : JSON.stringify(body) });
   const data = await res.json().catch(() => ({}));
   if (res.status === 401 && path !== "/session") onSignedOut();
-  if (!res.ok) throw new ApiError(res.status, data.message || `HTTP ${res.status}`);
+  if (!res.ok) throw new ApiError(res.status, data.message || `HTTP ${res.status}`, data.field);
   return data;
 }
 

@@ -10,12 +10,14 @@ import { messagesPage, messagePage } from "./messages.js";
 import { statsPage } from "./stats.js";
 import { queuePage } from "./queue.js";
 import { reportsPage } from "./reports.js";
+import { auditPage } from "./audit.js";
+import { teamPage, securityPage, acceptPage } from "./team.js";
 
 const PAGES = {
   domains: (ctx, rest) => (rest.length ? domainPage(ctx, rest[0]) : domainsPage(ctx)),
   keys: keysPage, credentials: credentialsPage, webhooks: webhooksPage, suppressions: suppressionsPage,
   messages: (ctx, rest) => (rest.length >= 2 ? messagePage(ctx, rest[0], rest[1]) : messagesPage(ctx)),
-  stats: statsPage, queue: queuePage, reports: reportsPage,
+  stats: statsPage, queue: queuePage, reports: reportsPage, audit: auditPage, team: teamPage, security: securityPage,
 };
 
 const $ = (id) => document.getElementById(id);
@@ -27,12 +29,18 @@ function showSignedIn(s) {
   $("signin").hidden = Boolean(s);
   $("nav").hidden = !s;
   $("signout").hidden = !s;
-  $("who").textContent = s ? (s.kind === "account" ? "account key" : `domain key · ${s.domain}`) : "";
+  $("who").textContent = !s ? "" : s.userId ? `${s.role}` : s.kind === "account" ? "account key" : `domain key · ${s.domain}`;
+  // Team: owners, admins and all-rights account keys (the server decides; this only hides a page that would refuse).
+  $("nav-team").hidden = !s || (s.userId ? !["owner", "admin"].includes(s.role) : s.kind !== "account");
+  $("nav-security").hidden = !s || !s.userId;
+  $("nav-audit").hidden = !s || s.kind !== "account";
   if (!s) $("view").replaceChildren();
 }
 
 async function route() {
-  if (!session) return;
+  const invitation = /^#\/accept\/([^/]+)$/.exec(location.hash);
+  if (invitation) { $("signin").hidden = true; acceptPage($("view"), decodeURIComponent(invitation[1])); return; }
+  if (!session) { $("signin").hidden = false; $("view").replaceChildren(); return; }
   const [page, ...rest] = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
   const name = PAGES[page] ? page : "domains";
   for (const a of document.querySelectorAll("#nav a")) {
@@ -63,6 +71,24 @@ async function signIn(ev) {
   }
 }
 
+/** Email and password; when the server asks for a code (field "code"), the code field appears. */
+async function signInUser(ev) {
+  ev.preventDefault();
+  const code = $("signin-code");
+  $("signin-user-error").textContent = "";
+  try {
+    const s = await post("/session", { email: $("signin-email").value.trim(), password: $("signin-password").value, code: code.value.trim() || undefined });
+    $("signin-password").value = ""; code.value = ""; $("signin-code-field").hidden = true;
+    showSignedIn(s);
+    if (s.mustEnrol) location.hash = "#/security";
+    else if (!location.hash || location.hash === "#/") location.hash = "#/domains"; else await route();
+    $("main").focus();
+  } catch (err) {
+    if (err.field === "code") { $("signin-code-field").hidden = false; code.focus(); }
+    $("signin-user-error").textContent = err.message;
+  }
+}
+
 async function signOut() {
   try { await del("/session"); } catch { /* the session is gone either way */ }
   showSignedIn(null);
@@ -74,12 +100,14 @@ whenSignedOut(() => { showSignedIn(null); $("signin").hidden = false; });
 
 async function start() {
   $("signin-form").addEventListener("submit", signIn);
+  $("signin-user-form").addEventListener("submit", signInUser);
   $("signout").addEventListener("click", signOut);
   window.addEventListener("hashchange", route);
   try {
     const s = await get("/session");
     showSignedIn(s.signedIn ? s : null);
     if (!s.signedIn) $("signin").hidden = false;
+    $("signin-sso").hidden = !s.oidc;
     await route();
   } catch {
     showSignedIn(null);

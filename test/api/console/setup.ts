@@ -21,6 +21,8 @@ export interface ConsoleEnv {
   base: string;
   otherKey: string;
   signIn(key: string): Promise<ConsoleClient>;
+  /** Signs in with any sign-in body (a console user's email, password and code). */
+  signInWith(body: Record<string, string>): Promise<ConsoleClient>;
   close(): Promise<void>;
 }
 
@@ -32,8 +34,9 @@ export async function startConsole(opts: Partial<TestAppOptions> & { sink?: Sink
   const otherKey = (await t.app.access.createKey({ kind: "domain", domain: "other.test" })).key;
   const { http } = await t.app.start();
   const base = `http://${http}`;
-  async function signIn(key: string): Promise<ConsoleClient> {
-    const res = await fetch(`${base}/ui/api/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ key }) });
+  const signIn = (key: string) => signInWith({ key });
+  async function signInWith(body: Record<string, string>): Promise<ConsoleClient> {
+    const res = await fetch(`${base}/ui/api/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
     const session = (await res.json()) as { csrf: string };
     const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0]!;
@@ -47,7 +50,7 @@ export async function startConsole(opts: Partial<TestAppOptions> & { sink?: Sink
     };
     return client;
   }
-  return { t, sink, base, otherKey, signIn, async close() { await t.close(); await sink.close(); } };
+  return { t, sink, base, otherKey, signIn, signInWith, async close() { await t.close(); await sink.close(); } };
 }
 
 /**
