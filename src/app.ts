@@ -16,7 +16,7 @@ import { createThrottle } from "./core/throttle.ts";
 import { createRateLimiter } from "./core/rate-limit.ts";
 import { createDomainService } from "./core/domains.ts";
 import { spfMechanism } from "./core/domain-dns.ts";
-import { ACCOUNT_ID, ensureAccount } from "./core/account.ts";
+import { ensureAccount, systemPrincipal } from "./core/account.ts";
 import { createSendService } from "./core/send.ts";
 import { createRecorder } from "./core/recorder.ts";
 import { createHttpHandler } from "./api/server.ts";
@@ -24,7 +24,7 @@ import { createClientIp } from "./api/client-ip.ts";
 import { createTokenCodec } from "./tracking/token.ts";
 import { createMta } from "./mta/index.ts";
 import { createEgressDirectory } from "./core/egress/directory.ts";
-import { createEgressService } from "./core/egress/service.ts";
+import { createEgressService, registerEgressMetrics } from "./core/egress/service.ts";
 import { createRequestLoad } from "./core/request-load.ts";
 import { createSuppressionService } from "./core/suppressions.ts";
 import { createUnsubscribeGroupService } from "./core/unsubscribe-groups.ts";
@@ -124,10 +124,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     } });
   const requestLoad = createRequestLoad();
   const egress = createEgressService({ directory: egressDirectory, counters: store.control, now });
-  metrics.gauge("postern_egress_hour_sent", "messages sent through each egress source this UTC hour, every node's (docs/egress.md)",
-    async () => (await egress.list()).map((e) => [{ source: e.name, address: e.address, pool: e.pool ?? "" }, e.hour_sent]));
-  metrics.gauge("postern_egress_hour_cap", "the warm-up hourly cap of each egress source warming up",
-    async () => (await egress.list()).flatMap((e) => (e.hour_cap === null ? [] : [[{ source: e.name, address: e.address }, e.hour_cap] as [Record<string, string>, number]])));
+  registerEgressMetrics(metrics.gauge, egress);
   // One certificate for the HTTP listener and inbound STARTTLS (src/tls); null without [tls].
   const tls = createTls({ config, now, log: log.child("tls"), shared: sharedControl ? store.tls : undefined });
   // Each domain's tracking host: checked on a tick, its certificate ordered by tls, its links' base for the builder.
@@ -178,7 +175,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const alerts = createAlerts({ config, store: store.control, resolver, now, log: log.child("alerts"), mtaHostname, signingKey: account.webhookSigningKey,
     stopping: () => stopping, ...alertSourcesOf({ activity, now, domains: () => store.control.listDomains(), queue: () => queueAdmin,
       certificate: () => (tls?.provider.health().not_after ?? null), certificateName: config.tls.hostnames[0] ?? new URL(config.server.public_url).hostname }),
-    domains: () => store.control.listDomains(), send: (req) => sender.send(ALERTS_PRINCIPAL, req) });
+    domains: () => store.control.listDomains(), send: (req) => sender.send(systemPrincipal("alerts"), req) });
   recorder.subscribe(alerts);
   const surfaceDeps: SurfaceDeps = { config, audit, access, domains, sender, suppressions, unsubscribeGroups: createUnsubscribeGroupService({ store, now, audit }),
     sendBatches: createSendBatchService({ store, now }), webhooks, activity, validator, codec, now,
@@ -223,6 +220,8 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     certificates: tls?.provider, stopping: () => stopping, authenticate: access.authenticateSmtp, sender, recorder,
     getDomain: domains.get, interactions, receiverReports, inbound: inboundMail.listener, zones: zoneDirectory });
 
+  // What looks after the mail out there on timers: started after delivery, stopped first.
+  const watchers = [alerts, trackingHosts];
   let server: ReturnType<typeof createHttpsListener> | null = null;
   let serveLease: ServeLease | null = null;
   return {
@@ -244,8 +243,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       await mta.scheduler.start();
       events.start();
       retention.start();
-      alerts.start();
-      trackingHosts.start();
+      for (const w of watchers) w.start();
       return { http: listening, smtp, ...(tls ? { tls: server.scheme() === "https" ? "https" : "plain http until a certificate exists" } : {}),
         ...(redirect ? { http_redirect: redirect } : {}) };
     },
@@ -259,8 +257,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       const deadline = now() + config.server.shutdown_grace;
       // The listeners stay open meanwhile, answering new work 503 / 421; what is in flight finishes.
       while ((requestLoad.open() > 0 || inbound.busy() > 0) && now() < deadline) await Bun.sleep(20);
-      await alerts.stop();
-      await trackingHosts.stop();
+      for (const w of watchers) await w.stop();
       await tls?.stop();
       await mta.stop(deadline);
       if (server) {
@@ -276,9 +273,6 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     },
   };
 }
-
-/** Who alert mail is sent as to the send service: the account (src/alerts/channels/email.ts picks the domain). */
-const ALERTS_PRINCIPAL = { accountId: ACCOUNT_ID, keyId: "alerts", kind: "account" as const, domain: null, grants: [] };
 
 /**
  * `postern restore`: the engine's own restore of a backup into config's data (no store is opened:

@@ -13,3 +13,6 @@ export async function ensureAccount(control: ControlStore, access: AccessService
   const key = await access.createKey({ kind: "account", label: "primary" });
   return key.key;
 }
+
+/** The account acting as postern itself (alert mail, invitations): all rights, no key behind it. */
+export const systemPrincipal = (keyId: string) => ({ accountId: ACCOUNT_ID, keyId, kind: "account" as const, domain: null, grants: [] });

@@ -16,3 +16,14 @@ export function createEgressService(deps: { directory: EgressDirectory; counters
 }
 
 export type EgressService = ReturnType<typeof createEgressService>;
+
+/** The egress gauges of /metrics (docs/egress.md); `gauge` is the metrics registry's. */
+export function registerEgressMetrics(
+  gauge: (name: string, help: string, read: () => Promise<Array<[Record<string, string>, number]>>) => void,
+  egress: ReturnType<typeof createEgressService>,
+) {
+  gauge("postern_egress_hour_sent", "messages sent through each egress source this UTC hour, every node's (docs/egress.md)",
+    async () => (await egress.list()).map((e) => [{ source: e.name, address: e.address, pool: e.pool ?? "" }, e.hour_sent]));
+  gauge("postern_egress_hour_cap", "the warm-up hourly cap of each egress source warming up",
+    async () => (await egress.list()).flatMap((e) => (e.hour_cap === null ? [] : [[{ source: e.name, address: e.address }, e.hour_cap] as [Record<string, string>, number]])));
+}
