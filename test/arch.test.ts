@@ -34,6 +34,8 @@ const RULES: { layer: string; forbidden: RegExp[] }[] = [
   // Outbound network guards: below everything that calls out, above nothing but DNS.
   { layer: "src/net", forbidden: [/^elysia/, /^bun:sqlite/, /^src\/(api|mta|inbound|events|webhooks|store|core|tracking|validation)\//, /^cli\//] },
   { layer: "src/tracking", forbidden: [/^elysia/, /^bun:sqlite/, /^src\/api\//, /^cli\//, /^src\/store\/sqlite\//] },
+  // The doctor looks at the world through dns/ and net/ and keeps its history through the port.
+  { layer: "src/doctor", forbidden: [/^elysia/, /^bun:sqlite/, /^src\/(api|store|mta|inbound|webhooks|tracking|validation)\//, /^cli\//] },
   { layer: "src/ops", forbidden: [/^elysia/, /^bun:sqlite/, /^src\/(api|store|mta|inbound|webhooks)\//, /^cli\//] },
   { layer: "cli", forbidden: [/^elysia/, /^bun:sqlite/, /^src\/store\/sqlite\//, /^src\/api\//] },
 ];

@@ -41,6 +41,9 @@ export interface Config {
     acme: boolean; acme_directory: string; acme_email: string; acme_ca_file: string; hostnames: string[]; http_listen: string;
     cert_file: string; key_file: string;
   };
+  /** Milliseconds; 0: only on demand. */
+  doctor: { interval: number; port25_probe: string; public_addresses: string[] };
+  blocklists: { ip_zones: string[]; domain_zones: string[]; spamhaus_dqs_key: string };
 }
 
 /** A zone other nodes serve: `url` takes its proxied API requests, `public_url` is its tracking links' base. */

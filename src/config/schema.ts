@@ -30,6 +30,8 @@ export const SECTIONS: SectionDef[] = [
   { name: "validation", description: "Address validation" },
   { name: "retention", description: "How long data is kept (\"0\": forever); suppressions, domains, keys, credentials and templates never expire (docs/retention.md)" },
   { name: "tls", description: "HTTPS for [server] listen and STARTTLS for inbound SMTP: certificates from an ACME CA, or files of your own (docs/tls.md)" },
+  { name: "doctor", description: "Checks of what decides whether mail lands: port 25, PTR, SPF, DKIM, DMARC, bounce MX, tracking host (docs/deliverability.md)" },
+  { name: "blocklists", description: "DNS blocklists asked about every egress address and every sending, bounce and tracking host (docs/deliverability.md)" },
 ];
 
 const k = (section: string, key: string, type: KeyType, def: unknown, description: string, example?: string): KeyDef =>
@@ -94,6 +96,12 @@ export const KEYS: KeyDef[] = [
   k("tls", "http_listen", "string", "", "host:port answering HTTP-01 challenges and redirecting everything else to https; empty: none", '"0.0.0.0:80"'),
   k("tls", "cert_file", "string", "", "or a certificate of your own (PEM, chain included) ...", '"/etc/postern/cert.pem"'),
   k("tls", "key_file", "string", "", "... and its key; both reloaded when the files change", '"/etc/postern/key.pem"'),
+  k("doctor", "interval", "duration", "1h", "checks and blocklists re-run on this schedule while the server runs; a change is an event and an alert; \"0\": only on demand"),
+  k("doctor", "port25_probe", "string", "gmail-smtp-in.l.google.com:25", "host:port the outbound port-25 check connects to (a TCP connect and a 220 greeting)"),
+  k("doctor", "public_addresses", "strings", [], "this server's public addresses; empty: the egress addresses and mta.hostname's A/AAAA"),
+  k("blocklists", "ip_zones", "strings", ["zen.spamhaus.org", "bl.spamcop.net", "b.barracudacentral.org", "psbl.surriel.com", "bl.mailspike.net"], "DNSBLs every egress address is looked up in"),
+  k("blocklists", "domain_zones", "strings", ["dbl.spamhaus.org"], "domain blocklists every sending, bounce and tracking host is looked up in"),
+  k("blocklists", "spamhaus_dqs_key", "string", "", "a Spamhaus Data Query Service key: Spamhaus zones are then asked as <key>.zen.dq.spamhaus.net (public resolvers are refused)"),
 ];
 
 /**

@@ -15,6 +15,7 @@ import { receiverReportContract } from "./contract-receiver-reports.ts";
 import { retentionContract } from "./contract-retention.ts";
 import { opsContract } from "./contract-ops.ts";
 import { tlsStateContract } from "./contract-tls.ts";
+import { blocklistContract } from "./contract-blocklists.ts";
 
 const NOW = 1_800_000_000_000;
 /** Node n1's claims, a minute long. */
@@ -39,6 +40,7 @@ export function runStoreContract(name: string, openStore: () => Store | Promise<
     opsContract(makeStore);
     egressContract(makeStore, openPeer);
     tlsStateContract(makeStore, openPeer);
+    blocklistContract(makeStore, openPeer);
     const withDomain = async (store: Store, zone = "us") => store.control.insertDomain({ name: `d${Math.random().toString(36).slice(2, 8)}.test`, zone,
       wildcard: false, dkimSelector: "s1", keys: [], validation: true, botDetection: true, openTracking: false, clickTracking: false,
       unsubscribeTracking: false, inbound: false, limitMax: 0, limitWindow: "month" }, NOW);

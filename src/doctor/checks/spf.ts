@@ -1,0 +1,45 @@
+// spf: for the From domain and the bounce domain, SPF evaluated (mailauth, through our resolver)
+// for every egress address must pass; a record that merely exists proves nothing.
+import { toMailauthResolver } from "../../dns.ts";
+import { defineCheck, type DoctorContext, type DomainSubject, type Severity, type Verdict } from "../types.ts";
+import { worst } from "../severity.ts";
+
+/** SPF's result for one (name, address): pass, fail, softfail, neutral, none, permerror, temperror. */
+export interface SpfFacts { names: { name: string; role: "from" | "bounce"; results: { address: string; result: string; comment: string }[] }[] }
+
+async function evaluate(ctx: DoctorContext, name: string, address: string, ehlo: string) {
+  const { spf } = require("mailauth/lib/spf") as typeof import("mailauth/lib/spf");
+  try {
+    const r = await spf({ sender: `postmaster@${name}`, ip: address, helo: ehlo, mta: ctx.mtaHostname,
+      resolver: toMailauthResolver(ctx.resolver) as never, maxElapsedTime: ctx.probeTimeoutMs * 2 });
+    return { address, result: String(r.status.result), comment: String(r.status.comment ?? "") };
+  } catch (e) {
+    return { address, result: "temperror", comment: (e as Error).message };
+  }
+}
+
+const SEVERITY: Record<string, Severity> = { pass: "ok", temperror: "unknown" };
+
+export function judgeSpf(f: SpfFacts, s: DomainSubject): (Verdict & { subject: string })[] {
+  return f.names.map(({ name, role, results }) => {
+    const data = { role, domain: s.name, addresses: Object.fromEntries(results.map((r) => [r.address, r.result])) };
+    if (!results.length) return { subject: name, severity: "unknown" as const, summary: "no egress address to evaluate SPF for", fix: "set [doctor] public_addresses or mta.hostname's A/AAAA", data };
+    const severity = worst(results.map((r) => SEVERITY[r.result] ?? "error"));
+    const bad = results.filter((r) => r.result !== "pass");
+    const summary = bad.length ? `SPF of ${name} (${role}) is not pass for ${bad.map((r) => `${r.address}: ${r.result}`).join(", ")}`
+      : `SPF of ${name} (${role}) passes for ${results.map((r) => r.address).join(", ")}`;
+    const fix = severity === "ok" ? "" : severity === "unknown" ? "the SPF look-up failed (DNS); retry, or check [mta] dns_servers"
+      : `publish at ${name} an SPF record (TXT "v=spf1 …") that allows ${bad.map((r) => r.address).join(", ")}: \`postern domain dns ${s.name}\` prints it`;
+    return { subject: name, severity, summary, fix, data };
+  });
+}
+
+export const spfCheck = defineCheck<DomainSubject, SpfFacts>({
+  id: "spf", over: "domain",
+  async look(ctx, s) {
+    const egress = await ctx.egress();
+    const names = [{ name: s.name, role: "from" as const }, { name: s.bounceDomain, role: "bounce" as const }];
+    return { names: await Promise.all(names.map(async (n) => ({ ...n, results: await Promise.all(egress.map((e) => evaluate(ctx, n.name, e.address, e.ehlo))) }))) };
+  },
+  judge: judgeSpf,
+});
