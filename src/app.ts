@@ -66,6 +66,7 @@ import { createRetentionSweeper } from "./ops/retention.ts";
 import { createDiskGuard, guardSends } from "./core/disk-guard.ts";
 import { freeSpaceOf } from "./ops/free-space.ts";
 import { AppError } from "./core/errors.ts";
+import { createDoctorService } from "./doctor/index.ts";
 import { RENEW_PATH, createHttpsListener, createTls, handleRenew } from "./tls/index.ts";
 
 export interface AppOptions {
@@ -142,6 +143,10 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   botVerdicts.subscribe(events);
   const inboundRules = createInboundRules({ rules: store.control, owningDomain: domains.owning, now,
     storedMessage: async (d, key) => (localZones.includes(d.zone) ? store.zone(d.zone).getInboundByKey(key) : null) });
+  // The doctor asks DNS afresh each run (no cache) with short timeouts: an unanswered probe is unknown.
+  const doctor = createDoctorService({ config, now, mtaHostname, egressSources: egressDirectory.sources, history: store.control, log: log.child("doctor"),
+    resolver: opts.resolver ?? createSystemResolver(config.mta.dns_servers, { now, timeoutMs: 2000, maxTtlSeconds: 0, negativeTtlSeconds: 0 }),
+    listDomains: domains.list, getDomain: domains.get, getDkimKeys: store.control.getDkimKeys });
   const suppressions = createSuppressionService({ store, now });
   const webhooks = createWebhookService({ store, now });
   const activity = createActivityService({ store });
@@ -162,7 +167,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     sendBatches: createSendBatchService({ store, now }), webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey, templates: templateFiles, detector, resolver,
     outbound: events.outbound, eventWebhookPublicKey: events.publicKey, inboundRules, bots: createBotApi({ detector, verdicts: botVerdicts, now }),
-    templateService, lists, receiverReports, egress };
+    templateService, lists, receiverReports, egress, doctor };
 
   const interactions = createInteractionRecorder({ store, recorder, detector, now });
 
@@ -206,7 +211,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   return {
     config, store, log, now, resolver, metrics, access, domains, sender, mta, http, surfaces, mtaHostname, codec, newAccountKey,
     suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules, nodes, receiverReports, retention, egress,
-    tls, secret,
+    tls, secret, doctor,
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */
     async start(): Promise<Record<string, string>> {
       // One process per node id: a starting node takes back its own claims at once (scheduler.start).
@@ -222,6 +227,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       await mta.scheduler.start();
       events.start();
       retention.start();
+      doctor.start();
       return { http: listening, smtp, ...(tls ? { tls: server.scheme() === "https" ? "https" : "plain http until a certificate exists" } : {}),
         ...(redirect ? { http_redirect: redirect } : {}) };
     },
@@ -243,6 +249,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       }
       await events.stop();
       await retention.stop();
+      await doctor.stop();
       await access.flushTouches();
       await nodes.stop();
       await store.close();

@@ -22,6 +22,7 @@ import type { SendBatchService } from "../core/send-batches.ts";
 import type { EgressService } from "../core/egress/service.ts";
 
 import type { ReceiverReportService } from "../core/receiver-reports.ts";
+import type { Doctor } from "../doctor/index.ts";
 
 export interface SurfaceDeps {
   config: Config;
@@ -62,4 +63,6 @@ export interface SurfaceDeps {
   receiverReports: ReceiverReportService;
   /** Egress sources and pools with their warm-up state (the vendors' IP and pool listings). */
   egress: EgressService;
+  /** The doctor's checks and the blocklist watch (src/doctor). */
+  doctor: Doctor;
 }

@@ -16,6 +16,7 @@ import { messageRoutes } from "./messages.ts";
 import { suppressionRoutes } from "./suppressions.ts";
 import { validationRoutes } from "./validation.ts";
 import { reportRoutes } from "./reports.ts";
+import { doctorRoutes } from "./doctor.ts";
 
 export function createNativeSurface(deps: SurfaceDeps): SurfaceHandler {
   return new Elysia({ name: "native" })
@@ -29,5 +30,6 @@ export function createNativeSurface(deps: SurfaceDeps): SurfaceHandler {
     .use(messageRoutes(deps))
     .use(suppressionRoutes(deps))
     .use(validationRoutes(deps))
-    .use(reportRoutes(deps));
+    .use(reportRoutes(deps))
+    .use(doctorRoutes(deps));
 }

@@ -30,5 +30,5 @@ export const bounceMx = defineCheck<DomainSubject, BounceMxFacts>({
     })) : [];
     return { mx, hosts, mtaHostname: ctx.mtaHostname, server: [...await ctx.serverAddresses()] };
   },
-  judge: judgeBounceMx,
+  judge: (f, s) => [{ subject: s.bounceDomain, ...judgeBounceMx(f, s) }],
 });

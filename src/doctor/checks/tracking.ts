@@ -30,5 +30,5 @@ export const tracking = defineCheck<DomainSubject, TrackingFacts>({
     const reaches = addresses.ok && addresses.records.some((a) => server.includes(a));
     return { addresses, server, tls: ctx.httpsTracking && reaches ? await probeTlsName(s.trackingHost, 443, ctx.probeTimeoutMs) : null };
   },
-  judge: judgeTracking,
+  judge: (f, s) => [{ subject: s.trackingHost, ...judgeTracking(f, s) }],
 });
