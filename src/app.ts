@@ -67,6 +67,7 @@ import { createDiskGuard, guardSends } from "./core/disk-guard.ts";
 import { freeSpaceOf } from "./ops/free-space.ts";
 import { AppError } from "./core/errors.ts";
 import { createDoctorService } from "./doctor/index.ts";
+import { createNoticePoster } from "./webhooks/notices.ts";
 import { RENEW_PATH, createHttpsListener, createTls, handleRenew } from "./tls/index.ts";
 
 export interface AppOptions {
@@ -147,6 +148,10 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const doctor = createDoctorService({ config, now, mtaHostname, egressSources: egressDirectory.sources, history: store.control, log: log.child("doctor"),
     resolver: opts.resolver ?? createSystemResolver(config.mta.dns_servers, { now, timeoutMs: 2000, maxTtlSeconds: 0, negativeTtlSeconds: 0 }),
     listDomains: domains.list, getDomain: domains.get, getDkimKeys: store.control.getDkimKeys });
+  // Blocklist listings become notices on the native webhooks; posts wake the webhook pipeline.
+  const notices = createNoticePoster({ store, now, getDomain: domains.get });
+  notices.subscribe(events);
+  doctor.subscribe(notices);
   const suppressions = createSuppressionService({ store, now });
   const webhooks = createWebhookService({ store, now });
   const activity = createActivityService({ store });

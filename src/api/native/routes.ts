@@ -17,6 +17,7 @@ import { suppressionRoutes } from "./suppressions.ts";
 import { validationRoutes } from "./validation.ts";
 import { reportRoutes } from "./reports.ts";
 import { doctorRoutes } from "./doctor.ts";
+import { accountWebhookRoutes } from "./account-webhooks.ts";
 
 export function createNativeSurface(deps: SurfaceDeps): SurfaceHandler {
   return new Elysia({ name: "native" })
@@ -31,5 +32,6 @@ export function createNativeSurface(deps: SurfaceDeps): SurfaceHandler {
     .use(suppressionRoutes(deps))
     .use(validationRoutes(deps))
     .use(reportRoutes(deps))
-    .use(doctorRoutes(deps));
+    .use(doctorRoutes(deps))
+    .use(accountWebhookRoutes(deps));
 }
