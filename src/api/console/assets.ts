@@ -26,9 +26,10 @@ import stats from "../../ui/js/stats.js" with { type: "text" };
 import queue from "../../ui/js/queue.js" with { type: "text" };
 // @ts-ignore
 import reports from "../../ui/js/reports.js" with { type: "text" };
+import health from "../../ui/js/health.js" with { type: "text" };
 
 const JS = "text/javascript; charset=utf-8";
-const SCRIPTS: Record<string, unknown> = { api, dom, app, domains, keys, webhooks, suppressions, messages, stats, queue, reports };
+const SCRIPTS: Record<string, unknown> = { api, dom, app, domains, keys, webhooks, suppressions, messages, stats, queue, reports, health };
 
 const ASSETS = new Map<string, [string, string]>([
   ["/ui", [page as unknown as string, "text/html; charset=utf-8"]],

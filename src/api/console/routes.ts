@@ -18,13 +18,15 @@ import { statsRoutes } from "./stats.ts";
 import { queueRoutes } from "./queue.ts";
 import { reportRoutes } from "./reports.ts";
 import { tlsRoutes } from "./tls.ts";
+import { healthRoutes } from "./health.ts";
 
 export function createConsoleSurface(deps: ConsoleDeps): SurfaceHandler & { routes: Elysia["routes"] } {
   const gate = createSessionGate({ sessions: deps.sessions, now: deps.now, secureCookie: deps.config.server.public_url.startsWith("https:"), throttle: deps.keyThrottle });
   const api = new Elysia({ name: "console" })
     .onError(surfaceOnError(renderConsoleError))
     .use(domainRoutes(deps)).use(keyRoutes(deps)).use(webhookRoutes(deps)).use(suppressionRoutes(deps))
-    .use(messageRoutes(deps)).use(statsRoutes(deps)).use(queueRoutes(deps)).use(reportRoutes(deps)).use(tlsRoutes(deps));
+    .use(messageRoutes(deps)).use(statsRoutes(deps)).use(queueRoutes(deps)).use(reportRoutes(deps)).use(tlsRoutes(deps))
+    .use(healthRoutes(deps));
 
   return {
     /** The console API's routes, each with its permission declaration (test/api/console/permission.test.ts). */
