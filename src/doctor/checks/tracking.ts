@@ -27,8 +27,8 @@ export const tracking = defineCheck<DomainSubject, TrackingFacts>({
   async look(ctx, s) {
     const addresses = await addressesOf(ctx.resolver, s.trackingHost);
     const server = [...await ctx.serverAddresses()];
-    const reaches = addresses.ok && addresses.records.some((a) => server.includes(a));
-    return { addresses, server, tls: ctx.httpsTracking && reaches ? await probeTlsName(s.trackingHost, 443, ctx.probeTimeoutMs) : null };
+    const ours = addresses.ok ? addresses.records.find((a) => server.includes(a)) : undefined;
+    return { addresses, server, tls: ctx.httpsTracking && ours ? await probeTlsName(ours, s.trackingHost, 443, ctx.probeTimeoutMs) : null };
   },
   judge: (f, s) => [{ subject: s.trackingHost, ...judgeTracking(f, s) }],
 });
