@@ -75,5 +75,5 @@ test("blocklists --json: every egress address and host in every zone, with first
   const { items } = JSON.parse(r.out) as { items: Record<string, string>[] };
   expect(items.map((i) => `${i.subject} ${i.kind} ${i.zone} ${i.state}`).sort()).toEqual([
     "127.0.0.5 ip bl.test clear", "bounces.good.test domain dbl.test clear", "email.good.test domain dbl.test clear", "good.test domain dbl.test clear"]);
-  expect(items.every((i) => Date.parse(i.first_seen) <= Date.parse(i.last_seen))).toBe(true);
+  expect(items.every((i) => Date.parse(i.first_seen!) <= Date.parse(i.last_seen!))).toBe(true);
 });

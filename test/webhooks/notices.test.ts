@@ -9,10 +9,10 @@ import { FORMAT } from "../../src/webhooks/registry.ts";
 
 const NOW = 1_800_000_000_000;
 let store: Store;
-let ids: Record<string, number> = {};
+const ids: Record<string, number> = {};
 beforeAll(async () => {
   store = await openSqliteStore(":memory:", ["us", "eu"]);
-  for (const [name, zone] of [["a.test", "eu"], ["b.test", "us"]]) {
+  for (const [name, zone] of [["a.test", "eu"], ["b.test", "us"]] as const) {
     ids[name] = (await store.control.insertDomain({ name, zone, wildcard: false, dkimSelector: "s", keys: [], validation: false, botDetection: false,
       openTracking: false, clickTracking: false, unsubscribeTracking: false, inbound: false, limitMax: 0, limitWindow: "month" }, NOW)).id;
   }

@@ -26,6 +26,7 @@ import stats from "../../ui/js/stats.js" with { type: "text" };
 import queue from "../../ui/js/queue.js" with { type: "text" };
 // @ts-ignore
 import reports from "../../ui/js/reports.js" with { type: "text" };
+// @ts-ignore
 import health from "../../ui/js/health.js" with { type: "text" };
 
 const JS = "text/javascript; charset=utf-8";
