@@ -76,11 +76,16 @@ export function createDoctor(deps: DoctorDeps) {
     return changes;
   }
 
+  // Runs may overlap (the scheduler's and a request's): their results are recorded one after the
+  // other, so a listing seen by both is one change, not two.
+  let recording: Promise<unknown> = Promise.resolve();
   async function run(opts: RunOptions = {}): Promise<CheckResult[]> {
     const all = await deps.domains();
     const domains = opts.domain ? all.filter((d) => d.name === opts.domain!.toLowerCase()) : all;
     const results = await runChecks(deps.context(), { domains, ids: opts.ids });
-    await tell(await record(results));
+    const recorded = recording.then(() => record(results));
+    recording = recorded.catch(() => {});
+    await tell(await recorded);
     return results;
   }
 

@@ -125,3 +125,31 @@ test("history and the change feed: a first listing is told once, first_seen hold
   expect([Date.parse(listed.first_seen), Date.parse(listed.last_seen)]).toEqual([t - 60_000, t]);
   await history.close();
 });
+
+test("two runs at once record one listing once; the schedule runs at start and then every interval until stopped", async () => {
+  const history = await openSqliteStore(":memory:", ["us"]);
+  const heard: DoctorChange[] = [];
+  const d = doctor(`127.0.0.1:${greeting}`, () => Date.now(), history);
+  d.subscribe({ doctorChanged: (c) => { heard.push(c); } });
+  await Promise.all([d.run({ ids: ["blocklist"] }), d.run({ ids: ["blocklist"] })]);
+  expect(heard.filter((c) => c.subject === "127.0.0.6")).toHaveLength(1);
+
+  const scheduled = createDoctorService({
+    config: { doctor: { interval: 150, port25_probe: `127.0.0.1:${greeting}`, public_addresses: [] }, blocklists: { ip_zones: [], domain_zones: [], spamhaus_dqs_key: "" },
+      mta: { bounce_domain: "" }, server: { public_url: "http://127.0.0.1:8025" } },
+    resolver: createSystemResolver([world.dns.server], { timeoutMs: 1000 }), now: () => Date.now(), mtaHostname: MTA, egressSources: [],
+    listDomains: async () => [], getDomain: async () => null, getDkimKeys: async () => [], history: history.control, probeTimeoutMs: 1000,
+  });
+  expect(scheduled.last()).toBeNull();
+  scheduled.start();
+  const deadline = Date.now() + 5000;
+  while (scheduled.last() === null && Date.now() < deadline) await Bun.sleep(10);
+  const first = scheduled.last()!.at;
+  while (scheduled.last()!.at === first && Date.now() < deadline) await Bun.sleep(10);
+  expect(scheduled.last()!.at).toBeGreaterThan(first);
+  await scheduled.stop();
+  const stoppedAt = scheduled.last()!.at;
+  await Bun.sleep(400);
+  expect(scheduled.last()!.at).toBe(stoppedAt);
+  await history.close();
+});
