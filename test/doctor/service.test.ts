@@ -63,6 +63,9 @@ test("port25: a greeting is ok, a closed port an error, a listener that never gr
   expect(refused.severity).toBe("error");
   expect(refused.fix).toMatch(/port 25/);
   expect(await run(silent)).toMatchObject({ severity: "unknown" });
+  // A probe named by host is looked up through the configured DNS (mta.good.test → 127.0.0.5, where nothing listens on this port).
+  expect((await doctor(`${MTA}:${closed}`).run({ ids: ["port25"] }))[0]).toMatchObject({ severity: "error", data: { target: `${MTA}:${closed}` } });
+  expect((await doctor(`nothing.good.test:${greeting}`).run({ ids: ["port25"] }))[0]).toMatchObject({ severity: "unknown", summary: expect.stringMatching(/could not be looked up/) });
 });
 
 test("every check's severity over good and broken zones", async () => {

@@ -8,4 +8,5 @@ test("a 220 is ok, another code warn, a refusal error, silence unknown (never ok
   expect(judgePort25({ kind: "refused", error: "ECONNREFUSED" }, "mx:25")).toMatchObject({ severity: "error", summary: expect.stringMatching(/ECONNREFUSED/) });
   const silent = judgePort25({ kind: "silent", stage: "connect", ms: 8000 }, "mx:25");
   expect(silent).toMatchObject({ severity: "unknown", fix: expect.stringMatching(/port 25/) });
+  expect(judgePort25({ kind: "unresolved", cause: "ETIMEOUT" }, "mx:25").severity).toBe("unknown");
 });
