@@ -7,6 +7,7 @@ import { parseDuration } from "./duration.ts";
 import { parseSize } from "./size.ts";
 import { emptyShaping, parseShaping, type ShapingConfig } from "./shaping.ts";
 import { applyEgressTable, checkEgress } from "./egress.ts";
+import { checkDoctor } from "./doctor.ts";
 import type { EgressSourceConfig } from "../core/egress/directory.ts";
 
 export interface Config {
@@ -204,6 +205,7 @@ export function loadConfig(opts: { file: string | null; env?: Record<string, str
   const cfg = { file: opts.file, ...target } as unknown as Config;
   checkMeaning(cfg, where, problems);
   checkEgress(cfg.mta, where, problems);
+  checkDoctor(cfg, where, problems);
   if (problems.length) throw new ConfigError(problems);
   const base = opts.file ? dirname(resolve(opts.cwd ?? process.cwd(), opts.file)) : resolve(opts.cwd ?? process.cwd());
   cfg.storage.data_dir = isAbsolute(cfg.storage.data_dir) ? cfg.storage.data_dir : resolve(base, cfg.storage.data_dir);
