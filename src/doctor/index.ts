@@ -30,7 +30,7 @@ export interface DoctorWiring {
   /** The tracking host of a domain; default `email.<domain>`. */
   trackingHostOf?: (domain: string) => string | Promise<string>;
   probeTimeoutMs?: number;
-  log?: { error(msg: string, fields?: Record<string, unknown>): void };
+  log?: { error(msg: string, fields?: Record<string, unknown>): void; info?(msg: string, fields?: Record<string, unknown>): void };
 }
 
 export const defaultTrackingHost = (domain: string) => `email.${domain}`;

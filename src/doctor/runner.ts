@@ -26,6 +26,10 @@ export async function runChecks(ctx: DoctorContext, scope: RunScope, checks: rea
   const subjects = (c: Check<unknown>): Subject[] => (c.over === "machine" ? machine : c.over === "egress" ? egress : scope.domains);
   const chosen = checks.filter((c) => !scope.ids || scope.ids.includes(c.id));
   const runs = await Promise.all(chosen.flatMap((c) => subjects(c).map((s) => runOne(c, ctx, s))));
+  const none = (c: Check<unknown>): CheckResult[] => (c.absent && subjects(c).length === 0
+    ? [{ id: c.id, subject: ctx.mtaHostname, severity: "unknown", summary: c.absent, data: {},
+      fix: "set [doctor] public_addresses to this server's public addresses, or give mta.hostname an A/AAAA record" }] : []);
+  runs.push(...chosen.map(none));
   // A shared bounce domain or tracking host is judged once, not once per domain.
   const seen = new Set<string>();
   return runs.flat().filter((r) => {

@@ -24,7 +24,7 @@ export interface DoctorDeps {
   zones: { ip_zones: readonly string[]; domain_zones: readonly string[] };
   /** `[doctor] interval` in ms; 0: only on demand. */
   intervalMs: number;
-  log?: { error(msg: string, fields?: Record<string, unknown>): void };
+  log?: { error(msg: string, fields?: Record<string, unknown>): void; info?(msg: string, fields?: Record<string, unknown>): void };
 }
 
 export interface RunOptions { domain?: string; ids?: readonly string[] }
@@ -36,8 +36,8 @@ export const blocklistItem = (e: BlocklistEntry) => ({ subject: e.subject, kind:
 /** The blocklist answers carried in blocklist verdicts' data. */
 function answersOf(results: CheckResult[]): (BlocklistAnswer & { domain: string | null })[] {
   return results.filter((r) => r.id === "blocklist").flatMap((r) => {
-    const d = r.data as { kind: "ip" | "domain"; domain?: string; entries: Omit<BlocklistAnswer, "subject" | "kind">[] };
-    return d.entries.map((e) => ({ ...e, subject: r.subject, kind: d.kind, domain: d.domain ?? null }));
+    const d = r.data as { kind: "ip" | "domain"; domain?: string; entries?: Omit<BlocklistAnswer, "subject" | "kind">[] };
+    return (d.entries ?? []).map((e) => ({ ...e, subject: r.subject, kind: d.kind, domain: d.domain ?? null }));
   });
 }
 
@@ -50,6 +50,7 @@ export function createDoctor(deps: DoctorDeps) {
 
   async function tell(changes: DoctorChange[]) {
     for (const c of changes) {
+      deps.log?.info?.(c.kind === "check" ? "doctor: a check changed" : "doctor: a blocklist entry changed", { ...c });
       const each: Promise<void>[] = [];
       subscribers.each((s) => { each.push(Promise.resolve().then(() => s.doctorChanged(c)).catch((e) => deps.log?.error("doctor subscriber failed", { error: String(e) }))); });
       await Promise.all(each);
@@ -95,7 +96,7 @@ export function createDoctor(deps: DoctorDeps) {
       running = run();
       await running;
     } catch (e) {
-      deps.log?.error("doctor run failed", { error: String(e) });
+      deps.log?.error("doctor run failed", { error: String(e), stack: (e as Error).stack ?? "" });
     } finally {
       running = null;
     }

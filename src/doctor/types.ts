@@ -53,6 +53,8 @@ export interface DoctorContext {
 export interface Check<F = never> {
   id: string;
   over: SubjectKind;
+  /** When there is nothing to run over (no egress address could be found): an `unknown` saying this, never silence. */
+  absent?: string;
   look(ctx: DoctorContext, subject: never): Promise<F>;
   /** One verdict, or several with their own subjects (a domain's DKIM selectors, SPF's two names). */
   judge(facts: F, subject: never): Verdict | (Verdict & { subject: string })[];
@@ -79,7 +81,7 @@ export interface BlocklistLookup {
 
 /** A check over a concrete subject type, listed in the registry as a Check of anything. */
 export function defineCheck<S extends Subject, F>(c: {
-  id: string; over: S["kind"];
+  id: string; over: S["kind"]; absent?: string;
   look(ctx: DoctorContext, subject: S): Promise<F>;
   judge(facts: F, subject: S): Verdict | (Verdict & { subject: string })[];
 }): Check<F> {

@@ -21,3 +21,10 @@ test("a throwing look-up is unknown with the error; a shared bounce domain is ju
 test("the registry holds the contract's check ids", () => {
   expect([...CHECK_IDS].sort()).toEqual(["blocklist", "bounce-mx", "dkim", "dmarc", "ipv6", "port25", "ptr", "spf", "tracking"]);
 });
+
+test("a check over egress addresses with none to run over is unknown with the reason, not silent", async () => {
+  const ptrLike = defineCheck<DomainSubject, null>({ id: "ptrlike", over: "egress", absent: "no egress address", look: async () => null,
+    judge: () => ({ severity: "ok", summary: "", fix: "", data: {} }) });
+  expect(await runChecks(ctx, { domains: [] }, [ptrLike])).toEqual([{ id: "ptrlike", subject: "mta.test", severity: "unknown", summary: "no egress address",
+    fix: expect.stringMatching(/public_addresses/), data: {} }]);
+});

@@ -19,7 +19,7 @@ export function judgeBlocklist(entries: BlocklistAnswer[], subject: string): Ver
 }
 
 export const blocklistIp = defineCheck<EgressSubject, BlocklistAnswer[]>({
-  id: "blocklist", over: "egress",
+  id: "blocklist", over: "egress", absent: "no egress address is known, so no address blocklist could be asked",
   look: (ctx, s) => ctx.blocklists.ask(s.address, "ip"),
   judge: (entries, s) => [judgeBlocklist(entries, s.address)],
 });

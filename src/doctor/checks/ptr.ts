@@ -34,4 +34,5 @@ export function judgePtr(f: PtrFacts, s: EgressSubject): Verdict {
   return { severity: "ok", summary: `${s.address} ↔ ${name}`, fix: "", data };
 }
 
-export const ptr = defineCheck<EgressSubject, PtrFacts>({ id: "ptr", over: "egress", look: lookPtr, judge: judgePtr });
+export const ptr = defineCheck<EgressSubject, PtrFacts>({ id: "ptr", over: "egress", look: lookPtr, judge: judgePtr,
+  absent: "no egress address is known, so no PTR could be checked" });
