@@ -1,7 +1,7 @@
 // The runner: each check over its subjects, a look-up that throws becomes unknown, a shared name is judged once.
 import { expect, test } from "bun:test";
 import { runChecks } from "../../src/doctor/runner.ts";
-import { defineCheck, type DoctorContext, type DomainSubject } from "../../src/doctor/types.ts";
+import { defineCheck, type DoctorContext, type DomainSubject, type EgressSubject } from "../../src/doctor/types.ts";
 import { CHECK_IDS } from "../../src/doctor/registry.ts";
 
 const ctx = { mtaHostname: "mta.test", egress: async () => [] } as unknown as DoctorContext;
@@ -23,7 +23,7 @@ test("the registry holds the contract's check ids", () => {
 });
 
 test("a check over egress addresses with none to run over is unknown with the reason, not silent", async () => {
-  const ptrLike = defineCheck<DomainSubject, null>({ id: "ptrlike", over: "egress", absent: "no egress address", look: async () => null,
+  const ptrLike = defineCheck<EgressSubject, null>({ id: "ptrlike", over: "egress", absent: "no egress address", look: async () => null,
     judge: () => ({ severity: "ok", summary: "", fix: "", data: {} }) });
   expect(await runChecks(ctx, { domains: [] }, [ptrLike])).toEqual([{ id: "ptrlike", subject: "mta.test", severity: "unknown", summary: "no egress address",
     fix: expect.stringMatching(/public_addresses/), data: {} }]);
