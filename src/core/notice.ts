@@ -1,12 +1,10 @@
 // Account notices: events that are about the installation, not about a message (a blocklist
 // listing an egress address or a domain). They go to the account-wide native webhooks of their
-// type and, for a domain's host, to that domain's own (docs/events.md).
+// type and to domains' own webhooks of that type: a listed host's domain, or for an address every
+// domain (an egress address carries every domain's mail; docs/events.md).
 
 export const NOTICE_TYPES = ["ip_listed", "ip_delisted", "domain_listed", "domain_delisted"] as const;
 export type NoticeType = (typeof NOTICE_TYPES)[number];
-/** The types a domain's own webhooks may take (an address belongs to no domain). */
-export const DOMAIN_NOTICE_TYPES: readonly NoticeType[] = ["domain_listed", "domain_delisted"];
-
 export const isNoticeType = (t: string): t is NoticeType => (NOTICE_TYPES as readonly string[]).includes(t);
 
 /** One notice as posted in `event-data`. */

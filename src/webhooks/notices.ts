@@ -1,5 +1,6 @@
 // Posts account notices (core/notice.ts) to the native webhooks that asked for their type: the
-// account-wide ones, and for a listed domain's host the domain's own. Each post is an outbox item
+// account-wide ones, and domains' own: a listed host's domain, or for an address every domain's
+// (an egress address carries every domain's mail). Each post is an outbox item
 // of the notice format, retried like every webhook and kept across a restart. It hears the
 // doctor's change feed (registered in app.ts): a blocklist entry turning listed or clear.
 import type { Domain } from "../core/model.ts";
@@ -21,15 +22,19 @@ export function createNoticePoster(deps: { store: Store; now: () => number; getD
 
   async function post(n: Notice): Promise<number> {
     const domain = n.domain ? await deps.getDomain(n.domain) : null;
+    const forAddress = !n.domain;
     const targets = (await deps.store.control.listWebhooks(null))
-      .filter((t) => wantsNotice(t, n.event) && (t.domainId === null || (domain !== null && t.domainId === domain.id)));
+      .filter((t) => wantsNotice(t, n.event) && (t.domainId === null || forAddress || (domain !== null && t.domainId === domain.id)));
     if (!targets.length) return 0;
     // Outbox items live in a zone: the domain's when it is served here, else the first local one.
     const zones = deps.store.zoneNames();
     const zone = domain && zones.includes(domain.zone) ? domain.zone : zones[0]!;
     const now = deps.now();
+    // A domain target's item carries its domain (its signing key); an address's notice reaches domains by id.
+    const names = forAddress ? new Map((await deps.store.control.listDomains()).map((d) => [d.id, d.name])) : new Map<number, string>();
+    const domainOf = (t: WebhookTarget) => (t.domainId === null ? "" : domain?.name ?? names.get(t.domainId) ?? "");
     await deps.store.zone(zone).enqueueOutbox(targets.map((t) => ({ id: newId(now), url: t.url, format: FORMAT.notice, targetId: t.id,
-      domain: t.domainId === null ? "" : domain!.name, payload: JSON.stringify([n]), attempts: 0, nextAttemptAt: now, status: "pending" as const,
+      domain: domainOf(t), payload: JSON.stringify([n]), attempts: 0, nextAttemptAt: now, status: "pending" as const,
       lastError: null, createdAt: now })));
     subscribers.each((s) => s.outboxQueued());
     return targets.length;

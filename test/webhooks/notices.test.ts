@@ -19,7 +19,8 @@ beforeAll(async () => {
   const hook = (id: string, domainId: number | null, type: string, format: string = FORMAT.mailgun): WebhookTarget =>
     ({ id, domainId, events: [type], url: `http://127.0.0.1:9/${id}`, format, extra: { mailgunId: type }, createdAt: NOW });
   for (const t of [hook("acct-ip", null, "ip_listed"), hook("acct-dom", null, "domain_listed"), hook("a-dom", ids["a.test"]!, "domain_listed"),
-    hook("b-dom", ids["b.test"]!, "domain_listed"), hook("acct-delivered", null, "delivered")]) await store.control.insertWebhook(t);
+    hook("b-dom", ids["b.test"]!, "domain_listed"), hook("acct-delivered", null, "delivered"),
+    hook("b-ip", ids["b.test"]!, "ip_listed")]) await store.control.insertWebhook(t);
 });
 afterAll(async () => { await store.close(); });
 
@@ -37,11 +38,11 @@ test("a domain listing: the account-wide domain_listed webhook and the domain's 
   expect(await pending("us")).toEqual([]);
 });
 
-test("an address listing goes only to account-wide ip_listed webhooks; a delisting nobody asked for and a check change post nothing", async () => {
+test("an address listing goes to the account-wide ip_listed webhooks and every domain's; a delisting nobody asked for and a check change post nothing", async () => {
   const poster = createNoticePoster({ store, now: () => NOW, getDomain: store.control.getDomain });
   const base = { kind: "blocklist" as const, subject: "192.0.2.1", at: NOW, zone: "bl.test", entryKind: "ip" as const, answer: "127.0.0.2", domain: null };
   expect(await poster.post({ event: "ip_delisted", id: "x", timestamp: 1, subject: "192.0.2.1", zone: "bl.test", answer: "" })).toBe(0);
   await poster.doctorChanged({ kind: "check" });
   await poster.doctorChanged({ ...base, to: "listed" });
-  expect((await pending("us")).map((i) => i.targetId)).toEqual(["acct-ip"]);
+  expect((await pending("us")).map((i) => `${i.targetId} ${i.domain}`).sort()).toEqual(["acct-ip ", "b-ip b.test"]);
 });

@@ -9,7 +9,7 @@ import type { Outbound } from "../../webhooks/outbound.ts";
 import { TRACKED_TYPES, WEBHOOK_TYPES } from "./webhook-types.ts";
 import { checkWebhookUrl, probeWebhookUrl } from "./webhook-check.ts";
 import { FORMAT, isMailgunShaped } from "../../webhooks/registry.ts";
-import { DOMAIN_NOTICE_TYPES, isNoticeType, NOTICE_TYPES } from "../../core/notice.ts";
+import { isNoticeType, NOTICE_TYPES } from "../../core/notice.ts";
 
 export const MAX_WEBHOOK_URLS = 3;
 
@@ -24,7 +24,7 @@ export interface WebhookDeps {
 export function checkWebhookType(type: string | undefined): string {
   const t = type?.trim().toLowerCase() ?? "";
   if (!t) throw invalid("id (the webhook type) is required", "id");
-  const known = [...Object.keys(WEBHOOK_TYPES), ...DOMAIN_NOTICE_TYPES];
+  const known = [...Object.keys(WEBHOOK_TYPES), ...NOTICE_TYPES];
   if (!known.includes(t)) throw invalid(`unknown webhook type "${type}"; one of ${known.join(", ")}`, "id");
   return t;
 }
