@@ -48,7 +48,7 @@ export function createDoctorService(w: DoctorWiring) {
   return createDoctor({
     now: w.now, domains, history: w.history, zones: w.config.blocklists, intervalMs: w.config.doctor.interval, log: w.log,
     context: () => createDoctorContext({
-      resolver: w.resolver, now: w.now, probeTimeoutMs: w.probeTimeoutMs ?? 8000, mtaHostname: w.mtaHostname,
+      resolver: w.resolver, now: w.now, probeTimeoutMs: w.probeTimeoutMs ?? 5000, mtaHostname: w.mtaHostname,
       port25Probe: w.config.doctor.port25_probe, publicAddresses: w.config.doctor.public_addresses, egressSources: w.egressSources,
       publishedKeys, httpsTracking: w.config.server.public_url.startsWith("https:"), blocklists: w.config.blocklists,
     }),
