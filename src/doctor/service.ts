@@ -6,6 +6,7 @@ import type { BlocklistEntry, BlocklistStore } from "../core/blocklist-port.ts";
 import { createSubscribers } from "../core/subscribers.ts";
 import { mergeBlocklist, type BlocklistChange } from "./history.ts";
 import { runChecks } from "./runner.ts";
+import { createSchedule } from "./schedule.ts";
 import type { BlocklistAnswer, CheckResult, DoctorContext, DomainSubject, Severity } from "./types.ts";
 
 export interface CheckChange { kind: "check"; id: string; subject: string; from: Severity | null; to: Severity; at: number }
@@ -45,8 +46,6 @@ export function createDoctor(deps: DoctorDeps) {
   const subscribers = createSubscribers<DoctorSubscriber>();
   const last = new Map<string, CheckResult>();
   let lastRunAt: number | null = null;
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  let running: Promise<unknown> | null = null;
 
   async function tell(changes: DoctorChange[]) {
     for (const c of changes) {
@@ -58,13 +57,16 @@ export function createDoctor(deps: DoctorDeps) {
   }
 
   /** Compares with the previous result of each (check, subject) and stores the blocklist history. */
-  async function record(results: CheckResult[]): Promise<DoctorChange[]> {
+  async function record(results: CheckResult[], full: boolean): Promise<DoctorChange[]> {
     const at = deps.now();
     const changes: DoctorChange[] = [];
+    const before = new Map(last);
+    // A full run replaces what is kept, so a removed domain's results go; a partial one updates its part.
+    if (full) last.clear();
     for (const r of results) {
       const key = `${r.id}\n${r.subject}`;
-      const before = last.get(key)?.severity ?? null;
-      if (before !== null && before !== r.severity) changes.push({ kind: "check", id: r.id, subject: r.subject, from: before, to: r.severity, at });
+      const was = before.get(key)?.severity ?? null;
+      if (was !== null && was !== r.severity) changes.push({ kind: "check", id: r.id, subject: r.subject, from: was, to: r.severity, at });
       last.set(key, r);
     }
     const observed = answersOf(results);
@@ -73,7 +75,7 @@ export function createDoctor(deps: DoctorDeps) {
       await deps.history.saveBlocklistEntries(merged.entries);
       changes.push(...merged.changes);
     }
-    lastRunAt = at;
+    if (full) lastRunAt = at;
     return changes;
   }
 
@@ -84,31 +86,18 @@ export function createDoctor(deps: DoctorDeps) {
     const all = await deps.domains();
     const domains = opts.domain ? all.filter((d) => d.name === opts.domain!.toLowerCase()) : all;
     const results = await runChecks(deps.context(), { domains, ids: opts.ids });
-    const recorded = recording.then(() => record(results));
+    const recorded = recording.then(() => record(results, !opts.domain && !opts.ids));
     recording = recorded.catch(() => {});
     await tell(await recorded);
     return results;
   }
-
-  async function tick() {
-    timer = null;
-    try {
-      running = run();
-      await running;
-    } catch (e) {
-      deps.log?.error("doctor run failed", { error: String(e), stack: (e as Error).stack ?? "" });
-    } finally {
-      running = null;
-    }
-    if (started) timer = setTimeout(tick, deps.intervalMs);
-  }
-  let started = false;
+  const schedule = createSchedule({ intervalMs: deps.intervalMs, run: () => run(), log: deps.log });
 
   return {
     subscribe: subscribers.subscribe,
     /** Runs every check now (or D's and the machine's with `domain`; only `ids` when given). */
     run,
-    /** The last result of each (check, subject) and when the last run ended; null before any run. */
+    /** The last result of each (check, subject) and when the last full run ended; null before one. */
     last: () => (lastRunAt === null ? null : { at: lastRunAt, checks: [...last.values()] }),
     /** The blocklist history of the configured zones; with `refresh`, the blocklist checks run first. */
     async blocklists(refresh: boolean) {
@@ -117,17 +106,8 @@ export function createDoctor(deps: DoctorDeps) {
       return (await deps.history.listBlocklistEntries()).filter((e) => zones.has(e.zone)).map(blocklistItem);
     },
     /** Starts the schedule: a first run at once, then every interval (nothing with interval 0). */
-    start() {
-      if (started || deps.intervalMs <= 0) return;
-      started = true;
-      timer = setTimeout(tick, 0);
-    },
-    async stop() {
-      started = false;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await running?.catch(() => {});
-    },
+    start: schedule.start,
+    stop: schedule.stop,
   };
 }
 
