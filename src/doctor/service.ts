@@ -25,6 +25,8 @@ export interface DoctorDeps {
   zones: { ip_zones: readonly string[]; domain_zones: readonly string[] };
   /** `[doctor] interval` in ms; 0: only on demand. */
   intervalMs: number;
+  /** Delay of the scheduler's first run (default: the interval, at most 30 s). */
+  firstRunMs?: number;
   log?: { error(msg: string, fields?: Record<string, unknown>): void; info?(msg: string, fields?: Record<string, unknown>): void };
 }
 
@@ -46,6 +48,7 @@ export function createDoctor(deps: DoctorDeps) {
   const subscribers = createSubscribers<DoctorSubscriber>();
   const last = new Map<string, CheckResult>();
   let lastRunAt: number | null = null;
+  let stopped = false;
 
   async function tell(changes: DoctorChange[]) {
     for (const c of changes) {
@@ -58,6 +61,7 @@ export function createDoctor(deps: DoctorDeps) {
 
   /** Compares with the previous result of each (check, subject) and stores the blocklist history. */
   async function record(results: CheckResult[], full: boolean): Promise<DoctorChange[]> {
+    if (stopped) return []; // the store may be closing: a run that outlived stop() keeps nothing
     const at = deps.now();
     const changes: DoctorChange[] = [];
     const before = new Map(last);
@@ -91,7 +95,7 @@ export function createDoctor(deps: DoctorDeps) {
     await tell(await recorded);
     return results;
   }
-  const schedule = createSchedule({ intervalMs: deps.intervalMs, run: () => run(), log: deps.log });
+  const schedule = createSchedule({ intervalMs: deps.intervalMs, firstRunMs: deps.firstRunMs, run: () => run(), log: deps.log });
 
   return {
     subscribe: subscribers.subscribe,
@@ -105,9 +109,12 @@ export function createDoctor(deps: DoctorDeps) {
       const zones = new Set([...deps.zones.ip_zones, ...deps.zones.domain_zones]);
       return (await deps.history.listBlocklistEntries()).filter((e) => zones.has(e.zone)).map(blocklistItem);
     },
-    /** Starts the schedule: a first run at once, then every interval (nothing with interval 0). */
+    /** Starts the schedule: a first run soon after start, then every interval (nothing with interval 0). */
     start: schedule.start,
-    stop: schedule.stop,
+    async stop() {
+      await schedule.stop();
+      stopped = true;
+    },
   };
 }
 

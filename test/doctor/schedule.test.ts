@@ -1,9 +1,9 @@
 // The doctor's schedule with real short intervals: runs at start and again after each interval,
 // a failing run is logged and the schedule goes on, interval 0 never runs, stop waits for a run.
 import { expect, test } from "bun:test";
-import { createSchedule } from "../../src/doctor/schedule.ts";
+import { createSchedule, FIRST_RUN_MAX_MS } from "../../src/doctor/schedule.ts";
 
-test("runs at once, again after the interval, on after a failure; stop ends it", async () => {
+test("runs first after the interval, again after each, on after a failure; stop ends it", async () => {
   let runs = 0;
   const errors: string[] = [];
   const s = createSchedule({ intervalMs: 30, run: async () => { runs++; if (runs === 2) throw new Error("dns down"); }, log: { error: (_m, f) => { errors.push(String(f?.error)); } } });
@@ -28,11 +28,18 @@ test("interval 0: only on demand", async () => {
   await s.stop();
 });
 
-test("stop waits for the run in progress", async () => {
+test("the first run comes at most 30 s after start; stop waits for the run in progress, but not for ever", async () => {
+  expect(FIRST_RUN_MAX_MS).toBe(30_000);
   let done = false;
-  const s = createSchedule({ intervalMs: 1000, run: async () => { await Bun.sleep(80); done = true; } });
+  const s = createSchedule({ intervalMs: 3_600_000, firstRunMs: 0, run: async () => { await Bun.sleep(80); done = true; } });
   s.start();
   await Bun.sleep(10);
   await s.stop();
   expect(done).toBe(true);
+  const hung = createSchedule({ intervalMs: 1000, firstRunMs: 0, run: () => new Promise(() => {}) });
+  hung.start();
+  await Bun.sleep(10);
+  const t0 = Date.now();
+  await hung.stop();
+  expect(Date.now() - t0).toBeLessThan(1500);
 });
