@@ -29,18 +29,23 @@ export interface DoctorWiring {
   history: BlocklistStore;
   /** The tracking host of a domain; default `email.<domain>`. */
   trackingHostOf?: (domain: string) => string | Promise<string>;
+  /** The keys a domain publishes with the TXT each should carry; default: its DKIM keys (`dkimKeysPublished`). */
+  publishedKeys?: (domain: string) => Promise<{ selector: string; record: string }[]>;
   probeTimeoutMs?: number;
   log?: { error(msg: string, fields?: Record<string, unknown>): void; info?(msg: string, fields?: Record<string, unknown>): void };
 }
 
 export const defaultTrackingHost = (domain: string) => `email.${domain}`;
 
+/** The keys a domain publishes, with the record each should carry: today every DKIM key it holds
+ *  (one function, so that the key lifecycle can hand in its published keys instead). */
+export const dkimKeysPublished = (w: Pick<DoctorWiring, "getDomain" | "getDkimKeys">) => async (domain: string) => {
+  const d = await w.getDomain(domain);
+  return d ? (await w.getDkimKeys(d.id)).map((k) => ({ selector: k.selector, record: dkimRecordValue(k) })) : [];
+};
+
 export function createDoctorService(w: DoctorWiring) {
-  /** The keys a domain publishes, with the record each should carry (one function: the key lifecycle replaces it). */
-  const publishedKeys = async (domain: string) => {
-    const d = await w.getDomain(domain);
-    return d ? (await w.getDkimKeys(d.id)).map((k) => ({ selector: k.selector, record: dkimRecordValue(k) })) : [];
-  };
+  const publishedKeys = w.publishedKeys ?? dkimKeysPublished(w);
   const trackingHostOf = w.trackingHostOf ?? defaultTrackingHost;
   const domains = async (): Promise<DomainSubject[]> => Promise.all((await w.listDomains()).map(async (d) => ({
     kind: "domain" as const, name: d.name, bounceDomain: bounceDomainFor(d.name, w.config.mta.bounce_domain), trackingHost: await trackingHostOf(d.name),

@@ -36,3 +36,9 @@ test("an injected trackingHostOf names another host; the bounce domain follows [
   const checks = await createDoctorService(w).run({ ids: ["tracking", "bounce-mx"] });
   expect(checks.map((c) => `${c.id} ${c.subject} ${c.severity}`).sort()).toEqual(["bounce-mx bounces.good.test ok", "tracking links.good.test error"]);
 });
+
+test("an injected publishedKeys replaces the domain's DKIM keys (the key lifecycle's seam)", async () => {
+  const checks = await createDoctorService(wiring({ publishedKeys: async (d) => [{ selector: "new", record: "v=DKIM1; k=rsa; p=AAAA" }].filter(() => d === "good.test") }))
+    .run({ ids: ["dkim"] });
+  expect(checks.map((c) => `${c.subject} ${c.severity}`)).toEqual(["new._domainkey.good.test error"]);
+});

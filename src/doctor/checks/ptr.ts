@@ -10,7 +10,9 @@ const norm = (n: string) => n.toLowerCase().replace(/\.$/, "");
 
 export async function lookPtr(ctx: DoctorContext, s: EgressSubject): Promise<PtrFacts> {
   const name = reverseName(s.address);
-  const ptr: Looked<string> = name ? await looked(() => ctx.resolver.ptr!(name)) : { ok: false, missing: false, cause: "not an IP address" };
+  const ask = ctx.resolver.ptr?.bind(ctx.resolver);
+  const ptr: Looked<string> = !name ? { ok: false, missing: false, cause: "not an IP address" }
+    : !ask ? { ok: false, missing: false, cause: "this resolver cannot ask for PTR records" } : await looked(() => ask(name));
   const forward = ptr.ok && ptr.records.length === 1 ? await addressesOf(ctx.resolver, ptr.records[0]!) : null;
   return { ptr, forward };
 }

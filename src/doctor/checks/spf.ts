@@ -8,6 +8,7 @@ import { worst } from "../severity.ts";
 export interface SpfFacts { names: { name: string; role: "from" | "bounce"; results: { address: string; result: string; comment: string }[] }[] }
 
 async function evaluate(ctx: DoctorContext, name: string, address: string, ehlo: string) {
+  // Loaded on first use, as the other mailauth users do: a server that never runs the doctor never pays for it.
   const { spf } = require("mailauth/lib/spf") as typeof import("mailauth/lib/spf");
   try {
     const r = await spf({ sender: `postmaster@${name}`, ip: address, helo: ehlo, mta: ctx.mtaHostname,
