@@ -30,7 +30,7 @@ export async function runChecks(ctx: DoctorContext, scope: RunScope, checks: rea
     ? [{ id: c.id, subject: ctx.mtaHostname, severity: "unknown", summary: c.absent, data: {},
       fix: "set [doctor] public_addresses to this server's public addresses, or give mta.hostname an A/AAAA record" }] : []);
   runs.push(...chosen.map(none));
-  // A shared bounce domain or tracking host is judged once, not once per domain.
+  // A check that names a shared subject from several domains (its own verdict subjects) keeps it once.
   const seen = new Set<string>();
   return runs.flat().filter((r) => {
     const key = `${r.id}\n${r.subject}`;

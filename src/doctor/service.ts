@@ -39,8 +39,8 @@ export const blocklistItem = (e: BlocklistEntry) => ({ subject: e.subject, kind:
 /** The blocklist answers carried in blocklist verdicts' data. */
 function answersOf(results: CheckResult[]): (BlocklistAnswer & { domain: string | null })[] {
   return results.filter((r) => r.id === "blocklist").flatMap((r) => {
-    const d = r.data as { kind: "ip" | "domain"; domain?: string; entries?: Omit<BlocklistAnswer, "subject" | "kind">[] };
-    return (d.entries ?? []).map((e) => ({ ...e, subject: r.subject, kind: d.kind, domain: d.domain ?? null }));
+    const d = r.data as { kind: "ip" | "domain"; domain?: string; entries?: Omit<BlocklistAnswer, "kind">[] };
+    return (d.entries ?? []).map((e) => ({ ...e, kind: d.kind, domain: d.domain ?? null }));
   });
 }
 

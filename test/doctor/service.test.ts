@@ -76,19 +76,24 @@ test("every check's severity over good and broken zones", async () => {
   expect(find(checks, "ptr", "127.0.0.6").summary).toMatch(/other\.good\.test/);
   expect([sev("ipv6", "2001:db8::5"), sev("ipv6", "2001:db8::6")]).toEqual(["ok", "error"]);
   expect(checks.some((c) => c.id === "ipv6" && c.subject === "127.0.0.5")).toBe(false);
-  // SPF evaluated per egress address: the From and the bounce domain.
-  expect(find(checks, "spf", "good.test")).toMatchObject({ severity: "ok", data: { addresses: { "127.0.0.5": "pass", "2001:db8::6": "pass" } } });
-  expect(sev("spf", "bounces.good.test")).toBe("ok");
-  expect(find(checks, "spf", "bad.test")).toMatchObject({ severity: "error", data: { addresses: { "127.0.0.5": "fail" } } });
-  expect(sev("spf", "bounces.bad.test")).toBe("error");
-  // DKIM: our key, another key, none.
-  expect([sev("dkim", "s1._domainkey.good.test"), sev("dkim", "s1e._domainkey.good.test")]).toEqual(["ok", "ok"]);
-  expect(find(checks, "dkim", "s1._domainkey.bad.test").summary).toMatch(/different key/);
-  expect(sev("dkim", "s1e._domainkey.bad.test")).toBe("error");
+  // SPF evaluated per egress address, for the From and the bounce domain: one verdict per domain.
+  expect(find(checks, "spf", "good.test")).toMatchObject({ severity: "ok",
+    data: { from: { addresses: { "127.0.0.5": "pass", "2001:db8::6": "pass" } }, bounce: { name: "bounces.good.test", addresses: { "127.0.0.7": "pass" } } } });
+  expect(find(checks, "spf", "bad.test")).toMatchObject({ severity: "error", data: { from: { addresses: { "127.0.0.5": "fail" } }, bounce: { addresses: { "127.0.0.5": "none" } } } });
+  // DKIM per domain and selector: our keys, another key under s1 and none under s1e.
+  expect(find(checks, "dkim", "good.test")).toMatchObject({ severity: "ok", data: { selectors: { s1: { state: "ok" }, s1e: { state: "ok" } } } });
+  expect(find(checks, "dkim", "bad.test")).toMatchObject({ severity: "error", summary: expect.stringMatching(/different key/),
+    data: { selectors: { s1: { state: "error" }, s1e: { state: "error", why: "no record" } } } });
   // DMARC: reject ok, none warn, absent error.
   expect([sev("dmarc", "good.test"), sev("dmarc", "none.test"), sev("dmarc", "bad.test")]).toEqual(["ok", "warn", "error"]);
-  expect([sev("bounce-mx", "bounces.good.test"), sev("bounce-mx", "bounces.bad.test")]).toEqual(["ok", "error"]);
-  expect([sev("tracking", "email.good.test"), sev("tracking", "email.bad.test"), sev("tracking", "email.none.test")]).toEqual(["ok", "error", "error"]);
+  expect([sev("bounce-mx", "good.test"), sev("bounce-mx", "bad.test")]).toEqual(["ok", "error"]);
+  expect(find(checks, "bounce-mx", "bad.test").data).toMatchObject({ bounce_domain: "bounces.bad.test" });
+  expect([sev("tracking", "good.test"), sev("tracking", "bad.test"), sev("tracking", "none.test")]).toEqual(["ok", "error", "error"]);
+  expect(find(checks, "tracking", "bad.test").data).toMatchObject({ host: "email.bad.test", addresses: ["192.0.2.9"] });
+  // Blocklists: per address and per domain (its sending, bounce and tracking names).
+  expect([sev("blocklist", "127.0.0.6"), sev("blocklist", "bad.test")]).toEqual(["error", "error"]);
+  expect(sev("blocklist", "127.0.0.5")).toBe("unknown"); // nortest/refuse/sf zones cannot answer
+  expect(new Set(checks.map((c) => `${c.id} ${c.subject}`)).size).toBe(checks.length);
   for (const c of checks) if (c.severity !== "ok") expect(c.fix.length).toBeGreaterThan(10);
 });
 

@@ -11,10 +11,10 @@ const norm = (n: string) => n.toLowerCase().replace(/\.$/, "");
 export function judgeBounceMx(f: BounceMxFacts, s: DomainSubject): Verdict {
   const fix = `publish MX ${s.bounceDomain} → ${f.mtaHostname} (priority 10)`;
   if (!f.mx.ok) {
-    return f.mx.missing ? { severity: "error", summary: `${s.bounceDomain} has no MX record: bounces and reports cannot come back`, fix, data: {} }
-      : { severity: "unknown", summary: `the MX of ${s.bounceDomain} could not be looked up: ${causeText(f.mx.cause)}`, fix: "retry; check [mta] dns_servers", data: {} };
+    return f.mx.missing ? { severity: "error", summary: `${s.bounceDomain} has no MX record: bounces and reports cannot come back`, fix, data: { bounce_domain: s.bounceDomain } }
+      : { severity: "unknown", summary: `the MX of ${s.bounceDomain} could not be looked up: ${causeText(f.mx.cause)}`, fix: "retry; check [mta] dns_servers", data: { bounce_domain: s.bounceDomain } };
   }
-  const data = { mx: f.mx.records.map((m) => m.exchange), hosts: f.hosts };
+  const data = { bounce_domain: s.bounceDomain, mx: f.mx.records.map((m) => m.exchange), hosts: f.hosts };
   const ours = f.hosts.find((h) => norm(h.host) === norm(f.mtaHostname) || h.addresses.some((a) => f.server.includes(a)));
   return ours ? { severity: "ok", summary: `${s.bounceDomain} MX ${ours.host} reaches this server`, fix: "", data }
     : { severity: "error", summary: `the MX of ${s.bounceDomain} (${data.mx.join(", ")}) does not reach this server`, fix, data };
@@ -30,5 +30,5 @@ export const bounceMx = defineCheck<DomainSubject, BounceMxFacts>({
     })) : [];
     return { mx, hosts, mtaHostname: ctx.mtaHostname, server: [...await ctx.serverAddresses()] };
   },
-  judge: (f, s) => [{ subject: s.bounceDomain, ...judgeBounceMx(f, s) }],
+  judge: judgeBounceMx,
 });

@@ -21,18 +21,19 @@ async function evaluate(ctx: DoctorContext, name: string, address: string, ehlo:
 
 const SEVERITY: Record<string, Severity> = { pass: "ok", temperror: "unknown" };
 
-export function judgeSpf(f: SpfFacts, s: DomainSubject): (Verdict & { subject: string })[] {
-  return f.names.map(({ name, role, results }) => {
-    const data = { role, domain: s.name, addresses: Object.fromEntries(results.map((r) => [r.address, r.result])) };
-    if (!results.length) return { subject: name, severity: "unknown" as const, summary: "no egress address to evaluate SPF for", fix: "set [doctor] public_addresses or mta.hostname's A/AAAA", data };
-    const severity = worst(results.map((r) => SEVERITY[r.result] ?? "error"));
-    const bad = results.filter((r) => r.result !== "pass");
-    const summary = bad.length ? `SPF of ${name} (${role}) is not pass for ${bad.map((r) => `${r.address}: ${r.result}`).join(", ")}`
-      : `SPF of ${name} (${role}) passes for ${results.map((r) => r.address).join(", ")}`;
-    const fix = severity === "ok" ? "" : severity === "unknown" ? "the SPF look-up failed (DNS); retry, or check [mta] dns_servers"
-      : `publish at ${name} an SPF record (TXT "v=spf1 …") that allows ${bad.map((r) => r.address).join(", ")}: \`postern domain dns ${s.name}\` prints it`;
-    return { subject: name, severity, summary, fix, data };
-  });
+/** One verdict per domain: the worst of its From and bounce names over every egress address. */
+export function judgeSpf(f: SpfFacts, s: DomainSubject): Verdict {
+  const all = f.names.flatMap((n) => n.results.map((r) => ({ ...r, name: n.name, role: n.role })));
+  const data = Object.fromEntries(f.names.map((n) => [n.role, { name: n.name, addresses: Object.fromEntries(n.results.map((r) => [r.address, r.result])) }]));
+  if (!all.length) return { severity: "unknown", summary: "no egress address to evaluate SPF for", fix: "set [doctor] public_addresses or give mta.hostname an A/AAAA record", data };
+  const severity = worst(all.map((r) => SEVERITY[r.result] ?? "error"));
+  const bad = all.filter((r) => r.result !== "pass");
+  const summary = bad.length ? `SPF is not pass for ${bad.map((r) => `${r.name} (${r.role}) from ${r.address}: ${r.result}`).join("; ")}`
+    : `SPF of ${f.names.map((n) => n.name).join(" and ")} passes for ${[...new Set(all.map((r) => r.address))].join(", ")}`;
+  const names = [...new Set(bad.map((r) => r.name))];
+  const fix = severity === "ok" ? "" : severity === "unknown" && bad.every((r) => r.result === "temperror") ? "the SPF look-up failed (DNS); retry, or check [mta] dns_servers"
+    : `publish at ${names.join(" and ")} an SPF record (TXT "v=spf1 …") that allows ${[...new Set(bad.map((r) => r.address))].join(", ")}: \`postern domain dns ${s.name}\` prints it`;
+  return { severity, summary, fix, data };
 }
 
 export const spfCheck = defineCheck<DomainSubject, SpfFacts>({

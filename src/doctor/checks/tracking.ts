@@ -10,10 +10,10 @@ export function judgeTracking(f: TrackingFacts, s: DomainSubject): Verdict {
   const host = s.trackingHost;
   const fix = `point ${host} at this server: CNAME ${host} → the host of [server] public_url, or A/AAAA → ${f.server.join(", ") || "this server's address"}`;
   if (!f.addresses.ok) {
-    return f.addresses.missing ? { severity: "error", summary: `${host} does not resolve`, fix, data: {} }
-      : { severity: "unknown", summary: `${host} could not be looked up: ${causeText(f.addresses.cause)}`, fix: "retry; check [mta] dns_servers", data: {} };
+    return f.addresses.missing ? { severity: "error", summary: `${host} does not resolve`, fix, data: { host } }
+      : { severity: "unknown", summary: `${host} could not be looked up: ${causeText(f.addresses.cause)}`, fix: "retry; check [mta] dns_servers", data: { host } };
   }
-  const data: Record<string, unknown> = { addresses: f.addresses.records, tls: f.tls };
+  const data: Record<string, unknown> = { host, addresses: f.addresses.records, tls: f.tls };
   if (!f.addresses.records.some((a) => f.server.includes(a))) {
     return { severity: "error", summary: `${host} resolves to ${f.addresses.records.join(", ")}, not to this server`, fix, data };
   }
@@ -30,5 +30,5 @@ export const tracking = defineCheck<DomainSubject, TrackingFacts>({
     const ours = addresses.ok ? addresses.records.find((a) => server.includes(a)) : undefined;
     return { addresses, server, tls: ctx.httpsTracking && ours ? await probeTlsName(ours, s.trackingHost, 443, ctx.probeTimeoutMs) : null };
   },
-  judge: (f, s) => [{ subject: s.trackingHost, ...judgeTracking(f, s) }],
+  judge: judgeTracking,
 });

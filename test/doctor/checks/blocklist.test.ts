@@ -6,9 +6,11 @@ import type { BlocklistAnswer } from "../../../src/doctor/types.ts";
 const e = (zone: string, state: BlocklistAnswer["state"], cause = ""): BlocklistAnswer =>
   ({ subject: "192.0.2.1", kind: "ip", zone, state, answer: state === "listed" ? "127.0.0.2" : "", cause });
 
-test("listed → error naming the zones; some unknown → unknown with the causes; all clear → ok", () => {
-  expect(judgeBlocklist([e("a", "clear"), e("b", "listed"), e("c", "unknown", "SERVFAIL")], "192.0.2.1"))
-    .toMatchObject({ severity: "error", summary: expect.stringMatching(/b \(127\.0\.0\.2\)/), data: { kind: "ip", entries: expect.any(Array) } });
-  expect(judgeBlocklist([e("a", "clear"), e("c", "unknown", "SERVFAIL")], "192.0.2.1")).toMatchObject({ severity: "unknown", summary: expect.stringMatching(/c: SERVFAIL/) });
-  expect(judgeBlocklist([e("a", "clear")], "192.0.2.1").severity).toBe("ok");
+test("listed → error naming the name and zones; some unknown → unknown with the causes; all clear → ok", () => {
+  const v = judgeBlocklist([e("a", "clear"), e("b", "listed"), e("c", "unknown", "SERVFAIL")], "ip");
+  expect(v).toMatchObject({ severity: "error", summary: expect.stringMatching(/192\.0\.2\.1 in b \(127\.0\.0\.2\)/) });
+  expect((v.data as { entries: unknown[] }).entries).toEqual([{ subject: "192.0.2.1", zone: "a", state: "clear", answer: "", cause: "" },
+    { subject: "192.0.2.1", zone: "b", state: "listed", answer: "127.0.0.2", cause: "" }, { subject: "192.0.2.1", zone: "c", state: "unknown", answer: "", cause: "SERVFAIL" }]);
+  expect(judgeBlocklist([e("a", "clear"), e("c", "unknown", "SERVFAIL")], "ip")).toMatchObject({ severity: "unknown", summary: expect.stringMatching(/in c: SERVFAIL/) });
+  expect(judgeBlocklist([e("a", "clear")], "ip").severity).toBe("ok");
 });

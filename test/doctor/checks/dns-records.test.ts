@@ -11,22 +11,28 @@ const txt = (...records: string[]) => ({ ok: true as const, records: records.map
 const missing = { ok: false as const, missing: true as const, cause: "ENOTFOUND" };
 const failed = { ok: false as const, missing: false as const, cause: "ESERVFAIL" };
 
-test("spf: every address must pass; temperror is unknown; anything else an error naming the address", () => {
-  const r = (result: string) => ({ address: "192.0.2.1", result, comment: "" });
-  const [from, bounce] = judgeSpf({ names: [{ name: "example.com", role: "from", results: [r("pass")] }, { name: "bounces.example.com", role: "bounce", results: [r("pass"), { ...r("softfail"), address: "192.0.2.2" }] }] }, d);
-  expect(from).toMatchObject({ subject: "example.com", severity: "ok" });
-  expect(bounce).toMatchObject({ subject: "bounces.example.com", severity: "error", summary: expect.stringMatching(/192\.0\.2\.2: softfail/) });
-  expect(judgeSpf({ names: [{ name: "example.com", role: "from", results: [r("temperror")] }] }, d)[0]!.severity).toBe("unknown");
-  expect(judgeSpf({ names: [{ name: "example.com", role: "from", results: [r("none")] }] }, d)[0]!.severity).toBe("error");
+test("spf: one verdict per domain; every address must pass for the From and the bounce name; temperror is unknown", () => {
+  const r = (result: string, address = "192.0.2.1") => ({ address, result, comment: "" });
+  const v = judgeSpf({ names: [{ name: "example.com", role: "from", results: [r("pass")] }, { name: "bounces.example.com", role: "bounce", results: [r("pass"), r("softfail", "192.0.2.2")] }] }, d);
+  expect(v).toMatchObject({ severity: "error", summary: expect.stringMatching(/bounces\.example\.com \(bounce\) from 192\.0\.2\.2: softfail/),
+    fix: expect.stringMatching(/publish at bounces\.example\.com/),
+    data: { from: { name: "example.com", addresses: { "192.0.2.1": "pass" } }, bounce: { name: "bounces.example.com", addresses: { "192.0.2.2": "softfail" } } } });
+  expect(judgeSpf({ names: [{ name: "example.com", role: "from", results: [r("pass")] }, { name: "bounces.example.com", role: "bounce", results: [r("pass")] }] }, d).severity).toBe("ok");
+  expect(judgeSpf({ names: [{ name: "example.com", role: "from", results: [r("temperror")] }] }, d).severity).toBe("unknown");
+  expect(judgeSpf({ names: [{ name: "example.com", role: "from", results: [r("none")] }] }, d).severity).toBe("error");
+  expect(judgeSpf({ names: [{ name: "example.com", role: "from", results: [] }] }, d).severity).toBe("unknown");
 });
 
-test("dkim: p= compared as data; missing, different and unanswered told apart", () => {
+test("dkim: one verdict per domain over its selectors, p= compared as data; missing, different and unanswered told apart", () => {
   expect(dkimTags("v=DKIM1; k=rsa;\n p=AB CD")).toEqual({ v: "DKIM1", k: "rsa", p: "ABCD" });
-  const key = { selector: "s1", record: "v=DKIM1; k=rsa; p=ABCD" };
-  expect(judgeDkim({ keys: [{ ...key, found: txt("k=rsa; v=DKIM1; p=AB", "CD") }] }, d)[0]!.severity).toBe("error"); // two records, neither ours
-  expect(judgeDkim({ keys: [{ ...key, found: { ok: true, records: [["v=DKIM1; k=rsa; p=AB", "CD"]] } }] }, d)[0]).toMatchObject({ subject: "s1._domainkey.example.com", severity: "ok" });
-  expect(judgeDkim({ keys: [{ ...key, found: missing }] }, d)[0]!.severity).toBe("error");
-  expect(judgeDkim({ keys: [{ ...key, found: failed }] }, d)[0]!.severity).toBe("unknown");
+  const key = (selector: string, found: Parameters<typeof judgeDkim>[0]["keys"][number]["found"]) => ({ selector, record: "v=DKIM1; k=rsa; p=ABCD", found });
+  const ours = { ok: true as const, records: [["v=DKIM1; k=rsa; p=AB", "CD"]] };
+  expect(judgeDkim({ keys: [key("s1", ours), key("s1e", ours)] }, d)).toMatchObject({ severity: "ok", data: { selectors: { s1: { state: "ok" }, s1e: { state: "ok" } } } });
+  const mixed = judgeDkim({ keys: [key("s1", ours), key("s1e", txt("k=rsa; v=DKIM1; p=AB", "CD"))] }, d); // two records, neither ours
+  expect(mixed).toMatchObject({ severity: "error", summary: expect.stringMatching(/s1e\._domainkey\.example\.com: a different key/), data: { selectors: { s1: { state: "ok" }, s1e: { state: "error" } } } });
+  expect(judgeDkim({ keys: [key("s1", missing)] }, d)).toMatchObject({ severity: "error", fix: expect.stringMatching(/TXT s1\._domainkey\.example\.com/) });
+  expect(judgeDkim({ keys: [key("s1", failed)] }, d).severity).toBe("unknown");
+  expect(judgeDkim({ keys: [] }, d).severity).toBe("error");
 });
 
 test("dmarc: reject/quarantine ok, none warn, absent or two records error, unanswered unknown", () => {
