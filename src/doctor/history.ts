@@ -8,7 +8,8 @@ export interface BlocklistChange {
   kind: "blocklist";
   id: "blocklist";
   subject: string;
-  from: BlocklistEntry["lastKnown"];
+  /** The last known state before, or null when there was none. */
+  from: "listed" | "clear" | null;
   to: "listed" | "clear";
   at: number;
   zone: string;
@@ -28,7 +29,7 @@ export function mergeBlocklist(kept: readonly BlocklistEntry[], observed: readon
     const known = o.state === "unknown" ? prev?.lastKnown ?? "" : o.state;
     entries.push({ subject: o.subject, kind: o.kind, zone: o.zone, state: o.state, answer: o.answer, cause: o.cause,
       firstSeen: same ? prev!.firstSeen : now, lastSeen: now, lastKnown: known });
-    const from = prev?.lastKnown ?? "";
+    const from = prev?.lastKnown || null;
     // A first observation that is clear is no change; a first listing is.
     if (o.state !== "unknown" && o.state !== from && (o.state === "listed" || from === "listed")) {
       changes.push({ kind: "blocklist", id: "blocklist", subject: o.subject, from, to: o.state, at: now, zone: o.zone, entryKind: o.kind,
