@@ -8,8 +8,8 @@ export interface BlocklistChange {
   kind: "blocklist";
   id: "blocklist";
   subject: string;
-  /** The last known state before, or null when there was none. */
-  from: "listed" | "clear" | null;
+  /** The last known state before ("unknown" when none was known yet: a first listing). */
+  from: "listed" | "clear" | "unknown";
   to: "listed" | "clear";
   at: number;
   zone: string;
@@ -17,6 +17,9 @@ export interface BlocklistChange {
   answer: string;
   /** The sending domain a listed host name belongs to; null for an address. */
   domain: string | null;
+  /** Every zone the subject is known listed in after this run: a delisting from one list while
+   *  another still lists it leaves this non-empty (an alert should stay open). */
+  listedIn: string[];
 }
 
 export function mergeBlocklist(kept: readonly BlocklistEntry[], observed: readonly (BlocklistAnswer & { domain?: string | null })[], now: number) {
@@ -29,12 +32,16 @@ export function mergeBlocklist(kept: readonly BlocklistEntry[], observed: readon
     const known = o.state === "unknown" ? prev?.lastKnown ?? "" : o.state;
     entries.push({ subject: o.subject, kind: o.kind, zone: o.zone, state: o.state, answer: o.answer, cause: o.cause,
       firstSeen: same ? prev!.firstSeen : now, lastSeen: now, lastKnown: known });
-    const from = prev?.lastKnown || null;
+    const from = prev?.lastKnown || "unknown";
     // A first observation that is clear is no change; a first listing is.
     if (o.state !== "unknown" && o.state !== from && (o.state === "listed" || from === "listed")) {
       changes.push({ kind: "blocklist", id: "blocklist", subject: o.subject, from, to: o.state, at: now, zone: o.zone, entryKind: o.kind,
-        answer: o.answer, domain: o.domain ?? null });
+        answer: o.answer, domain: o.domain ?? null, listedIn: [] });
     }
   }
+  // Known listings after the run: this run's entries over the kept ones (an unknown keeps its last known state).
+  const after = new Map(kept.map((e) => [`${e.subject}\n${e.zone}`, e]));
+  for (const e of entries) after.set(`${e.subject}\n${e.zone}`, e);
+  for (const c of changes) c.listedIn = [...after.values()].filter((e) => e.subject === c.subject && e.lastKnown === "listed").map((e) => e.zone).sort();
   return { entries, changes };
 }

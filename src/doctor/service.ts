@@ -9,7 +9,7 @@ import { runChecks } from "./runner.ts";
 import { createSchedule } from "./schedule.ts";
 import type { BlocklistAnswer, CheckResult, DoctorContext, DomainSubject, Severity } from "./types.ts";
 
-export interface CheckChange { kind: "check"; id: string; subject: string; from: Severity | null; to: Severity; at: number }
+export interface CheckChange { kind: "check"; id: string; subject: string; from: Severity; to: Severity; at: number }
 export type DoctorChange = CheckChange | BlocklistChange;
 /** Hears every change a run finds; called after the run's history is stored. */
 export interface DoctorSubscriber { doctorChanged(change: DoctorChange): void | Promise<void> }
@@ -69,8 +69,8 @@ export function createDoctor(deps: DoctorDeps) {
     if (full) last.clear();
     for (const r of results) {
       const key = `${r.id}\n${r.subject}`;
-      const was = before.get(key)?.severity ?? null;
-      if (was !== null && was !== r.severity) changes.push({ kind: "check", id: r.id, subject: r.subject, from: was, to: r.severity, at });
+      const was = before.get(key)?.severity;
+      if (was !== undefined && was !== r.severity) changes.push({ kind: "check", id: r.id, subject: r.subject, from: was, to: r.severity, at });
       last.set(key, r);
     }
     const observed = answersOf(results);
@@ -99,6 +99,8 @@ export function createDoctor(deps: DoctorDeps) {
 
   return {
     subscribe: subscribers.subscribe,
+    /** The same feed as a plain function (alerts: `doctor.onChange((c) => …)`). */
+    onChange: (fn: (change: DoctorChange) => void | Promise<void>) => subscribers.subscribe({ doctorChanged: fn }),
     /** Runs every check now (or D's and the machine's with `domain`; only `ids` when given). */
     run,
     /** The last result of each (check, subject) and when the last full run ended; null before one. */

@@ -14,13 +14,13 @@ function play(...states: BlocklistState[]) {
   states.forEach((s, i) => {
     const r = mergeBlocklist(kept, [seen(s)], T + i * 60_000);
     kept = r.entries;
-    changes.push(...r.changes.map((c) => `${c.from || "none"}->${c.to}`));
+    changes.push(...r.changes.map((c) => `${c.from}->${c.to}`));
   });
   return { entry: kept[0]!, changes };
 }
 
 test("a first listing is a change; a first clear is not", () => {
-  expect(play("listed").changes).toEqual(["none->listed"]);
+  expect(play("listed").changes).toEqual(["unknown->listed"]);
   expect(play("clear").changes).toEqual([]);
 });
 
@@ -29,8 +29,8 @@ test("listed and clear in turn: one change each way", () => {
 });
 
 test("unknown in between neither delists nor relists", () => {
-  expect(play("listed", "unknown", "unknown", "listed").changes).toEqual(["none->listed"]);
-  expect(play("listed", "unknown", "clear").changes).toEqual(["none->listed", "listed->clear"]);
+  expect(play("listed", "unknown", "unknown", "listed").changes).toEqual(["unknown->listed"]);
+  expect(play("listed", "unknown", "clear").changes).toEqual(["unknown->listed", "listed->clear"]);
   expect(play("clear", "unknown").entry).toMatchObject({ state: "unknown", lastKnown: "clear" });
 });
 
@@ -38,4 +38,14 @@ test("first_seen is when the current state began, last_seen the latest observati
   expect(play("listed", "listed", "listed").entry).toMatchObject({ firstSeen: T, lastSeen: T + 120_000 });
   expect(play("clear", "listed", "listed").entry).toMatchObject({ firstSeen: T + 60_000, lastSeen: T + 120_000 });
   expect(play("listed", "unknown").entry).toMatchObject({ state: "unknown", firstSeen: T + 60_000 });
+});
+
+test("each change says every zone still listing the subject", () => {
+  const at = (zone: string, state: BlocklistState) => ({ ...seen(state), zone });
+  const first = mergeBlocklist([], [at("a", "listed"), at("b", "listed")], T);
+  expect(first.changes.map((c) => c.listedIn)).toEqual([["a", "b"], ["a", "b"]]);
+  const second = mergeBlocklist(first.entries, [at("a", "clear"), at("b", "unknown")], T + 1);
+  expect(second.changes).toEqual([expect.objectContaining({ zone: "a", to: "clear", listedIn: ["b"] })]);
+  const third = mergeBlocklist(second.entries, [at("b", "clear")], T + 2);
+  expect(third.changes).toEqual([expect.objectContaining({ zone: "b", to: "clear", listedIn: [] })]);
 });

@@ -122,7 +122,7 @@ test("history and the change feed: a first listing is told once, first_seen hold
   d.subscribe({ doctorChanged: (c) => { heard.push(c); } });
   await d.run({ ids: ["blocklist", "port25"] });
   const listings = heard.filter((c) => c.kind === "blocklist").map((c) => `${c.subject} ${"zone" in c ? c.zone : ""} ${c.from}->${c.to}`).sort();
-  expect(listings).toEqual(["127.0.0.6 bl.test null->listed", "bad.test dbl.test null->listed"]);
+  expect(listings).toEqual(["127.0.0.6 bl.test unknown->listed", "bad.test dbl.test unknown->listed"]);
   expect(heard.find((c) => c.subject === "bad.test")).toMatchObject({ entryKind: "domain", domain: "bad.test", answer: "127.0.1.2", at: t });
   heard.length = 0;
   t += 60_000;
@@ -138,7 +138,7 @@ test("two runs at once record one listing once; the schedule runs at start and t
   const history = await openSqliteStore(":memory:", ["us"]);
   const heard: DoctorChange[] = [];
   const d = doctor(`127.0.0.1:${greeting}`, () => Date.now(), history);
-  d.subscribe({ doctorChanged: (c) => { heard.push(c); } });
+  d.onChange((c) => { heard.push(c); });
   await Promise.all([d.run({ ids: ["blocklist"] }), d.run({ ids: ["blocklist"] })]);
   expect(heard.filter((c) => c.subject === "127.0.0.6")).toHaveLength(1);
 

@@ -40,7 +40,7 @@ test("a domain listing: the account-wide domain_listed webhook and the domain's 
 
 test("an address listing goes to the account-wide ip_listed webhooks and every domain's; a delisting nobody asked for and a check change post nothing", async () => {
   const poster = createNoticePoster({ store, now: () => NOW, getDomain: store.control.getDomain });
-  const base = { kind: "blocklist" as const, subject: "192.0.2.1", at: NOW, zone: "bl.test", entryKind: "ip" as const, answer: "127.0.0.2", domain: null };
+  const base = { kind: "blocklist" as const, subject: "192.0.2.1", at: NOW, zone: "bl.test", entryKind: "ip" as const, answer: "127.0.0.2", domain: null, listedIn: ["bl.test"] };
   expect(await poster.post({ event: "ip_delisted", id: "x", timestamp: 1, subject: "192.0.2.1", zone: "bl.test", answer: "" })).toBe(0);
   await poster.doctorChanged({ kind: "check" });
   await poster.doctorChanged({ ...base, to: "listed" });
