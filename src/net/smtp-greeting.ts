@@ -15,8 +15,11 @@ export function probeGreeting(host: string, port: number, timeoutMs: number, clo
     const started = clock();
     let connected = false;
     let buf = "";
+    let settled = false;
     const sock = connect({ host, port });
     const done = (o: GreetingOutcome) => {
+      if (settled) return; // an error is followed by a close: the first outcome stands
+      settled = true;
       clearTimeout(timer);
       sock.removeAllListeners("data");
       if (o.kind === "greeted") sock.end("QUIT\r\n"); else sock.destroy();

@@ -14,7 +14,14 @@ export function probeTlsName(address: string, name: string, port: number, timeou
   return new Promise((resolve) => {
     const sock = connect({ host: address, port, servername: isIP(name) ? undefined : name, rejectUnauthorized: false,
       checkServerIdentity: (_host, cert) => checkServerIdentity(name, cert) });
-    const done = (o: TlsNameOutcome) => { clearTimeout(timer); sock.destroy(); resolve(o); };
+    let settled = false;
+    const done = (o: TlsNameOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      sock.destroy();
+      resolve(o);
+    };
     const timer = setTimeout(() => done({ valid: null, error: "no TLS answer in time" }), timeoutMs);
     sock.on("error", (e) => done({ valid: null, error: (e as NodeJS.ErrnoException).code ?? e.message }));
     sock.on("secureConnect", () => {
