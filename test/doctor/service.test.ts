@@ -32,6 +32,7 @@ beforeAll(async () => {
   await addDomain(store, "good.test", good);
   await addDomain(store, "bad.test", await dkimKeysFor("s1"));
   await addDomain(store, "none.test", await dkimKeysFor("s2"));
+  await addDomain(store, "news.good.test", await dkimKeysFor("s3"));
   greeting = await listen((s) => s.write("220 probe.test ESMTP ready\r\n"));
   silent = await listen(() => {});
   closed = await freePort();
@@ -86,6 +87,8 @@ test("every check's severity over good and broken zones", async () => {
     data: { selectors: { s1: { state: "error" }, s1e: { state: "error", why: "no record" } } } });
   // DMARC: reject ok, none warn, absent error.
   expect([sev("dmarc", "good.test"), sev("dmarc", "none.test"), sev("dmarc", "bad.test")]).toEqual(["ok", "warn", "error"]);
+  // A subdomain without a record of its own gets its organizational domain's policy, as receivers apply it.
+  expect(find(checks, "dmarc", "news.good.test")).toMatchObject({ severity: "ok", data: { inherited: true, record_domain: "good.test" } });
   expect([sev("bounce-mx", "good.test"), sev("bounce-mx", "bad.test")]).toEqual(["ok", "error"]);
   expect(find(checks, "bounce-mx", "bad.test").data).toMatchObject({ bounce_domain: "bounces.bad.test" });
   expect([sev("tracking", "good.test"), sev("tracking", "bad.test"), sev("tracking", "none.test")]).toEqual(["ok", "error", "error"]);

@@ -35,14 +35,16 @@ test("dkim: one verdict per domain over its selectors, p= compared as data; miss
   expect(judgeDkim({ keys: [] }, d).severity).toBe("error");
 });
 
-test("dmarc: reject/quarantine ok, none warn, absent or two records error, unanswered unknown", () => {
-  expect(judgeDmarc(txt("v=DMARC1; p=reject"), d).severity).toBe("ok");
-  expect(judgeDmarc(txt("v=DMARC1;p=quarantine;pct=50"), d).severity).toBe("ok");
-  expect(judgeDmarc(txt("v=DMARC1; p=none; rua=mailto:x@example.com"), d)).toMatchObject({ severity: "warn", fix: expect.stringMatching(/p=quarantine/) });
-  expect(judgeDmarc(missing, d).severity).toBe("error");
-  expect(judgeDmarc(txt("some other text"), d).severity).toBe("error");
-  expect(judgeDmarc(txt("v=DMARC1; p=reject", "v=DMARC1; p=none"), d).severity).toBe("error");
-  expect(judgeDmarc(failed, d).severity).toBe("unknown");
+test("dmarc: reject/quarantine ok, none warn, no policy error, unanswered unknown; an inherited record's sp= applies", () => {
+  const rec = (p: string, over: object = {}) => ({ found: true as const, p, record: `v=DMARC1; p=${p}`, recordDomain: "example.com", inherited: false, ...over });
+  expect(judgeDmarc(rec("reject"), d).severity).toBe("ok");
+  expect(judgeDmarc(rec("quarantine"), d).severity).toBe("ok");
+  expect(judgeDmarc(rec("none"), d)).toMatchObject({ severity: "warn", fix: expect.stringMatching(/p=quarantine/) });
+  expect(judgeDmarc({ found: false }, d)).toMatchObject({ severity: "error", fix: expect.stringMatching(/_dmarc\.example\.com/) });
+  expect(judgeDmarc({ found: null, cause: "ESERVFAIL" }, d).severity).toBe("unknown");
+  const sub = { ...d, name: "mail.example.com" };
+  expect(judgeDmarc(rec("reject", { inherited: true, sp: "none" }), sub)).toMatchObject({ severity: "warn", summary: expect.stringMatching(/inherited from _dmarc\.example\.com/) });
+  expect(judgeDmarc(rec("reject", { inherited: true }), sub).severity).toBe("ok");
 });
 
 test("bounce-mx: an MX naming mta.hostname or reaching this server's addresses", () => {
