@@ -16,7 +16,8 @@ import { createThrottle } from "./core/throttle.ts";
 import { createRateLimiter } from "./core/rate-limit.ts";
 import { createDomainService } from "./core/domains.ts";
 import { spfMechanism } from "./core/domain-dns.ts";
-import { ensureAccount, systemPrincipal } from "./core/account.ts";
+import { ensureAccount } from "./core/account.ts";
+import { createWatchers } from "./app-watchers.ts";
 import { createSendService } from "./core/send.ts";
 import { createRecorder } from "./core/recorder.ts";
 import { createHttpHandler } from "./api/server.ts";
@@ -69,8 +70,6 @@ import { createDiskGuard, guardSends } from "./core/disk-guard.ts";
 import { freeSpaceOf } from "./ops/free-space.ts";
 import { AppError } from "./core/errors.ts";
 import { RENEW_PATH, createHttpsListener, createTls, handleRenew } from "./tls/index.ts";
-import { createAlerts } from "./alerts/index.ts";
-import { alertSourcesOf } from "./alerts/sources.ts";
 import { createTrackingHostService } from "./core/tracking-hosts.ts";
 import { linkOrigins } from "./core/tracking-host-rules.ts";
 import { serverAddresses } from "./core/server-addresses.ts";
@@ -129,7 +128,8 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const tls = createTls({ config, now, log: log.child("tls"), shared: sharedControl ? store.tls : undefined });
   // Each domain's tracking host: checked on a tick, its certificate ordered by tls, its links' base for the builder.
   const trackingHosts = createTrackingHostService({ control: store.control, resolver, now, certificates: tls?.hosts,
-    serverAddresses: () => serverAddresses({ egressAddresses: egressDirectory.sources.flatMap((s) => s.address ?? []), mtaHostname: config.mta.hostname, resolver }),
+    serverAddresses: () => serverAddresses({ egressAddresses: egressDirectory.sources.flatMap((s) => s.address ?? []), mtaHostname: config.mta.hostname, resolver,
+      publicAddresses: config.doctor.public_addresses }),
     origins: linkOrigins({ publicUrl: config.server.public_url, tlsOn: tls !== null, listen: config.server.listen, httpListen: config.tls.http_listen }),
     onError: (e) => log.error("tracking host check failed", { error: String(e) }) });
   const mta = createMta({ config, store, resolver, now, log: log.child("mta"), hostname: mtaHostname, secret, codec, recorder, nodeId, requestLoad, egress: egress.directory,
@@ -171,17 +171,16 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const templateFiles = createTemplateStore({ dir: config.storage.templates_dir });
   const templateService = createTemplateService({ repo: store.templates, files: templateFiles, now });
   const lists = createListService({ repo: store.lists, now });
-  // Alerts (docs/alerts.md): read every minute once started; the queue admin is built below and read only then.
-  const alerts = createAlerts({ config, store: store.control, resolver, now, log: log.child("alerts"), mtaHostname, signingKey: account.webhookSigningKey,
-    stopping: () => stopping, ...alertSourcesOf({ activity, now, domains: () => store.control.listDomains(), queue: () => queueAdmin,
-      certificate: () => (tls?.provider.health().not_after ?? null), certificateName: config.tls.hostnames[0] ?? new URL(config.server.public_url).hostname }),
-    domains: () => store.control.listDomains(), send: (req) => sender.send(systemPrincipal("alerts"), req) });
+  // The doctor, its listing notices and the alerts (app-watchers.ts); queueAdmin is built below and read only later.
+  const { doctor, alerts } = createWatchers({ config, store, now, log, mtaHostname, signingKey: account.webhookSigningKey, resolver,
+    testResolver: opts.resolver, egress: egressDirectory, domains, activity, queue: () => queueAdmin, send: sender, stopping: () => stopping,
+    events, certificate: () => (tls?.provider.health().not_after ?? null) });
   recorder.subscribe(alerts);
   const surfaceDeps: SurfaceDeps = { config, audit, access, domains, sender, suppressions, unsubscribeGroups: createUnsubscribeGroupService({ store, now, audit }),
     sendBatches: createSendBatchService({ store, now }), webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey, templates: templateFiles, detector, resolver,
     outbound: events.outbound, eventWebhookPublicKey: events.publicKey, inboundRules, bots: createBotApi({ detector, verdicts: botVerdicts, now }),
-    templateService, lists, receiverReports, egress, alerts, trackingHosts };
+    templateService, lists, receiverReports, egress, alerts, trackingHosts, doctor };
 
   const interactions = createInteractionRecorder({ store, recorder, detector, now });
 
@@ -221,13 +220,13 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     getDomain: domains.get, interactions, receiverReports, inbound: inboundMail.listener, zones: zoneDirectory });
 
   // What looks after the mail out there on timers: started after delivery, stopped first.
-  const watchers = [alerts, trackingHosts];
+  const watchers = [alerts, trackingHosts, doctor];
   let server: ReturnType<typeof createHttpsListener> | null = null;
   let serveLease: ServeLease | null = null;
   return {
     config, store, log, now, resolver, metrics, access, audit, team, domains, sender, mta, http, surfaces, mtaHostname, codec, newAccountKey,
     suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules, nodes, receiverReports, retention, egress,
-    tls, secret, alerts, trackingHosts,
+    tls, secret, alerts, trackingHosts, doctor,
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */
     async start(): Promise<Record<string, string>> {
       // One process per node id: a starting node takes back its own claims at once (scheduler.start).

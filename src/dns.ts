@@ -12,9 +12,12 @@ export const NOT_FOUND_CODES = new Set(["ENOTFOUND", "ENODATA", "NXDOMAIN", "ENO
 
 /** The shared caching resolver, asking `servers` ("host:port" strings) when given, else the
  *  nameservers of /etc/resolv.conf. */
-export function createSystemResolver(servers: string[] = [], opts: { now?: () => number; timeoutMs?: number } = {}): Resolver {
-  return createWireResolver({ servers: serversFrom(servers), now: opts.now ?? (() => Date.now()), timeoutMs: opts.timeoutMs ?? 5000 });
+export function createSystemResolver(servers: string[] = [], opts: { now?: () => number; timeoutMs?: number; maxTtlSeconds?: number; negativeTtlSeconds?: number } = {}): Resolver {
+  return createWireResolver({ servers: serversFrom(servers), now: opts.now ?? (() => Date.now()), timeoutMs: opts.timeoutMs ?? 5000,
+    maxTtlSeconds: opts.maxTtlSeconds, negativeTtlSeconds: opts.negativeTtlSeconds });
 }
+
+export { reverseName, reversedLabels } from "./dns/reverse.ts";
 
 /** A resolver filled from a map, for tests: `{ "example.com": { mx: [...], a: [...] } }`. */
 export interface MockZone {

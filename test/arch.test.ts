@@ -35,6 +35,8 @@ const RULES: { layer: string; forbidden: RegExp[] }[] = [
   { layer: "src/net", forbidden: [/^elysia/, /^bun:sqlite/, /^src\/(api|mta|inbound|events|webhooks|store|core|tracking|validation)\//, /^cli\//] },
   { layer: "src/tracking", forbidden: [/^elysia/, /^bun:sqlite/, /^src\/api\//, /^cli\//, /^src\/store\/sqlite\//] },
   { layer: "src/alerts", forbidden: [/^elysia/, /^bun:sqlite/, /^src\/(api|store|mta|inbound|tracking|validation)\//, /^cli\//] },
+  // The doctor looks at the world through dns/ and net/ and keeps its history through the port.
+  { layer: "src/doctor", forbidden: [/^elysia/, /^bun:sqlite/, /^src\/(api|store|mta|inbound|webhooks|tracking|validation)\//, /^cli\//] },
   { layer: "src/ops", forbidden: [/^elysia/, /^bun:sqlite/, /^src\/(api|store|mta|inbound|webhooks)\//, /^cli\//] },
   { layer: "cli", forbidden: [/^elysia/, /^bun:sqlite/, /^src\/store\/sqlite\//, /^src\/api\//] },
 ];

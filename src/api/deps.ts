@@ -25,6 +25,7 @@ import type { TrackingHostService } from "../core/tracking-hosts.ts";
 import type { ReceiverReportService } from "../core/receiver-reports.ts";
 import type { AlertService } from "../alerts/service.ts";
 import type { AuditLog } from "../core/audit.ts";
+import type { Doctor } from "../doctor/index.ts";
 
 export interface SurfaceDeps {
   config: Config;
@@ -71,4 +72,6 @@ export interface SurfaceDeps {
   alerts: AlertService;
   /** Each domain's tracking host (docs/tracking-hosts.md). */
   trackingHosts: TrackingHostService;
+  /** The doctor's checks and the blocklist watch (src/doctor). */
+  doctor: Doctor;
 }

@@ -7,6 +7,7 @@ import { parseDuration } from "./duration.ts";
 import { parseSize } from "./size.ts";
 import { emptyShaping, parseShaping, type ShapingConfig } from "./shaping.ts";
 import { applyEgressTable, checkEgress } from "./egress.ts";
+import { checkDoctor } from "./doctor.ts";
 import type { EgressSourceConfig } from "../core/egress/directory.ts";
 
 export interface Config {
@@ -43,6 +44,9 @@ export interface Config {
     acme: boolean; acme_directory: string; acme_email: string; acme_ca_file: string; hostnames: string[]; http_listen: string;
     cert_file: string; key_file: string;
   };
+  /** Milliseconds; 0: only on demand. */
+  doctor: { interval: number; port25_probe: string; public_addresses: string[] };
+  blocklists: { ip_zones: string[]; domain_zones: string[]; spamhaus_dqs_key: string };
 }
 
 /** [console.oidc] (docs/team.md). */
@@ -213,6 +217,7 @@ export function loadConfig(opts: { file: string | null; env?: Record<string, str
   const cfg = { file: opts.file, ...target } as unknown as Config;
   checkMeaning(cfg, where, problems);
   checkEgress(cfg.mta, where, problems);
+  checkDoctor(cfg, where, problems);
   if (problems.length) throw new ConfigError(problems);
   const base = opts.file ? dirname(resolve(opts.cwd ?? process.cwd(), opts.file)) : resolve(opts.cwd ?? process.cwd());
   cfg.storage.data_dir = isAbsolute(cfg.storage.data_dir) ? cfg.storage.data_dir : resolve(base, cfg.storage.data_dir);

@@ -33,6 +33,8 @@ export const SECTIONS: SectionDef[] = [
   { name: "console.oidc", description: "Single sign-on to the console through an OpenID Connect provider (docs/team.md); the callback is <public_url>/ui/oidc/callback" },
   { name: "tls", description: "HTTPS for [server] listen and STARTTLS for inbound SMTP: certificates from an ACME CA, or files of your own (docs/tls.md)" },
   { name: "alerts", description: "Where alerts go: bounce, block and complaint rates, queue age, certificate expiry, blocklistings, failing checks (docs/alerts.md)" },
+  { name: "doctor", description: "Checks of what decides whether mail lands: port 25, PTR, SPF, DKIM, DMARC, bounce MX, tracking host (docs/deliverability.md)" },
+  { name: "blocklists", description: "DNS blocklists asked about every egress address and every sending, bounce and tracking host (docs/deliverability.md)" },
 ];
 
 const k = (section: string, key: string, type: KeyType, def: unknown, description: string, example?: string): KeyDef =>
@@ -106,6 +108,12 @@ export const KEYS: KeyDef[] = [
   k("tls", "key_file", "string", "", "... and its key; both reloaded when the files change", '"/etc/postern/key.pem"'),
   k("alerts", "webhook", "string", "", "URL: alerts as signed JSON (same signature scheme as native webhooks)", '"https://ops.example.com/postern-alerts"'),
   k("alerts", "email", "strings", [], "addresses; alert mail is sent through postern itself"),
+  k("doctor", "interval", "duration", "1h", "checks and blocklists re-run on this schedule while the server runs; a change is an event and an alert; \"0\": only on demand"),
+  k("doctor", "port25_probe", "string", "gmail-smtp-in.l.google.com:25", "host:port the outbound port-25 check connects to (a TCP connect and a 220 greeting)"),
+  k("doctor", "public_addresses", "strings", [], "this server's public addresses; empty: the egress addresses and mta.hostname's A/AAAA"),
+  k("blocklists", "ip_zones", "strings", ["zen.spamhaus.org", "bl.spamcop.net", "b.barracudacentral.org", "psbl.surriel.com", "bl.mailspike.net"], "DNSBLs every egress address is looked up in"),
+  k("blocklists", "domain_zones", "strings", ["dbl.spamhaus.org"], "domain blocklists every sending, bounce and tracking host is looked up in"),
+  k("blocklists", "spamhaus_dqs_key", "string", "", "a Spamhaus Data Query Service key: Spamhaus zones are then asked as <key>.zen.dq.spamhaus.net (public resolvers are refused)"),
 ];
 
 /**

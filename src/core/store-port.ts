@@ -19,6 +19,7 @@ import type { EgressCounterStore } from "./egress/counter-port.ts";
 import type { AlertStore } from "./alerts-port.ts";
 import type { TeamStore } from "./team/store-port.ts";
 import type { AuditStore } from "./audit-port.ts";
+import type { BlocklistStore } from "./blocklist-port.ts";
 
 export type * from "./records.ts";
 export type * from "./receiver-report.ts";
@@ -43,7 +44,7 @@ export interface SendControlStore {
 
 /** Account, keys, domains, credentials and webhook targets: the data every zone shares. */
 export interface ControlStore extends InboundRuleStore, SendControlStore, EgressCounterStore, AlertStore,
-  TrackingHostStore, TeamStore, AuditStore {
+  TrackingHostStore, TeamStore, AuditStore, BlocklistStore {
   getAccount(): Promise<Account | null>;
   createAccount(a: Account & { secret: string }): Promise<void>;
   /** The server-wide HMAC secret for VERP and tracking tokens. */

@@ -10,6 +10,7 @@ import { bot } from "./formats/bot.ts";
 import { mailgunRoute, mailgunStore } from "./formats/mailgun-route.ts";
 import { sendgridParse } from "./formats/sendgrid-parse.ts";
 import { sparkpostRelay } from "./formats/sparkpost-relay.ts";
+import { notice } from "./formats/notice.ts";
 
 const FORMATS: WebhookFormat[] = [
   mailgun,
@@ -21,6 +22,7 @@ const FORMATS: WebhookFormat[] = [
   mailgunStore,
   sendgridParse,
   sparkpostRelay,
+  notice,
 ];
 
 const BY_NAME = new Map(FORMATS.map((f) => [f.name, f]));
@@ -29,6 +31,7 @@ const BY_NAME = new Map(FORMATS.map((f) => [f.name, f]));
 export const FORMAT = {
   mailgun: mailgun.name, native: native.name, sendgrid: sendgrid.name, sparkpost: sparkpost.name,
   mailgunRoute: mailgunRoute.name, mailgunStore: mailgunStore.name, sendgridParse: sendgridParse.name, sparkpostRelay: sparkpostRelay.name,
+  notice: notice.name,
 } as const;
 
 /** Targets of these formats keep one Mailgun webhook id each (extra.mailgunId): the Mailgun and native APIs' shape. */

@@ -3,7 +3,10 @@
 import { createSocket } from "node:dgram";
 
 export interface ZoneRecord {
-  type: "TXT" | "MX" | "A" | "CNAME";
+  /** ADDRESS: `value` answers A for the name and every name under it; PTR: `name` is the
+   *  in-addr.arpa/ip6.arpa name, `value` the host; FORWARD: questions under `name` go to `value`
+   *  ("127.0.0.1#port": another server, or a port where none listens, for timeouts). */
+  type: "TXT" | "MX" | "A" | "AAAA" | "CNAME" | "PTR" | "ADDRESS" | "FORWARD";
   name: string;
   /** TXT: the strings of ONE record, in order (as a DNS host publishes a long value). */
   strings?: string[];
@@ -34,7 +37,10 @@ function argsFor(r: ZoneRecord): string {
   switch (r.type) {
     case "TXT": return `--txt-record=${[r.name, ...(r.strings ?? [r.value ?? ""])].join(",")}`;
     case "MX": return `--mx-host=${r.name},${r.value},${r.priority ?? 10}`;
-    case "A": return `--host-record=${r.name},${r.value}`;
+    case "A": case "AAAA": return `--host-record=${r.name},${r.value}`;
+    case "PTR": return `--ptr-record=${r.name},${r.value}`;
+    case "ADDRESS": return `--address=/${r.name}/${r.value}`;
+    case "FORWARD": return `--server=/${r.name}/${r.value}`;
     case "CNAME": return `--cname=${r.name},${r.value}`;
   }
 }

@@ -15,10 +15,10 @@ const event: EventContext = { message: null, event: { id: "e1", type: "delivered
 
 describe("the format registry", () => {
   test("lists the event formats and the inbound ones", () => {
-    expect(formatNames()).toEqual(["mailgun", "native", "sendgrid", "sparkpost", "bot", "mailgun-route", "mailgun-store", "sendgrid-parse", "sparkpost-relay"]);
+    expect(formatNames()).toEqual(["mailgun", "native", "sendgrid", "sparkpost", "bot", "mailgun-route", "mailgun-store", "sendgrid-parse", "sparkpost-relay", "notice"]);
   });
 
-  for (const name of ["mailgun", "native", "sendgrid", "sparkpost", "bot"]) {
+  for (const name of ["mailgun", "native", "sendgrid", "sparkpost", "bot", "notice"]) {
     test(`${name}: a request is JSON and a sample exists`, async () => {
       const f = formatNamed(name);
       const { body } = await f.request([name === "bot" ? { batch: { batch_id: "b" }, events: [] } : event], ctx);
@@ -29,7 +29,7 @@ describe("the format registry", () => {
   }
 
   test("Mailgun-wire and bot signatures verify with the one HMAC scheme", async () => {
-    for (const name of ["mailgun", "native", "bot"]) {
+    for (const name of ["mailgun", "native", "bot", "notice"]) {
       const body = JSON.parse(String((await formatNamed(name).request([name === "bot" ? { events: [] } : event], ctx)).body));
       expect(hmacVerify("k", body.signature)).toBe(true);
       expect(hmacVerify("other", body.signature)).toBe(false);
@@ -44,7 +44,7 @@ describe("the format registry", () => {
   });
 
   test("only 406 is final, and only for Mailgun-wire formats", () => {
-    expect(formatNames().filter((n) => formatNamed(n).isFinal(406))).toEqual(["mailgun", "native", "mailgun-route", "mailgun-store"]);
+    expect(formatNames().filter((n) => formatNamed(n).isFinal(406))).toEqual(["mailgun", "native", "mailgun-route", "mailgun-store", "notice"]);
   });
 
   test("an unknown format name is an error, not a silent default", () => {

@@ -22,6 +22,7 @@ import { alertRoutes } from "./alerts.ts";
 import { auditRoutes } from "./audit.ts";
 import { teamRoutes } from "./team.ts";
 import { createOidcGate } from "./oidc.ts";
+import { healthRoutes } from "./health.ts";
 
 export function createConsoleSurface(deps: ConsoleDeps): SurfaceHandler & { routes: Elysia["routes"] } {
   const gate = createSessionGate({ sessions: deps.sessions, now: deps.now, secureCookie: deps.config.server.public_url.startsWith("https:"), throttle: deps.keyThrottle,
@@ -32,7 +33,8 @@ export function createConsoleSurface(deps: ConsoleDeps): SurfaceHandler & { rout
     .use(domainRoutes(deps)).use(keyRoutes(deps)).use(webhookRoutes(deps)).use(suppressionRoutes(deps))
     .use(messageRoutes(deps)).use(statsRoutes(deps)).use(queueRoutes(deps)).use(reportRoutes(deps)).use(tlsRoutes(deps))
     .use(alertRoutes(deps))
-    .use(auditRoutes(deps)).use(teamRoutes(deps));
+    .use(auditRoutes(deps)).use(teamRoutes(deps))
+    .use(healthRoutes(deps));
 
   return {
     /** The console API's routes, each with its permission declaration (test/api/console/permission.test.ts). */

@@ -18,6 +18,8 @@ import { validationRoutes } from "./validation.ts";
 import { reportRoutes } from "./reports.ts";
 import { alertRoutes } from "./alerts.ts";
 import { auditRoutes } from "./audit.ts";
+import { doctorRoutes } from "./doctor.ts";
+import { accountWebhookRoutes } from "./account-webhooks.ts";
 
 export function createNativeSurface(deps: SurfaceDeps): SurfaceHandler {
   return new Elysia({ name: "native" })
@@ -33,5 +35,7 @@ export function createNativeSurface(deps: SurfaceDeps): SurfaceHandler {
     .use(validationRoutes(deps))
     .use(reportRoutes(deps))
     .use(alertRoutes(deps))
-    .use(auditRoutes(deps));
+    .use(auditRoutes(deps))
+    .use(doctorRoutes(deps))
+    .use(accountWebhookRoutes(deps));
 }

@@ -9,6 +9,7 @@ import type { Outbound } from "../../webhooks/outbound.ts";
 import { TRACKED_TYPES, WEBHOOK_TYPES } from "./webhook-types.ts";
 import { checkWebhookUrl, probeWebhookUrl } from "./webhook-check.ts";
 import { FORMAT, isMailgunShaped } from "../../webhooks/registry.ts";
+import { isNoticeType, NOTICE_TYPES } from "../../core/notice.ts";
 
 export const MAX_WEBHOOK_URLS = 3;
 
@@ -23,12 +24,20 @@ export interface WebhookDeps {
 export function checkWebhookType(type: string | undefined): string {
   const t = type?.trim().toLowerCase() ?? "";
   if (!t) throw invalid("id (the webhook type) is required", "id");
-  if (!Object.hasOwn(WEBHOOK_TYPES, t)) throw invalid(`unknown webhook type "${type}"; one of ${Object.keys(WEBHOOK_TYPES).join(", ")}`, "id");
+  const known = [...Object.keys(WEBHOOK_TYPES), ...NOTICE_TYPES];
+  if (!known.includes(t)) throw invalid(`unknown webhook type "${type}"; one of ${known.join(", ")}`, "id");
   return t;
 }
 
-const ofType = (targets: WebhookTarget[], domain: Domain, type: string) =>
-  targets.filter((w) => isMailgunShaped(w.format) && w.domainId === domain.id
+/** The type of an account-wide webhook: a notice type (docs/events.md), else a 400 listing them. */
+export function checkAccountWebhookType(type: string | undefined): string {
+  const t = type?.trim().toLowerCase() ?? "";
+  if (!isNoticeType(t)) throw invalid(`unknown account webhook type "${type ?? ""}"; one of ${NOTICE_TYPES.join(", ")}`, "id");
+  return t;
+}
+
+const ofType = (targets: WebhookTarget[], domain: Pick<Domain, "id"> | null, type: string) =>
+  targets.filter((w) => isMailgunShaped(w.format) && w.domainId === (domain?.id ?? null)
     && (w.extra.mailgunId ?? w.extra.webhookType) === type);
 
 async function checkUrls(urls: string[], deps: WebhookDeps): Promise<string[]> {
@@ -46,13 +55,14 @@ export async function createDomainWebhook(deps: WebhookDeps, domain: Domain, typ
   if (tracked && !domain[tracked]) {
     throw invalid(`${type} webhooks need ${tracked === "openTracking" ? "open" : "click"} tracking, which is off for ${domain.name}`, "id");
   }
-  const [sample] = (await deps.outbound.sample(FORMAT.native, type, domain.name)) as unknown[];
+  // Notices (a listed domain) are checked with a sample of their own shape.
+  const [sample] = (await deps.outbound.sample(isNoticeType(type) ? FORMAT.notice : FORMAT.native, type, domain.name)) as unknown[];
   const failures = (await Promise.all(urls.map((u) => probeWebhookUrl(u, domain.name, sample, deps.outbound)))).filter((f): f is string => f !== null);
   if (failures.length) throw new ErrorListError("payment_required", "Webhook URL check failed", failures);
   const existing = ofType(await deps.webhooks.list(domain.id), domain, type);
   for (const w of existing) await deps.webhooks.remove(w.id);
   for (const url of urls) {
-    await deps.webhooks.create({ domainId: domain.id, events: [WEBHOOK_TYPES[type]!], url, format: FORMAT.mailgun, extra: { mailgunId: type } });
+    await deps.webhooks.create({ domainId: domain.id, events: [WEBHOOK_TYPES[type] ?? type], url, format: FORMAT.mailgun, extra: { mailgunId: type } });
   }
   return urls;
 }
@@ -61,6 +71,30 @@ export async function createDomainWebhook(deps: WebhookDeps, domain: Domain, typ
 export async function deleteDomainWebhook(deps: WebhookDeps, domain: Domain, type: string): Promise<string[]> {
   const existing = ofType(await deps.webhooks.list(domain.id), domain, type);
   if (existing.length === 0) throw new AppError("payment_required", `No ${type} webhook to delete for ${domain.name}`);
+  for (const w of existing) await deps.webhooks.remove(w.id);
+  return existing.map((w) => w.url);
+}
+
+/** An account-wide webhook of a notice type: checked with a sample signed with the account's key, then stored. */
+export async function createAccountWebhook(deps: WebhookDeps, type: string, rawUrls: string[]): Promise<string[]> {
+  const urls = await checkUrls([...new Set(rawUrls.map((u) => u.trim()).filter(Boolean))], deps);
+  const [sample] = (await deps.outbound.sample(FORMAT.notice, type, null)) as unknown[];
+  const failures = (await Promise.all(urls.map((u) => probeWebhookUrl(u, "", sample, deps.outbound)))).filter((f): f is string => f !== null);
+  if (failures.length) throw new ErrorListError("payment_required", "Webhook URL check failed", failures);
+  for (const w of ofType(await deps.webhooks.list(null), null, type)) await deps.webhooks.remove(w.id);
+  for (const url of urls) await deps.webhooks.create({ domainId: null, events: [type], url, format: FORMAT.mailgun, extra: { mailgunId: type } });
+  return urls;
+}
+
+/** Account-wide webhooks by type: `{ ip_listed: { urls: [...] }, ... }`. */
+export async function listAccountWebhooks(deps: WebhookDeps): Promise<Record<string, { urls: string[] }>> {
+  const all = await deps.webhooks.list(null);
+  return Object.fromEntries(NOTICE_TYPES.map((t) => [t, { urls: ofType(all, null, t).map((w) => w.url) }]).filter(([, v]) => (v as { urls: string[] }).urls.length));
+}
+
+export async function deleteAccountWebhook(deps: WebhookDeps, type: string): Promise<string[]> {
+  const existing = ofType(await deps.webhooks.list(null), null, type);
+  if (existing.length === 0) throw new AppError("payment_required", `No ${type} account webhook to delete`);
   for (const w of existing) await deps.webhooks.remove(w.id);
   return existing.map((w) => w.url);
 }

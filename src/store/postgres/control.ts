@@ -7,6 +7,7 @@ import { exec, one, rows, type Sql } from "./db.ts";
 import { createControlExtras } from "./control-extras.ts";
 import { createEgressCounters } from "./egress-counters.ts";
 import { createAlertStore } from "./alerts.ts";
+import { createBlocklistHistory } from "./blocklists.ts";
 import { createSendControlStore } from "./send-controls.ts";
 import { createTrackingHostStore } from "./tracking-hosts.ts";
 import { createTeamStore } from "./team.ts";
@@ -16,6 +17,7 @@ export function createControlStore(sql: Sql): ControlStore {
     ...createControlExtras(sql),
     ...createEgressCounters(sql),
     ...createAlertStore(sql),
+    ...createBlocklistHistory(sql),
     ...createSendControlStore(sql),
     ...createTrackingHostStore(sql),
     ...createTeamStore(sql),

@@ -2,6 +2,7 @@
 // edit a shipped entry: add a new one. Each schema records what it applied in schema_migrations
 // (db.ts migrate). The first entries are the SQLite schema as it stood when this engine was
 // written; timestamps are BIGINT milliseconds, JSON is TEXT (written and read as the SQLite engine does).
+import { DOCTOR_CONTROL_MIGRATIONS } from "./migrations-doctor.ts";
 
 import { ALERTS_CONTROL_MIGRATIONS } from "./migrations-alerts.ts";
 
@@ -99,6 +100,7 @@ export const CONTROL_MIGRATIONS: string[] = [
   ...ALERTS_CONTROL_MIGRATIONS,
   ...TRACKING_CONTROL_MIGRATIONS,
   ...TEAM_CONTROL_MIGRATIONS,
+  ...DOCTOR_CONTROL_MIGRATIONS,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

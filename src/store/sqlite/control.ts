@@ -10,6 +10,7 @@ import { createEgressCounters } from "./egress-counters.ts";
 import { createAlertStore } from "./alerts.ts";
 import { createTrackingHostStore, toTracking } from "./tracking-hosts.ts";
 import { createTeamStore } from "./team.ts";
+import { createBlocklistHistory } from "./blocklists.ts";
 
 type Row = Record<string, unknown>;
 
@@ -55,6 +56,7 @@ export function createControlStore(db: Database): ControlStore {
     ...createAlertStore(db),
     ...createTrackingHostStore(db),
     ...createTeamStore(db),
+    ...createBlocklistHistory(db),
     async getAccount() {
       const r = db.query("SELECT * FROM account LIMIT 1").get() as Row | null;
       return r ? { id: r.id as number, webhookSigningKey: r.webhook_signing_key as string, createdAt: r.created_at as number } : null;

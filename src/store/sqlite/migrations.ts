@@ -1,5 +1,6 @@
 // Ordered, append-only schema migrations, embedded in the binary. Never edit a shipped entry:
 // add a new one. `user_version` records how many have been applied.
+import { DOCTOR_CONTROL_MIGRATIONS } from "./migrations-doctor.ts";
 
 import { ALERTS_CONTROL_MIGRATIONS } from "./migrations-alerts.ts";
 
@@ -97,6 +98,7 @@ export const CONTROL_MIGRATIONS: string[] = [
   ...ALERTS_CONTROL_MIGRATIONS,
   ...TRACKING_CONTROL_MIGRATIONS,
   ...TEAM_CONTROL_MIGRATIONS,
+  ...DOCTOR_CONTROL_MIGRATIONS,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

@@ -12,12 +12,14 @@ import { queuePage } from "./queue.js";
 import { reportsPage } from "./reports.js";
 import { auditPage } from "./audit.js";
 import { teamPage, securityPage, acceptPage } from "./team.js";
+import { healthPage } from "./health.js";
 
 const PAGES = {
   domains: (ctx, rest) => (rest.length ? domainPage(ctx, rest[0]) : domainsPage(ctx)),
   keys: keysPage, credentials: credentialsPage, webhooks: webhooksPage, suppressions: suppressionsPage,
   messages: (ctx, rest) => (rest.length >= 2 ? messagePage(ctx, rest[0], rest[1]) : messagesPage(ctx)),
   stats: statsPage, queue: queuePage, reports: reportsPage, audit: auditPage, team: teamPage, security: securityPage,
+  stats: statsPage, queue: queuePage, reports: reportsPage, health: healthPage,
 };
 
 const $ = (id) => document.getElementById(id);

@@ -1,0 +1,52 @@
+// Composition of what looks after the mail once it has left (contract §13): the doctor and its
+// blocklist watch, the webhook notices of listings, and the alerts. app.ts hands in what it built;
+// this file only wires them to one another, so the composition root stays one screen of pairs.
+import type { Config } from "./config/load.ts";
+import type { Logger } from "./log.ts";
+import type { Store } from "./core/store-port.ts";
+import type { Domain, SendRequest } from "./core/model.ts";
+import type { EgressDirectory } from "./core/egress/directory.ts";
+import { createSystemResolver, type Resolver } from "./dns.ts";
+import { systemPrincipal } from "./core/account.ts";
+import { defaultTrackingHost, trackingHostOf } from "./core/tracking-host-rules.ts";
+import { createDoctorService } from "./doctor/index.ts";
+import { createNoticePoster } from "./webhooks/notices.ts";
+import { createAlerts } from "./alerts/index.ts";
+import { alertSourcesOf } from "./alerts/sources.ts";
+import { observationOfChange } from "./alerts/doctor-feed.ts";
+
+type AlertSourceDeps = Parameters<typeof alertSourcesOf>[0];
+
+export interface WatcherDeps {
+  config: Config; store: Store; now: () => number; log: Logger; mtaHostname: string; signingKey: string;
+  /** The app's shared resolver (alerts); the doctor gets its own uncached one unless tests give one. */
+  resolver: Resolver; testResolver?: Resolver;
+  egress: EgressDirectory;
+  domains: { get: (name: string) => Promise<Domain | null>; list: () => Promise<Domain[]> };
+  activity: AlertSourceDeps["activity"]; queue: AlertSourceDeps["queue"]; certificate: AlertSourceDeps["certificate"];
+  send: { send: (principal: ReturnType<typeof systemPrincipal>, req: SendRequest) => Promise<unknown> };
+  stopping: () => boolean;
+  /** Wakes the webhook pipeline when a notice is written. */
+  events: Parameters<ReturnType<typeof createNoticePoster>["subscribe"]>[0];
+}
+
+export function createWatchers(w: WatcherDeps) {
+  const { config, store, now, log } = w;
+  // The doctor asks DNS afresh each run (no cache) with short timeouts: an unanswered probe is unknown.
+  const doctor = createDoctorService({ config, now, mtaHostname: w.mtaHostname, egressSources: w.egress.sources, history: store.control,
+    log: log.child("doctor"), listDomains: w.domains.list, getDomain: w.domains.get, getDkimKeys: store.control.getDkimKeys,
+    resolver: w.testResolver ?? createSystemResolver(config.mta.dns_servers, { now, timeoutMs: 2000, maxTtlSeconds: 0, negativeTtlSeconds: 0 }),
+    trackingHostOf: async (name) => { const d = await w.domains.get(name); return d ? trackingHostOf(d) : defaultTrackingHost(name); } });
+  // Blocklist listings become notices on the native webhooks; posts wake the webhook pipeline.
+  const notices = createNoticePoster({ store, now, getDomain: w.domains.get });
+  notices.subscribe(w.events);
+  doctor.subscribe(notices);
+  // Alerts (docs/alerts.md): read every minute once started; the doctor's changes are observations.
+  const listDomains = () => store.control.listDomains();
+  const alerts = createAlerts({ config, store: store.control, resolver: w.resolver, now, log: log.child("alerts"), mtaHostname: w.mtaHostname,
+    signingKey: w.signingKey, stopping: w.stopping, domains: listDomains, send: (req) => w.send.send(systemPrincipal("alerts"), req),
+    ...alertSourcesOf({ activity: w.activity, now, domains: listDomains, queue: w.queue, certificate: w.certificate,
+      certificateName: config.tls.hostnames[0] ?? new URL(config.server.public_url).hostname }) });
+  doctor.onChange((c) => { const o = observationOfChange(c); if (o) void alerts.observe(o); });
+  return { doctor, alerts };
+}

@@ -1,0 +1,43 @@
+// Account-wide native webhooks (POST/GET /webhooks, DELETE /webhooks/{type}): notice types only,
+// every URL checked with a sample signed with the account's key, account keys only.
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { createHmac } from "node:crypto";
+import { form, startNative, type NativeEnv } from "./setup.ts";
+import { startReceiver } from "../../helpers/receiver.ts";
+
+setDefaultTimeout(60_000);
+let env: NativeEnv;
+const ok = startReceiver(200);
+const failing = startReceiver(500);
+beforeAll(async () => { env = await startNative({ toml: `[doctor]\ninterval = "0"\n` }); });
+afterAll(async () => { ok.stop(); failing.stop(); await env.close(); });
+
+const create = (id: string, urls: string[], key?: string) =>
+  env.call("/webhooks", { method: "POST", key, body: form([["id", id], ...urls.map((u): [string, string] => ["url", u])]) });
+
+test("create checks each URL with a signed notice sample, replaces the type's URLs, lists and deletes them", async () => {
+  expect((await create("domain_delisted", [ok.url])).status).toBe(200);
+  const sample = ok.received[0]!.json as { signature: { timestamp: string; token: string; signature: string }; "event-data": { event: string } };
+  expect(sample["event-data"].event).toBe("domain_delisted");
+  const key = await env.t.app.events.keys.forDomain(null);
+  expect(createHmac("sha256", key).update(`${sample.signature.timestamp}${sample.signature.token}`).digest("hex")).toBe(sample.signature.signature);
+  expect((await create("ip_listed", [ok.url])).status).toBe(200);
+  expect((await create("ip_listed", [`${ok.url}?2`])).status).toBe(200);
+  expect(await (await env.call("/webhooks")).json()).toEqual({ webhooks: { ip_listed: { urls: [`${ok.url}?2`] }, domain_delisted: { urls: [ok.url] } } });
+  const del = await env.call("/webhooks/ip_listed", { method: "DELETE" });
+  expect(await del.json()).toEqual({ message: "Webhook has been deleted", webhook: { urls: [`${ok.url}?2`] } });
+  expect((await env.call("/webhooks/ip_listed", { method: "DELETE" })).status).toBe(402);
+  // Domain webhooks are not account-wide ones.
+  expect(Object.keys((await (await env.call("/webhooks")).json()).webhooks)).toEqual(["domain_delisted"]);
+});
+
+test("a failing URL stores nothing (402); message types are refused (400); domain keys may not (403)", async () => {
+  const bad = await create("ip_delisted", [failing.url]);
+  expect(bad.status).toBe(402);
+  expect((await bad.json()).errors[0]).toMatch(/HTTP 500/);
+  expect((await create("delivered", [ok.url])).status).toBe(400);
+  expect((await create("ip_listed", [])).status).toBe(400);
+  expect((await create("ip_listed", [ok.url], env.t.domainKey)).status).toBe(403);
+  expect((await env.call("/webhooks", { key: env.t.domainKey })).status).toBe(403);
+  expect((await env.call("/webhooks/nope", { method: "DELETE" })).status).toBe(400);
+});

@@ -1,0 +1,48 @@
+// The notice poster over a real (in-memory) store: a listing goes to the account-wide native
+// webhooks of its type and to the listed domain's own, as outbox items of the notice format;
+// other types, other domains and check changes post nothing.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { openSqliteStore } from "../../src/store/sqlite/index.ts";
+import type { Store, WebhookTarget } from "../../src/core/store-port.ts";
+import { createNoticePoster } from "../../src/webhooks/notices.ts";
+import { FORMAT } from "../../src/webhooks/registry.ts";
+
+const NOW = 1_800_000_000_000;
+let store: Store;
+const ids: Record<string, number> = {};
+beforeAll(async () => {
+  store = await openSqliteStore(":memory:", ["us", "eu"]);
+  for (const [name, zone] of [["a.test", "eu"], ["b.test", "us"]] as const) {
+    ids[name] = (await store.control.insertDomain({ name, zone, wildcard: false, dkimSelector: "s", keys: [], validation: false, botDetection: false,
+      openTracking: false, clickTracking: false, unsubscribeTracking: false, inbound: false, limitMax: 0, limitWindow: "month" }, NOW)).id;
+  }
+  const hook = (id: string, domainId: number | null, type: string, format: string = FORMAT.mailgun): WebhookTarget =>
+    ({ id, domainId, events: [type], url: `http://127.0.0.1:9/${id}`, format, extra: { mailgunId: type }, createdAt: NOW });
+  for (const t of [hook("acct-ip", null, "ip_listed"), hook("acct-dom", null, "domain_listed"), hook("a-dom", ids["a.test"]!, "domain_listed"),
+    hook("b-dom", ids["b.test"]!, "domain_listed"), hook("acct-delivered", null, "delivered"),
+    hook("b-ip", ids["b.test"]!, "ip_listed")]) await store.control.insertWebhook(t);
+});
+afterAll(async () => { await store.close(); });
+
+const pending = async (zone: string) => (await store.zone(zone).claimWebhooks(NOW + 1, 100, { owner: "t", leaseMs: 1000 }));
+
+test("a domain listing: the account-wide domain_listed webhook and the domain's own, in the domain's zone, signed per target", async () => {
+  let woken = 0;
+  const poster = createNoticePoster({ store, now: () => NOW, getDomain: store.control.getDomain });
+  poster.subscribe({ outboxQueued: () => { woken++; } });
+  await poster.doctorChanged({ kind: "blocklist", subject: "email.a.test", to: "listed", at: NOW, zone: "dbl.test", entryKind: "domain", answer: "127.0.1.2", domain: "a.test" });
+  const items = await pending("eu");
+  expect(items.map((i) => `${i.targetId} ${i.format} ${i.domain}`).sort()).toEqual([`a-dom ${FORMAT.notice} a.test`, `acct-dom ${FORMAT.notice} `]);
+  expect(JSON.parse(items[0]!.payload)).toEqual([expect.objectContaining({ event: "domain_listed", subject: "email.a.test", zone: "dbl.test", domain: "a.test" })]);
+  expect(woken).toBe(1);
+  expect(await pending("us")).toEqual([]);
+});
+
+test("an address listing goes to the account-wide ip_listed webhooks and every domain's; a delisting nobody asked for and a check change post nothing", async () => {
+  const poster = createNoticePoster({ store, now: () => NOW, getDomain: store.control.getDomain });
+  const base = { kind: "blocklist" as const, subject: "192.0.2.1", at: NOW, zone: "bl.test", entryKind: "ip" as const, answer: "127.0.0.2", domain: null, listedIn: ["bl.test"] };
+  expect(await poster.post({ event: "ip_delisted", id: "x", timestamp: 1, subject: "192.0.2.1", zone: "bl.test", answer: "" })).toBe(0);
+  await poster.doctorChanged({ kind: "check" });
+  await poster.doctorChanged({ ...base, to: "listed" });
+  expect((await pending("us")).map((i) => `${i.targetId} ${i.domain}`).sort()).toEqual(["acct-ip ", "b-ip b.test"]);
+});
