@@ -1,0 +1,21 @@
+// A client may half-close the connection (a TCP FIN, shutdown(SHUT_WR)) while it still waits for
+// replies: Exim (4.92 and later) pipelines QUIT after the final dot when it has no further message
+// for the host and shuts its side of the socket. RFC 5321 §4.1.1.10 has the server answer QUIT all
+// the same, and the reply to the end of DATA is owed before it. Two things stood in the way:
+// - a socket that is not half-open ends our side too as soon as the client's FIN is read, before the
+//   report handler has decided (allowHalfOpen keeps it writable);
+// - smtp-server writes a reply only while `socket.readyState === "open"`, and a half-closed socket
+//   reads "writeOnly": the reply was dropped without a word, so the client saw the connection close
+//   "in response to end of data" and retried a message we had already taken.
+// This keeps such a socket answerable: writable means open to smtp-server, which still ends the
+// connection itself after QUIT (or at its idle timeout when the client leaves without one).
+import type { Socket } from "node:net";
+
+/** Makes `socket` (plain, or the TLS socket after STARTTLS) keep answering after the client's FIN. */
+export function answerAfterHalfClose(socket: Socket): void {
+  socket.allowHalfOpen = true;
+  Object.defineProperty(socket, "readyState", {
+    configurable: true,
+    get: () => (socket.destroyed ? "closed" : socket.writable ? "open" : "readOnly"),
+  });
+}
