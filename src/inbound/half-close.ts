@@ -7,9 +7,11 @@
 // - smtp-server writes a reply only while `socket.readyState === "open"`, and a half-closed socket
 //   reads "writeOnly": the reply was dropped without a word, so the client saw the connection close
 //   "in response to end of data" and retried a message we had already taken.
-// This keeps such a socket answerable: writable means open to smtp-server, which still ends the
-// connection itself after QUIT (or at its idle timeout when the client leaves without one).
+// This keeps such a socket answerable (writable means open to smtp-server) and, once the client's
+// last command has been answered, ends our side too: smtp-server does after QUIT, and a client that
+// leaves without QUIT (or a probe that connects and goes) is not kept until the idle timeout.
 import type { Socket } from "node:net";
+import type { Writable } from "node:stream";
 
 /** Makes `socket` (plain, or the TLS socket after STARTTLS) keep answering after the client's FIN. */
 export function answerAfterHalfClose(socket: Socket): void {
@@ -18,4 +20,19 @@ export function answerAfterHalfClose(socket: Socket): void {
     configurable: true,
     get: () => (socket.destroyed ? "closed" : socket.writable ? "open" : "readOnly"),
   });
+  socket.once("end", () => endWhenAnswered(socket));
+}
+
+/**
+ * The client's FIN ends the command parser smtp-server pipes the socket into; the parser finishes
+ * once every command it was given has been handled, and a handled command has had its reply (a
+ * message's data waits for the reply to its end of DATA). No parser (smtp-server let go of it after
+ * QUIT, or STARTTLS moved the session to the TLS socket): nothing of ours to end.
+ */
+function endWhenAnswered(socket: Socket) {
+  const parser = (socket as unknown as { _readableState?: { pipes?: Writable[] } })._readableState?.pipes?.[0];
+  if (!parser) return;
+  const end = () => { if (!socket.destroyed && socket.writable) socket.end(); };
+  if (parser.writableFinished) end();
+  else parser.once("finish", () => setImmediate(end));
 }
