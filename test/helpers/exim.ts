@@ -61,6 +61,8 @@ export interface EximOptions {
   queueEvery?: number;
   /** Messages Exim sends down one connection before it ends it with QUIT (its connection_max_messages; 500 unless given). */
   messagesPerConnection?: number;
+  /** STARTTLS to the hosts it delivers to, when they offer it (off unless given). */
+  tls?: boolean;
   /** The port to listen on (a free one unless given). */
   port?: number;
 }
@@ -84,7 +86,7 @@ export async function startExim(bin: string, opts: EximOptions): Promise<Exim> {
     "queue_only = true", "smtp_accept_max = 100",
     "begin acl", "acl_check_rcpt:", "  accept",
     "begin routers", ...routers,
-    "begin transports", "remote_smtp:", "  driver = smtp", "  allow_localhost", "  hosts_avoid_tls = *",
+    "begin transports", "remote_smtp:", "  driver = smtp", "  allow_localhost", ...(opts.tls ? [] : ["  hosts_avoid_tls = *"]),
     `  final_timeout = ${opts.finalTimeout ?? "10m"}`, `  connection_max_messages = ${opts.messagesPerConnection ?? 500}`,
     "begin retry", "* * F,1h,10s", ""].join("\n"));
   const env = { ...process.env, LD_LIBRARY_PATH: process.env.EXIM_LIBS ?? "" };
