@@ -1,7 +1,7 @@
 // A client may half-close the connection (a TCP FIN, shutdown(SHUT_WR)) while it still waits for
-// replies: Exim (4.92 and later) pipelines QUIT after the final dot when it has no further message
-// for the host and shuts its side of the socket. RFC 5321 §4.1.1.10 has the server answer QUIT all
-// the same, and the reply to the end of DATA is owed before it. Two things stood in the way:
+// replies: Exim (4.96 seen) pipelines QUIT after the final dot when it has no further message
+// for the host and shuts its side of the socket. RFC 5321 §4.1.1.10 has the receiver answer QUIT
+// with 221, and the reply to the end of DATA is owed before that. Two things stood in the way:
 // - a socket that is not half-open ends our side too as soon as the client's FIN is read, before the
 //   report handler has decided (allowHalfOpen keeps it writable);
 // - smtp-server writes a reply only while `socket.readyState === "open"`, and a half-closed socket

@@ -1,4 +1,4 @@
-// Exim (4.92 and later) pipelines QUIT after the final dot when it has no further message for the
+// Exim (4.96 seen) pipelines QUIT after the final dot when it has no further message for the
 // connection, and then shuts its side of the socket (a TCP FIN, shutdown(SHUT_WR)): the reply to
 // the end of DATA must still reach it. A plain SMTP client over a raw socket does exactly that here.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
