@@ -5,8 +5,9 @@
 //
 // Installing Debian's exim4 would replace the machine's MTA, so, like scripts/real-mta-dsns.ts,
 // the package is unpacked with `dpkg -x` into a cache directory (it needs `libidn12` and the
-// `Debian-exim` user). EXIM=/path/to/exim4 names a binary of your own.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+// `Debian-exim` user). EXIM=/path/to/exim4 names a binary of your own; KEEP_EXIM=1 keeps its
+// spool and logs (/tmp/postern-exim-*) after the test.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { freePort } from "./free-port.ts";
@@ -100,7 +101,11 @@ export async function startExim(bin: string, opts: EximOptions): Promise<Exim> {
     queued: () => Number(exim("-bpc").stdout.toString().trim()),
     // Asynchronous: the servers Exim delivers to may run in this very process.
     async runQueue() { await Bun.spawn([bin, "-C", conf, "-qqf"], { stdout: "ignore", stderr: "ignore", env }).exited; },
-    async stop() { daemon.kill(); await daemon.exited; },
+    async stop() {
+      daemon.kill();
+      await daemon.exited;
+      if (!process.env.KEEP_EXIM) rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 

@@ -4,7 +4,7 @@
 // its dot and a FIN, as Exim does). Every transaction must be answered: nothing deferred, nothing
 // left in Exim's queue, each DSN recorded once. Plain, and over STARTTLS.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
@@ -18,12 +18,12 @@ const found = findExim();
 if ("missing" in found) console.log(`skipping the real-Exim DSN tests: ${found.missing}`);
 
 /** A self-signed certificate for the listener's STARTTLS (Exim tries to verify it and goes on when it cannot). */
-function selfSigned(): { cert: string; key: string } {
+function selfSigned(): { cert: string; key: string; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), "exim-tls-"));
   const r = Bun.spawnSync(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
     "-subj", "/CN=mta.test", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")], { stdout: "ignore", stderr: "pipe" });
   if (r.exitCode !== 0) throw new Error(r.stderr.toString());
-  return { cert: join(dir, "cert.pem"), key: join(dir, "key.pem") };
+  return { cert: join(dir, "cert.pem"), key: join(dir, "key.pem"), dir };
 }
 
 for (const tls of [false, true]) {
@@ -32,11 +32,12 @@ for (const tls of [false, true]) {
     let sink: Sink;
     let exim: Exim;
     let principal: Principal;
+    let pair: ReturnType<typeof selfSigned> | null = null;
 
     beforeAll(async () => {
       sink = await startSink({ script: () => ({ code: 550, message: "5.1.1 The email account that you tried to reach does not exist." }) });
       const eximPort = await freePort();
-      const pair = tls ? selfSigned() : null;
+      pair = tls ? selfSigned() : null;
       t = await makeTestApp({ toml: `[mta.routes]\n"*" = "127.0.0.1:${eximPort}"\n`,
         smtpToml: pair ? `tls_cert = "${pair.cert}"\ntls_key = "${pair.key}"` : undefined });
       const smtpPort = Number((await t.app.start()).smtp!.split(":").pop());
@@ -45,7 +46,12 @@ for (const tls of [false, true]) {
       });
       principal = (await t.app.access.authenticate(t.domainKey))!;
     });
-    afterAll(async () => { await exim?.stop(); await t?.close(); await sink?.close(); });
+    afterAll(async () => {
+      await exim?.stop();
+      await t?.close();
+      await sink?.close();
+      if (pair) rmSync(pair.dir, { recursive: true, force: true });
+    });
 
     test(`${N} DSNs, four per connection: every end of data answered, none retried`, async () => {
       for (let i = 0; i < N; i++) {
