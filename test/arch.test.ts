@@ -25,7 +25,8 @@ function importsOf(file: string): string[] {
 
 const RULES: { layer: string; forbidden: RegExp[] }[] = [
   // The address parser is the core's own (src/core/address/): validation, tracking and the rest sit above.
-  { layer: "src/core", forbidden: [/^elysia/, /^bun:sqlite/, /^nodemailer/, /^smtp-server/, /^src\/(api|mta|inbound|events|webhooks|store\/sqlite|validation|tracking|net)\//, /^cli\//] },
+  // Config reads the core's value parsers (src/core/values/), never the reverse: no arrow runs upward.
+  { layer: "src/core", forbidden: [/^elysia/, /^bun:sqlite/, /^nodemailer/, /^smtp-server/, /^src\/(api|mta|inbound|events|webhooks|store\/sqlite|validation|tracking|net|config)\//, /^cli\//] },
   { layer: "src/validation", forbidden: [/^elysia/, /^bun:sqlite/, /^nodemailer/, /^src\/(api|mta|inbound|events|webhooks|store)\//, /^cli\//] },
   { layer: "src/api", forbidden: [/^bun:sqlite/, /^nodemailer/, /^smtp-server/, /^src\/store\/sqlite\//, /^src\/(mta|inbound)\//, /^cli\//] },
   { layer: "src/mta", forbidden: [/^elysia/, /^src\/api\//, /^cli\//, /^src\/store\/sqlite\//] },

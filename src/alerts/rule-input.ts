@@ -4,7 +4,7 @@
 // duration ("1h", "30m") or seconds. Absent fields take the built-in rule's values.
 import { AppError } from "../core/errors.ts";
 import type { AlertIncident, StoredAlertRule } from "../core/alerts-port.ts";
-import { parseDuration } from "../config/duration.ts";
+import { parseDuration } from "../core/values/duration.ts";
 import { BUILT_IN_RULES, METRICS, isMetric } from "./rules.ts";
 
 export interface RuleInput { metric?: unknown; threshold?: unknown; window?: unknown; min_volume?: unknown; domain?: unknown }

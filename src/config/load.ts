@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { KEYS, SECTIONS, ZONE_TABLE_KEYS, findKey, type KeyDef } from "./schema.ts";
-import { parseDuration } from "./duration.ts";
+import { parseDuration } from "../core/values/duration.ts";
 import { parseSize } from "./size.ts";
 import { emptyShaping, parseShaping, type ShapingConfig } from "./shaping.ts";
 import { applyEgressTable, checkEgress } from "./egress.ts";

@@ -1,7 +1,7 @@
 // `[mta.shaping]`: the default destination's limits, providers (built-in ones overridden by name,
 // new ones added) and automation rules, checked here so a bad file is refused at start with the
 // key and the reason. The MTA turns the result into its shaping tables (src/mta/shaping/setup.ts).
-import { parseDuration } from "./duration.ts";
+import { parseDuration } from "../core/values/duration.ts";
 
 export interface Rate { count: number; perMs: number; text: string }
 

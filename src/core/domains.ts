@@ -6,7 +6,7 @@ import type { Resolver } from "../dns.ts";
 import { AppError, conflict, invalid, notFound } from "./errors.ts";
 import { generateDkimKeys } from "./dkim-keys.ts";
 import { checkRecords, recordsFor, type DnsContext, type DnsRecord } from "./domain-dns.ts";
-import { parseLimit } from "../config/duration.ts";
+import { parseLimit } from "./values/duration.ts";
 import type { AuditWriter } from "./audit.ts";
 
 export const DOMAIN_NAME = /^(?=.{1,253}$)(?!-)([a-z0-9-]{1,63}(?<!-)\.)+[a-z]{2,63}$/;

@@ -1,5 +1,5 @@
 // Sending limits ("N per hour/day/month/duration"): where the current window starts.
-import { parseDuration } from "../config/duration.ts";
+import { parseDuration } from "./values/duration.ts";
 
 /** Start of the window that contains `now`: calendar hour/day/month in UTC, or a sliding duration. */
 export function windowStart(window: string, now: number): number {

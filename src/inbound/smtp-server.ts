@@ -3,6 +3,7 @@
 // postern is never an open relay.
 import { SMTPServer, type SMTPServerAuthentication, type SMTPServerSession } from "smtp-server";
 import { readFileSync } from "node:fs";
+import type { Socket } from "node:net";
 import PostalMime from "postal-mime";
 import type { Domain, Principal } from "../core/model.ts";
 import type { SendService } from "../core/send.ts";
@@ -11,6 +12,7 @@ import { AppError } from "../core/errors.ts";
 import { ACCOUNT_ID } from "../core/account.ts";
 import { parseAddress } from "../core/address/address.ts";
 import { inspectDataLineEndings } from "./smuggling.ts";
+import { answerAfterHalfClose } from "./half-close.ts";
 import type { InboundSink } from "./receive/receiver.ts";
 import { receiveStream } from "./receive/stream-data.ts";
 import { parseReport } from "./reports.ts";
@@ -77,6 +79,8 @@ export function createInboundServer(deps: InboundDeps) {
   const shared = certificates?.current() ?? null;
   const server = new SMTPServer({
     name: deps.hostname, banner: "postern ESMTP", logger: false, size: deps.maxMessageBytes,
+    // A client's FIN after a pipelined QUIT does not end our side: its replies are still owed (half-close.ts).
+    allowHalfOpen: true,
     authMethods: ["PLAIN", "LOGIN"], authOptional: true,
     // The loopback-only rule below is ours; smtp-server's flag only knows "TLS or not".
     allowInsecureAuth: true,
@@ -84,6 +88,7 @@ export function createInboundServer(deps: InboundDeps) {
     ...(deps.tls ? { key: readFileSync(deps.tls.key), cert: readFileSync(deps.tls.cert) } : shared ?? {}),
     onAuth: (auth, session, cb) => void onAuth(auth, session).then((user) => cb(null, { user }), (e) => cb(e)),
     onRcptTo: (address, session, cb) => void onRcptTo(address.address, session as Session).then(() => cb(), (e) => cb(e)),
+    onSecure: (socket, _session, cb) => { answerAfterHalfClose(socket as Socket); cb(); },
     onMailFrom: (_address, _session, cb) => cb(deps.stopping?.() ? shuttingDown() : deps.disk && !deps.disk.mayAccept() ? insufficientStorage() : undefined),
     onConnect: (session, cb) => {
       if (deps.stopping?.()) return cb(shuttingDown());
@@ -136,6 +141,7 @@ export function createInboundServer(deps: InboundDeps) {
     },
   });
 
+  server.server.on("connection", answerAfterHalfClose);
   let inData = 0;
   // Messages streaming in, by session: a closed connection aborts its message.
   const receiving = new Map<string, AbortController>();

@@ -1,4 +1,5 @@
-// Durations as written in the config file ("500ms", "30s", "5m", "2h", "5d", "1w") → milliseconds.
+// Durations ("500ms", "30s", "5m", "2h", "5d", "1w") and sending limits ("N/window") → milliseconds, as the config file and a domain's limit write them.
+// A value parser of the core: config (above) and core services (limits, domains) both read these.
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
 /** Parses "90s", "1h30m" or "5d"; null when the text is not a duration. */
