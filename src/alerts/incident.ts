@@ -1,12 +1,13 @@
 // An alert's life as one pure function, (incident, observation, now) → incident: it fires once
 // per (rule, subject), reminds every 24 hours while still over, and resolves after an hour back
-// under its threshold (a dip shorter than that keeps it open and sends nothing).
+// under its threshold (a dip shorter than that keeps it open and sends nothing). An event that
+// states its own end (a delisting, a check back to ok) resolves at once: `resolveAfterMs: 0`.
 import type { AlertIncident, AlertState } from "../core/alerts-port.ts";
 
 export const REMIND_AFTER_MS = 24 * 3_600_000;
 export const RESOLVE_AFTER_MS = 3_600_000;
 
-export interface Observation { firing: boolean; value: number; threshold: number }
+export interface Observation { firing: boolean; value: number; threshold: number; resolveAfterMs?: number }
 
 /** The incident after the observation (null: none yet) and the notification it calls for. */
 export interface Step { incident: AlertIncident | null; notify: AlertState | null }
@@ -27,6 +28,6 @@ export function step(current: AlertIncident | null, key: { ruleId: string; subje
     return { incident: { ...next, state: "reminder", notifiedAt: now }, notify: "reminder" };
   }
   const since = current.clearSince ?? now;
-  if (now - since < RESOLVE_AFTER_MS) return { incident: { ...next, clearSince: since }, notify: null };
+  if (now - since < (obs.resolveAfterMs ?? RESOLVE_AFTER_MS)) return { incident: { ...next, clearSince: since }, notify: null };
   return { incident: { ...next, clearSince: since, state: "resolved", resolvedAt: now }, notify: "resolved" };
 }

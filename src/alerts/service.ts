@@ -128,7 +128,9 @@ export function createAlertService(deps: AlertServiceDeps) {
     for (const rule of (await rules()).filter((r) => r.metric === o.rule && coversSubject(r, o.subject))) {
       const value = o.value ?? (o.firing ? 1 : 0);
       const firing = o.firing ?? isOver(rule, value);
-      const n = await apply(rule, o.subject, { firing, value, threshold: rule.threshold }, incidents.get(key(rule.id, o.subject)) ?? null, now);
+      // A reported event's end (delisted, check ok again) is a fact, not a dip: it resolves at once.
+      const resolveAfterMs = o.firing === false && METRICS[rule.metric].kind === "event" ? 0 : undefined;
+      const n = await apply(rule, o.subject, { firing, value, threshold: rule.threshold, resolveAfterMs }, incidents.get(key(rule.id, o.subject)) ?? null, now);
       if (n) out.push(n);
     }
     return out;

@@ -103,15 +103,17 @@ test("a restart neither fires an open alert again nor forgets it", async () => {
   expect((await t.app.alerts.incidents(true)).map((i) => i.rule)).toContain("hard_bounce_rate");
 });
 
-test("observe(): a listing fires the blocklist rule once; back clear for an hour resolves it", async () => {
+test("observe(): a listing fires the blocklist rule once; a reported clear resolves it at once, a rate resolves after an hour", async () => {
   const at = clock;
   const listed = { rule: "blocklist", subject: "192.0.2.10", firing: true };
   expect(await t.app.alerts.observe({ ...listed, at })).toMatchObject([{ rule: "blocklist", state: "firing", subject: "192.0.2.10", value: 1, threshold: 0 }]);
   expect(await t.app.alerts.observe({ ...listed, at: at + 60_000 })).toEqual([]);
-  expect(await t.app.alerts.observe({ ...listed, firing: false, at: at + 120_000 })).toEqual([]);
-  // No further report: the minute's evaluation resolves it an hour after it went clear.
-  clock = at + 120_000 + H;
-  expect((await t.app.alerts.tick()).filter((n) => n.rule === "blocklist")).toMatchObject([{ state: "resolved", subject: "192.0.2.10" }]);
+  // A delisting is a stated end, not a dip under a threshold: resolved at once.
+  expect(await t.app.alerts.observe({ ...listed, firing: false, at: at + 120_000 })).toMatchObject([{ rule: "blocklist", state: "resolved", subject: "192.0.2.10" }]);
+  // Compared with a threshold (no `firing`), going back under waits the hour like a rate.
+  const pending = { rule: "dkim_pending", subject: "s9._domainkey.example.com" };
+  expect(await t.app.alerts.observe({ ...pending, value: 50, at })).toMatchObject([{ state: "firing" }]);
+  expect(await t.app.alerts.observe({ ...pending, value: 1, at: at + 60_000 })).toEqual([]);
 });
 
 test("observe() without `firing` compares the value with each rule's threshold (dkim_pending: 48 h)", async () => {
