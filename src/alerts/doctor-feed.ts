@@ -17,6 +17,9 @@ export function observationOfChange(c: DoctorChange): AlertObservation | null {
   if (c.to === "unknown") return null;
   const at = typeof c.at === "number" ? c.at : Date.parse(c.at);
   const when = Number.isFinite(at) ? { at } : {};
+  // The blocklist check's severity follows its listings, which the `blocklist` rule already
+  // alerts on: one listing, one alert.
+  if (c.kind === "check" && c.id === "blocklist") return null;
   if (c.kind === "check") {
     const subject = c.subject && c.subject !== c.id ? `${c.id}:${c.subject}` : c.id;
     return { rule: "check", subject, firing: c.to === "error", ...when };

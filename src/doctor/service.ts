@@ -70,7 +70,12 @@ export function createDoctor(deps: DoctorDeps) {
     for (const r of results) {
       const key = `${r.id}\n${r.subject}`;
       const was = before.get(key)?.severity;
-      if (was !== undefined && was !== r.severity) changes.push({ kind: "check", id: r.id, subject: r.subject, from: was, to: r.severity, at });
+      // A first result is a change only when it is an error: that is news (and an alert); the
+      // incident store keeps a restarted server from alerting twice. Blocklist listings are told
+      // by the history below, first ones included.
+      if (was === undefined ? r.severity === "error" && r.id !== "blocklist" : was !== r.severity) {
+        changes.push({ kind: "check", id: r.id, subject: r.subject, from: was ?? "unknown", to: r.severity, at });
+      }
       last.set(key, r);
     }
     const observed = answersOf(results);
