@@ -26,3 +26,23 @@ export async function generateDkimKeys(selector: string): Promise<Omit<DkimKey, 
 export function dkimRecordValue(key: Pick<DkimKey, "algorithm" | "publicKey">): string {
   return `v=DKIM1; k=${key.algorithm === "rsa-sha256" ? "rsa" : "ed25519"}; p=${key.publicKey}`;
 }
+
+/** A key's lifecycle state; keys built outside the store (tests) carry none and are active. */
+export const dkimState = (k: Pick<DkimKey, "state">) => k.state ?? "active";
+
+/**
+ * The one answer to "which key signs new mail": per algorithm, the domain's active key (the most
+ * recently activated, should two ever be active at once). Pending, retiring and retired keys never sign.
+ */
+export function signingKeys(keys: DkimKey[]): DkimKey[] {
+  const best = new Map<string, DkimKey>();
+  for (const k of keys) {
+    if (dkimState(k) !== "active") continue;
+    const had = best.get(k.algorithm);
+    if (!had || (k.activatedAt ?? 0) >= (had.activatedAt ?? 0)) best.set(k.algorithm, k);
+  }
+  return keys.filter((k) => best.get(k.algorithm) === k);
+}
+
+/** The keys DNS should carry: pending (to be seen), active, retiring (mail in flight still verifies). */
+export const publishedDkimKeys = (keys: DkimKey[]) => keys.filter((k) => dkimState(k) !== "retired");
