@@ -10,6 +10,7 @@ import { createSystemResolver, type Resolver } from "./dns.ts";
 import { systemPrincipal } from "./core/account.ts";
 import { defaultTrackingHost, trackingHostOf } from "./core/tracking-host-rules.ts";
 import { createDoctorService } from "./doctor/index.ts";
+import { createDkimRotation } from "./core/dkim-rotation.ts";
 import { createNoticePoster } from "./webhooks/notices.ts";
 import { createAlerts } from "./alerts/index.ts";
 import { alertSourcesOf } from "./alerts/sources.ts";
@@ -33,9 +34,14 @@ export interface WatcherDeps {
 export function createWatchers(w: WatcherDeps) {
   const { config, store, now, log } = w;
   // The doctor asks DNS afresh each run (no cache) with short timeouts: an unanswered probe is unknown.
+  const freshResolver = w.testResolver ?? createSystemResolver(config.mta.dns_servers, { now, timeoutMs: 2000, maxTtlSeconds: 0, negativeTtlSeconds: 0 });
+  // The DKIM key lifecycle: its tick and the doctor's dkim check promote pending keys; alerts (made below,
+  // told only once running) hear how long they wait.
+  const dkimKeys = createDkimRotation({ control: store.control, resolver: freshResolver, now, rotateAfterMs: config.dkim.rotate_after,
+    retireAfterMs: config.dkim.retire_after, observe: (o) => alerts.observe(o), onError: (e) => log.warn("dkim key lifecycle", { error: String(e) }) });
   const doctor = createDoctorService({ config, now, mtaHostname: w.mtaHostname, egressSources: w.egress.sources, history: store.control,
     log: log.child("doctor"), listDomains: w.domains.list, getDomain: w.domains.get, getDkimKeys: store.control.getDkimKeys,
-    resolver: w.testResolver ?? createSystemResolver(config.mta.dns_servers, { now, timeoutMs: 2000, maxTtlSeconds: 0, negativeTtlSeconds: 0 }),
+    resolver: freshResolver, publishedKeys: dkimKeys.published,
     trackingHostOf: async (name) => { const d = await w.domains.get(name); return d ? trackingHostOf(d) : defaultTrackingHost(name); } });
   // Blocklist listings become notices on the native webhooks; posts wake the webhook pipeline.
   const notices = createNoticePoster({ store, now, getDomain: w.domains.get });
@@ -48,5 +54,5 @@ export function createWatchers(w: WatcherDeps) {
     ...alertSourcesOf({ activity: w.activity, now, domains: listDomains, queue: w.queue, certificate: w.certificate,
       certificateName: config.tls.hostnames[0] ?? new URL(config.server.public_url).hostname }) });
   doctor.onChange((c) => { const o = observationOfChange(c); if (o) void alerts.observe(o); });
-  return { doctor, alerts };
+  return { doctor, alerts, dkimKeys };
 }

@@ -7,19 +7,27 @@ import type { DkimKey } from "./model.ts";
 const generate = promisify(generateKeyPair);
 const RSA_BITS = 2048;
 
+type Algorithm = DkimKey["algorithm"];
+
+/** One new key pair of `algorithm` under `selector`, with the `p=` value its record publishes. */
+export async function generateDkimKey(algorithm: Algorithm, selector: string): Promise<Omit<DkimKey, "domainId">> {
+  if (algorithm === "rsa-sha256") {
+    const rsa = await generate("rsa", { modulusLength: RSA_BITS });
+    const spki = rsa.publicKey.export({ type: "spki", format: "der" });
+    return { selector, algorithm, privateKeyPem: rsa.privateKey.export({ type: "pkcs8", format: "pem" }) as string, publicKey: spki.toString("base64") };
+  }
+  const ed = await generate("ed25519");
+  // RFC 8463 §4.2: the Ed25519 p= is the bare 32-byte key, not the SPKI structure.
+  const raw = ed.publicKey.export({ type: "spki", format: "der" }).subarray(-32);
+  return { selector, algorithm, privateKeyPem: ed.privateKey.export({ type: "pkcs8", format: "pem" }) as string, publicKey: Buffer.from(raw).toString("base64") };
+}
+
+/** Ed25519 keys sit under the RSA selector + "e", so one name says which pair they belong to. */
+export const selectorFor = (algorithm: Algorithm, base: string) => (algorithm === "rsa-sha256" ? base : `${base}e`);
+
 /** Generates the domain's signing keys: RSA under `selector`, Ed25519 under `selector` + "e". */
 export async function generateDkimKeys(selector: string): Promise<Omit<DkimKey, "domainId">[]> {
-  const [rsa, ed] = await Promise.all([
-    generate("rsa", { modulusLength: RSA_BITS }),
-    generate("ed25519"),
-  ]);
-  const rsaSpki = rsa.publicKey.export({ type: "spki", format: "der" });
-  // RFC 8463 §4.2: the Ed25519 p= is the bare 32-byte key, not the SPKI structure.
-  const edRaw = ed.publicKey.export({ type: "spki", format: "der" }).subarray(-32);
-  return [
-    { selector, algorithm: "rsa-sha256", privateKeyPem: rsa.privateKey.export({ type: "pkcs8", format: "pem" }) as string, publicKey: rsaSpki.toString("base64") },
-    { selector: `${selector}e`, algorithm: "ed25519-sha256", privateKeyPem: ed.privateKey.export({ type: "pkcs8", format: "pem" }) as string, publicKey: Buffer.from(edRaw).toString("base64") },
-  ];
+  return Promise.all((["rsa-sha256", "ed25519-sha256"] as const).map((a) => generateDkimKey(a, selectorFor(a, selector))));
 }
 
 /** The TXT value a DKIM key publishes. */
