@@ -1,8 +1,11 @@
 // The control schema: DKIM keys with their lifecycle, several per (domain, algorithm), one per selector.
 import type { DkimKey } from "../../core/model.ts";
 import type { DkimKeyStore } from "../../core/dkim-key-port.ts";
-import { DKIM_ORDER, toDkimKey } from "../sqlite/dkim-keys.ts";
+import { toDkimKey } from "../sqlite/dkim-keys.ts";
 import { exec, rows, type Sql } from "./db.ts";
+
+// As SQLite orders them: selectors byte-wise (a locale collation would skip the "-" of "s1-2").
+const DKIM_ORDER = `ORDER BY created_at, selector COLLATE "C"`;
 
 export function createDkimKeyStore(sql: Sql): DkimKeyStore & { getDkimKeys(domainId: number): Promise<DkimKey[]> } {
   return {

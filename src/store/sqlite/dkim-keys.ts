@@ -12,8 +12,8 @@ export const toDkimKey = (r: Row): DkimKey => ({
   createdAt: Number(r.created_at), activatedAt: num(r.activated_at), retireAt: num(r.retire_at),
 });
 
-/** Oldest first; within one moment, RSA before Ed25519 (as `domain dns` lists them). */
-export const DKIM_ORDER = "ORDER BY created_at, algorithm DESC, selector";
+/** Oldest first; within one moment by selector, so a pair (s1, s1e) lists RSA then Ed25519. */
+export const DKIM_ORDER = "ORDER BY created_at, selector";
 
 export function createDkimKeyStore(db: Database): DkimKeyStore & { getDkimKeys(domainId: number): Promise<DkimKey[]> } {
   return {
