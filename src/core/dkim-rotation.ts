@@ -25,7 +25,7 @@ export interface DkimRotationDeps {
   rotateAfterMs: number;
   retireAfterMs: number;
   /** Each pending key's hours of waiting, and `firing: false` once it is active (the dkim_pending alert). */
-  observe?: (o: DkimPendingObservation) => unknown;
+  observe?: (o: DkimPendingObservation) => unknown | Promise<unknown>;
   onError?: (e: unknown) => void;
 }
 
@@ -70,7 +70,7 @@ export function createDkimRotation(deps: DkimRotationDeps) {
       }
     }
     await control.updateDkimKey(d.id, key.selector, { state: "active", activatedAt: at });
-    deps.observe?.({ rule: "dkim_pending", subject: recordName(key, d.name), value: 0, firing: false });
+    await deps.observe?.({ rule: "dkim_pending", subject: recordName(key, d.name), value: 0, firing: false });
   }
 
   /** Adds a pending key per algorithm the domain signs with (a pending one already waiting is kept). */
@@ -101,7 +101,7 @@ export function createDkimRotation(deps: DkimRotationDeps) {
     let keys = await control.getDkimKeys(d.id);
     for (const k of keys.filter((x) => dkimState(x) === "pending")) {
       if (await seen(d, k)) await activate(d, keys, k, at);
-      else deps.observe?.({ rule: "dkim_pending", subject: recordName(k, d.name), value: Math.floor((at - (k.createdAt ?? at)) / HOUR) });
+      else await deps.observe?.({ rule: "dkim_pending", subject: recordName(k, d.name), value: Math.floor((at - (k.createdAt ?? at)) / HOUR) });
     }
     keys = await control.getDkimKeys(d.id);
     for (const k of keys) {
