@@ -1,6 +1,6 @@
 // DKIM key generation: RSA-2048 (RFC 6376) and Ed25519 (RFC 8463) pairs, with the `p=` value each
 // DNS record publishes.
-import { generateKeyPair } from "node:crypto";
+import { createPrivateKey, createPublicKey, generateKeyPair } from "node:crypto";
 import { promisify } from "node:util";
 import type { DkimKey } from "./model.ts";
 
@@ -20,6 +20,19 @@ export async function generateDkimKey(algorithm: Algorithm, selector: string): P
   // RFC 8463 §4.2: the Ed25519 p= is the bare 32-byte key, not the SPKI structure.
   const raw = ed.publicKey.export({ type: "spki", format: "der" }).subarray(-32);
   return { selector, algorithm, privateKeyPem: ed.privateKey.export({ type: "pkcs8", format: "pem" }) as string, publicKey: Buffer.from(raw).toString("base64") };
+}
+
+/** A key brought in as PKCS#1/PKCS#8 PEM (RSA or Ed25519); null when it is neither. */
+export function dkimKeyFromPem(pem: string, selector: string): Omit<DkimKey, "domainId"> | null {
+  let key;
+  try { key = createPrivateKey(pem); } catch { return null; }
+  const type = key.asymmetricKeyType;
+  if (type !== "rsa" && type !== "ed25519") return null;
+  const spki = createPublicKey(key).export({ type: "spki", format: "der" });
+  const privateKeyPem = key.export({ type: "pkcs8", format: "pem" }) as string;
+  // RFC 8463 §4.2 again: Ed25519's p= is the bare key.
+  return type === "rsa" ? { selector, algorithm: "rsa-sha256", privateKeyPem, publicKey: spki.toString("base64") }
+    : { selector, algorithm: "ed25519-sha256", privateKeyPem, publicKey: Buffer.from(spki.subarray(-32)).toString("base64") };
 }
 
 /** Ed25519 keys sit under the RSA selector + "e", so one name says which pair they belong to. */

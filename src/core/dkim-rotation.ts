@@ -6,8 +6,8 @@
 import type { DkimKey, Domain } from "./model.ts";
 import type { ControlStore } from "./store-port.ts";
 import type { Resolver } from "../dns.ts";
-import { conflict, notFound } from "./errors.ts";
-import { dkimRecordValue, dkimState, generateDkimKey, publishedDkimKeys, selectorFor, signingKeys } from "./dkim-keys.ts";
+import { conflict, invalid, notFound } from "./errors.ts";
+import { dkimKeyFromPem, dkimRecordValue, dkimState, generateDkimKey, publishedDkimKeys, selectorFor, signingKeys } from "./dkim-keys.ts";
 import { checkRecords } from "./domain-dns.ts";
 
 type Algorithm = DkimKey["algorithm"];
@@ -34,6 +34,9 @@ export interface DkimKeyView {
   selector: string; algorithm: Algorithm; state: string; created_at: string | null; activated_at: string | null; retire_at: string | null;
   record: { name: string; value: string };
 }
+
+/** A selector is a DNS name under _domainkey (RFC 6376 §3.1): labels of letters, digits and hyphens. */
+const SELECTOR = /^(?=.{1,63}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i;
 
 const iso = (ms: number | null | undefined) => (ms ? new Date(ms).toISOString() : null);
 const recordName = (k: Pick<DkimKey, "selector">, domain: string) => `${k.selector}._domainkey.${domain}`;
@@ -141,6 +144,22 @@ export function createDkimRotation(deps: DkimRotationDeps) {
       if (!d) return [];
       await promoteDomain(d, now());
       return publishedDkimKeys(await control.getDkimKeys(d.id)).map((k) => ({ selector: k.selector, record: dkimRecordValue(k) }));
+    },
+    /** Adds one pending key under `selector`: generated (RSA-2048), or the given PEM (RSA or Ed25519). */
+    async addKey(name: string, selector: string, opts: { pem?: string } = {}): Promise<DkimKeyView> {
+      const d = await domainOf(name);
+      if (!SELECTOR.test(selector)) throw invalid(`selector "${selector}" is not a DNS label`, "selector");
+      const made = opts.pem ? dkimKeyFromPem(opts.pem, selector.toLowerCase()) : await generateDkimKey("rsa-sha256", selector.toLowerCase());
+      if (!made) throw invalid("pem is not an RSA or Ed25519 private key", "pem");
+      const key: DkimKey = { ...made, domainId: d.id, state: "pending", createdAt: now(), activatedAt: null, retireAt: null };
+      if (!(await control.insertDkimKey({ ...key, state: "pending", createdAt: key.createdAt! }))) throw conflict(`domain ${d.name} already has selector ${key.selector}`);
+      return dkimKeyView(key, d.name);
+    },
+    /** Every domain's keys (the vendor listings that span domains), domain by domain. */
+    async listAll(): Promise<(DkimKeyView & { domain: string })[]> {
+      const out: (DkimKeyView & { domain: string })[] = [];
+      for (const d of await control.listDomains()) out.push(...(await control.getDkimKeys(d.id)).map((k) => ({ ...dkimKeyView(k, d.name), domain: d.name })));
+      return out;
     },
     /** Signs with this key from now on (no DNS wait); the one it replaces retires. */
     async activateSelector(name: string, selector: string): Promise<DkimKeyView> {
