@@ -3,7 +3,7 @@
 import type { DkimKey, Domain } from "./model.ts";
 import type { Resolver } from "../dns.ts";
 import { isIP } from "node:net";
-import { dkimRecordValue, publishedDkimKeys } from "./dkim-keys.ts";
+import { dkimRecordValue, dkimState, publishedDkimKeys } from "./dkim-keys.ts";
 import { trackingHostOf } from "./tracking-host-rules.ts";
 
 export interface DnsRecord {
@@ -53,7 +53,8 @@ export function recordsFor(domain: Domain, keys: DkimKey[], ctx: DnsContext): Dn
   const records: DnsRecord[] = [{ type: "TXT", name: domain.name, value: spf, purpose: "spf", required: false }];
   for (const k of publishedDkimKeys(keys)) {
     records.push({ type: "TXT", name: `${k.selector}._domainkey.${domain.name}`, value: dkimRecordValue(k), purpose: "dkim",
-      required: k.algorithm === "rsa-sha256" });
+      // Only the signing RSA key gates verification: a pending key's record may still be on its way.
+      required: k.algorithm === "rsa-sha256" && dkimState(k) === "active" });
   }
   records.push(
     // Receivers' reports come to the bounce domain, whose MX already points at postern (contract §12).

@@ -38,10 +38,11 @@ describe("report records", () => {
 });
 
 describe("DKIM records", () => {
-  test("pending, active and retiring keys are published; retired ones are not", () => {
+  test("pending, active and retiring keys are published, retired ones not; only the active RSA key is required", () => {
     const key = (selector: string, state: "pending" | "active" | "retiring" | "retired") =>
       ({ domainId: 1, selector, algorithm: "rsa-sha256" as const, privateKeyPem: "", publicKey: `P${selector}`, state });
     const r = recordsFor(domain, [key("old", "retired"), key("s1", "retiring"), key("s2", "active"), key("s3", "pending")], ctx(""));
-    expect(r.filter((x) => x.purpose === "dkim").map((x) => x.name)).toEqual(["s1._domainkey.shop.test", "s2._domainkey.shop.test", "s3._domainkey.shop.test"]);
+    expect(r.filter((x) => x.purpose === "dkim").map((x) => [x.name, x.required])).toEqual([["s1._domainkey.shop.test", false],
+      ["s2._domainkey.shop.test", true], ["s3._domainkey.shop.test", false]]);
   });
 });
