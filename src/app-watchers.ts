@@ -6,6 +6,7 @@ import type { Logger } from "./log.ts";
 import type { Store } from "./core/store-port.ts";
 import type { Domain, SendRequest } from "./core/model.ts";
 import type { EgressDirectory } from "./core/egress/directory.ts";
+import type { AuditWriter } from "./core/audit.ts";
 import { createSystemResolver, type Resolver } from "./dns.ts";
 import { systemPrincipal } from "./core/account.ts";
 import { defaultTrackingHost, trackingHostOf } from "./core/tracking-host-rules.ts";
@@ -27,6 +28,8 @@ export interface WatcherDeps {
   activity: AlertSourceDeps["activity"]; queue: AlertSourceDeps["queue"]; certificate: AlertSourceDeps["certificate"];
   send: { send: (principal: ReturnType<typeof systemPrincipal>, req: SendRequest) => Promise<unknown> };
   stopping: () => boolean;
+  /** Records key changes made by a person (CLI, API); the tick's own changes have no actor and are not recorded. */
+  audit?: AuditWriter;
   /** Wakes the webhook pipeline when a notice is written. */
   events: Parameters<ReturnType<typeof createNoticePoster>["subscribe"]>[0];
 }
@@ -38,7 +41,7 @@ export function createWatchers(w: WatcherDeps) {
   // The DKIM key lifecycle: its tick and the doctor's dkim check promote pending keys; alerts (made below,
   // told only once running) hear how long they wait.
   const dkimKeys = createDkimRotation({ control: store.control, resolver: freshResolver, now, rotateAfterMs: config.dkim.rotate_after,
-    retireAfterMs: config.dkim.retire_after, observe: (o) => alerts.observe(o), onError: (e) => log.warn("dkim key lifecycle", { error: String(e) }) });
+    retireAfterMs: config.dkim.retire_after, audit: w.audit, observe: (o) => alerts.observe(o), onError: (e) => log.warn("dkim key lifecycle", { error: String(e) }) });
   const doctor = createDoctorService({ config, now, mtaHostname: w.mtaHostname, egressSources: w.egress.sources, history: store.control,
     log: log.child("doctor"), listDomains: w.domains.list, getDomain: w.domains.get, getDkimKeys: store.control.getDkimKeys,
     resolver: freshResolver, publishedKeys: dkimKeys.published,

@@ -174,7 +174,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   // The doctor, its listing notices and the alerts (app-watchers.ts); queueAdmin is built below and read only later.
   const { doctor, alerts, dkimKeys } = createWatchers({ config, store, now, log, mtaHostname, signingKey: account.webhookSigningKey, resolver,
     testResolver: opts.resolver, egress: egressDirectory, domains, activity, queue: () => queueAdmin, send: sender, stopping: () => stopping,
-    events, certificate: () => (tls?.provider.health().not_after ?? null) });
+    events, audit, certificate: () => (tls?.provider.health().not_after ?? null) });
   recorder.subscribe(alerts);
   const surfaceDeps: SurfaceDeps = { config, audit, access, domains, sender, suppressions, unsubscribeGroups: createUnsubscribeGroupService({ store, now, audit }),
     sendBatches: createSendBatchService({ store, now }), webhooks, activity, validator, codec, now,

@@ -6,6 +6,7 @@
 import type { DkimKey, Domain } from "./model.ts";
 import type { ControlStore } from "./store-port.ts";
 import type { Resolver } from "../dns.ts";
+import type { AuditWriter } from "./audit.ts";
 import { conflict, invalid, notFound } from "./errors.ts";
 import { dkimKeyFromPem, dkimRecordValue, dkimState, generateDkimKey, publishedDkimKeys, selectorFor, signingKeys } from "./dkim-keys.ts";
 import { checkRecords } from "./domain-dns.ts";
@@ -27,6 +28,8 @@ export interface DkimRotationDeps {
   /** Each pending key's hours of waiting, and `firing: false` once it is active (the dkim_pending alert). */
   observe?: (o: DkimPendingObservation) => unknown | Promise<unknown>;
   onError?: (e: unknown) => void;
+  /** Every key change asked for by someone (rotate, add, activate, deactivate) is recorded. */
+  audit?: AuditWriter;
 }
 
 /** `domain dkim list --json`'s shape of one key. */
@@ -131,6 +134,7 @@ export function createDkimRotation(deps: DkimRotationDeps) {
       const keys = await control.getDkimKeys(d.id);
       const added = await addPending(d, keys, at);
       if (opts.now) for (const k of added) await activate(d, await control.getDkimKeys(d.id), k, at);
+      await deps.audit?.record(opts.now ? "domain.dkim_rotate_now" : "domain.dkim_rotate", d.name);
       const fresh = await control.getDkimKeys(d.id);
       return added.map((k) => dkimKeyView(fresh.find((f) => f.selector === k.selector) ?? k, d.name));
     },
@@ -153,6 +157,7 @@ export function createDkimRotation(deps: DkimRotationDeps) {
       if (!made) throw invalid("pem is not an RSA or Ed25519 private key", "pem");
       const key: DkimKey = { ...made, domainId: d.id, state: "pending", createdAt: now(), activatedAt: null, retireAt: null };
       if (!(await control.insertDkimKey({ ...key, state: "pending", createdAt: key.createdAt! }))) throw conflict(`domain ${d.name} already has selector ${key.selector}`);
+      await deps.audit?.record("domain.dkim_add", `${d.name}/${key.selector}`);
       return dkimKeyView(key, d.name);
     },
     /** Every domain's keys (the vendor listings that span domains), domain by domain. */
@@ -168,6 +173,7 @@ export function createDkimRotation(deps: DkimRotationDeps) {
       const k = keys.find((x) => x.selector === selector && dkimState(x) !== "retired");
       if (!k) throw notFound(`domain ${name} has no key ${selector}`);
       if (dkimState(k) !== "active") await activate(d, keys, k, now());
+      await deps.audit?.record("domain.dkim_activate", `${d.name}/${selector}`);
       return dkimKeyView((await control.getDkimKeys(d.id)).find((x) => x.selector === selector)!, d.name);
     },
     /** Stops signing with this key: it stays published for retire_after, then retires. */
@@ -176,6 +182,7 @@ export function createDkimRotation(deps: DkimRotationDeps) {
       const k = (await control.getDkimKeys(d.id)).find((x) => x.selector === selector && dkimState(x) !== "retired");
       if (!k) throw notFound(`domain ${name} has no key ${selector}`);
       if (dkimState(k) !== "retiring") await control.updateDkimKey(d.id, selector, { state: "retiring", retireAt: now() + deps.retireAfterMs });
+      await deps.audit?.record("domain.dkim_deactivate", `${d.name}/${selector}`);
       return dkimKeyView((await control.getDkimKeys(d.id)).find((x) => x.selector === selector)!, d.name);
     },
     start() {

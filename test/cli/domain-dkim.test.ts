@@ -37,7 +37,7 @@ test("rotate adds a pending pair under a dated selector; domain dns prints it; t
   expect(dns.records.filter((x) => x.purpose === "dkim").map((x) => x.name.split(".")[0])).toEqual(["s1", "s1e", `s${day}`, `s${day}e`]);
 }, 60_000);
 
-test("rotate --now: the waiting pair is active at once, the old pair retiring for retire_after; the table fits 80 columns", () => {
+test("rotate --now: the waiting pair is active at once, the old pair retiring for retire_after; the table fits 80 columns; both are audited", () => {
   expect(cli("domain", "dkim", "rotate", "example.com", "--now").code).toBe(0);
   const keys = list();
   expect(keys.map((k) => k.state)).toEqual(["retiring", "retiring", "active", "active"]);
@@ -48,4 +48,7 @@ test("rotate --now: the waiting pair is active at once, the old pair retiring fo
   expect(Math.max(...human.out.trimEnd().split("\n").map((l) => l.length))).toBeLessThanOrEqual(80);
   expect(human.out).toContain("retiring");
   expect(cli("domain", "dkim", "list", "nope.example").code).not.toBe(0);
+  const audit = JSON.parse(cli("--json", "audit").out) as { items: { action: string; target: string }[] };
+  expect(audit.items.filter((e) => e.action.startsWith("domain.dkim")).map((e) => [e.action, e.target])).toEqual([
+    ["domain.dkim_rotate_now", "example.com"], ["domain.dkim_rotate", "example.com"]]);
 }, 60_000);
