@@ -45,6 +45,9 @@ test("a pending key unpublished after 48 hours fires dkim_pending; the doctor's 
   const firing = (await t.app.alerts.incidents(true)).filter((i) => i.rule === "dkim_pending");
   expect(firing.map((i) => [i.subject, i.value]).sort()).toEqual([[rsa!.record.name, 49], [ed!.record.name, 49]]);
 
+  const [waiting] = await t.app.doctor.run({ domain: DOMAIN, ids: ["dkim"] });
+  expect(waiting!.severity).toBe("warn");
+
   await publish(await keys());
   const [result] = await t.app.doctor.run({ domain: DOMAIN, ids: ["dkim"] });
   expect(Object.keys((result!.data as { selectors: Record<string, unknown> }).selectors)).toEqual(["s1", "s1e", rsa!.selector, ed!.selector]);

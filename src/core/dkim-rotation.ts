@@ -143,11 +143,11 @@ export function createDkimRotation(deps: DkimRotationDeps) {
       return (await control.getDkimKeys(d.id)).map((k) => dkimKeyView(k, d.name));
     },
     /** The doctor's dkim check: promotes this domain's pending keys first, then every published selector. */
-    async published(name: string): Promise<{ selector: string; record: string }[]> {
+    async published(name: string): Promise<{ selector: string; record: string; pending: boolean }[]> {
       const d = await control.getDomain(name);
       if (!d) return [];
       await promoteDomain(d, now());
-      return publishedDkimKeys(await control.getDkimKeys(d.id)).map((k) => ({ selector: k.selector, record: dkimRecordValue(k) }));
+      return publishedDkimKeys(await control.getDkimKeys(d.id)).map((k) => ({ selector: k.selector, record: dkimRecordValue(k), pending: dkimState(k) === "pending" }));
     },
     /** Adds one pending key under `selector`: generated (RSA-2048), or the given PEM (RSA or Ed25519). */
     async addKey(name: string, selector: string, opts: { pem?: string } = {}): Promise<DkimKeyView> {

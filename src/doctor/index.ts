@@ -30,7 +30,7 @@ export interface DoctorWiring {
   /** The tracking host of a domain; default `email.<domain>`. */
   trackingHostOf?: (domain: string) => string | Promise<string>;
   /** The keys a domain publishes with the TXT each should carry; default: its DKIM keys (`dkimKeysPublished`). */
-  publishedKeys?: (domain: string) => Promise<{ selector: string; record: string }[]>;
+  publishedKeys?: (domain: string) => Promise<{ selector: string; record: string; pending?: boolean }[]>;
   probeTimeoutMs?: number;
   log?: { error(msg: string, fields?: Record<string, unknown>): void; info?(msg: string, fields?: Record<string, unknown>): void };
 }
