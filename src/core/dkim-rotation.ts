@@ -90,7 +90,13 @@ export function createDkimRotation(deps: DkimRotationDeps) {
       if (waiting) { out.push(waiting); continue; }
       const key: DkimKey = { ...(await generateDkimKey(algorithm, selectorFor(algorithm, base))), domainId: d.id, state: "pending",
         createdAt: at, activatedAt: null, retireAt: null };
-      if (!(await control.insertDkimKey({ ...key, state: "pending", createdAt: at }))) throw conflict(`selector ${key.selector} is taken`);
+      if (!(await control.insertDkimKey({ ...key, state: "pending", createdAt: at }))) {
+        // Another node's tick rotated at the same moment: its pending key is the one to keep.
+        const theirs = (await control.getDkimKeys(d.id)).find((k) => k.algorithm === algorithm && dkimState(k) === "pending");
+        if (!theirs) throw conflict(`selector ${key.selector} is taken`);
+        out.push(theirs);
+        continue;
+      }
       out.push(key);
     }
     return out;

@@ -126,3 +126,10 @@ test("--now activates at once without DNS; Mailgun-style deactivate retires, act
   await expect(rotation.activateSelector(DOMAIN, "nope")).rejects.toThrow("no key nope");
   await expect(rotation.rotate("missing.test")).rejects.toThrow("not found");
 });
+
+test("two nodes rotating at the same moment keep one pending pair", async () => {
+  const resolver = await publish([]);
+  const [a, b] = await Promise.all([rotationWith(resolver).rotate(DOMAIN), rotationWith(resolver).rotate(DOMAIN)]);
+  expect(a!.map((k) => k.selector)).toEqual(b!.map((k) => k.selector));
+  expect((await keysNow()).filter((k) => k.state === "pending").map((k) => k.selector)).toEqual(a!.map((k) => k.selector));
+});
