@@ -22,7 +22,7 @@ export function registerDomainDkim(domain: Command) {
         + keys.map((k) => `${k.record.name} TXT "${k.record.value}"`).join("\n"));
     }));
 
-  dkim.command("list <name>").description("the domain's keys with their state, dates and record")
+  dkim.command("list <name>").description("the domain's keys with their state and dates (--json adds each TXT record)")
     .action(action(async (ctx, name: string) => {
       const keys = await (await ctx.app()).dkimKeys.list(name);
       ctx.out.print({ keys }, () => keysHuman(keys));
