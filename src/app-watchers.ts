@@ -6,10 +6,12 @@ import type { Logger } from "./log.ts";
 import type { Store } from "./core/store-port.ts";
 import type { Domain, SendRequest } from "./core/model.ts";
 import type { EgressDirectory } from "./core/egress/directory.ts";
+import type { AuditWriter } from "./core/audit.ts";
 import { createSystemResolver, type Resolver } from "./dns.ts";
 import { systemPrincipal } from "./core/account.ts";
 import { defaultTrackingHost, trackingHostOf } from "./core/tracking-host-rules.ts";
 import { createDoctorService } from "./doctor/index.ts";
+import { createDkimRotation } from "./core/dkim-rotation.ts";
 import { createNoticePoster } from "./webhooks/notices.ts";
 import { createAlerts } from "./alerts/index.ts";
 import { alertSourcesOf } from "./alerts/sources.ts";
@@ -26,6 +28,8 @@ export interface WatcherDeps {
   activity: AlertSourceDeps["activity"]; queue: AlertSourceDeps["queue"]; certificate: AlertSourceDeps["certificate"];
   send: { send: (principal: ReturnType<typeof systemPrincipal>, req: SendRequest) => Promise<unknown> };
   stopping: () => boolean;
+  /** Records key changes made by a person (CLI, API); the tick's own changes have no actor and are not recorded. */
+  audit?: AuditWriter;
   /** Wakes the webhook pipeline when a notice is written. */
   events: Parameters<ReturnType<typeof createNoticePoster>["subscribe"]>[0];
 }
@@ -33,9 +37,14 @@ export interface WatcherDeps {
 export function createWatchers(w: WatcherDeps) {
   const { config, store, now, log } = w;
   // The doctor asks DNS afresh each run (no cache) with short timeouts: an unanswered probe is unknown.
+  const freshResolver = w.testResolver ?? createSystemResolver(config.mta.dns_servers, { now, timeoutMs: 2000, maxTtlSeconds: 0, negativeTtlSeconds: 0 });
+  // The DKIM key lifecycle: its tick and the doctor's dkim check promote pending keys; alerts (made below,
+  // told only once running) hear how long they wait.
+  const dkimKeys = createDkimRotation({ control: store.control, resolver: freshResolver, now, rotateAfterMs: config.dkim.rotate_after,
+    retireAfterMs: config.dkim.retire_after, audit: w.audit, observe: (o) => alerts.observe(o), onError: (e) => log.warn("dkim key lifecycle", { error: String(e) }) });
   const doctor = createDoctorService({ config, now, mtaHostname: w.mtaHostname, egressSources: w.egress.sources, history: store.control,
     log: log.child("doctor"), listDomains: w.domains.list, getDomain: w.domains.get, getDkimKeys: store.control.getDkimKeys,
-    resolver: w.testResolver ?? createSystemResolver(config.mta.dns_servers, { now, timeoutMs: 2000, maxTtlSeconds: 0, negativeTtlSeconds: 0 }),
+    resolver: freshResolver, publishedKeys: dkimKeys.published,
     trackingHostOf: async (name) => { const d = await w.domains.get(name); return d ? trackingHostOf(d) : defaultTrackingHost(name); } });
   // Blocklist listings become notices on the native webhooks; posts wake the webhook pipeline.
   const notices = createNoticePoster({ store, now, getDomain: w.domains.get });
@@ -49,5 +58,5 @@ export function createWatchers(w: WatcherDeps) {
       certificateName: config.tls.hostnames[0] ?? new URL(config.server.public_url).hostname }) });
   // Awaited by the run, so a run has alerted on what it found by the time it returns.
   doctor.onChange(async (c) => { const o = observationOfChange(c); if (o) await alerts.observe(o); });
-  return { doctor, alerts };
+  return { doctor, alerts, dkimKeys };
 }

@@ -172,15 +172,15 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const templateService = createTemplateService({ repo: store.templates, files: templateFiles, now });
   const lists = createListService({ repo: store.lists, now });
   // The doctor, its listing notices and the alerts (app-watchers.ts); queueAdmin is built below and read only later.
-  const { doctor, alerts } = createWatchers({ config, store, now, log, mtaHostname, signingKey: account.webhookSigningKey, resolver,
+  const { doctor, alerts, dkimKeys } = createWatchers({ config, store, now, log, mtaHostname, signingKey: account.webhookSigningKey, resolver,
     testResolver: opts.resolver, egress: egressDirectory, domains, activity, queue: () => queueAdmin, send: sender, stopping: () => stopping,
-    events, certificate: () => (tls?.provider.health().not_after ?? null) });
+    events, audit, certificate: () => (tls?.provider.health().not_after ?? null) });
   recorder.subscribe(alerts);
   const surfaceDeps: SurfaceDeps = { config, audit, access, domains, sender, suppressions, unsubscribeGroups: createUnsubscribeGroupService({ store, now, audit }),
     sendBatches: createSendBatchService({ store, now }), webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey, templates: templateFiles, detector, resolver,
     outbound: events.outbound, eventWebhookPublicKey: events.publicKey, inboundRules, bots: createBotApi({ detector, verdicts: botVerdicts, now }),
-    templateService, lists, receiverReports, egress, alerts, trackingHosts, doctor };
+    templateService, lists, receiverReports, egress, alerts, trackingHosts, doctor, dkimKeys };
 
   const interactions = createInteractionRecorder({ store, recorder, detector, now });
 
@@ -220,13 +220,13 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     getDomain: domains.get, interactions, receiverReports, inbound: inboundMail.listener, zones: zoneDirectory });
 
   // What looks after the mail out there on timers: started after delivery, stopped first.
-  const watchers = [alerts, trackingHosts, doctor];
+  const watchers = [alerts, trackingHosts, doctor, dkimKeys];
   let server: ReturnType<typeof createHttpsListener> | null = null;
   let serveLease: ServeLease | null = null;
   return {
     config, store, log, now, resolver, metrics, access, audit, team, domains, sender, mta, http, surfaces, mtaHostname, codec, newAccountKey,
     suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules, nodes, receiverReports, retention, egress,
-    tls, secret, alerts, trackingHosts, doctor,
+    tls, secret, alerts, trackingHosts, doctor, dkimKeys,
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */
     async start(): Promise<Record<string, string>> {
       // One process per node id: a starting node takes back its own claims at once (scheduler.start).

@@ -1,4 +1,4 @@
-// `postern domain …`: add, list, show, dns, verify, set, disable, delete.
+// `postern domain …`: add, list, show, dns, verify, set, disable, delete (and dkim: domain-dkim.ts).
 import type { Command } from "commander";
 import type { Domain } from "../../src/core/model.ts";
 import type { DnsRecord } from "../../src/core/domain-dns.ts";
@@ -7,6 +7,7 @@ import { fittedTable, isoTime, table, UsageError } from "../output.ts";
 import { findKey } from "../../src/config/schema.ts";
 import type { Config } from "../../src/config/load.ts";
 import { trackingHostOf, trackingStateOf } from "../../src/core/tracking-host-rules.ts";
+import { registerDomainDkim } from "./domain-dkim.ts";
 
 const onOff = (v: string | undefined, flag: string): boolean | undefined => {
   if (v === undefined) return undefined;
@@ -76,7 +77,7 @@ export function registerDomain(program: Command) {
     ctx.out.print(d, () => Object.entries(d).map(([k, v]) => `${k.padEnd(15)} ${v ?? "-"}`).join("\n"));
   }));
 
-  domain.command("dns <name>").description("the DNS records to publish (SPF, DKIM, DMARC, bounce MX, tracking CNAME)")
+  domain.command("dns <name>").description("the DNS records to publish (SPF, DKIM keys pending, active and retiring, DMARC, bounce MX, tracking CNAME)")
     .action(action(async (ctx, name: string) => {
       const records = await (await ctx.app()).domains.records(name);
       warnAboutDefaults(ctx.config());
@@ -129,4 +130,6 @@ export function registerDomain(program: Command) {
     await (await ctx.app()).domains.remove(name);
     ctx.out.print({ deleted: name }, () => `deleted ${name}`);
   }));
+
+  registerDomainDkim(domain);
 }

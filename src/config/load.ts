@@ -47,6 +47,8 @@ export interface Config {
   /** Milliseconds; 0: only on demand. */
   doctor: { interval: number; port25_probe: string; public_addresses: string[] };
   blocklists: { ip_zones: string[]; domain_zones: string[]; spamhaus_dqs_key: string };
+  /** Milliseconds; rotate_after 0: only by hand. */
+  dkim: { rotate_after: number; retire_after: number };
 }
 
 /** [console.oidc] (docs/team.md). */

@@ -35,6 +35,7 @@ export const SECTIONS: SectionDef[] = [
   { name: "alerts", description: "Where alerts go: bounce, block and complaint rates, queue age, certificate expiry, blocklistings, failing checks (docs/alerts.md)" },
   { name: "doctor", description: "Checks of what decides whether mail lands: port 25, PTR, SPF, DKIM, DMARC, bounce MX, tracking host (docs/deliverability.md)" },
   { name: "blocklists", description: "DNS blocklists asked about every egress address and every sending, bounce and tracking host (docs/deliverability.md)" },
+  { name: "dkim", description: "DKIM key rotation: pending → active (once DNS shows it) → retiring → retired (docs/deliverability.md)" },
 ];
 
 const k = (section: string, key: string, type: KeyType, def: unknown, description: string, example?: string): KeyDef =>
@@ -114,6 +115,8 @@ export const KEYS: KeyDef[] = [
   k("blocklists", "ip_zones", "strings", ["zen.spamhaus.org", "bl.spamcop.net", "b.barracudacentral.org", "psbl.surriel.com", "bl.mailspike.net"], "DNSBLs every egress address is looked up in"),
   k("blocklists", "domain_zones", "strings", ["dbl.spamhaus.org"], "domain blocklists every sending, bounce and tracking host is looked up in"),
   k("blocklists", "spamhaus_dqs_key", "string", "", "a Spamhaus Data Query Service key: Spamhaus zones are then asked as <key>.zen.dq.spamhaus.net (public resolvers are refused)"),
+  k("dkim", "rotate_after", "duration", "180d", "an active key this old gets a pending successor (M3AAWG: at least every six months); \"0\": only `postern domain dkim rotate`"),
+  k("dkim", "retire_after", "duration", "7d", "how long a replaced key stays published (retiring) so mail in flight still verifies; then retired, safe to remove"),
 ];
 
 /**

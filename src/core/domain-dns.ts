@@ -3,7 +3,7 @@
 import type { DkimKey, Domain } from "./model.ts";
 import type { Resolver } from "../dns.ts";
 import { isIP } from "node:net";
-import { dkimRecordValue } from "./dkim-keys.ts";
+import { dkimRecordValue, dkimState, publishedDkimKeys } from "./dkim-keys.ts";
 import { trackingHostOf } from "./tracking-host-rules.ts";
 
 export interface DnsRecord {
@@ -51,9 +51,10 @@ export function recordsFor(domain: Domain, keys: DkimKey[], ctx: DnsContext): Dn
   const spf = `v=spf1 ${ctx.spf ?? `a:${ctx.mtaHostname}`} ~all`;
   const bounce = bounceDomainFor(domain.name, ctx.bounceDomain);
   const records: DnsRecord[] = [{ type: "TXT", name: domain.name, value: spf, purpose: "spf", required: false }];
-  for (const k of keys) {
+  for (const k of publishedDkimKeys(keys)) {
     records.push({ type: "TXT", name: `${k.selector}._domainkey.${domain.name}`, value: dkimRecordValue(k), purpose: "dkim",
-      required: k.algorithm === "rsa-sha256" });
+      // Only the signing RSA key gates verification: a pending key's record may still be on its way.
+      required: k.algorithm === "rsa-sha256" && dkimState(k) === "active" });
   }
   records.push(
     // Receivers' reports come to the bounce domain, whose MX already points at postern (contract §12).

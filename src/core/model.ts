@@ -57,7 +57,16 @@ export interface DkimKey {
   privateKeyPem: string;
   /** The base64 public key as published in the `p=` tag. */
   publicKey: string;
+  /** Lifecycle (core/dkim-rotation.ts); absent on keys built outside the store (tests): active. */
+  state?: DkimKeyState;
+  createdAt?: number;
+  activatedAt?: number | null;
+  /** A retiring key's end of publication; a pending key's null. */
+  retireAt?: number | null;
 }
+
+/** pending (published, not yet seen) → active (signs) → retiring (published, unused) → retired (safe to remove). */
+export type DkimKeyState = "pending" | "active" | "retiring" | "retired";
 
 export interface ApiKey {
   id: string;

@@ -20,6 +20,7 @@ import type { AlertStore } from "./alerts-port.ts";
 import type { TeamStore } from "./team/store-port.ts";
 import type { AuditStore } from "./audit-port.ts";
 import type { BlocklistStore } from "./blocklist-port.ts";
+import type { DkimKeyStore } from "./dkim-key-port.ts";
 
 export type * from "./records.ts";
 export type * from "./receiver-report.ts";
@@ -44,7 +45,7 @@ export interface SendControlStore {
 
 /** Account, keys, domains, credentials and webhook targets: the data every zone shares. */
 export interface ControlStore extends InboundRuleStore, SendControlStore, EgressCounterStore, AlertStore,
-  TrackingHostStore, TeamStore, AuditStore, BlocklistStore {
+  TrackingHostStore, TeamStore, AuditStore, BlocklistStore, DkimKeyStore {
   getAccount(): Promise<Account | null>;
   createAccount(a: Account & { secret: string }): Promise<void>;
   /** The server-wide HMAC secret for VERP and tracking tokens. */
@@ -62,6 +63,7 @@ export interface ControlStore extends InboundRuleStore, SendControlStore, Egress
   listDomains(): Promise<Domain[]>;
   updateDomain(name: string, patch: Partial<DomainSettings> & { state?: DomainState; wildcard?: boolean }, now: number): Promise<Domain | null>;
   deleteDomain(name: string): Promise<boolean>;
+  /** Every key of the domain, in every state (core/dkim-rotation.ts says which signs), oldest first. */
   getDkimKeys(domainId: number): Promise<DkimKey[]>;
   insertKey(k: StoredKey): Promise<void>;
   getKey(id: string): Promise<StoredKey | null>;

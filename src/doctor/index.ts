@@ -4,7 +4,7 @@
 import type { Resolver } from "../dns.ts";
 import type { Domain, DkimKey } from "../core/model.ts";
 import type { BlocklistStore } from "../core/blocklist-port.ts";
-import { dkimRecordValue } from "../core/dkim-keys.ts";
+import { dkimRecordValue, publishedDkimKeys } from "../core/dkim-keys.ts";
 import { bounceDomainFor } from "../core/domain-dns.ts";
 import { createDoctorContext } from "./context.ts";
 import { createDoctor } from "./service.ts";
@@ -30,18 +30,18 @@ export interface DoctorWiring {
   /** The tracking host of a domain; default `email.<domain>`. */
   trackingHostOf?: (domain: string) => string | Promise<string>;
   /** The keys a domain publishes with the TXT each should carry; default: its DKIM keys (`dkimKeysPublished`). */
-  publishedKeys?: (domain: string) => Promise<{ selector: string; record: string }[]>;
+  publishedKeys?: (domain: string) => Promise<{ selector: string; record: string; pending?: boolean }[]>;
   probeTimeoutMs?: number;
   log?: { error(msg: string, fields?: Record<string, unknown>): void; info?(msg: string, fields?: Record<string, unknown>): void };
 }
 
 export const defaultTrackingHost = (domain: string) => `email.${domain}`;
 
-/** The keys a domain publishes, with the record each should carry: today every DKIM key it holds
+/** The keys a domain publishes, with the record each should carry: its pending, active and retiring DKIM keys
  *  (one function, so that the key lifecycle can hand in its published keys instead). */
 export const dkimKeysPublished = (w: Pick<DoctorWiring, "getDomain" | "getDkimKeys">) => async (domain: string) => {
   const d = await w.getDomain(domain);
-  return d ? (await w.getDkimKeys(d.id)).map((k) => ({ selector: k.selector, record: dkimRecordValue(k) })) : [];
+  return d ? publishedDkimKeys(await w.getDkimKeys(d.id)).map((k) => ({ selector: k.selector, record: dkimRecordValue(k) })) : [];
 };
 
 export function createDoctorService(w: DoctorWiring) {

@@ -41,8 +41,9 @@ export interface DoctorContext {
   serverAddresses(): Promise<Set<string>>;
   /** The egress addresses: subjects of ptr, ipv6 and the IP blocklists, and the addresses SPF is evaluated for. */
   egress(): Promise<EgressSubject[]>;
-  /** The published DKIM keys of a domain: selector → the p= value we hold (the injection point for the key lifecycle). */
-  publishedKeys(domain: string): Promise<{ selector: string; record: string }[]>;
+  /** The published DKIM keys of a domain: selector → the p= value we hold (the injection point for the key lifecycle);
+   *  `pending`: a new key not yet seen in DNS (its absence is a warn: it does not sign until it is). */
+  publishedKeys(domain: string): Promise<{ selector: string; record: string; pending?: boolean }[]>;
   /** `[server] public_url` when it is https: the tracking check then verifies the host's certificate. */
   httpsTracking: boolean;
   /** The blocklist look-ups of this run (zone self-tests are asked once per run). */

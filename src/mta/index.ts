@@ -5,6 +5,7 @@ import type { Store } from "../core/store-port.ts";
 import type { Resolver } from "../dns.ts";
 import type { Logger } from "../log.ts";
 import type { DkimKey } from "../core/model.ts";
+import { signingKeys } from "../core/dkim-keys.ts";
 import type { TokenCodec } from "../tracking/token.ts";
 import type { Recorder } from "../core/recorder.ts";
 import type { RequestLoad } from "../core/request-load.ts";
@@ -49,7 +50,7 @@ export function createMta(deps: MtaDeps) {
     const hit = keys.get(domain);
     if (hit && now() - hit.at < KEY_CACHE_MS) return hit.keys;
     const d = await store.control.getDomain(domain);
-    const list = d ? await store.control.getDkimKeys(d.id) : [];
+    const list = d ? signingKeys(await store.control.getDkimKeys(d.id)) : [];
     keys.set(domain, { keys: list, at: now() });
     return list;
   };

@@ -36,3 +36,13 @@ describe("report records", () => {
     expect(r.find((x) => x.purpose === "dmarc-report-auth")).toMatchObject({ type: "TXT", name: "shop.test._report._dmarc.bounces.mail-host.test", value: "v=DMARC1" });
   });
 });
+
+describe("DKIM records", () => {
+  test("pending, active and retiring keys are published, retired ones not; only the active RSA key is required", () => {
+    const key = (selector: string, state: "pending" | "active" | "retiring" | "retired") =>
+      ({ domainId: 1, selector, algorithm: "rsa-sha256" as const, privateKeyPem: "", publicKey: `P${selector}`, state });
+    const r = recordsFor(domain, [key("old", "retired"), key("s1", "retiring"), key("s2", "active"), key("s3", "pending")], ctx(""));
+    expect(r.filter((x) => x.purpose === "dkim").map((x) => [x.name, x.required])).toEqual([["s1._domainkey.shop.test", false],
+      ["s2._domainkey.shop.test", true], ["s3._domainkey.shop.test", false]]);
+  });
+});

@@ -10,7 +10,7 @@ type Open = () => Store | Promise<Store>;
 const newDomain = (name: string) => ({ name, zone: "us", wildcard: false, dkimSelector: "s1", validation: false, botDetection: false,
   openTracking: false, clickTracking: false, unsubscribeTracking: false, inbound: false, limitMax: 0, limitWindow: "month",
   keys: [{ selector: "s1", algorithm: "rsa-sha256" as const, privateKeyPem: "PRIV-RSA", publicKey: "PUB-RSA" },
-    { selector: "s1", algorithm: "ed25519-sha256" as const, privateKeyPem: "PRIV-ED", publicKey: "PUB-ED" }] });
+    { selector: "s1e", algorithm: "ed25519-sha256" as const, privateKeyPem: "PRIV-ED", publicKey: "PUB-ED" }] });
 
 export function controlContract(open: Open, openPeer?: (a: Store) => Store | Promise<Store>) {
   test.skipIf(!openPeer)("the change mark moves when another connection writes domains, and only then", async () => {

@@ -24,9 +24,15 @@ const LIST_FILTERS = ["ownership_verified", "dkim_status", "cname_status", "mx_s
 
 const iso = (ms: number) => isoSeconds(ms, "+00:00");
 
+/** The signing RSA key's record (the one verification requires), not a pending or retiring one of a rotation. */
+const signingRsa = (records: DnsRecord[]) => {
+  const rsa = records.filter((r) => r.purpose === "dkim" && r.value.includes("k=rsa"));
+  return rsa.find((r) => r.required) ?? rsa[0];
+};
+
 /** The RSA DKIM record as SparkPost's `dkim` object (selector, public key, signing domain). */
 async function dkimOf(deps: Deps, d: Domain) {
-  const rec = (await deps.domains.records(d.name)).find((r) => r.purpose === "dkim" && r.value.includes("k=rsa"));
+  const rec = signingRsa(await deps.domains.records(d.name));
   if (!rec) return undefined;
   return { signing_domain: d.name, selector: rec.name.split("._domainkey.")[0]!, public: /p=([^;\s]+)/.exec(rec.value)?.[1] ?? "", headers: DKIM_HEADERS };
 }
@@ -57,7 +63,7 @@ const recordStatus = (r: DnsRecord | undefined) =>
 /** The verify answer: the flat status object plus `dns` with what was looked up and what failed. */
 function verifyResult(domain: Domain, records: DnsRecord[]) {
   const by = (purpose: string, pick = (r: DnsRecord) => r.purpose === purpose) => records.find(pick);
-  const dkim = by("dkim", (r) => r.purpose === "dkim" && r.value.includes("k=rsa"));
+  const dkim = signingRsa(records);
   const [spf, cname, mx] = [by("spf"), by("tracking"), by("bounce-mx")];
   const dns: Json = {};
   if (dkim) {

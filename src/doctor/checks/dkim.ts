@@ -4,7 +4,7 @@ import { causeText, looked, type Looked } from "../lookup.ts";
 import { defineCheck, type DomainSubject, type Verdict } from "../types.ts";
 import { worst } from "../severity.ts";
 
-export interface DkimFacts { keys: { selector: string; record: string; found: Looked<string[]> }[] }
+export interface DkimFacts { keys: { selector: string; record: string; pending?: boolean; found: Looked<string[]> }[] }
 
 /** The tags of a DKIM record (RFC 6376 §3.2): "v=DKIM1; k=rsa; p=…" → { v, k, p }, whitespace removed. */
 export function dkimTags(record: string): Record<string, string> {
@@ -12,8 +12,13 @@ export function dkimTags(record: string): Record<string, string> {
     .map(([k, ...v]) => [k!.trim().toLowerCase(), v.join("=").replace(/\s+/g, "")]));
 }
 
-/** One selector's state: ok (our key), error (missing or another key), unknown (no answer). */
-function selectorState({ selector, record, found }: DkimFacts["keys"][number], domain: string) {
+/** One selector's state: ok (our key), error (missing or another key; warn for a pending key, which does not sign yet), unknown (no answer). */
+function selectorState(k: DkimFacts["keys"][number], domain: string) {
+  const st = publishedState(k, domain);
+  return k.pending && st.severity === "error" ? { ...st, severity: "warn" as const, why: `${st.why} yet (a pending key: it signs once published)` } : st;
+}
+
+function publishedState({ selector, record, found }: DkimFacts["keys"][number], domain: string) {
   const name = `${selector}._domainkey.${domain}`;
   if (!found.ok) return found.missing ? { name, severity: "error" as const, why: "no record" } : { name, severity: "unknown" as const, why: causeText(found.cause) };
   const want = dkimTags(record).p;
@@ -31,7 +36,7 @@ export function judgeDkim(f: DkimFacts, s: DomainSubject): Verdict {
   if (!bad.length) return { severity, summary: `${states.map((st) => st.name).join(" and ")} publish our keys`, fix: "", data };
   const summary = bad.map((st) => `${st.name}: ${st.why}`).join("; ");
   const fix = severity === "unknown" && bad.every((st) => st.severity === "unknown") ? "retry; check [mta] dns_servers"
-    : `publish ${bad.filter((st) => st.severity === "error").map((st) => `TXT ${st.name}`).join(" and ")} exactly as \`postern domain dns ${s.name}\` prints`;
+    : `publish ${bad.filter((st) => st.severity === "error" || st.severity === "warn").map((st) => `TXT ${st.name}`).join(" and ")} exactly as \`postern domain dns ${s.name}\` prints`;
   return { severity, summary, fix, data };
 }
 

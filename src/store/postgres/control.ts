@@ -1,6 +1,6 @@
 // The control schema: the account, domains, DKIM keys, API keys, SMTP credentials and webhook
 // targets, shared by every node of every zone (control_url).
-import type { Account, DkimKey } from "../../core/model.ts";
+import type { Account } from "../../core/model.ts";
 import type { ControlStore, Credential, NewDomain, StoredKey, WebhookTarget } from "../../core/store-port.ts";
 import { SETTING_COLUMNS, toDomain, toKey, toWebhook } from "../sqlite/control.ts";
 import { exec, one, rows, type Sql } from "./db.ts";
@@ -8,6 +8,7 @@ import { createControlExtras } from "./control-extras.ts";
 import { createEgressCounters } from "./egress-counters.ts";
 import { createAlertStore } from "./alerts.ts";
 import { createBlocklistHistory } from "./blocklists.ts";
+import { createDkimKeyStore } from "./dkim-keys.ts";
 import { createSendControlStore } from "./send-controls.ts";
 import { createTrackingHostStore } from "./tracking-hosts.ts";
 import { createTeamStore } from "./team.ts";
@@ -18,6 +19,7 @@ export function createControlStore(sql: Sql): ControlStore {
     ...createEgressCounters(sql),
     ...createAlertStore(sql),
     ...createBlocklistHistory(sql),
+    ...createDkimKeyStore(sql),
     ...createSendControlStore(sql),
     ...createTrackingHostStore(sql),
     ...createTeamStore(sql),
@@ -52,8 +54,8 @@ export function createControlStore(sql: Sql): ControlStore {
           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) RETURNING *`, [d.name, d.zone, d.wildcard, d.dkimSelector,
           d.validation, d.botDetection, d.openTracking, d.clickTracking, d.unsubscribeTracking, d.limitMax, d.limitWindow, now]);
         for (const k of d.keys) {
-          await exec(tx, "INSERT INTO dkim_keys (domain_id, selector, algorithm, private_key, public_key) VALUES ($1, $2, $3, $4, $5)",
-            [r!.id as number, k.selector, k.algorithm, k.privateKeyPem, k.publicKey]);
+          await exec(tx, `INSERT INTO dkim_keys (domain_id, selector, algorithm, private_key, public_key, state, created_at, activated_at)
+            VALUES ($1, $2, $3, $4, $5, 'active', $6, $6)`, [r!.id as number, k.selector, k.algorithm, k.privateKeyPem, k.publicKey, now]);
         }
         return toDomain(r!);
       });
@@ -87,11 +89,6 @@ export function createControlStore(sql: Sql): ControlStore {
     },
     async deleteDomain(name) {
       return (await exec(sql, "DELETE FROM domains WHERE name = $1", [name.toLowerCase()])) > 0;
-    },
-    async getDkimKeys(domainId) {
-      const list = await rows(sql, "SELECT * FROM dkim_keys WHERE domain_id = $1 ORDER BY algorithm DESC", [domainId]);
-      return list.map((r): DkimKey => ({ domainId, selector: r.selector as string, algorithm: r.algorithm as DkimKey["algorithm"],
-        privateKeyPem: r.private_key as string, publicKey: r.public_key as string }));
     },
     async insertKey(k: StoredKey) {
       await exec(sql, "INSERT INTO api_keys (id, kind, domain_id, label, hash, grants, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",

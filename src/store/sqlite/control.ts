@@ -1,6 +1,6 @@
 // control.sqlite: the account, domains, DKIM keys, API keys, SMTP credentials and webhook targets.
 import type { Database } from "bun:sqlite";
-import type { Account, DkimKey, Domain, DomainSettings, DomainState } from "../../core/model.ts";
+import type { Account, Domain, DomainSettings, DomainState } from "../../core/model.ts";
 import type { ControlStore, Credential, NewDomain, StoredKey, WebhookTarget } from "../../core/store-port.ts";
 import { bool, json } from "./db.ts";
 import { createInboundRuleStore } from "./inbound-rules.ts";
@@ -11,6 +11,7 @@ import { createAlertStore } from "./alerts.ts";
 import { createTrackingHostStore, toTracking } from "./tracking-hosts.ts";
 import { createTeamStore } from "./team.ts";
 import { createBlocklistHistory } from "./blocklists.ts";
+import { createDkimKeyStore } from "./dkim-keys.ts";
 
 type Row = Record<string, unknown>;
 
@@ -57,6 +58,7 @@ export function createControlStore(db: Database): ControlStore {
     ...createTrackingHostStore(db),
     ...createTeamStore(db),
     ...createBlocklistHistory(db),
+    ...createDkimKeyStore(db),
     async getAccount() {
       const r = db.query("SELECT * FROM account LIMIT 1").get() as Row | null;
       return r ? { id: r.id as number, webhookSigningKey: r.webhook_signing_key as string, createdAt: r.created_at as number } : null;
@@ -88,8 +90,9 @@ export function createControlStore(db: Database): ControlStore {
           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`).get(d.name, d.zone, d.wildcard ? 1 : 0, d.dkimSelector,
           d.validation ? 1 : 0, d.botDetection ? 1 : 0, d.openTracking ? 1 : 0, d.clickTracking ? 1 : 0,
           d.unsubscribeTracking ? 1 : 0, d.limitMax, d.limitWindow, now, now) as Row;
-        const ins = db.query("INSERT INTO dkim_keys (domain_id, selector, algorithm, private_key, public_key) VALUES (?, ?, ?, ?, ?)");
-        for (const k of d.keys) ins.run(r.id as number, k.selector, k.algorithm, k.privateKeyPem, k.publicKey);
+        const ins = db.query(`INSERT INTO dkim_keys (domain_id, selector, algorithm, private_key, public_key, state, created_at, activated_at)
+          VALUES (?, ?, ?, ?, ?, 'active', ?, ?)`);
+        for (const k of d.keys) ins.run(r.id as number, k.selector, k.algorithm, k.privateKeyPem, k.publicKey, now, now);
         return toDomain(r);
       }).immediate();
     },
@@ -122,11 +125,6 @@ export function createControlStore(db: Database): ControlStore {
     },
     async deleteDomain(name: string) {
       return db.query("DELETE FROM domains WHERE name = ?").run(name.toLowerCase()).changes > 0;
-    },
-    async getDkimKeys(domainId: number) {
-      const rows = db.query("SELECT * FROM dkim_keys WHERE domain_id = ? ORDER BY algorithm DESC").all(domainId) as Row[];
-      return rows.map((r): DkimKey => ({ domainId, selector: r.selector as string, algorithm: r.algorithm as DkimKey["algorithm"],
-        privateKeyPem: r.private_key as string, publicKey: r.public_key as string }));
     },
     async insertKey(k: StoredKey) {
       db.query(`INSERT INTO api_keys (id, kind, domain_id, label, hash, grants, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`)

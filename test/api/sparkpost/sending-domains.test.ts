@@ -42,6 +42,12 @@ describe("sending domains through the sparkpost client", () => {
     expect((await env.t.app.domains.get("mail.shop.test"))!.state).toBe("active");
   });
 
+  test("after a DKIM rotation, dkim is the signing key's, not the retiring one's", async () => {
+    const [rsa] = await env.t.app.dkimKeys.rotate("mail.shop.test", { now: true });
+    const got = await env.account.sendingDomains.get("mail.shop.test");
+    expect(got.results.dkim).toMatchObject({ selector: rsa!.selector, public: rsa!.record.value.split("p=")[1] });
+  });
+
   test("update changes tracking settings", async () => {
     const res = await env.account.sendingDomains.update("mail.shop.test", { open_tracking: true, click_tracking: true, tracking_domain: "ignored.test" });
     expect(res.results).toEqual({ message: "Successfully Updated domain.", domain: "mail.shop.test" });

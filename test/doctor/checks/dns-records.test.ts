@@ -32,6 +32,10 @@ test("dkim: one verdict per domain over its selectors, p= compared as data; miss
   expect(mixed).toMatchObject({ severity: "error", summary: expect.stringMatching(/s1e\._domainkey\.example\.com: a different key/), data: { selectors: { s1: { state: "ok" }, s1e: { state: "error" } } } });
   expect(judgeDkim({ keys: [key("s1", missing)] }, d)).toMatchObject({ severity: "error", fix: expect.stringMatching(/TXT s1\._domainkey\.example\.com/) });
   expect(judgeDkim({ keys: [key("s1", failed)] }, d).severity).toBe("unknown");
+  // A pending key (rotation) not yet published only warns: it does not sign until DNS shows it.
+  const pending = judgeDkim({ keys: [key("s1", ours), { ...key("s2", missing), pending: true }] }, d);
+  expect(pending).toMatchObject({ severity: "warn", data: { selectors: { s1: { state: "ok" }, s2: { state: "warn" } } }, fix: expect.stringMatching(/TXT s2\._domainkey/) });
+  expect(pending.summary).toContain("a pending key");
   expect(judgeDkim({ keys: [] }, d).severity).toBe("error");
 });
 
