@@ -169,7 +169,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   // One certificate for the HTTP listener and inbound STARTTLS (src/tls); null without [tls].
   const tls = createTls({ config, now, log: log.child("tls"), shared: sharedControl ? store.tls : undefined });
   const health = createHealth({ store, now, zone: config.server.zone, openConnections: () => mta.pool.stats().open, recent: recentErrors, metrics,
-    disk: disk.state, tls: tls ? () => tls.provider.health() : undefined });
+    disk: disk.state, tls: tls ? () => tls.provider.health() : undefined, dane: mta.dane.health });
 
   const surfaces = {
     sendgrid: createSendgridSurface(surfaceDeps), mailgun: createMailgunSurface(surfaceDeps),
@@ -219,6 +219,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
           || requestLoad.around(() => http(req, srv.requestIP(req)?.address ?? "")) });
       const listening = server.start();
       const smtp = await inbound.listen();
+      mta.dane.start();
       await mta.scheduler.start();
       events.start();
       retention.start();

@@ -2,7 +2,8 @@
 // delivery steps and the scheduler loop.
 import type { Config } from "../config/load.ts";
 import type { Store } from "../core/store-port.ts";
-import type { Resolver } from "../dns.ts";
+import { createDnssecClient, type DnssecClient, type Resolver } from "../dns.ts";
+import { createDaneState } from "./delivery/dane-state.ts";
 import type { Logger } from "../log.ts";
 import type { DkimKey } from "../core/model.ts";
 import type { TokenCodec } from "../tracking/token.ts";
@@ -36,6 +37,8 @@ export interface MtaDeps {
   nodeId: string;
   /** Open API requests: new deliveries start more slowly while callers wait. */
   requestLoad?: RequestLoad;
+  /** DNSSEC look-ups (DANE facts, resolver probe); default: through [mta] dns_servers. */
+  dnssec?: DnssecClient;
   /** The egress sources and pools ([mta.egress], [mta.pools]): each attempt binds to one. */
   egress?: EgressDirectory;
 }
@@ -58,9 +61,12 @@ export function createMta(deps: MtaDeps) {
     messagesPerConnection: config.mta.messages_per_connection });
   const builder = createBuilder(deps, keysFor);
   const egress = deps.egress ? createEgressSelector({ directory: deps.egress, counters: store.control, now, log: deps.log }) : undefined;
+  const dnssec = deps.dnssec ?? createDnssecClient(config.mta.dns_servers, { now });
+  const dane = createDaneState({ mode: config.mta.dane, probe: () => dnssec.probe(config.mta.dnssec_broken_probe),
+    onChange: (h) => deps.log.info("DANE", { ...h }) });
   const delivery = createDelivery({
     resolver: deps.resolver, routes: config.mta.routes, pool, builder,
-    tlsPolicy: createTlsPolicy({ resolver: deps.resolver, now }), now, log: deps.log,
+    tlsPolicy: createTlsPolicy({ resolver: deps.resolver, now, dane: { active: dane.active, forHost: dnssec.forHost } }), now, log: deps.log,
     verp: { secret: deps.secret, bounceDomain: config.mta.bounce_domain },
     domainOf: (name) => store.control.getDomain(name),
     holdOf: createHoldCheck({ store, now, domainOf: (name) => store.control.getDomain(name) }),
@@ -76,8 +82,11 @@ export function createMta(deps: MtaDeps) {
   });
   return {
     pool, delivery, scheduler, shaping,
+    /** Whether DANE is in force and why (/healthz, the doctor's dnssec check); `dane.start()` probes now and hourly. */
+    dane,
     /** Stops delivery; with a deadline, connections still busy past it are closed (their recipients stay queued). */
     async stop(deadline?: number) {
+      dane.stop();
       await scheduler.stop(deadline, () => pool.abortAll());
       pool.closeAll();
       builder.close();
