@@ -90,13 +90,14 @@ function tcpExchange(server: DnsServer, query: Buffer, timeoutMs: number): Promi
 /** Keeps the answers of `type` reachable from `name` through the CNAME chain the server sent. */
 function answersFor(packet: DecodedPacket, name: string, type: RecordType): Answer[] {
   const all = packet.answers ?? [];
-  const names = new Set([name.toLowerCase().replace(/\.$/, "")]);
+  const norm = (n: string) => n.toLowerCase().replace(/\.$/, ""); // the root is "" either way
+  const names = new Set([norm(name)]);
   for (let i = 0; i < 8; i++) {
     const before = names.size;
-    for (const a of all) if (a.type === "CNAME" && names.has(a.name.toLowerCase())) names.add(String(a.data).toLowerCase());
+    for (const a of all) if (a.type === "CNAME" && names.has(norm(a.name))) names.add(norm(String(a.data)));
     if (names.size === before) break;
   }
-  return all.filter((a) => a.type === type && names.has(a.name.toLowerCase()));
+  return all.filter((a) => a.type === type && names.has(norm(a.name)));
 }
 
 /** Asks one server one question; throws DnsError with Node's codes for transport failures. */
