@@ -1,0 +1,140 @@
+// Outbound DANE end to end, with real parts only: the signed chain of dane-world.ts (NSD, a
+// validating and a non-validating unbound), SMTP sinks on 127.42.x.y:25 with their own
+// certificates, and the real app delivering through [mta] dns_servers.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { makeTestApp, type TestApp } from "../../helpers/app.ts";
+import { startSink, type Sink } from "../../helpers/smtp-sink.ts";
+import { startDaneWorld, type DaneWorld } from "../../helpers/dane-world.ts";
+import { issued, selfSigned, sha256, testCa, tlsaText } from "../../helpers/dane-certs.ts";
+import { until } from "../../helpers/tls-setup.ts";
+import { createSystemResolver } from "../../../src/dns.ts";
+import type { MessageEvent, Principal } from "../../../src/core/model.ts";
+
+const NET = `127.42.${1 + Math.floor(Math.random() * 250)}`;
+const CASES = ["ee", "bad", "ta", "bogus", "plain", "slow"] as const;
+const addr = (c: (typeof CASES)[number]) => `${NET}.${CASES.indexOf(c) + 1}`;
+
+const certDir = mkdtempSync(join(tmpdir(), "postern-dane-"));
+let world: DaneWorld;
+const sinks = {} as Record<(typeof CASES)[number], Sink>;
+
+beforeAll(async () => {
+  const ee = selfSigned(certDir, "ee", "anything.invalid"); // DANE-EE: the name does not matter
+  const stranger = selfSigned(certDir, "stranger", "mx-bad.dane.test");
+  const ca = testCa(certDir, "ca");
+  const ta = issued(certDir, "ta", "ca", "mx-ta.dane.test");
+  world = await startDaneWorld([
+    { label: "ee", address: addr("ee"), tlsa: tlsaText(3, 1, 1, sha256(ee.spki)) },
+    { label: "bad", address: addr("bad"), tlsa: tlsaText(3, 1, 1, sha256(ee.spki)) }, // the sink presents another key
+    { label: "ta", address: addr("ta"), tlsa: tlsaText(2, 1, 1, sha256(ca.spki)) },
+    { label: "bogus", address: addr("bogus"), tlsa: tlsaText(3, 1, 1, sha256(ee.spki)) }, // its signature is corrupted
+    { label: "slow", address: addr("slow") }, // its TLSA name is served by a server that never answers
+  ], addr("plain"));
+  const tlsOf: Record<string, { key: string; cert: string } | undefined> = {
+    ee, bad: stranger, ta: { key: ta.key, cert: ta.cert + ca.cert }, bogus: ee, slow: ee, plain: undefined };
+  for (const c of CASES) sinks[c] = await startSink({ host: addr(c), port: 25, ...(tlsOf[c] ? { tls: tlsOf[c] } : {}) });
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(Object.values(sinks).map((s) => s.close()));
+  await world?.stop();
+  rmSync(certDir, { recursive: true, force: true });
+});
+
+async function appOn(resolver: string, mode: string): Promise<TestApp> {
+  const t = await makeTestApp({
+    toml: `dns_servers = ["${resolver}"]\ndane = "${mode}"\ndnssec_broken_probe = "broken.test"\n`,
+    resolver: createSystemResolver([resolver]),
+  });
+  await t.app.mta.dane.probe();
+  await t.app.mta.scheduler.start();
+  return t;
+}
+
+async function send(t: TestApp, to: string[]) {
+  const principal = (await t.app.access.authenticate(t.domainKey)) as Principal;
+  await t.app.sender.send(principal, { domain: "example.com", source: "cli", from: { email: "a@example.com" },
+    envelopes: to.map((email) => ({ to: [{ email }], subject: "dane", text: "t" })) });
+}
+
+const eventsOf = async (t: TestApp, email: string): Promise<MessageEvent[]> =>
+  t.app.store.zone("us").searchEvents({ recipient: email, limit: 50, ascending: true });
+const firstOf = async (t: TestApp, email: string, type: string) =>
+  until(`${type} for ${email}`, async () => (await eventsOf(t, email)).find((e) => e.type === type), (e) => e !== undefined, 30);
+
+describe("DANE with a validating resolver (auto)", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await appOn(world.validating, "auto");
+    await send(t, CASES.map((c) => (c === "plain" ? "rcpt@plain.test" : `rcpt@${c}.dane.test`)));
+  }, 30_000);
+  afterAll(async () => { await t?.close(); });
+
+  test("the probe finds the resolver validating: DANE on, and /healthz says so", async () => {
+    expect(t.app.mta.dane.health()).toEqual({ mode: "auto", state: "on", reason: expect.stringContaining("AD") });
+    const health = await (await t.app.http(new Request("http://127.0.0.1/healthz"), "127.0.0.1")).json() as { dane: unknown };
+    expect(health.dane).toEqual({ mode: "auto", state: "on", reason: expect.any(String) });
+  });
+
+  test("a matching 3 1 1 record: delivered, verified", async () => {
+    const e = await firstOf(t, "rcpt@ee.dane.test", "delivered");
+    expect(e!.tls).toEqual({ version: expect.stringMatching(/^TLSv1\.[23]$/), cipher: expect.any(String), dane: "verified" });
+    expect(sinks.ee.messages[0]!.session.secure).toBe(true);
+  });
+
+  test("a 2 1 1 record for the issuing CA: delivered, verified", async () => {
+    const e = await firstOf(t, "rcpt@ta.dane.test", "delivered");
+    expect(e!.tls).toMatchObject({ dane: "verified" });
+  });
+
+  test("a wrong 3 1 1 record: deferred, the reason names DANE, never delivered in clear", async () => {
+    const e = await firstOf(t, "rcpt@bad.dane.test", "deferred");
+    expect(e!.description).toContain("DANE verification failed for mx-bad.dane.test");
+    expect(e!.tls).toMatchObject({ dane: "failed" });
+    expect(sinks.bad.messages).toHaveLength(0);
+  });
+
+  test("a bogus TLSA signature: deferred, never attempted", async () => {
+    const e = await firstOf(t, "rcpt@bogus.dane.test", "deferred");
+    expect(e!.description).toMatch(/DANE: the TLSA look-up for mx-bogus\.dane\.test is bogus/);
+    expect(sinks.bogus.connections).toBe(0);
+  });
+
+  test("a TLSA query that times out: deferred, never attempted", async () => {
+    const e = await firstOf(t, "rcpt@slow.dane.test", "deferred");
+    expect(e!.description).toMatch(/DANE: the TLSA look-up for mx-slow\.dane\.test (failed|is bogus)/);
+    expect(sinks.slow.connections).toBe(0);
+  }, 40_000);
+
+  test("an unsigned zone: delivered with opportunistic TLS, no DANE", async () => {
+    const e = await firstOf(t, "rcpt@plain.test", "delivered");
+    expect(e!.tls).toMatchObject({ dane: "none" });
+    expect((await eventsOf(t, "rcpt@plain.test")).some((x) => x.type === "deferred")).toBe(false);
+  });
+});
+
+describe("a resolver that does not validate", () => {
+  test("auto: DANE off with the reason, and mail flows (even to a host whose TLSA would not match)", async () => {
+    const t = await appOn(world.plain, "auto");
+    try {
+      expect(t.app.mta.dane.health()).toEqual({ mode: "auto", state: "off", reason: expect.stringContaining("without AD") });
+      const before = sinks.bad.messages.length;
+      await send(t, ["other@bad.dane.test"]);
+      const e = await firstOf(t, "other@bad.dane.test", "delivered");
+      expect(e!.tls).toMatchObject({ dane: "none" });
+      expect(sinks.bad.messages.length).toBe(before + 1);
+    } finally { await t.close(); }
+  }, 30_000);
+
+  test("on: DANE stays on, /healthz gives the probe's failure, and without AD mail goes opportunistic", async () => {
+    const t = await appOn(world.plain, "on");
+    try {
+      expect(t.app.mta.dane.health()).toEqual({ mode: "on", state: "on", reason: expect.stringContaining("opportunistic") });
+      await send(t, ["third@ee.dane.test"]);
+      expect((await firstOf(t, "third@ee.dane.test", "delivered"))!.tls).toMatchObject({ dane: "none" });
+    } finally { await t.close(); }
+  }, 30_000);
+});
