@@ -77,7 +77,7 @@ export function createMta(deps: MtaDeps) {
     policy: { schedule: config.mta.retry, lifetimeMs: config.mta.max_queue_lifetime },
     // Recipients beyond what the connections can carry would only wait, holding memory.
     maxInFlight: Math.max(100, config.mta.max_connections),
-    destinations: createDestinationTable({ shaping, routes: config.mta.routes, mxHostsOf: (d) => delivery.mxHostsOf(d), now,
+    destinations: createDestinationTable({ shaping, routes: config.mta.routes, mxHostsOf: (d) => delivery.mxHostsOf(d), now, tlsPoliciesOf: delivery.tlsPoliciesOf,
       onResolved: () => scheduler.poke() }),
   });
   return {

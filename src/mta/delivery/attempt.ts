@@ -4,6 +4,7 @@
 import type { StoredAttachment, StoredMessage, StoredRecipient, ZoneStore } from "../../core/store-port.ts";
 import type { Resolver } from "../../dns.ts";
 import type { Domain, TlsSession } from "../../core/model.ts";
+import type { TlsPolicyName } from "../../core/destination-store.ts";
 import type { Logger } from "../../log.ts";
 import { resolveNextHops, type Hop, type HopResult } from "./hops.ts";
 import { classifyReply, type DeliveryOutcome } from "./outcome.ts";
@@ -63,6 +64,8 @@ interface CachedMessage { message: StoredMessage; attachments: StoredAttachment[
 export function createDelivery(deps: DeliveryDeps) {
   const yieldToIo = createTurns(deps.callersWaiting);
   const hopCache = new Map<string, { result: HopResult; at: number }>();
+  /** The TLS policy last in force per MX host, by domain (for `queue destinations`). */
+  const tlsSeen = new Map<string, Record<string, TlsPolicyName>>();
   const messages = new Map<string, CachedMessage>();
   let cachedBytes = 0;
   async function hopsFor(domain: string): Promise<HopResult> {
@@ -91,6 +94,11 @@ export function createDelivery(deps: DeliveryDeps) {
       messages.delete(oldest);
     }
     return entry;
+  }
+
+  function remember(domain: string, decision: TlsDecision) {
+    if (tlsSeen.size >= MAX_CACHED_DOMAINS && !tlsSeen.has(domain)) tlsSeen.delete(tlsSeen.keys().next().value!);
+    tlsSeen.set(domain, Object.fromEntries(Object.entries(decision.perHost!).map(([h, p]) => [h, p.policy])));
   }
 
   /** The connection modes to try on `hop`: its DANE/MTA-STS policy (dane.ts), else the domain's (static routes). */
@@ -154,6 +162,7 @@ export function createDelivery(deps: DeliveryDeps) {
         ? { kind: hops.error.permanent ? "failed" : "deferred", permanent: hops.error.permanent, enhancedCode: hops.error.enhancedCode, message: hops.error.message }
         : null;
       const decision = "hops" in hops ? await deps.tlsPolicy.decide(domain, hops.hops) : null;
+      if (decision?.perHost) remember(domain, decision);
       const worker = async () => {
         for (let r = queue.shift(); r; r = queue.shift()) {
           const built = await yieldToIo(domain);
@@ -179,6 +188,8 @@ export function createDelivery(deps: DeliveryDeps) {
       const r = await hopsFor(domain);
       return "hops" in r ? r.hops.filter((h) => !h.isStaticRoute).map((h) => h.host) : [];
     },
+    /** Each MX host of `domain` with the TLS policy last in force for it ({} before its first attempt or for a route). */
+    tlsPoliciesOf: (domain: string): Record<string, TlsPolicyName> => tlsSeen.get(domain) ?? {},
     forget(messageId: string) {
       const e = messages.get(messageId);
       if (e) { cachedBytes -= e.bytes; messages.delete(messageId); }

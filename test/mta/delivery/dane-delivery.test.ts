@@ -12,6 +12,7 @@ import { issued, selfSigned, sha256, testCa, tlsaText } from "../../helpers/dane
 import { until } from "../../helpers/tls-setup.ts";
 import { createSystemResolver } from "../../../src/dns.ts";
 import type { MessageEvent, Principal } from "../../../src/core/model.ts";
+import { destinationView } from "../../../src/mta/queue/destination-view.ts";
 
 const NET = `127.42.${1 + Math.floor(Math.random() * 250)}`;
 const CASES = ["ee", "bad", "ta", "bogus", "plain", "slow"] as const;
@@ -108,6 +109,13 @@ describe("DANE with a validating resolver (auto)", () => {
     expect(e!.description).toMatch(/DANE: the TLSA look-up for mx-slow\.dane\.test (failed|is bogus)/);
     expect(sinks.slow.connections).toBe(0);
   }, 40_000);
+
+  test("queue destinations shows the TLS policy in force per MX", async () => {
+    const view = () => destinationView({ store: t.app.store, shaping: t.app.mta.shaping, routes: {}, now: () => Date.now() });
+    const mx = await until("published TLS policies", async () => (await view()).flatMap((d) => d.mx), (m) => m.length >= 3, 20);
+    expect(mx).toEqual(expect.arrayContaining([{ host: "mx-ee.dane.test", tls_policy: "dane" }, { host: "mx-bad.dane.test", tls_policy: "dane" },
+      { host: "mx.plain.test", tls_policy: "opportunistic" }]));
+  }, 30_000);
 
   test("an unsigned zone: delivered with opportunistic TLS, no DANE", async () => {
     const e = await firstOf(t, "rcpt@plain.test", "delivered");
