@@ -15,6 +15,7 @@ import type { TemplateRepo } from "./template-model.ts";
 import type { ListRepo } from "./list-model.ts";
 import type { DestinationQueueStore } from "./destination-store.ts";
 import type { EgressCounterStore } from "./egress/counter-port.ts";
+import type { TlsReportStore } from "./tls-report-port.ts";
 
 export type * from "./records.ts";
 export type * from "./receiver-report.ts";
@@ -38,7 +39,7 @@ export interface SendControlStore {
 }
 
 /** Account, keys, domains, credentials and webhook targets: the data every zone shares. */
-export interface ControlStore extends InboundRuleStore, SendControlStore, EgressCounterStore {
+export interface ControlStore extends InboundRuleStore, SendControlStore, EgressCounterStore, TlsReportStore {
   getAccount(): Promise<Account | null>;
   createAccount(a: Account & { secret: string }): Promise<void>;
   /** The server-wide HMAC secret for VERP and tracking tokens. */

@@ -7,7 +7,8 @@ import { join } from "node:path";
 
 const ROOT = join(import.meta.dir, "../..");
 const PORT_FILES = ["src/core/store-port.ts", "src/core/template-model.ts", "src/core/list-model.ts", "src/core/inbound/model.ts", "src/core/retention-port.ts",
-  "src/core/destination-store.ts", "src/core/egress/counter-port.ts", "src/core/receiver-report.ts", "src/core/bot-memory-port.ts"];
+  "src/core/destination-store.ts", "src/core/egress/counter-port.ts", "src/core/receiver-report.ts", "src/core/bot-memory-port.ts",
+  "src/core/tls-report-port.ts"];
 
 test("every port method is exercised by the store contract", () => {
   const methods = new Set<string>(["zone", "zoneNames"]);

@@ -4,6 +4,7 @@ import type { Store } from "../../src/core/store-port.ts";
 import { zoneContract } from "./contract-zone.ts";
 import { controlContract } from "./contract-control.ts";
 import { egressContract } from "./contract-egress.ts";
+import { tlsReportContract } from "./contract-tls-report.ts";
 import { outboxContract } from "./contract-outbox.ts";
 import { contentContract } from "./contract-content.ts";
 import { sendControlContract } from "./contract-send-controls.ts";
@@ -38,6 +39,7 @@ export function runStoreContract(name: string, openStore: () => Store | Promise<
     retentionContract(makeStore);
     opsContract(makeStore);
     egressContract(makeStore, openPeer);
+    tlsReportContract(makeStore, openPeer);
     tlsStateContract(makeStore, openPeer);
     const withDomain = async (store: Store, zone = "us") => store.control.insertDomain({ name: `d${Math.random().toString(36).slice(2, 8)}.test`, zone,
       wildcard: false, dkimSelector: "s1", keys: [], validation: true, botDetection: true, openTracking: false, clickTracking: false,

@@ -6,12 +6,14 @@ import { SETTING_COLUMNS, toDomain, toKey, toWebhook } from "../sqlite/control.t
 import { exec, one, rows, type Sql } from "./db.ts";
 import { createControlExtras } from "./control-extras.ts";
 import { createEgressCounters } from "./egress-counters.ts";
+import { createTlsReportCounts } from "./tls-report-counts.ts";
 import { createSendControlStore } from "./send-controls.ts";
 
 export function createControlStore(sql: Sql): ControlStore {
   return {
     ...createControlExtras(sql),
     ...createEgressCounters(sql),
+    ...createTlsReportCounts(sql),
     ...createSendControlStore(sql),
     async getAccount() {
       const r = await one(sql, "SELECT * FROM account LIMIT 1");

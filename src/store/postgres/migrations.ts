@@ -2,6 +2,7 @@
 // edit a shipped entry: add a new one. Each schema records what it applied in schema_migrations
 // (db.ts migrate). The first entries are the SQLite schema as it stood when this engine was
 // written; timestamps are BIGINT milliseconds, JSON is TEXT (written and read as the SQLite engine does).
+import { DANE_CONTROL_MIGRATIONS } from "./migrations-dane.ts";
 
 export const CONTROL_SCHEMA = "control";
 export const zoneSchema = (zone: string) => `zone_${zone}`;
@@ -92,6 +93,7 @@ export const CONTROL_MIGRATIONS: string[] = [
   // TLS state shared by every node (src/tls): the ACME account key, the certificate and its key,
   // and open HTTP-01 answers (any node may receive the CA's request), by name.
   `CREATE TABLE tls_items (name TEXT PRIMARY KEY, content TEXT NOT NULL, updated_at BIGINT NOT NULL);`,
+  ...DANE_CONTROL_MIGRATIONS,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

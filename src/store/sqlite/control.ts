@@ -7,6 +7,7 @@ import { createInboundRuleStore } from "./inbound-rules.ts";
 import { createSendControlStore } from "./send-controls.ts";
 import { createSessionStatements } from "./sessions.ts";
 import { createEgressCounters } from "./egress-counters.ts";
+import { createTlsReportCounts } from "./tls-report-counts.ts";
 
 type Row = Record<string, unknown>;
 
@@ -48,6 +49,7 @@ export function createControlStore(db: Database): ControlStore {
     ...createSendControlStore(db),
     ...createSessionStatements(db),
     ...createEgressCounters(db),
+    ...createTlsReportCounts(db),
     async getAccount() {
       const r = db.query("SELECT * FROM account LIMIT 1").get() as Row | null;
       return r ? { id: r.id as number, webhookSigningKey: r.webhook_signing_key as string, createdAt: r.created_at as number } : null;

@@ -1,5 +1,6 @@
 // Ordered, append-only schema migrations, embedded in the binary. Never edit a shipped entry:
 // add a new one. `user_version` records how many have been applied.
+import { DANE_CONTROL_MIGRATIONS } from "./migrations-dane.ts";
 
 export const CONTROL_MIGRATIONS: string[] = [
   `CREATE TABLE account (
@@ -90,6 +91,7 @@ export const CONTROL_MIGRATIONS: string[] = [
    ALTER TABLE domains ADD COLUMN pool TEXT NOT NULL DEFAULT '';`,
   // TLS state shared by nodes (src/tls): account key, certificate, HTTP-01 answers by name.
   `CREATE TABLE tls_items (name TEXT PRIMARY KEY, content TEXT NOT NULL, updated_at INTEGER NOT NULL);`,
+  ...DANE_CONTROL_MIGRATIONS,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [
