@@ -13,6 +13,7 @@ import { registerEventWebhook } from "./commands/event-webhook.ts";
 import { registerBackup } from "./commands/backup.ts";
 import { registerEgress } from "./commands/egress.ts";
 import { registerTls } from "./commands/tls.ts";
+import { registerTlsRpt } from "./commands/tls-rpt.ts";
 import { exitCodeFor } from "./output.ts";
 import { release } from "./version.ts";
 
@@ -36,6 +37,7 @@ export function buildProgram(argv: string[] = []): Command {
   registerBackup(program);
   registerEgress(program);
   registerTls(program);
+  registerTlsRpt(program);
   // Global flags work after the command too: every subcommand knows them.
   const addGlobals = (cmd: Command) => {
     for (const sub of cmd.commands) {

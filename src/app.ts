@@ -38,6 +38,7 @@ import { createTemplateStore } from "./core/templates.ts";
 import { createTemplateService } from "./core/template-service.ts";
 import { createListService } from "./core/list-service.ts";
 import { createHealth } from "./health.ts";
+import { createTlsReporting } from "./mta/tls-report/setup.ts";
 import { createEventPipeline } from "./webhooks/pipeline.ts";
 import { createInboundMail } from "./inbound/receive/index.ts";
 import { createInboundListener, splitHostPort } from "./inbound/listener.ts";
@@ -168,6 +169,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
 
   // One certificate for the HTTP listener and inbound STARTTLS (src/tls); null without [tls].
   const tls = createTls({ config, now, log: log.child("tls"), shared: sharedControl ? store.tls : undefined });
+  const tlsReporter = createTlsReporting({ config, store, resolver, now, log: log.child("tls-rpt"), sender, counter: mta.tlsSessions, hostname: mtaHostname });
   const health = createHealth({ store, now, zone: config.server.zone, openConnections: () => mta.pool.stats().open, recent: recentErrors, metrics,
     disk: disk.state, tls: tls ? () => tls.provider.health() : undefined, dane: mta.dane.health });
 
@@ -207,6 +209,8 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     config, store, log, now, resolver, metrics, access, domains, sender, mta, http, surfaces, mtaHostname, codec, newAccountKey,
     suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules, nodes, receiverReports, retention, egress,
     tls, secret,
+    /** TLS-RPT as a sender (null unless [mta] tls_reports): `postern tls-rpt send` calls its sendDay. */
+    tlsReporter,
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */
     async start(): Promise<Record<string, string>> {
       // One process per node id: a starting node takes back its own claims at once (scheduler.start).
@@ -220,6 +224,8 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       const listening = server.start();
       const smtp = await inbound.listen();
       mta.dane.start();
+      mta.tlsSessions?.start();
+      tlsReporter?.start();
       await mta.scheduler.start();
       events.start();
       retention.start();
@@ -237,6 +243,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
       // The listeners stay open meanwhile, answering new work 503 / 421; what is in flight finishes.
       while ((requestLoad.open() > 0 || inbound.busy() > 0) && now() < deadline) await Bun.sleep(20);
       await tls?.stop();
+      tlsReporter?.stop();
       await mta.stop(deadline);
       if (server) {
         await server.stop(true);

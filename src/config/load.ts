@@ -24,7 +24,7 @@ export interface Config {
     max_connections: number; max_connections_per_host: number; messages_per_connection: number; signing_workers: number;
     routes: Record<string, string>;
     /** Outbound DANE (docs/outbound-tls.md). */
-    dane: "auto" | "on" | "off"; dnssec_broken_probe: string;
+    dane: "auto" | "on" | "off"; dnssec_broken_probe: string; tls_reports: boolean; tls_reports_from: string;
     /** [mta.shaping] (src/config/shaping.ts). */
     shaping: ShapingConfig;
     /** [mta.egress.NAME] sources and [mta.pools.NAME] pools (config/egress.ts). */

@@ -67,6 +67,8 @@ export const KEYS: KeyDef[] = [
   k("mta", "signing_workers", "int", 1, "worker threads that compose and DKIM-sign outgoing mail, at a lower CPU priority than the main thread (accepting, SMTP); 1 (the default) takes RSA signing off the main thread; 0 signs on the main thread (a one-core machine)"),
   k("mta", "dane", "string", "auto", "outbound DANE (RFC 7672, docs/outbound-tls.md): \"auto\" uses it while the dns_servers resolver is proven to validate DNSSEC (probed at start and hourly), \"on\" always (no AD: opportunistic TLS), \"off\" never"),
   k("mta", "dnssec_broken_probe", "string", "dnssec-failed.org", "a name with deliberately broken signatures that a validating resolver must refuse (SERVFAIL); empty: only the root DNSKEY probe"),
+  k("mta", "tls_reports", "bool", false, "send TLS-RPT reports (RFC 8460) once a day to each receiving domain whose _smtp._tls record asks for them (by mail or HTTPS); turn on in one node only"),
+  k("mta", "tls_reports_from", "string", "", "the address TLS-RPT mail comes from (its domain must be a sending domain here); empty: tls-reports@<the first active domain>", '"tls-reports@example.com"'),
   k("mta", "routes", "table", {}, "static routes that override MX, like Postfix transport maps: \"domain\" = \"host:port\", \"*\" = smarthost", '"example.org" = "127.0.0.1:2526"'),
   k("smtp", "listen", "string", "127.0.0.1:2525", "inbound: bounces (DSN), complaints (ARF), authenticated submission"),
   k("smtp", "allow_insecure_auth", "bool", false, "AUTH without TLS only from loopback, unless this is true"),

@@ -4,6 +4,7 @@ import type { Config } from "../config/load.ts";
 import type { Store } from "../core/store-port.ts";
 import { createDnssecClient, type DnssecClient, type Resolver } from "../dns.ts";
 import { createDaneState } from "./delivery/dane-state.ts";
+import { createTlsSessionCounter } from "./tls-report/sessions.ts";
 import type { Logger } from "../log.ts";
 import type { DkimKey } from "../core/model.ts";
 import type { TokenCodec } from "../tracking/token.ts";
@@ -64,13 +65,15 @@ export function createMta(deps: MtaDeps) {
   const dnssec = deps.dnssec ?? createDnssecClient(config.mta.dns_servers, { now });
   const dane = createDaneState({ mode: config.mta.dane, probe: () => dnssec.probe(config.mta.dnssec_broken_probe),
     onChange: (h) => deps.log.info("DANE", { ...h }) });
+  // TLS-RPT ([mta] tls_reports): sessions counted per policy domain and MX host.
+  const tlsSessions = config.mta.tls_reports ? createTlsSessionCounter({ store, now }) : null;
   const delivery = createDelivery({
     resolver: deps.resolver, routes: config.mta.routes, pool, builder,
     tlsPolicy: createTlsPolicy({ resolver: deps.resolver, now, dane: { active: dane.active, forHost: dnssec.forHost } }), now, log: deps.log,
     verp: { secret: deps.secret, bounceDomain: config.mta.bounce_domain },
     domainOf: (name) => store.control.getDomain(name),
     holdOf: createHoldCheck({ store, now, domainOf: (name) => store.control.getDomain(name) }),
-    callersWaiting: deps.requestLoad?.busy, egress,
+    callersWaiting: deps.requestLoad?.busy, egress, ...(tlsSessions ? { onTlsSession: tlsSessions.record } : {}),
   });
   const scheduler = createScheduler({
     store, delivery, now, log: deps.log, recorder: deps.recorder, lease: { owner: deps.nodeId, leaseMs: config.server.claim_lease },
@@ -84,9 +87,12 @@ export function createMta(deps: MtaDeps) {
     pool, delivery, scheduler, shaping,
     /** Whether DANE is in force and why (/healthz, the doctor's dnssec check); `dane.start()` probes now and hourly. */
     dane,
+    /** TLS sessions counted for TLS-RPT (null unless [mta] tls_reports). */
+    tlsSessions,
     /** Stops delivery; with a deadline, connections still busy past it are closed (their recipients stay queued). */
     async stop(deadline?: number) {
       dane.stop();
+      await tlsSessions?.stop();
       await scheduler.stop(deadline, () => pool.abortAll());
       pool.closeAll();
       builder.close();

@@ -13,6 +13,7 @@ import type { Pool } from "./pool.ts";
 import type { TlsDecision, TlsPolicy } from "./tls-policy.ts";
 import type { ClientOptions, SmtpError } from "./smtp-client.ts";
 import { smtpError } from "./smtp-wire.ts";
+import { resultTypeOf, type TlsSessionFact } from "../tls-report/sessions.ts";
 import { encodeReturnPath } from "../../inbound/verp.ts";
 import { bounceDomainFor } from "../../core/domain-dns.ts";
 import { decodeContent } from "../../core/content.ts";
@@ -47,6 +48,8 @@ export interface DeliveryDeps {
   callersWaiting?: () => boolean;
   /** Picks each attempt's egress source (address and EHLO name) from the message's pool; absent: the machine's default. */
   egress?: EgressSelector;
+  /** Each TLS session's outcome under its MX host's policy (TLS-RPT, src/mta/tls-report/sessions.ts). */
+  onTlsSession?: (f: TlsSessionFact) => void;
 }
 
 /**
@@ -112,21 +115,28 @@ export function createDelivery(deps: DeliveryDeps) {
     local?: LocalEnd): Promise<AttemptOutcome> {
     let last: SmtpError | null = null;
     let daneFailed = false;
+    const domain = rcpt.slice(rcpt.lastIndexOf("@") + 1);
+    const session = (hop: Hop, result: string) => {
+      const policy = decision.perHost?.[hop.host]?.policy;
+      if (policy) deps.onTlsSession?.({ domain, mxHost: hop.host, policy, result });
+    };
     for (const hop of decision.hops) {
       const policy = decision.perHost?.[hop.host];
       // RFC 7672 §2.1.1: a bogus or failed TLSA look-up: this host waits, another MX may still take the mail.
-      if (policy && "defer" in policy) { last = smtpError("ETLS", policy.defer, "STARTTLS"); continue; }
+      if (policy && "defer" in policy) { last = smtpError("ETLS", policy.defer, "STARTTLS"); session(hop, "dnssec-invalid"); continue; }
       const dane = policy && "records" in policy ? { records: policy.records, names: policy.names, now: deps.now() } : undefined;
       for (const mode of modesFor(hop, decision)) {
         let client;
         try { client = await deps.pool.acquire(hop, mode, local, dane); } catch (err) {
           last = err as SmtpError;
           if (mode === "dane" && last.code === "ETLS") daneFailed = true;
+          if (last.code === "ETLS" && mode !== "opportunistic") session(hop, resultTypeOf(policy && "tls" in policy ? policy.policy : "opportunistic", last.message));
           if ((err as SmtpError).code === "ETLS" && mode === "opportunistic") continue; // RFC 7435: fall back to cleartext
           break;
         }
         try {
           const res = await client.send(from, [rcpt], bytes);
+          if (client.isSecure && client.sent === 1) session(hop, "success"); // a session is a connection, whatever it carries
           const refused = res.rejected[0];
           const facts = { mx: hop.host, tls: client.tlsInfo ?? false, ...(client.localIp ? { sendingIp: client.localIp } : {}) };
           if (refused) return { ...classifyReply({ responseCode: refused.code, response: refused.response, command: "RCPT TO" }), ...facts };
