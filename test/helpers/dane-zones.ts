@@ -8,7 +8,8 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-export interface MxSpec { label: string; address: string; tlsa?: string }
+/** `tlsrpt`: the TXT of `_smtp._tls.<label>.dane.test` (RFC 8460 §3). */
+export interface MxSpec { label: string; address: string; tlsa?: string; tlsrpt?: string }
 
 function run(dir: string, argv: string[]): string {
   const r = spawnSync(argv[0]!, argv.slice(1), { cwd: dir, encoding: "utf8" });
@@ -38,6 +39,7 @@ export function buildZones(dir: string, mxs: MxSpec[], plainMx: string): { files
   for (const m of mxs) {
     dane += `${m.label}.dane.test. MX 10 mx-${m.label}.dane.test.\nmx-${m.label}.dane.test. A ${m.address}\n`;
     if (m.tlsa) dane += `_25._tcp.mx-${m.label}.dane.test. TLSA ${m.tlsa}\n`;
+    if (m.tlsrpt) dane += `_smtp._tls.${m.label}.dane.test. TXT "${m.tlsrpt}"\n`;
   }
   // mx-slow's TLSA name lives in a child zone whose server never answers (an insecure delegation).
   dane += "_tcp.mx-slow.dane.test. NS ns-slow.dane.test.\nns-slow.dane.test. A 127.0.0.1\n";

@@ -13,11 +13,15 @@ import { until } from "../../helpers/tls-setup.ts";
 import { createSystemResolver } from "../../../src/dns.ts";
 import type { MessageEvent, Principal } from "../../../src/core/model.ts";
 import { destinationView } from "../../../src/mta/queue/destination-view.ts";
+import { dayOf } from "../../../src/mta/tls-report/report.ts";
+import { gunzipSync } from "node:zlib";
 
 const NET = `127.42.${1 + Math.floor(Math.random() * 250)}`;
 const CASES = ["ee", "bad", "ta", "bogus", "plain", "slow"] as const;
 const addr = (c: (typeof CASES)[number]) => `${NET}.${CASES.indexOf(c) + 1}`;
 
+/** TLS-RPT reports of ee. and bad.dane.test go by mail to the unsigned zone's sink. */
+const RUA = "v=TLSRPTv1; rua=mailto:reports@plain.test";
 const certDir = mkdtempSync(join(tmpdir(), "postern-dane-"));
 let world: DaneWorld;
 const sinks = {} as Record<(typeof CASES)[number], Sink>;
@@ -28,8 +32,8 @@ beforeAll(async () => {
   const ca = testCa(certDir, "ca");
   const ta = issued(certDir, "ta", "ca", "mx-ta.dane.test");
   world = await startDaneWorld([
-    { label: "ee", address: addr("ee"), tlsa: tlsaText(3, 1, 1, sha256(ee.spki)) },
-    { label: "bad", address: addr("bad"), tlsa: tlsaText(3, 1, 1, sha256(ee.spki)) }, // the sink presents another key
+    { label: "ee", address: addr("ee"), tlsa: tlsaText(3, 1, 1, sha256(ee.spki)), tlsrpt: RUA },
+    { label: "bad", address: addr("bad"), tlsa: tlsaText(3, 1, 1, sha256(ee.spki)), tlsrpt: RUA }, // the sink presents another key
     { label: "ta", address: addr("ta"), tlsa: tlsaText(2, 1, 1, sha256(ca.spki)) },
     { label: "bogus", address: addr("bogus"), tlsa: tlsaText(3, 1, 1, sha256(ee.spki)) }, // its signature is corrupted
     { label: "slow", address: addr("slow") }, // its TLSA name is served by a server that never answers
@@ -45,9 +49,9 @@ afterAll(async () => {
   rmSync(certDir, { recursive: true, force: true });
 });
 
-async function appOn(resolver: string, mode: string): Promise<TestApp> {
+async function appOn(resolver: string, mode: string, extra = ""): Promise<TestApp> {
   const t = await makeTestApp({
-    toml: `dns_servers = ["${resolver}"]\ndane = "${mode}"\ndnssec_broken_probe = "broken.test"\n`,
+    toml: `dns_servers = ["${resolver}"]\ndane = "${mode}"\ndnssec_broken_probe = "broken.test"\n${extra}`,
     resolver: createSystemResolver([resolver]),
   });
   await t.app.mta.dane.probe();
@@ -61,6 +65,14 @@ async function send(t: TestApp, to: string[]) {
     envelopes: to.map((email) => ({ to: [{ email }], subject: "dane", text: "t" })) });
 }
 
+/** The part of `type` in a multipart message: its filename and decoded base64 body (mailparser does not run under Bun). */
+function attachmentOf(raw: string, type: string): { filename: string; content: Buffer } {
+  const boundary = /boundary="([^"]+)"/.exec(raw)![1]!;
+  const part = raw.split(`--${boundary}`).find((p) => p.includes(`Content-Type: ${type}`))!;
+  const [head, ...body] = part.split(/\r?\n\r?\n/);
+  return { filename: /filename="([^"]+)"/.exec(head!)![1]!, content: Buffer.from(body.join("").replace(/\s+/g, ""), "base64") };
+}
+
 const eventsOf = async (t: TestApp, email: string): Promise<MessageEvent[]> =>
   t.app.store.zone("us").searchEvents({ recipient: email, limit: 50, ascending: true });
 const firstOf = async (t: TestApp, email: string, type: string) =>
@@ -69,7 +81,7 @@ const firstOf = async (t: TestApp, email: string, type: string) =>
 describe("DANE with a validating resolver (auto)", () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await appOn(world.validating, "auto");
+    t = await appOn(world.validating, "auto", "tls_reports = true\n");
     await send(t, CASES.map((c) => (c === "plain" ? "rcpt@plain.test" : `rcpt@${c}.dane.test`)));
   }, 30_000);
   afterAll(async () => { await t?.close(); });
@@ -116,6 +128,29 @@ describe("DANE with a validating resolver (auto)", () => {
     expect(mx).toEqual(expect.arrayContaining([{ host: "mx-ee.dane.test", tls_policy: "dane" }, { host: "mx-bad.dane.test", tls_policy: "dane" },
       { host: "mx.plain.test", tls_policy: "opportunistic" }]));
   }, 30_000);
+
+  test("tls-rpt: the day's report goes by mail to the address _smtp._tls names, gzip'd JSON in the RFC 8460 shape", async () => {
+    await firstOf(t, "rcpt@bad.dane.test", "deferred");
+    await firstOf(t, "rcpt@ee.dane.test", "delivered");
+    const before = sinks.plain.messages.length;
+    const sent = await t.app.tlsReporter!.sendDay(dayOf(Date.now()));
+    expect(sent).toEqual(expect.arrayContaining([{ domain: "ee.dane.test", to: "mailto:reports@plain.test", ok: true },
+      { domain: "bad.dane.test", to: "mailto:reports@plain.test", ok: true }]));
+    const mails = (await sinks.plain.waitFor(before + 2, 20_000)).slice(before).map((m) => m.raw.toString());
+    const reports = await Promise.all(mails.map(async (raw) => {
+      expect(raw).toMatch(/^TLS-Report-Submitter: mta\.test\r?$/m);
+      expect(raw).toMatch(/Content-Type: multipart\/report; report-type="tlsrpt"/);
+      const gz = attachmentOf(raw, "application/tlsrpt+gzip");
+      expect(gz.filename).toMatch(/^mta\.test!(ee|bad)\.dane\.test!\d+!\d+!.+\.json\.gz$/);
+      return JSON.parse(gunzipSync(gz.content).toString()) as { policies: { policy: Record<string, unknown>; summary: Record<string, number>; "failure-details": unknown[] }[] };
+    }));
+    const ee = reports.flatMap((r) => r.policies).find((p) => p.policy["policy-domain"] === "ee.dane.test")!;
+    expect(ee.policy).toMatchObject({ "policy-type": "tlsa", "mx-host": ["mx-ee.dane.test"] });
+    expect(ee.summary["total-successful-session-count"]).toBeGreaterThanOrEqual(1);
+    const bad = reports.flatMap((r) => r.policies).find((p) => p.policy["policy-domain"] === "bad.dane.test")!;
+    expect(bad.summary).toMatchObject({ "total-successful-session-count": 0 });
+    expect(bad["failure-details"]).toContainEqual(expect.objectContaining({ "result-type": "validation-failure", "receiving-mx-hostname": "mx-bad.dane.test" }));
+  }, 40_000);
 
   test("an unsigned zone: delivered with opportunistic TLS, no DANE", async () => {
     const e = await firstOf(t, "rcpt@plain.test", "delivered");
