@@ -17,7 +17,7 @@ import { dayOf } from "../../../src/mta/tls-report/report.ts";
 import { gunzipSync } from "node:zlib";
 
 const NET = `127.42.${1 + Math.floor(Math.random() * 250)}`;
-const CASES = ["ee", "bad", "ta", "bogus", "plain", "slow"] as const;
+const CASES = ["ee", "bad", "ta", "bogus", "plain", "slow", "pkix"] as const;
 const addr = (c: (typeof CASES)[number]) => `${NET}.${CASES.indexOf(c) + 1}`;
 
 /** TLS-RPT reports of ee. and bad.dane.test go by mail to the unsigned zone's sink. */
@@ -37,9 +37,10 @@ beforeAll(async () => {
     { label: "ta", address: addr("ta"), tlsa: tlsaText(2, 1, 1, sha256(ca.spki)) },
     { label: "bogus", address: addr("bogus"), tlsa: tlsaText(3, 1, 1, sha256(ee.spki)) }, // its signature is corrupted
     { label: "slow", address: addr("slow") }, // its TLSA name is served by a server that never answers
+    { label: "pkix", address: addr("pkix"), tlsa: tlsaText(1, 1, 1, sha256(ca.spki)) }, // PKIX-EE: unusable for SMTP (RFC 7672 §3.1.3)
   ], addr("plain"));
   const tlsOf: Record<string, { key: string; cert: string } | undefined> = {
-    ee, bad: stranger, ta: { key: ta.key, cert: ta.cert + ca.cert }, bogus: ee, slow: ee, plain: undefined };
+    ee, bad: stranger, ta: { key: ta.key, cert: ta.cert + ca.cert }, bogus: ee, slow: ee, plain: undefined, pkix: undefined };
   for (const c of CASES) sinks[c] = await startSink({ host: addr(c), port: 25, ...(tlsOf[c] ? { tls: tlsOf[c] } : {}) });
 }, 60_000);
 
@@ -151,6 +152,11 @@ describe("DANE with a validating resolver (auto)", () => {
     expect(bad.summary).toMatchObject({ "total-successful-session-count": 0 });
     expect(bad["failure-details"]).toContainEqual(expect.objectContaining({ "result-type": "validation-failure", "receiving-mx-hostname": "mx-bad.dane.test" }));
   }, 40_000);
+
+  test("only unusable TLSA records (usage 1): as if none, delivered with opportunistic TLS", async () => {
+    const e = await firstOf(t, "rcpt@pkix.dane.test", "delivered");
+    expect(e!.tls).toMatchObject({ dane: "none" });
+  });
 
   test("an unsigned zone: delivered with opportunistic TLS, no DANE", async () => {
     const e = await firstOf(t, "rcpt@plain.test", "delivered");
