@@ -17,6 +17,7 @@ import { registerAlerts } from "./commands/alerts.ts";
 import { registerAudit } from "./commands/audit.ts";
 import { registerUser } from "./commands/user.ts";
 import { registerDoctor } from "./commands/doctor.ts";
+import { registerTlsRpt } from "./commands/tls-rpt.ts";
 import { exitCodeFor } from "./output.ts";
 import { release } from "./version.ts";
 
@@ -44,6 +45,7 @@ export function buildProgram(argv: string[] = []): Command {
   registerAudit(program);
   registerUser(program);
   registerDoctor(program);
+  registerTlsRpt(program);
   // Global flags work after the command too: every subcommand knows them.
   const addGlobals = (cmd: Command) => {
     for (const sub of cmd.commands) {

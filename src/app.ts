@@ -40,6 +40,7 @@ import { createTemplateStore } from "./core/templates.ts";
 import { createTemplateService } from "./core/template-service.ts";
 import { createListService } from "./core/list-service.ts";
 import { createHealth } from "./health.ts";
+import { createTlsReporting } from "./mta/tls-report/setup.ts";
 import { createEventPipeline } from "./webhooks/pipeline.ts";
 import { createInboundMail } from "./inbound/receive/index.ts";
 import { createInboundListener, splitHostPort } from "./inbound/listener.ts";
@@ -183,9 +184,9 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     templateService, lists, receiverReports, egress, alerts, trackingHosts, doctor, dkimKeys };
 
   const interactions = createInteractionRecorder({ store, recorder, detector, now });
-
+  const tlsReporter = createTlsReporting({ config, store, resolver, now, log: log.child("tls-rpt"), sender, counter: mta.tlsSessions, hostname: mtaHostname });
   const health = createHealth({ store, now, zone: config.server.zone, openConnections: () => mta.pool.stats().open, recent: recentErrors, metrics,
-    disk: disk.state, tls: tls ? () => tls.provider.health() : undefined });
+    disk: disk.state, tls: tls ? () => tls.provider.health() : undefined, dane: mta.dane.health });
 
   const surfaces = {
     sendgrid: createSendgridSurface(surfaceDeps), mailgun: createMailgunSurface(surfaceDeps),
@@ -220,13 +221,13 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     getDomain: domains.get, interactions, receiverReports, inbound: inboundMail.listener, zones: zoneDirectory });
 
   // What looks after the mail out there on timers: started after delivery, stopped first.
-  const watchers = [alerts, trackingHosts, doctor, dkimKeys];
+  const watchers = [alerts, trackingHosts, doctor, dkimKeys, ...(tlsReporter ? [tlsReporter] : [])];
   let server: ReturnType<typeof createHttpsListener> | null = null;
   let serveLease: ServeLease | null = null;
   return {
     config, store, log, now, resolver, metrics, access, audit, team, domains, sender, mta, http, surfaces, mtaHostname, codec, newAccountKey,
     suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules, nodes, receiverReports, retention, egress,
-    tls, secret, alerts, trackingHosts, doctor, dkimKeys,
+    tls, secret, alerts, trackingHosts, doctor, dkimKeys, tlsReporter, // tlsReporter: null unless [mta] tls_reports (`tls-rpt send`)
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */
     async start(): Promise<Record<string, string>> {
       // One process per node id: a starting node takes back its own claims at once (scheduler.start).
@@ -239,6 +240,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
           || requestLoad.around(() => http(req, srv.requestIP(req)?.address ?? "")) });
       const listening = server.start();
       const smtp = await inbound.listen();
+      mta.dane.start(); mta.tlsSessions?.start();
       await mta.scheduler.start();
       events.start();
       retention.start();

@@ -3,6 +3,11 @@
 // a MockResolver filled from a map. The real one speaks DNS itself (src/dns/): see wire.ts for why.
 import { createWireResolver } from "./dns/resolver.ts";
 import { serversFrom } from "./dns/servers.ts";
+import { createDaneLookup } from "./dns/dane-lookup.ts";
+import { probeDnssec } from "./dns/dnssec.ts";
+
+export type { DnssecProbe } from "./dns/dnssec.ts";
+export type { DaneDnsResult } from "./dns/dane-lookup.ts";
 
 export type { MxRecord, Resolver } from "./dns/types.ts";
 import type { MxRecord, Resolver } from "./dns/types.ts";
@@ -18,6 +23,14 @@ export function createSystemResolver(servers: string[] = [], opts: { now?: () =>
 }
 
 export { reverseName, reversedLabels } from "./dns/reverse.ts";
+/** DNSSEC through the same servers (a validating resolver's AD bit): MX hosts' DANE facts and the resolver probe. */
+export function createDnssecClient(servers: string[] = [], opts: { now?: () => number; timeoutMs?: number } = {}) {
+  const lookup = { servers: serversFrom(servers), timeoutMs: opts.timeoutMs ?? 5000 };
+  const dane = createDaneLookup({ ...lookup, now: opts.now ?? (() => Date.now()) });
+  return { forHost: dane.forHost, probe: (brokenName: string) => probeDnssec(lookup, brokenName) };
+}
+
+export type DnssecClient = ReturnType<typeof createDnssecClient>;
 
 /** A resolver filled from a map, for tests: `{ "example.com": { mx: [...], a: [...] } }`. */
 export interface MockZone {

@@ -8,7 +8,9 @@ import type { DiskState } from "./core/disk-guard.ts";
 export function createHealth(deps: { store: Store; now: () => number; zone: string; openConnections: () => number; recent: RecentErrors; metrics: Metrics;
   disk?: () => DiskState;
   /** The certificate's state ([tls]); absent without TLS. */
-  tls?: () => unknown }) {
+  tls?: () => unknown;
+  /** Outbound DANE: mode, whether in force, and why (src/mta/delivery/dane-state.ts). */
+  dane?: () => unknown }) {
   const { store } = deps;
   async function queueDepth(): Promise<number> {
     let n = 0;
@@ -28,6 +30,6 @@ export function createHealth(deps: { store: Store; now: () => number; zone: stri
     const disk = deps.disk?.();
     return { status: disk && !disk.ok ? "degraded" : "ok", zone: deps.zone, ...(disk && { disk: { free_bytes: disk.free_bytes, min_free_bytes: disk.min_free_bytes } }),
       queue: await queueDepth(), connections: deps.openConnections(), webhooks_pending: await webhooksPending(), last_errors: deps.recent.list(),
-      ...(deps.tls ? { tls: deps.tls() } : {}) };
+      ...(deps.tls ? { tls: deps.tls() } : {}), ...(deps.dane ? { dane: deps.dane() } : {}) };
   };
 }

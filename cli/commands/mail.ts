@@ -44,11 +44,12 @@ export function registerMail(program: Command) {
     ctx.out.print(zones, () => Object.entries(zones).map(([z, s]) => `${z}: queued ${s.queued}, deferred ${s.deferred}, due ${s.due}, delivered ${s.delivered}, failed ${s.failed}` +
       (s.byDomain.length ? `\n  ${s.byDomain.map((d) => `${d.domain} ${d.count}`).join(", ")}` : "")).join("\n"));
   }));
-  queue.command("destinations").description("each destination: waiting, in flight, concurrency now and at most, suspension, last throttle reply")
+  queue.command("destinations").description("each destination: waiting, in flight, concurrency now and at most, suspension, last throttle reply, TLS policy per MX (dane, mta-sts, opportunistic)")
     .action(action(async (ctx) => {
       const destinations = await (await admin(ctx)).destinations();
       ctx.out.print({ destinations }, () => table(destinations.map((d) => ({ ...d, provider: d.provider ?? "", suspended_until: d.suspended_until ?? "",
-        last_throttle: d.last_throttle ?? "" })), ["name", "provider", "waiting", "in_flight", "concurrency", "max_concurrency", "suspended_until", "last_throttle"]));
+        last_throttle: d.last_throttle ?? "", mx: d.mx.map((m) => `${m.host}:${m.tls_policy}`).join(" ") })),
+      ["name", "provider", "waiting", "in_flight", "concurrency", "max_concurrency", "suspended_until", "last_throttle", "mx"]));
     }));
   queue.command("list").description("recipients waiting for delivery").option("--limit <n>", "at most n rows", "100")
     .action(action(async (ctx, o: { limit: string }) => {

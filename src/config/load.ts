@@ -24,6 +24,8 @@ export interface Config {
     soft_bounce_limit: number; soft_bounce_window: number;
     max_connections: number; max_connections_per_host: number; messages_per_connection: number; signing_workers: number;
     routes: Record<string, string>;
+    /** Outbound DANE (docs/outbound-tls.md). */
+    dane: "auto" | "on" | "off"; dnssec_broken_probe: string; tls_reports: boolean; tls_reports_from: string;
     /** [mta.shaping] (src/config/shaping.ts). */
     shaping: ShapingConfig;
     /** [mta.egress.NAME] sources and [mta.pools.NAME] pools (config/egress.ts). */
@@ -174,6 +176,7 @@ function checkMeaning(cfg: Config, where: string, problems: string[]) {
   if (cfg.zones.remote[cfg.server.zone]) problems.push(`${where}: server.zone: "${cfg.server.zone}" cannot be served by another node`);
   for (const name of cfg.zones.names) if (!/^[a-z0-9-]{1,32}$/.test(name)) problems.push(`${where}: zones.names: "${name}" must be lower-case letters, digits or -`);
   for (const [dom, hop] of Object.entries(cfg.mta.routes)) if (!/^[^\s:]+(:\d{1,5})?$/.test(hop)) problems.push(`${where}: mta.routes."${dom}": expected host[:port], got "${hop}"`);
+  if (!["auto", "on", "off"].includes(cfg.mta.dane)) problems.push(`${where}: mta.dane: expected "auto", "on" or "off", got "${cfg.mta.dane}"`);
   if (cfg.storage.engine !== "sqlite" && cfg.storage.engine !== "postgres") problems.push(`${where}: storage.engine: expected "sqlite" or "postgres", got "${cfg.storage.engine}"`);
   if (cfg.storage.engine === "postgres" && !/^postgres(ql)?:\/\//.test(cfg.storage.postgres_url)) problems.push(`${where}: storage.postgres_url: engine "postgres" needs a postgres:// URL`);
   if (cfg.storage.control_url && !/^postgres(ql)?:\/\//.test(cfg.storage.control_url)) problems.push(`${where}: storage.control_url: expected a postgres:// URL or empty`);

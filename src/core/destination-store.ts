@@ -23,7 +23,12 @@ export interface DestinationSnapshot {
   throttledUntil: number | null;
   lastThrottle: string | null;
   lastThrottleAt: number | null;
+  /** The TLS policy last in force per MX host of its keys (src/mta/delivery/dane.ts); absent before #42. */
+  tlsPolicies?: Record<string, TlsPolicyName>;
 }
+
+/** Which TLS a delivery to an MX host used: DANE (RFC 7672), MTA-STS enforce (RFC 8461), or opportunistic. */
+export type TlsPolicyName = "dane" | "mta-sts" | "opportunistic";
 
 export interface PublishedDestination { owner: string; updatedAt: number; snapshot: DestinationSnapshot }
 

@@ -210,6 +210,9 @@ export type SuppressingList = "bounces" | "unsubscribes" | "complaints";
 /** A failure decided here without an attempt: a suppressed recipient at accept time, or a cancelled one. */
 export const isDrop = (e: Pick<MessageEvent, "type" | "reason">): boolean => e.type === "failed" && (e.reason === "suppressed" || e.reason === "cancelled");
 
+/** A delivery's TLS session as events report it; `dane`: "verified" (TLSA matched), "failed" (a TLSA mismatch), "none" (no DANE). */
+export interface TlsSession { version: string; cipher: string; dane: "verified" | "failed" | "none" }
+
 export interface MessageEvent {
   id: string;
   type: EventType;
@@ -250,8 +253,9 @@ export interface MessageEvent {
    * recorded (core/stats/firsts.ts), so unique counts are sums that outlive the events behind them.
    */
   firsts?: ("once" | "human" | "engaged" | "human-engaged")[];
-  /** Whether the delivery attempt ran over TLS, and its number (1 for the first). */
-  tls?: boolean;
+  /** Whether the delivery attempt ran over TLS (false, or the session: protocol, cipher, DANE outcome; `true` on events
+   *  recorded before #42), and its number (1 for the first). */
+  tls?: boolean | TlsSession;
   attempt?: number;
   /** A delivery attempt's local (source) address and its egress pool (docs/egress.md); no pool: a source in none. */
   sendingIp?: string;

@@ -28,6 +28,8 @@ export interface DestinationView {
   suspended_until: string | null;
   /** The last reply that lowered the concurrency or suspended the destination. */
   last_throttle: string | null;
+  /** Each MX host the destination was last sent to, with the TLS policy in force for it (docs/outbound-tls.md). */
+  mx: { host: string; tls_policy: "dane" | "mta-sts" | "opportunistic" }[];
 }
 
 /** The part of the queue administration (mta/queue/admin.ts) the console uses, per destination. */

@@ -21,6 +21,7 @@ import type { TeamStore } from "./team/store-port.ts";
 import type { AuditStore } from "./audit-port.ts";
 import type { BlocklistStore } from "./blocklist-port.ts";
 import type { DkimKeyStore } from "./dkim-key-port.ts";
+import type { TlsReportStore } from "./tls-report-port.ts";
 
 export type * from "./records.ts";
 export type * from "./receiver-report.ts";
@@ -45,7 +46,7 @@ export interface SendControlStore {
 
 /** Account, keys, domains, credentials and webhook targets: the data every zone shares. */
 export interface ControlStore extends InboundRuleStore, SendControlStore, EgressCounterStore, AlertStore,
-  TrackingHostStore, TeamStore, AuditStore, BlocklistStore, DkimKeyStore {
+  TrackingHostStore, TeamStore, AuditStore, BlocklistStore, DkimKeyStore, TlsReportStore {
   getAccount(): Promise<Account | null>;
   createAccount(a: Account & { secret: string }): Promise<void>;
   /** The server-wide HMAC secret for VERP and tracking tokens. */

@@ -20,6 +20,8 @@ export interface WireAnswer {
   ttl: number;
   /** How the answer came: "tcp" when the UDP answer was truncated. */
   via: "udp" | "tcp";
+  /** The AD bit (RFC 4035 §3.2.3): the resolver validated the answer. Meaningful only when asked with DO. */
+  ad: boolean;
 }
 
 export class DnsError extends Error {
@@ -30,12 +32,13 @@ export class DnsError extends Error {
 
 const MAX_UDP = 4096;
 
-function encodeQuestion(name: string, type: RecordType, id: number): Buffer {
+/** `dnssec`: sets DO (RFC 3225) and AD (RFC 6840 §5.7), asking a validating resolver to say whether it validated. */
+function encodeQuestion(name: string, type: RecordType, id: number, dnssec: boolean): Buffer {
   return dnsPacket.encode({
-    type: "query", id, flags: dnsPacket.RECURSION_DESIRED,
+    type: "query", id, flags: dnsPacket.RECURSION_DESIRED | (dnssec ? dnsPacket.AUTHENTIC_DATA : 0),
     questions: [{ type, name, class: "IN" }],
     // EDNS0: advertise a larger UDP buffer so most TXT answers need no TCP round trip.
-    additionals: [{ type: "OPT", name: ".", udpPayloadSize: MAX_UDP } as never],
+    additionals: [{ type: "OPT", name: ".", udpPayloadSize: MAX_UDP, flags: dnssec ? dnsPacket.DNSSEC_OK : 0 } as never],
   });
 }
 
@@ -87,23 +90,25 @@ function tcpExchange(server: DnsServer, query: Buffer, timeoutMs: number): Promi
 /** Keeps the answers of `type` reachable from `name` through the CNAME chain the server sent. */
 function answersFor(packet: DecodedPacket, name: string, type: RecordType): Answer[] {
   const all = packet.answers ?? [];
-  const names = new Set([name.toLowerCase().replace(/\.$/, "")]);
+  const norm = (n: string) => n.toLowerCase().replace(/\.$/, ""); // the root is "" either way
+  const names = new Set([norm(name)]);
   for (let i = 0; i < 8; i++) {
     const before = names.size;
-    for (const a of all) if (a.type === "CNAME" && names.has(a.name.toLowerCase())) names.add(String(a.data).toLowerCase());
+    for (const a of all) if (a.type === "CNAME" && names.has(norm(a.name))) names.add(norm(String(a.data)));
     if (names.size === before) break;
   }
-  return all.filter((a) => a.type === type && names.has(a.name.toLowerCase()));
+  return all.filter((a) => a.type === type && names.has(norm(a.name)));
 }
 
 /** Asks one server one question; throws DnsError with Node's codes for transport failures. */
-export async function exchange(server: DnsServer, name: string, type: RecordType, timeoutMs: number): Promise<WireAnswer> {
+export async function exchange(server: DnsServer, name: string, type: RecordType, timeoutMs: number, dnssec = false): Promise<WireAnswer> {
   const id = crypto.getRandomValues(new Uint16Array(1))[0]!; // unpredictable: a blind spoofer must guess it
-  const query = encodeQuestion(name, type, id);
+  const query = encodeQuestion(name, type, id, dnssec);
   let packet = await udpExchange(server, query, id, timeoutMs);
   const truncated = ((packet.flags ?? 0) & dnsPacket.TRUNCATED_RESPONSE) !== 0;
   if (truncated) packet = await tcpExchange(server, query, timeoutMs);
   const answers = answersFor(packet, name, type);
   const ttl = answers.length ? Math.min(...answers.map((a) => ("ttl" in a && a.ttl) || 0)) : 0;
-  return { rcode: (packet as { rcode?: string }).rcode ?? "NOERROR", answers, ttl, via: truncated ? "tcp" : "udp" };
+  const ad = ((packet.flags ?? 0) & dnsPacket.AUTHENTIC_DATA) !== 0;
+  return { rcode: (packet as { rcode?: string }).rcode ?? "NOERROR", answers, ttl, via: truncated ? "tcp" : "udp", ad };
 }

@@ -19,6 +19,7 @@ export interface ContextDeps {
   publishedKeys: DoctorContext["publishedKeys"];
   httpsTracking: boolean;
   blocklists: BlocklistZones;
+  dnssec: DoctorContext["dnssec"];
 }
 
 export function splitProbe(spec: string): { host: string; port: number } {
@@ -50,6 +51,6 @@ export function createDoctorContext(d: ContextDeps): DoctorContext {
   return {
     resolver: d.resolver, now: d.now, probeTimeoutMs: d.probeTimeoutMs, mtaHostname: d.mtaHostname,
     port25: splitProbe(d.port25Probe), serverAddresses, egress, publishedKeys: d.publishedKeys, httpsTracking: d.httpsTracking,
-    blocklists: createBlocklistLookup(d.resolver, d.blocklists),
+    blocklists: createBlocklistLookup(d.resolver, d.blocklists), dnssec: d.dnssec,
   };
 }

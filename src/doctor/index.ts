@@ -1,7 +1,7 @@
 // The doctor built from the config: the two injection points other rooms replace later are here,
 // `publishedKeys(domain)` (the keys a domain publishes: today its DKIM keys, later the key
 // lifecycle's published ones) and `trackingHostOf(domain)` (default `email.<domain>`, contract §13).
-import type { Resolver } from "../dns.ts";
+import { createDnssecClient, type Resolver } from "../dns.ts";
 import type { Domain, DkimKey } from "../core/model.ts";
 import type { BlocklistStore } from "../core/blocklist-port.ts";
 import { dkimRecordValue, publishedDkimKeys } from "../core/dkim-keys.ts";
@@ -13,7 +13,7 @@ import type { DomainSubject } from "./types.ts";
 export interface DoctorConfig {
   doctor: { interval: number; port25_probe: string; public_addresses: readonly string[] };
   blocklists: { ip_zones: readonly string[]; domain_zones: readonly string[]; spamhaus_dqs_key: string };
-  mta: { bounce_domain: string };
+  mta: { bounce_domain: string; dane: "auto" | "on" | "off"; dnssec_broken_probe: string; dns_servers: string[] };
   server: { public_url: string };
 }
 
@@ -56,6 +56,8 @@ export function createDoctorService(w: DoctorWiring) {
       resolver: w.resolver, now: w.now, probeTimeoutMs: w.probeTimeoutMs ?? 5000, mtaHostname: w.mtaHostname,
       port25Probe: w.config.doctor.port25_probe, publicAddresses: w.config.doctor.public_addresses, egressSources: w.egressSources,
       publishedKeys, httpsTracking: w.config.server.public_url.startsWith("https:"), blocklists: w.config.blocklists,
+      dnssec: { mode: w.config.mta.dane,
+        probe: () => createDnssecClient(w.config.mta.dns_servers, { timeoutMs: 2000 }).probe(w.config.mta.dnssec_broken_probe) },
     }),
   });
 }

@@ -10,9 +10,10 @@ import { dmarc } from "./checks/dmarc.ts";
 import { bounceMx } from "./checks/bounce-mx.ts";
 import { tracking } from "./checks/tracking.ts";
 import { blocklistDomain, blocklistIp } from "./checks/blocklist.ts";
+import { dnssec } from "./checks/dnssec.ts";
 
 export const CHECKS: readonly Check<unknown>[] = [
-  port25, ptr, ipv6, spfCheck, dkim, dmarc, bounceMx, tracking, blocklistIp, blocklistDomain,
+  port25, ptr, ipv6, dnssec, spfCheck, dkim, dmarc, bounceMx, tracking, blocklistIp, blocklistDomain,
 ] as Check<unknown>[];
 
 /** The check ids, in order, without repeats (blocklist is two checks, one per zone kind). */

@@ -46,6 +46,8 @@ export interface DoctorContext {
   publishedKeys(domain: string): Promise<{ selector: string; record: string; pending?: boolean }[]>;
   /** `[server] public_url` when it is https: the tracking check then verifies the host's certificate. */
   httpsTracking: boolean;
+  /** `[mta] dane` and a fresh probe of the resolver (root DNSKEY with AD, the broken name SERVFAIL). */
+  dnssec: { mode: "auto" | "on" | "off"; probe(): Promise<{ state: "on" | "off"; reason: string }> };
   /** The blocklist look-ups of this run (zone self-tests are asked once per run). */
   blocklists: BlocklistLookup;
 }

@@ -2,7 +2,9 @@
 // delivery steps and the scheduler loop.
 import type { Config } from "../config/load.ts";
 import type { Store } from "../core/store-port.ts";
-import type { Resolver } from "../dns.ts";
+import { createDnssecClient, type DnssecClient, type Resolver } from "../dns.ts";
+import { createDaneState } from "./delivery/dane-state.ts";
+import { createTlsSessionCounter } from "./tls-report/sessions.ts";
 import type { Logger } from "../log.ts";
 import type { DkimKey } from "../core/model.ts";
 import { signingKeys } from "../core/dkim-keys.ts";
@@ -37,6 +39,8 @@ export interface MtaDeps {
   nodeId: string;
   /** Open API requests: new deliveries start more slowly while callers wait. */
   requestLoad?: RequestLoad;
+  /** DNSSEC look-ups (DANE facts, resolver probe); default: through [mta] dns_servers. */
+  dnssec?: DnssecClient;
   /** The egress sources and pools ([mta.egress], [mta.pools]): each attempt binds to one. */
   egress?: EgressDirectory;
   /** The base of a domain's tracking links (core/tracking-hosts.ts linkBase); default server.public_url. */
@@ -61,26 +65,37 @@ export function createMta(deps: MtaDeps) {
     messagesPerConnection: config.mta.messages_per_connection });
   const builder = createBuilder(deps, keysFor);
   const egress = deps.egress ? createEgressSelector({ directory: deps.egress, counters: store.control, now, log: deps.log }) : undefined;
+  const dnssec = deps.dnssec ?? createDnssecClient(config.mta.dns_servers, { now });
+  const dane = createDaneState({ mode: config.mta.dane, probe: () => dnssec.probe(config.mta.dnssec_broken_probe),
+    onChange: (h) => deps.log.info("DANE", { ...h }) });
+  // TLS-RPT ([mta] tls_reports): sessions counted per policy domain and MX host.
+  const tlsSessions = config.mta.tls_reports ? createTlsSessionCounter({ store, now }) : null;
   const delivery = createDelivery({
     resolver: deps.resolver, routes: config.mta.routes, pool, builder,
-    tlsPolicy: createTlsPolicy({ resolver: deps.resolver, now }), now, log: deps.log,
+    tlsPolicy: createTlsPolicy({ resolver: deps.resolver, now, dane: { active: dane.active, forHost: dnssec.forHost } }), now, log: deps.log,
     verp: { secret: deps.secret, bounceDomain: config.mta.bounce_domain },
     domainOf: (name) => store.control.getDomain(name),
     holdOf: createHoldCheck({ store, now, domainOf: (name) => store.control.getDomain(name) }),
-    callersWaiting: deps.requestLoad?.busy, egress,
+    callersWaiting: deps.requestLoad?.busy, egress, ...(tlsSessions ? { onTlsSession: tlsSessions.record } : {}),
   });
   const scheduler = createScheduler({
     store, delivery, now, log: deps.log, recorder: deps.recorder, lease: { owner: deps.nodeId, leaseMs: config.server.claim_lease },
     policy: { schedule: config.mta.retry, lifetimeMs: config.mta.max_queue_lifetime },
     // Recipients beyond what the connections can carry would only wait, holding memory.
     maxInFlight: Math.max(100, config.mta.max_connections),
-    destinations: createDestinationTable({ shaping, routes: config.mta.routes, mxHostsOf: (d) => delivery.mxHostsOf(d), now,
+    destinations: createDestinationTable({ shaping, routes: config.mta.routes, mxHostsOf: (d) => delivery.mxHostsOf(d), now, tlsPoliciesOf: delivery.tlsPoliciesOf,
       onResolved: () => scheduler.poke() }),
   });
   return {
     pool, delivery, scheduler, shaping,
+    /** Whether DANE is in force and why (/healthz, the doctor's dnssec check); `dane.start()` probes now and hourly. */
+    dane,
+    /** TLS sessions counted for TLS-RPT (null unless [mta] tls_reports). */
+    tlsSessions,
     /** Stops delivery; with a deadline, connections still busy past it are closed (their recipients stay queued). */
     async stop(deadline?: number) {
+      dane.stop();
+      await tlsSessions?.stop();
       await scheduler.stop(deadline, () => pool.abortAll());
       pool.closeAll();
       builder.close();

@@ -36,7 +36,7 @@ test("queue destinations shows each destination while the server runs and after"
     }
     const gmail = rows.find((d) => d.name === "gmail");
     expect(gmail).toEqual({ name: "gmail", provider: "gmail", waiting: 2, in_flight: 0, concurrency: expect.any(Number), max_concurrency: 20,
-      suspended_until: null, last_throttle: null });
+      suspended_until: null, last_throttle: null, mx: [] }); // a static route: no MX, no TLS policy of its own
     expect(gmail.concurrency).toBeGreaterThanOrEqual(5);
     expect(rows.find((d) => d.name === `127.0.0.1:${sink.port}`)).toMatchObject({ provider: null, waiting: 1, max_concurrency: 20 });
     expect(cli("queue", "destinations").out).toMatch(/gmail\s+gmail\s+2\s+0\s+\d+\s+20/);

@@ -11,7 +11,8 @@ afterAll(async () => { await dns.stop(); });
 const ctx = (over: Partial<ContextDeps>) => createDoctorContext({
   resolver: createSystemResolver([dns.server]), now: () => 0, probeTimeoutMs: 500, mtaHostname: "mta.ctx.test", port25Probe: "mx.example:25",
   publicAddresses: [], egressSources: [], publishedKeys: async () => [], httpsTracking: false,
-  blocklists: { ip_zones: [], domain_zones: [], spamhaus_dqs_key: "" }, ...over });
+  blocklists: { ip_zones: [], domain_zones: [], spamhaus_dqs_key: "" },
+  dnssec: { mode: "off", probe: async () => ({ state: "off", reason: "not asked" }) }, ...over });
 
 test("the machine's default source is mta.hostname's A/AAAA; configured sources are their own address", async () => {
   const c = ctx({ egressSources: [{ address: null, ehlo: "mta.ctx.test" }, { address: "192.0.2.50", ehlo: "b.ctx.test" }] });

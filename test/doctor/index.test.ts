@@ -19,7 +19,7 @@ afterAll(async () => { await world.stop(); await store.close(); });
 
 const wiring = (over: Partial<DoctorWiring> = {}): DoctorWiring => ({
   config: { doctor: { interval: 0, port25_probe: "127.0.0.1:1", public_addresses: [] }, blocklists: { ip_zones: [], domain_zones: [], spamhaus_dqs_key: "" },
-    mta: { bounce_domain: "" }, server: { public_url: "http://127.0.0.1:8025" } },
+    mta: { bounce_domain: "", dane: "off", dnssec_broken_probe: "", dns_servers: [] }, server: { public_url: "http://127.0.0.1:8025" } },
   resolver: createSystemResolver([world.dns.server], { timeoutMs: 1000 }), now: () => Date.now(), mtaHostname: MTA,
   egressSources: [{ address: "127.0.0.5", ehlo: MTA }], listDomains: store.control.listDomains, getDomain: store.control.getDomain,
   getDkimKeys: store.control.getDkimKeys, history: store.control, ...over });
@@ -34,7 +34,7 @@ test("the DKIM check reads every key the domain holds; the tracking check asks e
 
 test("an injected trackingHostOf names another host; the bounce domain follows [mta] bounce_domain", async () => {
   const w = wiring({ trackingHostOf: async (d) => `links.${d}` });
-  w.config = { ...w.config, mta: { bounce_domain: "bounces.good.test" } };
+  w.config = { ...w.config, mta: { ...w.config.mta, bounce_domain: "bounces.good.test" } };
   const checks = await createDoctorService(w).run({ ids: ["tracking", "bounce-mx"] });
   expect(checks.map((c) => `${c.id} ${c.subject} ${c.severity} ${(c.data as { host?: string; bounce_domain?: string }).host ?? (c.data as { bounce_domain?: string }).bounce_domain}`).sort())
     .toEqual(["bounce-mx good.test ok bounces.good.test", "tracking good.test error links.good.test"]);

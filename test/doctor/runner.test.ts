@@ -19,7 +19,7 @@ test("a throwing look-up is unknown with the error; a shared bounce domain is ju
 });
 
 test("the registry holds the contract's check ids", () => {
-  expect([...CHECK_IDS].sort()).toEqual(["blocklist", "bounce-mx", "dkim", "dmarc", "ipv6", "port25", "ptr", "spf", "tracking"]);
+  expect([...CHECK_IDS].sort()).toEqual(["blocklist", "bounce-mx", "dkim", "dmarc", "dnssec", "ipv6", "port25", "ptr", "spf", "tracking"]);
 });
 
 test("a check over egress addresses with none to run over is unknown with the reason, not silent", async () => {

@@ -45,7 +45,7 @@ afterAll(async () => {
 
 function doctor(probe: string, now = () => Date.now(), history: Store = store) {
   return createDoctorService({
-    config: { doctor: { interval: 0, port25_probe: probe, public_addresses: [] }, blocklists: ZONES, mta: { bounce_domain: "" }, server: { public_url: "http://127.0.0.1:8025" } },
+    config: { doctor: { interval: 0, port25_probe: probe, public_addresses: [] }, blocklists: ZONES, mta: { bounce_domain: "", dane: "off", dnssec_broken_probe: "", dns_servers: [] }, server: { public_url: "http://127.0.0.1:8025" } },
     resolver: createSystemResolver([world.dns.server], { now, timeoutMs: 1000, maxTtlSeconds: 0, negativeTtlSeconds: 0 }),
     now, mtaHostname: MTA, egressSources: EGRESS, listDomains: store.control.listDomains, getDomain: store.control.getDomain,
     getDkimKeys: store.control.getDkimKeys, history: history.control, probeTimeoutMs: 1000,
@@ -147,7 +147,7 @@ test("two runs at once record one listing once; the schedule runs at start and t
 
   const scheduled = createDoctorService({
     config: { doctor: { interval: 150, port25_probe: `127.0.0.1:${greeting}`, public_addresses: [] }, blocklists: { ip_zones: [], domain_zones: [], spamhaus_dqs_key: "" },
-      mta: { bounce_domain: "" }, server: { public_url: "http://127.0.0.1:8025" } },
+      mta: { bounce_domain: "", dane: "off", dnssec_broken_probe: "", dns_servers: [] }, server: { public_url: "http://127.0.0.1:8025" } },
     resolver: createSystemResolver([world.dns.server], { timeoutMs: 1000 }), now: () => Date.now(), mtaHostname: MTA, egressSources: [],
     listDomains: async () => [], getDomain: async () => null, getDkimKeys: async () => [], history: history.control, probeTimeoutMs: 1000,
   });

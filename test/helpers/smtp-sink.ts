@@ -36,6 +36,8 @@ export interface SinkOptions {
   host?: string; port?: number;
   /** Beyond this many connections open at once, a new one is answered "421 4.7.0 Too many connections" and closed. */
   maxConnections?: number;
+  /** PEM key and certificate chain offered on STARTTLS (a DANE test's own); absent: smtp-server's built-in one. */
+  tls?: { key: string; cert: string };
 }
 
 export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
@@ -57,7 +59,7 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
   };
   const server = new SMTPServer({
     authOptional: true, disabledCommands: opts.hideStartTls ? ["STARTTLS", "AUTH"] : ["AUTH"], logger: false,
-    size: 50 * 1024 * 1024,
+    size: 50 * 1024 * 1024, ...(opts.tls ?? {}),
     onConnect(_s, cb) {
       sink.connections++;
       sink.open++;

@@ -32,6 +32,10 @@ export const NEEDS: Need[] = [
   { pkg: "chromium", present: () => existsSync(process.env.CHROMIUM ?? "/usr/bin/chromium") },
   { pkg: "postgresql", present: hasPostgres },
   { pkg: "pebble", present: () => onPath("pebble") },
+  // DANE (test/mta/delivery/dane-world.ts): a validating resolver, an authoritative server and zone signing.
+  { pkg: "unbound", present: () => existsSync("/usr/sbin/unbound") },
+  { pkg: "nsd", present: () => existsSync("/usr/sbin/nsd") },
+  { pkg: "ldnsutils", present: () => onPath("ldns-signzone") },
 ];
 
 export const missingPackages = (needs: Need[] = NEEDS): string[] => needs.filter((n) => !n.present()).map((n) => n.pkg);

@@ -4,6 +4,7 @@ import type { Store } from "../../src/core/store-port.ts";
 import { zoneContract } from "./contract-zone.ts";
 import { controlContract } from "./contract-control.ts";
 import { egressContract } from "./contract-egress.ts";
+import { tlsReportContract } from "./contract-tls-report.ts";
 import { outboxContract } from "./contract-outbox.ts";
 import { contentContract } from "./contract-content.ts";
 import { sendControlContract } from "./contract-send-controls.ts";
@@ -43,6 +44,7 @@ export function runStoreContract(name: string, openStore: () => Store | Promise<
     retentionContract(makeStore);
     opsContract(makeStore);
     egressContract(makeStore, openPeer);
+    tlsReportContract(makeStore, openPeer);
     tlsStateContract(makeStore, openPeer);
     alertsContract(makeStore, openPeer);
     trackingHostContract(makeStore, openPeer);

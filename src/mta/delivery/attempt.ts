@@ -3,14 +3,17 @@
 // its VERP return path → an outcome per recipient, handed on as it comes. Nothing here writes.
 import type { StoredAttachment, StoredMessage, StoredRecipient, ZoneStore } from "../../core/store-port.ts";
 import type { Resolver } from "../../dns.ts";
-import type { Domain } from "../../core/model.ts";
+import type { Domain, TlsSession } from "../../core/model.ts";
+import type { TlsPolicyName } from "../../core/destination-store.ts";
 import type { Logger } from "../../log.ts";
 import { resolveNextHops, type Hop, type HopResult } from "./hops.ts";
 import { classifyReply, type DeliveryOutcome } from "./outcome.ts";
 import type { MessageBuilder } from "../message/builder.ts";
 import type { Pool } from "./pool.ts";
-import type { TlsPolicy } from "./tls-policy.ts";
-import type { SmtpError } from "./smtp-client.ts";
+import type { TlsDecision, TlsPolicy } from "./tls-policy.ts";
+import type { ClientOptions, SmtpError } from "./smtp-client.ts";
+import { smtpError } from "./smtp-wire.ts";
+import { resultTypeOf, type TlsSessionFact } from "../tls-report/sessions.ts";
 import { encodeReturnPath } from "../../inbound/verp.ts";
 import { bounceDomainFor } from "../../core/domain-dns.ts";
 import { decodeContent } from "../../core/content.ts";
@@ -45,13 +48,15 @@ export interface DeliveryDeps {
   callersWaiting?: () => boolean;
   /** Picks each attempt's egress source (address and EHLO name) from the message's pool; absent: the machine's default. */
   egress?: EgressSelector;
+  /** Each TLS session's outcome under its MX host's policy (TLS-RPT, src/mta/tls-report/sessions.ts). */
+  onTlsSession?: (f: TlsSessionFact) => void;
 }
 
 /**
  * `retryAt`: the attempt did not happen and must not be retried before then (a warm-up cap: the
  * next UTC hour); nothing reached a receiver, so no attempt is counted and no destination learns from it.
  */
-export type AttemptOutcome = DeliveryOutcome & { mx?: string; tls?: boolean; retryAt?: number; sendingIp?: string; ipPool?: string | null };
+export type AttemptOutcome = DeliveryOutcome & { mx?: string; tls?: boolean | TlsSession; retryAt?: number; sendingIp?: string; ipPool?: string | null };
 /** One recipient's outcome; with `hold`, it was not attempted (its batch is paused or cancelled). */
 export type Attempt = { recipient: StoredRecipient; message: StoredMessage; outcome: AttemptOutcome; hold?: Hold };
 
@@ -62,6 +67,8 @@ interface CachedMessage { message: StoredMessage; attachments: StoredAttachment[
 export function createDelivery(deps: DeliveryDeps) {
   const yieldToIo = createTurns(deps.callersWaiting);
   const hopCache = new Map<string, { result: HopResult; at: number }>();
+  /** The TLS policy last in force per MX host, by domain (for `queue destinations`). */
+  const tlsSeen = new Map<string, Record<string, TlsPolicyName>>();
   const messages = new Map<string, CachedMessage>();
   let cachedBytes = 0;
   async function hopsFor(domain: string): Promise<HopResult> {
@@ -92,28 +99,53 @@ export function createDelivery(deps: DeliveryDeps) {
     return entry;
   }
 
-  async function sendVia(hops: Hop[], tls: "opportunistic" | "require", from: string, rcpt: string, bytes: Buffer, perConnection?: number,
+  function remember(domain: string, decision: TlsDecision) {
+    if (tlsSeen.size >= MAX_CACHED_DOMAINS && !tlsSeen.has(domain)) tlsSeen.delete(tlsSeen.keys().next().value!);
+    tlsSeen.set(domain, Object.fromEntries(Object.entries(decision.perHost!).map(([h, p]) => [h, p.policy])));
+  }
+
+  /** The connection modes to try on `hop`: its DANE/MTA-STS policy (dane.ts), else the domain's (static routes). */
+  function modesFor(hop: Hop, decision: TlsDecision): readonly ClientOptions["tls"][] {
+    const p = decision.perHost?.[hop.host];
+    const tls = p && "tls" in p ? p.tls : decision.tls;
+    return tls === "opportunistic" ? ["opportunistic", "none"] : [tls];
+  }
+
+  async function sendVia(decision: TlsDecision, from: string, rcpt: string, bytes: Buffer, perConnection?: number,
     local?: LocalEnd): Promise<AttemptOutcome> {
     let last: SmtpError | null = null;
-    for (const hop of hops) {
-      for (const mode of tls === "opportunistic" ? (["opportunistic", "none"] as const) : (["require"] as const)) {
+    let daneFailed = false;
+    const domain = rcpt.slice(rcpt.lastIndexOf("@") + 1);
+    const session = (hop: Hop, result: string) => {
+      const policy = decision.perHost?.[hop.host]?.policy;
+      if (policy) deps.onTlsSession?.({ domain, mxHost: hop.host, policy, result });
+    };
+    for (const hop of decision.hops) {
+      const policy = decision.perHost?.[hop.host];
+      // RFC 7672 §2.1.1: a bogus or failed TLSA look-up: this host waits, another MX may still take the mail.
+      if (policy && "defer" in policy) { last = smtpError("ETLS", policy.defer, "STARTTLS"); session(hop, "dnssec-invalid"); continue; }
+      const dane = policy && "records" in policy ? { records: policy.records, names: policy.names, now: deps.now() } : undefined;
+      for (const mode of modesFor(hop, decision)) {
         let client;
-        try { client = await deps.pool.acquire(hop, mode, local); } catch (err) {
+        try { client = await deps.pool.acquire(hop, mode, local, dane); } catch (err) {
           last = err as SmtpError;
+          if (mode === "dane" && last.code === "ETLS") daneFailed = true;
+          if (last.code === "ETLS" && mode !== "opportunistic") session(hop, resultTypeOf(policy && "tls" in policy ? policy.policy : "opportunistic", last.message));
           if ((err as SmtpError).code === "ETLS" && mode === "opportunistic") continue; // RFC 7435: fall back to cleartext
           break;
         }
         try {
           const res = await client.send(from, [rcpt], bytes);
+          if (client.isSecure && client.sent === 1) session(hop, "success"); // a session is a connection, whatever it carries
           const refused = res.rejected[0];
-          const facts = { mx: hop.host, tls: client.isSecure, ...(client.localIp ? { sendingIp: client.localIp } : {}) };
+          const facts = { mx: hop.host, tls: client.tlsInfo ?? false, ...(client.localIp ? { sendingIp: client.localIp } : {}) };
           if (refused) return { ...classifyReply({ responseCode: refused.code, response: refused.response, command: "RCPT TO" }), ...facts };
           return { ...classifyReply({ responseCode: 250, response: res.response }), ...facts };
         } catch (err) {
           const e = err as SmtpError;
           const reply = e.rejectedErrors?.[0] ?? e;
           if (reply.responseCode) {
-            return { ...classifyReply({ responseCode: reply.responseCode, response: reply.response, command: e.command }), mx: hop.host, tls: client.isSecure,
+            return { ...classifyReply({ responseCode: reply.responseCode, response: reply.response, command: e.command }), mx: hop.host, tls: client.tlsInfo ?? false,
               ...(client.localIp ? { sendingIp: client.localIp } : {}) };
           }
           last = e;
@@ -123,7 +155,8 @@ export function createDelivery(deps: DeliveryDeps) {
         }
       }
     }
-    return classifyReply({ errorCode: last?.code ?? "ECONNECTION", errorMessage: last?.message ?? "no next hop answered", command: last?.command });
+    const outcome = classifyReply({ errorCode: last?.code ?? "ECONNECTION", errorMessage: last?.message ?? "no next hop answered", command: last?.command });
+    return daneFailed ? { ...outcome, tls: { version: "", cipher: "", dane: "failed" } } : outcome;
   }
 
   return {
@@ -139,6 +172,7 @@ export function createDelivery(deps: DeliveryDeps) {
         ? { kind: hops.error.permanent ? "failed" : "deferred", permanent: hops.error.permanent, enhancedCode: hops.error.enhancedCode, message: hops.error.message }
         : null;
       const decision = "hops" in hops ? await deps.tlsPolicy.decide(domain, hops.hops) : null;
+      if (decision?.perHost) remember(domain, decision);
       const worker = async () => {
         for (let r = queue.shift(); r; r = queue.shift()) {
           const built = await yieldToIo(domain);
@@ -164,6 +198,8 @@ export function createDelivery(deps: DeliveryDeps) {
       const r = await hopsFor(domain);
       return "hops" in r ? r.hops.filter((h) => !h.isStaticRoute).map((h) => h.host) : [];
     },
+    /** Each MX host of `domain` with the TLS policy last in force for it ({} before its first attempt or for a route). */
+    tlsPoliciesOf: (domain: string): Record<string, TlsPolicyName> => tlsSeen.get(domain) ?? {},
     forget(messageId: string) {
       const e = messages.get(messageId);
       if (e) { cachedBytes -= e.bytes; messages.delete(messageId); }
@@ -171,7 +207,7 @@ export function createDelivery(deps: DeliveryDeps) {
   };
 
   /** `built` hands the build slot back (turns.ts) once the message is built, before the SMTP session. */
-  async function attemptOne(entry: CachedMessage, r: StoredRecipient, decision: { hops: Hop[]; tls: "opportunistic" | "require"; error?: string }, built: () => void,
+  async function attemptOne(entry: CachedMessage, r: StoredRecipient, decision: TlsDecision, built: () => void,
     perConnection?: number) {
     const sender = await deps.domainOf(entry.message.domain);
     if (!sender) return { kind: "failed" as const, permanent: true, enhancedCode: "5.7.1", message: `sending domain ${entry.message.domain} was deleted` };
@@ -193,7 +229,7 @@ export function createDelivery(deps: DeliveryDeps) {
     }
     const bounceDomain = bounceDomainFor(entry.message.domain, deps.verp.bounceDomain);
     const from = encodeReturnPath({ messageId: entry.message.id, recipientId: r.id, bounceDomain, secret: deps.verp.secret });
-    const outcome = await sendVia(decision.hops, decision.tls, from, r.email, bytes, perConnection, local);
+    const outcome = await sendVia(decision, from, r.email, bytes, perConnection, local);
     // The source as the receiver saw it (the socket's local address); without a connection, the configured one.
     if (!choice) return outcome;
     const sendingIp = outcome.sendingIp ?? choice.source.address ?? undefined;

@@ -48,7 +48,8 @@ export function createPool(opts: PoolOptions) {
 
   return {
     /** A connection to `hop`: an idle one, a new one when limits allow, else after waiting. Throws on connect failure. */
-    async acquire(hop: Hop, tls: ClientOptions["tls"], local?: LocalEnd): Promise<SmtpClient> {
+    /** `dane`: the TLSA records a "dane" connection must match (the same host's records, so the key need not carry them). */
+    async acquire(hop: Hop, tls: ClientOptions["tls"], local?: LocalEnd, dane?: ClientOptions["dane"]): Promise<SmtpClient> {
       const key = keyOf(hop, tls, local);
       const s = stateOf(key);
       for (;;) {
@@ -66,7 +67,7 @@ export function createPool(opts: PoolOptions) {
       s.open++;
       total++;
       try {
-        const client = await SmtpClient.open(hop, { hostname: local?.ehlo || opts.hostname, tls, localAddress: local?.address ?? undefined }, local);
+        const client = await SmtpClient.open(hop, { hostname: local?.ehlo || opts.hostname, tls, localAddress: local?.address ?? undefined, ...(dane ? { dane } : {}) }, local);
         busy.add(client);
         return client;
       } catch (err) {

@@ -8,6 +8,7 @@
 import { connect as netConnect, isIP, type Socket } from "node:net";
 import { connect as tlsConnect } from "node:tls";
 import type { Hop } from "./hops.ts";
+import { peerChain, verifyDane, type TlsaRecord } from "./dane-match.ts";
 import { ReplyReader, dataBody, hasEightBit, parseEhlo, smtpError, type Reply, type SmtpError } from "./smtp-wire.ts";
 
 export type { SmtpError } from "./smtp-wire.ts";
@@ -28,8 +29,11 @@ export interface TransactionResult {
 export interface ClientOptions {
   /** The EHLO name (the egress source's). */
   hostname: string;
-  /** "require": fail unless STARTTLS succeeds with a valid certificate (MTA-STS enforce). */
-  tls: "opportunistic" | "require" | "none";
+  /** "require": fail unless STARTTLS succeeds with a valid certificate (MTA-STS enforce);
+   *  "dane": fail unless STARTTLS succeeds with a certificate that matches `dane` (RFC 7672). */
+  tls: "opportunistic" | "require" | "none" | "dane";
+  /** The usable TLSA records and the names a DANE-TA certificate may carry (dane.ts). */
+  dane?: { records: TlsaRecord[]; names: string[]; now: number };
   /** The local address to connect from (the egress source's); absent: the machine's default. */
   localAddress?: string;
 }
@@ -43,6 +47,8 @@ export class SmtpClient {
   needsReset = false;
   /** True once STARTTLS succeeded on this connection. */
   isSecure = false;
+  /** The TLS session as the delivery event reports it: protocol, cipher, and whether DANE verified it. */
+  tlsInfo: { version: string; cipher: string; dane: "verified" | "none" } | null = null;
   /** The local address the connection went out from (what the receiver sees as its peer). */
   readonly localIp: string;
   /** EHLO keywords of the server, upper case, with their parameters. */
@@ -110,13 +116,13 @@ export class SmtpClient {
     await this.hello(opts.hostname);
     if (opts.tls === "none") return;
     if (!this.extensions.has("STARTTLS")) {
-      if (opts.tls === "require") throw smtpError("ETLS", "STARTTLS is required but not offered", "STARTTLS");
+      if (opts.tls !== "opportunistic") throw smtpError("ETLS", `STARTTLS is required (${opts.tls === "dane" ? "DANE" : "MTA-STS"}) but not offered`, "STARTTLS");
       return;
     }
     const reply = await this.command("STARTTLS");
     // RFC 3207 §4: after a refused STARTTLS an opportunistic client may go on in cleartext.
     if (reply.code !== 220) {
-      if (opts.tls === "require") throw smtpError("ETLS", `STARTTLS refused: ${reply.text}`, "STARTTLS", reply);
+      if (opts.tls !== "opportunistic") throw smtpError("ETLS", `STARTTLS refused: ${reply.text}`, "STARTTLS", reply);
       return;
     }
     await this.timed(this.upgrade(opts), TLS_TIMEOUT_MS, "STARTTLS");
@@ -138,15 +144,21 @@ export class SmtpClient {
     plain.on("error", () => {}); // the TLS socket reports it
     const host = this.hop.host;
     return new Promise((resolve, reject) => {
-      // Opportunistic TLS does not check certificates (RFC 7435); MTA-STS enforce does, against the
-      // MX host's name. SNI takes a host name only: an IP address sends none (RFC 6066 §3).
+      // Opportunistic TLS checks no certificate (RFC 7435); DANE matches TLSA records (RFC 7672 §3); MTA-STS
+      // enforce checks the WebPKI chain against the MX host's name. No SNI for an IP address (RFC 6066 §3).
       const secure = tlsConnect({ socket: plain, rejectUnauthorized: opts.tls === "require", ...(isIP(host) ? {} : { servername: host }) });
       const fail = (e: Error) => { plain.destroy(); reject(smtpError("ETLS", `TLS handshake failed: ${e.message}`, "STARTTLS")); };
       secure.once("error", fail);
       secure.once("secureConnect", () => {
         secure.removeListener("error", fail);
+        if (opts.tls === "dane") {
+          const verdict = verifyDane(peerChain(secure), opts.dane?.records ?? [], opts.dane?.names ?? [host], opts.dane?.now ?? 0);
+          if (!verdict.ok) { secure.destroy(); return reject(smtpError("ETLS", `DANE verification failed for ${host}: ${verdict.reason}`, "STARTTLS")); }
+        }
         this.attach(secure);
         this.isSecure = true;
+        const cipher = secure.getCipher?.();
+        this.tlsInfo = { version: secure.getProtocol?.() ?? "", cipher: cipher?.standardName ?? cipher?.name ?? "", dane: opts.tls === "dane" ? "verified" : "none" };
         resolve();
       });
     });
@@ -285,3 +297,4 @@ function connectTo(hop: Hop, localAddress?: string): Promise<Socket> {
     socket.once("connect", () => { clearTimeout(timer); socket.removeListener("error", fail); resolve(socket); });
   });
 }
+

@@ -3,6 +3,7 @@
 // the first policy lookup (about 20 MB of a server's memory, for a server that may route statically).
 import { toMailauthResolver, type Resolver } from "../../dns.ts";
 import type { Hop } from "./hops.ts";
+import { hostTlsPolicy, type DaneLookup, type HostTlsPolicy } from "./dane.ts";
 
 const POLICY_CACHE_MS = 3_600_000;
 const MAX_CACHED_POLICIES = 10_000;
@@ -12,13 +13,18 @@ export interface TlsDecision {
   tls: "opportunistic" | "require";
   /** Set when enforce mode leaves no usable MX (RFC 8461 §5.1: do not deliver, try later). */
   error?: string;
+  /** Each MX host's policy (dane.ts), by host name; absent for static routes. */
+  perHost?: Record<string, HostTlsPolicy>;
 }
+
+/** DANE facts for MX hosts (src/dns/dane-lookup.ts) and whether DANE is in force now (dane-state.ts). */
+export interface DaneSource { active(): boolean; forHost(domain: string, host: string, port: number): Promise<DaneLookup> }
 
 type PolicyFetcher = (domain: string, known: unknown) => Promise<{ policy?: unknown }>;
 type MtaSts = typeof import("mailauth/lib/mta-sts.js");
 const mtaSts = (): MtaSts => require("mailauth/lib/mta-sts.js") as MtaSts;
 
-export function createTlsPolicy(deps: { resolver: Resolver; now: () => number; fetchPolicy?: PolicyFetcher }) {
+export function createTlsPolicy(deps: { resolver: Resolver; now: () => number; fetchPolicy?: PolicyFetcher; dane?: DaneSource }) {
   const cache = new Map<string, { policy: unknown; at: number }>();
   const resolver = toMailauthResolver(deps.resolver);
   // mailauth discovers the _mta-sts TXT record and fetches the policy over HTTPS (RFC 8461 §3).
@@ -35,15 +41,34 @@ export function createTlsPolicy(deps: { resolver: Resolver; now: () => number; f
     return policy;
   }
 
+  async function stsDecision(domain: string, hops: Hop[]): Promise<TlsDecision> {
+    let policy: { mode?: string };
+    try { policy = await policyFor(domain); } catch { return { hops, tls: "opportunistic" }; }
+    if (policy.mode !== "enforce") return { hops, tls: "opportunistic" };
+    const allowed = hops.filter((h) => (mtaSts().validateMx(h.host, policy as never) as { valid: boolean }).valid);
+    if (!allowed.length) return { hops: [], tls: "require", error: `no MX of ${domain} matches its MTA-STS policy` };
+    return { hops: allowed, tls: "require" };
+  }
+
+  /** Per MX host: the DANE facts (when in force) and the MTA-STS mode, through the one pure function of dane.ts. */
+  async function perHost(domain: string, hops: Hop[], sts: TlsDecision): Promise<Record<string, HostTlsPolicy>> {
+    const hosts = [...new Set(hops.map((h) => h.host))];
+    const active = deps.dane?.active() ?? false;
+    const facts = await Promise.all(hosts.map((h) => (active ? deps.dane!.forHost(domain, h, hops.find((x) => x.host === h)!.port) : Promise.resolve(null))));
+    const stsMode = sts.tls === "require" ? "enforce" : "none";
+    return Object.fromEntries(hosts.map((h, i) => [h, hostTlsPolicy({ host: h, sts: stsMode, dane: facts[i]! })]));
+  }
+
   return {
     async decide(domain: string, hops: Hop[]): Promise<TlsDecision> {
       if (hops.every((h) => h.isStaticRoute)) return { hops, tls: "opportunistic" };
-      let policy: { mode?: string };
-      try { policy = await policyFor(domain); } catch { return { hops, tls: "opportunistic" }; }
-      if (policy.mode !== "enforce") return { hops, tls: "opportunistic" };
-      const allowed = hops.filter((h) => (mtaSts().validateMx(h.host, policy as never) as { valid: boolean }).valid);
-      if (!allowed.length) return { hops: [], tls: "require", error: `no MX of ${domain} matches its MTA-STS policy` };
-      return { hops: allowed, tls: "require" };
+      const sts = await stsDecision(domain, hops);
+      // DANE first (RFC 8461 §2): a host with usable TLSA records is tried even where MTA-STS would not list it.
+      const all = await perHost(domain, hops, sts);
+      const daneHops = hops.filter((h) => all[h.host]!.policy === "dane" && !sts.hops.includes(h));
+      const chosen = [...sts.hops, ...daneHops].sort((a, b) => hops.indexOf(a) - hops.indexOf(b));
+      if (!chosen.length) return { ...sts, perHost: all };
+      return { hops: chosen, tls: sts.tls, perHost: all };
     },
   };
 }

@@ -30,7 +30,7 @@ export async function destinationView(deps: DestinationViewDeps): Promise<Destin
   const keyOwner = new Map<string, string>();
   const row = (name: string, provider: string | null, max: number): DestinationView => {
     let v = out.get(name);
-    if (!v) out.set(name, (v = { name, provider, waiting: 0, in_flight: 0, concurrency: 0, max_concurrency: max, suspended_until: null, last_throttle: null }));
+    if (!v) out.set(name, (v = { name, provider, waiting: 0, in_flight: 0, concurrency: 0, max_concurrency: max, suspended_until: null, last_throttle: null, mx: [] }));
     return v;
   };
   const newestFirst = [...latest.values()].sort((a, b) => b.updatedAt - a.updatedAt);
@@ -48,6 +48,7 @@ export async function destinationView(deps: DestinationViewDeps): Promise<Destin
       v.suspended_until = new Date(s.suspendedUntil).toISOString();
     }
     if (v.last_throttle === null && s.lastThrottle) v.last_throttle = s.lastThrottle;
+    for (const [host, tls_policy] of Object.entries(s.tlsPolicies ?? {})) if (!v.mx.some((m) => m.host === host)) v.mx.push({ host, tls_policy });
     seen.add(s.name);
   }
   for (const { key, count } of waiting) {

@@ -2,7 +2,7 @@
 // looked up once, then every HOP_REFRESH_MS in the background), and per destination the attempts
 // in flight and the controller's state. The scheduler asks how many more it may start; outcomes
 // come back through `finish`. One snapshot of it feeds `queue destinations`, /metrics and the console.
-import type { DestinationSnapshot } from "../../core/destination-store.ts";
+import type { DestinationSnapshot, TlsPolicyName } from "../../core/destination-store.ts";
 import { destinationOf, type Destination } from "../shaping/destination.ts";
 import { allowed, initialState, nextOpening, spend, step, tokensNow, type ControllerState } from "../shaping/controller.ts";
 import { feedbackOf, type AttemptFacts } from "../shaping/feedback.ts";
@@ -19,6 +19,8 @@ export interface DestinationTableDeps {
   now: () => number;
   /** A key's destination became known: worth a claim now. */
   onResolved: () => void;
+  /** The TLS policy last in force per MX host of a key (attempt.ts), for the snapshot. */
+  tlsPoliciesOf?: (key: string) => Record<string, TlsPolicyName>;
 }
 
 interface DestState {
@@ -119,6 +121,7 @@ export function createDestinationTable(deps: DestinationTableDeps) {
         suspendedUntil: s.ctl.suspendedUntil !== null && s.ctl.suspendedUntil > now ? s.ctl.suspendedUntil : null,
         throttledUntil: s.ctl.throttledUntil !== null && s.ctl.throttledUntil > now ? s.ctl.throttledUntil : null,
         lastThrottle: s.ctl.lastThrottle, lastThrottleAt: s.ctl.lastThrottleAt,
+        tlsPolicies: Object.assign({}, ...[...s.keys].slice(0, 100).map((k) => deps.tlsPoliciesOf?.(k) ?? {})) as Record<string, TlsPolicyName>,
       }));
     },
   };

@@ -9,6 +9,7 @@ import { createEgressCounters } from "./egress-counters.ts";
 import { createAlertStore } from "./alerts.ts";
 import { createBlocklistHistory } from "./blocklists.ts";
 import { createDkimKeyStore } from "./dkim-keys.ts";
+import { createTlsReportCounts } from "./tls-report-counts.ts";
 import { createSendControlStore } from "./send-controls.ts";
 import { createTrackingHostStore } from "./tracking-hosts.ts";
 import { createTeamStore } from "./team.ts";
@@ -20,6 +21,7 @@ export function createControlStore(sql: Sql): ControlStore {
     ...createAlertStore(sql),
     ...createBlocklistHistory(sql),
     ...createDkimKeyStore(sql),
+    ...createTlsReportCounts(sql),
     ...createSendControlStore(sql),
     ...createTrackingHostStore(sql),
     ...createTeamStore(sql),

@@ -3,6 +3,7 @@
 // (db.ts migrate). The first entries are the SQLite schema as it stood when this engine was
 // written; timestamps are BIGINT milliseconds, JSON is TEXT (written and read as the SQLite engine does).
 import { DOCTOR_CONTROL_MIGRATIONS } from "./migrations-doctor.ts";
+import { DANE_CONTROL_MIGRATIONS } from "./migrations-dane.ts";
 
 import { ALERTS_CONTROL_MIGRATIONS } from "./migrations-alerts.ts";
 
@@ -103,6 +104,7 @@ export const CONTROL_MIGRATIONS: string[] = [
   ...TEAM_CONTROL_MIGRATIONS,
   ...DOCTOR_CONTROL_MIGRATIONS,
   ...DKIM2_CONTROL_MIGRATIONS,
+  ...DANE_CONTROL_MIGRATIONS,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

@@ -12,6 +12,7 @@ import { createTrackingHostStore, toTracking } from "./tracking-hosts.ts";
 import { createTeamStore } from "./team.ts";
 import { createBlocklistHistory } from "./blocklists.ts";
 import { createDkimKeyStore } from "./dkim-keys.ts";
+import { createTlsReportCounts } from "./tls-report-counts.ts";
 
 type Row = Record<string, unknown>;
 
@@ -59,6 +60,7 @@ export function createControlStore(db: Database): ControlStore {
     ...createTeamStore(db),
     ...createBlocklistHistory(db),
     ...createDkimKeyStore(db),
+    ...createTlsReportCounts(db),
     async getAccount() {
       const r = db.query("SELECT * FROM account LIMIT 1").get() as Row | null;
       return r ? { id: r.id as number, webhookSigningKey: r.webhook_signing_key as string, createdAt: r.created_at as number } : null;

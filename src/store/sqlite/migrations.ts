@@ -1,6 +1,7 @@
 // Ordered, append-only schema migrations, embedded in the binary. Never edit a shipped entry:
 // add a new one. `user_version` records how many have been applied.
 import { DOCTOR_CONTROL_MIGRATIONS } from "./migrations-doctor.ts";
+import { DANE_CONTROL_MIGRATIONS } from "./migrations-dane.ts";
 
 import { ALERTS_CONTROL_MIGRATIONS } from "./migrations-alerts.ts";
 
@@ -101,6 +102,7 @@ export const CONTROL_MIGRATIONS: string[] = [
   ...TEAM_CONTROL_MIGRATIONS,
   ...DOCTOR_CONTROL_MIGRATIONS,
   ...DKIM2_CONTROL_MIGRATIONS,
+  ...DANE_CONTROL_MIGRATIONS,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

@@ -34,7 +34,7 @@ function details(e) {
   if (["deferred", "delivered", "failed"].includes(e.type)) {
     const r = reply(e);
     if (r) out.push(h("div", {}, "Remote reply: ", r));
-    if (e.mx) out.push(h("div", { class: "hint" }, `MX ${e.mx}${e.tls ? " over TLS" : ""}${e.attempt ? ` · attempt ${e.attempt}` : ""}`));
+    if (e.mx) out.push(h("div", { class: "hint" }, `MX ${e.mx}${e.tls === true || e.tls?.version ? " over TLS" : ""}${e.tls?.dane === "verified" ? " (DANE verified)" : e.tls?.dane === "failed" ? " (DANE failed)" : ""}${e.attempt ? ` · attempt ${e.attempt}` : ""}`));
     if (e.sendingIp) out.push(h("div", { class: "hint" }, `Sent from ${e.sendingIp}${e.ipPool ? ` (pool ${e.ipPool})` : ""}`));
   } else if (e.description) out.push(h("div", {}, e.description));
   if (e.bounceClass) out.push(h("div", {}, `Bounce: ${e.bounceClass}`));

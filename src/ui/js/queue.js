@@ -16,9 +16,10 @@ export async function queuePage(ctx) {
   const list = h("section", { class: "card" });
   const draw = async () => {
     const [rows, destinations] = await Promise.all([get("/queue"), get("/queue/destinations")]);
-    dests.replaceChildren(h("h2", {}, "Destinations"), table(["Destination", "Provider", "Waiting", "In flight", "Concurrency", "Suspended until", "Last throttle"],
+    dests.replaceChildren(h("h2", {}, "Destinations"), table(["Destination", "Provider", "Waiting", "In flight", "Concurrency", "Suspended until", "Last throttle", "MX: TLS policy"],
       destinations.map((d) => [d.name, d.provider ?? "—", String(d.waiting), String(d.in_flight), `${d.concurrency} / ${d.max_concurrency}`,
-        d.suspended_until ? when(Date.parse(d.suspended_until)) : "—", d.last_throttle ? h("code", {}, d.last_throttle) : "—"]), "No destination has mail waiting."));
+        d.suspended_until ? when(Date.parse(d.suspended_until)) : "—", d.last_throttle ? h("code", {}, d.last_throttle) : "—",
+        (d.mx ?? []).length ? d.mx.map((m) => `${m.host}: ${m.tls_policy}`).join(", ") : "—"]), "No destination has mail waiting."));
     list.replaceChildren(h("h2", {}, "Pending by destination"), table(["Destination", "Queued", "Deferred", "Oldest", "Next attempt", "Last reply", ""],
       rows.map((d) => [d.destination, String(d.queued), String(d.deferred), when(d.oldestAt), when(d.nextAttemptAt),
         d.lastResponse ? h("code", {}, d.lastResponse) : "—",

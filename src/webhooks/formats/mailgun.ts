@@ -36,7 +36,7 @@ export function mailgunEventData(ctx: EventContext): Record<string, unknown> {
   }
   if (e.type === "delivered" || e.type === "failed" || e.type === "deferred") {
     data["delivery-status"] = { code: reportedCode(e) ?? 0, "enhanced-code": e.enhancedCode ?? "", message: reportedDescription(e) ?? "", description: "",
-      "mx-host": e.mx ?? "", "attempt-no": e.attempt ?? 1, tls: e.tls ?? false,
+      "mx-host": e.mx ?? "", "attempt-no": e.attempt ?? 1, tls: typeof e.tls === "object" ? e.tls.version !== "" : Boolean(e.tls),
       ...(e.type === "failed" ? { "bounce-type": mailgunBounceType(e) } : {}) };
     data.envelope = { transport: "smtp", targets: e.recipient, sender: ctx.message?.from ?? "", ...(e.sendingIp ? { "sending-ip": e.sendingIp } : {}) };
   }

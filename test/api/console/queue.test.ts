@@ -45,7 +45,7 @@ describe("console queue", () => {
     }
     const d = rows.find((r) => r.waiting === 2)!;
     expect(d).toMatchObject({ name: `127.0.0.1:${env.sink.port}`, provider: null, in_flight: 0, max_concurrency: 20, suspended_until: null });
-    expect(Object.keys(d).sort()).toEqual(["concurrency", "in_flight", "last_throttle", "max_concurrency", "name", "provider", "suspended_until", "waiting"]);
+    expect(Object.keys(d).sort()).toEqual(["concurrency", "in_flight", "last_throttle", "max_concurrency", "mx", "name", "provider", "suspended_until", "waiting"]);
     expect(await (await own.call("GET", "/queue/destinations")).json()).toEqual([]);
   });
 

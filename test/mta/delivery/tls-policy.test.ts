@@ -8,7 +8,8 @@ const policyOf = (policy: unknown) => createTlsPolicy({ resolver: createMockReso
 describe("MTA-STS (RFC 8461)", () => {
   test("enforce keeps only MX hosts the policy names and requires verified TLS", async () => {
     const decision = await policyOf({ mode: "enforce", mx: ["*.example.net"], maxAge: 86400 }).decide("example.com", hops);
-    expect(decision).toEqual({ hops: [hops[0]!], tls: "require" });
+    expect(decision).toMatchObject({ hops: [hops[0]!], tls: "require" });
+    expect(decision.perHost?.["mx1.example.net"]).toEqual({ policy: "mta-sts", tls: "require" });
   });
   test("enforce with no matching MX delivers nothing (and the queue retries)", async () => {
     const decision = await policyOf({ mode: "enforce", mx: ["mail.elsewhere.org"], maxAge: 86400 }).decide("example.com", hops);
@@ -17,7 +18,7 @@ describe("MTA-STS (RFC 8461)", () => {
   });
   test("testing and none modes use opportunistic TLS with every MX", async () => {
     for (const mode of ["testing", "none"]) {
-      expect(await policyOf({ mode, mx: ["x"] }).decide("example.com", hops)).toEqual({ hops, tls: "opportunistic" });
+      expect(await policyOf({ mode, mx: ["x"] }).decide("example.com", hops)).toMatchObject({ hops, tls: "opportunistic" });
     }
   });
   test("a static route is the operator's choice: no MTA-STS lookup", async () => {
@@ -29,6 +30,24 @@ describe("MTA-STS (RFC 8461)", () => {
   });
   test("a domain without a policy (mailauth's own discovery over the mock DNS) is opportunistic", async () => {
     const policy = createTlsPolicy({ resolver: createMockResolver({}), now: () => 0 });
-    expect(await policy.decide("nopolicy.test", hops)).toEqual({ hops, tls: "opportunistic" });
+    expect(await policy.decide("nopolicy.test", hops)).toMatchObject({ hops, tls: "opportunistic" });
+  });
+});
+
+describe("DANE next to MTA-STS (RFC 8461 §2: DANE first)", () => {
+  // The DANE facts as src/dns/dane-lookup.ts gives them (the real look-ups: test/dns/dnssec.test.ts, dane-delivery.test.ts).
+  const tlsa = [{ usage: 3, selector: 1, matchingType: 1, data: Buffer.alloc(32) }];
+  const withDane = (active: boolean, policy: unknown) => createTlsPolicy({ resolver: createMockResolver({}), now: () => 0, fetchPolicy: async () => ({ policy }),
+    dane: { active: () => active, forHost: async (_d, host) => (host === "backup.other.net" ? { status: "secure", records: tlsa, baseDomain: host } : { status: "insecure", reason: "unsigned" }) } });
+  test("a host with usable TLSA records gets DANE even where the MTA-STS policy does not list it", async () => {
+    const d = await withDane(true, { mode: "enforce", mx: ["*.example.net"], maxAge: 86400 }).decide("example.com", hops);
+    expect(d.hops).toEqual(hops);
+    expect(d.perHost).toEqual({ "mx1.example.net": { policy: "mta-sts", tls: "require" },
+      "backup.other.net": { policy: "dane", tls: "dane", records: tlsa, names: ["backup.other.net"] } });
+  });
+  test("DANE not in force: no look-up counts, MTA-STS as before", async () => {
+    const d = await withDane(false, { mode: "enforce", mx: ["*.example.net"], maxAge: 86400 }).decide("example.com", hops);
+    expect(d.hops).toEqual([hops[0]!]);
+    expect(d.perHost?.["backup.other.net"]).toEqual({ policy: "mta-sts", tls: "require" });
   });
 });

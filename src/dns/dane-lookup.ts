@@ -1,0 +1,59 @@
+// What the DNS says about one MX host for DANE (RFC 7672 §2.2): is the MX record set secure, are
+// the host's addresses secure, and its TLSA records at _25._tcp.<host>. Each answer's trust is the
+// validating resolver's AD bit (dnssec.ts). An insecure step ends the walk (no DANE: MTA-STS or
+// opportunistic TLS); a bogus or failed TLSA look-up is reported as such, so the mail waits.
+// Not done: following a CNAME'd MX host to a secure target name (RFC 7672 §2.2.2 base-domain choice).
+import type { Answer } from "dns-packet";
+import { lookupSecure, type SecureLookupOptions } from "./dnssec.ts";
+
+export interface TlsaAnswer { usage: number; selector: number; matchingType: number; data: Buffer }
+
+export type DaneDnsResult =
+  | { status: "secure"; records: TlsaAnswer[]; baseDomain: string }
+  | { status: "insecure"; reason: string }
+  | { status: "bogus" | "failed"; reason: string };
+
+const CACHE_MS = 300_000;
+
+const tlsaOf = (a: Answer): TlsaAnswer => {
+  const d = (a as { data: { usage: number; selector: number; matchingType: number; certificate: Buffer } }).data;
+  return { usage: d.usage, selector: d.selector, matchingType: d.matchingType, data: Buffer.from(d.certificate) };
+};
+
+export function createDaneLookup(opts: SecureLookupOptions & { now: () => number }) {
+  const cache = new Map<string, { at: number; value: DaneDnsResult }>();
+
+  async function walk(domain: string, host: string, port: number): Promise<DaneDnsResult> {
+    // The implicit MX (the domain is its own host) has no MX record set to be secure.
+    if (host.toLowerCase() !== domain.toLowerCase()) {
+      const mx = await lookupSecure(opts, domain, "MX");
+      if (mx.status === "insecure") return { status: "insecure", reason: `the MX records of ${domain} are not signed` };
+      if (mx.status !== "secure") return { status: mx.status, reason: mx.reason ?? "MX" };
+    }
+    const a = await lookupSecure(opts, host, "A");
+    if (a.status === "insecure") return { status: "insecure", reason: `the address of ${host} is not signed` };
+    if (a.status !== "secure") return { status: a.status, reason: a.reason ?? "A" };
+    const base = host.replace(/\.$/, "");
+    const tlsa = await lookupSecure(opts, `_${port}._tcp.${base}`, "TLSA");
+    if (tlsa.status === "insecure") return { status: "insecure", reason: `the TLSA records of ${host} are not signed` };
+    if (tlsa.status !== "secure") return { status: tlsa.status, reason: tlsa.reason ?? "TLSA" };
+    return { status: "secure", records: tlsa.answers.map(tlsaOf), baseDomain: base };
+  }
+
+  return {
+    /** DANE facts for `host` (an MX of `domain`); secure answers are reused for 5 minutes, trouble is asked again. */
+    async forHost(domain: string, host: string, port = 25): Promise<DaneDnsResult> {
+      const key = `${domain}|${host}|${port}`.toLowerCase();
+      const hit = cache.get(key);
+      if (hit && opts.now() - hit.at < CACHE_MS) return hit.value;
+      const value = await walk(domain, host, port);
+      if (value.status === "secure" || value.status === "insecure") {
+        if (cache.size > 10_000) cache.clear();
+        cache.set(key, { at: opts.now(), value });
+      }
+      return value;
+    },
+  };
+}
+
+export type DaneDns = ReturnType<typeof createDaneLookup>;

@@ -1,0 +1,80 @@
+// TLS-RPT as a sender (RFC 8460): once a day, for each policy domain postern sent to, the day's
+// session counts go to the addresses its `_smtp._tls` TXT record names: gzip'd JSON by mail
+// through postern itself (`submit`), or by HTTPS POST (§5.2, application/tlsrpt+gzip). `sendDay`
+// also serves `postern tls-rpt send` (the current UTC day so far).
+import type { Store } from "../../core/store-port.ts";
+import type { Resolver } from "../../dns.ts";
+import type { Logger } from "../../log.ts";
+import { buildReport, dayOf, gzipReport, parseTlsRpt, reportFileName, reportMail } from "./report.ts";
+import type { TlsSessionCounter } from "./sessions.ts";
+
+export interface TlsReporterDeps {
+  store: Store; resolver: Resolver; now: () => number; log: Logger; counter: TlsSessionCounter;
+  /** The submitter (this MTA's host name) and the address reports come from (a configured sending domain's; also the contact-info). */
+  submitter: string; from: () => Promise<string>;
+  /** Queues a complete message through postern's own sender. */
+  submit: (raw: Uint8Array, from: string, to: string) => Promise<void>;
+}
+
+export interface ReportSent { domain: string; to: string; ok: boolean; error?: string }
+
+const CHECK_MS = 3_600_000;
+
+export function createTlsReporter(deps: TlsReporterDeps) {
+  let lastSentDay = dayOf(deps.now()) - 1;
+  let timer: ReturnType<typeof setInterval> | null = null;
+
+  async function ruaOf(domain: string): Promise<string[]> {
+    try {
+      const records = await deps.resolver.txt(`_smtp._tls.${domain}`);
+      return records.map((r) => parseTlsRpt(r.join(""))).find((u) => u !== null) ?? [];
+    } catch { return []; }
+  }
+
+  async function deliver(uri: string, body: { raw: Uint8Array; gz: Buffer }): Promise<void> {
+    if (/^mailto:/i.test(uri)) return deps.submit(body.raw, await deps.from(), decodeURIComponent(uri.slice(7).split("?")[0]!));
+    const res = await fetch(uri, { method: "POST", headers: { "content-type": "application/tlsrpt+gzip" }, body: body.gz, signal: AbortSignal.timeout(30_000) });
+    if (!res.ok) throw new Error(`HTTP ${res.status} from ${uri}`);
+  }
+
+  /** Sends `day`'s report to every policy domain that asks for one; returns what went where. */
+  async function sendDay(day: number): Promise<ReportSent[]> {
+    await deps.counter.flush();
+    const rows = await deps.store.control.tlsSessions(day);
+    const out: ReportSent[] = [];
+    let from = "";
+    for (const domain of [...new Set(rows.map((r) => r.policyDomain))]) {
+      const uris = await ruaOf(domain);
+      if (!uris.length) continue;
+      from ||= await deps.from().catch(() => `postmaster@${deps.submitter}`);
+      const unique = `${day}.${Math.floor(deps.now() / 1000)}`;
+      const report = buildReport(domain, day, rows, { organization: deps.submitter, contact: from, reportId: `${unique}.${domain}@${deps.submitter}` });
+      const gz = gzipReport(report);
+      const file = reportFileName(deps.submitter, domain, day, unique);
+      for (const uri of uris) {
+        const raw = reportMail({ from, to: uri.slice(7), domain, submitter: deps.submitter, report, file, gz, date: new Date(deps.now()),
+          messageId: `${unique}.${domain}.tlsrpt@${deps.submitter}` });
+        try { await deliver(uri, { raw, gz }); out.push({ domain, to: uri, ok: true }); } catch (e) {
+          deps.log.warn("TLS-RPT report not sent", { domain, to: uri, error: String(e) });
+          out.push({ domain, to: uri, ok: false, error: String(e) });
+        }
+      }
+    }
+    return out;
+  }
+
+  return {
+    sendDay,
+    /** The day that just ended is reported once the clock has passed it (checked hourly). */
+    start() {
+      timer ??= setInterval(() => {
+        const yesterday = dayOf(deps.now()) - 1;
+        if (yesterday > lastSentDay) { lastSentDay = yesterday; void sendDay(yesterday).catch((e) => deps.log.error("TLS-RPT failed", { error: String(e) })); }
+      }, CHECK_MS);
+      (timer as { unref?: () => void }).unref?.();
+    },
+    stop() { if (timer) clearInterval(timer); timer = null; },
+  };
+}
+
+export type TlsReporter = ReturnType<typeof createTlsReporter>;

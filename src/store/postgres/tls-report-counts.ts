@@ -1,0 +1,26 @@
+// The control schema: outbound TLS sessions per UTC day, policy domain, type, MX host and result (TLS-RPT, RFC 8460).
+import type { TlsReportStore, TlsSessionCount } from "../../core/tls-report-port.ts";
+import { exec, rows, type Sql } from "./db.ts";
+
+const KEEP_DAYS = 7;
+
+export function createTlsReportCounts(sql: Sql): TlsReportStore {
+  return {
+    async addTlsSessions(day, counts) {
+      const list = counts.filter((c) => c.count > 0);
+      await sql.begin(async (tx) => {
+        for (const c of list) {
+          await exec(tx as unknown as Sql, `INSERT INTO tls_sessions (day, policy_domain, policy_type, mx_host, result, n) VALUES ($1, $2, $3, $4, $5, $6)
+            ON CONFLICT (day, policy_domain, policy_type, mx_host, result) DO UPDATE SET n = tls_sessions.n + $6`,
+          [day, c.policyDomain, c.policyType, c.mxHost, c.result, c.count]);
+        }
+        await exec(tx as unknown as Sql, "DELETE FROM tls_sessions WHERE day < $1", [day - KEEP_DAYS]);
+      });
+    },
+    async tlsSessions(day) {
+      return (await rows(sql, `SELECT policy_domain, policy_type, mx_host, result, n FROM tls_sessions WHERE day = $1
+        ORDER BY policy_domain, policy_type, mx_host, result`, [day])).map((r) => ({ policyDomain: String(r.policy_domain),
+        policyType: r.policy_type as TlsSessionCount["policyType"], mxHost: String(r.mx_host), result: String(r.result), count: Number(r.n) }));
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { describe, expect, test } from "bun:test";
+import { gunzipSync } from "node:zlib";
+import { buildReport, dayOf, gzipReport, parseTlsRpt, reportFileName, reportMail } from "../../../src/mta/tls-report/report.ts";
+import { resultTypeOf } from "../../../src/mta/tls-report/sessions.ts";
+
+const DAY = dayOf(Date.UTC(2026, 10, 27, 13));
+const who = { organization: "mta.example", contact: "tls-reports@example.com", reportId: "r1" };
+const rows = [
+  { policyDomain: "a.test", policyType: "tlsa" as const, mxHost: "mx1.a.test", result: "success", count: 7 },
+  { policyDomain: "a.test", policyType: "tlsa" as const, mxHost: "mx1.a.test", result: "validation-failure", count: 2 },
+  { policyDomain: "a.test", policyType: "no-policy-found" as const, mxHost: "mx2.a.test", result: "success", count: 1 },
+  { policyDomain: "b.test", policyType: "sts" as const, mxHost: "mx.b.test", result: "success", count: 4 },
+];
+
+describe("the RFC 8460 §4 report", () => {
+  test("one policy per type and MX host, with its summary and failures by result-type, for one domain and one UTC day", () => {
+    expect(buildReport("a.test", DAY, rows, who)).toEqual({
+      "organization-name": "mta.example",
+      "date-range": { "start-datetime": "2026-11-27T00:00:00Z", "end-datetime": "2026-11-27T23:59:59Z" },
+      "contact-info": "tls-reports@example.com", "report-id": "r1",
+      policies: [
+        { policy: { "policy-type": "tlsa", "policy-string": [], "policy-domain": "a.test", "mx-host": ["mx1.a.test"] },
+          summary: { "total-successful-session-count": 7, "total-failure-session-count": 2 },
+          "failure-details": [{ "result-type": "validation-failure", "receiving-mx-hostname": "mx1.a.test", "failed-session-count": 2 }] },
+        { policy: { "policy-type": "no-policy-found", "policy-string": [], "policy-domain": "a.test", "mx-host": ["mx2.a.test"] },
+          summary: { "total-successful-session-count": 1, "total-failure-session-count": 0 }, "failure-details": [] },
+      ],
+    });
+  });
+  test("the file name of §5.3 and the gzip'd body", () => {
+    expect(reportFileName("mta.example", "a.test", DAY, "u1")).toBe(`mta.example!a.test!${DAY * 86400}!${DAY * 86400 + 86399}!u1.json.gz`);
+    const report = buildReport("b.test", DAY, rows, who);
+    expect(JSON.parse(gunzipSync(gzipReport(report)).toString())).toEqual(report);
+  });
+  test("the mail carries the §5.3 headers and subject", () => {
+    const report = buildReport("b.test", DAY, rows, who);
+    const raw = new TextDecoder().decode(reportMail({ from: "tls-reports@example.com", to: "rua@b.test", domain: "b.test", submitter: "mta.example",
+      report, file: "f.json.gz", gz: gzipReport(report), date: new Date(0), messageId: "m1@mta.example" }));
+    expect(raw).toContain("\r\nSubject: Report Domain: b.test Submitter: mta.example Report-ID: <r1>\r\n");
+    expect(raw).toContain("\r\nTLS-Report-Domain: b.test\r\nTLS-Report-Submitter: mta.example\r\n");
+    expect(raw).toContain('Content-Type: multipart/report; report-type="tlsrpt"');
+    expect(raw).toContain('Content-Type: application/tlsrpt+gzip; name="f.json.gz"');
+  });
+});
+
+test("the _smtp._tls record: mailto and https addresses; anything else is not TLS-RPT", () => {
+  expect(parseTlsRpt("v=TLSRPTv1; rua=mailto:r@a.test,https://rpt.a.test/in")).toEqual(["mailto:r@a.test", "https://rpt.a.test/in"]);
+  expect(parseTlsRpt("v=TLSRPTv1;rua=mailto:r@a.test")).toEqual(["mailto:r@a.test"]);
+  expect(parseTlsRpt("v=spf1 -all")).toBeNull();
+  expect(parseTlsRpt("v=TLSRPTv1; rua=ftp://x")).toEqual([]);
+});
+
+test("result-types from the client's errors (RFC 8460 §4.3)", () => {
+  expect(resultTypeOf("dane", "DANE verification failed for mx: no TLSA record matches")).toBe("validation-failure");
+  expect(resultTypeOf("dane", "STARTTLS is required (DANE) but not offered")).toBe("starttls-not-supported");
+  expect(resultTypeOf("mta-sts", "TLS handshake failed: Hostname/IP does not match certificate's altnames")).toBe("certificate-host-mismatch");
+  expect(resultTypeOf("mta-sts", "TLS handshake failed: self signed certificate")).toBe("sts-webpki-invalid");
+  expect(resultTypeOf("mta-sts", "TLS handshake failed: certificate has expired")).toBe("certificate-expired");
+});

@@ -1,0 +1,23 @@
+// The store contract for TLS-RPT as a sender (RFC 8460): session counts per UTC day, policy
+// domain, policy type, MX host and result, added up across nodes, a week kept.
+import { expect, test } from "bun:test";
+import type { Store } from "../../src/core/store-port.ts";
+
+const DAY = 20_000;
+type Open = () => Store | Promise<Store>;
+
+export function tlsReportContract(open: Open, openPeer?: (a: Store) => Store | Promise<Store>) {
+  test("TLS sessions: counts add up per day, domain, type, host and result, across nodes; a week is kept", async () => {
+    const a = await open();
+    const b = openPeer ? await openPeer(a) : a;
+    const ok = { policyDomain: "example.net", policyType: "tlsa" as const, mxHost: "mx.example.net", result: "success" };
+    await a.control.addTlsSessions(DAY - 8, [{ ...ok, count: 9 }]);
+    await a.control.addTlsSessions(DAY, [{ ...ok, count: 2 }, { ...ok, result: "tlsa-invalid", count: 1 }]);
+    await b.control.addTlsSessions(DAY, [{ ...ok, count: 3 }, { policyDomain: "plain.org", policyType: "no-policy-found", mxHost: "mx.plain.org", result: "success", count: 0 }]);
+    expect(await b.control.tlsSessions(DAY)).toEqual([{ ...ok, count: 5 }, { ...ok, result: "tlsa-invalid", count: 1 }]);
+    expect(await a.control.tlsSessions(DAY - 8)).toEqual([]); // older than a week before the newest day written
+    expect(await a.control.tlsSessions(DAY + 1)).toEqual([]);
+    if (b !== a) await b.close();
+    await a.close();
+  });
+}
