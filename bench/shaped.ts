@@ -14,6 +14,10 @@
 //                                     (pipelined commands wait together, as behind a distant link)
 //   --parked M                        M more recipients parked in postern's queue, due in a day (SendGrid
 //                                     send_at); Postfix has no such queue: its run is unchanged
+//   --scheduled M                     the depth shape (#41): postern twice, with an empty queue and then after M
+//                                     recipients are scheduled through SendGrid's send_at 48 h ahead, 50 a request,
+//                                     on the same keys as the live mix; prints accept rate, the live rate's ratio
+//                                     to the empty run, and peak RSS (Postfix is not run)
 //   --stuck M                         M recipients waiting for gmail.com, whose MX accepts connections and
 //                                     never greets, while the N messages go to 20 other domains
 //   --throttle-421                    yahoo's MX answers 421 beyond 4 open connections; the run ends
@@ -42,6 +46,10 @@ const N = Number(args.find((a, i) => /^\d+$/.test(a) && !/^--/.test(args[i - 1] 
 const DELAY = option("--mx-delay") ?? 0;
 const PARKED = option("--parked") ?? 0;
 const STUCK = option("--stuck") ?? 0;
+const SCHEDULED = option("--scheduled") ?? 0;
+const SCHEDULE_BATCH = 50;
+/** The last run's delivered msg/s, for the depth shape's ratio. */
+let lastRate = 0;
 const THROTTLE = flag("--throttle-421");
 const BURST_S = option("--burst") ?? 0;
 const CLIENTS = BURST_S ? 32 : 20;
@@ -83,6 +91,7 @@ async function drive(send: Send, sink: MxSink, cpu: () => number): Promise<strin
   const latencies = await load(send, CLIENTS, N, Infinity);
   const delivered = await waitFor(() => sink.received() >= N, 600_000);
   const seconds = (performance.now() - t0) / 1000;
+  lastRate = N / seconds;
   const cpuMs = ((cpu() - cpu0) * 1000) / N;
   return [`${delivered ? "" : `NOT ALL DELIVERED (${sink.received()} of ${N}) `}${Math.round(N / seconds)} msg/s delivered, ${cpuMs.toFixed(2)} ms server CPU/msg, ` +
     `accept p99 ${pct(latencies, 0.99).toFixed(1)} ms`, connections(sink)];
@@ -114,7 +123,25 @@ async function burst(send: Send, sink: MxSink, cpu0: number, cpu: () => number):
 const connections = (sink: MxSink) => `most connections open at once: ${Object.entries(sink.maxConnections).map(([k, v]) => `${k} ${v}`).join(", ")}` +
   (Object.keys(sink.refused).length ? `; refused with 421: ${Object.entries(sink.refused).map(([k, v]) => `${k} ${v}`).join(", ")}` : "");
 
-async function runPostern(): Promise<Run> {
+/** Schedules `m` recipients 48 h ahead through SendGrid's send_at, 50 a request from CLIENTS clients, on the live mix's keys. */
+async function schedule(base: string, key: string, m: number): Promise<string> {
+  const sendAt = Math.floor(Date.now() / 1000) + 48 * 3600;
+  const t0 = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: CLIENTS }, async () => {
+    while (next < m) {
+      const from = next;
+      next += SCHEDULE_BATCH;
+      const personalizations = Array.from({ length: Math.min(SCHEDULE_BATCH, m - from) }, (_, i) => ({ to: [{ email: providerMix(from + i).replace("@", `+s${from + i}@`) }] }));
+      const res = await fetch(`${base}/v3/mail/send`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ personalizations, send_at: sendAt, from: { email: "news@bench.example" }, subject: "scheduled", content: [{ type: "text/plain", value: text }] }) });
+      if (res.status !== 202) throw new Error(`scheduling: ${res.status} ${await res.text()}`);
+    }
+  }));
+  return `${m} recipients scheduled 48 h ahead on the live keys at ${Math.round(m / ((performance.now() - t0) / 1000))} recipients/s accepted`;
+}
+
+async function runPostern(scheduled = 0): Promise<Run> {
   const sink = await startMxSink(mxSpecs({ delayMs: DELAY, stuck: STUCK > 0, throttle: THROTTLE }));
   const dir = mkdtempSync(join(tmpdir(), "postern-shaped-"));
   const routes = routesOf(sink).map(([d, hop]) => `"${d}" = "${hop}"`).join("\n");
@@ -124,19 +151,20 @@ async function runPostern(): Promise<Run> {
     if (STUCK) await enqueue(setup, STUCK, { domain: "bench.example", dueInMs: 0, to: (i) => `s${i}@gmail.com`, label: "stuck" });
   });
   const server = await startServer(file, FROM_SOURCE);
+  const pre = scheduled ? [await schedule(server.base, key, scheduled)] : [];
   const send: Send = async (to, subject) => {
     const res = await fetch(`${server.base}/v3/mail/send`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
       body: JSON.stringify({ personalizations: [{ to: [{ email: to }] }], from: { email: "news@bench.example", name: "Bench" }, subject,
         content: [{ type: "text/plain", value: text }, { type: "text/html", value: html }] }) });
     if (res.status !== 202) throw new Error(`send: ${res.status} ${await res.text()}`);
   };
-  const lines = await drive(send, sink, () => procCpu(server.pid));
+  const lines = [...pre, ...await drive(send, sink, () => procCpu(server.pid))];
   lines.push(`peak RSS ${procPeakMb(server.pid).toFixed(0)} MB`);
   if (process.env.BENCH_THREADS) lines.push(...threadCpu(server.pid));
   await server.stop();
   sink.stop();
   rmSync(dir, { recursive: true, force: true });
-  return { name: "postern", lines };
+  return { name: scheduled ? `postern, ${scheduled} scheduled on the same keys` : "postern", lines };
 }
 
 async function runPostfix(): Promise<Run | null> {
@@ -173,10 +201,14 @@ const loadavg = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 
 const what = BURST_S ? `${BURST_S} s burst` : `${N} messages`;
 console.log(`${what}, ${STUCK ? `to 20 domains while ${STUCK} wait for a gmail.com MX that never greets` : "provider-shaped (45/20/10/25 %)"}` +
   `${DELAY ? `, MX replies ${DELAY} ms late` : ""}${PARKED ? `, ${PARKED} parked (postern)` : ""}${THROTTLE ? ", yahoo 421 beyond 4 connections" : ""}; load average ${loadavg()}`);
-for (const run of [runPostern, ...(flag("--no-postfix") ? [] : [runPostfix])]) {
+const runs = SCHEDULED ? [() => runPostern(0), () => runPostern(SCHEDULED)] : [() => runPostern(), ...(flag("--no-postfix") ? [] : [runPostfix])];
+const rates: number[] = [];
+for (const run of runs) {
   const r = await run();
+  rates.push(lastRate);
   if (!r) { console.log("Postfix: not installed (or not root): skipped"); continue; }
   console.log(`${r.name}\n${r.lines.map((l) => `  ${l}`).join("\n")}`);
 }
+if (SCHEDULED) console.log(`live rate with ${SCHEDULED} scheduled on the same keys: ${(rates[1] / rates[0]).toFixed(2)} of the empty queue's (issue #41: >= 0.9)`);
 console.log(`load average ${loadavg()}`);
 process.exit(0);
