@@ -37,6 +37,7 @@ import nodemailer from "nodemailer";
 import { prepareDomainKey, writeConfig } from "../test/helpers/app.ts";
 import { startPostfix } from "./postfix.ts";
 import { enqueue, park, pct, procCpu, procPeakMb, startServer, threadCpu } from "./serve.ts";
+import { roundTripBound, rsaSignMs } from "./bounds.ts";
 import { PROBE_DOMAIN, mxSpecs, providerMix, routesOf, startMxSink, twentyDomains, type MxSink } from "./shaped-mix.ts";
 
 const args = process.argv.slice(2);
@@ -48,6 +49,9 @@ const PARKED = option("--parked") ?? 0;
 const STUCK = option("--stuck") ?? 0;
 const SCHEDULED = option("--scheduled") ?? 0;
 const SCHEDULE_BATCH = 50;
+/** openssl's RSA-2048 sign time here: CPU per message is reported as a multiple of it (#41). */
+const SIGN_MS = rsaSignMs(2);
+const MAX_CONNECTIONS = 20;
 /** The last run's delivered msg/s, for the depth shape's ratio. */
 let lastRate = 0;
 const THROTTLE = flag("--throttle-421");
@@ -83,8 +87,11 @@ async function waitFor(done: () => boolean, maxMs: number): Promise<boolean> {
   return true;
 }
 
-/** The measured part, the same for both MTAs; `cpu()` is the server's CPU seconds so far. */
-async function drive(send: Send, sink: MxSink, cpu: () => number): Promise<string[]> {
+/**
+ * The measured part, the same for both MTAs; `cpu()` is the server's CPU seconds so far, and
+ * `roundTrips` what one message costs the MTA's client (postern: 1 with CHUNKING; Postfix: 2, DATA).
+ */
+async function drive(send: Send, sink: MxSink, cpu: () => number, roundTrips: number): Promise<string[]> {
   const cpu0 = cpu();
   const t0 = performance.now();
   if (BURST_S) return burst(send, sink, cpu0, cpu);
@@ -93,8 +100,15 @@ async function drive(send: Send, sink: MxSink, cpu: () => number): Promise<strin
   const seconds = (performance.now() - t0) / 1000;
   lastRate = N / seconds;
   const cpuMs = ((cpu() - cpu0) * 1000) / N;
-  return [`${delivered ? "" : `NOT ALL DELIVERED (${sink.received()} of ${N}) `}${Math.round(N / seconds)} msg/s delivered, ${cpuMs.toFixed(2)} ms server CPU/msg, ` +
+  const signed = SIGN_MS ? ` (${(cpuMs / SIGN_MS).toFixed(2)}× openssl's RSA-2048 sign, ${SIGN_MS.toFixed(3)} ms)` : "";
+  const lines = [`${delivered ? "" : `NOT ALL DELIVERED (${sink.received()} of ${N}) `}${Math.round(N / seconds)} msg/s delivered, ${cpuMs.toFixed(2)} ms server CPU/msg${signed}, ` +
     `accept p99 ${pct(latencies, 0.99).toFixed(1)} ms`, connections(sink)];
+  if (DELAY && !STUCK && !THROTTLE) {
+    const b = roundTripBound(DELAY, MAX_CONNECTIONS, roundTrips);
+    lines.push(`round-trip bound ${Math.round(b.bound)} msg/s (${b.by}: ${MAX_CONNECTIONS} connections, ${roundTrips} round trip${roundTrips > 1 ? "s" : ""} of ${DELAY} ms ` +
+      `per message, its share of the mix); measured ${((100 * N) / seconds / b.bound).toFixed(0)} % of it`);
+  }
+  return lines;
 }
 
 async function burst(send: Send, sink: MxSink, cpu0: number, cpu: () => number): Promise<string[]> {
@@ -145,7 +159,7 @@ async function runPostern(scheduled = 0): Promise<Run> {
   const sink = await startMxSink(mxSpecs({ delayMs: DELAY, stuck: STUCK > 0, throttle: THROTTLE }));
   const dir = mkdtempSync(join(tmpdir(), "postern-shaped-"));
   const routes = routesOf(sink).map(([d, hop]) => `"${d}" = "${hop}"`).join("\n");
-  const file = writeConfig(dir, `max_connections_per_host = 20\n[mta.routes]\n${routes}\n`);
+  const file = writeConfig(dir, `max_connections_per_host = ${MAX_CONNECTIONS}\n[mta.routes]\n${routes}\n`);
   const key = await prepareDomainKey(file, "bench.example", async (setup) => {
     if (PARKED) await park(setup, PARKED);
     if (STUCK) await enqueue(setup, STUCK, { domain: "bench.example", dueInMs: 0, to: (i) => `s${i}@gmail.com`, label: "stuck" });
@@ -158,7 +172,7 @@ async function runPostern(scheduled = 0): Promise<Run> {
         content: [{ type: "text/plain", value: text }, { type: "text/html", value: html }] }) });
     if (res.status !== 202) throw new Error(`send: ${res.status} ${await res.text()}`);
   };
-  const lines = [...pre, ...await drive(send, sink, () => procCpu(server.pid))];
+  const lines = [...pre, ...await drive(send, sink, () => procCpu(server.pid), 1)];
   lines.push(`peak RSS ${procPeakMb(server.pid).toFixed(0)} MB`);
   if (process.env.BENCH_THREADS) lines.push(...threadCpu(server.pid));
   await server.stop();
@@ -187,7 +201,7 @@ async function runPostfix(): Promise<Run | null> {
   const rss = setInterval(() => { peak = Math.max(peak, pf.rssMb()); }, 200);
   const send: Send = async (to, subject) => { await smtp.sendMail({ from: { address: "news@bench.example", name: "Bench" }, to, subject, text, html }); };
   // Postfix's short-lived processes take their CPU with them: only the live ones are counted.
-  const lines = await drive(send, sink, () => pf.cpuSeconds());
+  const lines = await drive(send, sink, () => pf.cpuSeconds(), 2);
   clearInterval(rss);
   lines.push(`peak PSS ${peak.toFixed(0)} MB`);
   smtp.close();

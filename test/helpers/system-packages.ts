@@ -32,6 +32,8 @@ export const NEEDS: Need[] = [
   { pkg: "chromium", present: () => existsSync(process.env.CHROMIUM ?? "/usr/bin/chromium") },
   { pkg: "postgresql", present: hasPostgres },
   { pkg: "pebble", present: () => onPath("pebble") },
+  // A real receiver offering CHUNKING for the SMTP client's BDAT tests (test/mta/delivery/smtp-client.test.ts).
+  { pkg: "postfix", present: () => existsSync("/usr/sbin/postfix") },
 ];
 
 export const missingPackages = (needs: Need[] = NEEDS): string[] => needs.filter((n) => !n.present()).map((n) => n.pkg);
