@@ -223,6 +223,6 @@ for (const run of runs) {
   if (!r) { console.log("Postfix: not installed (or not root): skipped"); continue; }
   console.log(`${r.name}\n${r.lines.map((l) => `  ${l}`).join("\n")}`);
 }
-if (SCHEDULED) console.log(`live rate with ${SCHEDULED} scheduled on the same keys: ${(rates[1] / rates[0]).toFixed(2)} of the empty queue's (issue #41: >= 0.9)`);
+if (SCHEDULED) console.log(`live rate with ${SCHEDULED} scheduled on the same keys: ${((rates[1] ?? 0) / (rates[0] ?? 1)).toFixed(2)} of the empty queue's (issue #41: >= 0.9)`);
 console.log(`load average ${loadavg()}`);
 process.exit(0);
