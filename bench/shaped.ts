@@ -165,7 +165,7 @@ async function runPostern(scheduled = 0): Promise<Run> {
     if (STUCK) await enqueue(setup, STUCK, { domain: "bench.example", dueInMs: 0, to: (i) => `s${i}@gmail.com`, label: "stuck" });
   });
   const server = await startServer(file, FROM_SOURCE);
-  const pre = scheduled ? [await schedule(server.base, key, scheduled)] : [];
+  const pre = scheduled ? [`${await schedule(server.base, key, scheduled)}; peak RSS after accepting them ${procPeakMb(server.pid).toFixed(0)} MB`] : [];
   const send: Send = async (to, subject) => {
     const res = await fetch(`${server.base}/v3/mail/send`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
       body: JSON.stringify({ personalizations: [{ to: [{ email: to }] }], from: { email: "news@bench.example", name: "Bench" }, subject,
