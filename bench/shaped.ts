@@ -137,6 +137,10 @@ async function burst(send: Send, sink: MxSink, cpu0: number, cpu: () => number):
 const connections = (sink: MxSink) => `most connections open at once: ${Object.entries(sink.maxConnections).map(([k, v]) => `${k} ${v}`).join(", ")}` +
   (Object.keys(sink.refused).length ? `; refused with 421: ${Object.entries(sink.refused).map(([k, v]) => `${k} ${v}`).join(", ")}` : "");
 
+/** The server's RSS now, by kind: heap and stacks (anon), mapped files, shared memory (SQLite's WAL index). */
+const rssParts = (pid: number) => ["RssAnon", "RssFile", "RssShmem"].map((k) =>
+  `${k} ${(Number(new RegExp(`${k}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024).toFixed(0)} MB`).join(", ");
+
 /** Schedules `m` recipients 48 h ahead through SendGrid's send_at, 50 a request from CLIENTS clients, on the live mix's keys. */
 async function schedule(base: string, key: string, m: number): Promise<string> {
   const sendAt = Math.floor(Date.now() / 1000) + 48 * 3600;
@@ -165,7 +169,7 @@ async function runPostern(scheduled = 0): Promise<Run> {
     if (STUCK) await enqueue(setup, STUCK, { domain: "bench.example", dueInMs: 0, to: (i) => `s${i}@gmail.com`, label: "stuck" });
   });
   const server = await startServer(file, FROM_SOURCE);
-  const pre = scheduled ? [`${await schedule(server.base, key, scheduled)}; peak RSS after accepting them ${procPeakMb(server.pid).toFixed(0)} MB`] : [];
+  const pre = scheduled ? [`${await schedule(server.base, key, scheduled)}; peak RSS after accepting them ${procPeakMb(server.pid).toFixed(0)} MB, now ${rssParts(server.pid)}`] : [];
   const send: Send = async (to, subject) => {
     const res = await fetch(`${server.base}/v3/mail/send`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
       body: JSON.stringify({ personalizations: [{ to: [{ email: to }] }], from: { email: "news@bench.example", name: "Bench" }, subject,

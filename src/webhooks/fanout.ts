@@ -4,6 +4,7 @@
 import type { MessageEvent } from "../core/model.ts";
 import type { OutboxItem, Store, StoredMessage, WebhookTarget, ZoneStore } from "../core/store-port.ts";
 import { newId } from "../core/ids.ts";
+import { createRecentCache } from "../core/recent-cache.ts";
 import type { EventContext, MessageSummary } from "./context.ts";
 import type { WebhookFormat } from "./format.ts";
 import { callbackFormat, formatNamed } from "./registry.ts";
@@ -25,12 +26,9 @@ const infoOf = (m: StoredMessage): MessageInfo => ({ summary: { id: m.id, messag
   asmGroupId: m.extra?.asmGroupId, ipPool: m.extra?.ipPool }, callback: m.callbackUrl, source: m.source });
 
 export function createFanout(deps: { store: Store; now: () => number }) {
-  const summaries = new Map<string, MessageInfo>();
-
-  const remember = (id: string, info: MessageInfo) => {
-    if (summaries.size >= SUMMARY_CACHE_SIZE) summaries.delete(summaries.keys().next().value!);
-    summaries.set(id, info);
-  };
+  // Not a Map evicting its oldest key: that walks deleted entries in Bun (core/recent-cache.ts).
+  const summaries = createRecentCache<string, MessageInfo>(SUMMARY_CACHE_SIZE);
+  const remember = (id: string, info: MessageInfo) => summaries.set(id, info);
 
   // Every message yields several events (accepted, delivered...): read each message once, and not
   // at all when this node accepted it (the recorder hands the accepted messages over).
