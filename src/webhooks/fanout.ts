@@ -41,6 +41,16 @@ export function createFanout(deps: { store: Store; now: () => number }) {
     return info;
   }
 
+  /**
+   * The batch's messages not in the cache, in one read: when the fan-out runs behind a fast accept
+   * (a million scheduled), reading each back on its own cost about 14 µs an event on the loop (#41).
+   */
+  async function readMissing(zone: ZoneStore, ids: string[]) {
+    const missing = [...new Set(ids)].filter((id) => summaries.get(id) === undefined);
+    if (missing.length < 2) return;
+    for (const m of await zone.getMessageHeads(missing)) remember(m.id, infoOf(m));
+  }
+
   async function domainTargets(domain: string): Promise<WebhookTarget[]> {
     // Both reads are the store's cached ones (core/domain-read.ts): a target added by any process counts at once.
     const d = await deps.store.control.getDomain(domain);
@@ -65,6 +75,7 @@ export function createFanout(deps: { store: Store; now: () => number }) {
     const now = deps.now();
     const push = (route: Route, domain: string, events: EventContext[]) => items.push({ id: newId(now), url: route.url, format: route.format.name,
       targetId: route.targetId, domain, payload: JSON.stringify(events), attempts: 0, nextAttemptAt: now, status: "pending", lastError: null, createdAt: now });
+    await readMissing(zone, rows.map((r) => r.event.messageId));
     for (const { event } of rows) {
       const { routes, ctx } = await routesFor(zone, event);
       for (const route of routes) {
