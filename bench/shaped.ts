@@ -14,6 +14,10 @@
 //                                     (pipelined commands wait together, as behind a distant link)
 //   --parked M                        M more recipients parked in postern's queue, due in a day (SendGrid
 //                                     send_at); Postfix has no such queue: its run is unchanged
+//   --scheduled M                     the depth shape (#41): postern twice, with an empty queue and then after M
+//                                     recipients are scheduled through SendGrid's send_at 48 h ahead, 50 a request,
+//                                     on the same keys as the live mix; prints accept rate, the live rate's ratio
+//                                     to the empty run, and peak RSS (Postfix is not run)
 //   --stuck M                         M recipients waiting for gmail.com, whose MX accepts connections and
 //                                     never greets, while the N messages go to 20 other domains
 //   --throttle-421                    yahoo's MX answers 421 beyond 4 open connections; the run ends
@@ -33,6 +37,7 @@ import nodemailer from "nodemailer";
 import { prepareDomainKey, writeConfig } from "../test/helpers/app.ts";
 import { startPostfix } from "./postfix.ts";
 import { enqueue, park, pct, procCpu, procPeakMb, startServer, threadCpu } from "./serve.ts";
+import { roundTripBound, rsaSignMs } from "./bounds.ts";
 import { PROBE_DOMAIN, mxSpecs, providerMix, routesOf, startMxSink, twentyDomains, type MxSink } from "./shaped-mix.ts";
 
 const args = process.argv.slice(2);
@@ -42,6 +47,13 @@ const N = Number(args.find((a, i) => /^\d+$/.test(a) && !/^--/.test(args[i - 1] 
 const DELAY = option("--mx-delay") ?? 0;
 const PARKED = option("--parked") ?? 0;
 const STUCK = option("--stuck") ?? 0;
+const SCHEDULED = option("--scheduled") ?? 0;
+const SCHEDULE_BATCH = 50;
+/** openssl's RSA-2048 sign time here: CPU per message is reported as a multiple of it (#41). */
+const SIGN_MS = rsaSignMs(2);
+const MAX_CONNECTIONS = 20;
+/** The last run's delivered msg/s, for the depth shape's ratio. */
+let lastRate = 0;
 const THROTTLE = flag("--throttle-421");
 const BURST_S = option("--burst") ?? 0;
 const CLIENTS = BURST_S ? 32 : 20;
@@ -75,17 +87,28 @@ async function waitFor(done: () => boolean, maxMs: number): Promise<boolean> {
   return true;
 }
 
-/** The measured part, the same for both MTAs; `cpu()` is the server's CPU seconds so far. */
-async function drive(send: Send, sink: MxSink, cpu: () => number): Promise<string[]> {
+/**
+ * The measured part, the same for both MTAs; `cpu()` is the server's CPU seconds so far, and
+ * `roundTrips` what one message costs the MTA's client (postern: 1 with CHUNKING; Postfix: 2, DATA).
+ */
+async function drive(send: Send, sink: MxSink, cpu: () => number, roundTrips: number): Promise<string[]> {
   const cpu0 = cpu();
   const t0 = performance.now();
   if (BURST_S) return burst(send, sink, cpu0, cpu);
   const latencies = await load(send, CLIENTS, N, Infinity);
   const delivered = await waitFor(() => sink.received() >= N, 600_000);
   const seconds = (performance.now() - t0) / 1000;
+  lastRate = N / seconds;
   const cpuMs = ((cpu() - cpu0) * 1000) / N;
-  return [`${delivered ? "" : `NOT ALL DELIVERED (${sink.received()} of ${N}) `}${Math.round(N / seconds)} msg/s delivered, ${cpuMs.toFixed(2)} ms server CPU/msg, ` +
+  const signed = SIGN_MS ? ` (${(cpuMs / SIGN_MS).toFixed(2)}× openssl's RSA-2048 sign, ${SIGN_MS.toFixed(3)} ms)` : "";
+  const lines = [`${delivered ? "" : `NOT ALL DELIVERED (${sink.received()} of ${N}) `}${Math.round(N / seconds)} msg/s delivered, ${cpuMs.toFixed(2)} ms server CPU/msg${signed}, ` +
     `accept p99 ${pct(latencies, 0.99).toFixed(1)} ms`, connections(sink)];
+  if (DELAY && !STUCK && !THROTTLE) {
+    const b = roundTripBound(DELAY, MAX_CONNECTIONS, roundTrips);
+    lines.push(`round-trip bound ${Math.round(b.bound)} msg/s (${b.by}: ${MAX_CONNECTIONS} connections, ${roundTrips} round trip${roundTrips > 1 ? "s" : ""} of ${DELAY} ms ` +
+      `per message, its share of the mix); measured ${((100 * N) / seconds / b.bound).toFixed(0)} % of it`);
+  }
+  return lines;
 }
 
 async function burst(send: Send, sink: MxSink, cpu0: number, cpu: () => number): Promise<string[]> {
@@ -114,29 +137,52 @@ async function burst(send: Send, sink: MxSink, cpu0: number, cpu: () => number):
 const connections = (sink: MxSink) => `most connections open at once: ${Object.entries(sink.maxConnections).map(([k, v]) => `${k} ${v}`).join(", ")}` +
   (Object.keys(sink.refused).length ? `; refused with 421: ${Object.entries(sink.refused).map(([k, v]) => `${k} ${v}`).join(", ")}` : "");
 
-async function runPostern(): Promise<Run> {
+/** The server's RSS now, by kind: heap and stacks (anon), mapped files, shared memory (SQLite's WAL index). */
+const rssParts = (pid: number) => ["RssAnon", "RssFile", "RssShmem"].map((k) =>
+  `${k} ${(Number(new RegExp(`${k}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024).toFixed(0)} MB`).join(", ");
+
+/** Schedules `m` recipients 48 h ahead through SendGrid's send_at, 50 a request from CLIENTS clients, on the live mix's keys. */
+async function schedule(base: string, key: string, m: number): Promise<string> {
+  const sendAt = Math.floor(Date.now() / 1000) + 48 * 3600;
+  const t0 = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: CLIENTS }, async () => {
+    while (next < m) {
+      const from = next;
+      next += SCHEDULE_BATCH;
+      const personalizations = Array.from({ length: Math.min(SCHEDULE_BATCH, m - from) }, (_, i) => ({ to: [{ email: providerMix(from + i).replace("@", `+s${from + i}@`) }] }));
+      const res = await fetch(`${base}/v3/mail/send`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ personalizations, send_at: sendAt, from: { email: "news@bench.example" }, subject: "scheduled", content: [{ type: "text/plain", value: text }] }) });
+      if (res.status !== 202) throw new Error(`scheduling: ${res.status} ${await res.text()}`);
+    }
+  }));
+  return `${m} recipients scheduled 48 h ahead on the live keys at ${Math.round(m / ((performance.now() - t0) / 1000))} recipients/s accepted`;
+}
+
+async function runPostern(scheduled = 0): Promise<Run> {
   const sink = await startMxSink(mxSpecs({ delayMs: DELAY, stuck: STUCK > 0, throttle: THROTTLE }));
   const dir = mkdtempSync(join(tmpdir(), "postern-shaped-"));
   const routes = routesOf(sink).map(([d, hop]) => `"${d}" = "${hop}"`).join("\n");
-  const file = writeConfig(dir, `max_connections_per_host = 20\n[mta.routes]\n${routes}\n`);
+  const file = writeConfig(dir, `max_connections_per_host = ${MAX_CONNECTIONS}\n[mta.routes]\n${routes}\n`);
   const key = await prepareDomainKey(file, "bench.example", async (setup) => {
     if (PARKED) await park(setup, PARKED);
     if (STUCK) await enqueue(setup, STUCK, { domain: "bench.example", dueInMs: 0, to: (i) => `s${i}@gmail.com`, label: "stuck" });
   });
   const server = await startServer(file, FROM_SOURCE);
+  const pre = scheduled ? [`${await schedule(server.base, key, scheduled)}; peak RSS after accepting them ${procPeakMb(server.pid).toFixed(0)} MB, now ${rssParts(server.pid)}`] : [];
   const send: Send = async (to, subject) => {
     const res = await fetch(`${server.base}/v3/mail/send`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
       body: JSON.stringify({ personalizations: [{ to: [{ email: to }] }], from: { email: "news@bench.example", name: "Bench" }, subject,
         content: [{ type: "text/plain", value: text }, { type: "text/html", value: html }] }) });
     if (res.status !== 202) throw new Error(`send: ${res.status} ${await res.text()}`);
   };
-  const lines = await drive(send, sink, () => procCpu(server.pid));
+  const lines = [...pre, ...await drive(send, sink, () => procCpu(server.pid), 1)];
   lines.push(`peak RSS ${procPeakMb(server.pid).toFixed(0)} MB`);
   if (process.env.BENCH_THREADS) lines.push(...threadCpu(server.pid));
   await server.stop();
   sink.stop();
   rmSync(dir, { recursive: true, force: true });
-  return { name: "postern", lines };
+  return { name: scheduled ? `postern, ${scheduled} scheduled on the same keys` : "postern", lines };
 }
 
 async function runPostfix(): Promise<Run | null> {
@@ -159,7 +205,7 @@ async function runPostfix(): Promise<Run | null> {
   const rss = setInterval(() => { peak = Math.max(peak, pf.rssMb()); }, 200);
   const send: Send = async (to, subject) => { await smtp.sendMail({ from: { address: "news@bench.example", name: "Bench" }, to, subject, text, html }); };
   // Postfix's short-lived processes take their CPU with them: only the live ones are counted.
-  const lines = await drive(send, sink, () => pf.cpuSeconds());
+  const lines = await drive(send, sink, () => pf.cpuSeconds(), 2);
   clearInterval(rss);
   lines.push(`peak PSS ${peak.toFixed(0)} MB`);
   smtp.close();
@@ -173,10 +219,14 @@ const loadavg = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 
 const what = BURST_S ? `${BURST_S} s burst` : `${N} messages`;
 console.log(`${what}, ${STUCK ? `to 20 domains while ${STUCK} wait for a gmail.com MX that never greets` : "provider-shaped (45/20/10/25 %)"}` +
   `${DELAY ? `, MX replies ${DELAY} ms late` : ""}${PARKED ? `, ${PARKED} parked (postern)` : ""}${THROTTLE ? ", yahoo 421 beyond 4 connections" : ""}; load average ${loadavg()}`);
-for (const run of [runPostern, ...(flag("--no-postfix") ? [] : [runPostfix])]) {
+const runs = SCHEDULED ? [() => runPostern(0), () => runPostern(SCHEDULED)] : [() => runPostern(), ...(flag("--no-postfix") ? [] : [runPostfix])];
+const rates: number[] = [];
+for (const run of runs) {
   const r = await run();
+  rates.push(lastRate);
   if (!r) { console.log("Postfix: not installed (or not root): skipped"); continue; }
   console.log(`${r.name}\n${r.lines.map((l) => `  ${l}`).join("\n")}`);
 }
+if (SCHEDULED) console.log(`live rate with ${SCHEDULED} scheduled on the same keys: ${((rates[1] ?? 0) / (rates[0] ?? 1)).toFixed(2)} of the empty queue's (issue #41: >= 0.9)`);
 console.log(`load average ${loadavg()}`);
 process.exit(0);

@@ -106,6 +106,8 @@ export interface SendRecordStore {
   getMessage(id: string): Promise<StoredMessage | null>;
   /** The message without its body (`content` and `raw` are null): what webhook fan-out reads per event. */
   getMessageHead(id: string): Promise<StoredMessage | null>;
+  /** The heads of the messages among `ids` that exist, in one read (the fan-out's batch of events). */
+  getMessageHeads(ids: string[]): Promise<StoredMessage[]>;
   getAttachments(sendId: string): Promise<StoredAttachment[]>;
   getRecipient(id: string): Promise<StoredRecipient | null>;
   listRecipients(messageId: string): Promise<StoredRecipient[]>;

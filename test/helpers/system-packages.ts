@@ -36,6 +36,8 @@ export const NEEDS: Need[] = [
   { pkg: "unbound", present: () => existsSync("/usr/sbin/unbound") },
   { pkg: "nsd", present: () => existsSync("/usr/sbin/nsd") },
   { pkg: "ldnsutils", present: () => onPath("ldns-signzone") },
+  // A real receiver offering CHUNKING for the SMTP client's BDAT tests (test/mta/delivery/smtp-client.test.ts).
+  { pkg: "postfix", present: () => existsSync("/usr/sbin/postfix") },
 ];
 
 export const missingPackages = (needs: Need[] = NEEDS): string[] => needs.filter((n) => !n.present()).map((n) => n.pkg);

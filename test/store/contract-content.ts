@@ -31,6 +31,8 @@ export function contentContract(open: Open) {
     // The head is the message without its body: everything else as getMessage reads it.
     for (const id of ["m1", "m2"]) expect(await z.getMessageHead(id)).toEqual({ ...(await z.getMessage(id))!, content: null, raw: null });
     expect(await z.getMessageHead("nope")).toBeNull();
+    expect((await z.getMessageHeads(["m2", "nope", "m1"])).sort((a, b) => a.id.localeCompare(b.id))).toEqual([(await z.getMessageHead("m1"))!, (await z.getMessageHead("m2"))!]);
+    expect(await z.getMessageHeads([])).toEqual([]);
     expect(await z.getRecipient("nope")).toBeNull();
     expect(await z.countSends("a.test", NOW + 1)).toBe(1);
     expect(await z.countSends("a.test", NOW)).toBe(2);

@@ -6,6 +6,7 @@
 import type { DestinationQueueStore, DestinationSnapshot } from "../../core/destination-store.ts";
 import { toRecipient } from "../sqlite/queue.ts";
 import { rows, type Sql } from "./db.ts";
+import { recipientCounts } from "./queue-counts.ts";
 
 /**
  * Pending, written so that only recipients_key_due's predicate follows from it (statuses are lower
@@ -38,8 +39,7 @@ export function createDestinationQueue(sql: Sql): DestinationQueueStore {
       return (await rows(sql, WAITING_KEYS)).map((r) => ({ key: r.key as string, nextDueAt: Number(r.due) }));
     },
     async waitingByKey() {
-      return (await rows(sql, `SELECT rcpt_domain AS key, COUNT(*)::int AS count FROM recipients WHERE ${PENDING}
-        GROUP BY rcpt_domain ORDER BY count DESC, key`)) as { key: string; count: number }[];
+      return (await recipientCounts(sql)).pendingByKey;
     },
     async claimKeys(now, lease, wants) {
       const list = wants.filter((w) => w.limit > 0);

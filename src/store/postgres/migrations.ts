@@ -10,6 +10,7 @@ import { ALERTS_CONTROL_MIGRATIONS } from "./migrations-alerts.ts";
 import { TRACKING_CONTROL_MIGRATIONS } from "./migrations-tracking.ts";
 import { TEAM_CONTROL_MIGRATIONS } from "./migrations-team.ts";
 import { DKIM2_CONTROL_MIGRATIONS } from "./migrations-dkim2.ts";
+import { SCHED2_ZONE_MIGRATIONS } from "./migrations-sched2.ts";
 export const CONTROL_SCHEMA = "control";
 export const zoneSchema = (zone: string) => `zone_${zone}`;
 
@@ -220,6 +221,7 @@ export const ZONE_MIGRATIONS: string[] = [
      template TEXT NOT NULL, ip_pool TEXT NOT NULL, stat TEXT NOT NULL, n BIGINT NOT NULL, bytes BIGINT NOT NULL,
      PRIMARY KEY (domain, bucket, tag, rcpt_domain, campaign, template, ip_pool, stat));
    CREATE INDEX stat_rollups_bucket ON stat_rollups (bucket);`,
+  ...SCHED2_ZONE_MIGRATIONS,
 ];
 
 /** The event `ev` (a jsonb expression, of type `type`) without the vendor codes 605 / 650. */

@@ -6,6 +6,7 @@
 import type { ClaimFairness, ClaimLease, RecipientUpdate, StoredRecipient } from "../../core/store-port.ts";
 import { toRecipient } from "../sqlite/queue.ts";
 import { exec, one, rows, type Row, type Sql } from "./db.ts";
+import { recipientCounts } from "./queue-counts.ts";
 import type { Writes } from "./writes.ts";
 
 const PENDING = "status IN ('queued', 'deferred')";
@@ -34,11 +35,11 @@ export function createQueueStatements(sql: Sql) {
       return list.sort((a, b) => (a.next_attempt_at as number) - (b.next_attempt_at as number) || (a.seq as number) - (b.seq as number)).map(toRecipient);
     },
     async stats(now: number) {
-      const counts = await rows(sql, "SELECT status, COUNT(*)::int AS n FROM recipients GROUP BY status");
-      const by = (s: string) => (counts.find((c) => c.status === s)?.n as number | undefined) ?? 0;
+      // Counters (queue-counts.ts), not a walk of the waiting rows; the due count reads due rows only.
+      const counts = await recipientCounts(sql);
+      const by = (s: string) => counts.byStatus.get(s) ?? 0;
       const due = (await one(sql, `SELECT COUNT(*)::int AS n FROM recipients WHERE ${PENDING} AND next_attempt_at <= $1`, [now]))!.n as number;
-      const byDomain = (await rows(sql, `SELECT rcpt_domain AS domain, COUNT(*)::int AS count FROM recipients WHERE ${PENDING}
-        GROUP BY rcpt_domain ORDER BY count DESC, domain LIMIT 20`)) as { domain: string; count: number }[];
+      const byDomain = counts.pendingByKey.slice(0, 20).map((k) => ({ domain: k.key, count: k.count }));
       return { queued: by("queued"), deferred: by("deferred"), due, delivered: by("delivered"), failed: by("failed"), byDomain };
     },
     async list(limit: number): Promise<StoredRecipient[]> {

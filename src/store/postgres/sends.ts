@@ -53,6 +53,10 @@ export function createSendReads(sql: Sql): Reads {
       const r = await one(sql, `SELECT ${MESSAGE_HEAD_COLUMNS} FROM messages WHERE id = $1`, [id]);
       return r ? toStoredMessage(r) : null;
     },
+    async getMessageHeads(ids) {
+      if (!ids.length) return [];
+      return (await rows(sql, `SELECT ${MESSAGE_HEAD_COLUMNS} FROM messages WHERE id = ANY($1::text[])`, [ids])).map(toStoredMessage);
+    },
     async getAttachments(sendId) {
       return (await rows(sql, "SELECT * FROM attachments WHERE send_id = $1 ORDER BY idx", [sendId])).map((r): StoredAttachment => ({
         sendId, idx: r.idx as number, filename: r.filename as string, contentType: r.content_type as string,

@@ -84,6 +84,10 @@ export function createZoneStore(zone: string, db: Database, commits: GroupCommit
       const r = db.query(`SELECT ${MESSAGE_HEAD_COLUMNS} FROM messages WHERE id = ?`).get(id) as Row | null;
       return r ? toStoredMessage(r) : null;
     },
+    async getMessageHeads(ids) {
+      if (!ids.length) return [];
+      return (db.query(`SELECT ${MESSAGE_HEAD_COLUMNS} FROM messages WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as Row[]).map(toStoredMessage);
+    },
     async getAttachments(sendId) {
       const rows = db.query("SELECT * FROM attachments WHERE send_id = ? ORDER BY idx").all(sendId) as Row[];
       return rows.map((r): StoredAttachment => ({ sendId, idx: r.idx as number, filename: r.filename as string,

@@ -1,0 +1,31 @@
+// The recent-entries cache (src/core/recent-cache.ts): the latest entries are found, the count
+// stays bounded, and its cost per call does not grow once full (counted as Map operations on a
+// cache run through 200,000 entries, not timed).
+import { expect, test } from "bun:test";
+import { createRecentCache } from "../../src/core/recent-cache.ts";
+
+test("keeps at least the latest half of its capacity and never more than its capacity", () => {
+  const c = createRecentCache<string, number>(10_000);
+  for (let i = 0; i < 200_000; i++) {
+    c.set(`k${i}`, i);
+    expect(c.size).toBeLessThanOrEqual(10_000);
+  }
+  for (let i = 200_000 - 5_000; i < 200_000; i++) expect(c.get(`k${i}`)).toBe(i);
+  expect(c.get("k0")).toBeUndefined();
+  expect(c.get(`k${200_000 - 10_001}`)).toBeUndefined();
+});
+
+test("evicts without iterating: no call walks the entries that went before", () => {
+  // Count the iterator steps the cache takes: a Map evicting its oldest key steps an iterator on
+  // every set once full; this cache never does.
+  let steps = 0;
+  const next = Map.prototype.keys;
+  Map.prototype.keys = function (this: Map<unknown, unknown>) { steps++; return next.call(this); } as typeof Map.prototype.keys;
+  try {
+    const c = createRecentCache<number, number>(100);
+    for (let i = 0; i < 10_000; i++) c.set(i, i);
+  } finally {
+    Map.prototype.keys = next;
+  }
+  expect(steps).toBe(0);
+});
