@@ -48,6 +48,8 @@ export interface Domain extends DomainSettings {
   updatedAt: number;
   /** Absent on objects made before tracking hosts (tests): the default host, pending. */
   tracking?: DomainTracking;
+  /** The tenant that owns the domain (core/tenants.ts); absent (objects made in tests): 0, the primary. */
+  tenantId?: number;
 }
 
 export interface DkimKey {
@@ -68,6 +70,8 @@ export interface ApiKey {
   grants: string[];
   createdAt: number;
   lastUsedAt: number | null;
+  /** The tenant whose key it is; absent: 0, the primary account. */
+  tenantId?: number;
 }
 
 /** Who is calling: the result of authenticating an API key or SMTP credential. */

@@ -8,6 +8,8 @@ export interface NewDomain extends DomainSettings {
   wildcard: boolean;
   dkimSelector: string;
   keys: Omit<DkimKey, "domainId">[];
+  /** The owning tenant (default 0, the primary). */
+  tenantId?: number;
 }
 
 export interface StoredKey extends ApiKey { hash: string; revokedAt: number | null }

@@ -20,6 +20,7 @@ import type { AlertStore } from "./alerts-port.ts";
 import type { TeamStore } from "./team/store-port.ts";
 import type { AuditStore } from "./audit-port.ts";
 import type { BlocklistStore } from "./blocklist-port.ts";
+import type { TenantStore } from "./tenants.ts";
 
 export type * from "./records.ts";
 export type * from "./receiver-report.ts";
@@ -44,7 +45,7 @@ export interface SendControlStore {
 
 /** Account, keys, domains, credentials and webhook targets: the data every zone shares. */
 export interface ControlStore extends InboundRuleStore, SendControlStore, EgressCounterStore, AlertStore,
-  TrackingHostStore, TeamStore, AuditStore, BlocklistStore {
+  TrackingHostStore, TeamStore, AuditStore, BlocklistStore, TenantStore {
   getAccount(): Promise<Account | null>;
   createAccount(a: Account & { secret: string }): Promise<void>;
   /** The server-wide HMAC secret for VERP and tracking tokens. */
@@ -59,7 +60,8 @@ export interface ControlStore extends InboundRuleStore, SendControlStore, Egress
   getDomainById(id: number): Promise<Domain | null>;
   /** Changes whenever another connection commits a change to domains or webhook targets (cheap: asked per cached read). */
   changeMark(): Promise<number>;
-  listDomains(): Promise<Domain[]>;
+  /** Every domain, or (given) only the tenant's: the one place tenant scoping of domains happens. */
+  listDomains(tenant?: number): Promise<Domain[]>;
   updateDomain(name: string, patch: Partial<DomainSettings> & { state?: DomainState; wildcard?: boolean }, now: number): Promise<Domain | null>;
   deleteDomain(name: string): Promise<boolean>;
   getDkimKeys(domainId: number): Promise<DkimKey[]>;

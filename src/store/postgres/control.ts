@@ -11,6 +11,7 @@ import { createBlocklistHistory } from "./blocklists.ts";
 import { createSendControlStore } from "./send-controls.ts";
 import { createTrackingHostStore } from "./tracking-hosts.ts";
 import { createTeamStore } from "./team.ts";
+import { createTenantStore } from "./tenants.ts";
 
 export function createControlStore(sql: Sql): ControlStore {
   return {
@@ -21,6 +22,7 @@ export function createControlStore(sql: Sql): ControlStore {
     ...createSendControlStore(sql),
     ...createTrackingHostStore(sql),
     ...createTeamStore(sql),
+    ...createTenantStore(sql),
     async getAccount() {
       const r = await one(sql, "SELECT * FROM account LIMIT 1");
       return r ? { id: r.id as number, webhookSigningKey: r.webhook_signing_key as string, createdAt: r.created_at as number } : null;
@@ -48,9 +50,9 @@ export function createControlStore(sql: Sql): ControlStore {
     async insertDomain(d: NewDomain, now: number) {
       return sql.begin(async (tx) => {
         const [r] = await rows(tx, `INSERT INTO domains (name, zone, wildcard, dkim_selector, validation, bot_detection, open_tracking,
-          click_tracking, unsubscribe_tracking, limit_max, limit_window, created_at, updated_at)
-          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) RETURNING *`, [d.name, d.zone, d.wildcard, d.dkimSelector,
-          d.validation, d.botDetection, d.openTracking, d.clickTracking, d.unsubscribeTracking, d.limitMax, d.limitWindow, now]);
+          click_tracking, unsubscribe_tracking, limit_max, limit_window, created_at, updated_at, tenant_id)
+          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13) RETURNING *`, [d.name, d.zone, d.wildcard, d.dkimSelector,
+          d.validation, d.botDetection, d.openTracking, d.clickTracking, d.unsubscribeTracking, d.limitMax, d.limitWindow, now, d.tenantId ?? 0]);
         for (const k of d.keys) {
           await exec(tx, "INSERT INTO dkim_keys (domain_id, selector, algorithm, private_key, public_key) VALUES ($1, $2, $3, $4, $5)",
             [r!.id as number, k.selector, k.algorithm, k.privateKeyPem, k.publicKey]);
@@ -68,8 +70,9 @@ export function createControlStore(sql: Sql): ControlStore {
       const r = await one(sql, "SELECT * FROM domains WHERE id = $1", [id]);
       return r ? toDomain(r) : null;
     },
-    async listDomains() {
-      return (await rows(sql, "SELECT * FROM domains ORDER BY id")).map(toDomain);
+    async listDomains(tenant?: number) {
+      return (tenant === undefined ? await rows(sql, "SELECT * FROM domains ORDER BY id")
+        : await rows(sql, "SELECT * FROM domains WHERE tenant_id = $1 ORDER BY id", [tenant])).map(toDomain);
     },
     async updateDomain(name, patch, now) {
       const sets: string[] = [];
@@ -94,8 +97,8 @@ export function createControlStore(sql: Sql): ControlStore {
         privateKeyPem: r.private_key as string, publicKey: r.public_key as string }));
     },
     async insertKey(k: StoredKey) {
-      await exec(sql, "INSERT INTO api_keys (id, kind, domain_id, label, hash, grants, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        [k.id, k.kind, k.domainId, k.label, k.hash, JSON.stringify(k.grants), k.createdAt]);
+      await exec(sql, "INSERT INTO api_keys (id, kind, domain_id, label, hash, grants, created_at, tenant_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        [k.id, k.kind, k.domainId, k.label, k.hash, JSON.stringify(k.grants), k.createdAt, k.tenantId ?? 0]);
     },
     async getKey(id) {
       const r = await one(sql, "SELECT * FROM api_keys WHERE id = $1", [id]);

@@ -8,6 +8,7 @@ import { ALERTS_CONTROL_MIGRATIONS } from "./migrations-alerts.ts";
 
 import { TRACKING_CONTROL_MIGRATIONS } from "./migrations-tracking.ts";
 import { TEAM_CONTROL_MIGRATIONS } from "./migrations-team.ts";
+import { TENANTS_CONTROL_MIGRATIONS } from "./migrations-tenants.ts";
 export const CONTROL_SCHEMA = "control";
 export const zoneSchema = (zone: string) => `zone_${zone}`;
 
@@ -101,6 +102,7 @@ export const CONTROL_MIGRATIONS: string[] = [
   ...TRACKING_CONTROL_MIGRATIONS,
   ...TEAM_CONTROL_MIGRATIONS,
   ...DOCTOR_CONTROL_MIGRATIONS,
+  ...TENANTS_CONTROL_MIGRATIONS,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

@@ -10,9 +10,13 @@ import { createEgressCounters } from "./egress-counters.ts";
 import { createAlertStore } from "./alerts.ts";
 import { createTrackingHostStore, toTracking } from "./tracking-hosts.ts";
 import { createTeamStore } from "./team.ts";
+import { createTenantStore } from "./tenants.ts";
 import { createBlocklistHistory } from "./blocklists.ts";
 
 type Row = Record<string, unknown>;
+
+/** A row's owning tenant: absent for the primary (0), so objects read back equal those written without one. */
+const tenantOf = (r: Row): { tenantId?: number } => (Number(r.tenant_id ?? 0) ? { tenantId: Number(r.tenant_id) } : {});
 
 export const toDomain = (r: Row): Domain => ({
   id: r.id as number, name: r.name as string, zone: r.zone as string, state: r.state as DomainState,
@@ -20,14 +24,14 @@ export const toDomain = (r: Row): Domain => ({
   botDetection: bool(r.bot_detection), openTracking: bool(r.open_tracking), clickTracking: bool(r.click_tracking),
   unsubscribeTracking: bool(r.unsubscribe_tracking), inbound: bool(r.inbound), limitMax: r.limit_max as number, limitWindow: r.limit_window as string,
   pool: (r.pool as string | undefined) ?? "", createdAt: r.created_at as number, updatedAt: r.updated_at as number,
-  tracking: toTracking(r),
+  tracking: toTracking(r), ...tenantOf(r),
 });
 
 export const toKey = (r: Row): StoredKey => ({
   id: r.id as string, kind: r.kind as StoredKey["kind"], domainId: (r.domain_id as number | null) ?? null,
   label: r.label as string, hash: r.hash as string, grants: json<string[]>(r.grants, []),
   createdAt: r.created_at as number, lastUsedAt: (r.last_used_at as number | null) ?? null,
-  revokedAt: (r.revoked_at as number | null) ?? null,
+  revokedAt: (r.revoked_at as number | null) ?? null, ...tenantOf(r),
 });
 
 export const toWebhook = (r: Row): WebhookTarget => ({
@@ -56,6 +60,7 @@ export function createControlStore(db: Database): ControlStore {
     ...createAlertStore(db),
     ...createTrackingHostStore(db),
     ...createTeamStore(db),
+    ...createTenantStore(db),
     ...createBlocklistHistory(db),
     async getAccount() {
       const r = db.query("SELECT * FROM account LIMIT 1").get() as Row | null;
@@ -84,10 +89,10 @@ export function createControlStore(db: Database): ControlStore {
     async insertDomain(d: NewDomain, now: number) {
       return db.transaction(() => {
         const r = db.query(`INSERT INTO domains (name, zone, wildcard, dkim_selector, validation, bot_detection, open_tracking,
-          click_tracking, unsubscribe_tracking, limit_max, limit_window, created_at, updated_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`).get(d.name, d.zone, d.wildcard ? 1 : 0, d.dkimSelector,
+          click_tracking, unsubscribe_tracking, limit_max, limit_window, created_at, updated_at, tenant_id)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`).get(d.name, d.zone, d.wildcard ? 1 : 0, d.dkimSelector,
           d.validation ? 1 : 0, d.botDetection ? 1 : 0, d.openTracking ? 1 : 0, d.clickTracking ? 1 : 0,
-          d.unsubscribeTracking ? 1 : 0, d.limitMax, d.limitWindow, now, now) as Row;
+          d.unsubscribeTracking ? 1 : 0, d.limitMax, d.limitWindow, now, now, d.tenantId ?? 0) as Row;
         const ins = db.query("INSERT INTO dkim_keys (domain_id, selector, algorithm, private_key, public_key) VALUES (?, ?, ?, ?, ?)");
         for (const k of d.keys) ins.run(r.id as number, k.selector, k.algorithm, k.privateKeyPem, k.publicKey);
         return toDomain(r);
@@ -103,8 +108,10 @@ export function createControlStore(db: Database): ControlStore {
       const r = q.domainById.get(id) as Row | null;
       return r ? toDomain(r) : null;
     },
-    async listDomains() {
-      return (db.query("SELECT * FROM domains ORDER BY id").all() as Row[]).map(toDomain);
+    async listDomains(tenant?: number) {
+      const rows = tenant === undefined ? db.query("SELECT * FROM domains ORDER BY id").all()
+        : db.query("SELECT * FROM domains WHERE tenant_id = ? ORDER BY id").all(tenant);
+      return (rows as Row[]).map(toDomain);
     },
     async updateDomain(name, patch, now) {
       const sets: string[] = [];
@@ -129,8 +136,8 @@ export function createControlStore(db: Database): ControlStore {
         privateKeyPem: r.private_key as string, publicKey: r.public_key as string }));
     },
     async insertKey(k: StoredKey) {
-      db.query(`INSERT INTO api_keys (id, kind, domain_id, label, hash, grants, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`)
-        .run(k.id, k.kind, k.domainId, k.label, k.hash, JSON.stringify(k.grants), k.createdAt);
+      db.query(`INSERT INTO api_keys (id, kind, domain_id, label, hash, grants, created_at, tenant_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+        .run(k.id, k.kind, k.domainId, k.label, k.hash, JSON.stringify(k.grants), k.createdAt, k.tenantId ?? 0);
     },
     async getKey(id: string) {
       const r = q.key.get(id) as Row | null;
