@@ -59,6 +59,7 @@ import { createNativeSurface } from "./api/native/routes.ts";
 import { createConsoleSurface } from "./api/console/routes.ts";
 import { createSessionService } from "./core/sessions.ts";
 import { createTeam } from "./core/team/index.ts";
+import { createTenantService } from "./core/tenants.ts";
 import { createQueueAdmin } from "./mta/queue/admin.ts";
 import { registerDestinationMetrics } from "./mta/queue/destination-view.ts";
 import { createZoneDirectory } from "./core/zones.ts";
@@ -180,7 +181,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     sendBatches: createSendBatchService({ store, now }), webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey, templates: templateFiles, detector, resolver,
     outbound: events.outbound, eventWebhookPublicKey: events.publicKey, inboundRules, bots: createBotApi({ detector, verdicts: botVerdicts, now }),
-    templateService, lists, receiverReports, egress, alerts, trackingHosts, doctor };
+    templateService, lists, receiverReports, egress, alerts, trackingHosts, doctor, tenants: createTenantService({ store: store.control, now, audit }) };
 
   const interactions = createInteractionRecorder({ store, recorder, detector, now });
 
@@ -226,7 +227,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   return {
     config, store, log, now, resolver, metrics, access, audit, team, domains, sender, mta, http, surfaces, mtaHostname, codec, newAccountKey,
     suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules, nodes, receiverReports, retention, egress,
-    tls, secret, alerts, trackingHosts, doctor,
+    tls, secret, alerts, trackingHosts, doctor, tenants: surfaceDeps.tenants,
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */
     async start(): Promise<Record<string, string>> {
       // One process per node id: a starting node takes back its own claims at once (scheduler.start).

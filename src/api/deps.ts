@@ -26,6 +26,7 @@ import type { ReceiverReportService } from "../core/receiver-reports.ts";
 import type { AlertService } from "../alerts/service.ts";
 import type { AuditLog } from "../core/audit.ts";
 import type { Doctor } from "../doctor/index.ts";
+import type { TenantService } from "../core/tenants.ts";
 
 export interface SurfaceDeps {
   config: Config;
@@ -74,4 +75,6 @@ export interface SurfaceDeps {
   trackingHosts: TrackingHostService;
   /** The doctor's checks and the blocklist watch (src/doctor). */
   doctor: Doctor;
+  /** Tenants (subaccounts, docs/tenants.md): the vendors' subaccount APIs drive these. */
+  tenants: TenantService;
 }

@@ -88,6 +88,17 @@ export interface Principal {
   role?: Role;
   /** A console user who must enrol TOTP first ([console] require_totp): only their own TOTP routes answer. */
   mustEnrol?: boolean;
+  /** The tenant the principal acts for: its key's own, or one a vendor header named (core/permissions.ts actFor); absent: 0. */
+  tenant?: number;
+  /** Reads cover every tenant (SparkPost without X-MSYS-SUBACCOUNT, a primary key only). */
+  readAll?: boolean;
+  /** The acting tenant is suspended (or terminated): reads only, no sending. */
+  readOnly?: boolean;
+  /**
+   * Names of other tenants' domains, set by actFor: a route naming one is refused (a domain that does not exist
+   * still gets the handler's 404). Absent: no tenant limit (reads of every tenant).
+   */
+  foreignDomains?: ReadonlySet<string>;
 }
 
 export interface Address {
