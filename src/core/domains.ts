@@ -77,10 +77,11 @@ export function createDomainService(deps: DomainDeps) {
       }
       return null;
     },
-    list: () => control.listDomains(),
+    /** `tenant`: only that tenant's (core/permissions.ts readTenant); undefined: every tenant's. */
+    list: (tenant?: number) => control.listDomains(tenant),
     /** The domains whose zone is served here: account-wide reads of zone data (suppressions, sends) go over these. */
-    async listServed(): Promise<Domain[]> {
-      return (await control.listDomains()).filter((d) => !deps.zones.remote?.[d.zone]);
+    async listServed(tenant?: number): Promise<Domain[]> {
+      return (await control.listDomains(tenant)).filter((d) => !deps.zones.remote?.[d.zone]);
     },
 
     /** `tenant`: the owning tenant (default 0, the primary), which must exist. */

@@ -18,6 +18,8 @@ export interface Permission {
   keys?: KeyKind;
   /** Path parameter that names the domain the route acts on: a domain key must be that domain's. */
   domain?: string;
+  /** Only the primary account acting for itself (tenant management: subusers, subaccounts). */
+  primary?: boolean;
 }
 
 export type Refusal =
@@ -40,6 +42,7 @@ export function rightsOf(principal: Pick<Principal, "grants">, vocabulary: Grant
 /** Null when `principal` may call a route declaring `permission` with these path parameters. */
 export function decide(principal: Principal, permission: Permission, params: Record<string, string | undefined>, vocabulary: GrantVocabulary): Refusal | null {
   if (permission.keys && principal.kind !== permission.keys) return { reason: "kind", need: permission.keys };
+  if (permission.primary && (principal.tenant ?? PRIMARY_TENANT) !== PRIMARY_TENANT) return { reason: "tenant", tenant: String(principal.tenant) };
   if (permission.right !== "any" && !rightsOf(principal, vocabulary).has(permission.right)) return { reason: "right", right: permission.right };
   if (permission.right !== "any" && principal.readOnly && isWrite(permission.right)) return { reason: "suspended", tenant: principal.tenant ?? 0 };
   if (permission.domain) {

@@ -66,7 +66,9 @@ export function apiKeyRoutes(deps: Deps, prefix: "" | "/:domain") {
       const domain = await keyDomain(request, deps, principal, domainOf(params));
       const { label = "", grants = [] } = readKeyBody(body);
       if (!mayManageKey(principal, { kind: domain ? "domain" : "account", domain, grants }, grantRights)) throw tooStrong();
-      const k = await deps.access.createKey(domain ? { kind: "domain", domain, label, grants } : { kind: "account", label, grants });
+      // Made on behalf of a tenant (X-MSYS-SUBACCOUNT): that tenant's own key (contract §14).
+      const tenant = principal.tenant;
+      const k = await deps.access.createKey(domain ? { kind: "domain", domain, label, grants, tenant } : { kind: "account", label, grants, tenant });
       return json(200, { results: { ...toWire(k), key: k.key, link: { href: `/api/v1/api-keys/${k.id}` } } });
     }, { permission: need("keys.manage", { prefix }) })
     .get(`${prefix}/api-keys/:id`, async ({ request, params }) => {
