@@ -20,6 +20,7 @@ import { inboundRoutes } from "./inbound-routes.ts";
 import { tagRoutes } from "./tags.ts";
 import { ipRoutes } from "./ips.ts";
 import { x509Routes } from "./x509.ts";
+import { subaccountRoutes } from "./subaccounts.ts";
 
 export function createMailgunSurface(deps: SurfaceDeps): SurfaceHandler {
   return new Elysia({ name: "mailgun" })
@@ -38,5 +39,6 @@ export function createMailgunSurface(deps: SurfaceDeps): SurfaceHandler {
     .use(validationRoutes(deps))
     .use(inboundRoutes(deps))
     .use(ipRoutes(deps))
-    .use(x509Routes(deps));
+    .use(x509Routes(deps))
+    .use(subaccountRoutes(deps));
 }
