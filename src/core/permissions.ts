@@ -75,6 +75,9 @@ export function actFor(p: Principal, own: Tenant, named: Tenant | null | "absent
 /** The tenant whose rows a read covers: undefined for every tenant (readAll). Hand it to the store's filters. */
 export const readTenant = (p: Pick<Principal, "tenant" | "readAll">): number | undefined => (p.readAll ? undefined : p.tenant ?? PRIMARY_TENANT);
 
+/** True when `p` may see data of the domain named `name` (not another tenant's). */
+export const seesDomain = (p: Pick<Principal, "foreignDomains">, name: string) => !p.foreignDomains?.has(name);
+
 /** True when `p` may see a row of `tenant` (absent: the primary's). */
 export const seesTenant = (p: Pick<Principal, "tenant" | "readAll">, tenant: number | undefined) =>
   p.readAll === true || (p.tenant ?? PRIMARY_TENANT) === (tenant ?? PRIMARY_TENANT);
