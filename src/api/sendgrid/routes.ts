@@ -23,7 +23,7 @@ import { alertRoutes } from "./alerts.ts";
 import { linkBrandingRoutes } from "./link-branding.ts";
 import { subuserRoutes } from "./subusers.ts";
 
-type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now" | "templateService" | "webhooks" | "outbound" | "eventWebhookPublicKey" | "inboundRules" | "domains" | "activity" | "unsubscribeGroups" | "sendBatches" | "egress" | "alerts" | "trackingHosts">;
+type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now" | "templateService" | "webhooks" | "outbound" | "eventWebhookPublicKey" | "inboundRules" | "domains" | "activity" | "unsubscribeGroups" | "sendBatches" | "egress" | "alerts" | "trackingHosts" | "tenants">;
 
 export function createSendgridSurface(deps: SendgridDeps): SurfaceHandler {
   return new Elysia({ name: "sendgrid" })
