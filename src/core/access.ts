@@ -29,6 +29,8 @@ export interface KeyInfo {
   grants: string[];
   createdAt: number;
   lastUsedAt: number | null;
+  /** The key's tenant; absent: 0, the primary. */
+  tenant?: number;
 }
 
 export interface AccessDeps {
@@ -55,7 +57,7 @@ export function createAccessService({ control, now, audit }: AccessDeps) {
   async function toInfo(k: StoredKey): Promise<KeyInfo> {
     const domain = k.domainId !== null ? await control.getDomainById(k.domainId) : null;
     return { id: k.id, kind: k.kind, domain: domain?.name ?? null, label: k.label, grants: k.grants, createdAt: k.createdAt,
-      lastUsedAt: pendingTouches.get(k.id) ?? k.lastUsedAt };
+      lastUsedAt: pendingTouches.get(k.id) ?? k.lastUsedAt, ...(k.tenantId ? { tenant: k.tenantId } : {}) };
   }
 
   async function principalOf(stored: StoredKey): Promise<Principal | null> {
@@ -99,8 +101,9 @@ export function createAccessService({ control, now, audit }: AccessDeps) {
       return { ...(await toInfo(stored)), key: `${opts.kind === "account" ? "pk" : "sk"}.${id}.${secret}` };
     },
 
-    async listKeys(domain?: string): Promise<KeyInfo[]> {
-      const infos = await Promise.all((await control.listKeys()).map(toInfo));
+    /** `tenant`: only that tenant's keys (core/permissions.ts readTenant); undefined: every tenant's. */
+    async listKeys(domain?: string, tenant?: number): Promise<KeyInfo[]> {
+      const infos = await Promise.all((await control.listKeys(tenant)).map(toInfo));
       return domain ? infos.filter((k) => k.domain === domain) : infos;
     },
 

@@ -67,7 +67,8 @@ export interface ControlStore extends InboundRuleStore, SendControlStore, Egress
   getDkimKeys(domainId: number): Promise<DkimKey[]>;
   insertKey(k: StoredKey): Promise<void>;
   getKey(id: string): Promise<StoredKey | null>;
-  listKeys(): Promise<StoredKey[]>;
+  /** Live keys, or (given) only the tenant's. */
+  listKeys(tenant?: number): Promise<StoredKey[]>;
   revokeKey(id: string, now: number): Promise<boolean>;
   /** Changes a live key's label and/or grants; false when it does not exist or is revoked. */
   updateKey(id: string, patch: { label?: string; grants?: string[] }): Promise<boolean>;

@@ -47,6 +47,9 @@ export function tenantsContract(open: Open) {
     await c.insertKey({ ...key, id: "kt", tenantId: t.id });
     expect((await c.getKey("kp"))?.tenantId ?? 0).toBe(0);
     expect((await c.getKey("kt"))?.tenantId).toBe(t.id);
+    expect((await c.listKeys(t.id)).map((k) => k.id)).toEqual(["kt"]);
+    expect((await c.listKeys(0)).map((k) => k.id)).toEqual(["kp"]);
+    expect((await c.listKeys()).map((k) => k.id).sort()).toEqual(["kp", "kt"]);
     await store.close();
   });
 }

@@ -104,8 +104,9 @@ export function createControlStore(sql: Sql): ControlStore {
       const r = await one(sql, "SELECT * FROM api_keys WHERE id = $1", [id]);
       return r ? toKey(r) : null;
     },
-    async listKeys() {
-      return (await rows(sql, "SELECT * FROM api_keys WHERE revoked_at IS NULL ORDER BY created_at, id")).map(toKey);
+    async listKeys(tenant?: number) {
+      return (tenant === undefined ? await rows(sql, "SELECT * FROM api_keys WHERE revoked_at IS NULL ORDER BY created_at, id")
+        : await rows(sql, "SELECT * FROM api_keys WHERE revoked_at IS NULL AND tenant_id = $1 ORDER BY created_at, id", [tenant])).map(toKey);
     },
     async revokeKey(id, now) {
       return (await exec(sql, "UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL", [now, id])) > 0;

@@ -143,8 +143,10 @@ export function createControlStore(db: Database): ControlStore {
       const r = q.key.get(id) as Row | null;
       return r ? toKey(r) : null;
     },
-    async listKeys() {
-      return (db.query("SELECT * FROM api_keys WHERE revoked_at IS NULL ORDER BY created_at").all() as Row[]).map(toKey);
+    async listKeys(tenant?: number) {
+      const rows = tenant === undefined ? db.query("SELECT * FROM api_keys WHERE revoked_at IS NULL ORDER BY created_at").all()
+        : db.query("SELECT * FROM api_keys WHERE revoked_at IS NULL AND tenant_id = ? ORDER BY created_at").all(tenant);
+      return (rows as Row[]).map(toKey);
     },
     async revokeKey(id: string, now: number) {
       return db.query("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").run(now, id).changes > 0;

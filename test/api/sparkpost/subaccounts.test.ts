@@ -52,6 +52,12 @@ test("subaccounts: create with a key, list, get, status; the tenant's key and do
   // A key made on behalf of a tenant is that tenant's.
   const made = await as(env.t.accountKey, 2).post({ uri: "api-keys", json: { label: "beta key", grants: ["sending_domains/manage"] } });
   expect(names(await as(made.results.key).sendingDomains.list())).toEqual(["beta.test"]);
+  // Keys: a tenant key lists and reads only its tenant's; the primary acting for beta sees beta's.
+  const acmeKeys = (await as(acmeKey).get({ uri: "api-keys" })).results as { id: string; label: string }[];
+  expect(acmeKeys.map((k) => k.label)).toEqual(["acme key"]);
+  expect((await as(env.t.accountKey, 2).get({ uri: "api-keys" })).results.map((k: { label: string }) => k.label)).toEqual(["beta key"]);
+  expect((await failure(as(acmeKey).get({ uri: `api-keys/${made.results.id}` }))).statusCode).toBe(404);
+  expect((await env.account.get({ uri: "api-keys" })).results.length).toBeGreaterThanOrEqual(4);
 });
 
 test("a suspended subaccount reads but cannot send or change; active again, it can", async () => {
