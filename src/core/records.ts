@@ -31,6 +31,8 @@ export interface WebhookTarget {
   /** Vendor-specific extras (SparkPost name, auth_type, custom headers...). */
   extra: Record<string, unknown>;
   createdAt: number;
+  /** The owning tenant; absent: 0. An account-wide target receives the events of its tenant's domains only. */
+  tenantId?: number;
 }
 
 /** One message as stored: the envelope's content, composed into MIME at delivery time. */

@@ -52,4 +52,24 @@ export function tenantsContract(open: Open) {
     expect((await c.listKeys()).map((k) => k.id).sort()).toEqual(["kp", "kt"]);
     await store.close();
   });
+
+  test("webhooks carry their tenant; a domain's list holds its own and its tenant's account-wide targets; lists filter by tenant", async () => {
+    const store = await open();
+    const c = store.control;
+    const t = await c.insertTenant({ name: "acme", status: "active", createdAt: NOW });
+    const d0 = await c.insertDomain(domain("zero.test"), NOW);
+    const d1 = await c.insertDomain(domain("one.test", t.id), NOW);
+    const hook = (id: string, domainId: number | null, tenantId: number | undefined, at: number) =>
+      ({ id, domainId, events: [], url: "https://hooks.example/x", format: "native", extra: {}, createdAt: at, ...(tenantId ? { tenantId } : {}) });
+    await c.insertWebhook(hook("p-all", null, undefined, NOW));
+    await c.insertWebhook(hook("t-all", null, t.id, NOW + 1));
+    await c.insertWebhook(hook("t-one", d1.id, t.id, NOW + 2));
+    await c.insertWebhook(hook("p-zero", d0.id, undefined, NOW + 3));
+    expect((await c.listWebhooks(d1.id)).map((w) => w.id)).toEqual(["t-all", "t-one"]);
+    expect((await c.listWebhooks(d0.id)).map((w) => w.id)).toEqual(["p-all", "p-zero"]);
+    expect((await c.listWebhooks(null)).map((w) => w.id)).toEqual(["p-all", "t-all", "t-one", "p-zero"]);
+    expect((await c.listWebhooks(null, t.id)).map((w) => [w.id, w.tenantId])).toEqual([["t-all", t.id], ["t-one", t.id]]);
+    expect((await c.listWebhooks(d1.id, 0)).map((w) => w.id)).toEqual([]);
+    await store.close();
+  });
 }

@@ -136,18 +136,19 @@ export function createControlStore(sql: Sql): ControlStore {
       return (await exec(sql, "DELETE FROM smtp_credentials WHERE domain_id = $1 AND login = $2", [domainId, login])) > 0;
     },
     async insertWebhook(w: WebhookTarget) {
-      await exec(sql, "INSERT INTO webhooks (id, domain_id, events, url, format, extra, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        [w.id, w.domainId, JSON.stringify(w.events), w.url, w.format, JSON.stringify(w.extra), w.createdAt]);
+      await exec(sql, "INSERT INTO webhooks (id, domain_id, events, url, format, extra, created_at, tenant_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        [w.id, w.domainId, JSON.stringify(w.events), w.url, w.format, JSON.stringify(w.extra), w.createdAt, w.tenantId ?? 0]);
     },
     async updateWebhook(w: WebhookTarget) {
       await exec(sql, "UPDATE webhooks SET events = $1, url = $2, format = $3, extra = $4 WHERE id = $5",
         [JSON.stringify(w.events), w.url, w.format, JSON.stringify(w.extra), w.id]);
     },
-    async listWebhooks(domainId) {
+    async listWebhooks(domainId, tenant) {
       const list = domainId === null
         ? await rows(sql, "SELECT * FROM webhooks ORDER BY created_at, id")
-        : await rows(sql, "SELECT * FROM webhooks WHERE domain_id = $1 OR domain_id IS NULL ORDER BY created_at, id", [domainId]);
-      return list.map(toWebhook);
+        : await rows(sql, `SELECT * FROM webhooks WHERE domain_id = $1 OR (domain_id IS NULL
+            AND tenant_id = (SELECT tenant_id FROM domains WHERE id = $1)) ORDER BY created_at, id`, [domainId]);
+      return list.map(toWebhook).filter((w) => tenant === undefined || (w.tenantId ?? 0) === tenant);
     },
     async deleteWebhook(id) {
       return (await exec(sql, "DELETE FROM webhooks WHERE id = $1", [id])) > 0;

@@ -37,6 +37,7 @@ export const toKey = (r: Row): StoredKey => ({
 export const toWebhook = (r: Row): WebhookTarget => ({
   id: r.id as string, domainId: (r.domain_id as number | null) ?? null, events: json<string[]>(r.events, []),
   url: r.url as string, format: r.format as WebhookTarget["format"], extra: json(r.extra, {}), createdAt: r.created_at as number,
+  ...tenantOf(r),
 });
 
 export const SETTING_COLUMNS: Record<keyof DomainSettings | "state" | "wildcard", string> = {
@@ -175,18 +176,19 @@ export function createControlStore(db: Database): ControlStore {
       return db.query("DELETE FROM smtp_credentials WHERE domain_id = ? AND login = ?").run(domainId, login).changes > 0;
     },
     async insertWebhook(w: WebhookTarget) {
-      db.query("INSERT INTO webhooks (id, domain_id, events, url, format, extra, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-        .run(w.id, w.domainId, JSON.stringify(w.events), w.url, w.format, JSON.stringify(w.extra), w.createdAt);
+      db.query("INSERT INTO webhooks (id, domain_id, events, url, format, extra, created_at, tenant_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        .run(w.id, w.domainId, JSON.stringify(w.events), w.url, w.format, JSON.stringify(w.extra), w.createdAt, w.tenantId ?? 0);
     },
     async updateWebhook(w: WebhookTarget) {
       db.query("UPDATE webhooks SET events = ?, url = ?, format = ?, extra = ? WHERE id = ?")
         .run(JSON.stringify(w.events), w.url, w.format, JSON.stringify(w.extra), w.id);
     },
-    async listWebhooks(domainId: number | null) {
+    async listWebhooks(domainId: number | null, tenant?: number) {
       const rows = domainId === null
         ? db.query("SELECT * FROM webhooks ORDER BY created_at").all()
-        : db.query("SELECT * FROM webhooks WHERE domain_id = ? OR domain_id IS NULL ORDER BY created_at").all(domainId);
-      return (rows as Row[]).map(toWebhook);
+        : db.query(`SELECT * FROM webhooks WHERE domain_id = ? OR (domain_id IS NULL
+            AND tenant_id = (SELECT tenant_id FROM domains WHERE id = ?)) ORDER BY created_at`).all(domainId, domainId);
+      return (rows as Row[]).map(toWebhook).filter((w) => tenant === undefined || (w.tenantId ?? 0) === tenant);
     },
     async deleteWebhook(id: string) {
       return db.query("DELETE FROM webhooks WHERE id = ?").run(id).changes > 0;
