@@ -8,6 +8,7 @@ import type { MessageEvent } from "../../core/model.ts";
 import type { MessageSummary } from "../../webhooks/context.ts";
 import { json } from "../errors.ts";
 import { principalOf } from "../context.ts";
+import { seesDomain } from "../../core/permissions.ts";
 import { permissions } from "../permission.ts";
 import { sparkpostEvent, sparkpostType } from "../../webhooks/formats/sparkpost-event.ts";
 import { spError } from "./errors.ts";
@@ -34,7 +35,8 @@ export function messageEventRoutes(deps: Deps) {
       const perPage = Math.min(Math.max(Math.trunc(Number(q.get("per_page") ?? 1000)) || 1000, 1), 10_000);
       const begin = timeOf(q.get("from"), "from");
       const end = timeOf(q.get("to"), "to");
-      const keep = (e: MessageEvent) => (!types.length || types.includes(sparkpostType(e).type)) && (!recipients.length || recipients.includes(e.recipient));
+      // Another tenant's events stay out (X-MSYS-SUBACCOUNT; without it the primary reads every tenant's).
+      const keep = (e: MessageEvent) => seesDomain(p, e.domain) && (!types.length || types.includes(sparkpostType(e).type)) && (!recipients.length || recipients.includes(e.recipient));
       const found: MessageEvent[] = [];
       let cursor = q.get("cursor") ?? undefined;
       for (let read = 0; found.length < perPage && read < MAX_SCAN; read += SCAN_BATCH) {

@@ -80,3 +80,36 @@ test("a suspended subaccount reads but cannot send or change; active again, it c
   const domains = await env.t.app.audit.list({ action: "domain.add", limit: 50 });
   expect(domains.items.find((e) => e.target === "more.delta.test")?.tenant).toBe(Number(id));
 });
+
+test("isolation: a tenant's suppressions stop only its mail; events and webhooks stay with their tenant", async () => {
+  const { results } = await env.account.subaccounts.create({ name: "iso", key_label: "iso", key_grants: [...GRANTS, "suppression_lists/manage", "message_events/view", "webhooks/modify"] });
+  const iso = as(results.key as string);
+  await iso.sendingDomains.create({ domain: "iso.test" });
+  await env.t.app.domains.verify("iso.test", true);
+  // The primary, acting for the tenant, suppresses an address: only the tenant's mail to it stops.
+  await as(env.t.accountKey, results.subaccount_id).suppressionList.upsert([{ recipient: "shared@dest.test", type: "non_transactional" }]);
+  expect((await iso.suppressionList.list()).results.map((r: { recipient: string }) => r.recipient)).toEqual(["shared@dest.test"]);
+  expect((await as(env.t.accountKey, 0).suppressionList.list()).results).toEqual([]);
+  const send = (c: SparkPost, from: string) => c.transmissions.send({ recipients: [{ address: "shared@dest.test" }], content: { from, subject: from, text: "t" } });
+  const primarySend = await send(env.account, "a@example.com");
+  expect(primarySend.results.total_accepted_recipients).toBe(1);
+  await env.received("shared@dest.test");
+  const isoSend = await send(iso, "a@iso.test").then((r) => r.results.total_rejected_recipients, (e) => e.statusCode);
+  expect(isoSend === 1 || isoSend === 400).toBe(true);
+  expect(env.sink.messages.filter((m) => m.to.includes("shared@dest.test"))).toHaveLength(1);
+  // Events: the tenant reads its own only; the primary with 0 its own only.
+  const events = async (c: SparkPost) => ((await c.get({ uri: "events/message" })).results as { friendly_from?: string; rcpt_to: string; type: string }[]);
+  const isoEvents = await events(iso);
+  expect(isoEvents.length).toBeGreaterThan(0);
+  expect(isoEvents.every((e) => e.friendly_from === "a@iso.test")).toBe(true);
+  expect((await events(as(env.t.accountKey, 0))).some((e) => e.friendly_from === "a@iso.test")).toBe(false);
+  // Webhooks: made by the tenant, listed for it and not for the primary acting for itself.
+  const receiver = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("ok") });
+  try {
+    await iso.webhooks.create({ name: "iso hook", target: `http://127.0.0.1:${receiver.port}/hook`, events: ["delivery"] });
+  } finally { receiver.stop(true); }
+  const isoHooks = (await iso.webhooks.list()).results as { name: string }[];
+  expect(isoHooks.map((h) => h.name)).toEqual(["iso hook"]);
+  const primaryHooks = (await as(env.t.accountKey, 0).webhooks.list()).results as { name: string }[];
+  expect(primaryHooks.some((h) => h.name === "iso hook")).toBe(false);
+});
