@@ -79,10 +79,7 @@ export interface ControlStore extends InboundRuleStore, SendControlStore, Egress
   deleteCredential(domainId: number, login: string): Promise<boolean>;
   insertWebhook(w: WebhookTarget): Promise<void>;
   updateWebhook(w: WebhookTarget): Promise<void>;
-  /**
-   * A domain's targets and its tenant's account-wide ones; null: every target. `tenant` keeps only
-   * that tenant's (the one place webhooks are scoped by tenant).
-   */
+  /** A domain's targets and its tenant's account-wide ones (null: every target); `tenant`: only that tenant's. */
   listWebhooks(domainId: number | null, tenant?: number): Promise<WebhookTarget[]>;
   deleteWebhook(id: string): Promise<boolean>;
   insertSession(s: ConsoleSession): Promise<void>;
