@@ -40,7 +40,11 @@ test("subusers: create, list, disable, enable; impersonation scopes reads; stats
   const requests = async (url: string) => ((await acct.request({ method: "GET", url }))[1] as { stats: { name?: string; metrics: { requests: number; delivered: number } }[] }[])[0]!.stats;
   expect((await requests(`/v3/stats?start_date=${today}`))[0]!.metrics.requests).toBe(1);
   expect((await requests(`/v3/subusers/stats?start_date=${today}&subusers=acme`)).map((s) => [s.name, s.metrics.delivered])).toEqual([["acme", 1]]);
+  // Suppressions: the primary's bounce is listed for the primary, not when acting for acme.
+  const bounces = async () => ((await acct.request({ method: "GET", url: "/v3/suppression/bounces" }))[1] as { email: string }[]).map((b) => b.email);
+  expect(await bounces()).toContain("both@dest.test");
   acct.setImpersonateSubuser("acme");
+  expect(await bounces()).toEqual([]);
   expect((await requests(`/v3/stats?start_date=${today}`))[0]!.metrics).toMatchObject({ requests: 1, delivered: 1 });
   // Acting for acme: another tenant's domain is refused, subusers are the primary's business.
   expect((await fail(acct.request({ method: "GET", url: "/v3/subusers" }))).code).toBe(403);
