@@ -82,7 +82,7 @@ test("a suspended subaccount reads but cannot send or change; active again, it c
 });
 
 test("isolation: a tenant's suppressions stop only its mail; events and webhooks stay with their tenant", async () => {
-  const { results } = await env.account.subaccounts.create({ name: "iso", key_label: "iso", key_grants: [...GRANTS, "suppression_lists/manage", "message_events/view", "webhooks/modify"] });
+  const { results } = await env.account.subaccounts.create({ name: "iso", key_label: "iso", key_grants: [...GRANTS, "suppression_lists/manage", "message_events/view", "webhooks/modify", "metrics/view"] });
   const iso = as(results.key as string);
   await iso.sendingDomains.create({ domain: "iso.test" });
   await env.t.app.domains.verify("iso.test", true);
@@ -97,12 +97,24 @@ test("isolation: a tenant's suppressions stop only its mail; events and webhooks
   const isoSend = await send(iso, "a@iso.test").then((r) => r.results.total_rejected_recipients, (e) => e.statusCode);
   expect(isoSend === 1 || isoSend === 400).toBe(true);
   expect(env.sink.messages.filter((m) => m.to.includes("shared@dest.test"))).toHaveLength(1);
+  // Metrics: by subaccount, and `subaccounts=` keeps the named ones.
+  const from = new Date(Date.now() - 3_600_000).toISOString().slice(0, 16);
+  const bySub = (await env.account.get({ uri: "metrics/deliverability/subaccount", qs: { from, metrics: "count_targeted" } })).results as { subaccount_id: number; count_targeted: number }[];
+  expect(bySub.find((r) => r.subaccount_id === results.subaccount_id)?.count_targeted).toBe(1);
+  expect(bySub.find((r) => r.subaccount_id === 0)?.count_targeted).toBeGreaterThanOrEqual(1);
+  const onlyIso = (await env.account.get({ uri: "metrics/deliverability", qs: { from, metrics: "count_targeted", subaccounts: String(results.subaccount_id) } })).results;
+  expect(onlyIso[0].count_targeted).toBe(1);
+  const isoOwn = (await iso.get({ uri: "metrics/deliverability/subaccount", qs: { from, metrics: "count_targeted" } })).results as { subaccount_id: number }[];
+  expect(isoOwn.map((r) => r.subaccount_id)).toEqual([results.subaccount_id]);
   // Events: the tenant reads its own only; the primary with 0 its own only.
   const events = async (c: SparkPost) => ((await c.get({ uri: "events/message" })).results as { friendly_from?: string; rcpt_to: string; type: string }[]);
   const isoEvents = await events(iso);
   expect(isoEvents.length).toBeGreaterThan(0);
   expect(isoEvents.every((e) => e.friendly_from === "a@iso.test")).toBe(true);
   expect((await events(as(env.t.accountKey, 0))).some((e) => e.friendly_from === "a@iso.test")).toBe(false);
+  const named = (await env.account.get({ uri: "events/message", qs: { subaccounts: String(results.subaccount_id) } })).results as { friendly_from?: string }[];
+  expect(named.length).toBe(isoEvents.length);
+  expect(named.every((e) => e.friendly_from === "a@iso.test")).toBe(true);
   // Webhooks: made by the tenant, listed for it and not for the primary acting for itself.
   const receiver = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("ok") });
   try {
