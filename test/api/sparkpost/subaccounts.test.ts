@@ -89,6 +89,9 @@ test("isolation: a tenant's suppressions stop only its mail; events and webhooks
   // The primary, acting for the tenant, suppresses an address: only the tenant's mail to it stops.
   await as(env.t.accountKey, results.subaccount_id).suppressionList.upsert([{ recipient: "shared@dest.test", type: "non_transactional" }]);
   expect((await iso.suppressionList.list()).results.map((r: { recipient: string }) => r.recipient)).toEqual(["shared@dest.test"]);
+  // The act on behalf of the tenant is the tenant's in the audit log, done by the primary's key.
+  const added = (await env.t.app.audit.list({ action: "suppression.add", limit: 10 })).items.find((e) => e.target.endsWith("/shared@dest.test"));
+  expect([added?.tenant, added?.actor.kind]).toEqual([results.subaccount_id, "key"]);
   expect((await as(env.t.accountKey, 0).suppressionList.list()).results).toEqual([]);
   const send = (c: SparkPost, from: string) => c.transmissions.send({ recipients: [{ address: "shared@dest.test" }], content: { from, subject: from, text: "t" } });
   const primarySend = await send(env.account, "a@example.com");
