@@ -16,6 +16,7 @@ import { registerTls } from "./commands/tls.ts";
 import { registerAlerts } from "./commands/alerts.ts";
 import { registerAudit } from "./commands/audit.ts";
 import { registerUser } from "./commands/user.ts";
+import { registerTenant } from "./commands/tenant.ts";
 import { registerDoctor } from "./commands/doctor.ts";
 import { registerTlsRpt } from "./commands/tls-rpt.ts";
 import { exitCodeFor } from "./output.ts";
@@ -44,6 +45,7 @@ export function buildProgram(argv: string[] = []): Command {
   registerAlerts(program);
   registerAudit(program);
   registerUser(program);
+  registerTenant(program);
   registerDoctor(program);
   registerTlsRpt(program);
   // Global flags work after the command too: every subcommand knows them.

@@ -60,6 +60,7 @@ import { createNativeSurface } from "./api/native/routes.ts";
 import { createConsoleSurface } from "./api/console/routes.ts";
 import { createSessionService } from "./core/sessions.ts";
 import { createTeam } from "./core/team/index.ts";
+import { createTenantService } from "./core/tenants.ts";
 import { createQueueAdmin } from "./mta/queue/admin.ts";
 import { registerDestinationMetrics } from "./mta/queue/destination-view.ts";
 import { createZoneDirectory } from "./core/zones.ts";
@@ -135,8 +136,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     onError: (e) => log.error("tracking host check failed", { error: String(e) }) });
   const mta = createMta({ config, store, resolver, now, log: log.child("mta"), hostname: mtaHostname, secret, codec, recorder, nodeId, requestLoad, egress: egress.directory,
     linkBaseFor: trackingHosts.linkBase });
-  recorder.subscribe(mta.scheduler);
-  recorder.subscribe(events);
+  recorder.subscribe(mta.scheduler); recorder.subscribe(events);
   // New mail waits while the data directory's disk is low or a write found it full (contract §10).
   const disk = createDiskGuard({ now, minFree: config.storage.engine === "sqlite" && !opts.inMemory ? config.storage.min_free : 0,
     freeBytes: opts.inMemory || config.storage.engine !== "sqlite" ? () => null : freeSpaceOf(config.storage.data_dir) });
@@ -181,7 +181,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     sendBatches: createSendBatchService({ store, now }), webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey, templates: templateFiles, detector, resolver,
     outbound: events.outbound, eventWebhookPublicKey: events.publicKey, inboundRules, bots: createBotApi({ detector, verdicts: botVerdicts, now }),
-    templateService, lists, receiverReports, egress, alerts, trackingHosts, doctor, dkimKeys };
+    templateService, lists, receiverReports, egress, alerts, trackingHosts, doctor, dkimKeys, tenants: createTenantService({ store: store.control, now, audit }) };
 
   const interactions = createInteractionRecorder({ store, recorder, detector, now });
   const tlsReporter = createTlsReporting({ config, store, resolver, now, log: log.child("tls-rpt"), sender, counter: mta.tlsSessions, hostname: mtaHostname });
@@ -227,7 +227,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   return {
     config, store, log, now, resolver, metrics, access, audit, team, domains, sender, mta, http, surfaces, mtaHostname, codec, newAccountKey,
     suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules, nodes, receiverReports, retention, egress,
-    tls, secret, alerts, trackingHosts, doctor, dkimKeys, tlsReporter, // tlsReporter: null unless [mta] tls_reports (`tls-rpt send`)
+    tls, secret, alerts, trackingHosts, doctor, dkimKeys, tenants: surfaceDeps.tenants, tlsReporter, // tlsReporter: null unless [mta] tls_reports
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */
     async start(): Promise<Record<string, string>> {
       // One process per node id: a starting node takes back its own claims at once (scheduler.start).

@@ -56,9 +56,11 @@ export function registerDomain(program: Command) {
   domain.command("add <name>").description("create a domain, generate its DKIM keys and print the DNS records to publish")
     .option("--zone <zone>", "data zone of the domain (default: zones.default)")
     .option("--wildcard", "also send from subdomains of NAME")
-    .action(action(async (ctx, name: string, opts: { zone?: string; wildcard?: boolean }) => {
+    .option("--tenant <tenant>", "the tenant (id or name) that owns it (default: 0, the primary account; docs/tenants.md)")
+    .action(action(async (ctx, name: string, opts: { zone?: string; wildcard?: boolean; tenant?: string }) => {
       const app = await ctx.app();
-      const d = await app.domains.add(name, { zone: opts.zone, wildcard: opts.wildcard });
+      const tenant = opts.tenant === undefined ? undefined : (await app.tenants.require(opts.tenant)).id;
+      const d = await app.domains.add(name, { zone: opts.zone, wildcard: opts.wildcard, tenant });
       const records = await app.domains.records(d.name);
       warnAboutDefaults(ctx.config());
       ctx.out.print({ domain: domainJson(d), records: records.map(recordJson) },

@@ -29,4 +29,24 @@ export function extractKey(surface: Surface, headers: Headers): string | null {
   }
 }
 
-export type Authenticate = (key: string | null | undefined) => Promise<Principal | null>;
+/**
+ * The tenant a request asks to act for, read from the surface's vendor header: the one place each
+ * surface's header is read (handlers never see it; core/permissions.ts actFor decides). SendGrid's
+ * `on-behalf-of` (a subuser's username) does not apply to /v3/mail/send, as on SendGrid; Mailgun's
+ * `X-Mailgun-On-Behalf-Of` applies everywhere, sending included; SparkPost's `X-MSYS-SUBACCOUNT`
+ * is an id, and its GETs without the header read every tenant (docs/tenants.md).
+ */
+export function tenantAsk(surface: Surface, path: string, method: string, headers: Headers): TenantAsk {
+  const value = (name: string) => headers.get(name)?.trim() || null;
+  switch (surface) {
+    case "sendgrid": return { ref: /^\/v3\/mail\/send\/?$/.test(path) ? null : value("on-behalf-of"), readAllWithout: false };
+    case "mailgun": return { ref: value("x-mailgun-on-behalf-of"), readAllWithout: false };
+    case "sparkpost": return { ref: value("x-msys-subaccount"), readAllWithout: method === "GET" || method === "HEAD" };
+    default: return { ref: null, readAllWithout: false };
+  }
+}
+
+/** A tenant named by id or name (null: none named), and whether no header means every tenant for reads. */
+export interface TenantAsk { ref: string | null; readAllWithout: boolean }
+
+export type Authenticate = (key: string | null | undefined, ask?: TenantAsk) => Promise<Principal | null>;

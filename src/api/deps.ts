@@ -27,6 +27,7 @@ import type { AlertService } from "../alerts/service.ts";
 import type { AuditLog } from "../core/audit.ts";
 import type { Doctor } from "../doctor/index.ts";
 import type { DkimRotation } from "../core/dkim-rotation.ts";
+import type { TenantService } from "../core/tenants.ts";
 
 export interface SurfaceDeps {
   config: Config;
@@ -77,4 +78,6 @@ export interface SurfaceDeps {
   doctor: Doctor;
   /** Each domain's DKIM keys and their rotation (core/dkim-rotation.ts). */
   dkimKeys: DkimRotation;
+  /** Tenants (subaccounts, docs/tenants.md): the vendors' subaccount APIs drive these. */
+  tenants: TenantService;
 }

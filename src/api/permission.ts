@@ -41,6 +41,10 @@ function refuse(surface: string, refusal: Refusal): AppError {
     case "domain":
       if (surface === "native" || surface === "console") return notFound(`Domain not found: ${refusal.domain}`);
       return new PermissionDenied(`this key may not act on domain ${refusal.domain}`, refusal);
+    case "tenant":
+      return new PermissionDenied("this key may not act on behalf of that tenant", refusal);
+    case "suspended":
+      return new PermissionDenied(`tenant ${refusal.tenant} is suspended: read-only, it cannot send or change anything`, refusal);
   }
 }
 

@@ -5,7 +5,7 @@ import type { Principal } from "../core/model.ts";
 import type { Metrics } from "../metrics.ts";
 import type { Logger } from "../log.ts";
 import { newId } from "../core/ids.ts";
-import { extractKey, type Authenticate } from "./auth.ts";
+import { extractKey, tenantAsk, type Authenticate } from "./auth.ts";
 import { setContext } from "./context.ts";
 import { normalizePath, surfaceForPath, type Surface } from "./surfaces.ts";
 import { renderSendgridError } from "./sendgrid/errors.ts";
@@ -98,7 +98,7 @@ export function createHttpHandler(deps: HttpDeps) {
       if (ipWait) return { res: tooMany(render, ipWait), surface };
       checkDeclaredLength(req.headers);
       const presented = extractKey(surface, req.headers);
-      const principal: Principal | null = await deps.authenticate(presented);
+      const principal: Principal | null = await deps.authenticate(presented, tenantAsk(surface, path, req.method, req.headers));
       if (!principal) return { res: render(presented ? failedKey(ip) : unauthenticated()), surface };
       const keyWait = deps.rateLimits?.perKey.take(principal.keyId) ?? 0;
       if (keyWait) return { res: tooMany(render, keyWait), surface };

@@ -5,8 +5,10 @@ import type { Domain, Principal } from "../core/model.ts";
 import { notFound } from "../core/errors.ts";
 import type { DomainService } from "../core/domains.ts";
 import { principalOf } from "./context.ts";
+import { seesTenant } from "../core/permissions.ts";
 
-export const canSee = (p: Principal, d: Domain) => p.kind === "account" || p.domain?.id === d.id;
+// The tenant rule (core/permissions.ts seesTenant) first: another tenant's domain is as unknown as a missing one.
+export const canSee = (p: Principal, d: Domain) => seesTenant(p, d.tenantId) && (p.kind === "account" || p.domain?.id === d.id);
 
 /** The caller's principal and the domain `name`, or a 404 when it is unknown or out of scope. */
 export async function visibleDomain(request: Request, domains: Pick<DomainService, "get">, name: string): Promise<{ principal: Principal; domain: Domain }> {

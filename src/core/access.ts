@@ -5,7 +5,8 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { Domain, KeyKind, Principal } from "./model.ts";
 import type { ControlStore, StoredKey } from "./store-port.ts";
 import { newSecret } from "./ids.ts";
-import { AppError, invalid, notFound } from "./errors.ts";
+import { AppError, forbidden, invalid, notFound } from "./errors.ts";
+import { actFor } from "./permissions.ts";
 import type { AuditWriter } from "./audit.ts";
 
 /** Given SMTP passwords are at least this long; generated ones are 24 random characters. */
@@ -28,6 +29,8 @@ export interface KeyInfo {
   grants: string[];
   createdAt: number;
   lastUsedAt: number | null;
+  /** The key's tenant; absent: 0, the primary. */
+  tenant?: number;
 }
 
 export interface AccessDeps {
@@ -54,7 +57,7 @@ export function createAccessService({ control, now, audit }: AccessDeps) {
   async function toInfo(k: StoredKey): Promise<KeyInfo> {
     const domain = k.domainId !== null ? await control.getDomainById(k.domainId) : null;
     return { id: k.id, kind: k.kind, domain: domain?.name ?? null, label: k.label, grants: k.grants, createdAt: k.createdAt,
-      lastUsedAt: pendingTouches.get(k.id) ?? k.lastUsedAt };
+      lastUsedAt: pendingTouches.get(k.id) ?? k.lastUsedAt, ...(k.tenantId ? { tenant: k.tenantId } : {}) };
   }
 
   async function principalOf(stored: StoredKey): Promise<Principal | null> {
@@ -67,26 +70,40 @@ export function createAccessService({ control, now, audit }: AccessDeps) {
     return { accountId: accountId ?? 1, keyId: stored.id, kind: stored.kind, domain, grants: stored.grants };
   }
 
+  /** The principal acting for its tenant or the one `ask` names; a terminated tenant's own keys no longer work. */
+  async function acting(p: Principal, ownId: number, ask: { ref: string | null; readAllWithout: boolean } | undefined): Promise<Principal | null> {
+    const own = await control.getTenant({ id: ownId });
+    if (!own || own.status === "terminated") return null;
+    const ref = ask?.ref ?? null;
+    const named = ref === null ? "absent" : await control.getTenant(/^\d{1,9}$/.test(ref) ? { id: Number(ref) } : { name: ref });
+    const r = await actFor(p, own, named, ask?.readAllWithout ?? false, () => control.listDomains());
+    if ("reason" in r) throw forbidden("this key may not act on behalf of that tenant");
+    return r;
+  }
+
   return {
     /** Creates a key and returns its secret: the only time it is ever visible. */
-    async createKey(opts: { kind: KeyKind; domain?: string; label?: string; grants?: string[] }): Promise<KeyInfo & { key: string }> {
+    async createKey(opts: { kind: KeyKind; domain?: string; label?: string; grants?: string[]; tenant?: number }): Promise<KeyInfo & { key: string }> {
       let domain: Domain | null = null;
+      const tenant = opts.tenant ?? 0;
       if (opts.kind === "domain") {
         if (!opts.domain) throw invalid("a domain key needs a domain", "domain");
         domain = await control.getDomain(opts.domain);
-        if (!domain) throw notFound(`domain ${opts.domain} not found`);
+        // Another tenant's domain is as unknown to this tenant as a missing one.
+        if (!domain || (domain.tenantId ?? 0) !== tenant) throw notFound(`domain ${opts.domain} not found`);
       }
       const id = newSecret(8).slice(0, 12);
       const secret = newSecret(20);
       const stored: StoredKey = { id, kind: opts.kind, domainId: domain?.id ?? null, label: opts.label ?? "", grants: opts.grants ?? [],
-        hash: sha256(secret), createdAt: now(), lastUsedAt: null, revokedAt: null };
+        hash: sha256(secret), createdAt: now(), lastUsedAt: null, revokedAt: null, ...(tenant ? { tenantId: tenant } : {}) };
       await control.insertKey(stored);
-      await audit?.record("key.create", id);
+      await audit?.record("key.create", id, tenant);
       return { ...(await toInfo(stored)), key: `${opts.kind === "account" ? "pk" : "sk"}.${id}.${secret}` };
     },
 
-    async listKeys(domain?: string): Promise<KeyInfo[]> {
-      const infos = await Promise.all((await control.listKeys()).map(toInfo));
+    /** `tenant`: only that tenant's keys (core/permissions.ts readTenant); undefined: every tenant's. */
+    async listKeys(domain?: string, tenant?: number): Promise<KeyInfo[]> {
+      const infos = await Promise.all((await control.listKeys(tenant)).map(toInfo));
       return domain ? infos.filter((k) => k.domain === domain) : infos;
     },
 
@@ -108,7 +125,7 @@ export function createAccessService({ control, now, audit }: AccessDeps) {
     },
 
     /** Turns a presented key into a Principal, or null for anything unknown, malformed or revoked. */
-    async authenticate(presented: string | null | undefined): Promise<Principal | null> {
+    async authenticate(presented: string | null | undefined, ask?: { ref: string | null; readAllWithout: boolean }): Promise<Principal | null> {
       const m = presented ? KEY_PATTERN.exec(presented.trim()) : null;
       if (!m) return null;
       const stored = await control.getKey(m[2]!);
@@ -117,13 +134,15 @@ export function createAccessService({ control, now, audit }: AccessDeps) {
       const b = Buffer.from(stored.hash);
       if (a.length !== b.length || !timingSafeEqual(a, b)) return null;
       if ((m[1] === "pk") !== (stored.kind === "account")) return null;
-      return principalOf(stored);
+      const p = await principalOf(stored);
+      return p && acting(p, stored.tenantId ?? 0, ask);
     },
 
     /** The principal of a key already proven (a console session): null once it is revoked or its domain gone. */
     async principalForKey(id: string): Promise<Principal | null> {
       const stored = await control.getKey(id);
-      return stored && stored.revokedAt === null ? principalOf(stored) : null;
+      const p = stored && stored.revokedAt === null ? await principalOf(stored) : null;
+      return p && acting(p, stored!.tenantId ?? 0, undefined);
     },
 
     flushTouches: () => flushTouches(true),

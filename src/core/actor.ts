@@ -12,6 +12,8 @@ export type ActorKind = "user" | "key" | "cli";
 export interface Actor {
   kind: ActorKind;
   id: string;
+  /** The tenant it acts for (a vendor header or its key's own); absent: 0, the primary. */
+  tenant?: number;
 }
 
 interface Scene {
@@ -41,7 +43,8 @@ export function currentActor(): { actor: Actor; ip: string } | null {
 }
 
 /** The actor of an authenticated principal: its console user when signed in as one, else its key. */
-export function actorOf(principal: { keyId: string; userId?: string } | null): Actor | null {
+export function actorOf(principal: { keyId: string; userId?: string; tenant?: number } | null): Actor | null {
   if (!principal) return null;
-  return principal.userId ? { kind: "user", id: principal.userId } : { kind: "key", id: principal.keyId };
+  const tenant = principal.tenant ? { tenant: principal.tenant } : {};
+  return principal.userId ? { kind: "user", id: principal.userId, ...tenant } : { kind: "key", id: principal.keyId, ...tenant };
 }

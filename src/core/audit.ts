@@ -65,11 +65,15 @@ function queryOf(f: AuditFilter): AuditQuery {
 
 export function createAuditLog(deps: { store: AuditStore; now: () => number }) {
   return {
-    /** Records a change made in the current scene; without an actor (no surface, no CLI) nothing is written. */
-    async record(action: string, target: string, tenant = 0): Promise<void> {
+    /**
+     * Records a change made in the current scene; without an actor (no surface, no CLI) nothing is
+     * written. `tenant` defaults to the tenant the actor acts for: every act on behalf of a tenant is its.
+     */
+    async record(action: string, target: string, tenant?: number): Promise<void> {
       const who = currentActor();
       if (!who) return;
-      await deps.store.appendAudit({ at: deps.now(), actorKind: who.actor.kind, actorId: who.actor.id, tenant, action, target, ip: who.ip });
+      await deps.store.appendAudit({ at: deps.now(), actorKind: who.actor.kind, actorId: who.actor.id, tenant: tenant ?? who.actor.tenant ?? 0,
+        action, target, ip: who.ip });
     },
 
     /** A page of entries, newest first; `next_cursor` is null on the last page. */

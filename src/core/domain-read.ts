@@ -77,14 +77,16 @@ function cachedControl(control: ControlStore): ControlStore {
       const g = generation;
       return byId.get(id) ?? remember(await control.getDomainById(id), g);
     },
-    listWebhooks: async (domainId) => {
+    listWebhooks: async (domainId, tenant) => {
       await checkMark();
       const g = generation;
+      // Cached per domain; the tenant filter (as the engines apply it) runs on the cached list.
+      const mine = (list: WebhookTarget[]) => (tenant === undefined ? list : list.filter((w) => (w.tenantId ?? 0) === tenant));
       const hit = targets.get(domainId);
-      if (hit) return hit;
+      if (hit) return mine(hit);
       const list = await control.listWebhooks(domainId);
       if (g === generation) targets.set(domainId, list);
-      return list;
+      return mine(list);
     },
     insertWebhook: changed(control.insertWebhook),
     updateWebhook: changed(control.updateWebhook),

@@ -77,13 +77,15 @@ export function createDomainService(deps: DomainDeps) {
       }
       return null;
     },
-    list: () => control.listDomains(),
+    /** `tenant`: only that tenant's (core/permissions.ts readTenant); undefined: every tenant's. */
+    list: (tenant?: number) => control.listDomains(tenant),
     /** The domains whose zone is served here: account-wide reads of zone data (suppressions, sends) go over these. */
-    async listServed(): Promise<Domain[]> {
-      return (await control.listDomains()).filter((d) => !deps.zones.remote?.[d.zone]);
+    async listServed(tenant?: number): Promise<Domain[]> {
+      return (await control.listDomains(tenant)).filter((d) => !deps.zones.remote?.[d.zone]);
     },
 
-    async add(name: string, opts: { zone?: string; wildcard?: boolean } & DomainSettingsPatch = {}): Promise<Domain> {
+    /** `tenant`: the owning tenant (default 0, the primary), which must exist. */
+    async add(name: string, opts: { zone?: string; wildcard?: boolean; tenant?: number } & DomainSettingsPatch = {}): Promise<Domain> {
       const lower = name.trim().toLowerCase().replace(/\.$/, "");
       if (!DOMAIN_NAME.test(lower)) throw invalid(`"${name}" is not a valid domain name`, "name");
       const zone = opts.zone ?? deps.zones.default;
@@ -93,10 +95,13 @@ export function createDomainService(deps: DomainDeps) {
       const existing = await control.getDomain(lower);
       if (existing && opts.zone && existing.zone !== zone) throw movingRefused(existing, zone);
       if (existing) throw conflict(`domain ${lower} already exists`);
+      const tenant = opts.tenant ?? 0;
+      if (tenant && !(await control.getTenant({ id: tenant }))) throw notFound(`tenant ${tenant} not found`);
       const keys = await generateDkimKeys(DEFAULT_SELECTOR);
       const settings = applyPatch(DEFAULT_SETTINGS, opts);
-      const added = await control.insertDomain({ ...settings, name: lower, zone, wildcard: opts.wildcard ?? false, dkimSelector: DEFAULT_SELECTOR, keys }, now());
-      await deps.audit?.record("domain.add", lower);
+      const added = await control.insertDomain({ ...settings, name: lower, zone, wildcard: opts.wildcard ?? false, dkimSelector: DEFAULT_SELECTOR, keys,
+        ...(tenant ? { tenantId: tenant } : {}) }, now());
+      await deps.audit?.record("domain.add", lower, tenant);
       return added;
     },
 

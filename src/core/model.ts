@@ -48,6 +48,8 @@ export interface Domain extends DomainSettings {
   updatedAt: number;
   /** Absent on objects made before tracking hosts (tests): the default host, pending. */
   tracking?: DomainTracking;
+  /** The tenant that owns the domain (core/tenants.ts); absent (objects made in tests): 0, the primary. */
+  tenantId?: number;
 }
 
 export interface DkimKey {
@@ -77,6 +79,8 @@ export interface ApiKey {
   grants: string[];
   createdAt: number;
   lastUsedAt: number | null;
+  /** The tenant whose key it is; absent: 0, the primary account. */
+  tenantId?: number;
 }
 
 /** Who is calling: the result of authenticating an API key or SMTP credential. */
@@ -93,6 +97,17 @@ export interface Principal {
   role?: Role;
   /** A console user who must enrol TOTP first ([console] require_totp): only their own TOTP routes answer. */
   mustEnrol?: boolean;
+  /** The tenant the principal acts for: its key's own, or one a vendor header named (core/permissions.ts actFor); absent: 0. */
+  tenant?: number;
+  /** Reads cover every tenant (SparkPost without X-MSYS-SUBACCOUNT, a primary key only). */
+  readAll?: boolean;
+  /** The acting tenant is suspended (or terminated): reads only, no sending. */
+  readOnly?: boolean;
+  /**
+   * Names of other tenants' domains, set by actFor: a route naming one is refused (a domain that does not exist
+   * still gets the handler's 404). Absent: no tenant limit (reads of every tenant).
+   */
+  foreignDomains?: ReadonlySet<string>;
 }
 
 export interface Address {

@@ -3,7 +3,8 @@
 // holds a kind, an optional domain and grants. `decide` compares the two, the same way for all.
 // Grants are words of a vocabulary (postern's rights, or a vendor's, which the surfaces keep and
 // pass in: src/api/grants.ts); grants.ts maps them onto rights. A key without grants holds every right.
-import type { KeyKind, Principal } from "./model.ts";
+import type { Domain, KeyKind, Principal } from "./model.ts";
+import { PRIMARY_TENANT, mayWrite, type Tenant } from "./tenants.ts";
 import { ALL_RIGHTS, rightsOfGrants, type GrantVocabulary, type Right } from "./grants.ts";
 
 export type { GrantVocabulary, Right } from "./grants.ts";
@@ -17,12 +18,21 @@ export interface Permission {
   keys?: KeyKind;
   /** Path parameter that names the domain the route acts on: a domain key must be that domain's. */
   domain?: string;
+  /** Only the primary account acting for itself (tenant management: subusers, subaccounts). */
+  primary?: boolean;
 }
 
 export type Refusal =
   | { reason: "kind"; need: KeyKind }
   | { reason: "right"; right: Right }
-  | { reason: "domain"; domain: string };
+  | { reason: "domain"; domain: string }
+  /** A header named a tenant the key may not act for (or none such): nothing of it is shown. */
+  | { reason: "tenant"; tenant: string }
+  /** The acting tenant is suspended or terminated: reads only. */
+  | { reason: "suspended"; tenant: number };
+
+/** Rights that change something or send; a read-only (suspended) tenant holds none of them. */
+const isWrite = (r: Right) => r === "mail.send" || r.endsWith(".manage");
 
 /** The rights a principal holds (its grants mapped; none given: all of them). */
 export function rightsOf(principal: Pick<Principal, "grants">, vocabulary: GrantVocabulary): ReadonlySet<Right> {
@@ -32,13 +42,45 @@ export function rightsOf(principal: Pick<Principal, "grants">, vocabulary: Grant
 /** Null when `principal` may call a route declaring `permission` with these path parameters. */
 export function decide(principal: Principal, permission: Permission, params: Record<string, string | undefined>, vocabulary: GrantVocabulary): Refusal | null {
   if (permission.keys && principal.kind !== permission.keys) return { reason: "kind", need: permission.keys };
+  if (permission.primary && (principal.tenant ?? PRIMARY_TENANT) !== PRIMARY_TENANT) return { reason: "tenant", tenant: String(principal.tenant) };
   if (permission.right !== "any" && !rightsOf(principal, vocabulary).has(permission.right)) return { reason: "right", right: permission.right };
-  if (permission.domain && principal.kind === "domain") {
+  if (permission.right !== "any" && principal.readOnly && isWrite(permission.right)) return { reason: "suspended", tenant: principal.tenant ?? 0 };
+  if (permission.domain) {
     const name = (params[permission.domain] ?? "").trim().toLowerCase();
-    if (principal.domain?.name !== name) return { reason: "domain", domain: name };
+    if (principal.kind === "domain" && principal.domain?.name !== name) return { reason: "domain", domain: name };
+    if (principal.foreignDomains?.has(name)) return { reason: "domain", domain: name };
   }
   return null;
 }
+
+/**
+ * The principal acting for a tenant (contract §14): `own` is the key's tenant, `named` the tenant a
+ * vendor header named ("absent": no header; null: a name or id that is no tenant). Only a primary
+ * account key acts on behalf of another tenant; a tenant key may name only itself. Without a
+ * header the key acts for its own tenant, and a primary key reads every tenant where the surface
+ * says so (`readAllWithout`: SparkPost). `domains` lists every domain (the store's).
+ */
+export function actFor(p: Principal, own: Tenant, named: Tenant | null | "absent", readAllWithout: boolean,
+  domains: () => Promise<Domain[]>): Promise<Principal | Refusal> | Refusal {
+  if (named === null) return { reason: "tenant", tenant: "" };
+  const acting = named === "absent" ? own : named;
+  if (acting.id !== own.id && (own.id !== PRIMARY_TENANT || p.kind !== "account")) return { reason: "tenant", tenant: String(acting.id) };
+  const readAll = named === "absent" && readAllWithout && own.id === PRIMARY_TENANT && p.kind === "account";
+  return (async () => ({
+    ...p, tenant: acting.id, readAll, readOnly: !mayWrite(acting),
+    foreignDomains: readAll ? undefined : new Set((await domains()).filter((d) => (d.tenantId ?? PRIMARY_TENANT) !== acting.id).map((d) => d.name)),
+  }))();
+}
+
+/** The tenant whose rows a read covers: undefined for every tenant (readAll). Hand it to the store's filters. */
+export const readTenant = (p: Pick<Principal, "tenant" | "readAll">): number | undefined => (p.readAll ? undefined : p.tenant ?? PRIMARY_TENANT);
+
+/** True when `p` may see data of the domain named `name` (not another tenant's). */
+export const seesDomain = (p: Pick<Principal, "foreignDomains">, name: string) => !p.foreignDomains?.has(name);
+
+/** True when `p` may see a row of `tenant` (absent: the primary's). */
+export const seesTenant = (p: Pick<Principal, "tenant" | "readAll">, tenant: number | undefined) =>
+  p.readAll === true || (p.tenant ?? PRIMARY_TENANT) === (tenant ?? PRIMARY_TENANT);
 
 /** A key as far as delegation cares: its kind, its domain (name) and its grants. */
 export interface KeyShape {

@@ -8,6 +8,8 @@ export interface NewDomain extends DomainSettings {
   wildcard: boolean;
   dkimSelector: string;
   keys: Omit<DkimKey, "domainId">[];
+  /** The owning tenant (default 0, the primary). */
+  tenantId?: number;
 }
 
 export interface StoredKey extends ApiKey { hash: string; revokedAt: number | null }
@@ -29,6 +31,8 @@ export interface WebhookTarget {
   /** Vendor-specific extras (SparkPost name, auth_type, custom headers...). */
   extra: Record<string, unknown>;
   createdAt: number;
+  /** The owning tenant; absent: 0. An account-wide target receives the events of its tenant's domains only. */
+  tenantId?: number;
 }
 
 /** One message as stored: the envelope's content, composed into MIME at delivery time. */

@@ -2,6 +2,7 @@
 // addresses, limits and suppressions, then commits messages + recipients (the queue) + accepted
 // events in one transaction before it returns. A returned SendResult means durable on disk.
 import type { Address, Domain, MessageEvent, SuppressingList, Principal, SendEnvelope, SendRequest, SendResult } from "./model.ts";
+import { mayWrite } from "./tenants.ts";
 import type { MessageExtra, StoredAttachment, StoredMessage, StoredRecipient, Store, Suppression, ZoneStore } from "./store-port.ts";
 import { AppError, forbidden, invalidMany, notFound, type Issue } from "./errors.ts";
 import { checkHeaders, customMessageId, hasLineBreak, headerValue, senderAddress, withoutHeader } from "./headers.ts";
@@ -37,6 +38,9 @@ export function createSendService(deps: SendDeps) {
     if (!domain) throw notFound(`domain ${name} not found`);
     if (principal.kind === "domain" && principal.domain?.id !== domain.id) throw forbidden(`this key may not send for ${name}`);
     if (domain.state !== "active") throw inactive(domain);
+    // A suspended (or terminated) tenant sends nothing, whichever way its mail comes (API, SMTP, CLI).
+    const tenant = domain.tenantId ? await store.control.getTenant({ id: domain.tenantId }) : null;
+    if (tenant && !mayWrite(tenant)) throw forbidden(`tenant ${tenant.name} is ${tenant.status}: it cannot send`);
     // A zone served by other nodes has no data here: its mail is accepted by its own nodes (the API
     // proxies there; SMTP submission and the CLI must be pointed there).
     if (!store.zoneNames().includes(domain.zone)) {

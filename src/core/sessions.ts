@@ -36,9 +36,14 @@ export interface SessionDeps {
   audit?: AuditWriter;
 }
 
-/** A console user as a principal: the role's rights as grants of postern's own rights, so `decide` treats it as a key. */
+/**
+ * A console user as a principal: the role's rights as grants of postern's own rights, so `decide`
+ * treats it as a key. A membership of every tenant reads them all; one of a tenant acts for it
+ * (docs/tenants.md; the console's lookups then hide other tenants' domains).
+ */
 export function principalOfUser(u: StoredUser, accountId: number, requireTotp = false): Principal {
   return { accountId, keyId: "", kind: "account", domain: null, grants: rightsOfRole(u.role), userId: u.id, role: u.role,
+    ...(u.tenant === null ? { readAll: true } : { tenant: u.tenant }),
     ...(requireTotp && !u.totpSecret ? { mustEnrol: true } : {}) };
 }
 

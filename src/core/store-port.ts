@@ -22,6 +22,7 @@ import type { AuditStore } from "./audit-port.ts";
 import type { BlocklistStore } from "./blocklist-port.ts";
 import type { DkimKeyStore } from "./dkim-key-port.ts";
 import type { TlsReportStore } from "./tls-report-port.ts";
+import type { TenantStore } from "./tenants.ts";
 
 export type * from "./records.ts";
 export type * from "./receiver-report.ts";
@@ -46,7 +47,7 @@ export interface SendControlStore {
 
 /** Account, keys, domains, credentials and webhook targets: the data every zone shares. */
 export interface ControlStore extends InboundRuleStore, SendControlStore, EgressCounterStore, AlertStore,
-  TrackingHostStore, TeamStore, AuditStore, BlocklistStore, DkimKeyStore, TlsReportStore {
+  TrackingHostStore, TeamStore, AuditStore, BlocklistStore, DkimKeyStore, TlsReportStore, TenantStore {
   getAccount(): Promise<Account | null>;
   createAccount(a: Account & { secret: string }): Promise<void>;
   /** The server-wide HMAC secret for VERP and tracking tokens. */
@@ -61,14 +62,16 @@ export interface ControlStore extends InboundRuleStore, SendControlStore, Egress
   getDomainById(id: number): Promise<Domain | null>;
   /** Changes whenever another connection commits a change to domains or webhook targets (cheap: asked per cached read). */
   changeMark(): Promise<number>;
-  listDomains(): Promise<Domain[]>;
+  /** Every domain, or (given) only the tenant's: the one place tenant scoping of domains happens. */
+  listDomains(tenant?: number): Promise<Domain[]>;
   updateDomain(name: string, patch: Partial<DomainSettings> & { state?: DomainState; wildcard?: boolean }, now: number): Promise<Domain | null>;
   deleteDomain(name: string): Promise<boolean>;
   /** Every key of the domain, in every state (core/dkim-rotation.ts says which signs), oldest first. */
   getDkimKeys(domainId: number): Promise<DkimKey[]>;
   insertKey(k: StoredKey): Promise<void>;
   getKey(id: string): Promise<StoredKey | null>;
-  listKeys(): Promise<StoredKey[]>;
+  /** Live keys, or (given) only the tenant's. */
+  listKeys(tenant?: number): Promise<StoredKey[]>;
   revokeKey(id: string, now: number): Promise<boolean>;
   /** Changes a live key's label and/or grants; false when it does not exist or is revoked. */
   updateKey(id: string, patch: { label?: string; grants?: string[] }): Promise<boolean>;
@@ -79,7 +82,8 @@ export interface ControlStore extends InboundRuleStore, SendControlStore, Egress
   deleteCredential(domainId: number, login: string): Promise<boolean>;
   insertWebhook(w: WebhookTarget): Promise<void>;
   updateWebhook(w: WebhookTarget): Promise<void>;
-  listWebhooks(domainId: number | null): Promise<WebhookTarget[]>;
+  /** A domain's targets and its tenant's account-wide ones (null: every target); `tenant`: only that tenant's. */
+  listWebhooks(domainId: number | null, tenant?: number): Promise<WebhookTarget[]>;
   deleteWebhook(id: string): Promise<boolean>;
   insertSession(s: ConsoleSession): Promise<void>;
   getSession(tokenHash: string): Promise<ConsoleSession | null>;
@@ -238,27 +242,8 @@ export interface ZoneStore extends SendRecordStore, QueueStore, DestinationQueue
 /** The one-process lease of a node id: held while this process serves, so no second process of the same node takes back its claims. */
 export interface ServeLease { release(): Promise<void> }
 
-/** A serving node as the registry knows it (status shows the nodes of the zone and their claims). */
-export interface NodeRecord {
-  nodeId: string;
-  zone: string;
-  host: string;
-  pid: number;
-  startedAt: number;
-  /** The last heartbeat. */
-  lastSeenAt: number;
-  /** Set when the node stopped cleanly; null while it serves (or when it died). */
-  stoppedAt: number | null;
-}
-
-/** The nodes sharing this store's control data. */
-export interface NodeRegistry {
-  /** Records `node` as serving now (inserts or refreshes it; clears stoppedAt). */
-  heartbeat(node: Omit<NodeRecord, "stoppedAt">): Promise<void>;
-  /** Marks a node as stopped cleanly. */
-  stopped(nodeId: string, now: number): Promise<void>;
-  listNodes(): Promise<NodeRecord[]>;
-}
+import type { NodeRegistry } from "./node-registry-port.ts";
+export type { NodeRecord, NodeRegistry } from "./node-registry-port.ts";
 
 /** TLS state shared by the nodes (src/tls): ACME account key, certificate, key, HTTP-01 answers by name. */
 export interface TlsStateStore {

@@ -12,7 +12,7 @@ export function createWebhookService(deps: { store: Store; now: () => number; au
       if (!/^https?:\/\/[^\s]+$/i.test(input.url)) throw invalid("url must be an http or https URL", "url");
       const target: WebhookTarget = { ...input, id: newId(deps.now()), createdAt: deps.now() };
       await control.insertWebhook(target);
-      await deps.audit?.record("webhook.create", target.id);
+      await deps.audit?.record("webhook.create", target.id, target.tenantId ?? 0);
       return target;
     },
     async update(target: WebhookTarget): Promise<WebhookTarget> {
@@ -21,8 +21,8 @@ export function createWebhookService(deps: { store: Store; now: () => number; au
       await deps.audit?.record("webhook.update", target.id);
       return target;
     },
-    /** Targets of a domain (including account-wide ones); null lists every target. */
-    list: (domainId: number | null) => control.listWebhooks(domainId),
+    /** Targets of a domain (including its tenant's account-wide ones); null lists every target; `tenant`: only that tenant's. */
+    list: (domainId: number | null, tenant?: number) => control.listWebhooks(domainId, tenant),
     async remove(id: string): Promise<void> {
       if (!(await control.deleteWebhook(id))) throw notFound(`webhook ${id} not found`);
       await deps.audit?.record("webhook.delete", id);

@@ -1,7 +1,8 @@
 // The permission model's decisions as tables: grants of every vocabulary → rights, route
 // declarations × principals, and key delegation (never a stronger key).
 import { describe, expect, test } from "bun:test";
-import { decide, isKnownGrant, mayManageKey, rightsOf, rightsOfGrants, ALL_RIGHTS } from "../../src/core/permissions.ts";
+import { actFor, decide, isKnownGrant, mayManageKey, readTenant, rightsOf, rightsOfGrants, seesTenant, ALL_RIGHTS } from "../../src/core/permissions.ts";
+import type { Tenant } from "../../src/core/tenants.ts";
 import type { Domain, Principal } from "../../src/core/model.ts";
 import { grantRights } from "../../src/api/grants.ts";
 
@@ -60,5 +61,41 @@ describe("mayManageKey: never a key with more rights than the caller's", () => {
     ["domain key, its own domain's weaker key", domainKey("a.test"), { kind: "domain", domain: "a.test", grants: ["metrics/view"] }, true],
   ] as const)("%s", (_, principal, target, ok) => {
     expect(mayManageKey(principal, { ...target, grants: [...target.grants] }, grantRights)).toBe(ok);
+  });
+});
+
+describe("acting for a tenant (contract §14): one decision for every surface's header", () => {
+  const t = (id: number, status: Tenant["status"] = "active"): Tenant => ({ id, name: `t${id}`, status, createdAt: 0 });
+  const domainsOf = async () => [0, 3, 4].map((n) => ({ ...domain(`d${n}.test`), tenantId: n }));
+
+  test("a primary account key acts for any tenant a header names; without one for the primary (or every tenant, where the surface reads all)", async () => {
+    const named = (await actFor(account(), t(0), t(3), false, domainsOf)) as Principal;
+    expect([named.tenant, named.readAll, named.readOnly, [...named.foreignDomains!]]).toEqual([3, false, false, ["d0.test", "d4.test"]]);
+    const none = (await actFor(account(), t(0), "absent", false, domainsOf)) as Principal;
+    expect([none.tenant, none.readAll, [...none.foreignDomains!]]).toEqual([0, false, ["d3.test", "d4.test"]]);
+    const all = (await actFor(account(), t(0), "absent", true, domainsOf)) as Principal;
+    expect([all.tenant, all.readAll, all.foreignDomains]).toEqual([0, true, undefined]);
+    expect([readTenant(all), readTenant(named), readTenant(none)]).toEqual([undefined, 3, 0]);
+    expect([seesTenant(all, 5), seesTenant(named, 3), seesTenant(named, 0), seesTenant(none, undefined)]).toEqual([true, true, false, true]);
+  });
+
+  test("a tenant key names only itself; a domain key acts for no other tenant; an unknown tenant is refused", async () => {
+    expect(await actFor(account(), t(2), t(3), false, domainsOf)).toEqual({ reason: "tenant", tenant: "3" });
+    expect(await actFor(account(), t(2), t(0), false, domainsOf)).toEqual({ reason: "tenant", tenant: "0" });
+    expect(((await actFor(account(), t(2), t(2), false, domainsOf)) as Principal).tenant).toBe(2);
+    // A tenant key never reads every tenant, even where the primary's would.
+    expect(((await actFor(account(), t(2), "absent", true, domainsOf)) as Principal).readAll).toBe(false);
+    expect(await actFor(domainKey("d0.test"), t(0), t(3), false, domainsOf)).toEqual({ reason: "tenant", tenant: "3" });
+    expect(await actFor(account(), t(0), null, false, domainsOf)).toEqual({ reason: "tenant", tenant: "" });
+  });
+
+  test("a suspended tenant reads but neither sends nor changes; another tenant's domain is refused", async () => {
+    const p = (await actFor(account(), t(0), t(4, "suspended"), false, domainsOf)) as Principal;
+    expect(decide(p, { right: "mail.send" }, {}, grantRights)).toEqual({ reason: "suspended", tenant: 4 });
+    expect(decide(p, { right: "suppressions.manage" }, {}, grantRights)).toEqual({ reason: "suspended", tenant: 4 });
+    expect(decide(p, { right: "events.read", domain: "d" }, { d: "d4.test" }, grantRights)).toBeNull();
+    expect(decide(p, { right: "events.read", domain: "d" }, { d: "d0.test" }, grantRights)).toEqual({ reason: "domain", domain: "d0.test" });
+    // A domain nobody has is left to the handler's own 404.
+    expect(decide(p, { right: "events.read", domain: "d" }, { d: "none.test" }, grantRights)).toBeNull();
   });
 });

@@ -202,3 +202,20 @@ describe("custom Message-ID and Sender headers", () => {
       issues: [{ field: "envelopes.0.headers.Message-ID" }] });
   });
 });
+
+describe("tenants", () => {
+  test("a suspended or terminated tenant's domain sends nothing; active again, it sends", async () => {
+    const { store, sender, principal } = await setupCore();
+    const t = await store.control.insertTenant({ name: "acme", status: "active", createdAt: NOW });
+    const d = await store.control.insertDomain({ name: "acme.test", zone: "us", wildcard: false, dkimSelector: "s1", keys: [], validation: true, botDetection: true,
+      openTracking: false, clickTracking: false, unsubscribeTracking: false, inbound: false, limitMax: 0, limitWindow: "month", tenantId: t.id }, NOW);
+    await store.control.updateDomain(d.name, { state: "active" }, NOW);
+    const req = request(["r@dest.test"], { domain: "acme.test", from: { email: "news@acme.test" } });
+    await store.control.updateTenant(t.id, { status: "suspended" });
+    await expect(sender.send(principal, req)).rejects.toThrow(/tenant acme is suspended: it cannot send/);
+    await store.control.updateTenant(t.id, { status: "terminated" });
+    await expect(sender.send(principal, req)).rejects.toThrow(/terminated/);
+    await store.control.updateTenant(t.id, { status: "active" });
+    expect((await sender.send(principal, req)).accepted).toBe(1);
+  });
+});

@@ -5,7 +5,7 @@
 import { Elysia } from "elysia";
 import type { KeyKind } from "../../core/model.ts";
 import { forbidden, invalid, notFound } from "../../core/errors.ts";
-import { isKnownGrant, mayManageKey } from "../../core/permissions.ts";
+import { isKnownGrant, mayManageKey, readTenant, seesTenant } from "../../core/permissions.ts";
 import { principalOf } from "../context.ts";
 import { permissions } from "../permission.ts";
 import type { ConsoleDeps } from "./deps.ts";
@@ -31,19 +31,19 @@ export function keyRoutes(deps: ConsoleDeps) {
     .get("/grants", () => CONSOLE_GRANTS, { permission: { right: "keys.read" } })
     .get("/keys", async ({ request }) => {
       const p = principalOf(request);
-      return deps.access.listKeys(p.kind === "domain" ? p.domain!.name : undefined);
+      return deps.access.listKeys(p.kind === "domain" ? p.domain!.name : undefined, readTenant(p));
     }, { permission: { right: "keys.read" } })
     .post("/keys", async ({ request, body }) => {
       const kind = kindOf(body);
       const domain = kind === "domain" ? (await domainFor(request, deps.domains, requiredField(body, "domain"))).domain.name : undefined;
       const grants = grantsOf(body);
       if (!mayManageKey(principalOf(request), { kind, domain: domain ?? null, grants }, grantRights)) throw forbidden("a key cannot create a key with more rights than its own");
-      return deps.access.createKey({ kind, domain, label: field(body, "label"), grants });
+      return deps.access.createKey({ kind, domain, label: field(body, "label"), grants, tenant: principalOf(request).tenant });
     }, { permission: { right: "keys.manage" } })
     .delete("/keys/:id", async ({ request, params }) => {
       const key = await deps.access.getKey(params.id);
       const p = principalOf(request);
-      if (!key || (p.kind === "domain" && key.domain !== p.domain?.name)) throw notFound(`key ${params.id} not found`);
+      if (!key || !seesTenant(p, key.tenant) || (p.kind === "domain" && key.domain !== p.domain?.name)) throw notFound(`key ${params.id} not found`);
       if (!mayManageKey(p, key, grantRights)) throw forbidden("a key cannot revoke a key with more rights than its own");
       await deps.access.revokeKey(key.id);
       return { message: "revoked", id: key.id };

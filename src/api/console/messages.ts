@@ -9,6 +9,7 @@ import { bounceClass } from "../../webhooks/formats/sparkpost-event.ts";
 import { reportedCode, reportedDescription, reportedReason } from "../../webhooks/formats/reported.ts";
 import type { ConsoleDeps } from "./deps.ts";
 import { principalOf } from "../context.ts";
+import { seesDomain } from "../../core/permissions.ts";
 import { permissions } from "../permission.ts";
 import { domainFor } from "./policy.ts";
 import { redactUrl } from "../../net/redact.ts";
@@ -59,7 +60,8 @@ export const eventView = (e: MessageEvent) => ({
 export function messageRoutes(deps: ConsoleDeps) {
   async function search(p: Principal, q: Omit<EventQuery, "limit">) {
     const query = { ...q, limit: SEARCH_LIMIT };
-    return p.kind === "domain" ? deps.activity.events(p.domain!.name, query) : deps.activity.allEvents(query);
+    // A tenant's key (or a user of one tenant, once enforced) sees its tenant's events only.
+    return p.kind === "domain" ? deps.activity.events(p.domain!.name, query) : (await deps.activity.allEvents(query)).filter((e) => seesDomain(p, e.domain));
   }
   return new Elysia({ prefix: "/ui/api" }).use(permissions)
     .get("/messages", async ({ request, query }) => {

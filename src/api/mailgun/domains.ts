@@ -3,7 +3,7 @@
 // Account key only (policy.ts).
 import type { Domain } from "../../core/model.ts";
 import { forbidden, invalid } from "../../core/errors.ts";
-import { rightsOf } from "../../core/permissions.ts";
+import { readTenant, rightsOf } from "../../core/permissions.ts";
 import { MIN_PASSWORD_LENGTH } from "../../core/access.ts";
 import { principalOf } from "../context.ts";
 import type { SurfaceDeps } from "../deps.ts";
@@ -61,7 +61,7 @@ export function domainRoutes(deps: Deps) {
   for (const v of ["v3", "v4"]) {
     group
       .get(`/${v}/domains`, async ({ request }) => {
-        const page = filterDomains(await deps.domains.list(), await readForm(request));
+        const page = filterDomains(await deps.domains.list(readTenant(principalOf(request))), await readForm(request));
         return { total_count: page.total_count, items: await Promise.all(page.items.map(async (d) => toMailgunDomain(d, await schemeOf(d)))) };
       }, { permission: accountOnly("domains.read") })
       .get(`/${v}/domains/:domain`, async ({ params, request }) => {
@@ -76,7 +76,7 @@ export function domainRoutes(deps: Deps) {
         // pool_id: the domain's egress pool, checked before the domain is created.
         const pool = form.get("pool_id") || undefined;
         if (pool && !deps.egress.directory.hasPool(pool)) throw invalid(`unknown ip pool "${pool}"`, "pool_id");
-        let d = await deps.domains.add(name, { wildcard: wildcardOf(form), zone: form.get("data_location") || undefined });
+        let d = await deps.domains.add(name, { wildcard: wildcardOf(form), zone: form.get("data_location") || undefined, tenant: principalOf(request).tenant });
         if (pool) d = await deps.domains.set(d.name, { pool });
         // A host that is already another domain's is refused: no half-made domain stays behind.
         d = await setPrefix(d, prefix).catch(async (e) => { await deps.domains.remove(d.name); throw e; });

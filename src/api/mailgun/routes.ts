@@ -21,6 +21,7 @@ import { tagRoutes } from "./tags.ts";
 import { ipRoutes } from "./ips.ts";
 import { x509Routes } from "./x509.ts";
 import { dkimKeyRoutes } from "./dkim-keys.ts";
+import { subaccountRoutes } from "./subaccounts.ts";
 
 export function createMailgunSurface(deps: SurfaceDeps): SurfaceHandler {
   return new Elysia({ name: "mailgun" })
@@ -40,5 +41,6 @@ export function createMailgunSurface(deps: SurfaceDeps): SurfaceHandler {
     .use(inboundRoutes(deps))
     .use(ipRoutes(deps))
     .use(x509Routes(deps))
-    .use(dkimKeyRoutes(deps));
+    .use(dkimKeyRoutes(deps))
+    .use(subaccountRoutes(deps));
 }

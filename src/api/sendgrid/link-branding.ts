@@ -10,6 +10,7 @@ import { invalid, notFound } from "../../core/errors.ts";
 import { json } from "../errors.ts";
 import { permissions } from "../permission.ts";
 import { principalOf, requireDomainScope } from "../context.ts";
+import { readTenant } from "../../core/permissions.ts";
 import { isObject } from "../wire.ts";
 
 type Deps = Pick<SurfaceDeps, "domains" | "trackingHosts" | "config">;
@@ -29,14 +30,14 @@ export function linkBrandingRoutes(deps: Deps) {
   });
   /** The branded link `id` names (its sending domain's id), after checking the key may act on it. */
   async function byId(request: Request, id: string): Promise<TrackingHostView> {
-    const d = /^\d+$/.test(id) ? await deps.domains.list().then((all) => all.find((x) => x.id === Number(id))) : undefined;
+    const d = /^\d+$/.test(id) ? await deps.domains.list(readTenant(principalOf(request))).then((all) => all.find((x) => x.id === Number(id))) : undefined;
     if (!d) throw notFound("resource not found");
     requireDomainScope(request, d.name);
     return deps.trackingHosts.get(d.name);
   }
   const inScope = async (request: Request) => {
     const p = principalOf(request);
-    return p.kind === "domain" ? (p.domain ? [p.domain] : []) : deps.domains.list();
+    return p.kind === "domain" ? (p.domain ? [p.domain] : []) : deps.domains.list(readTenant(p));
   };
 
   return new Elysia({ name: "sendgrid-link-branding" }).use(permissions)

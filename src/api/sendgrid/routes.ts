@@ -21,8 +21,9 @@ import { validationRoutes } from "./validation.ts";
 import { ipRoutes } from "./ips.ts";
 import { alertRoutes } from "./alerts.ts";
 import { linkBrandingRoutes } from "./link-branding.ts";
+import { subuserRoutes } from "./subusers.ts";
 
-type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now" | "templateService" | "webhooks" | "outbound" | "eventWebhookPublicKey" | "inboundRules" | "domains" | "activity" | "unsubscribeGroups" | "sendBatches" | "egress" | "alerts" | "trackingHosts">;
+type SendgridDeps = Pick<SurfaceDeps, "config" | "sender" | "validator" | "suppressions" | "now" | "templateService" | "webhooks" | "outbound" | "eventWebhookPublicKey" | "inboundRules" | "domains" | "activity" | "unsubscribeGroups" | "sendBatches" | "egress" | "alerts" | "trackingHosts" | "tenants">;
 
 export function createSendgridSurface(deps: SendgridDeps): SurfaceHandler {
   return new Elysia({ name: "sendgrid" })
@@ -42,5 +43,6 @@ export function createSendgridSurface(deps: SendgridDeps): SurfaceHandler {
     .use(ipRoutes(deps))
     .use(alertRoutes(deps))
     .use(linkBrandingRoutes(deps))
-    .use(activityRoutes(deps));
+    .use(activityRoutes(deps))
+    .use(subuserRoutes(deps));
 }

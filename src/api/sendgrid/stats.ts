@@ -13,8 +13,11 @@ import { invalid } from "../../core/errors.ts";
 import { json } from "../errors.ts";
 import { principalOf } from "../context.ts";
 import { permissions } from "../permission.ts";
+import { seesDomain } from "../../core/permissions.ts";
 
-type Deps = Pick<SurfaceDeps, "activity" | "now">;
+type Deps = Pick<SurfaceDeps, "activity" | "now" | "tenants" | "domains">;
+/** One row of a series: its name (null: every event), its wire type, and which facts it counts. */
+type Row = { name: string | null; type?: "category" | "subuser"; has: (f: StatFact) => boolean };
 type Metrics = Record<(typeof METRICS)[number], number>;
 
 const STATS = { right: "stats.read" } as const;
@@ -78,10 +81,11 @@ function count(m: Metrics, f: StatFact, seen: Set<string>, row = "") {
 }
 
 export function statsRoutes(deps: Deps) {
-  /** The stat facts of the caller's domains in [begin, end): live events and retention's rollups. */
-  async function factsIn(request: Request, begin: number, end: number, tags?: string[] | "*"): Promise<StatFact[]> {
+  /** The stat facts of the caller's domains in [begin, end) (its tenant's, unless `everyTenant`): live events and retention's rollups. */
+  async function factsIn(request: Request, begin: number, end: number, tags?: string[] | "*", everyTenant = false): Promise<StatFact[]> {
     const p = principalOf(request);
-    return deps.activity.statFacts(p.kind === "domain" && p.domain ? p.domain.name : null, { begin, end: end - 1, ...(tags && { tags }) });
+    const facts = await deps.activity.statFacts(p.kind === "domain" && p.domain ? p.domain.name : null, { begin, end: end - 1, ...(tags && { tags }) });
+    return everyTenant ? facts : facts.filter((f) => seesDomain(p, f.domain));
   }
 
   function query(request: Request) {
@@ -95,29 +99,43 @@ export function statsRoutes(deps: Deps) {
     return { start, end, by, categories: q.getAll("categories").flatMap((c) => c.split(",")).map((c) => c.trim()).filter(Boolean) };
   }
 
-  /** One zero-filled entry per bucket from start to end, each holding `rows` (one per name). */
-  async function series(request: Request, names: (string | null)[]) {
+  /** One zero-filled entry per bucket from start to end, each holding `rows`. */
+  async function series(request: Request, rows: Row[], everyTenant = false) {
     const { start, end, by } = query(request);
-    const buckets = new Map<number, Map<string | null, Metrics>>();
+    const buckets = new Map<number, Metrics[]>();
     for (let at = bucketOf(start, by); at < end; at = bucketOf(at + (by === "month" ? 32 : by === "week" ? 7 : 1) * DAY_MS, by)) {
-      buckets.set(at, new Map(names.map((n) => [n, zero()])));
+      buckets.set(at, rows.map(zero));
     }
     const seen = new Set<string>();
-    const categories = names.filter((n): n is string => n !== null);
-    for (const f of await factsIn(request, start, end, categories.length ? categories : undefined)) {
-      const rows = buckets.get(bucketOf(f.at, by));
-      for (const n of names) if (rows && (n === null || f.tags.includes(n))) count(rows.get(n)!, f, seen, n ?? "");
+    const categories = rows.flatMap((r) => (r.type === "category" && r.name !== null ? [r.name] : []));
+    for (const f of await factsIn(request, start, end, categories.length ? categories : undefined, everyTenant)) {
+      const metrics = buckets.get(bucketOf(f.at, by));
+      rows.forEach((r, i) => { if (metrics && r.has(f)) count(metrics[i]!, f, seen, r.name ?? ""); });
     }
-    return [...buckets].map(([at, rows]) => ({ date: dayOf(at), stats: [...rows].map(([name, metrics]) => (name === null ? { metrics } : { type: "category", name, metrics })) }));
+    return [...buckets].map(([at, metrics]) => ({ date: dayOf(at),
+      stats: rows.map((r, i) => (r.name === null ? { metrics: metrics[i]! } : { type: r.type, name: r.name, metrics: metrics[i]! })) }));
+  }
+
+  /** SendGrid's subuser stats: one row per named subuser (tenant), over its domains. */
+  async function subuserRows(request: Request): Promise<Row[]> {
+    const names = new URL(request.url).searchParams.getAll("subusers").flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean);
+    if (!names.length) throw invalid("subusers is required", "subusers");
+    return Promise.all(names.map(async (name) => {
+      const t = await deps.tenants.require(name).catch(() => { throw invalid(`subuser ${name} does not exist`, "subusers"); });
+      const own = new Set((await deps.domains.list(t.id)).map((d) => d.name));
+      return { name, type: "subuser" as const, has: (f: StatFact) => own.has(f.domain) };
+    }));
   }
 
   return new Elysia({ name: "sendgrid-stats" }).use(permissions)
-    .get("/v3/stats", async ({ request }) => json(200, await series(request, [null])), { permission: STATS })
+    .get("/v3/stats", async ({ request }) => json(200, await series(request, [{ name: null, has: () => true }])), { permission: STATS })
     .get("/v3/categories/stats", async ({ request }) => {
       const { categories } = query(request);
       if (!categories.length) throw invalid("categories is required", "categories");
-      return json(200, await series(request, categories));
+      return json(200, await series(request, categories.map((c) => ({ name: c, type: "category" as const, has: (f: StatFact) => f.tags.includes(c) }))));
     }, { permission: STATS })
+    .get("/v3/subusers/stats", async ({ request }) => json(200, await series(request, await subuserRows(request), true)),
+      { permission: { ...STATS, keys: "account", primary: true } })
     .get("/v3/categories/stats/sums", async ({ request }) => {
       const { start, end } = query(request);
       const sums = new Map<string, Metrics>();

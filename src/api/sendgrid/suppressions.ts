@@ -11,6 +11,7 @@ import type { Suppression } from "../../core/store-port.ts";
 import { invalid } from "../../core/errors.ts";
 import { json } from "../errors.ts";
 import { principalOf } from "../context.ts";
+import { readTenant } from "../../core/permissions.ts";
 import { permissions } from "../permission.ts";
 import { readJsonBody } from "./body.ts";
 import { isObject } from "./fields.ts";
@@ -41,7 +42,7 @@ function item(list: string, s: Suppression) {
 export function suppressionRoutes(deps: Deps) {
   async function domainsOf(p: Principal): Promise<string[]> {
     if (p.kind === "domain" && p.domain) return [p.domain.name];
-    return (await deps.domains.listServed()).map((d) => d.name);
+    return (await deps.domains.listServed(readTenant(p))).map((d) => d.name);
   }
   async function entries(p: Principal, type: string, email?: string): Promise<Suppression[]> {
     const all: Suppression[] = [];

@@ -6,6 +6,7 @@ import type { Principal } from "../../core/model.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { json } from "../errors.ts";
 import { principalOf } from "../context.ts";
+import { readTenant } from "../../core/permissions.ts";
 import { permissions } from "../permission.ts";
 import { need } from "./policy.ts";
 import { readQuery } from "./query.ts";
@@ -33,7 +34,7 @@ async function usage(deps: Deps, domains: string[] | null, now: number) {
 
 /** The account as SparkPost describes one; `include=usage` adds this month's and today's sends. */
 export async function accountOf(deps: Deps, principal: Principal, withUsage: boolean) {
-  const domains = principal.kind === "domain" && principal.domain ? [principal.domain] : await deps.domains.list();
+  const domains = principal.kind === "domain" && principal.domain ? [principal.domain] : await deps.domains.list(readTenant(principal));
   const created = domains.reduce((min, d) => Math.min(min, d.createdAt), deps.now());
   const tracking = domains[0];
   const now = deps.now();

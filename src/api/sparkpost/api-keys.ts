@@ -5,7 +5,7 @@
 import { Elysia } from "elysia";
 import type { KeyInfo } from "../../core/access.ts";
 import type { Principal } from "../../core/model.ts";
-import { mayManageKey } from "../../core/permissions.ts";
+import { mayManageKey, readTenant, seesTenant } from "../../core/permissions.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { json } from "../errors.ts";
 import { badFormat, notFoundError, spError } from "./errors.ts";
@@ -48,7 +48,7 @@ async function keyDomain(request: Request, deps: Deps, principal: Principal, nam
 /** A key this request may see: within the path's domain, and a domain key sees only its domain's keys. */
 async function visibleKey(deps: Deps, id: string, domain: string | null, principal: Principal): Promise<KeyInfo> {
   const key = await deps.access.getKey(id);
-  const isVisible = key && (domain === null ? principal.kind === "account" : key.domain === domain);
+  const isVisible = key && seesTenant(principal, key.tenant) && (domain === null ? principal.kind === "account" : key.domain === domain);
   if (!key || !isVisible) throw notFoundError(`API key '${id}' does not exist`);
   return key;
 }
@@ -59,14 +59,16 @@ export function apiKeyRoutes(deps: Deps, prefix: "" | "/:domain") {
     .get(`${prefix}/api-keys`, async ({ request, params }) => {
       const principal = principalOf(request);
       const domain = await keyDomain(request, deps, principal, domainOf(params));
-      return json(200, { results: (await deps.access.listKeys(domain ?? undefined)).map(toWire) });
+      return json(200, { results: (await deps.access.listKeys(domain ?? undefined, readTenant(principal))).map(toWire) });
     }, { permission: need("keys.read", { prefix }) })
     .post(`${prefix}/api-keys`, async ({ request, params, body }) => {
       const principal = principalOf(request);
       const domain = await keyDomain(request, deps, principal, domainOf(params));
       const { label = "", grants = [] } = readKeyBody(body);
       if (!mayManageKey(principal, { kind: domain ? "domain" : "account", domain, grants }, grantRights)) throw tooStrong();
-      const k = await deps.access.createKey(domain ? { kind: "domain", domain, label, grants } : { kind: "account", label, grants });
+      // Made on behalf of a tenant (X-MSYS-SUBACCOUNT): that tenant's own key (contract §14).
+      const tenant = principal.tenant;
+      const k = await deps.access.createKey(domain ? { kind: "domain", domain, label, grants, tenant } : { kind: "account", label, grants, tenant });
       return json(200, { results: { ...toWire(k), key: k.key, link: { href: `/api/v1/api-keys/${k.id}` } } });
     }, { permission: need("keys.manage", { prefix }) })
     .get(`${prefix}/api-keys/:id`, async ({ request, params }) => {

@@ -8,11 +8,12 @@ import type { MessageEvent } from "../../core/model.ts";
 import type { MessageSummary } from "../../webhooks/context.ts";
 import { json } from "../errors.ts";
 import { principalOf } from "../context.ts";
+import { readTenant, seesDomain } from "../../core/permissions.ts";
 import { permissions } from "../permission.ts";
 import { sparkpostEvent, sparkpostType } from "../../webhooks/formats/sparkpost-event.ts";
 import { spError } from "./errors.ts";
 
-type Deps = Pick<SurfaceDeps, "activity">;
+type Deps = Pick<SurfaceDeps, "activity" | "domains">;
 const READ = { right: "events.read" } as const;
 const SCAN_BATCH = 1000;
 const MAX_SCAN = 100_000;
@@ -34,7 +35,12 @@ export function messageEventRoutes(deps: Deps) {
       const perPage = Math.min(Math.max(Math.trunc(Number(q.get("per_page") ?? 1000)) || 1000, 1), 10_000);
       const begin = timeOf(q.get("from"), "from");
       const end = timeOf(q.get("to"), "to");
-      const keep = (e: MessageEvent) => (!types.length || types.includes(sparkpostType(e).type)) && (!recipients.length || recipients.includes(e.recipient));
+      // Another tenant's events stay out (X-MSYS-SUBACCOUNT; without it the primary reads every tenant's);
+      // `subaccounts=` keeps the events of those tenants' domains.
+      const subaccounts = list("subaccounts");
+      const named = subaccounts.length
+        ? new Set((await deps.domains.list(readTenant(p))).filter((d) => subaccounts.includes(String(d.tenantId ?? 0))).map((d) => d.name)) : null;
+      const keep = (e: MessageEvent) => seesDomain(p, e.domain) && (!named || named.has(e.domain)) && (!types.length || types.includes(sparkpostType(e).type)) && (!recipients.length || recipients.includes(e.recipient));
       const found: MessageEvent[] = [];
       let cursor = q.get("cursor") ?? undefined;
       for (let read = 0; found.length < perPage && read < MAX_SCAN; read += SCAN_BATCH) {

@@ -1,6 +1,6 @@
 // SparkPost's deliverability metrics: GET /api/v1/metrics/deliverability (one row for the range),
 // …/domain (recipient domain), …/sending-domain, …/campaign, …/template, …/ip-pool, …/subaccount
-// (postern has none: the account is subaccount 0) and …/time-series (one row per bucket, zero
+// (the tenant of the sending domain; `subaccounts=` keeps those tenants) and …/time-series (one row per bucket, zero
 // rows included), counted from the stat facts of the key's domains (metrics-count.ts): the live
 // events and what retention rolled up of them, so the counts outlive the events.
 import { Elysia } from "elysia";
@@ -8,6 +8,7 @@ import type { SurfaceDeps } from "../deps.ts";
 import type { StatFact } from "../../core/stats/facts.ts";
 import { json } from "../errors.ts";
 import { principalOf } from "../context.ts";
+import { readTenant, seesDomain, seesTenant } from "../../core/permissions.ts";
 import { need } from "./policy.ts";
 import { permissions } from "../permission.ts";
 import { SparkpostError } from "./errors.ts";
@@ -15,8 +16,10 @@ import { newTally, tally, type Metric, type Tally } from "./metrics-count.ts";
 import { readMetricsQuery, type MetricsQuery } from "./metrics-query.ts";
 import { bucketStart, formatTs, nextBucket } from "./metrics-buckets.ts";
 
-export type Deps = Pick<SurfaceDeps, "activity" | "now">;
-type Dimension = (f: StatFact) => string | number | null | undefined;
+export type Deps = Pick<SurfaceDeps, "activity" | "now" | "domains">;
+/** A stat fact with the tenant (subaccount) of its sending domain. */
+export type Fact = StatFact & { tenant: number };
+type Dimension = (f: Fact) => string | number | null | undefined;
 
 const READ = need("stats.read");
 const MAX_BUCKETS = 10_000;
@@ -28,25 +31,29 @@ export const GROUPS: Record<string, { key: string; of: Dimension; needsMessage?:
   campaign: { key: "campaign_id", of: (f) => f.campaign, needsMessage: true },
   template: { key: "template_id", of: (f) => f.template, needsMessage: true },
   "ip-pool": { key: "ip_pool", of: (f) => f.ipPool || "default", needsMessage: true },
-  subaccount: { key: "subaccount_id", of: () => 0 },
+  subaccount: { key: "subaccount_id", of: (f) => f.tenant },
 };
 
 const pick = (t: Tally, metrics: Metric[]) => Object.fromEntries(metrics.map((m) => [m, Math.max(0, t.counts[m])]));
 
 /** Every stat fact of the key's domains in the query's range (and filters): live events and retention's rollups. */
-export async function scan(deps: Deps, request: Request, q: MetricsQuery, needsMessage: boolean, each: (f: StatFact) => void) {
+export async function scan(deps: Deps, request: Request, q: MetricsQuery, needsMessage: boolean, each: (f: Fact) => void) {
   const p = principalOf(request);
   const f = q.filters;
-  if (f.subaccounts && !f.subaccounts.includes("0")) return;
+  // The tenant of every domain in the caller's read scope (X-MSYS-SUBACCOUNT); others' facts stay out.
+  const tenantOf = new Map((await deps.domains.list(readTenant(p))).map((d) => [d.name, d.tenantId ?? 0]));
   const withMessages = needsMessage || Boolean(f.campaigns || f.templates || f.ipPools) || q.metrics.includes("total_msg_volume");
   const facts = await deps.activity.statFacts(p.kind === "domain" && p.domain ? p.domain.name : null, { begin: q.from, end: q.to, withMessages });
   for (const x of facts) {
+    // A domain since removed counts as the primary's, as before tenants.
+    const tenant = tenantOf.get(x.domain) ?? (seesTenant(p, 0) && seesDomain(p, x.domain) ? 0 : undefined);
+    if (tenant === undefined || (f.subaccounts && !f.subaccounts.includes(String(tenant)))) continue;
     if (f.domains && !f.domains.includes(x.rcptDomain)) continue;
     if (f.sendingDomains && !f.sendingDomains.includes(x.domain)) continue;
     if (f.campaigns && !f.campaigns.includes(x.campaign)) continue;
     if (f.templates && !f.templates.includes(x.template)) continue;
     if (f.ipPools && !f.ipPools.includes(x.ipPool || "default")) continue;
-    each(x);
+    each({ ...x, tenant });
   }
 }
 

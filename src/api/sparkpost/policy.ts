@@ -6,7 +6,7 @@ import type { Domain, KeyKind } from "../../core/model.ts";
 import type { DomainService } from "../../core/domains.ts";
 import { principalOf, requireDomainScope } from "../context.ts";
 import { notFoundError } from "./errors.ts";
-import { isKnownGrant, type Permission, type Right } from "../../core/permissions.ts";
+import { isKnownGrant, readTenant, seesTenant, type Permission, type Right } from "../../core/permissions.ts";
 import { grantRights } from "../grants.ts";
 
 export const KNOWN_GRANTS = new Set([
@@ -32,9 +32,10 @@ export function need(right: Right, opts: { prefix?: string; keys?: KeyKind } = {
 
 /** The domain named in the path, after checking the key may act on it. */
 export async function pathDomain(request: Request, domains: DomainService, name: string): Promise<Domain> {
-  requireDomainScope(request, name);
+  const principal = requireDomainScope(request, name);
   const domain = await domains.get(name.toLowerCase());
-  if (!domain) throw notFoundError(`Domain '${name}' does not exist`);
+  // Another tenant's domain is as unknown as a missing one (X-MSYS-SUBACCOUNT, docs/tenants.md).
+  if (!domain || !seesTenant(principal, domain.tenantId)) throw notFoundError(`Domain '${name}' does not exist`);
   return domain;
 }
 
@@ -47,5 +48,6 @@ export async function scopedDomains(request: Request, domains: DomainService, na
   if (name) return [await pathDomain(request, domains, name)];
   const principal = principalOf(request);
   if (principal.kind === "domain") return principal.domain ? [principal.domain] : [];
-  return opts.everyZone ? domains.list() : domains.listServed();
+  const tenant = readTenant(principal);
+  return opts.everyZone ? domains.list(tenant) : domains.listServed(tenant);
 }

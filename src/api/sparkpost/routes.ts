@@ -23,6 +23,7 @@ import { recipientListRoutes } from "./recipient-lists.ts";
 import { ipPoolRoutes } from "./ip-pools.ts";
 import { alertRoutes } from "./alerts.ts";
 import { trackingDomainRoutes } from "./tracking-domains.ts";
+import { subaccountRoutes } from "./subaccounts.ts";
 
 export function createSparkpostSurface(deps: SurfaceDeps): SurfaceHandler {
   return new Elysia({ name: "sparkpost" })
@@ -47,5 +48,6 @@ export function createSparkpostSurface(deps: SurfaceDeps): SurfaceHandler {
       .use(accountRoutes(deps))
       .use(ipPoolRoutes(deps))
       .use(alertRoutes(deps))
-      .use(trackingDomainRoutes(deps)));
+      .use(trackingDomainRoutes(deps))
+      .use(subaccountRoutes(deps)));
 }

@@ -115,7 +115,7 @@ export function sendingDomainRoutes(deps: Deps) {
     .post("/sending-domains", async ({ request, body }) => {
       const name = readCreate(body);
       const tracking = trackingDomainOf(body);
-      const domain = await deps.domains.add(name);
+      const domain = await deps.domains.add(name, { tenant: principalOf(request).tenant });
       if (tracking !== undefined) await deps.trackingHosts.set(domain.name, tracking).catch(async (e) => { await deps.domains.remove(domain.name); throw e; });
       return json(200, { results: { message: "Successfully Created domain.", domain: domain.name, dkim: await dkimOf(deps, domain) } });
     }, { permission: need("domains.manage", { keys: "account" }) })

@@ -9,6 +9,7 @@ import { notFoundError } from "./errors.ts";
 import { need, pathDomain } from "./policy.ts";
 import { permissions } from "../permission.ts";
 import { principalOf } from "../context.ts";
+import { readTenant } from "../../core/permissions.ts";
 import { readQuery } from "./query.ts";
 import { createdLinks, EVENT_MAP, readWebhook, toWire, updatedLinks, type WebhookExtra, type WebhookTarget } from "./webhook-model.ts";
 import { checkTarget, pingTarget } from "./webhook-ping.ts";
@@ -25,7 +26,7 @@ async function scopeId(request: Request, deps: Deps, principal: Principal, name?
 /** SparkPost targets visible here; a domain key sees account-wide ones but may change only its own. */
 /** A domain key sees only its domain's webhooks: account-wide ones carry credentials it must not read. */
 async function visible(deps: Deps, scope: number | null, principal?: Principal): Promise<WebhookTarget[]> {
-  const all = (await deps.webhooks.list(scope)).filter((t) => t.format === FORMAT.sparkpost);
+  const all = (await deps.webhooks.list(scope, principal && readTenant(principal))).filter((t) => t.format === FORMAT.sparkpost);
   return principal?.kind === "domain" ? all.filter((t) => t.domainId === scope) : all;
 }
 
@@ -54,11 +55,12 @@ export function webhookRoutes(deps: Deps, prefix: "" | "/:domain") {
       return json(200, { results: (await visible(deps, scope, principal)).map(toWire) });
     }, { permission: need("webhooks.read", { prefix }) })
     .post(`${prefix}/webhooks`, async ({ request, params, body }) => {
-      const { scope } = await ctx(request, params);
+      const { principal, scope } = await ctx(request, params);
       const w = readWebhook(body);
       await checkTarget(w.url, egress);
       await pingTarget(egress, { url: w.url, extra: { ...w.extra }, domainId: scope });
-      const t = await deps.webhooks.create({ domainId: scope, events: w.native, url: w.url, format: FORMAT.sparkpost, extra: { ...w.extra } });
+      const t = await deps.webhooks.create({ domainId: scope, events: w.native, url: w.url, format: FORMAT.sparkpost, extra: { ...w.extra },
+        ...(principal.tenant ? { tenantId: principal.tenant } : {}) });
       return json(200, { results: { id: t.id, links: createdLinks(t.id) } });
     }, { permission: need("webhooks.manage", { prefix }) })
     .get(`${prefix}/webhooks/:id`, async ({ request, params }) => {

@@ -13,6 +13,7 @@ import { createTlsReportCounts } from "./tls-report-counts.ts";
 import { createSendControlStore } from "./send-controls.ts";
 import { createTrackingHostStore } from "./tracking-hosts.ts";
 import { createTeamStore } from "./team.ts";
+import { createTenantStore } from "./tenants.ts";
 
 export function createControlStore(sql: Sql): ControlStore {
   return {
@@ -25,6 +26,7 @@ export function createControlStore(sql: Sql): ControlStore {
     ...createSendControlStore(sql),
     ...createTrackingHostStore(sql),
     ...createTeamStore(sql),
+    ...createTenantStore(sql),
     async getAccount() {
       const r = await one(sql, "SELECT * FROM account LIMIT 1");
       return r ? { id: r.id as number, webhookSigningKey: r.webhook_signing_key as string, createdAt: r.created_at as number } : null;
@@ -52,9 +54,9 @@ export function createControlStore(sql: Sql): ControlStore {
     async insertDomain(d: NewDomain, now: number) {
       return sql.begin(async (tx) => {
         const [r] = await rows(tx, `INSERT INTO domains (name, zone, wildcard, dkim_selector, validation, bot_detection, open_tracking,
-          click_tracking, unsubscribe_tracking, limit_max, limit_window, created_at, updated_at)
-          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) RETURNING *`, [d.name, d.zone, d.wildcard, d.dkimSelector,
-          d.validation, d.botDetection, d.openTracking, d.clickTracking, d.unsubscribeTracking, d.limitMax, d.limitWindow, now]);
+          click_tracking, unsubscribe_tracking, limit_max, limit_window, created_at, updated_at, tenant_id)
+          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13) RETURNING *`, [d.name, d.zone, d.wildcard, d.dkimSelector,
+          d.validation, d.botDetection, d.openTracking, d.clickTracking, d.unsubscribeTracking, d.limitMax, d.limitWindow, now, d.tenantId ?? 0]);
         for (const k of d.keys) {
           await exec(tx, `INSERT INTO dkim_keys (domain_id, selector, algorithm, private_key, public_key, state, created_at, activated_at)
             VALUES ($1, $2, $3, $4, $5, 'active', $6, $6)`, [r!.id as number, k.selector, k.algorithm, k.privateKeyPem, k.publicKey, now]);
@@ -72,8 +74,9 @@ export function createControlStore(sql: Sql): ControlStore {
       const r = await one(sql, "SELECT * FROM domains WHERE id = $1", [id]);
       return r ? toDomain(r) : null;
     },
-    async listDomains() {
-      return (await rows(sql, "SELECT * FROM domains ORDER BY id")).map(toDomain);
+    async listDomains(tenant?: number) {
+      return (tenant === undefined ? await rows(sql, "SELECT * FROM domains ORDER BY id")
+        : await rows(sql, "SELECT * FROM domains WHERE tenant_id = $1 ORDER BY id", [tenant])).map(toDomain);
     },
     async updateDomain(name, patch, now) {
       const sets: string[] = [];
@@ -93,15 +96,16 @@ export function createControlStore(sql: Sql): ControlStore {
       return (await exec(sql, "DELETE FROM domains WHERE name = $1", [name.toLowerCase()])) > 0;
     },
     async insertKey(k: StoredKey) {
-      await exec(sql, "INSERT INTO api_keys (id, kind, domain_id, label, hash, grants, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        [k.id, k.kind, k.domainId, k.label, k.hash, JSON.stringify(k.grants), k.createdAt]);
+      await exec(sql, "INSERT INTO api_keys (id, kind, domain_id, label, hash, grants, created_at, tenant_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        [k.id, k.kind, k.domainId, k.label, k.hash, JSON.stringify(k.grants), k.createdAt, k.tenantId ?? 0]);
     },
     async getKey(id) {
       const r = await one(sql, "SELECT * FROM api_keys WHERE id = $1", [id]);
       return r ? toKey(r) : null;
     },
-    async listKeys() {
-      return (await rows(sql, "SELECT * FROM api_keys WHERE revoked_at IS NULL ORDER BY created_at, id")).map(toKey);
+    async listKeys(tenant?: number) {
+      return (tenant === undefined ? await rows(sql, "SELECT * FROM api_keys WHERE revoked_at IS NULL ORDER BY created_at, id")
+        : await rows(sql, "SELECT * FROM api_keys WHERE revoked_at IS NULL AND tenant_id = $1 ORDER BY created_at, id", [tenant])).map(toKey);
     },
     async revokeKey(id, now) {
       return (await exec(sql, "UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL", [now, id])) > 0;
@@ -131,18 +135,19 @@ export function createControlStore(sql: Sql): ControlStore {
       return (await exec(sql, "DELETE FROM smtp_credentials WHERE domain_id = $1 AND login = $2", [domainId, login])) > 0;
     },
     async insertWebhook(w: WebhookTarget) {
-      await exec(sql, "INSERT INTO webhooks (id, domain_id, events, url, format, extra, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        [w.id, w.domainId, JSON.stringify(w.events), w.url, w.format, JSON.stringify(w.extra), w.createdAt]);
+      await exec(sql, "INSERT INTO webhooks (id, domain_id, events, url, format, extra, created_at, tenant_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        [w.id, w.domainId, JSON.stringify(w.events), w.url, w.format, JSON.stringify(w.extra), w.createdAt, w.tenantId ?? 0]);
     },
     async updateWebhook(w: WebhookTarget) {
       await exec(sql, "UPDATE webhooks SET events = $1, url = $2, format = $3, extra = $4 WHERE id = $5",
         [JSON.stringify(w.events), w.url, w.format, JSON.stringify(w.extra), w.id]);
     },
-    async listWebhooks(domainId) {
+    async listWebhooks(domainId, tenant) {
       const list = domainId === null
         ? await rows(sql, "SELECT * FROM webhooks ORDER BY created_at, id")
-        : await rows(sql, "SELECT * FROM webhooks WHERE domain_id = $1 OR domain_id IS NULL ORDER BY created_at, id", [domainId]);
-      return list.map(toWebhook);
+        : await rows(sql, `SELECT * FROM webhooks WHERE domain_id = $1 OR (domain_id IS NULL
+            AND tenant_id = (SELECT tenant_id FROM domains WHERE id = $1)) ORDER BY created_at, id`, [domainId]);
+      return list.map(toWebhook).filter((w) => tenant === undefined || (w.tenantId ?? 0) === tenant);
     },
     async deleteWebhook(id) {
       return (await exec(sql, "DELETE FROM webhooks WHERE id = $1", [id])) > 0;

@@ -11,6 +11,7 @@ import { TRACKING_CONTROL_MIGRATIONS } from "./migrations-tracking.ts";
 import { TEAM_CONTROL_MIGRATIONS } from "./migrations-team.ts";
 import { DKIM2_CONTROL_MIGRATIONS } from "./migrations-dkim2.ts";
 import { SCHED2_ZONE_MIGRATIONS } from "./migrations-sched2.ts";
+import { TENANTS_CONTROL_MIGRATIONS } from "./migrations-tenants.ts";
 export const CONTROL_SCHEMA = "control";
 export const zoneSchema = (zone: string) => `zone_${zone}`;
 
@@ -106,6 +107,7 @@ export const CONTROL_MIGRATIONS: string[] = [
   ...DOCTOR_CONTROL_MIGRATIONS,
   ...DKIM2_CONTROL_MIGRATIONS,
   ...DANE_CONTROL_MIGRATIONS,
+  ...TENANTS_CONTROL_MIGRATIONS,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

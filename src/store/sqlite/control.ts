@@ -10,11 +10,15 @@ import { createEgressCounters } from "./egress-counters.ts";
 import { createAlertStore } from "./alerts.ts";
 import { createTrackingHostStore, toTracking } from "./tracking-hosts.ts";
 import { createTeamStore } from "./team.ts";
+import { createTenantStore } from "./tenants.ts";
 import { createBlocklistHistory } from "./blocklists.ts";
 import { createDkimKeyStore } from "./dkim-keys.ts";
 import { createTlsReportCounts } from "./tls-report-counts.ts";
 
 type Row = Record<string, unknown>;
+
+/** A row's owning tenant: absent for the primary (0), so objects read back equal those written without one. */
+const tenantOf = (r: Row): { tenantId?: number } => (Number(r.tenant_id ?? 0) ? { tenantId: Number(r.tenant_id) } : {});
 
 export const toDomain = (r: Row): Domain => ({
   id: r.id as number, name: r.name as string, zone: r.zone as string, state: r.state as DomainState,
@@ -22,19 +26,20 @@ export const toDomain = (r: Row): Domain => ({
   botDetection: bool(r.bot_detection), openTracking: bool(r.open_tracking), clickTracking: bool(r.click_tracking),
   unsubscribeTracking: bool(r.unsubscribe_tracking), inbound: bool(r.inbound), limitMax: r.limit_max as number, limitWindow: r.limit_window as string,
   pool: (r.pool as string | undefined) ?? "", createdAt: r.created_at as number, updatedAt: r.updated_at as number,
-  tracking: toTracking(r),
+  tracking: toTracking(r), ...tenantOf(r),
 });
 
 export const toKey = (r: Row): StoredKey => ({
   id: r.id as string, kind: r.kind as StoredKey["kind"], domainId: (r.domain_id as number | null) ?? null,
   label: r.label as string, hash: r.hash as string, grants: json<string[]>(r.grants, []),
   createdAt: r.created_at as number, lastUsedAt: (r.last_used_at as number | null) ?? null,
-  revokedAt: (r.revoked_at as number | null) ?? null,
+  revokedAt: (r.revoked_at as number | null) ?? null, ...tenantOf(r),
 });
 
 export const toWebhook = (r: Row): WebhookTarget => ({
   id: r.id as string, domainId: (r.domain_id as number | null) ?? null, events: json<string[]>(r.events, []),
   url: r.url as string, format: r.format as WebhookTarget["format"], extra: json(r.extra, {}), createdAt: r.created_at as number,
+  ...tenantOf(r),
 });
 
 export const SETTING_COLUMNS: Record<keyof DomainSettings | "state" | "wildcard", string> = {
@@ -58,6 +63,7 @@ export function createControlStore(db: Database): ControlStore {
     ...createAlertStore(db),
     ...createTrackingHostStore(db),
     ...createTeamStore(db),
+    ...createTenantStore(db),
     ...createBlocklistHistory(db),
     ...createDkimKeyStore(db),
     ...createTlsReportCounts(db),
@@ -88,10 +94,10 @@ export function createControlStore(db: Database): ControlStore {
     async insertDomain(d: NewDomain, now: number) {
       return db.transaction(() => {
         const r = db.query(`INSERT INTO domains (name, zone, wildcard, dkim_selector, validation, bot_detection, open_tracking,
-          click_tracking, unsubscribe_tracking, limit_max, limit_window, created_at, updated_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`).get(d.name, d.zone, d.wildcard ? 1 : 0, d.dkimSelector,
+          click_tracking, unsubscribe_tracking, limit_max, limit_window, created_at, updated_at, tenant_id)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`).get(d.name, d.zone, d.wildcard ? 1 : 0, d.dkimSelector,
           d.validation ? 1 : 0, d.botDetection ? 1 : 0, d.openTracking ? 1 : 0, d.clickTracking ? 1 : 0,
-          d.unsubscribeTracking ? 1 : 0, d.limitMax, d.limitWindow, now, now) as Row;
+          d.unsubscribeTracking ? 1 : 0, d.limitMax, d.limitWindow, now, now, d.tenantId ?? 0) as Row;
         const ins = db.query(`INSERT INTO dkim_keys (domain_id, selector, algorithm, private_key, public_key, state, created_at, activated_at)
           VALUES (?, ?, ?, ?, ?, 'active', ?, ?)`);
         for (const k of d.keys) ins.run(r.id as number, k.selector, k.algorithm, k.privateKeyPem, k.publicKey, now, now);
@@ -108,8 +114,10 @@ export function createControlStore(db: Database): ControlStore {
       const r = q.domainById.get(id) as Row | null;
       return r ? toDomain(r) : null;
     },
-    async listDomains() {
-      return (db.query("SELECT * FROM domains ORDER BY id").all() as Row[]).map(toDomain);
+    async listDomains(tenant?: number) {
+      const rows = tenant === undefined ? db.query("SELECT * FROM domains ORDER BY id").all()
+        : db.query("SELECT * FROM domains WHERE tenant_id = ? ORDER BY id").all(tenant);
+      return (rows as Row[]).map(toDomain);
     },
     async updateDomain(name, patch, now) {
       const sets: string[] = [];
@@ -129,15 +137,17 @@ export function createControlStore(db: Database): ControlStore {
       return db.query("DELETE FROM domains WHERE name = ?").run(name.toLowerCase()).changes > 0;
     },
     async insertKey(k: StoredKey) {
-      db.query(`INSERT INTO api_keys (id, kind, domain_id, label, hash, grants, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`)
-        .run(k.id, k.kind, k.domainId, k.label, k.hash, JSON.stringify(k.grants), k.createdAt);
+      db.query(`INSERT INTO api_keys (id, kind, domain_id, label, hash, grants, created_at, tenant_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+        .run(k.id, k.kind, k.domainId, k.label, k.hash, JSON.stringify(k.grants), k.createdAt, k.tenantId ?? 0);
     },
     async getKey(id: string) {
       const r = q.key.get(id) as Row | null;
       return r ? toKey(r) : null;
     },
-    async listKeys() {
-      return (db.query("SELECT * FROM api_keys WHERE revoked_at IS NULL ORDER BY created_at").all() as Row[]).map(toKey);
+    async listKeys(tenant?: number) {
+      const rows = tenant === undefined ? db.query("SELECT * FROM api_keys WHERE revoked_at IS NULL ORDER BY created_at").all()
+        : db.query("SELECT * FROM api_keys WHERE revoked_at IS NULL AND tenant_id = ? ORDER BY created_at").all(tenant);
+      return (rows as Row[]).map(toKey);
     },
     async revokeKey(id: string, now: number) {
       return db.query("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").run(now, id).changes > 0;
@@ -166,18 +176,19 @@ export function createControlStore(db: Database): ControlStore {
       return db.query("DELETE FROM smtp_credentials WHERE domain_id = ? AND login = ?").run(domainId, login).changes > 0;
     },
     async insertWebhook(w: WebhookTarget) {
-      db.query("INSERT INTO webhooks (id, domain_id, events, url, format, extra, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-        .run(w.id, w.domainId, JSON.stringify(w.events), w.url, w.format, JSON.stringify(w.extra), w.createdAt);
+      db.query("INSERT INTO webhooks (id, domain_id, events, url, format, extra, created_at, tenant_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        .run(w.id, w.domainId, JSON.stringify(w.events), w.url, w.format, JSON.stringify(w.extra), w.createdAt, w.tenantId ?? 0);
     },
     async updateWebhook(w: WebhookTarget) {
       db.query("UPDATE webhooks SET events = ?, url = ?, format = ?, extra = ? WHERE id = ?")
         .run(JSON.stringify(w.events), w.url, w.format, JSON.stringify(w.extra), w.id);
     },
-    async listWebhooks(domainId: number | null) {
+    async listWebhooks(domainId: number | null, tenant?: number) {
       const rows = domainId === null
         ? db.query("SELECT * FROM webhooks ORDER BY created_at").all()
-        : db.query("SELECT * FROM webhooks WHERE domain_id = ? OR domain_id IS NULL ORDER BY created_at").all(domainId);
-      return (rows as Row[]).map(toWebhook);
+        : db.query(`SELECT * FROM webhooks WHERE domain_id = ? OR (domain_id IS NULL
+            AND tenant_id = (SELECT tenant_id FROM domains WHERE id = ?)) ORDER BY created_at`).all(domainId, domainId);
+      return (rows as Row[]).map(toWebhook).filter((w) => tenant === undefined || (w.tenantId ?? 0) === tenant);
     },
     async deleteWebhook(id: string) {
       return db.query("DELETE FROM webhooks WHERE id = ?").run(id).changes > 0;

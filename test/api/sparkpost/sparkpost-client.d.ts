@@ -23,6 +23,7 @@ declare module "sparkpost" {
     recipientLists: { list(): Promise<any>; get(id: string, o?: unknown): Promise<any>; create(l: unknown): Promise<any>;
       update(id: string, l: unknown): Promise<any>; delete(id: string): Promise<any> };
     suppressionList: { list(qs?: unknown): Promise<any>; get(email: string): Promise<any>; upsert(e: unknown): Promise<any>; delete(email: string): Promise<any> };
+    subaccounts: { list(): Promise<any>; get(id: string): Promise<any>; create(s: unknown): Promise<any>; update(id: string, s: unknown): Promise<any> };
   }
   export = SparkPost;
 }
