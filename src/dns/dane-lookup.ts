@@ -30,9 +30,12 @@ export function createDaneLookup(opts: SecureLookupOptions & { now: () => number
       if (mx.status === "insecure") return { status: "insecure", reason: `the MX records of ${domain} are not signed` };
       if (mx.status !== "secure") return { status: mx.status, reason: mx.reason ?? "MX" };
     }
-    const a = await lookupSecure(opts, host, "A");
-    if (a.status === "insecure") return { status: "insecure", reason: `the address of ${host} is not signed` };
-    if (a.status !== "secure") return { status: a.status, reason: a.reason ?? "A" };
+    // Both address families: the connection may use either, so both must be secure (a signed
+    // zone proves an absent AAAA with NSEC, which is secure too).
+    for (const a of await Promise.all([lookupSecure(opts, host, "A"), lookupSecure(opts, host, "AAAA")])) {
+      if (a.status === "insecure") return { status: "insecure", reason: `the addresses of ${host} are not signed` };
+      if (a.status !== "secure") return { status: a.status, reason: a.reason ?? "A/AAAA" };
+    }
     const base = host.replace(/\.$/, "");
     const tlsa = await lookupSecure(opts, `_${port}._tcp.${base}`, "TLSA");
     if (tlsa.status === "insecure") return { status: "insecure", reason: `the TLSA records of ${host} are not signed` };
