@@ -4,16 +4,17 @@ import { randomBytes } from "node:crypto";
 
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"; // Crockford base32, lower case
 
-function encodeBase32(bytes: Uint8Array): string {
+/** Base32 of `bytes` in `alphabet` (Crockford's lower case for ids; TOTP secrets pass RFC 4648's). */
+export function encodeBase32(bytes: Uint8Array, alphabet: string = ALPHABET): string {
   let out = "";
   let bits = 0;
   let value = 0;
   for (const b of bytes) {
     value = (value << 8) | b;
     bits += 8;
-    while (bits >= 5) { out += ALPHABET[(value >>> (bits - 5)) & 31]; bits -= 5; }
+    while (bits >= 5) { out += alphabet[(value >>> (bits - 5)) & 31]; bits -= 5; }
   }
-  if (bits > 0) out += ALPHABET[(value << (5 - bits)) & 31];
+  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
   return out;
 }
 

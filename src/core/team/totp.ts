@@ -2,23 +2,13 @@
 // (RFC 4648) as authenticator apps expect it. A code of the step before or after is accepted too,
 // for clocks a little apart (RFC 6238 §5.2).
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { encodeBase32 } from "../ids.ts";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 export const STEP_SECONDS = 30;
 export const DIGITS = 6;
 
-export function base32Encode(bytes: Uint8Array): string {
-  let out = "";
-  let bits = 0;
-  let value = 0;
-  for (const b of bytes) {
-    value = (value << 8) | b;
-    bits += 8;
-    while (bits >= 5) { out += ALPHABET[(value >>> (bits - 5)) & 31]; bits -= 5; }
-  }
-  if (bits > 0) out += ALPHABET[(value << (5 - bits)) & 31];
-  return out;
-}
+export const base32Encode = (bytes: Uint8Array): string => encodeBase32(bytes, ALPHABET);
 
 export function base32Decode(text: string): Buffer {
   const clean = text.toUpperCase().replace(/[\s=-]/g, "");
