@@ -35,6 +35,8 @@ export interface StatFactQuery {
   tags?: StatRollupQuery["tags"];
   /** Read each live event's message for campaign, template, pool and size (they cost a read per message). */
   withMessages?: boolean;
+  /** Only events of these types (the store filters the live ones; rolled-up rows by their key). */
+  types?: string[];
 }
 
 const SCAN_BATCH = 1000;
@@ -47,7 +49,8 @@ async function liveFacts(zone: ZoneStore, domain: string | undefined, q: StatFac
   const head = async (id: string) => heads.get(id) ?? heads.set(id, await zone.getMessageHead(id)).get(id) ?? null;
   let cursor: string | undefined;
   for (let read = 0; read < MAX_EVENTS; read += SCAN_BATCH) {
-    const batch = await zone.searchEvents({ ...(domain && { domain }), begin: q.begin, end: q.end, ascending: true, limit: SCAN_BATCH, ...(cursor && { cursor }) });
+    const batch = await zone.searchEvents({ ...(domain && { domain }), begin: q.begin, end: q.end, ascending: true, limit: SCAN_BATCH,
+      ...(cursor && { cursor }), ...(q.types && { types: q.types }) });
     for (const e of batch) out.push(factOf(e, q.withMessages ? await head(e.messageId) : null));
     if (batch.length < SCAN_BATCH) return;
     cursor = batch.at(-1)!.id;
@@ -86,6 +89,7 @@ export async function readStatFacts(zones: ZoneStore[], domain: string | undefin
     }
     out.push(...live);
     for (const r of rolled) {
+      if (q.types && !q.types.includes(decodeStatKey(r.stat).type)) continue;
       out.push({ at: r.bucket, domain: r.domain, tags: r.tag ? [r.tag] : [], rcptDomain: r.rcptDomain, campaign: r.campaign, template: r.template,
         ipPool: r.ipPool, key: decodeStatKey(r.stat), n: r.n, bytes: r.bytes });
     }
