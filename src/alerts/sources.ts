@@ -31,7 +31,8 @@ export function alertSourcesOf(deps: SourceDeps): AlertSources {
     },
     async oldestQueuedAt(domain) {
       const waiting = await deps.queue().byDestination(domain);
-      return waiting.length ? Math.min(...waiting.map((d) => d.oldestAt)) : null;
+      // Scheduled mail counts from when it is due, not from its accept time.
+      return waiting.length ? Math.min(...waiting.map((d) => d.waitingSince)) : null;
     },
     certificate() {
       const notAfter = deps.certificate();

@@ -10,6 +10,9 @@ export interface QueueDestination {
   deferred: number;
   /** When the oldest waiting recipient of this destination was accepted (ms). */
   oldestAt: number;
+  /** Since when its oldest recipient has been waiting to go out: the accept time, or for mail never
+   *  tried its due time when later (scheduled mail is not late before it is due: the queue-age alert). */
+  waitingSince: number;
   nextAttemptAt: number;
   /** The last remote reply seen for this destination, if any attempt was made. */
   lastResponse: string | null;

@@ -1,6 +1,6 @@
 // The gauge rules on a real started app: a certificate (made with openssl, 10 days left) served
 // from [tls] files fires the certificate rule; a message the sink keeps deferring fires queue_age
-// once the fake clock is past two hours, and nothing before.
+// once the fake clock is past two hours, and nothing before; mail scheduled ahead is not late.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -34,7 +34,12 @@ test("a certificate with 10 days left fires the certificate rule (value in days,
   expect(notices[0]!.value).toBeLessThan(10.1);
 });
 
-test("the oldest queued message fires queue_age after two hours, not before", async () => {
+test("the oldest queued message fires queue_age after two hours, not before; mail scheduled two days ahead is not late", async () => {
+  // Scheduled first: it waits in the queue all along, but counts only from when it is due.
+  await t.app.sender.send({ accountId: ACCOUNT_ID, keyId: "t", kind: "account", domain: null, grants: [] },
+    { domain: "example.com", source: "native", from: { email: "a@example.com" }, envelopes: [{ to: [{ email: "later@dest.test" }], subject: "s", text: "t", sendAt: clock + 48 * H }] });
+  clock += 3 * H;
+  expect((await t.app.alerts.tick()).filter((n) => n.rule === "queue_age")).toEqual([]);
   await t.app.sender.send({ accountId: ACCOUNT_ID, keyId: "t", kind: "account", domain: null, grants: [] },
     { domain: "example.com", source: "native", from: { email: "a@example.com" }, envelopes: [{ to: [{ email: "slow@dest.test" }], subject: "s", text: "t" }] });
   // The sink answers 451 at RCPT: the message stays waiting (queued, then deferred).

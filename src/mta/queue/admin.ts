@@ -43,10 +43,12 @@ export function createQueueAdmin(deps: { store: Store; recorder: Recorder; now: 
     async byDestination(sender: string | null): Promise<QueueDestination[]> {
       const by = new Map<string, QueueDestination>();
       for (const { row, message } of await waiting(sender, null)) {
+        const since = row.attempts === 0 ? Math.max(message.createdAt, row.nextAttemptAt) : message.createdAt;
         const d = by.get(row.rcptDomain) ?? { destination: row.rcptDomain, queued: 0, deferred: 0, oldestAt: message.createdAt,
-          nextAttemptAt: row.nextAttemptAt, lastResponse: null };
+          waitingSince: since, nextAttemptAt: row.nextAttemptAt, lastResponse: null };
         if (row.status === "deferred") d.deferred++; else d.queued++;
         d.oldestAt = Math.min(d.oldestAt, message.createdAt);
+        d.waitingSince = Math.min(d.waitingSince, since);
         d.nextAttemptAt = Math.min(d.nextAttemptAt, row.nextAttemptAt);
         d.lastResponse = row.lastResponse ?? d.lastResponse;
         by.set(row.rcptDomain, d);
