@@ -1,4 +1,4 @@
-// DNSSEC as a stub sees it: we never validate ourselves, we trust the AD bit of a validating
+// DNSSEC as a non-validating client sees it: we never validate ourselves, we trust the AD bit of a validating
 // resolver ([mta] dns_servers), as Postfix, Exim and every DANE MTA do. A question asked with DO
 // comes back `secure` (AD set), `insecure` (answered without AD), `bogus` (SERVFAIL: how a
 // validating resolver reports a signature that does not verify, and what it says for a broken
