@@ -25,10 +25,10 @@ export function createQueueAdmin(deps: { store: Store; recorder: Recorder; now: 
     const out: { zone: string; row: StoredRecipient; message: StoredMessage }[] = [];
     for (const zone of zones()) {
       const z = store.zone(zone);
-      const messages = new Map<string, StoredMessage | null>();
-      for (const row of await z.listQueue(SCAN_LIMIT)) {
-        if (destination !== null && row.rcptDomain !== destination) continue;
-        if (!messages.has(row.messageId)) messages.set(row.messageId, await z.getMessage(row.messageId));
+      const rows = (await z.listQueue(SCAN_LIMIT)).filter((row) => destination === null || row.rcptDomain === destination);
+      // The messages' heads in one read: their content is not needed here.
+      const messages = new Map((await z.getMessageHeads([...new Set(rows.map((r) => r.messageId))])).map((m) => [m.id, m] as const));
+      for (const row of rows) {
         const message = messages.get(row.messageId);
         if (message && (sender === null || message.domain === sender)) out.push({ zone, row, message });
       }

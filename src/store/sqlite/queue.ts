@@ -2,6 +2,7 @@
 // its owner (claim_owner) and moves next_attempt_at forward by the lease, so a dead claimer's rows
 // come back to any node when it ends; the owner renews the lease while it works.
 import type { Database } from "bun:sqlite";
+import { mergeKeyPages } from "./queue-merge.ts";
 import type { ClaimFairness, ClaimLease, RecipientUpdate, StoredRecipient } from "../../core/store-port.ts";
 
 type Row = Record<string, unknown>;
@@ -21,7 +22,10 @@ const PENDING = "status IN ('queued', 'deferred')";
 // look-ups per destination domain in pending_domains, never a walk of the waiting rows.
 const KEY_DUE = "recipients INDEXED BY recipients_key_due";
 export const DUE_ORDER_READS = {
-  firstOfKey: `SELECT * FROM ${KEY_DUE} WHERE ${PENDING} AND rcpt_domain = ? ORDER BY next_attempt_at LIMIT ?`,
+  // One key's rows after (t, rowid) in due order: a walk of the index from there, however many
+  // rows share one due time (a million scheduled for one instant).
+  pageOfKey: `SELECT rowid AS rid, * FROM ${KEY_DUE} WHERE ${PENDING} AND rcpt_domain = ?1 AND (next_attempt_at, rowid) > (?2, ?3)
+    ORDER BY next_attempt_at, rowid LIMIT ?4`,
   dueCount: `SELECT COALESCE(SUM((SELECT COUNT(*) FROM ${KEY_DUE} WHERE ${PENDING} AND rcpt_domain = d.domain
     AND next_attempt_at <= ?1)), 0) AS n FROM pending_domains d WHERE d.n > 0`,
   firstDue: `SELECT MIN((SELECT next_attempt_at FROM ${KEY_DUE} WHERE ${PENDING} AND rcpt_domain = d.domain
@@ -51,7 +55,7 @@ export function createQueueStatements(db: Database) {
     last_code = ?5, last_response = ?6, mx = ?7, updated_at = ?8, claimed = 0, claim_owner = NULL,
     source_ip = COALESCE(?10, source_ip), ip_pool = CASE WHEN ?10 IS NULL THEN ip_pool ELSE ?11 END WHERE id = ?9`);
   const keys = db.query("SELECT domain FROM pending_domains WHERE n > 0");
-  const firstOfKey = db.query(DUE_ORDER_READS.firstOfKey);
+  const pageOfKey = db.query(DUE_ORDER_READS.pageOfKey);
   const dueCount = db.query(DUE_ORDER_READS.dueCount);
   const firstDue = db.query(DUE_ORDER_READS.firstDue);
   const renew = db.query(`UPDATE recipients SET next_attempt_at = ?1 + ?2 WHERE claimed = 1 AND claim_owner = ?3 AND ${PENDING}
@@ -81,10 +85,11 @@ export function createQueueStatements(db: Database) {
         ORDER BY n DESC, domain LIMIT 20`).all() as { domain: string; count: number }[]);
       return { queued: by("queued"), deferred: by("deferred"), due, delivered: by("delivered"), failed: by("failed"), byDomain };
     },
-    /** The first `limit` waiting rows in due order: the first `limit` of each key, merged. */
+    /** The first `limit` waiting rows in due order, merged from each key's pages (queue-merge.ts). */
     list(limit: number): StoredRecipient[] {
-      const rows = (keys.all() as Row[]).flatMap((k) => firstOfKey.all(k.domain as string, limit) as Row[]).map(toRecipient);
-      return rows.sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, limit);
+      const domains = (keys.all() as Row[]).map((k) => k.domain as string);
+      const rows = mergeKeyPages(domains, limit, (domain, after, n) => pageOfKey.all(domain, after.t, after.rid, n) as Row[]).map(toRecipient);
+      return rows.sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     },
     retryNow(id: string, now: number): number {
       // A claimed row is being attempted right now: making it due again would send it twice.
