@@ -8,10 +8,11 @@ import { createEventWebhookSettings, SG_EVENT_SWITCHES, type EventWebhookSetting
 async function scope(ctx: CliContext, domain: string | undefined) {
   const app = await ctx.app();
   const settings = createEventWebhookSettings({ webhooks: app.webhooks });
-  if (!domain) return { settings, domainId: null };
+  // Account-wide: the primary's (tenant 0); a domain's belongs to the domain's tenant.
+  if (!domain) return { settings, where: { domainId: null, tenantId: 0 } };
   const d = await app.domains.get(domain);
   if (!d) throw new UsageError(`no domain ${domain}`);
-  return { settings, domainId: d.id };
+  return { settings, where: { domainId: d.id, tenantId: d.tenantId ?? 0 } };
 }
 
 const shown = (s: EventWebhookSettings, publicKey: string) => ({ enabled: s.enabled, url: s.url, events: s.types, signed: s.signed, public_key: publicKey });
@@ -28,8 +29,8 @@ export function registerEventWebhook(program: Command) {
 
   cmd.command("show").description("the Event Webhook settings").option("--domain <name>", "the domain (else the account-wide webhook)")
     .action(action(async (ctx, o: { domain?: string }) => {
-      const { settings, domainId } = await scope(ctx, o.domain);
-      const data = shown((await settings.get(domainId)).settings, (await ctx.app()).events.publicKey);
+      const { settings, where } = await scope(ctx, o.domain);
+      const data = shown((await settings.get(where)).settings, (await ctx.app()).events.publicKey);
       ctx.out.print(data, () => Object.entries(data).map(([k, v]) => `${k.padEnd(10)} ${Array.isArray(v) ? v.join(",") : v}`).join("\n"));
     }));
 
@@ -43,14 +44,14 @@ export function registerEventWebhook(program: Command) {
       if (o.enable && o.disable) throw new UsageError("give at most one of --enable or --disable");
       if (o.signed !== undefined && o.signed !== "on" && o.signed !== "off") throw new UsageError("--signed takes on or off");
       if (o.url && !/^https?:\/\/\S+$/i.test(o.url)) throw new UsageError("--url must be an http or https URL");
-      const { settings, domainId } = await scope(ctx, o.domain);
+      const { settings, where } = await scope(ctx, o.domain);
       const patch: SettingsPatch = {
         ...(o.url !== undefined && { url: o.url }), ...(o.enable && { enabled: true }), ...(o.disable && { enabled: false }),
         ...(o.events !== undefined && { types: readEvents(o.events) }), ...(o.signed !== undefined && { signed: o.signed === "on" }),
       };
-      const current = (await settings.get(domainId)).settings;
+      const current = (await settings.get(where)).settings;
       if ((patch.enabled ?? current.enabled) && !(patch.url ?? current.url)) throw new UsageError("--url is required to enable the Event Webhook");
-      const data = shown((await settings.update(domainId, patch)).settings, (await ctx.app()).events.publicKey);
+      const data = shown((await settings.update(where, patch)).settings, (await ctx.app()).events.publicKey);
       ctx.out.print(data, () => `event webhook ${data.enabled ? "enabled" : "disabled"}${data.url ? `: ${data.url}` : ""} (${data.events.join(",") || "no events"})`);
     }));
 }

@@ -1,17 +1,19 @@
 // Stored lists for the surfaces: Mailgun mailing lists (id = the list address, owned by the
-// address's domain) and SparkPost recipient lists (owned by a domain key's domain, or the account).
-// A domain key never sees another domain's lists; the list-unsubscribe link of a Mailgun list
+// address's domain) and SparkPost recipient lists (owned by a domain key's domain, or the account
+// of the tenant the key acts for). A domain key never sees another domain's lists, and no key
+// another tenant's (docs/tenants.md); the list-unsubscribe link of a Mailgun list
 // turns its member's `subscribed` off.
 import type { Principal } from "./model.ts";
+import { readTenant } from "./permissions.ts";
 import { conflict, notFound } from "./errors.ts";
 import type { ListKind, ListMember, ListRepo, NewList, StoredList } from "./list-model.ts";
 
 export interface ListService {
-  /** Lists of `kind` a principal may see: its domain's (and the account's for recipient lists), or all for an account key. */
+  /** Lists of `kind` a principal may see: its domain's (and its tenant's account ones for recipient lists), or its tenant's for an account key. */
   list(p: Principal, kind: ListKind): Promise<StoredList[]>;
   /** A list the principal may see, or null. */
   find(p: Principal, kind: ListKind, id: string): Promise<StoredList | null>;
-  /** An address list by its address, for sends of `domainId` (null: any account domain). */
+  /** An address list by its address (the address's domain owns it, so the address names one list). */
   findAddress(address: string): Promise<StoredList | null>;
   create(l: Omit<NewList, "createdAt" | "updatedAt">): Promise<StoredList>;
   update(l: StoredList, patch: { id?: string; name?: string; description?: string; extra?: Record<string, unknown> }): Promise<StoredList>;
@@ -37,19 +39,18 @@ export async function allMembers(svc: ListService, l: StoredList, subscribed?: b
 
 export function createListService(deps: { repo: ListRepo; now: () => number }): ListService {
   const { repo, now } = deps;
-  const reload = async (l: StoredList) => (await repo.getList(l.kind, l.domainId, l.id))!;
+  const reload = async (l: StoredList) => (await repo.getList(l.kind, l.domainId, l.id, l.tenantId))!;
   const scopesOf = (p: Principal, kind: ListKind): (number | null)[] | undefined => {
     if (p.kind !== "domain") return undefined;
     const own = p.domain?.id ?? -1;
     return kind === "recipient-list" ? [own, null] : [own];
   };
   return {
-    list: (p, kind) => repo.listLists(kind, scopesOf(p, kind)),
+    list: (p, kind) => repo.listLists(kind, scopesOf(p, kind), readTenant(p)),
     async find(p, kind, id) {
-      const scopes = scopesOf(p, kind);
-      const found = (await repo.listLists(kind, scopes)).filter((l) => l.id === id);
-      // An account key's recipient lists come first when a domain holds one of the same id.
-      return found.find((l) => l.domainId === null) ?? found[0] ?? null;
+      const found = (await repo.listLists(kind, scopesOf(p, kind), readTenant(p))).filter((l) => l.id === id);
+      // An account key's recipient lists come first when a domain holds one of the same id (the primary's first when reads cover every tenant).
+      return found.filter((l) => l.domainId === null).sort((a, b) => a.tenantId - b.tenantId)[0] ?? found[0] ?? null;
     },
     async findAddress(address) {
       return (await repo.listLists("address-list")).find((l) => l.id === address.toLowerCase()) ?? null;
@@ -62,7 +63,7 @@ export function createListService(deps: { repo: ListRepo; now: () => number }): 
     },
     async update(l, patch) {
       if (!(await repo.updateList(l.pk, patch, now()))) throw conflict(`list ${patch.id ?? l.id} already exists`);
-      return (await repo.getList(l.kind, l.domainId, patch.id ?? l.id))!;
+      return (await repo.getList(l.kind, l.domainId, patch.id ?? l.id, l.tenantId))!;
     },
     async remove(l) {
       await repo.deleteList(l.pk);
