@@ -7,6 +7,7 @@ import type { Principal } from "./model.ts";
 import { readTenant } from "./permissions.ts";
 import { conflict, notFound } from "./errors.ts";
 import type { ListKind, ListMember, ListRepo, NewList, StoredList } from "./list-model.ts";
+import type { AuditWriter } from "./audit.ts";
 
 export interface ListService {
   /** Lists of `kind` a principal may see: its domain's (and its tenant's account ones for recipient lists), or its tenant's for an account key. */
@@ -37,8 +38,10 @@ export async function allMembers(svc: ListService, l: StoredList, subscribed?: b
   }
 }
 
-export function createListService(deps: { repo: ListRepo; now: () => number }): ListService {
+export function createListService(deps: { repo: ListRepo; now: () => number; audit?: AuditWriter }): ListService {
   const { repo, now } = deps;
+  // Changes are recorded under the list's own tenant ("list.update", target the list id); a member's own unsubscribe link has no actor.
+  const record = (action: string, l: StoredList) => deps.audit?.record(`list.${action}`, l.id, l.tenantId);
   const reload = async (l: StoredList) => (await repo.getList(l.kind, l.domainId, l.id, l.tenantId))!;
   const scopesOf = (p: Principal, kind: ListKind): (number | null)[] | undefined => {
     if (p.kind !== "domain") return undefined;
@@ -59,20 +62,33 @@ export function createListService(deps: { repo: ListRepo; now: () => number }): 
       const at = now();
       const created = await repo.insertList({ ...l, createdAt: at, updatedAt: at });
       if (!created) throw conflict(`list ${l.id} already exists`);
+      await record("create", created);
       return created;
     },
     async update(l, patch) {
       if (!(await repo.updateList(l.pk, patch, now()))) throw conflict(`list ${patch.id ?? l.id} already exists`);
+      await record("update", l);
       return (await repo.getList(l.kind, l.domainId, patch.id ?? l.id, l.tenantId))!;
     },
     async remove(l) {
-      await repo.deleteList(l.pk);
+      if (await repo.deleteList(l.pk)) await record("delete", l);
     },
-    putMembers: (l, members, upsert) => repo.putMembers(l.pk, members, upsert),
-    replaceMembers: (l, members) => repo.replaceMembers(l.pk, members),
+    async putMembers(l, members, upsert) {
+      const n = await repo.putMembers(l.pk, members, upsert);
+      if (n) await record("members", l);
+      return n;
+    },
+    async replaceMembers(l, members) {
+      await repo.replaceMembers(l.pk, members);
+      await record("members", l);
+    },
     member: (l, address) => repo.getMember(l.pk, address.toLowerCase()),
     members: (l, opts) => repo.listMembers(l.pk, opts),
-    removeMember: (l, address) => repo.deleteMember(l.pk, address.toLowerCase()),
+    async removeMember(l, address) {
+      const done = await repo.deleteMember(l.pk, address.toLowerCase());
+      if (done) await record("members", l);
+      return done;
+    },
     async unsubscribe(listAddress, member) {
       const l = await this.findAddress(listAddress);
       const m = l ? await repo.getMember(l.pk, member.toLowerCase()) : null;

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import type { Principal } from "./model.ts";
 import type { SendBatch, Store } from "./store-port.ts";
 import { invalid, notFound } from "./errors.ts";
+import type { AuditWriter } from "./audit.ts";
 
 export type BatchHold = NonNullable<SendBatch["hold"]>;
 export const BATCH_HOLDS: BatchHold[] = ["pause", "cancel"];
@@ -17,7 +18,7 @@ function newBatchId(): string {
   return [...randomBytes(32)].map((b) => alphabet[b % alphabet.length]).join("");
 }
 
-export function createSendBatchService(deps: { store: Store; now: () => number }) {
+export function createSendBatchService(deps: { store: Store; now: () => number; audit?: AuditWriter }) {
   const { store } = deps;
   const scopeOf = (p: Principal) => (p.kind === "domain" && p.domain ? p.domain.id : null);
   const tenantOf = (p: Principal) => p.tenant ?? 0;
@@ -35,6 +36,7 @@ export function createSendBatchService(deps: { store: Store; now: () => number }
       const at = deps.now();
       const batch: SendBatch = { id: newBatchId(), domainId: scopeOf(p), tenantId: tenantOf(p), hold: null, createdAt: at, updatedAt: at };
       await store.control.insertBatch(batch);
+      await deps.audit?.record("batch.create", batch.id, batch.tenantId);
       return batch;
     },
     find,
@@ -48,6 +50,7 @@ export function createSendBatchService(deps: { store: Store; now: () => number }
       const b = await find(p, id);
       if (!b) throw invalid("invalid batch id", "batch_id");
       await store.control.setBatchHold(id, hold as BatchHold, deps.now());
+      await deps.audit?.record(`batch.${hold}`, id, b.tenantId);
       return { ...b, hold: hold as BatchHold };
     },
     /** Lifts a batch's hold: its mail goes out when due. */
@@ -55,6 +58,7 @@ export function createSendBatchService(deps: { store: Store; now: () => number }
       const b = await find(p, id);
       if (!b || b.hold === null) throw notFound(`batch ${id} has no status`);
       await store.control.setBatchHold(id, null, deps.now());
+      await deps.audit?.record("batch.release", id, b.tenantId);
     },
   };
 }

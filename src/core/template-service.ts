@@ -8,6 +8,7 @@ import { readTenant } from "./permissions.ts";
 import { AppError, conflict, forbidden, notFound } from "./errors.ts";
 import type { NewTemplate, StoredTemplate, TemplateRepo, TemplateVersion } from "./template-model.ts";
 import type { TemplateParts, TemplateStore } from "./templates.ts";
+import type { AuditWriter } from "./audit.ts";
 import { describeRenderError, renderHandlebars, type Dialect, type RenderBudget } from "./handlebars-dialect.ts";
 
 /** A template as a send uses it: its identity, the version chosen, and that version's parts. */
@@ -53,8 +54,10 @@ export const sendScope = (domain: { id: number; tenantId?: number }): TemplateSc
 
 export const activeVersion = (t: StoredTemplate) => t.versions.find((v) => v.active);
 
-export function createTemplateService(deps: { repo: TemplateRepo; files: TemplateStore; now: () => number; budget?: RenderBudget }): TemplateService {
+export function createTemplateService(deps: { repo: TemplateRepo; files: TemplateStore; now: () => number; budget?: RenderBudget; audit?: AuditWriter }): TemplateService {
   const { repo, now } = deps;
+  // Every change is recorded under the template's own tenant ("template.update", target the template id).
+  const record = (action: string, t: StoredTemplate) => deps.audit?.record(`template.${action}`, t.id, t.tenantId);
   const reload = async (t: StoredTemplate) => (await repo.getTemplate(t.domainId, t.id, t.tenantId))!;
 
   async function fromFiles(id: string, versionId?: string): Promise<ResolvedTemplate | null> {
@@ -85,24 +88,35 @@ export function createTemplateService(deps: { repo: TemplateRepo; files: Templat
       const at = now();
       const created = await repo.insertTemplate({ ...t, createdAt: at, updatedAt: at });
       if (!created) throw conflict(`template ${t.id} already exists`);
+      await record("create", created);
       return created;
     },
     async update(t, patch) {
       await repo.updateTemplate(t.pk, patch, now());
+      await record("update", t);
       return reload(t);
     },
     async remove(t) {
-      await repo.deleteTemplate(t.pk);
+      if (await repo.deleteTemplate(t.pk)) await record("delete", t);
     },
     async putVersion(t, v) {
       const at = now();
       const existing = t.versions.find((x) => x.id === v.id);
       const version = { ...v, createdAt: existing?.createdAt ?? v.createdAt ?? at, updatedAt: at };
       await repo.putVersion(t.pk, version);
+      await record("update", t);
       return version;
     },
-    removeVersion: (t, versionId) => repo.deleteVersion(t.pk, versionId),
-    activate: (t, versionId) => repo.activateVersion(t.pk, versionId, now()),
+    async removeVersion(t, versionId) {
+      const done = await repo.deleteVersion(t.pk, versionId);
+      if (done) await record("update", t);
+      return done;
+    },
+    async activate(t, versionId) {
+      const done = await repo.activateVersion(t.pk, versionId, now());
+      if (done) await record("update", t);
+      return done;
+    },
     async resolve(scope, id, versionId) {
       const t = (scope.domainId !== null ? await repo.getTemplate(scope.domainId, id) : null) ?? (await repo.getTemplate(null, id, scope.tenantId));
       if (!t) return fromFiles(id, versionId);

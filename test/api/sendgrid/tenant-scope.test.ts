@@ -63,6 +63,11 @@ test("templates: a subuser's are invisible to the primary and another subuser; m
   await acmeKey.mail.send({ to: "acme-tpl@dest.test", from: "a@acme.test", templateId: theirs.id, dynamicTemplateData: { n: 7 } });
   const [m] = await eventually(() => parsedFor(h.sink, "acme-tpl@dest.test"), (l) => l.length >= 1);
   expect(m!.email.subject).toBe("Acme 7");
+  // The audit log records the changes made on behalf of acme under acme.
+  const audit = (await h.t.app.audit.list({ action: "template", limit: 50 })).items.map((e) => [e.action, e.target, e.tenant]);
+  expect(audit).toContainEqual(["template.create", theirs.id, 1]);
+  expect(audit).toContainEqual(["template.create", mine.id, 0]);
+  expect(audit).toContainEqual(["template.update", theirs.id, 1]);
 });
 
 test("unsubscribe groups and their suppressions: a subuser's are invisible to the primary and another subuser", async () => {
@@ -94,6 +99,8 @@ test("scheduled-send batches: a subuser's batch is not the primary's", async () 
   expect((await call(betaAccount, "", "POST", "/v3/user/scheduled_sends", { batch_id: b.batch_id, status: "cancel" }))[0]).toBe(400);
   expect((await call(primary, "", "DELETE", `/v3/user/scheduled_sends/${b.batch_id}`))[0]).toBe(404);
   expect((await call(primary, "acme", "GET", `/v3/user/scheduled_sends/${b.batch_id}`))[1]).toEqual([{ batch_id: b.batch_id, status: "pause" }]);
+  const audit = (await h.t.app.audit.list({ action: "batch", limit: 10 })).items.map((e) => [e.action, e.target, e.tenant]);
+  expect(audit).toEqual([["batch.pause", b.batch_id, 1], ["batch.create", b.batch_id, 1]]);
 });
 
 test("Event Webhook settings: each tenant has its own account-wide settings", async () => {

@@ -60,6 +60,8 @@ test("recipient lists: each tenant has its own; a transmission to another tenant
   const other = await failure(as(env.t.accountKey, 0).transmissions.send({ content: { from: "a@example.com", subject: "s", html: "h" }, recipients: { list_id: "acme-only" } }));
   expect([other.statusCode, other.errors[0].code]).toEqual([422, "1603"]);
   expect(env.sink.messages.some((m) => m.to.includes("p-vip@dest.test"))).toBe(false);
+  const audit = (await env.t.app.audit.list({ action: "list.create", limit: 10 })).items.map((e) => [e.target, e.tenant]);
+  expect(audit).toEqual([["acme-only", 1], ["vip", 1], ["vip", 0]]);
 });
 
 test("inbound domains and relay webhooks: a tenant configures only its own domains, and each tenant reads its own", async () => {
