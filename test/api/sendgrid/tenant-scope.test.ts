@@ -101,6 +101,9 @@ test("scheduled-send batches: a subuser's batch is not the primary's", async () 
   expect((await call(primary, "acme", "GET", `/v3/user/scheduled_sends/${b.batch_id}`))[1]).toEqual([{ batch_id: b.batch_id, status: "pause" }]);
   const audit = (await h.t.app.audit.list({ action: "batch", limit: 10 })).items.map((e) => [e.action, e.target, e.tenant]);
   expect(audit).toEqual([["batch.pause", b.batch_id, 1], ["batch.create", b.batch_id, 1]]);
+  // The primary's mail naming acme's paused batch is not held by it: a tenant pauses only its own mail.
+  await h.mail.send({ to: "not-held@dest.test", from: "a@example.com", subject: "s", text: "t", batchId: b.batch_id });
+  expect(await eventually(async () => h.sink.messages.filter((m) => m.to.includes("not-held@dest.test")).length, (n) => n === 1)).toBe(1);
 });
 
 test("Event Webhook settings: each tenant has its own account-wide settings", async () => {

@@ -41,7 +41,7 @@ test("templates: each tenant has its own; reads without the header cover every t
   await as(acmeKey).transmissions.send({ content: { template_id: "welcome" }, substitution_data: { n: 5 }, recipients: [{ address: "tpl@dest.test" }] });
   expect((await env.received("tpl@dest.test")).parsed.subject).toBe("Acme 5");
   const unknown = await failure(as(acmeKey).transmissions.send({ content: { template_id: "primary-only" }, recipients: [{ address: "x@dest.test" }] }));
-  expect([unknown.statusCode, unknown.errors[0].code]).toEqual([422, "1603"]);
+  expect([unknown.statusCode, unknown.errors[0]!.code]).toEqual([422, "1603"]);
 });
 
 test("recipient lists: each tenant has its own; a transmission to another tenant's list is 422 1603", async () => {
@@ -58,7 +58,7 @@ test("recipient lists: each tenant has its own; a transmission to another tenant
   await as(acmeKey).transmissions.send({ content: { from: "a@acme.test", subject: "s", html: "h" }, recipients: { list_id: "vip" } });
   await env.received("acme-vip@dest.test");
   const other = await failure(as(env.t.accountKey, 0).transmissions.send({ content: { from: "a@example.com", subject: "s", html: "h" }, recipients: { list_id: "acme-only" } }));
-  expect([other.statusCode, other.errors[0].code]).toEqual([422, "1603"]);
+  expect([other.statusCode, other.errors[0]!.code]).toEqual([422, "1603"]);
   expect(env.sink.messages.some((m) => m.to.includes("p-vip@dest.test"))).toBe(false);
   const audit = (await env.t.app.audit.list({ action: "list.create", limit: 10 })).items.map((e) => [e.target, e.tenant]);
   expect(audit).toEqual([["acme-only", 1], ["vip", 1], ["vip", 0]]);
