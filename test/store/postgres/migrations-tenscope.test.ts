@@ -25,6 +25,6 @@ test.skipIf(pg === null)("existing rows become tenant 0's, or their domain's ten
   expect([(await templates.getTemplate(null, "t", 0))?.name, (await templates.getTemplate(id, "t"))?.tenantId]).toEqual(["account", 1]);
   expect((await createSendControlStore(sql).listGroups()).map((g) => [g.name, g.tenantId])).toEqual([["g0", 0], ["g1", 1]]);
   const rules = await sql.unsafe("SELECT id, tenant_id FROM inbound_rules ORDER BY id");
-  expect(rules.map((r) => [r.id, Number(r.tenant_id)])).toEqual([["in.acme.test", 1], ["r", 0]]);
+  expect(rules.map((r: Record<string, unknown>) => [r.id, Number(r.tenant_id)])).toEqual([["in.acme.test", 1], ["r", 0]]);
   await sql.close();
 }, 60_000);
