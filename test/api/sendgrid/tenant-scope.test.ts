@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import type { Client } from "@sendgrid/client";
 import { eventually, parsedFor, startHarness, type SendgridHarness } from "./setup.ts";
+import { startReceiver } from "../../helpers/receiver.ts";
 
 setDefaultTimeout(60_000);
 let h: SendgridHarness;
@@ -106,17 +107,28 @@ test("scheduled-send batches: a subuser's batch is not the primary's", async () 
   expect(await eventually(async () => h.sink.messages.filter((m) => m.to.includes("not-held@dest.test")).length, (n) => n === 1)).toBe(1);
 });
 
-test("Event Webhook settings: each tenant has its own account-wide settings", async () => {
+test("Event Webhook settings: each tenant has its own account-wide settings, posted only its own domains' events", async () => {
   const url = "/v3/user/webhooks/event/settings";
-  expect((await call(primary, "", "PATCH", url, { enabled: true, url: "http://127.0.0.1:9/primary", delivered: true }))[0]).toBe(200);
-  expect((await call(primary, "acme", "GET", url))[1]).toMatchObject({ enabled: false, url: "", delivered: false });
-  expect((await call(primary, "acme", "PATCH", url, { enabled: true, url: "http://127.0.0.1:9/acme", bounce: true }))[0]).toBe(200);
-  expect((await call(primary, "", "GET", url))[1]).toMatchObject({ enabled: true, url: "http://127.0.0.1:9/primary", delivered: true, bounce: false });
-  expect((await call(primary, "acme", "GET", url))[1]).toMatchObject({ url: "http://127.0.0.1:9/acme", delivered: false, bounce: true });
-  expect((await call(betaAccount, "", "GET", url))[1]).toMatchObject({ enabled: false, url: "" });
-  // The tenant's webhook is the tenant's: acme's target is listed with tenant 1, the primary's with 0.
-  const targets = (await h.t.app.webhooks.list(null)).filter((t) => t.extra.eventWebhook === true).map((t) => [t.url, t.tenantId ?? 0]);
-  expect(targets.sort()).toEqual([["http://127.0.0.1:9/acme", 1], ["http://127.0.0.1:9/primary", 0]]);
+  const [p, a] = [startReceiver(), startReceiver()];
+  try {
+    expect((await call(primary, "", "PATCH", url, { enabled: true, url: p.url, delivered: true }))[0]).toBe(200);
+    expect((await call(primary, "acme", "GET", url))[1]).toMatchObject({ enabled: false, url: "", delivered: false });
+    expect((await call(primary, "acme", "PATCH", url, { enabled: true, url: a.url, delivered: true, bounce: true }))[0]).toBe(200);
+    expect((await call(primary, "", "GET", url))[1]).toMatchObject({ enabled: true, url: p.url, delivered: true, bounce: false });
+    expect((await call(primary, "acme", "GET", url))[1]).toMatchObject({ url: a.url, delivered: true, bounce: true });
+    expect((await call(betaAccount, "", "GET", url))[1]).toMatchObject({ enabled: false, url: "" });
+    const targets = (await h.t.app.webhooks.list(null)).filter((t) => t.extra.eventWebhook === true).map((t) => [t.url === a.url ? "acme" : "primary", t.tenantId ?? 0]);
+    expect(targets.sort()).toEqual([["acme", 1], ["primary", 0]]);
+
+    await h.mail.send({ to: "ew-primary@dest.test", from: "a@example.com", subject: "s", text: "t" });
+    await acmeKey.mail.send({ to: "ew-acme@dest.test", from: "a@acme.test", subject: "s", text: "t" });
+    const emails = (r: ReturnType<typeof startReceiver>) => r.received.flatMap((x) => (x.json as { email: string; event: string }[]).filter((e) => e.event === "delivered").map((e) => e.email));
+    await p.waitFor(() => emails(p).includes("ew-primary@dest.test"));
+    await a.waitFor(() => emails(a).includes("ew-acme@dest.test"));
+    await Bun.sleep(300);
+    expect(emails(a)).not.toContain("ew-primary@dest.test");
+    expect(emails(p)).not.toContain("ew-acme@dest.test");
+  } finally { p.stop(); a.stop(); }
 });
 
 test("Inbound Parse settings: a subuser configures only its own domains' hostnames, and sees only its own", async () => {
