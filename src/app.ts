@@ -170,15 +170,15 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   });
   const detector = createBotDetector({ resolver, now, store });
   const templateFiles = createTemplateStore({ dir: config.storage.templates_dir });
-  const templateService = createTemplateService({ repo: store.templates, files: templateFiles, now });
-  const lists = createListService({ repo: store.lists, now });
+  const templateService = createTemplateService({ repo: store.templates, files: templateFiles, now, audit });
+  const lists = createListService({ repo: store.lists, now, audit });
   // The doctor, its listing notices and the alerts (app-watchers.ts); queueAdmin is built below and read only later.
   const { doctor, alerts, dkimKeys } = createWatchers({ config, store, now, log, mtaHostname, signingKey: account.webhookSigningKey, resolver,
     testResolver: opts.resolver, egress: egressDirectory, domains, activity, queue: () => queueAdmin, send: sender, stopping: () => stopping,
     events, audit, certificate: () => (tls?.provider.health().not_after ?? null) });
   recorder.subscribe(alerts);
   const surfaceDeps: SurfaceDeps = { config, audit, access, domains, sender, suppressions, unsubscribeGroups: createUnsubscribeGroupService({ store, now, audit }),
-    sendBatches: createSendBatchService({ store, now }), webhooks, activity, validator, codec, now,
+    sendBatches: createSendBatchService({ store, now, audit }), webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey, templates: templateFiles, detector, resolver,
     outbound: events.outbound, eventWebhookPublicKey: events.publicKey, inboundRules, bots: createBotApi({ detector, verdicts: botVerdicts, now }),
     templateService, lists, receiverReports, egress, alerts, trackingHosts, doctor, dkimKeys, tenants: createTenantService({ store: store.control, now, audit }) };

@@ -13,6 +13,8 @@ export interface StoredList {
   kind: ListKind;
   id: string;
   domainId: number | null;
+  /** The owning tenant (a domain's list: the domain's tenant). */
+  tenantId: number;
   name: string;
   description: string;
   /** Vendor fields (Mailgun access_level, reply_preference; SparkPost attributes). */
@@ -36,9 +38,10 @@ export type NewList = Omit<StoredList, "pk" | "memberCount">;
 export interface ListRepo {
   /** Null when the id is taken for that kind and scope. */
   insertList(l: NewList): Promise<StoredList | null>;
-  getList(kind: ListKind, domainId: number | null, id: string): Promise<StoredList | null>;
-  /** Lists of `kind` in scope; `domainIds` undefined = every scope. */
-  listLists(kind: ListKind, domainIds?: (number | null)[]): Promise<StoredList[]>;
+  /** A domain's list, or (domainId null) one of `tenant`'s account-wide ones (undefined: the primary's). */
+  getList(kind: ListKind, domainId: number | null, id: string, tenant?: number): Promise<StoredList | null>;
+  /** Lists of `kind` in scope (`domainIds` undefined = every scope; null = account-wide), of `tenant` only when given. */
+  listLists(kind: ListKind, domainIds?: (number | null)[], tenant?: number): Promise<StoredList[]>;
   updateList(pk: number, patch: { id?: string; name?: string; description?: string; extra?: Record<string, unknown> }, now: number): Promise<boolean>;
   deleteList(pk: number): Promise<boolean>;
   /** Adds or (when `upsert`) replaces members; returns how many rows were written. */

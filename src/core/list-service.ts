@@ -1,17 +1,20 @@
 // Stored lists for the surfaces: Mailgun mailing lists (id = the list address, owned by the
-// address's domain) and SparkPost recipient lists (owned by a domain key's domain, or the account).
-// A domain key never sees another domain's lists; the list-unsubscribe link of a Mailgun list
+// address's domain) and SparkPost recipient lists (owned by a domain key's domain, or the account
+// of the tenant the key acts for). A domain key never sees another domain's lists, and no key
+// another tenant's (docs/tenants.md); the list-unsubscribe link of a Mailgun list
 // turns its member's `subscribed` off.
 import type { Principal } from "./model.ts";
+import { readTenant } from "./permissions.ts";
 import { conflict, notFound } from "./errors.ts";
 import type { ListKind, ListMember, ListRepo, NewList, StoredList } from "./list-model.ts";
+import type { AuditWriter } from "./audit.ts";
 
 export interface ListService {
-  /** Lists of `kind` a principal may see: its domain's (and the account's for recipient lists), or all for an account key. */
+  /** Lists of `kind` a principal may see: its domain's (and its tenant's account ones for recipient lists), or its tenant's for an account key. */
   list(p: Principal, kind: ListKind): Promise<StoredList[]>;
   /** A list the principal may see, or null. */
   find(p: Principal, kind: ListKind, id: string): Promise<StoredList | null>;
-  /** An address list by its address, for sends of `domainId` (null: any account domain). */
+  /** An address list by its address (the address's domain owns it, so the address names one list). */
   findAddress(address: string): Promise<StoredList | null>;
   create(l: Omit<NewList, "createdAt" | "updatedAt">): Promise<StoredList>;
   update(l: StoredList, patch: { id?: string; name?: string; description?: string; extra?: Record<string, unknown> }): Promise<StoredList>;
@@ -35,21 +38,22 @@ export async function allMembers(svc: ListService, l: StoredList, subscribed?: b
   }
 }
 
-export function createListService(deps: { repo: ListRepo; now: () => number }): ListService {
+export function createListService(deps: { repo: ListRepo; now: () => number; audit?: AuditWriter }): ListService {
   const { repo, now } = deps;
-  const reload = async (l: StoredList) => (await repo.getList(l.kind, l.domainId, l.id))!;
+  // Changes are recorded under the list's own tenant ("list.update", target the list id); a member's own unsubscribe link has no actor.
+  const record = (action: string, l: StoredList) => deps.audit?.record(`list.${action}`, l.id, l.tenantId);
+  const reload = async (l: StoredList) => (await repo.getList(l.kind, l.domainId, l.id, l.tenantId))!;
   const scopesOf = (p: Principal, kind: ListKind): (number | null)[] | undefined => {
     if (p.kind !== "domain") return undefined;
     const own = p.domain?.id ?? -1;
     return kind === "recipient-list" ? [own, null] : [own];
   };
   return {
-    list: (p, kind) => repo.listLists(kind, scopesOf(p, kind)),
+    list: (p, kind) => repo.listLists(kind, scopesOf(p, kind), readTenant(p)),
     async find(p, kind, id) {
-      const scopes = scopesOf(p, kind);
-      const found = (await repo.listLists(kind, scopes)).filter((l) => l.id === id);
-      // An account key's recipient lists come first when a domain holds one of the same id.
-      return found.find((l) => l.domainId === null) ?? found[0] ?? null;
+      const found = (await repo.listLists(kind, scopesOf(p, kind), readTenant(p))).filter((l) => l.id === id);
+      // An account key's recipient lists come first when a domain holds one of the same id (the primary's first when reads cover every tenant).
+      return found.filter((l) => l.domainId === null).sort((a, b) => a.tenantId - b.tenantId)[0] ?? found[0] ?? null;
     },
     async findAddress(address) {
       return (await repo.listLists("address-list")).find((l) => l.id === address.toLowerCase()) ?? null;
@@ -58,20 +62,33 @@ export function createListService(deps: { repo: ListRepo; now: () => number }): 
       const at = now();
       const created = await repo.insertList({ ...l, createdAt: at, updatedAt: at });
       if (!created) throw conflict(`list ${l.id} already exists`);
+      await record("create", created);
       return created;
     },
     async update(l, patch) {
       if (!(await repo.updateList(l.pk, patch, now()))) throw conflict(`list ${patch.id ?? l.id} already exists`);
-      return (await repo.getList(l.kind, l.domainId, patch.id ?? l.id))!;
+      await record("update", l);
+      return (await repo.getList(l.kind, l.domainId, patch.id ?? l.id, l.tenantId))!;
     },
     async remove(l) {
-      await repo.deleteList(l.pk);
+      if (await repo.deleteList(l.pk)) await record("delete", l);
     },
-    putMembers: (l, members, upsert) => repo.putMembers(l.pk, members, upsert),
-    replaceMembers: (l, members) => repo.replaceMembers(l.pk, members),
+    async putMembers(l, members, upsert) {
+      const n = await repo.putMembers(l.pk, members, upsert);
+      if (n) await record("members", l);
+      return n;
+    },
+    async replaceMembers(l, members) {
+      await repo.replaceMembers(l.pk, members);
+      await record("members", l);
+    },
     member: (l, address) => repo.getMember(l.pk, address.toLowerCase()),
     members: (l, opts) => repo.listMembers(l.pk, opts),
-    removeMember: (l, address) => repo.deleteMember(l.pk, address.toLowerCase()),
+    async removeMember(l, address) {
+      const done = await repo.deleteMember(l.pk, address.toLowerCase());
+      if (done) await record("members", l);
+      return done;
+    },
     async unsubscribe(listAddress, member) {
       const l = await this.findAddress(listAddress);
       const m = l ? await repo.getMember(l.pk, member.toLowerCase()) : null;

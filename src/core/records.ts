@@ -158,10 +158,10 @@ export interface RecipientUpdate {
  * entries are suppressions of type `group:<id>` (core/unsubscribe-groups.ts); `domainId` null =
  * made with an account key, usable by every domain.
  */
-export interface UnsubscribeGroup { id: number; domainId: number | null; name: string; description: string; isDefault: boolean; createdAt: number }
+export interface UnsubscribeGroup { id: number; domainId: number | null; tenantId: number; name: string; description: string; isDefault: boolean; createdAt: number }
 
 /** A batch of scheduled mail that can be held: paused (waits until released) or cancelled (never sent). */
-export interface SendBatch { id: string; domainId: number | null; hold: "pause" | "cancel" | null; createdAt: number; updatedAt: number }
+export interface SendBatch { id: string; domainId: number | null; tenantId: number; hold: "pause" | "cancel" | null; createdAt: number; updatedAt: number }
 
 export interface TagInfo { tag: string; description: string; firstSeen: number; lastSeen: number }
 

@@ -28,19 +28,19 @@ export type * from "./records.ts";
 export type * from "./receiver-report.ts";
 export type * from "./bot-memory-port.ts";
 
-/** Unsubscribe groups and scheduled-send batches: account data, shared by every zone. */
+/** Unsubscribe groups and scheduled-send batches: account data of each tenant, shared by every zone. */
 export interface SendControlStore {
   /** Stores a new group; the engine assigns its id (ascending integers, never reused). */
   insertGroup(g: Omit<UnsubscribeGroup, "id">): Promise<UnsubscribeGroup>;
   getGroup(id: number): Promise<UnsubscribeGroup | null>;
-  /** Every group, by id. */
-  listGroups(): Promise<UnsubscribeGroup[]>;
+  /** Every group, or (given) only the tenant's, by id. */
+  listGroups(tenant?: number): Promise<UnsubscribeGroup[]>;
   updateGroup(id: number, patch: Partial<Pick<UnsubscribeGroup, "name" | "description" | "isDefault">>): Promise<UnsubscribeGroup | null>;
   deleteGroup(id: number): Promise<boolean>;
   insertBatch(b: SendBatch): Promise<void>;
   getBatch(id: string): Promise<SendBatch | null>;
-  /** Every batch, oldest first. */
-  listBatches(): Promise<SendBatch[]>;
+  /** Every batch, or (given) only the tenant's, oldest first. */
+  listBatches(tenant?: number): Promise<SendBatch[]>;
   /** Sets or (null) releases a batch's hold; false when the batch does not exist. */
   setBatchHold(id: string, hold: SendBatch["hold"], now: number): Promise<boolean>;
 }

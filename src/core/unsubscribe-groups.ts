@@ -1,8 +1,9 @@
 // Unsubscribe groups: named kinds of mail (newsletters, offers...) a recipient can leave without
 // leaving all mail (SendGrid's ASM groups). A group's entries are suppressions of type
 // `group:<id>` in the zone of each domain they apply to, so an unsubscribe click writes its event
-// and its entry in one transaction like any other. A domain key sees its own groups and the
-// account's; an account key sees every group, and its entries apply to every domain.
+// and its entry in one transaction like any other. Groups are a tenant's (docs/tenants.md): a
+// domain key sees its own groups and its tenant's account ones; an account key sees every group of
+// the tenant it acts for, whose account-wide entries apply to every domain of that tenant.
 import type { Principal } from "./model.ts";
 import type { GroupSuppressionType, Store, Suppression, UnsubscribeGroup } from "./store-port.ts";
 import { AppError, invalid, notFound } from "./errors.ts";
@@ -23,12 +24,14 @@ export interface GroupInput { name?: string; description?: string; isDefault?: b
 export interface GroupEntry { groupId: number; address: string; createdAt: number }
 
 const scopeOf = (p: Principal) => (p.kind === "domain" && p.domain ? p.domain.id : null);
-const isVisible = (p: Principal, g: UnsubscribeGroup) => scopeOf(p) === null || g.domainId === null || g.domainId === scopeOf(p);
+const tenantOf = (p: Principal) => p.tenant ?? 0;
+const isVisible = (p: Principal, g: UnsubscribeGroup) =>
+  g.tenantId === tenantOf(p) && (scopeOf(p) === null || g.domainId === null || g.domainId === scopeOf(p));
 
-/** The domains (name, zone) a group's entries live in for this principal. */
+/** The domains (name, zone) a group's entries live in for this principal: never another tenant's. */
 async function domainsFor(store: Store, p: Principal, g: UnsubscribeGroup) {
   const scope = g.domainId ?? scopeOf(p);
-  return (await store.control.listDomains()).filter((d) => scope === null || d.id === scope);
+  return (await store.control.listDomains(g.tenantId)).filter((d) => scope === null || d.id === scope);
 }
 
 /** Name (required on create, ≤ 30, unique among the groups the key sees) and description (≤ 100). */
@@ -60,7 +63,7 @@ async function readEntries(store: Store, domains: { name: string; zone: string }
 
 export function createUnsubscribeGroupService(deps: { store: Store; now: () => number; audit?: AuditWriter }) {
   const { store } = deps;
-  const visible = async (p: Principal) => (await store.control.listGroups()).filter((g) => isVisible(p, g));
+  const visible = async (p: Principal) => (await store.control.listGroups(tenantOf(p))).filter((g) => isVisible(p, g));
   async function get(p: Principal, id: number): Promise<UnsubscribeGroup> {
     const g = Number.isSafeInteger(id) ? await store.control.getGroup(id) : null;
     if (!g || !isVisible(p, g)) throw notFound(`unsubscribe group ${id} not found`);
@@ -77,7 +80,7 @@ export function createUnsubscribeGroupService(deps: { store: Store; now: () => n
     async create(p: Principal, input: GroupInput): Promise<UnsubscribeGroup> {
       if (input.name === undefined) throw invalid("name is required", "name");
       checkInput(input, await visible(p));
-      const g = await store.control.insertGroup({ domainId: scopeOf(p), name: input.name.trim(), description: input.description ?? "",
+      const g = await store.control.insertGroup({ domainId: scopeOf(p), tenantId: tenantOf(p), name: input.name.trim(), description: input.description ?? "",
         isDefault: Boolean(input.isDefault), createdAt: deps.now() });
       if (g.isDefault) await clearDefault(p, g.id);
       await deps.audit?.record("group.create", String(g.id));

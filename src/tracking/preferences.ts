@@ -24,7 +24,8 @@ export function createPreferences(deps: { store: Store; interactions: Interactio
     const groups: GroupChoice[] = [];
     for (const id of ids) {
       const g = await deps.store.control.getGroup(id);
-      if (g) groups.push({ id, name: g.name, description: g.description, isSubscribed: !listed.has(groupListType(id)) });
+      // Only the sending domain's tenant's groups: another tenant's group is not named on this page.
+      if (g && g.tenantId === (domain.tenantId ?? 0)) groups.push({ id, name: g.name, description: g.description, isSubscribed: !listed.has(groupListType(id)) });
     }
     return { domain, zone, email: rcpt.email, groups };
   }

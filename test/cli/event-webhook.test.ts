@@ -39,6 +39,23 @@ describe("postern event-webhook", () => {
     } finally { await app.stop(); }
   });
 
+  test("--tenant sets that tenant's account-wide webhook, which on-behalf-of reads and the primary does not", async () => {
+    expect(cli("tenant", "add", "acme").code).toBe(0);
+    expect(cli("event-webhook", "set", "--tenant", "acme", "--url", "https://hooks.example.net/acme", "--enable", "--events", "open").code).toBe(0);
+    expect(JSON.parse(cli("--json", "event-webhook", "show", "--tenant", "acme").out)).toMatchObject({ enabled: true, url: "https://hooks.example.net/acme", events: ["open"] });
+    expect(JSON.parse(cli("--json", "event-webhook", "show").out)).toMatchObject({ url: "" });
+    expect(cli("event-webhook", "show", "--tenant", "nobody").code).not.toBe(0);
+    expect(cli("event-webhook", "show", "--tenant", "acme", "--domain", "example.com").code).toBe(2);
+    const app = await createApp(loadConfig({ file: join(dir, "postern.toml"), env: {} }), { log: createLogger({ level: "silent" }) });
+    try {
+      const { key } = await app.access.createKey({ kind: "account" });
+      const read = async (headers: Record<string, string>) => (await app.http(new Request("http://127.0.0.1/v3/user/webhooks/event/settings",
+        { headers: { authorization: `Bearer ${key}`, ...headers } }))).json();
+      expect(await read({ "on-behalf-of": "acme" })).toMatchObject({ url: "https://hooks.example.net/acme", open: true });
+      expect(await read({})).toMatchObject({ url: "", open: false });
+    } finally { await app.stop(); }
+  });
+
   test("usage errors exit 2 with one line", () => {
     const r = cli("event-webhook", "set", "--events", "nope");
     expect(r.code).toBe(2);

@@ -89,7 +89,7 @@ export function contentContract(open: Open) {
   test("templates: unique per scope, versions with one active, updated and deleted", async () => {
     const store = await open();
     const t = store.templates;
-    const base = { id: "welcome", domainId: null, name: "Welcome", description: "", generation: "dynamic" as const, extra: {}, createdAt: NOW, updatedAt: NOW };
+    const base = { id: "welcome", domainId: null, tenantId: 0, name: "Welcome", description: "", generation: "dynamic" as const, extra: {}, createdAt: NOW, updatedAt: NOW };
     const tpl = (await t.insertTemplate(base))!;
     expect(await t.insertTemplate(base)).toBeNull();
     const v = (id: string, active: boolean, at: number) => ({ id, name: id, subject: "Hi", html: "<p>x</p>", active, extra: { e: 1 }, createdAt: at, updatedAt: at });
@@ -112,7 +112,7 @@ export function contentContract(open: Open) {
   test("lists: unique per kind and scope, members in insertion order, upserted, replaced, paged and deleted", async () => {
     const store = await open();
     const l = store.lists;
-    const base = { kind: "address-list" as const, id: "news@a.test", domainId: null, name: "News", description: "", extra: {}, createdAt: NOW, updatedAt: NOW };
+    const base = { kind: "address-list" as const, id: "news@a.test", domainId: null, tenantId: 0, name: "News", description: "", extra: {}, createdAt: NOW, updatedAt: NOW };
     const list = (await l.insertList(base))!;
     expect(list.memberCount).toBe(0);
     expect(await l.insertList(base)).toBeNull();

@@ -13,10 +13,10 @@ export function sendControlContract(makeStore: () => Store | Promise<Store>) {
   test("unsubscribe groups get ascending ids, update, list by id and delete (and go with their domain)", async () => {
     const store = await makeStore();
     const d = await withDomain(store);
-    const a = await store.control.insertGroup({ domainId: null, name: "News", description: "weekly", isDefault: false, createdAt: NOW });
-    const b = await store.control.insertGroup({ domainId: d.id, name: "Offers", description: "", isDefault: true, createdAt: NOW + 1 });
+    const a = await store.control.insertGroup({ domainId: null, tenantId: 0, name: "News", description: "weekly", isDefault: false, createdAt: NOW });
+    const b = await store.control.insertGroup({ domainId: d.id, tenantId: 0, name: "Offers", description: "", isDefault: true, createdAt: NOW + 1 });
     expect(b.id).toBeGreaterThan(a.id);
-    expect(b).toEqual({ id: b.id, domainId: d.id, name: "Offers", description: "", isDefault: true, createdAt: NOW + 1 });
+    expect(b).toEqual({ id: b.id, domainId: d.id, tenantId: 0, name: "Offers", description: "", isDefault: true, createdAt: NOW + 1 });
     expect(await store.control.getGroup(a.id)).toEqual(a);
     expect(await store.control.updateGroup(a.id, { description: "monthly", isDefault: true })).toEqual({ ...a, description: "monthly", isDefault: true });
     expect(await store.control.updateGroup(a.id, { name: "Letters" })).toMatchObject({ name: "Letters", description: "monthly", isDefault: true });
@@ -27,7 +27,7 @@ export function sendControlContract(makeStore: () => Store | Promise<Store>) {
     expect(await store.control.getGroup(a.id)).toBeNull();
     await store.control.deleteDomain(d.name);
     expect(await store.control.listGroups()).toEqual([]);
-    const c = await store.control.insertGroup({ domainId: null, name: "Later", description: "", isDefault: false, createdAt: NOW });
+    const c = await store.control.insertGroup({ domainId: null, tenantId: 0, name: "Later", description: "", isDefault: false, createdAt: NOW });
     expect(c.id).toBeGreaterThan(b.id);
     await store.close();
   });
@@ -35,11 +35,11 @@ export function sendControlContract(makeStore: () => Store | Promise<Store>) {
   test("send batches keep their hold across reads; an unknown batch cannot be held", async () => {
     const store = await makeStore();
     const d = await withDomain(store);
-    await store.control.insertBatch({ id: "b1", domainId: d.id, hold: null, createdAt: NOW, updatedAt: NOW });
-    await store.control.insertBatch({ id: "b2", domainId: null, hold: null, createdAt: NOW + 1, updatedAt: NOW + 1 });
-    await expect(store.control.insertBatch({ id: "b1", domainId: null, hold: null, createdAt: NOW, updatedAt: NOW })).rejects.toThrow();
+    await store.control.insertBatch({ id: "b1", domainId: d.id, tenantId: 0, hold: null, createdAt: NOW, updatedAt: NOW });
+    await store.control.insertBatch({ id: "b2", domainId: null, tenantId: 0, hold: null, createdAt: NOW + 1, updatedAt: NOW + 1 });
+    await expect(store.control.insertBatch({ id: "b1", domainId: null, tenantId: 0, hold: null, createdAt: NOW, updatedAt: NOW })).rejects.toThrow();
     expect(await store.control.setBatchHold("b1", "pause", NOW + 5)).toBe(true);
-    expect(await store.control.getBatch("b1")).toEqual({ id: "b1", domainId: d.id, hold: "pause", createdAt: NOW, updatedAt: NOW + 5 });
+    expect(await store.control.getBatch("b1")).toEqual({ id: "b1", domainId: d.id, tenantId: 0, hold: "pause", createdAt: NOW, updatedAt: NOW + 5 });
     expect(await store.control.setBatchHold("b2", "cancel", NOW + 6)).toBe(true);
     expect(await store.control.setBatchHold("b1", null, NOW + 7)).toBe(true);
     expect((await store.control.listBatches()).map((b) => [b.id, b.hold])).toEqual([["b1", null], ["b2", "cancel"]]);

@@ -20,6 +20,7 @@ import { alertsContract } from "./contract-alerts.ts";
 import { trackingHostContract } from "./contract-tracking-hosts.ts";
 import { teamContract } from "./contract-team.ts";
 import { tenantsContract } from "./contract-tenants.ts";
+import { tenscopeContract } from "./contract-tenscope.ts";
 import { blocklistContract } from "./contract-blocklists.ts";
 import { dkimKeyContract } from "./contract-dkim-keys.ts";
 
@@ -51,6 +52,7 @@ export function runStoreContract(name: string, openStore: () => Store | Promise<
     trackingHostContract(makeStore, openPeer);
     teamContract(makeStore);
     tenantsContract(makeStore);
+    tenscopeContract(makeStore);
     blocklistContract(makeStore, openPeer);
     dkimKeyContract(makeStore, openPeer);
     const withDomain = async (store: Store, zone = "us") => store.control.insertDomain({ name: `d${Math.random().toString(36).slice(2, 8)}.test`, zone,

@@ -26,8 +26,8 @@ export async function expandLists(form: Form, principal: Principal, domainId: nu
   for (const value of form.getAll("to")) {
     for (const a of parseAddressList(value, { shouldCheckSyntax: false }).parsed) {
       const l = await deps.lists.findAddress(a.email);
-      // Only the sending domain's lists, unless the account key sends (Mailgun's lists are the account's).
-      if (l && (principal.kind === "account" || l.domainId === domainId)) lists.push(l);
+      // Only the sending domain's lists, unless the account key sends (Mailgun's lists are the account's), never another tenant's.
+      if (l && l.tenantId === (principal.tenant ?? 0) && (principal.kind === "account" || l.domainId === domainId)) lists.push(l);
       else kept.push(a.name ? `"${a.name.replace(/["\\]/g, "")}" <${a.email}>` : a.email);
     }
   }

@@ -1,6 +1,6 @@
 // /v3/lists: mailing lists (address, name, description, access_level, reply_preference) and their
 // members (vars, subscribed), one by one, as a JSON batch or a CSV upload. A list belongs to its
-// address's domain. Account key only, as every Mailgun endpoint but sending.
+// address's domain, and so to that domain's tenant. Account key only, as every Mailgun endpoint but sending.
 import type { StoredList } from "../../core/list-model.ts";
 import { invalid, notFound } from "../../core/errors.ts";
 import { allMembers } from "../../core/list-service.ts";
@@ -11,6 +11,7 @@ import { accountOnly } from "./policy.ts";
 import { baseUrlOf } from "./suppression-pages.ts";
 import { memberOf, readBatch, readCsv, readListSettings, toMgList, toMgMember } from "./list-wire.ts";
 import { newId } from "../../core/ids.ts";
+import { seesTenant } from "../../core/permissions.ts";
 
 type Deps = Pick<SurfaceDeps, "lists" | "domains" | "now">;
 const READ = { permission: accountOnly("lists.read") };
@@ -47,10 +48,11 @@ const loader = (svc: Deps["lists"]) => async (request: Request, address: string)
 export function listRoutes(deps: Deps) {
   const svc = deps.lists;
   const load = loader(svc);
-  const domainOf = async (address: string) => {
+  // Another tenant's domain is as unknown as a missing one: a list belongs to its domain's tenant.
+  const domainOf = async (request: Request, address: string) => {
     const parsed = memberOf(address, {});
     const domain = await deps.domains.get(parsed.address.split("@")[1]!);
-    if (!domain) throw invalid(`Domain not found: ${parsed.address.split("@")[1]}`, "address");
+    if (!domain || !seesTenant(principalOf(request), domain.tenantId)) throw invalid(`Domain not found: ${parsed.address.split("@")[1]}`, "address");
     return { address: parsed.address, domain };
   };
 
@@ -69,8 +71,8 @@ export function listRoutes(deps: Deps) {
     }, READ)
     .post("/v3/lists", async ({ request }) => {
       const form = await readForm(request);
-      const { address, domain } = await domainOf(form.get("address") ?? "");
-      const l = await svc.create({ kind: "address-list", id: address, domainId: domain.id, name: form.get("name") ?? "", description: form.get("description") ?? "",
+      const { address, domain } = await domainOf(request, form.get("address") ?? "");
+      const l = await svc.create({ kind: "address-list", id: address, domainId: domain.id, tenantId: domain.tenantId ?? 0, name: form.get("name") ?? "", description: form.get("description") ?? "",
         extra: { access_level: "readonly", reply_preference: "list", ...readListSettings(form) } });
       return { message: "Mailing list has been created", list: toMgList(l) };
     }, MANAGE)
@@ -78,7 +80,7 @@ export function listRoutes(deps: Deps) {
     .put("/v3/lists/:address", async ({ request, params }) => {
       const l = await load(request, params.address);
       const form = await readForm(request);
-      const rename = form.get("address") ? (await domainOf(form.get("address")!)) : undefined;
+      const rename = form.get("address") ? (await domainOf(request, form.get("address")!)) : undefined;
       if (rename && rename.domain.id !== l.domainId) throw invalid("a list keeps its domain", "address");
       const updated = await svc.update(l, { id: rename?.address, name: form.get("name"), description: form.get("description"), extra: { ...l.extra, ...readListSettings(form) } });
       return { message: "Mailing list has been updated", list: toMgList(updated) };

@@ -1,8 +1,8 @@
-// What a Mailgun send renders `template` with: the URL domain's stored template (or the
-// account's, or a file of the templates directory), its active version or `t:version`, in
+// What a Mailgun send renders `template` with: the URL domain's stored template (or its
+// tenant's account-wide one, or a file of the templates directory), its active version or `t:version`, in
 // Mailgun's Handlebars. The key must be allowed to act on that domain before anything is read.
 import type { DomainService } from "../../core/domains.ts";
-import type { TemplateService } from "../../core/template-service.ts";
+import { sendScope, type TemplateService } from "../../core/template-service.ts";
 import { requireDomainScope } from "../context.ts";
 import type { MgTemplateRenderer } from "./mapper.ts";
 
@@ -10,8 +10,8 @@ export function mailgunTemplates(request: Request, domainName: string, deps: { t
   return async (name, data, version) => {
     requireDomainScope(request, domainName);
     const domain = await deps.domains.require(domainName);
-    const t = await deps.templateService.resolve(domain.id, name.toLowerCase(), version?.toLowerCase())
-      ?? (name !== name.toLowerCase() && !version ? await deps.templateService.resolve(domain.id, name) : null);
+    const t = await deps.templateService.resolve(sendScope(domain), name.toLowerCase(), version?.toLowerCase())
+      ?? (name !== name.toLowerCase() && !version ? await deps.templateService.resolve(sendScope(domain), name) : null);
     return t ? deps.templateService.render(t, data, "equal") : null;
   };
 }

@@ -59,7 +59,7 @@ export function templateRoutes(deps: Deps) {
       const name = (form.get("name") ?? "").trim().toLowerCase();
       if (!NAME_RE.test(name)) throw invalid(name ? "name is invalid: letters, digits, '_', '-' and '.'" : "name parameter is missing", "name");
       const body = readBody(form, false);
-      const t = await svc.create({ id: name, domainId: d.id, name, description: form.get("description") ?? "", generation: "dynamic",
+      const t = await svc.create({ id: name, domainId: d.id, tenantId: d.tenantId ?? 0, name, description: form.get("description") ?? "", generation: "dynamic",
         extra: form.get("createdBy") ? { createdBy: form.get("createdBy") } : {} });
       if (body !== undefined) await svc.putVersion(t, { id: readTag(form.get("tag"), "initial"), name: "", active: true, ...versionFields(form, body) });
       return { message: "template has been stored", template: toMgTemplate(await load(d, name), true) };

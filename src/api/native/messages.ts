@@ -15,7 +15,7 @@ export function messageRoutes(deps: Deps) {
       const { principal, domain } = await visibleDomain(request, deps.domains, params.domain);
       const fields = await readForm(request);
       const form = readMessageForm(fields, domain.name);
-      const req = await toSendRequest(form, domain.name, await readAttachments(fields), deps.templateService.forDomain(domain.id, "equal"));
+      const req = await toSendRequest(form, domain.name, await readAttachments(fields), deps.templateService.forDomain(domain, "equal"));
       const result = await deps.sender.send(principal, req);
       return { id: result.messages[0]!.messageIdHeader, message: "Queued. Thank you." };
     }, { parse: "none", permission: { right: "mail.send", domain: "domain" } });

@@ -1,7 +1,7 @@
 // SendGrid's Event Webhook: GET/PATCH /v3/user/webhooks/event/settings (enabled, url, the event
 // switches, OAuth), GET/PATCH …/settings/signed (the public key of the ECDSA signatures every post
 // carries), POST …/event/test. A domain key configures its domain's webhook, an account key the
-// account-wide one; events reach it without any callback_url.
+// account-wide one of the tenant it acts for (on-behalf-of); events reach it without any callback_url.
 import { Elysia } from "elysia";
 import type { SurfaceDeps } from "../deps.ts";
 import type { Principal } from "../../core/model.ts";
@@ -20,7 +20,8 @@ const BASE = "/v3/user/webhooks/event";
 
 type Deps = Pick<SurfaceDeps, "webhooks" | "outbound" | "eventWebhookPublicKey">;
 
-const scopeOf = (p: Principal) => (p.kind === "domain" && p.domain ? p.domain.id : null);
+const domainOf = (p: Principal) => (p.kind === "domain" && p.domain ? p.domain.id : null);
+const scopeOf = (p: Principal) => ({ domainId: domainOf(p), tenantId: p.tenant ?? 0 });
 
 function view(id: string | null, s: EventWebhookSettings) {
   return {
@@ -105,7 +106,7 @@ export function eventWebhookRoutes(deps: Deps) {
       const extra = typeof b.oauth_token_url === "string" && b.oauth_token_url
         ? { oauth_token_url: b.oauth_token_url, oauth_client_id: b.oauth_client_id, oauth_client_secret: b.oauth_client_secret } : {};
       try {
-        await deps.outbound.ping(FORMAT.sendgrid, { url: url!, domain: p.domain?.name ?? "", target: { id: "", domainId: scopeOf(p), events: [], url: url!, format: FORMAT.sendgrid, extra, createdAt: 0 } });
+        await deps.outbound.ping(FORMAT.sendgrid, { url: url!, domain: p.domain?.name ?? "", target: { id: "", domainId: domainOf(p), events: [], url: url!, format: FORMAT.sendgrid, extra, createdAt: 0 } });
       } catch (err) {
         throw invalid(`the test post to ${url} failed: ${(err as Error).message}`, "url");
       }

@@ -27,7 +27,7 @@ export function createMailSend(deps: MailSendDeps) {
     const { mail, issues } = readMailSend(body, deps.now());
     if (issues.length) throw invalidMany(issues);
     checkSenderIdentity(domain, mail.from.email);
-    const { req, issues: renderIssues } = await toSendRequest(mail, domain.name, sendgridTemplates(deps.templates, domain.id));
+    const { req, issues: renderIssues } = await toSendRequest(mail, domain.name, sendgridTemplates(deps.templates, domain));
     renderIssues.push(...checkMergedArgs(req));
     if (renderIssues.length) throw invalidMany(renderIssues);
     if (measureRequest(req) > deps.maxMessageBytes) throw new AppError("too_large", MSG.tooLarge);

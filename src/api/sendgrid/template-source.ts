@@ -1,10 +1,10 @@
-// What mail/send renders a template_id with: the sending domain's stored template (or the
-// account's, or a file of the templates directory), active version, in SendGrid's Handlebars
+// What mail/send renders a template_id with: the sending domain's stored template (or its
+// tenant's account-wide one, or a file of the templates directory), active version, in SendGrid's Handlebars
 // dialect. Legacy templates are not Handlebars: their <%subject%> and <%body%> tags are filled later.
 // {{{unsubscribe}}} becomes the recipient's unsubscribe link, {{{unsubscribe_preferences}}} their
 // preferences page (the unsubscribe groups of asm, and a way out of all mail).
 import type { TemplateParts } from "../../core/templates.ts";
-import type { TemplateService } from "../../core/template-service.ts";
+import { sendScope, type TemplateService } from "../../core/template-service.ts";
 import { PREFERENCES_PLACEHOLDER, UNSUBSCRIBE_PLACEHOLDER } from "../../tracking/rewrite.ts";
 import { plainFromHtml } from "../../core/plain-text.ts";
 
@@ -12,10 +12,10 @@ export interface TemplateRenderer {
   render(id: string, data: Record<string, unknown>): Promise<TemplateParts | null>;
 }
 
-export function sendgridTemplates(service: TemplateService, domainId: number): TemplateRenderer {
+export function sendgridTemplates(service: TemplateService, domain: { id: number; tenantId?: number }): TemplateRenderer {
   return {
     async render(id, data) {
-      const t = await service.resolve(domainId, id);
+      const t = await service.resolve(sendScope(domain), id);
       if (!t) return null;
       if (t.generation === "legacy") return t.parts;
       const out = service.render(t, { ...data, unsubscribe: UNSUBSCRIBE_PLACEHOLDER, unsubscribe_preferences: PREFERENCES_PLACEHOLDER }, "comparisons");

@@ -1,6 +1,6 @@
 // /v3/templates and /v3/templates/{id}/versions: transactional templates (legacy and dynamic) with
 // versions and one active version. A domain key's templates belong to its domain; an account
-// key's to the account. Handlers read, call the template service, and answer SendGrid's shapes.
+// key's to the account of the tenant it acts for (on-behalf-of). Handlers read, call the template service, and answer SendGrid's shapes.
 import { Elysia } from "elysia";
 import type { Principal } from "../../core/model.ts";
 import type { StoredTemplate } from "../../core/template-model.ts";
@@ -44,7 +44,7 @@ export function templateRoutes(deps: Deps) {
       const p = principalOf(request);
       const { name, generation, issues } = readTemplate(await readJsonBody(request, MAX_BODY));
       if (issues.length) throw invalidMany(issues);
-      const t = await svc.create({ id: newTemplateId(generation), domainId: svc.ownerOf(p), name: name!, description: "", generation, extra: {} });
+      const t = await svc.create({ id: newTemplateId(generation), ...svc.ownerOf(p), name: name!, description: "", generation, extra: {} });
       return json(201, toSgTemplate(t));
     }, write)
     .get("/v3/templates", async ({ request }) => listTemplates(principalOf(request), new URL(request.url).searchParams), { permission: READ })
@@ -82,7 +82,7 @@ export function templateRoutes(deps: Deps) {
     const src = await load(p, id);
     const name = isObject(body) && typeof body.name === "string" && body.name.trim() ? body.name : `Duplicate: ${src.name}`;
     if (name.length > 100) throw new AppError("invalid", "name must be at most 100 characters", { field: "name" });
-    const copy = await svc.create({ id: newTemplateId(src.generation), domainId: svc.ownerOf(p), name, description: src.description, generation: src.generation, extra: src.extra });
+    const copy = await svc.create({ id: newTemplateId(src.generation), ...svc.ownerOf(p), name, description: src.description, generation: src.generation, extra: src.extra });
     for (const v of src.versions) await svc.putVersion(copy, { ...v, id: randomUUID() });
     return json(201, toSgTemplate(await load(p, copy.id)));
   }

@@ -75,7 +75,7 @@ export function recipientListRoutes(deps: Deps) {
       const name = str(body, "name") ?? "";
       const id = str(body, "id") || (name ? idFromName(name) : `list-${Math.random().toString(36).slice(2, 10)}`);
       if (!/^[A-Za-z0-9_.-]{1,64}$/.test(id)) throw badFormat("id may hold letters, digits, '_', '-' and '.' (at most 64)");
-      const l = await svc.create({ kind: "recipient-list", id, domainId: p.kind === "domain" ? (p.domain?.id ?? null) : null, name: name || id,
+      const l = await svc.create({ kind: "recipient-list", id, domainId: p.kind === "domain" ? (p.domain?.id ?? null) : null, tenantId: p.tenant ?? 0, name: name || id,
         description: str(body, "description") ?? "", extra: isObject(body.attributes) ? { attributes: body.attributes } : {} })
         .catch((e) => { throw e instanceof AppError && e.code === "conflict" ? spError(409, "1602", "resource conflict", e.message) : e; });
       await svc.putMembers(l, members, true);

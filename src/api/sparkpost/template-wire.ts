@@ -94,7 +94,8 @@ export function toSpSummary(t: StoredTemplate) {
   const published = publishedOf(t);
   return {
     id: t.id, name: t.name, description: t.description, published: Boolean(published) && !draftOf(t), has_draft: Boolean(draftOf(t)),
-    has_published: Boolean(published), last_update_time: iso(t.updatedAt), shared_with_subaccounts: false,
+    // As sending domains: `subaccount_id` on a subaccount's template, `shared_with_subaccounts` on the primary's.
+    has_published: Boolean(published), last_update_time: iso(t.updatedAt), ...(t.tenantId ? { subaccount_id: t.tenantId } : { shared_with_subaccounts: false }),
   };
 }
 

@@ -1,6 +1,7 @@
 // /api/v1/templates: stored templates with a draft and a published version, and /preview with
 // substitution data (rendered with SparkPost's substitution language). A domain key's templates
-// belong to its domain; an account key's to the account. Grants: templates/view, /modify, /preview.
+// belong to its domain; an account key's to the account of the tenant it acts for (X-MSYS-SUBACCOUNT;
+// without it, GETs read the primary's and every subaccount's). Grants: templates/view, /modify, /preview.
 import { Elysia } from "elysia";
 import type { Principal } from "../../core/model.ts";
 import type { StoredTemplate, TemplateVersion } from "../../core/template-model.ts";
@@ -45,7 +46,7 @@ export function templateRoutes(deps: Deps) {
     .post("/templates", async ({ request, body }) => {
       const p = principalOf(request);
       const input = readTemplateInput(body, true);
-      const t = await svc.create({ id: input.id ?? idFromName(input.name!), domainId: svc.ownerOf(p), name: input.name ?? input.id!,
+      const t = await svc.create({ id: input.id ?? idFromName(input.name!), ...svc.ownerOf(p), name: input.name ?? input.id!,
         description: input.description ?? "", generation: "dynamic", extra: input.options ? { options: input.options } : {} })
         .catch((e) => { throw e instanceof AppError && e.code === "conflict" ? spError(409, "1602", "resource conflict", e.message) : e; });
       await write(t, input.published ? PUBLISHED : DRAFT, input.content!, Boolean(input.published));

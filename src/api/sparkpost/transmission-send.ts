@@ -11,6 +11,7 @@ import { checkStoredTemplate } from "./template-render.ts";
 import { allMembers } from "../../core/list-service.ts";
 import { toSpRecipient } from "./recipient-lists.ts";
 import { DRAFT, type SpContent } from "./template-wire.ts";
+import type { TemplateScope } from "../../core/template-service.ts";
 
 export type SendDeps = Pick<SurfaceDeps, "sender" | "domains" | "now" | "config" | "templateService" | "lists">;
 
@@ -24,11 +25,16 @@ function templateOptions(tx: Transmission, options: unknown) {
   tx.options.transactional ??= flag(o.transactional);
 }
 
-/** Whose templates a transmission may use: the key's domain, or for an account key the sender's domain. */
-async function templateScope(principal: Principal, content: Extract<TxContent, { kind: "template" }>, deps: SendDeps): Promise<number | null> {
-  if (principal.kind === "domain") return principal.domain?.id ?? null;
-  if (!content.from || content.from.email.includes("{{")) return null;
-  return (await deps.domains.forSender(content.from.email))?.id ?? null;
+/**
+ * Whose templates a transmission may use: the key's domain, or for an account key the sender's
+ * domain when it is the acting tenant's; then that tenant's account-wide ones (never another tenant's).
+ */
+async function templateScope(principal: Principal, content: Extract<TxContent, { kind: "template" }>, deps: SendDeps): Promise<TemplateScope> {
+  const tenantId = principal.tenant ?? 0;
+  if (principal.kind === "domain") return { domainId: principal.domain?.id ?? null, tenantId };
+  if (!content.from || content.from.email.includes("{{")) return { domainId: null, tenantId };
+  const d = await deps.domains.forSender(content.from.email);
+  return { domainId: d && (d.tenantId ?? 0) === tenantId ? d.id : null, tenantId };
 }
 
 /**

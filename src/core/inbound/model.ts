@@ -41,12 +41,15 @@ export interface InboundRule<K extends RuleKind = RuleKind> {
   kind: K;
   /** The postern domain the rule belongs to (parse hostnames and inbound domains may be subdomains); null: account-wide (Mailgun routes). */
   domainId: number | null;
+  /** The owning tenant (a domain's rule: the domain's tenant); absent: 0, the primary. */
+  tenantId?: number;
   spec: RuleSpecs[K];
   createdAt: number;
 }
 
 export interface InboundRuleStore {
-  listRules<K extends RuleKind>(kind: K): Promise<InboundRule<K>[]>;
+  /** Every rule of `kind`, or (given) only the tenant's. */
+  listRules<K extends RuleKind>(kind: K, tenant?: number): Promise<InboundRule<K>[]>;
   getRule<K extends RuleKind>(kind: K, id: string): Promise<InboundRule<K> | null>;
   insertRule(rule: InboundRule): Promise<void>;
   updateRule(rule: InboundRule): Promise<boolean>;

@@ -1,11 +1,13 @@
 // The inbound routing rules every vendor API configures, checked once here: Mailgun routes
 // (account-wide), SendGrid Inbound Parse settings per hostname, SparkPost inbound domains and
-// relay webhooks. A hostname must be one of the account's domains or a subdomain of one, and a
-// domain key sees and changes only its own domain's rules.
+// relay webhooks. A hostname must be one of the acting tenant's domains or a subdomain of one, a
+// domain key sees and changes only its own domain's rules, and a rule belongs to one tenant (a
+// route to the tenant that made it, the others to their domain's): no key sees another tenant's.
 import type { Domain, Principal } from "../model.ts";
 import { AppError, conflict, forbidden, invalid, notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { AuditWriter } from "../audit.ts";
+import { readTenant, seesTenant } from "../permissions.ts";
 import { parseAction, parseExpression, RouteSyntaxError } from "./expression.ts";
 import type { InboundRule, InboundRuleStore, RuleKind, RuleSpecs, StoredInbound } from "./model.ts";
 
@@ -59,12 +61,13 @@ export function createInboundRules(deps: RuleDeps) {
     const host = hostname.trim().toLowerCase();
     if (!HOSTNAME.test(host)) throw invalid(`${field} must be a host name`, field);
     const d = await deps.owningDomain(host);
-    if (!d) throw invalid(`${host} is not one of this account's domains or a subdomain of one`, field);
+    if (!d || (d.tenantId ?? 0) !== (p.tenant ?? 0)) throw invalid(`${host} is not one of this account's domains or a subdomain of one`, field);
     if (p.kind === "domain" && p.domain?.id !== d.id) throw forbidden(`this key may not configure ${host}`);
     return d;
   }
 
-  const visible = (p: Principal, r: InboundRule) => p.kind === "account" || (r.domainId !== null && r.domainId === p.domain?.id);
+  const visible = (p: Principal, r: InboundRule) => seesTenant(p, r.tenantId)
+    && (p.kind === "account" || (r.domainId !== null && r.domainId === p.domain?.id));
 
   async function find<K extends RuleKind>(p: Principal, kind: K, id: string): Promise<InboundRule<K>> {
     const r = await rules.getRule(kind, id);
@@ -79,7 +82,7 @@ export function createInboundRules(deps: RuleDeps) {
   return {
     async list<K extends RuleKind>(p: Principal, kind: K): Promise<InboundRule<K>[]> {
       if (kind === "route") accountOnly(p);
-      return (await rules.listRules(kind)).filter((r) => visible(p, r));
+      return (await rules.listRules(kind, readTenant(p))).filter((r) => visible(p, r));
     },
     get: <K extends RuleKind>(p: Principal, kind: K, id: string) => {
       if (kind === "route") accountOnly(p);
@@ -88,7 +91,7 @@ export function createInboundRules(deps: RuleDeps) {
 
     async createRoute(p: Principal, spec: RuleSpecs["route"]): Promise<InboundRule<"route">> {
       accountOnly(p);
-      const rule = { id: newId(deps.now()), kind: "route" as const, domainId: null, spec: checkRoute(spec), createdAt: deps.now() };
+      const rule = { id: newId(deps.now()), kind: "route" as const, domainId: null, tenantId: p.tenant ?? 0, spec: checkRoute(spec), createdAt: deps.now() };
       await rules.insertRule(rule);
       return rule;
     },
@@ -108,7 +111,7 @@ export function createInboundRules(deps: RuleDeps) {
       const existing = await rules.getRule("parse-setting", hostname);
       if (create && existing) throw conflict(`a parse setting for ${hostname} already exists`);
       if (!create && !existing) throw notFound(`no parse setting for ${hostname}`);
-      const rule = { id: hostname, kind: "parse-setting" as const, domainId: d.id, spec: { ...spec, hostname }, createdAt: existing?.createdAt ?? deps.now() };
+      const rule = { id: hostname, kind: "parse-setting" as const, domainId: d.id, tenantId: d.tenantId ?? 0, spec: { ...spec, hostname }, createdAt: existing?.createdAt ?? deps.now() };
       await (existing ? rules.updateRule(rule) : rules.insertRule(rule));
       return rule;
     },
@@ -117,7 +120,7 @@ export function createInboundRules(deps: RuleDeps) {
       const host = domain.trim().toLowerCase();
       const d = await hostDomain(p, host, "domain");
       if (await rules.getRule("inbound-domain", host)) throw conflict(`inbound domain ${host} already exists`);
-      const rule = { id: host, kind: "inbound-domain" as const, domainId: d.id, spec: { domain: host }, createdAt: deps.now() };
+      const rule = { id: host, kind: "inbound-domain" as const, domainId: d.id, tenantId: d.tenantId ?? 0, spec: { domain: host }, createdAt: deps.now() };
       await rules.insertRule(rule);
       return rule;
     },
@@ -130,7 +133,7 @@ export function createInboundRules(deps: RuleDeps) {
       if (next.name.length > 1024) throw invalid("name is too long", "name");
       const inbound = await rules.getRule("inbound-domain", next.matchDomain.toLowerCase());
       if (!inbound || !visible(p, inbound)) throw invalid(`match.domain ${next.matchDomain || "(none)"} is not an inbound domain`, "match.domain");
-      const rule = { id: old?.id ?? newId(deps.now()), kind: "relay-webhook" as const, domainId: inbound.domainId,
+      const rule = { id: old?.id ?? newId(deps.now()), kind: "relay-webhook" as const, domainId: inbound.domainId, tenantId: inbound.tenantId ?? 0,
         spec: { ...next, matchDomain: next.matchDomain.toLowerCase() }, createdAt: old?.createdAt ?? deps.now() };
       await (old ? rules.updateRule(rule) : rules.insertRule(rule));
       return rule;
@@ -139,7 +142,7 @@ export function createInboundRules(deps: RuleDeps) {
     /** A stored message (Mailgun store()), for keys of its domain; expired ones are gone. */
     async stored(p: Principal, domainName: string, key: string): Promise<StoredInbound> {
       const d = await deps.owningDomain(domainName);
-      if (!d || d.name !== domainName.toLowerCase() || (p.kind === "domain" && p.domain?.id !== d.id)) throw notFound("Message not found");
+      if (!d || d.name !== domainName.toLowerCase() || !seesTenant(p, d.tenantId) || (p.kind === "domain" && p.domain?.id !== d.id)) throw notFound("Message not found");
       const m = await deps.storedMessage(d, key);
       if (!m || m.expiresAt <= deps.now()) throw notFound("Message not found");
       return m;

@@ -61,7 +61,7 @@ export function createReceiver(deps: ReceiverDeps) {
     const posts: InboundPostItem[] = [];
     const forwards: [string, string][] = [];
     const id = () => newId(deps.now());
-    const routes = domain.inbound ? (await deps.rules.listRules("route")).map((r) => ({ ...r.spec, id: r.id, createdAt: r.createdAt })) : [];
+    const routes = domain.inbound ? (await deps.rules.listRules("route", domain.tenantId ?? 0)).map((r) => ({ ...r.spec, id: r.id, createdAt: r.createdAt })) : [];
     const parseHosts = new Set<string>();
     for (const rcpt of rcpts) {
       const host = hostOf(rcpt);

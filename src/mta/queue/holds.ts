@@ -19,13 +19,16 @@ export function createHoldCheck(deps: { store: Store; now: () => number; domainO
     cache.set(id, { batch, at: deps.now() });
     return batch;
   }
-  /** The hold on `message`'s batch, or null (no batch, no hold, or a batch of another domain). */
+  /** The hold on `message`'s batch, or null (no batch, no hold, or a batch of another domain or tenant). */
   return async function holdOf(message: StoredMessage): Promise<Hold | null> {
     const id = message.extra?.batchId;
     if (!id) return null;
     const batch = await batchOf(id);
     if (!batch?.hold) return null;
-    if (batch.domainId !== null && (await deps.domainOf(message.domain))?.id !== batch.domainId) return null;
+    const domain = await deps.domainOf(message.domain);
+    if (batch.domainId !== null && domain?.id !== batch.domainId) return null;
+    // Another tenant's batch id on this mail holds nothing: a tenant pauses and cancels only its own mail.
+    if ((domain?.tenantId ?? 0) !== (batch.tenantId ?? 0)) return null;
     return batch.hold;
   };
 }

@@ -22,16 +22,17 @@ export function createControlExtras(sql: Sql): Extras {
       if (q.expiredBy !== undefined) return exec(sql, "DELETE FROM console_sessions WHERE expires_at <= $1", [q.expiredBy]);
       return 0;
     },
-    async listRules(kind) {
-      return (await rows(sql, "SELECT * FROM inbound_rules WHERE kind = $1 ORDER BY created_at, id", [kind])).map((r) => toRule(r));
+    async listRules(kind, tenant) {
+      return (tenant === undefined ? await rows(sql, "SELECT * FROM inbound_rules WHERE kind = $1 ORDER BY created_at, id", [kind])
+        : await rows(sql, "SELECT * FROM inbound_rules WHERE kind = $1 AND tenant_id = $2 ORDER BY created_at, id", [kind, tenant])).map((r) => toRule(r));
     },
     async getRule(kind, id) {
       const r = await one(sql, "SELECT * FROM inbound_rules WHERE kind = $1 AND id = $2", [kind, id]);
       return r ? toRule(r) : null;
     },
     async insertRule(rule) {
-      await exec(sql, "INSERT INTO inbound_rules (id, kind, domain_id, spec, created_at) VALUES ($1, $2, $3, $4, $5)",
-        [rule.id, rule.kind, rule.domainId, JSON.stringify(rule.spec), rule.createdAt]);
+      await exec(sql, "INSERT INTO inbound_rules (id, kind, domain_id, tenant_id, spec, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+        [rule.id, rule.kind, rule.domainId, rule.tenantId ?? 0, JSON.stringify(rule.spec), rule.createdAt]);
     },
     async updateRule(rule) {
       return (await exec(sql, "UPDATE inbound_rules SET spec = $1, domain_id = $2 WHERE kind = $3 AND id = $4",

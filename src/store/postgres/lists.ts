@@ -1,15 +1,16 @@
 // Stored lists and their members in the control schema (see core/list-model.ts).
 import type { ListMember, ListRepo, StoredList } from "../../core/list-model.ts";
 import { json } from "../sqlite/db.ts";
-import { toMember } from "../sqlite/lists.ts";
+import { inScope, toMember } from "../sqlite/lists.ts";
 import { exec, isUniqueViolation, one, rows, type Sql } from "./db.ts";
 
 type Row = Record<string, unknown>;
-const scopeOf = (domainId: number | null) => domainId ?? 0;
+// The unique key's scope: the domain, or minus the tenant for account-wide rows (sqlite/migrations-tenscope.ts).
+const scopeOf = (domainId: number | null, tenant = 0) => domainId ?? -tenant;
 
 const toList = (r: Row): StoredList => ({
   pk: r.pk as number, kind: r.kind as StoredList["kind"], id: r.id as string, domainId: (r.domain_id as number | null) ?? null,
-  name: r.name as string, description: r.description as string, extra: json(r.extra, {}),
+  tenantId: Number(r.tenant_id ?? 0), name: r.name as string, description: r.description as string, extra: json(r.extra, {}),
   createdAt: r.created_at as number, updatedAt: r.updated_at as number, memberCount: Number(r.member_count ?? 0),
 });
 const WITH_COUNT = "*, (SELECT COUNT(*) FROM list_members m WHERE m.list_pk = lists.pk)::int AS member_count";
@@ -30,19 +31,18 @@ export function createListRepo(sql: Sql): ListRepo {
   };
   return {
     async insertList(l) {
-      const r = await one(sql, `INSERT INTO lists (kind, id, scope, domain_id, name, description, extra, created_at, updated_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (kind, scope, id) DO NOTHING RETURNING *, 0 AS member_count`,
-        [l.kind, l.id, scopeOf(l.domainId), l.domainId, l.name, l.description, JSON.stringify(l.extra), l.createdAt, l.updatedAt]);
+      const r = await one(sql, `INSERT INTO lists (kind, id, scope, domain_id, tenant_id, name, description, extra, created_at, updated_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (kind, scope, id) DO NOTHING RETURNING *, 0 AS member_count`,
+        [l.kind, l.id, scopeOf(l.domainId, l.tenantId), l.domainId, l.tenantId, l.name, l.description, JSON.stringify(l.extra), l.createdAt, l.updatedAt]);
       return r ? toList(r) : null;
     },
-    async getList(kind, domainId, id) {
-      const r = await one(sql, `SELECT ${WITH_COUNT} FROM lists WHERE kind = $1 AND scope = $2 AND id = $3`, [kind, scopeOf(domainId), id]);
+    async getList(kind, domainId, id, tenant) {
+      const r = await one(sql, `SELECT ${WITH_COUNT} FROM lists WHERE kind = $1 AND scope = $2 AND id = $3`, [kind, scopeOf(domainId, tenant), id]);
       return r ? toList(r) : null;
     },
-    async listLists(kind, domainIds) {
+    async listLists(kind, domainIds, tenant) {
       const all = await rows(sql, `SELECT ${WITH_COUNT} FROM lists WHERE kind = $1 ORDER BY created_at, pk`, [kind]);
-      const scopes = domainIds && new Set(domainIds.map(scopeOf));
-      return all.filter((r) => !scopes || scopes.has(r.scope as number)).map(toList);
+      return all.filter((r) => inScope(r, domainIds, tenant)).map(toList);
     },
     async updateList(pk, patch, now) {
       try {

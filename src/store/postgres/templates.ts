@@ -1,15 +1,19 @@
 // Stored templates and their versions in the control schema (see core/template-model.ts).
 import type { StoredTemplate, TemplateRepo } from "../../core/template-model.ts";
 import { json } from "../sqlite/db.ts";
-import { toVersion } from "../sqlite/templates.ts";
+import { scopeOf, scopeWhere, toVersion } from "../sqlite/templates.ts";
 import { exec, one, rows, type Sql } from "./db.ts";
 
-const scopeOf = (domainId: number | null) => domainId ?? 0;
+/** scopeWhere with PostgreSQL's numbered parameters. */
+const where = (domainId: number | null, tenant: number | undefined): [string, number[]] => {
+  const [w, args] = scopeWhere(domainId, tenant);
+  return [w.replace("?", "$1"), args];
+};
 type Row = Record<string, unknown>;
 
 export function createTemplateRepo(sql: Sql): TemplateRepo {
   const toTemplate = async (r: Row, db: Sql = sql): Promise<StoredTemplate> => ({
-    pk: r.pk as number, id: r.id as string, domainId: (r.domain_id as number | null) ?? null, name: r.name as string,
+    pk: r.pk as number, id: r.id as string, domainId: (r.domain_id as number | null) ?? null, tenantId: Number(r.tenant_id ?? 0), name: r.name as string,
     description: r.description as string, generation: r.generation as StoredTemplate["generation"], extra: json(r.extra, {}),
     createdAt: r.created_at as number, updatedAt: r.updated_at as number,
     versions: (await rows(db, "SELECT * FROM template_versions WHERE template_pk = $1 ORDER BY created_at, seq", [r.pk as number])).map(toVersion),
@@ -17,17 +21,19 @@ export function createTemplateRepo(sql: Sql): TemplateRepo {
   const touch = (db: Sql, at: number, pk: number) => exec(db, "UPDATE templates SET updated_at = $1 WHERE pk = $2", [at, pk]);
   return {
     async insertTemplate(t) {
-      const r = await one(sql, `INSERT INTO templates (id, scope, domain_id, name, description, generation, extra, created_at, updated_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (scope, id) DO NOTHING RETURNING *`,
-        [t.id, scopeOf(t.domainId), t.domainId, t.name, t.description, t.generation, JSON.stringify(t.extra), t.createdAt, t.updatedAt]);
+      const r = await one(sql, `INSERT INTO templates (id, scope, domain_id, tenant_id, name, description, generation, extra, created_at, updated_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (scope, id) DO NOTHING RETURNING *`,
+        [t.id, scopeOf(t.domainId, t.tenantId), t.domainId, t.tenantId, t.name, t.description, t.generation, JSON.stringify(t.extra), t.createdAt, t.updatedAt]);
       return r ? toTemplate(r) : null;
     },
-    async getTemplate(domainId, id) {
-      const r = await one(sql, "SELECT * FROM templates WHERE scope = $1 AND id = $2", [scopeOf(domainId), id]);
+    async getTemplate(domainId, id, tenant) {
+      const [w, args] = where(domainId, tenant);
+      const r = await one(sql, `SELECT * FROM templates WHERE ${w} AND id = $${args.length + 1} ORDER BY tenant_id LIMIT 1`, [...args, id]);
       return r ? toTemplate(r) : null;
     },
-    async listTemplates(domainId) {
-      return Promise.all((await rows(sql, "SELECT * FROM templates WHERE scope = $1 ORDER BY created_at, pk", [scopeOf(domainId)])).map((r) => toTemplate(r)));
+    async listTemplates(domainId, tenant) {
+      const [w, args] = where(domainId, tenant);
+      return Promise.all((await rows(sql, `SELECT * FROM templates WHERE ${w} ORDER BY created_at, pk`, args)).map((r) => toTemplate(r)));
     },
     async updateTemplate(pk, patch, now) {
       await exec(sql, `UPDATE templates SET name = COALESCE($1, name), description = COALESCE($2, description),

@@ -4,7 +4,11 @@ import type { ListMember, ListRepo, StoredList } from "../../core/list-model.ts"
 import { bool, json } from "./db.ts";
 
 type Row = Record<string, unknown>;
-const scopeOf = (domainId: number | null) => domainId ?? 0;
+// The unique key's scope: the domain, or minus the tenant for account-wide rows (migrations-tenscope.ts).
+const scopeOf = (domainId: number | null, tenant = 0) => domainId ?? -tenant;
+/** A row in `domainIds` (undefined: any; null: account-wide) and of `tenant` (undefined: any). */
+export const inScope = (r: Record<string, unknown>, domainIds: (number | null)[] | undefined, tenant: number | undefined) =>
+  (!domainIds || domainIds.includes((r.domain_id as number | null) ?? null)) && (tenant === undefined || Number(r.tenant_id ?? 0) === tenant);
 
 export const toMember = (r: Row): ListMember => ({
   address: r.address as string, name: r.name as string, vars: json(r.vars, {}), subscribed: bool(r.subscribed), extra: json(r.extra, {}),
@@ -14,7 +18,7 @@ export function createListRepo(db: Database): ListRepo {
   const count = db.query("SELECT COUNT(*) AS n FROM list_members WHERE list_pk = ?");
   const toList = (r: Row): StoredList => ({
     pk: r.pk as number, kind: r.kind as StoredList["kind"], id: r.id as string, domainId: (r.domain_id as number | null) ?? null,
-    name: r.name as string, description: r.description as string, extra: json(r.extra, {}),
+    tenantId: Number(r.tenant_id ?? 0), name: r.name as string, description: r.description as string, extra: json(r.extra, {}),
     createdAt: r.created_at as number, updatedAt: r.updated_at as number, memberCount: (count.get(r.pk as number) as { n: number }).n,
   });
   const nextSeq = db.query("SELECT COALESCE(MAX(seq), 0) + 1 AS s FROM list_members WHERE list_pk = ?");
@@ -28,19 +32,18 @@ export function createListRepo(db: Database): ListRepo {
   };
   return {
     async insertList(l) {
-      const r = db.query(`INSERT INTO lists (kind, id, scope, domain_id, name, description, extra, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (kind, scope, id) DO NOTHING RETURNING *`)
-        .get(l.kind, l.id, scopeOf(l.domainId), l.domainId, l.name, l.description, JSON.stringify(l.extra), l.createdAt, l.updatedAt) as Row | null;
+      const r = db.query(`INSERT INTO lists (kind, id, scope, domain_id, tenant_id, name, description, extra, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (kind, scope, id) DO NOTHING RETURNING *`)
+        .get(l.kind, l.id, scopeOf(l.domainId, l.tenantId), l.domainId, l.tenantId, l.name, l.description, JSON.stringify(l.extra), l.createdAt, l.updatedAt) as Row | null;
       return r ? toList(r) : null;
     },
-    async getList(kind, domainId, id) {
-      const r = db.query("SELECT * FROM lists WHERE kind = ? AND scope = ? AND id = ?").get(kind, scopeOf(domainId), id) as Row | null;
+    async getList(kind, domainId, id, tenant) {
+      const r = db.query("SELECT * FROM lists WHERE kind = ? AND scope = ? AND id = ?").get(kind, scopeOf(domainId, tenant), id) as Row | null;
       return r ? toList(r) : null;
     },
-    async listLists(kind, domainIds) {
+    async listLists(kind, domainIds, tenant) {
       const rows = db.query("SELECT * FROM lists WHERE kind = ? ORDER BY created_at, pk").all(kind) as Row[];
-      const scopes = domainIds && new Set(domainIds.map(scopeOf));
-      return rows.filter((r) => !scopes || scopes.has(r.scope as number)).map(toList);
+      return rows.filter((r) => inScope(r, domainIds, tenant)).map(toList);
     },
     async updateList(pk, patch, now) {
       try {

@@ -4,7 +4,13 @@ import type { StoredTemplate, TemplateRepo, TemplateVersion } from "../../core/t
 import { bool, json } from "./db.ts";
 
 type Row = Record<string, unknown>;
-const scopeOf = (domainId: number | null) => domainId ?? 0;
+// The unique key's scope: the domain, or minus the tenant for account-wide rows (migrations-tenscope.ts).
+export const scopeOf = (domainId: number | null, tenant = 0) => domainId ?? -tenant;
+/** The rows of a domain, of one tenant's account, or (tenant undefined) of every tenant's account. */
+export function scopeWhere(domainId: number | null, tenant: number | undefined): [string, number[]] {
+  if (domainId !== null) return ["scope = ?", [domainId]];
+  return tenant === undefined ? ["domain_id IS NULL", []] : ["scope = ?", [-tenant]];
+}
 const opt = (v: unknown) => (typeof v === "string" ? v : undefined);
 
 export const toVersion = (r: Row): TemplateVersion => ({
@@ -15,7 +21,7 @@ export const toVersion = (r: Row): TemplateVersion => ({
 export function createTemplateRepo(db: Database): TemplateRepo {
   const versionsOf = db.query("SELECT * FROM template_versions WHERE template_pk = ? ORDER BY created_at, rowid");
   const toTemplate = (r: Row): StoredTemplate => ({
-    pk: r.pk as number, id: r.id as string, domainId: (r.domain_id as number | null) ?? null, name: r.name as string,
+    pk: r.pk as number, id: r.id as string, domainId: (r.domain_id as number | null) ?? null, tenantId: Number(r.tenant_id ?? 0), name: r.name as string,
     description: r.description as string, generation: r.generation as StoredTemplate["generation"], extra: json(r.extra, {}),
     createdAt: r.created_at as number, updatedAt: r.updated_at as number,
     versions: (versionsOf.all(r.pk as number) as Row[]).map(toVersion),
@@ -23,17 +29,19 @@ export function createTemplateRepo(db: Database): TemplateRepo {
   const touch = db.query("UPDATE templates SET updated_at = ? WHERE pk = ?");
   return {
     async insertTemplate(t) {
-      const r = db.query(`INSERT INTO templates (id, scope, domain_id, name, description, generation, extra, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, id) DO NOTHING RETURNING *`)
-        .get(t.id, scopeOf(t.domainId), t.domainId, t.name, t.description, t.generation, JSON.stringify(t.extra), t.createdAt, t.updatedAt) as Row | null;
+      const r = db.query(`INSERT INTO templates (id, scope, domain_id, tenant_id, name, description, generation, extra, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, id) DO NOTHING RETURNING *`)
+        .get(t.id, scopeOf(t.domainId, t.tenantId), t.domainId, t.tenantId, t.name, t.description, t.generation, JSON.stringify(t.extra), t.createdAt, t.updatedAt) as Row | null;
       return r ? toTemplate(r) : null;
     },
-    async getTemplate(domainId, id) {
-      const r = db.query("SELECT * FROM templates WHERE scope = ? AND id = ?").get(scopeOf(domainId), id) as Row | null;
+    async getTemplate(domainId, id, tenant) {
+      const [where, args] = scopeWhere(domainId, tenant);
+      const r = db.query(`SELECT * FROM templates WHERE ${where} AND id = ? ORDER BY tenant_id LIMIT 1`).get(...args, id) as Row | null;
       return r ? toTemplate(r) : null;
     },
-    async listTemplates(domainId) {
-      return (db.query("SELECT * FROM templates WHERE scope = ? ORDER BY created_at, pk").all(scopeOf(domainId)) as Row[]).map(toTemplate);
+    async listTemplates(domainId, tenant) {
+      const [where, args] = scopeWhere(domainId, tenant);
+      return (db.query(`SELECT * FROM templates WHERE ${where} ORDER BY created_at, pk`).all(...args) as Row[]).map(toTemplate);
     },
     async updateTemplate(pk, patch, now) {
       db.query(`UPDATE templates SET name = COALESCE(?, name), description = COALESCE(?, description),

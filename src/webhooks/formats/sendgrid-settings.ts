@@ -1,6 +1,6 @@
 // SendGrid's Event Webhook settings (GET/PATCH /v3/user/webhooks/event/settings, and the CLI):
-// one SendGrid-format target per domain (or account-wide for an account key) that receives the
-// domain's events without any callback_url. The event switches are SendGrid's own names, kept
+// one SendGrid-format target per domain (or account-wide for an account key, one per tenant: the
+// acting tenant's, docs/tenants.md) that receives the domain's events without any callback_url. The event switches are SendGrid's own names, kept
 // in the target's extra.types; `enabled` is the target's extra.active.
 import type { WebhookService } from "../../core/webhooks.ts";
 import type { WebhookTarget } from "../../core/store-port.ts";
@@ -47,23 +47,29 @@ function extraOf(s: EventWebhookSettings): Record<string, unknown> {
   };
 }
 
-/** Reads and writes the Event Webhook of `domainId` (null: account-wide). */
+/** Whose Event Webhook: a domain's (domainId), or (null) the account-wide one of tenant `tenantId`. */
+export interface SettingsScope { domainId: number | null; tenantId: number }
+
+/** Reads and writes the Event Webhook of a domain or of a tenant's account. */
 export function createEventWebhookSettings(deps: { webhooks: WebhookService; onChange?: () => void }) {
-  async function find(domainId: number | null): Promise<WebhookTarget | null> {
-    return (await deps.webhooks.list(domainId)).find((t) => isSettingsTarget(t, domainId)) ?? null;
+  async function find({ domainId, tenantId }: SettingsScope): Promise<WebhookTarget | null> {
+    // A domain's targets are the domain's whoever made them; account-wide ones only the tenant's own.
+    const targets = await deps.webhooks.list(domainId, domainId === null ? tenantId : undefined);
+    return targets.find((t) => isSettingsTarget(t, domainId)) ?? null;
   }
   return {
     find,
-    async get(domainId: number | null): Promise<{ id: string | null; settings: EventWebhookSettings }> {
-      const t = await find(domainId);
+    async get(scope: SettingsScope): Promise<{ id: string | null; settings: EventWebhookSettings }> {
+      const t = await find(scope);
       return { id: t?.id ?? null, settings: settingsOf(t) };
     },
     /**
      * Applies `patch`; a webhook with no URL yet is kept only once it has one (SendGrid's settings
      * exist before a URL is set: without one they read back as the defaults).
      */
-    async update(domainId: number | null, patch: SettingsPatch): Promise<{ id: string | null; settings: EventWebhookSettings }> {
-      const t = await find(domainId);
+    async update(scope: SettingsScope, patch: SettingsPatch): Promise<{ id: string | null; settings: EventWebhookSettings }> {
+      const { domainId, tenantId } = scope;
+      const t = await find(scope);
       const next: EventWebhookSettings = { ...settingsOf(t), ...patch };
       if (!next.url) {
         if (t) await deps.webhooks.remove(t.id);
@@ -71,7 +77,7 @@ export function createEventWebhookSettings(deps: { webhooks: WebhookService; onC
         return { id: null, settings: { ...next, url: "" } };
       }
       const saved = t ? await deps.webhooks.update({ ...t, url: next.url, extra: extraOf(next) })
-        : await deps.webhooks.create({ domainId, events: [], url: next.url, format: "sendgrid", extra: extraOf(next) });
+        : await deps.webhooks.create({ domainId, events: [], url: next.url, format: "sendgrid", extra: extraOf(next), ...(tenantId ? { tenantId } : {}) });
       deps.onChange?.();
       return { id: saved.id, settings: settingsOf(saved) };
     },
