@@ -4,7 +4,7 @@
 // the month's mail. A tenant without a limit is not counted; setting a limit seeds the month's
 // counter from its domains' sends so far (one scan, when the limit is set, not per send).
 import type { Store } from "./store-port.ts";
-import type { Tenant, TenantService } from "./tenants.ts";
+import { createTenantService, type Tenant, type TenantService } from "./tenants.ts";
 import type { AuditWriter } from "./audit.ts";
 import { AppError, invalid } from "./errors.ts";
 import { windowStart } from "./limits.ts";
@@ -74,3 +74,9 @@ export function createTenantQuota(deps: TenantQuotaDeps) {
 }
 
 export type TenantQuota = ReturnType<typeof createTenantQuota>;
+
+/** The tenant service and its monthly limits, built together (app.ts). */
+export function createTenancy(deps: Omit<TenantQuotaDeps, "tenants"> & { hasPool?: (name: string) => boolean }) {
+  const tenants = createTenantService({ store: deps.store.control, now: deps.now, audit: deps.audit, hasPool: deps.hasPool });
+  return { tenants, tenantQuota: createTenantQuota({ ...deps, tenants }) };
+}
