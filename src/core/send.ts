@@ -4,6 +4,7 @@
 import type { Address, Domain, MessageEvent, SuppressingList, Principal, SendEnvelope, SendRequest, SendResult } from "./model.ts";
 import { mayWrite, PRIMARY_TENANT, type Tenant } from "./tenants.ts";
 import { takeMonthlySends } from "./tenant-quota.ts";
+import { sendsFor } from "./permissions.ts";
 import type { MessageExtra, StoredAttachment, StoredMessage, StoredRecipient, Store, Suppression, ZoneStore } from "./store-port.ts";
 import { AppError, forbidden, invalidMany, notFound, type Issue } from "./errors.ts";
 import { checkHeaders, customMessageId, hasLineBreak, headerValue, senderAddress, withoutHeader } from "./headers.ts";
@@ -39,6 +40,8 @@ export function createSendService(deps: SendDeps) {
     const domain = await store.control.getDomain(name);
     if (!domain) throw notFound(`domain ${name} not found`);
     if (principal.kind === "domain" && principal.domain?.id !== domain.id) throw forbidden(`this key may not send for ${name}`);
+    // Acting for a tenant, a key sends for that tenant's domains only: another tenant's is as unknown as none.
+    if (!sendsFor(principal, domain)) throw notFound(`domain ${name} not found`);
     if (domain.state !== "active") throw inactive(domain);
     // A suspended (or terminated) tenant sends nothing, whichever way its mail comes (API, SMTP, CLI).
     const tenant = await store.control.getTenant({ id: domain.tenantId ?? PRIMARY_TENANT });

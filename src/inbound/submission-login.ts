@@ -4,10 +4,9 @@
 //   API key as the password, acting for the key's own tenant, or `SMTP_Injection:X-MSYS-SUBACCOUNT=N`
 //   acting for tenant N under the same rule as the X-MSYS-SUBACCOUNT header (only a primary account
 //   key may name another tenant: core/permissions.ts actFor). The key must hold the send right; each
-//   message then sends for its From domain, which must be the acting tenant's.
+//   message then sends for its From domain, which the send service holds to the acting tenant's.
 import type { Domain, Principal } from "../core/model.ts";
 import { ACCOUNT_ID } from "../core/account.ts";
-import { PRIMARY_TENANT } from "../core/tenants.ts";
 import { AppError, notFound } from "../core/errors.ts";
 
 /** An authenticated SMTP session's sender: the principal, and the domain a credential is bound to (null: each message's From domain). */
@@ -46,12 +45,11 @@ export function createSubmissionLogin(deps: SubmissionLoginDeps) {
 
 /**
  * The domain a message of `who` sends for: a credential's own, else the one its From address
- * belongs to, which must be the acting tenant's (another tenant's domain is as unknown as none).
+ * belongs to (the send service refuses it unless it is the acting tenant's).
  */
 export async function submissionDomain(who: Submitter, fromEmail: string, forSender: (email: string) => Promise<Domain | null>): Promise<Domain> {
   if (who.domain) return who.domain;
   const domain = await forSender(fromEmail);
-  const tenant = who.principal.tenant ?? PRIMARY_TENANT;
-  if (!domain || (domain.tenantId ?? PRIMARY_TENANT) !== tenant) throw notFound(`no sending domain of this account for ${fromEmail || "an empty From"}`);
+  if (!domain) throw notFound(`no sending domain for ${fromEmail || "an empty From"}`);
   return domain;
 }
