@@ -58,3 +58,15 @@ test("refusals: a bad limit is Mailgun's 400, an unknown subaccount 404, a tenan
   expect((await fail(own.subaccounts.setMonthlySendingLimit("1", 1000))).status).toBe(403);
   expect((await fail(own.subaccounts.getMonthlySendingLimit("1"))).status).toBe(403);
 });
+
+test("the account's own limit (/v5/accounts/limit/custom/monthly) is the primary's", async () => {
+  const put = await h.call("PUT", "/v5/accounts/limit/custom/monthly?limit=1000");
+  expect([put.status, await jsonOf(put)]).toEqual([200, { success: true }]);
+  const got = await h.call("GET", "/v5/accounts/limit/custom/monthly");
+  expect(await jsonOf(got)).toEqual({ limit: 1000, current: expect.any(Number), period: "1m" });
+  expect((await h.t.app.tenantQuota.usage(0)).limit).toBe(1000);
+  // Acting for a subaccount, the account routes are refused: a tenant never lifts its own limit.
+  expect((await h.call("PUT", "/v5/accounts/limit/custom/monthly?limit=5", { headers: { "X-Mailgun-On-Behalf-Of": "1" } })).status).toBe(403);
+  expect((await h.call("DELETE", "/v5/accounts/limit/custom/monthly")).status).toBe(200);
+  expect((await h.call("GET", "/v5/accounts/limit/custom/monthly")).status).toBe(404);
+});
