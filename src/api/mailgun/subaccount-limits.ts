@@ -27,9 +27,10 @@ export function subaccountLimitRoutes(deps: Deps) {
   const read: Permission = { right: "account.read", keys: "account", primary: true };
   const manage: Permission = { right: "account.manage", keys: "account", primary: true };
   const get = async (tenant: number) => {
+    // Without a limit there is nothing to show (and no month's messages to count).
+    if ((await deps.tenants.require(tenant)).monthlyLimit === undefined) throw notFound("No custom sending limit is set");
     const usage = await deps.tenantQuota.usage(tenant);
-    if (usage.limit === null) throw notFound("No custom sending limit is set");
-    return json(200, { limit: usage.limit, current: usage.used, period: "1m" });
+    return json(200, { limit: usage.limit!, current: usage.used, period: "1m" });
   };
   const put = async (tenant: number, request: Request) => {
     const text = (await readForm(request)).get("limit")?.trim() ?? "";
