@@ -60,7 +60,8 @@ import { createNativeSurface } from "./api/native/routes.ts";
 import { createConsoleSurface } from "./api/console/routes.ts";
 import { createSessionService } from "./core/sessions.ts";
 import { createTeam } from "./core/team/index.ts";
-import { createTenantService } from "./core/tenants.ts";
+import { createTenancy } from "./core/tenant-quota.ts";
+import { holdsSendRight } from "./api/grants.ts";
 import { createQueueAdmin } from "./mta/queue/admin.ts";
 import { registerDestinationMetrics } from "./mta/queue/destination-view.ts";
 import { createZoneDirectory } from "./core/zones.ts";
@@ -141,8 +142,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const disk = createDiskGuard({ now, minFree: config.storage.engine === "sqlite" && !opts.inMemory ? config.storage.min_free : 0,
     freeBytes: opts.inMemory || config.storage.engine !== "sqlite" ? () => null : freeSpaceOf(config.storage.data_dir) });
   const sender = guardSends(createSendService({
-    store, recorder, now, hostname: mtaHostname, lifetimeMs: config.mta.max_queue_lifetime, maxMessageBytes: config.smtp.max_message_size,
-    egress: egress.directory,
+    store, recorder, now, hostname: mtaHostname, lifetimeMs: config.mta.max_queue_lifetime, maxMessageBytes: config.smtp.max_message_size, egress: egress.directory,
   }), disk);
   let stopping = false;
 
@@ -181,7 +181,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
     sendBatches: createSendBatchService({ store, now, audit }), webhooks, activity, validator, codec, now,
     webhookSigningKey: account.webhookSigningKey, templates: templateFiles, detector, resolver,
     outbound: events.outbound, eventWebhookPublicKey: events.publicKey, inboundRules, bots: createBotApi({ detector, verdicts: botVerdicts, now }),
-    templateService, lists, receiverReports, egress, alerts, trackingHosts, doctor, dkimKeys, tenants: createTenantService({ store: store.control, now, audit }) };
+    templateService, lists, receiverReports, egress, alerts, trackingHosts, doctor, dkimKeys, ...createTenancy({ store, now, audit, hasPool: egressDirectory.hasPool }) };
 
   const interactions = createInteractionRecorder({ store, recorder, detector, now });
   const tlsReporter = createTlsReporting({ config, store, resolver, now, log: log.child("tls-rpt"), sender, counter: mta.tlsSessions, hostname: mtaHostname });
@@ -217,7 +217,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   });
 
   const inbound = createInboundListener({ config, store, hostname: mtaHostname, secret, now, log: log.child("inbound"), disk,
-    certificates: tls?.provider, stopping: () => stopping, authenticate: access.authenticateSmtp, sender, recorder,
+    certificates: tls?.provider, stopping: () => stopping, access, maySend: holdsSendRight, forSender: domains.forSender, sender, recorder,
     getDomain: domains.get, interactions, receiverReports, inbound: inboundMail.listener, zones: zoneDirectory });
 
   // What looks after the mail out there on timers: started after delivery, stopped first.
@@ -227,7 +227,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   return {
     config, store, log, now, resolver, metrics, access, audit, team, domains, sender, mta, http, surfaces, mtaHostname, codec, newAccountKey,
     suppressions, webhooks, activity, validator, events, detector, recorder, inboundMail, inboundRules, nodes, receiverReports, retention, egress,
-    tls, secret, alerts, trackingHosts, doctor, dkimKeys, tenants: surfaceDeps.tenants, tlsReporter, // tlsReporter: null unless [mta] tls_reports
+    tls, secret, alerts, trackingHosts, doctor, dkimKeys, tenants: surfaceDeps.tenants, tenantQuota: surfaceDeps.tenantQuota, tlsReporter, // tlsReporter: null unless [mta] tls_reports
     /** Starts the HTTP listener, the delivery scheduler and (as they are built) inbound SMTP and webhooks. */
     async start(): Promise<Record<string, string>> {
       // One process per node id: a starting node takes back its own claims at once (scheduler.start).

@@ -28,6 +28,7 @@ import type { AuditLog } from "../core/audit.ts";
 import type { Doctor } from "../doctor/index.ts";
 import type { DkimRotation } from "../core/dkim-rotation.ts";
 import type { TenantService } from "../core/tenants.ts";
+import type { TenantQuota } from "../core/tenant-quota.ts";
 
 export interface SurfaceDeps {
   config: Config;
@@ -80,4 +81,6 @@ export interface SurfaceDeps {
   dkimKeys: DkimRotation;
   /** Tenants (subaccounts, docs/tenants.md): the vendors' subaccount APIs drive these. */
   tenants: TenantService;
+  /** Tenants' monthly message limits (Mailgun's subaccount limit routes). */
+  tenantQuota: TenantQuota;
 }

@@ -82,6 +82,13 @@ export const seesDomain = (p: Pick<Principal, "foreignDomains">, name: string) =
 export const seesTenant = (p: Pick<Principal, "tenant" | "readAll">, tenant: number | undefined) =>
   p.readAll === true || (p.tenant ?? PRIMARY_TENANT) === (tenant ?? PRIMARY_TENANT);
 
+/**
+ * True when `p` may send for `domain`: acting for a tenant, only that tenant's domains (a principal of
+ * every tenant, `readAll`, for all); acting for none (the CLI, a domain's SMTP credential), any.
+ */
+export const sendsFor = (p: Pick<Principal, "tenant" | "readAll">, domain: Pick<Domain, "tenantId">) =>
+  p.tenant === undefined || seesTenant(p, domain.tenantId);
+
 /** A key as far as delegation cares: its kind, its domain (name) and its grants. */
 export interface KeyShape {
   kind: KeyKind;

@@ -2,7 +2,9 @@
 // addresses, limits and suppressions, then commits messages + recipients (the queue) + accepted
 // events in one transaction before it returns. A returned SendResult means durable on disk.
 import type { Address, Domain, MessageEvent, SuppressingList, Principal, SendEnvelope, SendRequest, SendResult } from "./model.ts";
-import { mayWrite } from "./tenants.ts";
+import { mayWrite, PRIMARY_TENANT, type Tenant } from "./tenants.ts";
+import { takeMonthlySends } from "./tenant-quota.ts";
+import { sendsFor } from "./permissions.ts";
 import type { MessageExtra, StoredAttachment, StoredMessage, StoredRecipient, Store, Suppression, ZoneStore } from "./store-port.ts";
 import { AppError, forbidden, invalidMany, notFound, type Issue } from "./errors.ts";
 import { checkHeaders, customMessageId, hasLineBreak, headerValue, senderAddress, withoutHeader } from "./headers.ts";
@@ -33,20 +35,23 @@ const SUPPRESSING = new Set(["bounces", "unsubscribes", "complaints"]);
 export function createSendService(deps: SendDeps) {
   const { store, now } = deps;
 
-  async function sendingDomain(principal: Principal, name: string): Promise<Domain> {
+  /** The domain `name` and its tenant (whose status and monthly limit apply to its mail). */
+  async function sendingDomain(principal: Principal, name: string): Promise<{ domain: Domain; tenant: Tenant | null }> {
     const domain = await store.control.getDomain(name);
     if (!domain) throw notFound(`domain ${name} not found`);
     if (principal.kind === "domain" && principal.domain?.id !== domain.id) throw forbidden(`this key may not send for ${name}`);
+    // Acting for a tenant, a key sends for that tenant's domains only: another tenant's is as unknown as none.
+    if (!sendsFor(principal, domain)) throw notFound(`domain ${name} not found`);
     if (domain.state !== "active") throw inactive(domain);
     // A suspended (or terminated) tenant sends nothing, whichever way its mail comes (API, SMTP, CLI).
-    const tenant = domain.tenantId ? await store.control.getTenant({ id: domain.tenantId }) : null;
+    const tenant = await store.control.getTenant({ id: domain.tenantId ?? PRIMARY_TENANT });
     if (tenant && !mayWrite(tenant)) throw forbidden(`tenant ${tenant.name} is ${tenant.status}: it cannot send`);
     // A zone served by other nodes has no data here: its mail is accepted by its own nodes (the API
     // proxies there; SMTP submission and the CLI must be pointed there).
     if (!store.zoneNames().includes(domain.zone)) {
       throw new AppError("unavailable", `domain ${name} lives in zone ${domain.zone}, which this node does not serve: send through that zone's nodes`);
     }
-    return domain;
+    return { domain, tenant };
   }
 
   async function checkLimit(domain: Domain, count: number) {
@@ -60,14 +65,14 @@ export function createSendService(deps: SendDeps) {
   return {
     /** Runs every check `send` runs, writing nothing (SendGrid sandbox mode, dry runs). */
     async check(principal: Principal, req: SendRequest): Promise<void> {
-      const domain = await sendingDomain(principal, req.domain);
+      const { domain } = await sendingDomain(principal, req.domain);
       const issues = checkRequest(req, domain);
       if (issues.length) throw invalidMany(issues);
       if (deps.egress) checkEgressChoice(req, deps.egress);
     },
     /** Accepts `req` for delivery; throws AppError for anything the caller got wrong. */
     async send(principal: Principal, req: SendRequest): Promise<SendResult> {
-      const domain = await sendingDomain(principal, req.domain);
+      const { domain, tenant } = await sendingDomain(principal, req.domain);
       const issues = checkRequest(req, domain);
       if (issues.length) throw invalidMany(issues);
       if (deps.egress) checkEgressChoice(req, deps.egress);
@@ -79,7 +84,10 @@ export function createSendService(deps: SendDeps) {
         : await suppressedMap(zone, domain.name, all, { isTransactional: Boolean(req.isTransactional), tags: req.tags ?? [], group: req.asmGroupId });
       const built = buildRows(req, domain, suppressed, at, deps);
       checkSizes(built, deps.maxMessageBytes);
-      await deps.recorder.accept(domain.zone, { messages: built.messages, recipients: built.recipients, attachments: built.attachments, events: built.events });
+      // The tenant's month is counted last, so only a failed accept has to give it back.
+      const giveBack = tenant ? await takeMonthlySends(store.control, tenant, built.messages.length, at) : null;
+      await deps.recorder.accept(domain.zone, { messages: built.messages, recipients: built.recipients, attachments: built.attachments, events: built.events })
+        .catch(async (e: unknown) => { await giveBack?.(); throw e; });
       return {
         id: built.messages[0]!.id,
         sendId: built.sendId,

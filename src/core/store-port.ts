@@ -23,6 +23,7 @@ import type { BlocklistStore } from "./blocklist-port.ts";
 import type { DkimKeyStore } from "./dkim-key-port.ts";
 import type { TlsReportStore } from "./tls-report-port.ts";
 import type { TenantStore } from "./tenants.ts";
+import type { TenantSendCounter } from "./tenant-quota-port.ts";
 
 export type * from "./records.ts";
 export type * from "./receiver-report.ts";
@@ -47,7 +48,8 @@ export interface SendControlStore {
 
 /** Account, keys, domains, credentials and webhook targets: the data every zone shares. */
 export interface ControlStore extends InboundRuleStore, SendControlStore, EgressCounterStore, AlertStore,
-  TrackingHostStore, TeamStore, AuditStore, BlocklistStore, DkimKeyStore, TlsReportStore, TenantStore {
+  TrackingHostStore, TeamStore, AuditStore, BlocklistStore, DkimKeyStore, TlsReportStore, TenantStore,
+  TenantSendCounter {
   getAccount(): Promise<Account | null>;
   createAccount(a: Account & { secret: string }): Promise<void>;
   /** The server-wide HMAC secret for VERP and tracking tokens. */

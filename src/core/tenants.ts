@@ -14,6 +14,10 @@ export interface Tenant {
   name: string;
   status: TenantStatus;
   createdAt: number;
+  /** Messages it may send per calendar month (UTC); absent: no limit (core/tenant-quota.ts). */
+  monthlyLimit?: number;
+  /** The egress pool its mail leaves through unless a message or its domain names one; absent: the default. */
+  pool?: string;
 }
 
 /** The port: tenants in the control store. Tenant 0 is made by the migration and never changes name. */
@@ -23,8 +27,11 @@ export interface TenantStore {
   getTenant(q: { id: number } | { name: string }): Promise<Tenant | null>;
   /** Every tenant, tenant 0 first, by id. */
   listTenants(): Promise<Tenant[]>;
-  updateTenant(id: number, patch: { name?: string; status?: TenantStatus }): Promise<Tenant | null>;
+  /** Changes what the patch names; `null` clears the monthly limit or the pool. */
+  updateTenant(id: number, patch: TenantPatch): Promise<Tenant | null>;
 }
+
+export interface TenantPatch { name?: string; status?: TenantStatus; monthlyLimit?: number | null; pool?: string | null }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 
@@ -35,6 +42,8 @@ export interface TenantDeps {
   store: TenantStore;
   now: () => number;
   audit?: AuditWriter;
+  /** True for a configured egress pool (core/egress/directory.ts); absent: any name is taken. */
+  hasPool?: (name: string) => boolean;
 }
 
 export function createTenantService(deps: TenantDeps) {
@@ -91,6 +100,17 @@ export function createTenantService(deps: TenantDeps) {
     },
 
     setStatus,
+
+    /** Gives the tenant an egress pool its mail leaves through (null: none, the default pool). */
+    async setPool(ref: number | string, pool: string | null): Promise<Tenant> {
+      const t = await require(ref);
+      const name = pool?.trim() || null;
+      if (name !== null && deps.hasPool && !deps.hasPool(name)) throw invalid(`unknown ip pool "${name}"`, "pool");
+      const updated = (await store.updateTenant(t.id, { pool: name }))!;
+      await deps.audit?.record("tenant.pool", name ? `${t.name} ${name}` : t.name, t.id);
+      return updated;
+    },
+
     suspend: (ref: number | string) => setStatus(ref, "suspended"),
   };
 }

@@ -13,6 +13,7 @@ import { createZoneGate } from "./zone-gate.ts";
 import { createUnsubscribeMailboxes } from "./unsubscribe-mail.ts";
 import { createReportHandler } from "./report-handler.ts";
 import { createReceiverReportMailbox } from "./reports/mailbox.ts";
+import { createSubmissionLogin, type SubmissionLoginDeps } from "./submission-login.ts";
 
 type ZoneDirectory = Parameters<typeof createZoneGate>[0]["zones"];
 type ReceiverReports = Parameters<typeof createReceiverReportMailbox>[0]["service"];
@@ -27,7 +28,10 @@ export interface InboundWiring {
   disk: DiskGuard;
   certificates?: CertificateProvider;
   stopping: () => boolean;
-  authenticate: InboundDeps["authenticate"];
+  /** SMTP AUTH: credentials and API keys (core/access.ts), and whether a key may send (its grants). */
+  access: { authenticateSmtp: SubmissionLoginDeps["credential"]; authenticate: SubmissionLoginDeps["key"] };
+  maySend: SubmissionLoginDeps["maySend"];
+  forSender: InboundDeps["forSender"];
   sender: InboundDeps["sender"];
   recorder: InboundDeps["recorder"];
   getDomain: Parameters<typeof createReportMailboxes>[0]["getDomain"];
@@ -49,7 +53,8 @@ export function createInboundListener(w: InboundWiring) {
     listen: splitHostPort(config.smtp.listen), hostname: w.hostname, allowInsecureAuth: config.smtp.allow_insecure_auth,
     tls: config.smtp.tls_cert ? { cert: config.smtp.tls_cert, key: config.smtp.tls_key } : undefined,
     certificates: w.certificates,
-    maxMessageBytes: config.smtp.max_message_size, authenticate: w.authenticate, sender: w.sender, throttle: createThrottle({ now }),
+    maxMessageBytes: config.smtp.max_message_size, sender: w.sender, forSender: w.forSender,
+    authenticate: createSubmissionLogin({ credential: w.access.authenticateSmtp, key: w.access.authenticate, maySend: w.maySend }), throttle: createThrottle({ now }),
     maxReportBytes: config.smtp.max_report_size, maxConnectionsPerIp: config.smtp.max_connections_per_ip,
     connectionsPerMinutePerIp: config.smtp.connections_per_minute_per_ip, now,
     reports: createReportHandler({ store, secret, now }), log: w.log,

@@ -1,15 +1,14 @@
 // The inbound SMTP listener (smtp-server): DSNs and ARF complaints addressed to our return paths,
-// and authenticated submission with a domain's SMTP credentials. Everything else is refused:
+// and authenticated submission (a domain's SMTP credentials, or an API key: submission-login.ts). Everything else is refused:
 // postern is never an open relay.
 import { SMTPServer, type SMTPServerAuthentication, type SMTPServerSession } from "smtp-server";
 import { readFileSync } from "node:fs";
 import type { Socket } from "node:net";
 import PostalMime from "postal-mime";
-import type { Domain, Principal } from "../core/model.ts";
+import type { Domain } from "../core/model.ts";
 import type { SendService } from "../core/send.ts";
 import type { Logger } from "../log.ts";
 import { AppError } from "../core/errors.ts";
-import { ACCOUNT_ID } from "../core/account.ts";
 import { parseAddress } from "../core/address/address.ts";
 import { inspectDataLineEndings } from "./smuggling.ts";
 import { answerAfterHalfClose } from "./half-close.ts";
@@ -23,6 +22,7 @@ import { createRateLimiter } from "../core/rate-limit.ts";
 import type { UnsubscribeMailboxes } from "./unsubscribe-mail.ts";
 import type { ReceiverReportMailbox } from "./reports/mailbox.ts";
 import { isDiskFull, type DiskGuard } from "../core/disk-guard.ts";
+import { submissionDomain, type Submitter } from "./submission-login.ts";
 
 export interface InboundDeps {
   listen: [string, number];
@@ -32,7 +32,10 @@ export interface InboundDeps {
   /** The shared certificate ([tls]) when `tls` is not given: STARTTLS is offered once it has one. */
   certificates?: { current(): { cert: string; key: string } | null; onChange(fn: (pair: { cert: string; key: string }) => void): void };
   maxMessageBytes: number;
-  authenticate: (user: string, password: string) => Promise<Domain | null>;
+  /** SMTP AUTH (submission-login.ts): the submitter, or null to refuse with 535. */
+  authenticate: (user: string, password: string) => Promise<Submitter | null>;
+  /** The domain a From address sends for (core/domains.ts forSender), for logins bound to no domain. */
+  forSender: (email: string) => Promise<Domain | null>;
   sender: SendService;
   reports: ReportHandler;
   /** Writes a report's outcome (events, status changes and the suppressions they imply). */
@@ -167,13 +170,13 @@ export function createInboundServer(deps: InboundDeps) {
     const login = (auth.username ?? "").toLowerCase();
     const subjects = [`ip:${session.remoteAddress}`, `login:${login}`];
     if (deps.throttle.lockedFor(subjects) > 0) throw smtpError(454, "4.7.0 too many failed authentications, try again later");
-    const domain = await deps.authenticate(auth.username ?? "", auth.password ?? "");
-    if (!domain) {
+    const submitter = await deps.authenticate(auth.username ?? "", auth.password ?? "");
+    if (!submitter) {
       await Bun.sleep(deps.throttle.fail(subjects));
       throw smtpError(535, "5.7.8 authentication credentials invalid");
     }
     deps.throttle.succeed(`login:${login}`);
-    return { domain };
+    return submitter;
   }
 
   async function onRcptTo(address: string, session: Session) {
@@ -192,8 +195,8 @@ export function createInboundServer(deps: InboundDeps) {
   async function onData(raw: Buffer, session: Session): Promise<string> {
     const finding = inspectDataLineEndings(raw);
     if (finding) throw smtpError(554, `5.5.2 ${finding.reason} refused (RFC 5321 §2.3.8)`);
-    const user = session.user as { domain: Domain } | undefined;
-    if (user) return submit(raw, session, user.domain);
+    const user = session.user as Submitter | undefined;
+    if (user) return submit(raw, session, user);
     return report(raw, session);
   }
 
@@ -217,13 +220,13 @@ export function createInboundServer(deps: InboundDeps) {
     return "2.0.0 report received";
   }
 
-  async function submit(raw: Buffer, session: Session, domain: Domain): Promise<string> {
+  async function submit(raw: Buffer, session: Session, who: Submitter): Promise<string> {
     const parsed = await PostalMime.parse(raw, { attachmentEncoding: "arraybuffer" });
     const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
     const from = parseAddress(parsed.from?.address ?? mailFrom);
-    const principal: Principal = { accountId: ACCOUNT_ID, keyId: "smtp", kind: "domain", domain, grants: [] };
     try {
-      const r = await deps.sender.send(principal, {
+      const domain = await submissionDomain(who, from?.email ?? "", deps.forSender);
+      const r = await deps.sender.send(who.principal, {
         domain: domain.name, source: "smtp", from: { email: from?.email ?? "" },
         envelopes: [{ to: session.envelope.rcptTo.map((a) => ({ email: a.address })), subject: parsed.subject ?? "", raw }],
       });

@@ -22,6 +22,7 @@ import { createDestinationTable } from "./queue/destinations.ts";
 import { shapingFrom } from "./shaping/setup.ts";
 import { createEgressSelector } from "./egress/selector.ts";
 import type { EgressDirectory } from "../core/egress/directory.ts";
+import { withTenantPool } from "../core/tenant-pool.ts";
 
 const KEY_CACHE_MS = 60_000;
 
@@ -74,7 +75,8 @@ export function createMta(deps: MtaDeps) {
     resolver: deps.resolver, routes: config.mta.routes, pool, builder,
     tlsPolicy: createTlsPolicy({ resolver: deps.resolver, now, dane: { active: dane.active, forHost: dnssec.forHost } }), now, log: deps.log,
     verp: { secret: deps.secret, bounceDomain: config.mta.bounce_domain },
-    domainOf: (name) => store.control.getDomain(name),
+    // The domain's pool, else its tenant's (core/tenant-pool.ts).
+    domainOf: withTenantPool((name) => store.control.getDomain(name), store.control, now),
     holdOf: createHoldCheck({ store, now, domainOf: (name) => store.control.getDomain(name) }),
     callersWaiting: deps.requestLoad?.busy, egress, ...(tlsSessions ? { onTlsSession: tlsSessions.record } : {}),
   });

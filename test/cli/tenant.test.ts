@@ -53,3 +53,33 @@ test("add, list, set, suspend; domain add --tenant; refusals; the audit log name
     expect(of("domain.add")).toEqual([["main.test", 0, "cli"], ["acme.test", 1, "cli"]]);
   } finally { await app.stop(); }
 });
+
+test("set --monthly-limit and --pool: shown, cleared with none; a pool must be configured and a limit a whole number; audited", async () => {
+  const pooled = join(dir, "pooled.toml");
+  writeFileSync(pooled, `[storage]\ndata_dir = "${join(dir, "pooled")}"\n[mta]\nhostname = "mta.test"\n`
+    + `[mta.egress.ip2]\nsource_address = "127.0.0.2"\n[mta.pools.bulk]\nsources = ["ip2"]\n`);
+  const run = (args: string[]) => {
+    const r = Bun.spawnSync(["bun", MAIN, "--config", pooled, ...args], { cwd: dir, stdin: "ignore", env: { ...process.env, POSTERN_CONFIG: "", SUDO_USER: "ops" } });
+    return { code: r.exitCode, out: r.stdout.toString(), err: r.stderr.toString() };
+  };
+  expect(run(["tenant", "add", "acme"]).code).toBe(0);
+  expect(JSON.parse(run(["--json", "tenant", "set", "acme", "--monthly-limit", "500", "--pool", "bulk"]).out))
+    .toMatchObject({ id: 1, name: "acme", monthly_limit: 500, pool: "bulk" });
+  expect(run(["tenant", "set", "acme", "--monthly-limit", "20"]).out).toMatch(/tenant 1 \(acme\): active, 20 messages a month, pool bulk/);
+  const noPool = run(["tenant", "set", "acme", "--pool", "warm"]);
+  expect([noPool.code, noPool.err]).toEqual([1, expect.stringMatching(/unknown ip pool "warm"/)]);
+  const badLimit = run(["tenant", "set", "acme", "--monthly-limit", "-3"]);
+  expect([badLimit.code, badLimit.err]).toEqual([1, expect.stringMatching(/whole number/)]);
+  const cleared = JSON.parse(run(["--json", "tenant", "set", "acme", "--monthly-limit", "none", "--pool", "none"]).out);
+  expect(cleared).toEqual({ id: 1, name: "acme", status: "active", created_at: expect.any(String) });
+  // The list keeps the contract's shape.
+  expect(JSON.parse(run(["--json", "tenant", "list"]).out).tenants[1]).toEqual({ id: 1, name: "acme", status: "active" });
+
+  const app = await createApp(loadConfig({ file: pooled, env: {} }), { log: createLogger({ level: "silent" }) });
+  try {
+    const audit = await app.audit.list({ limit: 20 });
+    const of = (action: string) => audit.items.filter((e) => e.action === action).map((e) => [e.target, e.tenant]).reverse();
+    expect(of("tenant.limit")).toEqual([["acme 500", 1], ["acme 20", 1], ["acme", 1]]);
+    expect(of("tenant.pool")).toEqual([["acme bulk", 1], ["acme", 1]]);
+  } finally { await app.stop(); }
+});

@@ -218,4 +218,21 @@ describe("tenants", () => {
     await store.control.updateTenant(t.id, { status: "active" });
     expect((await sender.send(principal, req)).accepted).toBe(1);
   });
+
+  test("acting for a tenant, a key sends for that tenant's domains only; acting for none (CLI), for any", async () => {
+    const { store, sender, principal } = await setupCore();
+    const t = await store.control.insertTenant({ name: "acme", status: "active", createdAt: NOW });
+    await store.control.insertDomain({ name: "acme.test", zone: "us", wildcard: false, dkimSelector: "s1", keys: [], validation: true, botDetection: true,
+      openTracking: false, clickTracking: false, unsubscribeTracking: false, inbound: false, limitMax: 0, limitWindow: "month", tenantId: t.id }, NOW);
+    await store.control.updateDomain("acme.test", { state: "active" }, NOW);
+    const acme = { ...request(["r@x.test"]), domain: "acme.test", from: { email: "a@acme.test" } };
+    const primary = request(["r@x.test"]);
+    await expect(sender.send({ ...principal, tenant: t.id }, primary)).rejects.toThrow(/domain a.test not found/);
+    await expect(sender.send({ ...principal, tenant: 0 }, acme)).rejects.toThrow(/domain acme.test not found/);
+    expect((await sender.send({ ...principal, tenant: t.id }, acme)).accepted).toBe(1);
+    expect((await sender.send({ ...principal, tenant: 0 }, primary)).accepted).toBe(1);
+    // A principal of every tenant (a console user of all tenants) and the CLI act for no one tenant.
+    expect((await sender.send({ ...principal, tenant: 0, readAll: true }, acme)).accepted).toBe(1);
+    expect((await sender.send(principal, acme)).accepted).toBe(1);
+  });
 });

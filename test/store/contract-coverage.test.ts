@@ -13,7 +13,8 @@ const PORT_FILES = ["src/core/store-port.ts", "src/core/template-model.ts", "src
   "src/core/team/store-port.ts", "src/core/audit-port.ts",
   "src/core/blocklist-port.ts",
   "src/core/tls-report-port.ts",
-  "src/core/tenants.ts"];
+  "src/core/tenants.ts",
+  "src/core/tenant-quota-port.ts"];
 
 test("every port method is exercised by the store contract", () => {
   const methods = new Set<string>(["zone", "zoneNames"]);

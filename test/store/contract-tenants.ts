@@ -72,4 +72,36 @@ export function tenantsContract(open: Open) {
     expect((await c.listWebhooks(d1.id, 0)).map((w) => w.id)).toEqual([]);
     await store.close();
   });
+
+  test("a tenant's monthly limit and pool are set and cleared; the month counters take within a bound, give back, and are set", async () => {
+    const store = await open();
+    const c = store.control;
+    const a = await c.insertTenant({ name: "acme", status: "active", createdAt: NOW });
+    expect(await c.updateTenant(a.id, { monthlyLimit: 5, pool: "bulk" })).toEqual({ ...a, monthlyLimit: 5, pool: "bulk" });
+    expect(await c.updateTenant(a.id, { status: "suspended" })).toEqual({ ...a, status: "suspended", monthlyLimit: 5, pool: "bulk" });
+    expect(await c.updateTenant(a.id, { monthlyLimit: 0 })).toMatchObject({ monthlyLimit: 0 });
+    expect(await c.updateTenant(a.id, { monthlyLimit: null, pool: null })).toEqual({ ...a, status: "suspended" });
+    expect(await c.getTenant({ id: a.id })).toEqual({ ...a, status: "suspended" });
+    expect(await c.updateTenant(a.id, {})).toEqual({ ...a, status: "suspended" });
+    const month = Date.UTC(2027, 0, 1);
+    expect(await c.tenantSends(a.id, month)).toBe(0);
+    expect(await c.takeTenantSends(a.id, month, 4, 5)).toBe(true);
+    expect(await c.takeTenantSends(a.id, month, 2, 5)).toBe(false);
+    expect(await c.takeTenantSends(a.id, month, 1, 5)).toBe(true);
+    expect(await c.takeTenantSends(a.id, month, 1, 5)).toBe(false);
+    expect(await c.tenantSends(a.id, month)).toBe(5);
+    expect(await c.takeTenantSends(a.id, month, -2, null)).toBe(true);
+    expect(await c.tenantSends(a.id, month)).toBe(3);
+    // A first take larger than the bound adds nothing; another month and another tenant count apart.
+    expect(await c.takeTenantSends(a.id, month + 1, 9, 5)).toBe(false);
+    expect(await c.tenantSends(a.id, month + 1)).toBe(0);
+    expect(await c.takeTenantSends(0, month, 7, null)).toBe(true);
+    expect(await c.tenantSends(0, month)).toBe(7);
+    await c.setTenantSends(a.id, month, 40);
+    await c.setTenantSends(a.id, month + 2, 1);
+    expect([await c.tenantSends(a.id, month), await c.tenantSends(a.id, month + 2)]).toEqual([40, 1]);
+    expect(await c.takeTenantSends(a.id, month, -100, null)).toBe(true);
+    expect(await c.tenantSends(a.id, month)).toBe(0);
+    await store.close();
+  });
 }

@@ -26,7 +26,7 @@ async function emptyDatabase(url: string) {
     WHERE schemaname IN ('control', 'zone_us', 'zone_eu') AND tablename NOT IN ('schema_migrations', 'event_counter', 'tenants')`) as { t: string }[];
   if (tables.length) await sql.unsafe(`TRUNCATE ${tables.map((r) => r.t).join(", ")} RESTART IDENTITY CASCADE`);
   // Tenant 0 is the migration's row: only the tenants made since go.
-  await sql.unsafe("DELETE FROM control.tenants WHERE id <> 0; UPDATE control.tenants SET name = 'primary', status = 'active'").catch(() => {});
+  await sql.unsafe("DELETE FROM control.tenants WHERE id <> 0; UPDATE control.tenants SET name = 'primary', status = 'active', monthly_limit = NULL, pool = NULL").catch(() => {});
   for (const z of ["zone_us", "zone_eu"]) await sql.unsafe(`UPDATE ${z}.event_counter SET value = 0`).catch(() => {});
   await sql.close();
 }

@@ -22,6 +22,7 @@ import { ipRoutes } from "./ips.ts";
 import { x509Routes } from "./x509.ts";
 import { dkimKeyRoutes } from "./dkim-keys.ts";
 import { subaccountRoutes } from "./subaccounts.ts";
+import { subaccountLimitRoutes } from "./subaccount-limits.ts";
 
 export function createMailgunSurface(deps: SurfaceDeps): SurfaceHandler {
   return new Elysia({ name: "mailgun" })
@@ -42,5 +43,6 @@ export function createMailgunSurface(deps: SurfaceDeps): SurfaceHandler {
     .use(ipRoutes(deps))
     .use(x509Routes(deps))
     .use(dkimKeyRoutes(deps))
-    .use(subaccountRoutes(deps));
+    .use(subaccountRoutes(deps))
+    .use(subaccountLimitRoutes(deps));
 }

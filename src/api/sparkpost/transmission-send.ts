@@ -9,6 +9,7 @@ import { planTransmission, type ResolvedContent, type TransmissionPlan } from ".
 import { readTransmission, type RcptError, type Transmission, type TxContent } from "./model.ts";
 import { checkStoredTemplate } from "./template-render.ts";
 import { allMembers } from "../../core/list-service.ts";
+import { sendsFor } from "../../core/permissions.ts";
 import { toSpRecipient } from "./recipient-lists.ts";
 import { DRAFT, type SpContent } from "./template-wire.ts";
 import type { TemplateScope } from "../../core/template-service.ts";
@@ -57,10 +58,10 @@ async function resolveContent(principal: Principal, tx: Transmission, deps: Send
     amp: stored.amp_html, replyTo: content.replyTo ?? stored.reply_to, headers: { ...stored.headers, ...content.headers }, attachments: [], inlineImages: [] } };
 }
 
-/** The active domain `email` sends for (exact, or a wildcard parent), within the key's scope; else 7001. */
+/** The active domain `email` sends for (exact, or a wildcard parent), within the key's scope and its acting tenant's; else 7001. */
 async function sendingDomain(principal: Principal, email: string, deps: SendDeps): Promise<Domain> {
   const d = await deps.domains.forSender(email);
-  if (!d || d.state !== "active" || (principal.kind === "domain" && principal.domain?.id !== d.id)) throw invalidDomain();
+  if (!d || d.state !== "active" || (principal.kind === "domain" && principal.domain?.id !== d.id) || !sendsFor(principal, d)) throw invalidDomain();
   return d;
 }
 

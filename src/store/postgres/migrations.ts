@@ -13,6 +13,7 @@ import { DKIM2_CONTROL_MIGRATIONS } from "./migrations-dkim2.ts";
 import { SCHED2_ZONE_MIGRATIONS } from "./migrations-sched2.ts";
 import { TENANTS_CONTROL_MIGRATIONS } from "./migrations-tenants.ts";
 import { TENSCOPE_CONTROL_MIGRATIONS } from "./migrations-tenscope.ts";
+import { TENSMTP_CONTROL_MIGRATIONS } from "./migrations-tensmtp.ts";
 export const CONTROL_SCHEMA = "control";
 export const zoneSchema = (zone: string) => `zone_${zone}`;
 
@@ -110,6 +111,7 @@ export const CONTROL_MIGRATIONS: string[] = [
   ...DANE_CONTROL_MIGRATIONS,
   ...TENANTS_CONTROL_MIGRATIONS,
   ...TENSCOPE_CONTROL_MIGRATIONS,
+  ...TENSMTP_CONTROL_MIGRATIONS,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

@@ -10,6 +10,7 @@ import { TEAM_CONTROL_MIGRATIONS } from "./migrations-team.ts";
 import { DKIM2_CONTROL_MIGRATIONS } from "./migrations-dkim2.ts";
 import { TENANTS_CONTROL_MIGRATIONS } from "./migrations-tenants.ts";
 import { TENSCOPE_CONTROL_MIGRATIONS } from "./migrations-tenscope.ts";
+import { TENSMTP_CONTROL_MIGRATIONS } from "./migrations-tensmtp.ts";
 export const CONTROL_MIGRATIONS: string[] = [
   `CREATE TABLE account (
      id INTEGER PRIMARY KEY, webhook_signing_key TEXT NOT NULL, secret TEXT NOT NULL, created_at INTEGER NOT NULL);
@@ -107,6 +108,7 @@ export const CONTROL_MIGRATIONS: string[] = [
   ...DANE_CONTROL_MIGRATIONS,
   ...TENANTS_CONTROL_MIGRATIONS,
   ...TENSCOPE_CONTROL_MIGRATIONS,
+  ...TENSMTP_CONTROL_MIGRATIONS,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

@@ -274,3 +274,23 @@ describe("POST /transmissions errors", () => {
     expect(list.errors[0]!.code).toBe("1603");
   });
 });
+
+describe("POST /transmissions acting for a tenant", () => {
+  test("a key acting for a tenant sends from that tenant's domains only: another's is 7001 like an unknown one", async () => {
+    const { default: SparkPost } = await import("sparkpost");
+    const tenant = await env.t.app.tenants.add("tx-acme");
+    await env.t.app.domains.add("tx-acme.test", { tenant: tenant.id });
+    await env.t.app.domains.verify("tx-acme.test", true);
+    const own = new SparkPost((await env.t.app.access.createKey({ kind: "account", tenant: tenant.id })).key, { origin: env.origin });
+    const onBehalf = new SparkPost(env.t.accountKey, { origin: env.origin, headers: { "X-MSYS-SUBACCOUNT": String(tenant.id) } });
+    const msg = (fromEmail: string) => ({ recipients: [{ address: "tenant-tx@dest.test" }], content: { from: fromEmail, subject: "s", text: "t" } });
+    for (const client of [own, onBehalf]) {
+      const err = await failure(client.transmissions.send(msg("a@example.com")));
+      expect([err.statusCode, err.errors[0]!.code]).toEqual([400, "7001"]);
+      expect((await client.transmissions.send(msg("a@tx-acme.test"))).results.total_accepted_recipients).toBe(1);
+    }
+    // Without the header the primary's key writes for the primary: the tenant's domain is not its.
+    expect((await failure(env.account.transmissions.send(msg("a@tx-acme.test")))).errors[0]!.code).toBe("7001");
+  });
+});
+
