@@ -21,10 +21,14 @@ export interface SourceDeps {
 export function alertSourcesOf(deps: SourceDeps): AlertSources {
   return {
     // Failures and complaints are few and read as facts; acceptances are many (a million scheduled
-    // is a million accepted events in the window), so each domain's are counted by the store.
+    // is a million accepted events in the window), so each domain's are counted by the store, and
+    // only for a domain with failures or complaints: without them every rate is 0 whatever the
+    // volume, and a domain without a reading is under (service.ts). Counting a million events every
+    // minute held the loop for seconds (#41).
     async statFacts(q) {
       const few = await deps.activity.statFacts(null, { ...q, types: ["failed", "complained"] });
-      const volumes = await Promise.all((await deps.domains()).map(async (d) => ({ domain: d.name,
+      const failing = new Set(few.map((f) => f.domain));
+      const volumes = await Promise.all((await deps.domains()).filter((d) => failing.has(d.name)).map(async (d) => ({ domain: d.name,
         n: (await deps.activity.counts(d.name, q.begin, q.end)).reduce((sum, c) => sum + (c.type === "accepted" ? c.count : 0), 0) })));
       return [...few, ...volumes.filter((v) => v.n > 0).map((v) => ({ at: q.end, domain: v.domain, tags: [], rcptDomain: "", campaign: "", template: "",
         ipPool: "", key: { type: "accepted" as const }, n: v.n, bytes: 0 }))];

@@ -114,6 +114,8 @@ export interface SendRecordStore {
   getMessageHead(id: string): Promise<StoredMessage | null>;
   /** The heads of the messages among `ids` that exist, in one read (the fan-out's batch of events). */
   getMessageHeads(ids: string[]): Promise<StoredMessage[]>;
+  /** The messages among `ids` that carry a callback URL, with it: all the fan-out needs of an event no target wants. */
+  callbacksOf(ids: string[]): Promise<{ id: string; callbackUrl: string }[]>;
   getAttachments(sendId: string): Promise<StoredAttachment[]>;
   getRecipient(id: string): Promise<StoredRecipient | null>;
   listRecipients(messageId: string): Promise<StoredRecipient[]>;

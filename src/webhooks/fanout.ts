@@ -29,6 +29,8 @@ export function createFanout(deps: { store: Store; now: () => number }) {
   // Not a Map evicting its oldest key: that walks deleted entries in Bun (core/recent-cache.ts).
   const summaries = createRecentCache<string, MessageInfo>(SUMMARY_CACHE_SIZE);
   const remember = (id: string, info: MessageInfo) => summaries.set(id, info);
+  /** The current batch's messages without a callback whose domain has no target: no route, nothing read. */
+  const untargeted = new Set<string>();
 
   // Every message yields several events (accepted, delivered...): read each message once, and not
   // at all when this node accepted it (the recorder hands the accepted messages over).
@@ -51,6 +53,23 @@ export function createFanout(deps: { store: Store; now: () => number }) {
     for (const m of await zone.getMessageHeads(missing)) remember(m.id, infoOf(m));
   }
 
+  /**
+   * The batch's messages the fan-out must read: those whose domain has targets, and those with a
+   * callback URL. An event no target wants needs only the latter question answered, which reads no
+   * head: a million scheduled were a million heads read behind the accept, into the live run (#41).
+   */
+  async function readWanted(zone: ZoneStore, events: MessageEvent[]) {
+    const wanted: string[] = [];
+    const unsure: string[] = [];
+    for (const e of events) {
+      if (summaries.get(e.messageId) !== undefined) continue;
+      ((await domainTargets(e.domain)).length ? wanted : unsure).push(e.messageId);
+    }
+    const calling = new Set((await zone.callbacksOf([...new Set(unsure)])).map((c) => c.id));
+    for (const id of unsure) if (!calling.has(id)) untargeted.add(id);
+    await readMissing(zone, [...wanted, ...calling]);
+  }
+
   async function domainTargets(domain: string): Promise<WebhookTarget[]> {
     // Both reads are the store's cached ones (core/domain-read.ts): a target added by any process counts at once.
     const d = await deps.store.control.getDomain(domain);
@@ -58,6 +77,7 @@ export function createFanout(deps: { store: Store; now: () => number }) {
   }
 
   async function routesFor(zone: ZoneStore, e: MessageEvent): Promise<{ routes: Route[]; ctx: EventContext }> {
+    if (untargeted.has(e.messageId)) return { routes: [], ctx: { event: e, message: null } };
     const info = await summary(zone, e.messageId);
     const ctx: EventContext = { event: e, message: info.summary };
     if (info.callback) return { routes: [{ url: info.callback, format: callbackFormat(info.source), targetId: null }], ctx };
@@ -75,7 +95,8 @@ export function createFanout(deps: { store: Store; now: () => number }) {
     const now = deps.now();
     const push = (route: Route, domain: string, events: EventContext[]) => items.push({ id: newId(now), url: route.url, format: route.format.name,
       targetId: route.targetId, domain, payload: JSON.stringify(events), attempts: 0, nextAttemptAt: now, status: "pending", lastError: null, createdAt: now });
-    await readMissing(zone, rows.map((r) => r.event.messageId));
+    untargeted.clear();
+    await readWanted(zone, rows.map((r) => r.event));
     for (const { event } of rows) {
       const { routes, ctx } = await routesFor(zone, event);
       for (const route of routes) {

@@ -33,6 +33,10 @@ export function contentContract(open: Open) {
     expect(await z.getMessageHead("nope")).toBeNull();
     expect((await z.getMessageHeads(["m2", "nope", "m1"])).sort((a, b) => a.id.localeCompare(b.id))).toEqual([(await z.getMessageHead("m1"))!, (await z.getMessageHead("m2"))!]);
     expect(await z.getMessageHeads([])).toEqual([]);
+    expect(await z.callbacksOf([])).toEqual([]);
+    await z.createSend({ messages: [{ ...message("m3", NOW), sendId: "s3", domain: "c.test", callbackUrl: null }], recipients: [], attachments: [], events: [] });
+    expect((await z.callbacksOf(["m3", "m2", "nope", "m1"])).sort((a, b) => a.id.localeCompare(b.id)))
+      .toEqual([{ id: "m1", callbackUrl: "https://cb.test/" }, { id: "m2", callbackUrl: "https://cb.test/" }]);
     expect(await z.getRecipient("nope")).toBeNull();
     expect(await z.countSends("a.test", NOW + 1)).toBe(1);
     expect(await z.countSends("a.test", NOW)).toBe(2);

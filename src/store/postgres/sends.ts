@@ -57,6 +57,11 @@ export function createSendReads(sql: Sql): Reads {
       if (!ids.length) return [];
       return (await rows(sql, `SELECT ${MESSAGE_HEAD_COLUMNS} FROM messages WHERE id = ANY($1::text[])`, [ids])).map(toStoredMessage);
     },
+    async callbacksOf(ids) {
+      if (!ids.length) return [];
+      return (await rows(sql, "SELECT id, callback_url FROM messages WHERE id = ANY($1::text[]) AND callback_url IS NOT NULL", [ids]))
+        .map((r) => ({ id: r.id as string, callbackUrl: r.callback_url as string }));
+    },
     async getAttachments(sendId) {
       return (await rows(sql, "SELECT * FROM attachments WHERE send_id = $1 ORDER BY idx", [sendId])).map((r): StoredAttachment => ({
         sendId, idx: r.idx as number, filename: r.filename as string, contentType: r.content_type as string,

@@ -88,6 +88,11 @@ export function createZoneStore(zone: string, db: Database, commits: GroupCommit
       if (!ids.length) return [];
       return (db.query(`SELECT ${MESSAGE_HEAD_COLUMNS} FROM messages WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as Row[]).map(toStoredMessage);
     },
+    async callbacksOf(ids) {
+      if (!ids.length) return [];
+      return (db.query(`SELECT id, callback_url AS callbackUrl FROM messages WHERE id IN (SELECT value FROM json_each(?)) AND callback_url IS NOT NULL`)
+        .all(JSON.stringify(ids)) as { id: string; callbackUrl: string }[]);
+    },
     async getAttachments(sendId) {
       const rows = db.query("SELECT * FROM attachments WHERE send_id = ? ORDER BY idx").all(sendId) as Row[];
       return rows.map((r): StoredAttachment => ({ sendId, idx: r.idx as number, filename: r.filename as string,
