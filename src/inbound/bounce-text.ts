@@ -47,7 +47,8 @@ const HEADER_START_RE = /^(Return-Path|Received|DKIM-Signature|Message-ID|MIME-V
 /** Bounded by RFC 5321 §4.5.3.1 sizes so that hostile text cannot make matching quadratic. */
 const ADDRESS = String.raw`[^\s<>()"',;:@\[\]]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,10}\.[A-Za-z]{2,63}`;
 const RECIPIENT_PATTERNS = [
-  new RegExp(String.raw`^<(${ADDRESS})>:`, "gm"), // qmail, Postfix text: "<user@host>:"
+  // qmail, Postfix text: "<user@host>:"; Postfix for an alias: "<user@host> (expanded from <alias@host>):" (bounce(5) templates).
+  new RegExp(String.raw`^<(${ADDRESS})>(?: \(expanded from <[^<>\n]{1,320}>\))?:`, "gm"),
   new RegExp(String.raw`^"(${ADDRESS})":`, "gm"), // GMX: "\"user@host\":"
   new RegExp(String.raw`<(${ADDRESS})>\.\.\. `, "g"), // Sendmail: "<user@host>... User unknown"
   // IMail and others: "Unknown user: user@host", "User unknown: <user@host>".

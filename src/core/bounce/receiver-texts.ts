@@ -16,6 +16,8 @@ export const UNKNOWN_RECIPIENT_TEXTS: readonly ReceiverText[] = [
     source: "Yahoo Mail, postmaster.yahooinc.com SMTP error codes: \"554 delivery error: dd This user doesn't have a yahoo.com account\"" },
   { re: /resolver\.adr\.(ex)?recip(ient)?notfound|recipient not found by smtp address lookup|recipientnotfound/i,
     source: "Microsoft Exchange Online NDR 5.1.1 / 5.1.10 (learn.microsoft.com, \"Fix NDR error 550 5.1.1\", \"550 5.1.10\")" },
+  { re: /5\.4\.1 recipient address rejected: access denied/i,
+    source: "Microsoft Exchange Online Directory-Based Edge Blocking, learn.microsoft.com \"Fix NDR error 550 5.4.1 in Exchange Online\": \"550 5.4.1 Recipient address rejected: Access denied\" - the recipient is not in the domain's directory" },
   { re: /requested action not taken:? mailbox unavailable/i,
     source: "Outlook.com / Hotmail / IIS SMTP \"550 Requested action not taken: mailbox unavailable\" (RFC 5321 §4.2.3 550 text), sent at RCPT for an unknown mailbox" },
   { re: /the email account that you tried to reach does not exist/i,

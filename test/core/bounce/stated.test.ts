@@ -50,6 +50,7 @@ describe("the receivers' own texts", () => {
     ["550 5.7.1 No such user!", "unknown"],
     ["The message that you sent was undeliverable to the following: a (user not found)", "unknown"],
     ["553 sorry, badrcptto(user mail-box not found) (#5.7.1)", "unknown"],
+    ["550 5.4.1 Recipient address rejected: Access denied. AS(201806281) [x.prod.protection.outlook.com]", "unknown"],
   ])("%s is hard and suppresses", (text, command) => {
     expect(classifyBounce({ text, command }).bounceClass).toBe(10);
   });
