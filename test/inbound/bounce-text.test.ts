@@ -44,3 +44,13 @@ describe("Postfix's text for an alias", () => {
     expect(out?.recipients[0]?.diagnostic?.text).toContain("Host or domain name not found");
   });
 });
+
+describe("a notice from a mailer with no daemon name (JetMail)", () => {
+  test('"Your mail cannot be delivered" to a VERP path is a bounce, even with a plain "Mail Error" subject', async () => {
+    const { parseBounceText } = await import("../../src/inbound/bounce-text.ts");
+    const text = 'Your mail cannot be delivered to the following address(es):\n\n dylan "(0), ErrMsg=mail box space not enough, account=dylan "\n\nPlease check the above address(es) and then try again.\n';
+    const out = parseBounceText({ text, excluded: [], fromName: "Jetmail System", subject: "Mail Error", trusted: true });
+    expect(out?.recipients).toHaveLength(1);
+    expect(out?.recipients[0]?.diagnostic?.text).toContain("mail box space not enough");
+  });
+});

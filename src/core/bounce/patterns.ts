@@ -57,7 +57,7 @@ const SYSTEM_FULL: Rule[] = [[/(mail )?system (is )?full|insufficient system sto
 
 /** The recipient's mailbox is full (before "invalid" and "timeout": "mailbox full: retry timeout exceeded"). */
 const MAILBOX_FULL: Rule[] = [
-  [/over ?quota|quota (exceeded|exceed|full|reached|violation)|exceed(s|ed)? (the |his |her |their )?(mailbox |storage |disk )?(quota|storage allocation)|mailbox (is |was )?(full|over|at capacity|size limit)|mail ?box (has )?exceeded|full mailbox|mailbox full|(insufficient|out of) (disk |system )?(storage|space)|storage (allocation|limit) (exceeded|reached)|mailfolder is (over|full)|user('s)? (mailbox|disk|account) is (full|over)|disk quota|no space left|postfach (ist )?voll|bo[iî]te (aux lettres )?pleine|buz[oó]n lleno|casella (piena|di posta piena)|mailbox size limit exceeded|overquota|quota de messagerie|too many messages in (this|the) mailbox/i, 22],
+  [/over ?quota|quota (exceeded|exceed|full|reached|violation)|exceed(s|ed)? (the |his |her |their )?(mailbox |storage |disk )?(quota|storage allocation)|mailbox (is |was )?(full|over|at capacity|size limit)|mail ?box (has )?exceeded|full mailbox|mailbox full|(insufficient|out of) (disk |system )?(storage|space)|storage (allocation|limit) (exceeded|reached)|mailfolder is (over|full)|user('s)? (mailbox|disk|account) is (full|over)|disk quota|no space left|(mail ?box|disk|storage) space (is )?not enough|not enough (disk |mail ?box |storage )?space|postfach (ist )?voll|bo[iî]te (aux lettres )?pleine|buz[oó]n lleno|casella (piena|di posta piena)|mailbox size limit exceeded|overquota|quota de messagerie|too many messages in (this|the) mailbox/i, 22],
 ];
 
 /** The address does not exist, never existed or is closed for good. */

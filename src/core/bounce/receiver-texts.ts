@@ -36,6 +36,8 @@ export const UNKNOWN_RECIPIENT_TEXTS: readonly ReceiverText[] = [
     source: "Yandex \"550 5.7.1 No such user!\", AOL \"550 MAILBOX NOT FOUND\", qmail \"Sorry, no mailbox here by that name. (#5.1.1)\", qmail badrcptto \"user mail-box not found (#5.7.1)\"" },
   { re: /address does not exist|recipient does not exist|rcpt <[^>]*> does not exist|user \[?[^\]\s]*\]? does not exist|(user|recipient|addressee) unknown|unknown (user|recipient|addressee)/i,
     source: "Sendmail \"User unknown\" (RFC 3463 X.1.1), Yahoo \"553 5.3.0 <x>... Address does not exist\", Postfix \"User unknown in local recipient table\"" },
+  { re: /did not (exactly )?match an? [\w.-]+ e-?mail address/i,
+    source: "Lawrence Livermore National Laboratory's mail gateway: \"The address to which your message was addressed, x, did not exactly match an LLNL email address\"" },
   { re: /no matches to nameserver query/i,
     source: "CSO/ph directory mail routers (phquery) at universities: \"No matches to nameserver query\" - no such person" },
 ];
