@@ -20,6 +20,7 @@ export const PUBLIC_CORPORA: Record<string, PublicCorpus> = {
   "flufl-bounce": { needs: "postfix_01.txt", floor: { tune: 99, holdout: 93.5 } },
   "bounce-email": { needs: "tt_bounce_01.txt", floor: { tune: 99, holdout: 99 } },
   "php-bounce-handler": { needs: "1.eml", floor: { tune: 99, holdout: 99 } },
+  "small-suites": { needs: "baunsu/bounce_aol.txt", floor: { tune: 94, holdout: 94 } },
   "crisp-bounce": { needs: "550_5_1_1_no_such_recipient.txt", floor: { tune: 95, holdout: 97.5 }, bodyOnly: true },
 };
 

@@ -56,6 +56,7 @@ describe("the receivers' own texts", () => {
   });
   test("host unknown is hard, never soft", () => {
     expect(cls("550 example.org (smtp)... Host unknown")).toBe(10);
+    expect(cls("a@x.example: no valid MX hosts found")).toBe(10);
     expect(statesUnknownHost("Host or domain name not found. Name service error for name=x type=A: Host not found, try again")).toBe(false);
   });
   test("every text names its source", () => {
