@@ -16,6 +16,8 @@ export const UNKNOWN_RECIPIENT_TEXTS: readonly ReceiverText[] = [
     source: "Yahoo Mail, postmaster.yahooinc.com SMTP error codes: \"554 delivery error: dd This user doesn't have a yahoo.com account\"" },
   { re: /resolver\.adr\.(ex)?recip(ient)?notfound|recipient not found by smtp address lookup|recipientnotfound/i,
     source: "Microsoft Exchange Online NDR 5.1.1 / 5.1.10 (learn.microsoft.com, \"Fix NDR error 550 5.1.1\", \"550 5.1.10\")" },
+  { re: /e-?mail address was not found in the recipient's e-?mail system|destination e-?mail system is unknown or invalid/i,
+    source: "Microsoft Exchange 2007-2019 DSN texts for 5.1.1 (\"The recipient's e-mail address was not found in the recipient's e-mail system\") and 5.4.4 (\"the recipient's destination email system is unknown or invalid\"), learn.microsoft.com \"Email non-delivery reports in Exchange Server\"" },
   { re: /5\.4\.1 recipient address rejected: access denied/i,
     source: "Microsoft Exchange Online Directory-Based Edge Blocking, learn.microsoft.com \"Fix NDR error 550 5.4.1 in Exchange Online\": \"550 5.4.1 Recipient address rejected: Access denied\" - the recipient is not in the domain's directory" },
   { re: /requested action not taken:? mailbox unavailable/i,

@@ -71,3 +71,32 @@ describe("words about our traffic are not about the address", () => {
     expect(cls("550 Unrouteable address")).toBe(10);
   });
 });
+
+describe("a missing mailbox in any words, with no reply code (a text bounce's bare 5.0.0)", () => {
+  test.each([
+    "Unknown local user",
+    "user doesn't have an account",
+    "jdoe is not a valid mailbox",
+    "jdoe@hotmail.com is not a valid Hotmail account",
+    "Invalid receiver address: jdoe@example.com",
+    "unknown or illegal alias: jdoe@me.com",
+    "The email address you entered couldn't be found. Please check the recipient's email address and try to resend the message.",
+    "The recipient's e-mail address was not found in the recipient's e-mail system.",
+    "Mailbox has been closed",
+    "this address no longer accepts mail",
+    "Der Empfänger ist nicht bekannt",
+    "Utente non trovato",
+    "Conta inexistente",
+    "Schránka neexistuje",
+    "Användaren finns inte",
+    "Postkassen findes ikke",
+    "Kullanıcı bulunamadı",
+    "宛先のメールアドレスは存在しません",
+    "존재하지 않는 사용자입니다",
+  ])("%s is hard", (text) => {
+    expect(classifyBounce({ text, command: "unknown", status: "5.0.0", enhancedCode: "5.0.0" }).bounceClass).toBe(10);
+  });
+  test("a temporary failure in the same words stays soft", () => {
+    expect(classifyBounce({ text: "451 Der Empfänger ist nicht bekannt", command: "unknown" }).category).toBe("soft");
+  });
+});
