@@ -82,6 +82,7 @@ describe("a missing mailbox in any words, with no reply code (a text bounce's ba
     "unknown or illegal alias: jdoe@me.com",
     "The email address you entered couldn't be found. Please check the recipient's email address and try to resend the message.",
     "The recipient's e-mail address was not found in the recipient's e-mail system.",
+    "Your message to jdoe@example.com couldn't be delivered. jdoe wasn't found at example.com.",
     "Mailbox has been closed",
     "this address no longer accepts mail",
     "Der Empfänger ist nicht bekannt",
