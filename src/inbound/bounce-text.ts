@@ -38,7 +38,7 @@ const BOUNCE_SUBJECT_RE =
   /undeliver|returned mail|failure notice|delivery (status notification|failure|failed|has failed|problem|warning|notification)|mail delivery failed|non[- ]?delivery|could not be delivered|failed mail|mail system error|delivery report|nicht zustellbar|non remis|non recapitabile/i;
 /** Sentences that say a delivery failed, in a text that has no reply code. */
 const BOUNCE_PHRASE_RE =
-  /could not be delivered|couldn't be delivered|undeliverable|delivery (to the following recipients? )?(has )?failed|permanent(ly)? (error|fail)|(message|mail) (was )?(rejected|refused|blocked|returned)|does not exist|no such (user|mailbox|address)|(user|recipient|address) unknown|unknown (user|recipient|address)|mailbox (is )?(full|unavailable|disabled)|over quota|not a valid|was not delivered|failed to deliver|delivery failure|returned to sender|\b(was|were|been) (blocked|rejected|refused)\b|identified as spam|not a member of (this|the) (mailing )?list|duplicated message-id|malformed (recipient )?address/i;
+  /could not be delivered|couldn't be delivered|can(not|'t) be delivered|undeliverable|delivery (to the following recipients? )?(has )?failed|permanent(ly)? (error|fail)|(message|mail) (was )?(rejected|refused|blocked|returned)|does not exist|no such (user|mailbox|address)|(user|recipient|address) unknown|unknown (user|recipient|address)|mailbox (is )?(full|unavailable|disabled)|over quota|not a valid|was not delivered|failed to deliver|delivery failure|returned to sender|\b(was|were|been) (blocked|rejected|refused)\b|identified as spam|not a member of (this|the) (mailing )?list|duplicated message-id|malformed (recipient )?address/i;
 const AUTO_REPLY_SUBJECT_RE = /^\s*(auto(matic)?[- ]?(reply|response)|out of (the )?office|autoreply)\b/i;
 /** Lines that introduce the returned message in Exim, qmail, Exchange and Sendmail texts. */
 const ORIGINAL_MARKER_RE =
@@ -47,7 +47,8 @@ const HEADER_START_RE = /^(Return-Path|Received|DKIM-Signature|Message-ID|MIME-V
 /** Bounded by RFC 5321 §4.5.3.1 sizes so that hostile text cannot make matching quadratic. */
 const ADDRESS = String.raw`[^\s<>()"',;:@\[\]]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,10}\.[A-Za-z]{2,63}`;
 const RECIPIENT_PATTERNS = [
-  new RegExp(String.raw`^<(${ADDRESS})>:`, "gm"), // qmail, Postfix text: "<user@host>:"
+  // qmail, Postfix text: "<user@host>:"; Postfix for an alias: "<user@host> (expanded from <alias@host>):" (bounce(5) templates).
+  new RegExp(String.raw`^<(${ADDRESS})>(?: \(expanded from <[^<>\n]{1,320}>\))?:`, "gm"),
   new RegExp(String.raw`^"(${ADDRESS})":`, "gm"), // GMX: "\"user@host\":"
   new RegExp(String.raw`<(${ADDRESS})>\.\.\. `, "g"), // Sendmail: "<user@host>... User unknown"
   // IMail and others: "Unknown user: user@host", "User unknown: <user@host>".

@@ -46,8 +46,8 @@ const event = (v: ReturnType<typeof verdictFor>): MessageEvent => ({
   tags: [], metadata: {}, code: v.code, enhancedCode: v.enhancedCode, description: v.text, bounceClass: v.bounceClass });
 
 /** Every labelled recipient of one message, read the way a report reaching a VERP address is read. */
-export async function scoreMessage(dir: string, l: Labelled): Promise<Scored[]> {
-  const report = await parseReport(readFileSync(join(dir, l.file)), { trusted: true });
+export async function scoreMessage(dir: string, l: Labelled, wrap: (raw: Buffer) => Buffer = (raw) => raw): Promise<Scored[]> {
+  const report = await parseReport(wrap(readFileSync(join(dir, l.file))), { trusted: true });
   return l.categories.map((expected, i) => {
     const base = { file: l.file, split: l.split, reason: l.reasons[i] ?? "", expected };
     if (!report || report.kind !== "bounce") return { ...base, category: "none", deferred: false, suppressed: false };

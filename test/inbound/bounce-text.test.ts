@@ -33,3 +33,24 @@ describe("Yahoo's qmail-based notice", () => {
     expect(r?.diagnostic?.text).toBe("550: <a@x.example>: User unknown");
   });
 });
+
+describe("Postfix's text for an alias", () => {
+  test('"<x> (expanded from <alias>): ..." names the expanded recipient and keeps the reason', async () => {
+    const { parseBounceText } = await import("../../src/inbound/bounce-text.ts");
+    const text = "This is the mail system at host mx.sender.example.\n\n                   The mail system\n\n" +
+      "<a@gone.example> (expanded from <list@sender.example>): Host or domain\n    name not found. Name service error for name=gone.example type=A: Host not\n    found\n";
+    const out = parseBounceText({ text, excluded: [], fromAddress: "MAILER-DAEMON@sender.example", subject: "Undelivered Mail Returned to Sender" });
+    expect(out?.recipients.map((r) => r.finalRecipient)).toEqual(["a@gone.example"]);
+    expect(out?.recipients[0]?.diagnostic?.text).toContain("Host or domain name not found");
+  });
+});
+
+describe("a notice from a mailer with no daemon name (JetMail)", () => {
+  test('"Your mail cannot be delivered" to a VERP path is a bounce, even with a plain "Mail Error" subject', async () => {
+    const { parseBounceText } = await import("../../src/inbound/bounce-text.ts");
+    const text = 'Your mail cannot be delivered to the following address(es):\n\n dylan "(0), ErrMsg=mail box space not enough, account=dylan "\n\nPlease check the above address(es) and then try again.\n';
+    const out = parseBounceText({ text, excluded: [], fromName: "Jetmail System", subject: "Mail Error", trusted: true });
+    expect(out?.recipients).toHaveLength(1);
+    expect(out?.recipients[0]?.diagnostic?.text).toContain("mail box space not enough");
+  });
+});

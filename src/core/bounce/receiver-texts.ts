@@ -16,6 +16,12 @@ export const UNKNOWN_RECIPIENT_TEXTS: readonly ReceiverText[] = [
     source: "Yahoo Mail, postmaster.yahooinc.com SMTP error codes: \"554 delivery error: dd This user doesn't have a yahoo.com account\"" },
   { re: /resolver\.adr\.(ex)?recip(ient)?notfound|recipient not found by smtp address lookup|recipientnotfound/i,
     source: "Microsoft Exchange Online NDR 5.1.1 / 5.1.10 (learn.microsoft.com, \"Fix NDR error 550 5.1.1\", \"550 5.1.10\")" },
+  { re: /\bwasn't found at [a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}\b/i,
+    source: "Microsoft 365 / Outlook.com NDR for 5.1.1 / 5.1.10, learn.microsoft.com \"Fix NDR error 550 5.1.10 in Exchange Online\": \"Your message to x couldn't be delivered. x wasn't found at contoso.com.\"" },
+  { re: /e-?mail address was not found in the recipient's e-?mail system|destination e-?mail system is unknown or invalid/i,
+    source: "Microsoft Exchange 2007-2019 DSN texts for 5.1.1 (\"The recipient's e-mail address was not found in the recipient's e-mail system\") and 5.4.4 (\"the recipient's destination email system is unknown or invalid\"), learn.microsoft.com \"Email non-delivery reports in Exchange Server\"" },
+  { re: /5\.4\.1 recipient address rejected: access denied/i,
+    source: "Microsoft Exchange Online Directory-Based Edge Blocking, learn.microsoft.com \"Fix NDR error 550 5.4.1 in Exchange Online\": \"550 5.4.1 Recipient address rejected: Access denied\" - the recipient is not in the domain's directory" },
   { re: /requested action not taken:? mailbox unavailable/i,
     source: "Outlook.com / Hotmail / IIS SMTP \"550 Requested action not taken: mailbox unavailable\" (RFC 5321 §4.2.3 550 text), sent at RCPT for an unknown mailbox" },
   { re: /the email account that you tried to reach does not exist/i,
@@ -34,14 +40,16 @@ export const UNKNOWN_RECIPIENT_TEXTS: readonly ReceiverText[] = [
     source: "Yandex \"550 5.7.1 No such user!\", AOL \"550 MAILBOX NOT FOUND\", qmail \"Sorry, no mailbox here by that name. (#5.1.1)\", qmail badrcptto \"user mail-box not found (#5.7.1)\"" },
   { re: /address does not exist|recipient does not exist|rcpt <[^>]*> does not exist|user \[?[^\]\s]*\]? does not exist|(user|recipient|addressee) unknown|unknown (user|recipient|addressee)/i,
     source: "Sendmail \"User unknown\" (RFC 3463 X.1.1), Yahoo \"553 5.3.0 <x>... Address does not exist\", Postfix \"User unknown in local recipient table\"" },
+  { re: /did not (exactly )?match an? [\w.-]+ e-?mail address/i,
+    source: "Lawrence Livermore National Laboratory's mail gateway: \"The address to which your message was addressed, x, did not exactly match an LLNL email address\"" },
   { re: /no matches to nameserver query/i,
     source: "CSO/ph directory mail routers (phquery) at universities: \"No matches to nameserver query\" - no such person" },
 ];
 
 /** Words that say the domain (not the mailbox) has no mail service: also an address that cannot receive. */
 export const UNKNOWN_HOST_TEXTS: readonly ReceiverText[] = [
-  { re: /unrouteable (mail domain|address)|all relevant mx records point to non-existent hosts|no (mx|mail exchanger)s?( or a)?( records?)? (for|found)|(couldn't|could not|can't|cannot) find any host named/i,
-    source: "Exim \"Unrouteable address\" / \"unrouteable mail domain\" / \"all relevant MX records point to non-existent hosts\", Sendmail \"Can't find any host named\"" },
+  { re: /unrouteable (mail domain|address)|all relevant mx records point to non-existent hosts|no (valid )?(mx|mail exchanger)s?( hosts?| or a)?( records?)? (for|found)|(couldn't|could not|can't|cannot) find any host named/i,
+    source: "Exim \"Unrouteable address\" / \"unrouteable mail domain\" / \"all relevant MX records point to non-existent hosts\", Sendmail \"Can't find any host named\", 1&1 \"no valid MX hosts found\"" },
   { re: /host unknown|unknown host|no such domain|name or service not known|host or domain name not found(?!.*try again)|domain (does not exist|not found)|doesn't receive email according to the administrator|nxdomain|host does not accept (e-?)?mail|accepts no mail|null ?mx/i,
     source: "Sendmail \"Host unknown\", Postfix \"Host or domain name not found\", Gmail RFC 7505 null MX \"doesn't receive email according to the administrator\"" },
 ];

@@ -73,3 +73,10 @@ describe("a lost SMTP conversation is a network failure", () => {
     }
   });
 });
+
+describe("mailbox full in other words", () => {
+  test("JetMail's 'mail box space not enough' is a full mailbox, soft", () => {
+    expect(classifyBounce({ text: 'Your mail cannot be delivered: dylan "(0), ErrMsg=mail box space not enough, account=dylan"', command: "unknown" }).bounceClass).toBe(22);
+    expect(classifyBounce({ text: "552 not enough disk space for this mailbox" }).bounceClass).toBe(22);
+  });
+});

@@ -50,11 +50,13 @@ describe("the receivers' own texts", () => {
     ["550 5.7.1 No such user!", "unknown"],
     ["The message that you sent was undeliverable to the following: a (user not found)", "unknown"],
     ["553 sorry, badrcptto(user mail-box not found) (#5.7.1)", "unknown"],
+    ["550 5.4.1 Recipient address rejected: Access denied. AS(201806281) [x.prod.protection.outlook.com]", "unknown"],
   ])("%s is hard and suppresses", (text, command) => {
     expect(classifyBounce({ text, command }).bounceClass).toBe(10);
   });
   test("host unknown is hard, never soft", () => {
     expect(cls("550 example.org (smtp)... Host unknown")).toBe(10);
+    expect(cls("a@x.example: no valid MX hosts found")).toBe(10);
     expect(statesUnknownHost("Host or domain name not found. Name service error for name=x type=A: Host not found, try again")).toBe(false);
   });
   test("every text names its source", () => {
@@ -67,5 +69,35 @@ describe("words about our traffic are not about the address", () => {
   test("a sender verification that found our domain unrouteable is a block, not an invalid recipient", () => {
     expect(cls("550-Verification failed for <someone@example.net> 550-Unrouteable address 550 Sender verify failed")).toBe(50);
     expect(cls("550 Unrouteable address")).toBe(10);
+  });
+});
+
+describe("a missing mailbox in any words, with no reply code (a text bounce's bare 5.0.0)", () => {
+  test.each([
+    "Unknown local user",
+    "user doesn't have an account",
+    "jdoe is not a valid mailbox",
+    "jdoe@hotmail.com is not a valid Hotmail account",
+    "Invalid receiver address: jdoe@example.com",
+    "unknown or illegal alias: jdoe@me.com",
+    "The email address you entered couldn't be found. Please check the recipient's email address and try to resend the message.",
+    "The recipient's e-mail address was not found in the recipient's e-mail system.",
+    "Your message to jdoe@example.com couldn't be delivered. jdoe wasn't found at example.com.",
+    "Mailbox has been closed",
+    "this address no longer accepts mail",
+    "Der Empfänger ist nicht bekannt",
+    "Utente non trovato",
+    "Conta inexistente",
+    "Schránka neexistuje",
+    "Användaren finns inte",
+    "Postkassen findes ikke",
+    "Kullanıcı bulunamadı",
+    "宛先のメールアドレスは存在しません",
+    "존재하지 않는 사용자입니다",
+  ])("%s is hard", (text) => {
+    expect(classifyBounce({ text, command: "unknown", status: "5.0.0", enhancedCode: "5.0.0" }).bounceClass).toBe(10);
+  });
+  test("a temporary failure in the same words stays soft", () => {
+    expect(classifyBounce({ text: "451 Der Empfänger ist nicht bekannt", command: "unknown" }).category).toBe("soft");
   });
 });

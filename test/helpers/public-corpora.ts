@@ -1,0 +1,36 @@
+// Other projects' public bounce suites, read from ../shared/corpora/<name>/ (never copied here), with
+// postern's own labels in test/fixtures/bounces/labels/<name>.tsv (each file's header says how they were given).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Expected, Labelled } from "./bounce-score.ts";
+
+const LABELS = join(import.meta.dir, "../fixtures/bounces/labels");
+
+export interface PublicCorpus {
+  /** A file that must be there for the corpus to count as present. */
+  needs: string;
+  /** Floors a little under the figures of 2026-11-28 (tune / holdout, every view the same or higher). */
+  floor: { tune: number; holdout: number };
+  /** The files are a bounce's text part alone (crisp's fixtures): they get a mailer daemon's header. */
+  bodyOnly?: boolean;
+}
+
+export const PUBLIC_CORPORA: Record<string, PublicCorpus> = {
+  "bounceparser": { needs: "postfix.msg", floor: { tune: 97, holdout: 92 } },
+  "flufl-bounce": { needs: "postfix_01.txt", floor: { tune: 99, holdout: 93.5 } },
+  "bounce-email": { needs: "tt_bounce_01.txt", floor: { tune: 99, holdout: 99 } },
+  "php-bounce-handler": { needs: "1.eml", floor: { tune: 99, holdout: 99 } },
+  "small-suites": { needs: "baunsu/bounce_aol.txt", floor: { tune: 94, holdout: 94 } },
+  "crisp-bounce": { needs: "550_5_1_1_no_such_recipient.txt", floor: { tune: 95, holdout: 97.5 }, bodyOnly: true },
+};
+
+/** A text part alone, given the header a mailer daemon's bounce carries. */
+export const asBounce = (body: Buffer): Buffer => Buffer.concat([Buffer.from("From: Mail Delivery System <MAILER-DAEMON@mailer.example>\r\n" +
+  "To: bounces@sender.example\r\nSubject: Undelivered Mail Returned to Sender\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"), body]);
+
+export function publicLabels(name: string): Labelled[] {
+  return readFileSync(join(LABELS, `${name}.tsv`), "utf8").split("\n").filter((l) => l && !l.startsWith("#")).map((l) => {
+    const [file, split, category, why] = l.split("\t");
+    return { file: file!, split: split as Labelled["split"], reasons: [why ?? ""], categories: [category as Expected] };
+  });
+}
