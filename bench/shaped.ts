@@ -1,5 +1,6 @@
 // Delivery shaped like the Internet (issue #29), postern side by side with Postfix 3.7 on its stock
-// settings and with Postfix 3.7 + OpenDKIM (#41, bench/opendkim.ts), the same sink, one run each. Each destination's MX is its own loopback address
+// settings and with Postfix 3.7 + OpenDKIM (#41, bench/opendkim.ts), each with a fresh sink of the
+// same kind and the same MX delay, one run each. Each destination's MX is its own loopback address
 // (bench/mx-sink.ts: gmail 127.0.0.11, outlook .12, yahoo .13, the small domains .14, the probe
 // .15), reached through [mta.routes] by postern and a transport map by Postfix, so both MTAs see
 // the same destinations, with up to 20 connections each (postern: max_connections_per_host = 20;
