@@ -2,10 +2,14 @@
 // process so its CPU is not the MTA's (bench/shaped.ts starts it). Hand-written on Bun.listen
 // because smtp-server cannot delay its greeting or EHLO, never greet, or refuse beyond N connections.
 // Offers PIPELINING, 8BITMIME, SIZE and CHUNKING (as Postfix does).
-//   bun bench/mx-sink.ts '<json: [{ name, host, delayMs?, neverGreet?, maxConnections? }]>'
+//   bun bench/mx-sink.ts '<json: [{ name, host, delayMs?, neverGreet?, maxConnections? }]>' [SAMPLE_DIR]
 // Prints "listening <name> <port>" per MX, then every 50 ms a JSON line when something changed:
-// {"received":{name:n},"maxConnections":{name:n},"refused":{name:n}}, and "probe <i> <epoch ms>"
-// the moment a message whose subject is "probe-<i>" is accepted.
+// {"received":{name:n},"maxConnections":{name:n},"refused":{name:n},"messages":n,"signed":n,
+// "signatures":{"<d=> <a=>":n}}, and "probe <i> <epoch ms>" the moment a message whose subject is
+// "probe-<i>" is accepted. Every message's header is read for DKIM-Signature fields (#41: a peer
+// whose signer is misconfigured must not pass for fast); with SAMPLE_DIR, the first messages and
+// one in SAMPLE_EVERY after are written there whole, for the bench to verify their signatures
+// after the measured part (bench/dkim-check.ts), so the sink's CPU stays small.
 export interface MxSpec {
   name: string;
   host: string;
@@ -25,6 +29,25 @@ const open: Record<string, number> = {};
 const maxConnections: Record<string, number> = {};
 const refused: Record<string, number> = {};
 let changed = false;
+let messages = 0;
+let signed = 0;
+const signatures: Record<string, number> = {};
+const sampleDir = process.argv[3];
+const SAMPLE_FIRST = 10;
+const SAMPLE_EVERY = 100;
+
+/** Counts the message's DKIM-Signature fields by signing domain and algorithm. */
+function countSignatures(header: string) {
+  let any = false;
+  for (const m of header.matchAll(/^DKIM-Signature:((?:.*)(?:\r?\n[ \t].*)*)/gim)) {
+    const field = m[1]!.replace(/\s+/g, "");
+    const tag = (t: string) => new RegExp(`(?:^|;)${t}=([^;]*)`).exec(field)?.[1] ?? "?";
+    const k = `${tag("d")} ${tag("a")}`;
+    signatures[k] = (signatures[k] ?? 0) + 1;
+    any = true;
+  }
+  if (any) signed++;
+}
 
 function reply(socket: Bun.Socket<Session>, text: string, close = false) {
   const send = () => { socket.write(`${text}\r\n`); if (close) socket.end(); };
@@ -32,10 +55,18 @@ function reply(socket: Bun.Socket<Session>, text: string, close = false) {
   if (delay > 0) setTimeout(send, delay); else send();
 }
 
-function accepted(s: Session) {
+function accepted(s: Session, dotStuffed: boolean) {
   received[s.spec.name] = (received[s.spec.name] ?? 0) + s.rcpts;
   changed = true;
   const text = Buffer.concat(s.body).toString("latin1");
+  const headerEnd = text.indexOf("\r\n\r\n");
+  countSignatures(headerEnd >= 0 ? text.slice(0, headerEnd) : text);
+  messages++;
+  if (sampleDir && (messages <= SAMPLE_FIRST || messages % SAMPLE_EVERY === 0)) {
+    // DATA's transparency dots come off, so the sample is the message as signed (RFC 5321 §4.5.2).
+    const whole = dotStuffed ? text.replace(/^\./, "").replace(/\r\n\./g, "\r\n") : text;
+    void Bun.write(`${sampleDir}/${s.spec.name}-${messages}.eml`, Buffer.from(whole, "latin1"));
+  }
   const probe = /^Subject: probe-(\d+)/m.exec(text);
   if (probe) console.log(`probe ${probe[1]} ${performance.timeOrigin + performance.now()}`);
   s.body = [];
@@ -68,7 +99,7 @@ function consume(socket: Bun.Socket<Session>) {
       s.bdatLeft -= take;
       if (s.bdatLeft > 0) return;
       s.mode = "cmd";
-      if (s.bdatLast) accepted(s);
+      if (s.bdatLast) accepted(s, false);
       reply(socket, s.bdatLast ? "250 2.0.0 queued" : "250 2.0.0 chunk ok");
       continue;
     }
@@ -78,7 +109,7 @@ function consume(socket: Bun.Socket<Session>) {
       s.body.push(s.buf.subarray(0, end + 2));
       s.buf = s.buf.subarray(end + 5);
       s.mode = "cmd";
-      accepted(s);
+      accepted(s, true);
       reply(socket, "250 2.0.0 queued");
       continue;
     }
@@ -122,5 +153,5 @@ for (const spec of specs) {
 setInterval(() => {
   if (!changed) return;
   changed = false;
-  console.log(JSON.stringify({ received, maxConnections, refused }));
+  console.log(JSON.stringify({ received, maxConnections, refused, messages, signed, signatures }));
 }, 50);

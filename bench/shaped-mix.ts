@@ -48,14 +48,19 @@ export interface MxSink {
   refused: Record<string, number>;
   /** When probe-<i> was accepted (epoch ms). */
   probes: Map<number, number>;
+  /** Messages accepted, those carrying a DKIM-Signature, and the signatures by "<d=> <a=>". */
+  dkim: { messages: number; signed: number; signatures: Record<string, number> };
   stop(): void;
 }
 
-export async function startMxSink(specs: MxSpec[]): Promise<MxSink> {
-  const proc = Bun.spawn(["bun", new URL("./mx-sink.ts", import.meta.url).pathname, JSON.stringify(specs)], { stdout: "pipe", stderr: "inherit" });
+/** `sampleDir`: where the sink writes sample messages whole (bench/dkim-check.ts verifies them). */
+export async function startMxSink(specs: MxSpec[], sampleDir?: string): Promise<MxSink> {
+  const proc = Bun.spawn(["bun", new URL("./mx-sink.ts", import.meta.url).pathname, JSON.stringify(specs), ...(sampleDir ? [sampleDir] : [])],
+    { stdout: "pipe", stderr: "inherit" });
   let counts: Record<string, number> = {};
   const sink: MxSink = {
     ports: new Map(), hosts: new Map(specs.map((s) => [s.name, s.host])), maxConnections: {}, refused: {}, probes: new Map(),
+    dkim: { messages: 0, signed: 0, signatures: {} },
     received: (name) => (name ? counts[name] ?? 0 : Object.values(counts).reduce((a, b) => a + b, 0)),
     stop: () => proc.kill(),
   };
@@ -71,8 +76,9 @@ export async function startMxSink(specs: MxSpec[]): Promise<MxSink> {
           if (word === "listening") { sink.ports.set(a!, Number(b)); if (sink.ports.size === specs.length) resolve(); }
           else if (word === "probe") sink.probes.set(Number(a), Number(b));
           else if (line.startsWith("{")) {
-            const s = JSON.parse(line) as { received: Record<string, number>; maxConnections: Record<string, number>; refused: Record<string, number> };
+            const s = JSON.parse(line) as { received: Record<string, number>; maxConnections: Record<string, number>; refused: Record<string, number> } & MxSink["dkim"];
             counts = s.received; Object.assign(sink.maxConnections, s.maxConnections); Object.assign(sink.refused, s.refused);
+            sink.dkim = { messages: s.messages, signed: s.signed, signatures: s.signatures };
           }
         }
       }

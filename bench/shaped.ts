@@ -1,12 +1,16 @@
 // Delivery shaped like the Internet (issue #29), postern side by side with Postfix 3.7 on its stock
-// settings, the same sink, one run each. Each destination's MX is its own loopback address
+// settings and with Postfix 3.7 + OpenDKIM (#41, bench/opendkim.ts), each with a fresh sink of the
+// same kind and the same MX delay, one run each. Each destination's MX is its own loopback address
 // (bench/mx-sink.ts: gmail 127.0.0.11, outlook .12, yahoo .13, the small domains .14, the probe
 // .15), reached through [mta.routes] by postern and a transport map by Postfix, so both MTAs see
 // the same destinations, with up to 20 connections each (postern: max_connections_per_host = 20;
 // Postfix: its stock default_destination_concurrency_limit of 20). postern gets its mail over
-// SendGrid's /v3/mail/send and DKIM-signs it (RSA-2048 + Ed25519); Postfix over SMTP, unsigned.
-// Prints delivered msg/s, server CPU ms per message, peak memory (postern RSS, Postfix PSS) and
-// the most connections each MX saw open at once.
+// SendGrid's /v3/mail/send and DKIM-signs it (RSA-2048 + Ed25519); Postfix over SMTP, unsigned,
+// or signed RSA-2048 by OpenDKIM as a milter. Prints delivered msg/s (and the round-trip bound beside
+// it with --mx-delay), server CPU ms per message (Postfix's with OpenDKIM's) and its ratio to
+// `openssl speed rsa2048`'s sign time, peak memory (postern RSS, Postfix and OpenDKIM PSS), the most
+// connections each MX saw open at once, how many messages reached the sink DKIM-signed (a sample
+// verified, bench/dkim-check.ts), and postern's ratio over each peer.
 //
 //   bun bench/shaped.ts [N]           N messages (default 10,000), 45 % gmail.com, 20 % outlook.com,
 //                                     10 % yahoo.com, 25 % over 200 small domains, from 20 clients
@@ -27,15 +31,20 @@
 //                                     (60 in the issue) while a probe message to its own domain is sent
 //                                     every 500 ms and timed to the sink (p50/p95); prints accepted and
 //                                     delivered during the burst and the load's accept p99
-//   --no-postfix                      postern only
+//   --peers LIST                      which MTAs run, in order (default postern,postfix,postfix-opendkim):
+//                                     postern; postfix (3.7, stock, signs nothing); postfix-opendkim
+//                                     (3.7 with OpenDKIM as a milter, RSA-2048, `apt-get install opendkim opendkim-tools`)
+//   --no-postfix                      postern only (--peers postern)
 // postern runs as the compiled binary; BENCH_SOURCE=1 runs `bun cli/main.ts`. Smoke-run with a
 // small N; figures only mean something on a quiet machine.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import nodemailer from "nodemailer";
 import { prepareDomainKey, writeConfig } from "../test/helpers/app.ts";
 import { startPostfix } from "./postfix.ts";
+import { OPENDKIM_MISSING, postfixMilterSettings, startOpenDkim } from "./opendkim.ts";
+import { signedLine, verifySamples, type KeyRecords } from "./dkim-check.ts";
 import { enqueue, park, pct, procCpu, procPeakMb, startServer, threadCpu } from "./serve.ts";
 import { roundTripBound, rsaSignMs } from "./bounds.ts";
 import { PROBE_DOMAIN, mxSpecs, providerMix, routesOf, startMxSink, twentyDomains, type MxSink } from "./shaped-mix.ts";
@@ -52,8 +61,12 @@ const SCHEDULE_BATCH = 50;
 /** openssl's RSA-2048 sign time here: CPU per message is reported as a multiple of it (#41). */
 const SIGN_MS = rsaSignMs(2);
 const MAX_CONNECTIONS = 20;
-/** The last run's delivered msg/s, for the depth shape's ratio. */
+/** The last run's delivered msg/s and server CPU ms per message, for the ratios printed at the end. */
 let lastRate = 0;
+let lastCpuMs = 0;
+const PEERS = flag("--no-postfix") ? ["postern"] : (flag("--peers") ? args[args.indexOf("--peers") + 1] ?? "" : "postern,postfix,postfix-opendkim").split(",");
+const unknownPeer = PEERS.find((p) => !["postern", "postfix", "postfix-opendkim"].includes(p));
+if (unknownPeer) { console.error(`--peers: unknown peer ${unknownPeer} (postern, postfix, postfix-opendkim)`); process.exit(2); }
 const THROTTLE = flag("--throttle-421");
 const BURST_S = option("--burst") ?? 0;
 const CLIENTS = BURST_S ? 32 : 20;
@@ -64,7 +77,10 @@ const html = `<html><body><p>Hello, this is a benchmark message.</p>${"<p>Lorem 
 const text = "Hello, this is a benchmark message. ".repeat(20);
 
 type Send = (to: string, subject: string) => Promise<void>;
-interface Run { name: string; lines: string[] }
+/** `unsigned`: a peer that must sign delivered mail without a signature; its figures are not comparable. */
+interface Run { name: string; lines: string[]; unsigned?: boolean }
+/** A peer that did not run says why. */
+type Outcome = Run | string;
 
 /** Keeps `clients` requests open until `n` are sent or `until` passes; returns accept latencies. */
 async function load(send: Send, clients: number, n: number, until: number): Promise<number[]> {
@@ -99,14 +115,14 @@ async function drive(send: Send, sink: MxSink, cpu: () => number, roundTrips: nu
   const delivered = await waitFor(() => sink.received() >= N, 600_000);
   const seconds = (performance.now() - t0) / 1000;
   lastRate = N / seconds;
-  const cpuMs = ((cpu() - cpu0) * 1000) / N;
+  const cpuMs = (lastCpuMs = ((cpu() - cpu0) * 1000) / N);
   const signed = SIGN_MS ? ` (${(cpuMs / SIGN_MS).toFixed(2)}× openssl's RSA-2048 sign, ${SIGN_MS.toFixed(3)} ms)` : "";
-  const lines = [`${delivered ? "" : `NOT ALL DELIVERED (${sink.received()} of ${N}) `}${Math.round(N / seconds)} msg/s delivered, ${cpuMs.toFixed(2)} ms server CPU/msg${signed}, ` +
+  const b = DELAY && !STUCK && !THROTTLE ? roundTripBound(DELAY, MAX_CONNECTIONS, roundTrips) : null;
+  const bound = b ? ` (round-trip bound ${Math.round(b.bound)} msg/s: ${((100 * N) / seconds / b.bound).toFixed(0)} % of it)` : "";
+  const lines = [`${delivered ? "" : `NOT ALL DELIVERED (${sink.received()} of ${N}) `}${Math.round(N / seconds)} msg/s delivered${bound}, ${cpuMs.toFixed(2)} ms server CPU/msg${signed}, ` +
     `accept p99 ${pct(latencies, 0.99).toFixed(1)} ms`, connections(sink)];
-  if (DELAY && !STUCK && !THROTTLE) {
-    const b = roundTripBound(DELAY, MAX_CONNECTIONS, roundTrips);
-    lines.push(`round-trip bound ${Math.round(b.bound)} msg/s (${b.by}: ${MAX_CONNECTIONS} connections, ${roundTrips} round trip${roundTrips > 1 ? "s" : ""} of ${DELAY} ms ` +
-      `per message, its share of the mix); measured ${((100 * N) / seconds / b.bound).toFixed(0)} % of it`);
+  if (b) {
+    lines.push(`the bound: ${b.by}'s ${MAX_CONNECTIONS} connections, ${roundTrips} round trip${roundTrips > 1 ? "s" : ""} of ${DELAY} ms per message, its share of the mix`);
   }
   return lines;
 }
@@ -159,14 +175,25 @@ async function schedule(base: string, key: string, m: number): Promise<string> {
   return `${m} recipients scheduled 48 h ahead on the live keys at ${Math.round(m / ((performance.now() - t0) / 1000))} recipients/s accepted`;
 }
 
+/** The sink's signed count, and its sample verified with the peer's public keys (#41); no keys: a peer that signs nothing. */
+async function dkimLines(sink: MxSink, samples: string, keys: KeyRecords): Promise<string[]> {
+  const count = signedLine(sink, keys.size > 0);
+  return BURST_S || !keys.size ? [count] : [count, await verifySamples(samples, keys)];
+}
+const unsigned = (lines: string[]) => lines.some((l) => /^(NOT ALL SIGNED|SIGNATURES DO NOT VERIFY)/.test(l));
+
 async function runPostern(scheduled = 0): Promise<Run> {
-  const sink = await startMxSink(mxSpecs({ delayMs: DELAY, stuck: STUCK > 0, throttle: THROTTLE }));
   const dir = mkdtempSync(join(tmpdir(), "postern-shaped-"));
+  const samples = join(dir, "samples");
+  mkdirSync(samples);
+  const sink = await startMxSink(mxSpecs({ delayMs: DELAY, stuck: STUCK > 0, throttle: THROTTLE }), samples);
+  const keys: KeyRecords = new Map();
   const routes = routesOf(sink).map(([d, hop]) => `"${d}" = "${hop}"`).join("\n");
   const file = writeConfig(dir, `max_connections_per_host = ${MAX_CONNECTIONS}\n[mta.routes]\n${routes}\n`);
   const key = await prepareDomainKey(file, "bench.example", async (setup) => {
     if (PARKED) await park(setup, PARKED);
     if (STUCK) await enqueue(setup, STUCK, { domain: "bench.example", dueInMs: 0, to: (i) => `s${i}@gmail.com`, label: "stuck" });
+    for (const r of await setup.domains.records("bench.example")) if (r.purpose === "dkim") keys.set(r.name.toLowerCase(), r.value);
   });
   const server = await startServer(file, FROM_SOURCE);
   const pre = scheduled ? [`${await schedule(server.base, key, scheduled)}; peak RSS after accepting them ${procPeakMb(server.pid).toFixed(0)} MB, now ${rssParts(server.pid)}`] : [];
@@ -177,55 +204,79 @@ async function runPostern(scheduled = 0): Promise<Run> {
     if (res.status !== 202) throw new Error(`send: ${res.status} ${await res.text()}`);
   };
   const lines = [...pre, ...await drive(send, sink, () => procCpu(server.pid), 1)];
-  lines.push(`peak RSS ${procPeakMb(server.pid).toFixed(0)} MB`);
+  lines.push(`peak RSS ${procPeakMb(server.pid).toFixed(0)} MB`, ...await dkimLines(sink, samples, keys));
   if (process.env.BENCH_THREADS) lines.push(...threadCpu(server.pid));
   await server.stop();
   sink.stop();
   rmSync(dir, { recursive: true, force: true });
-  return { name: scheduled ? `postern, ${scheduled} scheduled on the same keys` : "postern", lines };
+  return { name: scheduled ? `postern, ${scheduled} scheduled on the same keys` : "postern", lines, unsigned: unsigned(lines) };
 }
 
-async function runPostfix(): Promise<Run | null> {
-  const sink = await startMxSink(mxSpecs({ delayMs: DELAY, stuck: STUCK > 0, throttle: THROTTLE }));
+/** Postfix 3.7 on its stock settings; with `dkim`, OpenDKIM signs as its milter (bench/opendkim.ts). */
+async function runPostfix(dkim: boolean): Promise<Outcome> {
   const dir = mkdtempSync(join(tmpdir(), "postfix-shaped-"));
+  const samples = join(dir, "samples");
+  mkdirSync(samples);
+  const sink = await startMxSink(mxSpecs({ delayMs: DELAY, stuck: STUCK > 0, throttle: THROTTLE }), samples);
+  const cleanUp = () => { sink.stop(); rmSync(dir, { recursive: true, force: true }); };
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const transport = join(dir, "transport");
   writeFileSync(transport, routesOf(sink).map(([d, hop]) => { const [h, p] = hop.split(":"); return `${d} smtp:[${h}]:${p}\n`; }).join(""));
-  const pf = startPostfix(dir, { port, relayPort: sink.ports.get("small")!, concurrency: 20, extra: { transport_maps: `texthash:${transport}` } });
-  if (!pf) { sink.stop(); rmSync(dir, { recursive: true, force: true }); return null; }
+  const milter = dkim ? await startOpenDkim(dir, { domain: "bench.example", selector: "bench", port: port + 1 }) : null;
+  if (dkim && !milter) { cleanUp(); return OPENDKIM_MISSING; }
+  const extra = { transport_maps: `texthash:${transport}`, ...(milter ? postfixMilterSettings(milter) : {}) };
+  const pf = startPostfix(dir, { port, relayPort: sink.ports.get("small")!, concurrency: 20, extra });
+  if (!pf) { await milter?.stop(); cleanUp(); return "Postfix: not installed (or not root): skipped"; }
   await Bun.sleep(1_500);
   const smtp = nodemailer.createTransport({ host: "127.0.0.1", port, pool: true, maxConnections: CLIENTS + 4, maxMessages: Infinity, ignoreTLS: true });
-  if (STUCK) {
-    // 1,000 recipients a message: Postfix splits them per destination itself.
-    for (let b = 0; b < STUCK; b += 1000) {
-      await smtp.sendMail({ from: "news@bench.example", to: Array.from({ length: Math.min(1000, STUCK - b) }, (_, i) => `s${b + i}@gmail.com`), subject: "stuck", text: "stuck" });
-    }
-  }
   let peak = 0;
-  const rss = setInterval(() => { peak = Math.max(peak, pf.rssMb()); }, 200);
-  const send: Send = async (to, subject) => { await smtp.sendMail({ from: { address: "news@bench.example", name: "Bench" }, to, subject, text, html }); };
-  // Postfix's short-lived processes take their CPU with them: only the live ones are counted.
-  const lines = await drive(send, sink, () => pf.cpuSeconds(), 2);
-  clearInterval(rss);
-  lines.push(`peak PSS ${peak.toFixed(0)} MB`);
-  smtp.close();
-  pf.stop();
-  sink.stop();
-  rmSync(dir, { recursive: true, force: true });
-  return { name: "Postfix 3.7 (stock, no DKIM)", lines };
+  const rss = setInterval(() => { peak = Math.max(peak, pf.rssMb() + (milter?.pssMb() ?? 0)); }, 200);
+  // A refused message ends the run: Postfix, OpenDKIM and the sink (root's daemons among them) stop all the same.
+  try {
+    if (STUCK) {
+      // 1,000 recipients a message: Postfix splits them per destination itself.
+      for (let b = 0; b < STUCK; b += 1000) {
+        await smtp.sendMail({ from: "news@bench.example", to: Array.from({ length: Math.min(1000, STUCK - b) }, (_, i) => `s${b + i}@gmail.com`), subject: "stuck", text: "stuck" });
+      }
+    }
+    const send: Send = async (to, subject) => { await smtp.sendMail({ from: { address: "news@bench.example", name: "Bench" }, to, subject, text, html }); };
+    // Postfix's short-lived processes take their CPU with them: only the live ones are counted.
+    // OpenDKIM is one long-lived process: all its CPU is.
+    const lines = await drive(send, sink, () => pf.cpuSeconds() + (milter?.cpuSeconds() ?? 0), 2);
+    lines.push(`peak PSS ${peak.toFixed(0)} MB${milter ? ` (Postfix's processes and OpenDKIM's together; OpenDKIM now ${milter.pssMb().toFixed(0)} MB)` : ""}`);
+    lines.push(...await dkimLines(sink, samples, new Map(milter ? [milter.record] : [])));
+    return { name: dkim ? "Postfix 3.7 + OpenDKIM (milter, RSA-2048, Mode s)" : "Postfix 3.7 (stock, no DKIM)", lines, unsigned: unsigned(lines) };
+  } finally {
+    clearInterval(rss);
+    smtp.close();
+    pf.stop();
+    await milter?.stop();
+    cleanUp();
+  }
 }
 
 const loadavg = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 const what = BURST_S ? `${BURST_S} s burst` : `${N} messages`;
 console.log(`${what}, ${STUCK ? `to 20 domains while ${STUCK} wait for a gmail.com MX that never greets` : "provider-shaped (45/20/10/25 %)"}` +
   `${DELAY ? `, MX replies ${DELAY} ms late` : ""}${PARKED ? `, ${PARKED} parked (postern)` : ""}${THROTTLE ? ", yahoo 421 beyond 4 connections" : ""}; load average ${loadavg()}`);
-const runs = SCHEDULED ? [() => runPostern(0), () => runPostern(SCHEDULED)] : [() => runPostern(), ...(flag("--no-postfix") ? [] : [runPostfix])];
+const peerRun: Record<string, () => Promise<Outcome>> = { postern: () => runPostern(), postfix: () => runPostfix(false), "postfix-opendkim": () => runPostfix(true) };
+const runs = SCHEDULED ? [() => runPostern(0), () => runPostern(SCHEDULED)] : PEERS.map((p) => peerRun[p]!);
 const rates: number[] = [];
+const measured: { name: string; rate: number; cpuMs: number; unsigned?: boolean }[] = [];
 for (const run of runs) {
+  lastRate = lastCpuMs = 0;
   const r = await run();
   rates.push(lastRate);
-  if (!r) { console.log("Postfix: not installed (or not root): skipped"); continue; }
+  if (typeof r === "string") { console.log(r); continue; }
+  measured.push({ name: r.name, rate: lastRate, cpuMs: lastCpuMs, unsigned: r.unsigned });
   console.log(`${r.name}\n${r.lines.map((l) => `  ${l}`).join("\n")}`);
+}
+const postern = measured.find((m) => m.name === "postern");
+if (postern && !BURST_S && !SCHEDULED) {
+  for (const m of measured.filter((x) => x !== postern)) {
+    const notComparable = postern.unsigned || m.unsigned ? " (NOT COMPARABLE: mail that should be signed arrived unsigned, see above)" : "";
+    console.log(`postern over ${m.name}: ${(postern.rate / m.rate).toFixed(2)}× its msg/s; it spends ${(m.cpuMs / postern.cpuMs).toFixed(2)}× postern's server CPU per message${notComparable}`);
+  }
 }
 if (SCHEDULED) console.log(`live rate with ${SCHEDULED} scheduled on the same keys: ${((rates[1] ?? 0) / (rates[0] ?? 1)).toFixed(2)} of the empty queue's (issue #41: >= 0.9)`);
 console.log(`load average ${loadavg()}`);
