@@ -29,7 +29,9 @@ export type Refusal =
   /** A header named a tenant the key may not act for (or none such): nothing of it is shown. */
   | { reason: "tenant"; tenant: string }
   /** The acting tenant is suspended or terminated: reads only. */
-  | { reason: "suspended"; tenant: number };
+  | { reason: "suspended"; tenant: number }
+  /** The principal's own tenant is terminated: its keys and its users are done (no sign-in). */
+  | { reason: "terminated"; tenant: number };
 
 /** Rights that change something or send; a read-only (suspended) tenant holds none of them. */
 const isWrite = (r: Right) => r === "mail.send" || r.endsWith(".manage");
@@ -62,6 +64,7 @@ export function decide(principal: Principal, permission: Permission, params: Rec
  */
 export function actFor(p: Principal, own: Tenant, named: Tenant | null | "absent", readAllWithout: boolean,
   domains: () => Promise<Domain[]>): Promise<Principal | Refusal> | Refusal {
+  if (own.status === "terminated") return { reason: "terminated", tenant: own.id };
   if (named === null) return { reason: "tenant", tenant: "" };
   const acting = named === "absent" ? own : named;
   if (acting.id !== own.id && (own.id !== PRIMARY_TENANT || p.kind !== "account")) return { reason: "tenant", tenant: String(acting.id) };
@@ -70,6 +73,21 @@ export function actFor(p: Principal, own: Tenant, named: Tenant | null | "absent
     ...p, tenant: acting.id, readAll, readOnly: !mayWrite(acting),
     foreignDomains: readAll ? undefined : new Set((await domains()).filter((d) => (d.tenantId ?? PRIMARY_TENANT) !== acting.id).map((d) => d.name)),
   }))();
+}
+
+/**
+ * A console user (or a session of theirs) acting for a tenant, by the same rule as a key: a
+ * membership of one tenant (`membership`) acts for that tenant only, read-only while it is
+ * suspended, refused once it is terminated (its users cannot sign in); a membership of every
+ * tenant (null) stands where a primary account key stands: it reads every tenant, or acts for the
+ * tenant its session chose (`chosen`, the console's tenant switcher; "absent": none chosen).
+ */
+export function actForUser(p: Principal, membership: Tenant | null, primary: Tenant, chosen: Tenant | null | "absent",
+  domains: () => Promise<Domain[]>): Promise<Principal | Refusal> | Refusal {
+  if (membership === null) return actFor(p, primary, chosen, true, domains);
+  // A membership of tenant 0 is of the primary alone: unlike a primary key, it acts for no other tenant.
+  if (chosen !== "absent" && chosen?.id !== membership.id) return { reason: "tenant", tenant: String(chosen?.id ?? "") };
+  return actFor(p, membership, "absent", false, domains);
 }
 
 /** The tenant whose rows a read covers: undefined for every tenant (readAll). Hand it to the store's filters. */

@@ -22,6 +22,7 @@ import { teamContract } from "./contract-team.ts";
 import { tenantsContract } from "./contract-tenants.ts";
 import { blocklistContract } from "./contract-blocklists.ts";
 import { dkimKeyContract } from "./contract-dkim-keys.ts";
+import { signInContract } from "./contract-signins.ts";
 
 const NOW = 1_800_000_000_000;
 /** Node n1's claims, a minute long. */
@@ -53,6 +54,7 @@ export function runStoreContract(name: string, openStore: () => Store | Promise<
     tenantsContract(makeStore);
     blocklistContract(makeStore, openPeer);
     dkimKeyContract(makeStore, openPeer);
+    signInContract(makeStore, openPeer);
     const withDomain = async (store: Store, zone = "us") => store.control.insertDomain({ name: `d${Math.random().toString(36).slice(2, 8)}.test`, zone,
       wildcard: false, dkimSelector: "s1", keys: [], validation: true, botDetection: true, openTracking: false, clickTracking: false,
       unsubscribeTracking: false, inbound: false, limitMax: 0, limitWindow: "month" }, NOW);

@@ -12,6 +12,7 @@ import { TEAM_CONTROL_MIGRATIONS } from "./migrations-team.ts";
 import { DKIM2_CONTROL_MIGRATIONS } from "./migrations-dkim2.ts";
 import { SCHED2_ZONE_MIGRATIONS } from "./migrations-sched2.ts";
 import { TENANTS_CONTROL_MIGRATIONS } from "./migrations-tenants.ts";
+import { OIDC2_CONTROL_MIGRATIONS } from "./migrations-oidc2.ts";
 export const CONTROL_SCHEMA = "control";
 export const zoneSchema = (zone: string) => `zone_${zone}`;
 
@@ -108,6 +109,7 @@ export const CONTROL_MIGRATIONS: string[] = [
   ...DKIM2_CONTROL_MIGRATIONS,
   ...DANE_CONTROL_MIGRATIONS,
   ...TENANTS_CONTROL_MIGRATIONS,
+  ...OIDC2_CONTROL_MIGRATIONS,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

@@ -9,6 +9,7 @@ import { TRACKING_CONTROL_MIGRATIONS } from "./migrations-tracking.ts";
 import { TEAM_CONTROL_MIGRATIONS } from "./migrations-team.ts";
 import { DKIM2_CONTROL_MIGRATIONS } from "./migrations-dkim2.ts";
 import { TENANTS_CONTROL_MIGRATIONS } from "./migrations-tenants.ts";
+import { OIDC2_CONTROL_MIGRATIONS } from "./migrations-oidc2.ts";
 export const CONTROL_MIGRATIONS: string[] = [
   `CREATE TABLE account (
      id INTEGER PRIMARY KEY, webhook_signing_key TEXT NOT NULL, secret TEXT NOT NULL, created_at INTEGER NOT NULL);
@@ -105,6 +106,7 @@ export const CONTROL_MIGRATIONS: string[] = [
   ...DKIM2_CONTROL_MIGRATIONS,
   ...DANE_CONTROL_MIGRATIONS,
   ...TENANTS_CONTROL_MIGRATIONS,
+  ...OIDC2_CONTROL_MIGRATIONS,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [
