@@ -18,7 +18,7 @@ export interface Permission {
   keys?: KeyKind;
   /** Path parameter that names the domain the route acts on: a domain key must be that domain's. */
   domain?: string;
-  /** Only the primary account acting for itself (tenant management: subusers, subaccounts). */
+  /** Only the primary account acting for itself, or a console user of every tenant (tenant management: subusers, subaccounts). */
   primary?: boolean;
 }
 
@@ -45,6 +45,8 @@ export function rightsOf(principal: Pick<Principal, "grants">, vocabulary: Grant
 export function decide(principal: Principal, permission: Permission, params: Record<string, string | undefined>, vocabulary: GrantVocabulary): Refusal | null {
   if (permission.keys && principal.kind !== permission.keys) return { reason: "kind", need: permission.keys };
   if (permission.primary && (principal.tenant ?? PRIMARY_TENANT) !== PRIMARY_TENANT) return { reason: "tenant", tenant: String(principal.tenant) };
+  // Among console users, only a membership of every tenant manages tenants (one of tenant 0 is the primary's alone).
+  if (permission.primary && principal.userId && principal.membership !== null) return { reason: "tenant", tenant: String(principal.membership) };
   if (permission.right !== "any" && !rightsOf(principal, vocabulary).has(permission.right)) return { reason: "right", right: permission.right };
   if (permission.right !== "any" && principal.readOnly && isWrite(permission.right)) return { reason: "suspended", tenant: principal.tenant ?? 0 };
   if (permission.domain) {

@@ -46,7 +46,7 @@ export interface SessionDeps {
  * (docs/tenants.md; the console's lookups then hide other tenants' domains).
  */
 export function principalOfUser(u: StoredUser, accountId: number, requireTotp = false): Principal {
-  return { accountId, keyId: "", kind: "account", domain: null, grants: rightsOfRole(u.role), userId: u.id, role: u.role,
+  return { accountId, keyId: "", kind: "account", domain: null, grants: rightsOfRole(u.role), userId: u.id, role: u.role, membership: u.tenant,
     ...(u.tenant === null ? { readAll: true } : { tenant: u.tenant }),
     ...(requireTotp && !u.totpSecret ? { mustEnrol: true } : {}) };
 }

@@ -5,14 +5,14 @@
 // needs no sign-in, so what anyone can make wait is bounded: expired ones are forgotten first, then
 // a client address may have MAX_PER_CLIENT waiting and the installation MAX_PENDING.
 import { createHash, randomBytes } from "node:crypto";
-import type { PendingSignIn, TeamStore } from "./store-port.ts";
+import type { PendingSignIn, SignInStore } from "./store-port.ts";
 import { AppError } from "../errors.ts";
 
 export const PENDING_TTL_MS = 10 * 60_000;
 export const MAX_PENDING = 10_000;
 export const MAX_PER_CLIENT = 20;
 
-type Store = Pick<TeamStore, "insertPendingSignIn" | "takePendingSignIn" | "countPendingSignIns" | "deletePendingSignIns">;
+type Store = Pick<SignInStore, "insertPendingSignIn" | "takePendingSignIn" | "countPendingSignIns" | "deletePendingSignIns">;
 const hash = (token: string) => createHash("sha256").update(token).digest("hex");
 
 export function createPendingSignIns(store: Store, now: () => number) {

@@ -64,6 +64,10 @@ export interface TeamStore {
   insertInvitation(i: Invitation): Promise<void>;
   /** Uses an invitation once: deletes it and returns it (null when unknown); expiry is the caller's to check. */
   takeInvitation(tokenHash: string): Promise<Invitation | null>;
+}
+
+/** Sign-ins in progress and a session's chosen tenant (test/store/contract-signins.ts). */
+export interface SignInStore {
   insertPendingSignIn(p: PendingSignIn): Promise<void>;
   /** Uses a pending sign-in once: deletes it and returns it (null when unknown); expiry is the caller's to check. */
   takePendingSignIn(keyHash: string): Promise<PendingSignIn | null>;

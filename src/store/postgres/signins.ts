@@ -1,12 +1,11 @@
 // Sign-ins in progress and a console session's chosen tenant in the control schema (as sqlite/signins.ts):
 // shared by every node, so a sign-in started on one node finishes on another.
-import type { TeamStore } from "../../core/team/store-port.ts";
+import type { SignInStore } from "../../core/team/store-port.ts";
 import { toPending } from "../sqlite/signins.ts";
 import { exec, one, type Sql } from "./db.ts";
 
-type Methods = Pick<TeamStore, "insertPendingSignIn" | "takePendingSignIn" | "countPendingSignIns" | "deletePendingSignIns" | "setSessionTenant">;
 
-export function createSignInStore(sql: Sql): Methods {
+export function createSignInStore(sql: Sql): SignInStore {
   return {
     async insertPendingSignIn(p) {
       await exec(sql, `INSERT INTO pending_signins (key_hash, kind, nonce, verifier, user_id, client, created_at, expires_at)

@@ -1,17 +1,16 @@
 // Sign-ins in progress (core/team/store-port.ts PendingSignIn) and a console session's chosen
 // tenant, inside control.sqlite. Taking a pending sign-in deletes it in the same statement: used once.
 import type { Database } from "bun:sqlite";
-import type { PendingSignIn, TeamStore } from "../../core/team/store-port.ts";
+import type { PendingSignIn, SignInStore } from "../../core/team/store-port.ts";
 
 type Row = Record<string, unknown>;
-type Methods = Pick<TeamStore, "insertPendingSignIn" | "takePendingSignIn" | "countPendingSignIns" | "deletePendingSignIns" | "setSessionTenant">;
 
 export const toPending = (r: Row): PendingSignIn => ({
   keyHash: r.key_hash as string, kind: r.kind as PendingSignIn["kind"], nonce: r.nonce as string, verifier: r.verifier as string,
   userId: (r.user_id as string | null) ?? null, client: r.client as string, createdAt: Number(r.created_at), expiresAt: Number(r.expires_at),
 });
 
-export function createSignInStore(db: Database): Methods {
+export function createSignInStore(db: Database): SignInStore {
   return {
     async insertPendingSignIn(p) {
       db.query(`INSERT INTO pending_signins (key_hash, kind, nonce, verifier, user_id, client, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
