@@ -65,10 +65,10 @@ async function viaProvider(s: Site, login: string): Promise<string> {
 const signedIn = () => page.waitForFunction(() => !document.getElementById("signout")!.hidden);
 /** A code of the step after enrolment's (a step's code signs in once; the next step's is accepted). */
 const nextCode = () => totp(secret, Date.now() + 30_000);
-const signinPost = (code: string) => page.evaluate(async (c: string) => {
+const signinPost = (code: string): Promise<{ status: number; body: { message?: string } }> => page.evaluate(async (c: string) => {
   const res = await fetch("/ui/api/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ code: c }) });
   return { status: res.status, body: await res.json() };
-}, code);
+}, code) as Promise<{ status: number; body: { message?: string } }>;
 
 describe("single sign-on and TOTP in Chromium", () => {
   test("a user with TOTP is asked for the code: a wrong one is refused, the right one signs in", async () => {
