@@ -15,15 +15,15 @@ export const MAX_PER_CLIENT = 20;
 type Store = Pick<SignInStore, "insertPendingSignIn" | "takePendingSignIn" | "countPendingSignIns" | "deletePendingSignIns">;
 const hash = (token: string) => createHash("sha256").update(token).digest("hex");
 
-export function createPendingSignIns(store: Store, now: () => number) {
+export function createPendingSignIns(store: Store, now: () => number, caps = { total: MAX_PENDING, perClient: MAX_PER_CLIENT }) {
   return {
     /** Starts one; returns the token for the browser's cookie. 429 beyond the caps. */
     async open(kind: PendingSignIn["kind"], client: string, fields: { nonce?: string; verifier?: string; userId?: string }): Promise<string> {
       await store.deletePendingSignIns({ expiredBy: now() });
-      if ((await store.countPendingSignIns({ client })) >= MAX_PER_CLIENT) {
+      if ((await store.countPendingSignIns({ client })) >= caps.perClient) {
         throw new AppError("rate_limited", "too many sign-ins in progress from your address: finish one, or retry in 10 minutes");
       }
-      if ((await store.countPendingSignIns({})) >= MAX_PENDING) throw new AppError("rate_limited", "too many sign-ins in progress: retry in a few minutes");
+      if ((await store.countPendingSignIns({})) >= caps.total) throw new AppError("rate_limited", "too many sign-ins in progress: retry in a few minutes");
       const token = randomBytes(24).toString("base64url");
       await store.insertPendingSignIn({ keyHash: hash(token), kind, nonce: fields.nonce ?? "", verifier: fields.verifier ?? "", userId: fields.userId ?? null,
         client, createdAt: now(), expiresAt: now() + PENDING_TTL_MS });
