@@ -101,7 +101,9 @@ export function createSessionService({ control, access, now, ttlMs = SESSION_TTL
         return null;
       }
       const user = s.userId ? await control.getUser({ id: s.userId }) : null;
-      const acting = user ? await userActing(user, s.tenant) : s.keyId ? await access.principalForKey(s.keyId) : null;
+      let acting = user ? await userActing(user, s.tenant) : s.keyId ? await access.principalForKey(s.keyId) : null;
+      // A choice the user may no longer make (their membership became one tenant's): back to their own.
+      if (user && s.tenant != null && acting && "reason" in acting && acting.reason === "tenant") acting = await userActing(user, null);
       // A refusal (the user's tenant terminated) ends the session as a removed user's does.
       if (!acting || "reason" in acting) return null;
       return { csrf: s.csrf, expiresAt: s.expiresAt, principal: acting, switcher: user?.tenant === null };

@@ -40,8 +40,8 @@ function showSignedIn(s) {
   $("nav-team").hidden = !s || (s.userId ? !["owner", "admin"].includes(s.role) : s.kind !== "account");
   $("nav-security").hidden = !s || !s.userId;
   $("nav-audit").hidden = !s || s.kind !== "account";
-  // Tenants: owners and admins of every tenant, and account keys (the server refuses anyone else).
-  $("nav-tenants").hidden = !s || (s.userId ? !(s.switcher && ["owner", "admin"].includes(s.role)) : s.kind !== "account");
+  // Tenants: owners and admins of every tenant, and the primary's account keys (the server refuses anyone else).
+  $("nav-tenants").hidden = !s || (s.userId ? !(s.switcher && ["owner", "admin"].includes(s.role)) : s.kind !== "account" || s.tenant !== 0);
   drawSwitcher($("tenant-switch"), s, refresh).catch(() => { $("tenant-switch").hidden = true; });
   if (!s) $("view").replaceChildren();
 }

@@ -80,6 +80,13 @@ describe("console tenants", () => {
     expect((await boss.call("POST", "/keys", { kind: "account", label: "primary's" })).status).toBe(200);
     await env.t.app.tenants.setStatus("acme", "active");
     expect((await boss.call("PUT", "/session/tenant", { tenant: "nope" })).status).toBe(404);
+    // A choice the user may no longer make (the membership became beta's) falls back to the membership.
+    expect((await boss.call("PUT", "/session/tenant", { tenant: "acme" })).status).toBe(200);
+    const id = (await env.t.app.team.users.require("boss@example.com")).id;
+    await env.t.app.store.control.updateUser(id, { tenant: 2 }, Date.now());
+    expect(await body(await boss.call("GET", "/session"))).toMatchObject({ signedIn: true, tenant: 2, switcher: false });
+    await env.t.app.store.control.updateUser(id, { tenant: null }, Date.now());
+    await boss.call("PUT", "/session/tenant", { tenant: null });
     const ann = await as("ann@example.com");
     expect((await ann.call("PUT", "/session/tenant", { tenant: 2 })).status).toBe(403);
     expect((await body(await ann.call("GET", "/session/tenants"))).tenants).toEqual([]);
