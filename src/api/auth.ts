@@ -34,7 +34,8 @@ export function extractKey(surface: Surface, headers: Headers): string | null {
  * surface's header is read (handlers never see it; core/permissions.ts actFor decides). SendGrid's
  * `on-behalf-of` (a subuser's username) does not apply to /v3/mail/send, as on SendGrid; Mailgun's
  * `X-Mailgun-On-Behalf-Of` applies everywhere, sending included; SparkPost's `X-MSYS-SUBACCOUNT`
- * is an id, and its GETs without the header read every tenant (docs/tenants.md).
+ * is an id, and its GETs without the header read every tenant; the native API's `X-Postern-Tenant`
+ * takes an id or a name (docs/tenants.md).
  */
 export function tenantAsk(surface: Surface, path: string, method: string, headers: Headers): TenantAsk {
   const value = (name: string) => headers.get(name)?.trim() || null;
@@ -42,6 +43,8 @@ export function tenantAsk(surface: Surface, path: string, method: string, header
     case "sendgrid": return { ref: /^\/v3\/mail\/send\/?$/.test(path) ? null : value("on-behalf-of"), readAllWithout: false };
     case "mailgun": return { ref: value("x-mailgun-on-behalf-of"), readAllWithout: false };
     case "sparkpost": return { ref: value("x-msys-subaccount"), readAllWithout: method === "GET" || method === "HEAD" };
+    // postern's own header (docs/tenants.md): a tenant id or name, on every native route.
+    case "native": return { ref: value("x-postern-tenant"), readAllWithout: false };
     default: return { ref: null, readAllWithout: false };
   }
 }

@@ -45,6 +45,8 @@ function refuse(surface: string, refusal: Refusal): AppError {
       return new PermissionDenied("this key may not act on behalf of that tenant", refusal);
     case "suspended":
       return new PermissionDenied(`tenant ${refusal.tenant} is suspended: read-only, it cannot send or change anything`, refusal);
+    case "terminated":
+      return new PermissionDenied(`tenant ${refusal.tenant} is terminated`, refusal);
   }
 }
 

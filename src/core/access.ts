@@ -73,10 +73,11 @@ export function createAccessService({ control, now, audit }: AccessDeps) {
   /** The principal acting for its tenant or the one `ask` names; a terminated tenant's own keys no longer work. */
   async function acting(p: Principal, ownId: number, ask: { ref: string | null; readAllWithout: boolean } | undefined): Promise<Principal | null> {
     const own = await control.getTenant({ id: ownId });
-    if (!own || own.status === "terminated") return null;
+    if (!own) return null;
     const ref = ask?.ref ?? null;
     const named = ref === null ? "absent" : await control.getTenant(/^\d{1,9}$/.test(ref) ? { id: Number(ref) } : { name: ref });
     const r = await actFor(p, own, named, ask?.readAllWithout ?? false, () => control.listDomains());
+    if ("reason" in r && r.reason === "terminated") return null;
     if ("reason" in r) throw forbidden("this key may not act on behalf of that tenant");
     return r;
   }

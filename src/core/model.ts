@@ -97,6 +97,8 @@ export interface Principal {
   role?: Role;
   /** A console user who must enrol TOTP first ([console] require_totp): only their own TOTP routes answer. */
   mustEnrol?: boolean;
+  /** A console user's membership: the one tenant it is for, null for every tenant (core/permissions.ts actForUser). */
+  membership?: number | null;
   /** The tenant the principal acts for: its key's own, or one a vendor header named (core/permissions.ts actFor); absent: 0. */
   tenant?: number;
   /** Reads cover every tenant (SparkPost without X-MSYS-SUBACCOUNT, a primary key only). */

@@ -18,7 +18,7 @@ export interface Permission {
   keys?: KeyKind;
   /** Path parameter that names the domain the route acts on: a domain key must be that domain's. */
   domain?: string;
-  /** Only the primary account acting for itself (tenant management: subusers, subaccounts). */
+  /** Only the primary account acting for itself, or a console user of every tenant (tenant management: subusers, subaccounts). */
   primary?: boolean;
 }
 
@@ -29,7 +29,9 @@ export type Refusal =
   /** A header named a tenant the key may not act for (or none such): nothing of it is shown. */
   | { reason: "tenant"; tenant: string }
   /** The acting tenant is suspended or terminated: reads only. */
-  | { reason: "suspended"; tenant: number };
+  | { reason: "suspended"; tenant: number }
+  /** The principal's own tenant is terminated: its keys and its users are done (no sign-in). */
+  | { reason: "terminated"; tenant: number };
 
 /** Rights that change something or send; a read-only (suspended) tenant holds none of them. */
 const isWrite = (r: Right) => r === "mail.send" || r.endsWith(".manage");
@@ -43,6 +45,8 @@ export function rightsOf(principal: Pick<Principal, "grants">, vocabulary: Grant
 export function decide(principal: Principal, permission: Permission, params: Record<string, string | undefined>, vocabulary: GrantVocabulary): Refusal | null {
   if (permission.keys && principal.kind !== permission.keys) return { reason: "kind", need: permission.keys };
   if (permission.primary && (principal.tenant ?? PRIMARY_TENANT) !== PRIMARY_TENANT) return { reason: "tenant", tenant: String(principal.tenant) };
+  // Among console users, only a membership of every tenant manages tenants (one of tenant 0 is the primary's alone).
+  if (permission.primary && principal.userId && principal.membership !== null) return { reason: "tenant", tenant: String(principal.membership) };
   if (permission.right !== "any" && !rightsOf(principal, vocabulary).has(permission.right)) return { reason: "right", right: permission.right };
   if (permission.right !== "any" && principal.readOnly && isWrite(permission.right)) return { reason: "suspended", tenant: principal.tenant ?? 0 };
   if (permission.domain) {
@@ -62,6 +66,7 @@ export function decide(principal: Principal, permission: Permission, params: Rec
  */
 export function actFor(p: Principal, own: Tenant, named: Tenant | null | "absent", readAllWithout: boolean,
   domains: () => Promise<Domain[]>): Promise<Principal | Refusal> | Refusal {
+  if (own.status === "terminated") return { reason: "terminated", tenant: own.id };
   if (named === null) return { reason: "tenant", tenant: "" };
   const acting = named === "absent" ? own : named;
   if (acting.id !== own.id && (own.id !== PRIMARY_TENANT || p.kind !== "account")) return { reason: "tenant", tenant: String(acting.id) };
@@ -70,6 +75,21 @@ export function actFor(p: Principal, own: Tenant, named: Tenant | null | "absent
     ...p, tenant: acting.id, readAll, readOnly: !mayWrite(acting),
     foreignDomains: readAll ? undefined : new Set((await domains()).filter((d) => (d.tenantId ?? PRIMARY_TENANT) !== acting.id).map((d) => d.name)),
   }))();
+}
+
+/**
+ * A console user (or a session of theirs) acting for a tenant, by the same rule as a key: a
+ * membership of one tenant (`membership`) acts for that tenant only, read-only while it is
+ * suspended, refused once it is terminated (its users cannot sign in); a membership of every
+ * tenant (null) stands where a primary account key stands: it reads every tenant, or acts for the
+ * tenant its session chose (`chosen`, the console's tenant switcher; "absent": none chosen).
+ */
+export function actForUser(p: Principal, membership: Tenant | null, primary: Tenant, chosen: Tenant | null | "absent",
+  domains: () => Promise<Domain[]>): Promise<Principal | Refusal> | Refusal {
+  if (membership === null) return actFor(p, primary, chosen, true, domains);
+  // A membership of tenant 0 is of the primary alone: unlike a primary key, it acts for no other tenant.
+  if (chosen !== "absent" && chosen?.id !== membership.id) return { reason: "tenant", tenant: String(chosen?.id ?? "") };
+  return actFor(p, membership, "absent", false, domains);
 }
 
 /** The tenant whose rows a read covers: undefined for every tenant (readAll). Hand it to the store's filters. */

@@ -18,7 +18,11 @@ export interface Credential { domainId: number; login: string; hash: string; cre
 
 /** A web console session: `tokenHash` is the SHA-256 of the cookie's token. */
 /** A console sign-in: by a key (keyId) or by a console user (userId); exactly one is set. */
-export interface ConsoleSession { tokenHash: string; keyId: string | null; userId?: string | null; csrf: string; createdAt: number; expiresAt: number }
+export interface ConsoleSession {
+  tokenHash: string; keyId: string | null; userId?: string | null; csrf: string; createdAt: number; expiresAt: number;
+  /** The tenant a user of every tenant chose to act for (the console's tenant switcher); null or absent: none chosen. */
+  tenant?: number | null;
+}
 
 export interface WebhookTarget {
   id: string;

@@ -17,7 +17,7 @@ import type { ListRepo } from "./list-model.ts";
 import type { DestinationQueueStore } from "./destination-store.ts";
 import type { EgressCounterStore } from "./egress/counter-port.ts";
 import type { AlertStore } from "./alerts-port.ts";
-import type { TeamStore } from "./team/store-port.ts";
+import type { SignInStore, TeamStore } from "./team/store-port.ts";
 import type { AuditStore } from "./audit-port.ts";
 import type { BlocklistStore } from "./blocklist-port.ts";
 import type { DkimKeyStore } from "./dkim-key-port.ts";
@@ -48,7 +48,7 @@ export interface SendControlStore {
 
 /** Account, keys, domains, credentials and webhook targets: the data every zone shares. */
 export interface ControlStore extends InboundRuleStore, SendControlStore, EgressCounterStore, AlertStore,
-  TrackingHostStore, TeamStore, AuditStore, BlocklistStore, DkimKeyStore, TlsReportStore, TenantStore,
+  TrackingHostStore, TeamStore, SignInStore, AuditStore, BlocklistStore, DkimKeyStore, TlsReportStore, TenantStore,
   TenantSendCounter {
   getAccount(): Promise<Account | null>;
   createAccount(a: Account & { secret: string }): Promise<void>;

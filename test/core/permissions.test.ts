@@ -1,7 +1,7 @@
 // The permission model's decisions as tables: grants of every vocabulary → rights, route
 // declarations × principals, and key delegation (never a stronger key).
 import { describe, expect, test } from "bun:test";
-import { actFor, decide, isKnownGrant, mayManageKey, readTenant, rightsOf, rightsOfGrants, seesTenant, ALL_RIGHTS } from "../../src/core/permissions.ts";
+import { actFor, actForUser, decide, isKnownGrant, mayManageKey, readTenant, rightsOf, rightsOfGrants, seesTenant, ALL_RIGHTS } from "../../src/core/permissions.ts";
 import type { Tenant } from "../../src/core/tenants.ts";
 import type { Domain, Principal } from "../../src/core/model.ts";
 import { grantRights } from "../../src/api/grants.ts";
@@ -97,5 +97,33 @@ describe("acting for a tenant (contract §14): one decision for every surface's 
     expect(decide(p, { right: "events.read", domain: "d" }, { d: "d0.test" }, grantRights)).toEqual({ reason: "domain", domain: "d0.test" });
     // A domain nobody has is left to the handler's own 404.
     expect(decide(p, { right: "events.read", domain: "d" }, { d: "none.test" }, grantRights)).toBeNull();
+  });
+
+  test("a terminated tenant's own keys and users are refused (no sign-in); the primary still reads its data", async () => {
+    expect(await actFor(account(), t(4, "terminated"), "absent", false, domainsOf)).toEqual({ reason: "terminated", tenant: 4 });
+    const primary = (await actFor(account(), t(0), t(4, "terminated"), false, domainsOf)) as Principal;
+    expect([primary.tenant, primary.readOnly]).toEqual([4, true]);
+  });
+
+  test("console users: a membership of one tenant acts for it only; one of every tenant reads all or acts for the tenant it chose", async () => {
+    const user = (membership: number | null) => ({ ...account(), userId: "u1", membership });
+    const one = (await actForUser(user(3), t(3), t(0), "absent", domainsOf)) as Principal;
+    expect([one.tenant, one.readAll, one.readOnly, [...one.foreignDomains!]]).toEqual([3, false, false, ["d0.test", "d4.test"]]);
+    const suspended = (await actForUser(user(4), t(4, "suspended"), t(0), "absent", domainsOf)) as Principal;
+    expect(decide(suspended, { right: "keys.manage" }, {}, grantRights)).toEqual({ reason: "suspended", tenant: 4 });
+    expect(decide(suspended, { right: "keys.read" }, {}, grantRights)).toBeNull();
+    expect(await actForUser(user(4), t(4, "terminated"), t(0), "absent", domainsOf)).toEqual({ reason: "terminated", tenant: 4 });
+    // A membership of tenant 0 is the primary's alone: unlike a primary key, it chooses no other tenant.
+    expect(await actForUser(user(0), t(0), t(0), t(3), domainsOf)).toEqual({ reason: "tenant", tenant: "3" });
+    expect(await actForUser(user(3), t(3), t(0), t(4), domainsOf)).toEqual({ reason: "tenant", tenant: "4" });
+    const all = (await actForUser(user(null), null, t(0), "absent", domainsOf)) as Principal;
+    expect([all.tenant, all.readAll, all.foreignDomains]).toEqual([0, true, undefined]);
+    const chose = (await actForUser(user(null), null, t(0), t(4, "suspended"), domainsOf)) as Principal;
+    expect([chose.tenant, chose.readAll, chose.readOnly]).toEqual([4, false, true]);
+    // Tenant management (a `primary` route): a user of every tenant, not one of tenant 0.
+    expect(decide(all, { right: "account.manage", primary: true }, {}, grantRights)).toBeNull();
+    expect(decide((await actForUser(user(0), t(0), t(0), "absent", domainsOf)) as Principal, { right: "account.manage", primary: true }, {}, grantRights))
+      .toEqual({ reason: "tenant", tenant: "0" });
+    expect(decide(chose, { right: "account.manage", primary: true }, {}, grantRights)).toEqual({ reason: "tenant", tenant: "4" });
   });
 });

@@ -51,3 +51,27 @@ export async function startOidcProvider(redirectUri: string): Promise<OidcProvid
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** Follows the provider's redirects and its login form as `login` (plain fetch, a cookie jar) until it sends the browser to `redirect`. */
+export async function browseProvider(url: string, login: string, redirect: string, cookies: Map<string, string> = new Map()): Promise<URL> {
+  const jar = cookies;
+  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+  let next: { url: string; init?: RequestInit } = { url };
+  for (let i = 0; i < 20; i++) {
+    const res = await fetch(next.url, { ...next.init, redirect: "manual", headers: { ...(next.init?.headers as object), cookie: cookie() } });
+    for (const c of res.headers.getSetCookie()) { const [kv] = c.split(";"); const eq = kv!.indexOf("="); jar.set(kv!.slice(0, eq), kv!.slice(eq + 1)); }
+    const location = res.headers.get("location");
+    if (location) {
+      const target = new URL(location, next.url);
+      if (target.href.startsWith(redirect)) return target;
+      next = { url: target.href };
+      continue;
+    }
+    const html = await res.text();
+    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
+    if (!action) throw new Error(`no form on ${next.url}: ${res.status}`);
+    next = { url: new URL(action, next.url).href, init: { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ prompt: "login", login, password: "anything" }).toString() } };
+  }
+  throw new Error("too many redirects");
+}

@@ -23,6 +23,7 @@ import { tenantsContract } from "./contract-tenants.ts";
 import { tenscopeContract } from "./contract-tenscope.ts";
 import { blocklistContract } from "./contract-blocklists.ts";
 import { dkimKeyContract } from "./contract-dkim-keys.ts";
+import { signInContract } from "./contract-signins.ts";
 
 const NOW = 1_800_000_000_000;
 /** Node n1's claims, a minute long. */
@@ -55,6 +56,7 @@ export function runStoreContract(name: string, openStore: () => Store | Promise<
     tenscopeContract(makeStore);
     blocklistContract(makeStore, openPeer);
     dkimKeyContract(makeStore, openPeer);
+    signInContract(makeStore, openPeer);
     const withDomain = async (store: Store, zone = "us") => store.control.insertDomain({ name: `d${Math.random().toString(36).slice(2, 8)}.test`, zone,
       wildcard: false, dkimSelector: "s1", keys: [], validation: true, botDetection: true, openTracking: false, clickTracking: false,
       unsubscribeTracking: false, inbound: false, limitMax: 0, limitWindow: "month" }, NOW);

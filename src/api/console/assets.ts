@@ -32,9 +32,11 @@ import audit from "../../ui/js/audit.js" with { type: "text" };
 import team from "../../ui/js/team.js" with { type: "text" };
 // @ts-ignore
 import health from "../../ui/js/health.js" with { type: "text" };
+// @ts-ignore
+import tenants from "../../ui/js/tenants.js" with { type: "text" };
 
 const JS = "text/javascript; charset=utf-8";
-const SCRIPTS: Record<string, unknown> = { api, dom, app, domains, keys, webhooks, suppressions, messages, stats, queue, reports, audit, team, health };
+const SCRIPTS: Record<string, unknown> = { api, dom, app, domains, keys, webhooks, suppressions, messages, stats, queue, reports, audit, team, health, tenants };
 
 const ASSETS = new Map<string, [string, string]>([
   ["/ui", [page as unknown as string, "text/html; charset=utf-8"]],

@@ -7,6 +7,7 @@ import type { DomainSettingsPatch } from "../../core/domains.ts";
 import { invalid } from "../../core/errors.ts";
 import type { ConsoleDeps } from "./deps.ts";
 import { permissions } from "../permission.ts";
+import { principalOf } from "../context.ts";
 import { visibleDomains } from "../visibility.ts";
 import { domainFor, field, requiredField } from "./policy.ts";
 
@@ -44,8 +45,9 @@ export function domainRoutes(deps: ConsoleDeps) {
   const detail = async (d: Domain, records: DnsRecord[]) => ({ ...item(d), settings: settings(d), records: records.map(recordStatus) });
   return new Elysia({ prefix: "/ui/api" }).use(permissions)
     .get("/domains", async ({ request }) => (await visibleDomains(request, deps.domains)).list.map(item), { permission: { right: "domains.read" } })
-    .post("/domains", async ({ body }) => {
-      const d = await deps.domains.add(requiredField(body, "name"), { zone: field(body, "zone") || undefined });
+    .post("/domains", async ({ request, body }) => {
+      // The acting tenant's (a tenant's user, or the switcher's choice); the primary's when reading every tenant.
+      const d = await deps.domains.add(requiredField(body, "name"), { zone: field(body, "zone") || undefined, tenant: principalOf(request).tenant });
       return detail(d, await deps.domains.records(d.name));
     }, { permission: { right: "domains.manage", keys: "account" } })
     .get("/domains/:domain", async ({ request, params }) => {

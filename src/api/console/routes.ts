@@ -21,6 +21,7 @@ import { tlsRoutes } from "./tls.ts";
 import { alertRoutes } from "./alerts.ts";
 import { auditRoutes } from "./audit.ts";
 import { teamRoutes } from "./team.ts";
+import { tenantRoutes } from "./tenants.ts";
 import { createOidcGate } from "./oidc.ts";
 import { healthRoutes } from "./health.ts";
 
@@ -33,7 +34,7 @@ export function createConsoleSurface(deps: ConsoleDeps): SurfaceHandler & { rout
     .use(domainRoutes(deps)).use(keyRoutes(deps)).use(webhookRoutes(deps)).use(suppressionRoutes(deps))
     .use(messageRoutes(deps)).use(statsRoutes(deps)).use(queueRoutes(deps)).use(reportRoutes(deps)).use(tlsRoutes(deps))
     .use(alertRoutes(deps))
-    .use(auditRoutes(deps)).use(teamRoutes(deps))
+    .use(auditRoutes(deps)).use(teamRoutes(deps)).use(tenantRoutes(deps))
     .use(healthRoutes(deps));
 
   return {

@@ -7,6 +7,7 @@ import type { SessionService } from "../../core/sessions.ts";
 import type { Principal } from "../../core/model.ts";
 import type { UserService } from "../../core/team/users.ts";
 import type { Invitations } from "../../core/team/invitations.ts";
+import type { Team } from "../../core/team/index.ts";
 import { AppError, forbidden, unauthenticated } from "../../core/errors.ts";
 import type { Throttle } from "../../core/throttle.ts";
 import { contextOf, setContext } from "../context.ts";
@@ -15,18 +16,26 @@ import { renderConsoleError } from "./errors.ts";
 import { field } from "./policy.ts";
 
 export const SESSION_COOKIE = "postern_session";
+/** A single sign-on waiting for the user's TOTP code (oidc.ts sets it; only the sign-in call reads it). */
+export const SIGNIN_COOKIE = "postern_signin";
 export const CSRF_HEADER = "x-csrf-token";
 
-export function sessionToken(req: Request): string | null {
+export function cookieValue(req: Request, name: string): string | null {
   for (const part of (req.headers.get("cookie") ?? "").split(";")) {
-    const [name, ...rest] = part.trim().split("=");
-    if (name === SESSION_COOKIE) return rest.join("=") || null;
+    const [k, ...rest] = part.trim().split("=");
+    if (k === name) return rest.join("=") || null;
   }
   return null;
 }
 
+export const sessionToken = (req: Request): string | null => cookieValue(req, SESSION_COOKIE);
+
 export function sessionCookie(value: string, maxAgeSec: number, secure: boolean): string {
   return `${SESSION_COOKIE}=${value}; Path=/ui; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSec}${secure ? "; Secure" : ""}`;
+}
+
+export function signinCookie(value: string, maxAgeSec: number, secure: boolean): string {
+  return `${SIGNIN_COOKIE}=${value}; Path=/ui/api/session; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSec}${secure ? "; Secure" : ""}`;
 }
 
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
@@ -38,9 +47,11 @@ function sameOrigin(req: Request): boolean {
   try { return new URL(origin).host === (req.headers.get("host") ?? new URL(req.url).host); } catch { return false; }
 }
 
-const whoami = (s: { csrf: string; expiresAt: number; principal: Principal }) => ({
+const whoami = (s: { csrf: string; expiresAt: number; principal: Principal; switcher?: boolean }) => ({
   signedIn: true, kind: s.principal.kind, keyId: s.principal.keyId, domain: s.principal.domain?.name ?? null, grants: s.principal.grants,
   ...(s.principal.userId ? { userId: s.principal.userId, role: s.principal.role, mustEnrol: Boolean(s.principal.mustEnrol) } : {}),
+  // The tenant acted for (null: reading every tenant), read-only while it is suspended, and whether the switcher is offered.
+  tenant: s.principal.readAll ? null : s.principal.tenant ?? 0, readOnly: Boolean(s.principal.readOnly), switcher: Boolean(s.switcher),
   csrf: s.csrf, expiresAt: s.expiresAt,
 });
 
@@ -52,13 +63,14 @@ export interface GateDeps {
   now: () => number;
   secureCookie: boolean;
   throttle?: Throttle;
-  team: { users: Pick<UserService, "authenticate">; invitations: Pick<Invitations, "accept">; oidc: unknown };
+  team: { users: Pick<UserService, "authenticate">; invitations: Pick<Invitations, "accept">; oidc: Pick<NonNullable<Team["oidc"]>, "takeCode" | "code"> | null };
 }
 
 export function createSessionGate(deps: GateDeps) {
   /** A key, or a user's email and password (and TOTP code): wrong ones count against the same lockout. */
-  async function open(body: unknown, subjects: string[]) {
+  async function open(req: Request, body: unknown, subjects: string[]) {
     const email = field(body, "email");
+    if (!email && !field(body, "key") && cookieValue(req, SIGNIN_COOKIE)) return ssoCode(req, body, subjects);
     const attempt = email
       ? deps.team.users.authenticate(email, field(body, "password"), field(body, "code") || undefined).then((u) => deps.sessions.signInUser(u, "password"))
       : deps.sessions.signIn(field(body, "key"));
@@ -67,6 +79,32 @@ export function createSessionGate(deps: GateDeps) {
       if (err instanceof AppError && err.code === "unauthenticated" && !(err.field === "code" && !field(body, "code"))) deps.throttle?.fail(subjects);
       throw err;
     });
+  }
+
+  /**
+   * A single sign-on's second step for a user with TOTP: the code against the pending sign-in the
+   * cookie names, with the password sign-in's lockout (per address and per email). A wrong code
+   * leaves it waiting (until its 10 minutes are up) for another try.
+   */
+  async function ssoCode(req: Request, body: unknown, subjects: string[]) {
+    const pending = await deps.team.oidc?.takeCode(cookieValue(req, SIGNIN_COOKIE));
+    if (!pending) throw unauthenticated("this single sign-on is unknown or expired: sign in again");
+    const all = [...subjects, `user:${pending.user.email}`];
+    const wait = deps.throttle?.lockedFor(all) ?? 0;
+    if (wait > 0) {
+      await pending.restore();
+      throw new AppError("rate_limited", `too many failed sign-ins; retry in ${Math.ceil(wait / 1000)} s`);
+    }
+    const code = field(body, "code") || undefined;
+    try {
+      return await deps.sessions.signInUser(await deps.team.oidc!.code(pending.user, code), "oidc");
+    } catch (err) {
+      if (err instanceof AppError && err.code === "unauthenticated") {
+        await pending.restore();
+        if (code) deps.throttle?.fail(all);
+      }
+      throw err;
+    }
   }
 
   async function signIn(req: Request): Promise<Response> {
@@ -79,9 +117,11 @@ export function createSessionGate(deps: GateDeps) {
     const subjects = [`ip:${contextOf(req).ip}`, ...(email ? [`user:${email}`] : [])];
     const wait = deps.throttle?.lockedFor(subjects) ?? 0;
     if (wait > 0) return renderConsoleError(new AppError("rate_limited", `too many failed sign-ins; retry in ${Math.ceil(wait / 1000)} s`));
-    const s = await open(body, subjects);
+    const s = await open(req, body, subjects);
     const maxAge = Math.floor((s.expiresAt - deps.now()) / 1000);
-    return json(200, whoami(s), { "set-cookie": sessionCookie(s.token, maxAge, deps.secureCookie), "cache-control": "no-store" });
+    const res = json(200, whoami(s), { "set-cookie": sessionCookie(s.token, maxAge, deps.secureCookie), "cache-control": "no-store" });
+    if (cookieValue(req, SIGNIN_COOKIE)) res.headers.append("set-cookie", signinCookie("", 0, deps.secureCookie));
+    return res;
   }
 
   return {
@@ -91,7 +131,10 @@ export function createSessionGate(deps: GateDeps) {
         if (req.method === "POST") return await signIn(req);
         const s = await deps.sessions.resolve(sessionToken(req));
         // Asking is not an error: the page asks on every load (no 401 noise in the browser's console).
-        if (req.method === "GET") return json(200, s ? whoami(s) : { signedIn: false, ...(deps.team.oidc ? { oidc: true } : {}) }, { "cache-control": "no-store" });
+        if (req.method === "GET") {
+          return json(200, s ? whoami(s) : { signedIn: false, ...(deps.team.oidc ? { oidc: true } : {}), ...(cookieValue(req, SIGNIN_COOKIE) ? { ssoCode: true } : {}) },
+            { "cache-control": "no-store" });
+        }
         if (!s) return renderConsoleError(unauthenticated("not signed in"));
         if (req.method !== "DELETE") return renderConsoleError(new AppError("invalid", "use GET, POST or DELETE"));
         if (!sameText(req.headers.get(CSRF_HEADER) ?? "", s.csrf) || !sameOrigin(req)) return renderConsoleError(forbidden("missing or wrong CSRF token"));

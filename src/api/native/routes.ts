@@ -20,6 +20,7 @@ import { alertRoutes } from "./alerts.ts";
 import { auditRoutes } from "./audit.ts";
 import { doctorRoutes } from "./doctor.ts";
 import { accountWebhookRoutes } from "./account-webhooks.ts";
+import { keysRoutes } from "./keys.ts";
 
 export function createNativeSurface(deps: SurfaceDeps): SurfaceHandler {
   return new Elysia({ name: "native" })
@@ -37,5 +38,6 @@ export function createNativeSurface(deps: SurfaceDeps): SurfaceHandler {
     .use(alertRoutes(deps))
     .use(auditRoutes(deps))
     .use(doctorRoutes(deps))
-    .use(accountWebhookRoutes(deps));
+    .use(accountWebhookRoutes(deps))
+    .use(keysRoutes(deps));
 }

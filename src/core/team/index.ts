@@ -5,7 +5,9 @@ import type { ControlStore } from "../store-port.ts";
 import type { SendService } from "../send.ts";
 import type { Domain } from "../model.ts";
 import type { AuditWriter } from "../audit.ts";
-import { createUserService } from "./users.ts";
+import { createUserService, type UserService } from "./users.ts";
+import type { StoredUser } from "./store-port.ts";
+import { createPendingSignIns } from "./pending-signins.ts";
 import { createTotpEnrolment } from "./enrolment.ts";
 import { createInvitations, type TeamMailer } from "./invitations.ts";
 import { createOidcClient } from "./oidc.ts";
@@ -24,17 +26,33 @@ export interface TeamDeps {
   fetch?: typeof fetch;
 }
 
-/** Single sign-on: the client and the linking rule, as one sign-in step for the console. */
-function oidcSignIn(deps: TeamDeps) {
+/**
+ * Single sign-on: the client and the linking rule, as sign-in steps for the console. A user with
+ * TOTP is not signed in by the provider alone: the callback leaves a "code" sign-in waiting (in
+ * the store, 10 minutes) that their code finishes, with the password sign-in's rules and lockout.
+ */
+function oidcSignIn(deps: TeamDeps, users: UserService) {
   const o = deps.oidc;
   if (!o?.issuer) return null;
+  const pending = createPendingSignIns(deps.control, deps.now);
   const client = createOidcClient({ issuer: o.issuer, clientId: o.client_id, clientSecret: o.client_secret,
-    redirectUri: `${deps.publicUrl.replace(/\/+$/, "")}/ui/oidc/callback` }, { now: deps.now, fetch: deps.fetch });
+    redirectUri: `${deps.publicUrl.replace(/\/+$/, "")}/ui/oidc/callback` }, { now: deps.now, fetch: deps.fetch, pending });
   return {
-    start: client.start,
-    async finish(query: URLSearchParams, cookieState: string | null) {
-      return userForOidc(await client.finish(query, cookieState), { store: deps.control, now: deps.now, autoCreate: o.auto_create, audit: deps.audit });
+    /** `client`: the browser's address (the pending sign-ins per address are capped). */
+    start: (client_: string) => client.start(client_),
+    /** The callback: the linked user, and for a user with TOTP the token of the code step still to come. */
+    async finish(query: URLSearchParams, cookieState: string | null, client_: string): Promise<{ user: StoredUser; codeToken?: string }> {
+      const user = await userForOidc(await client.finish(query, cookieState), { store: deps.control, now: deps.now, autoCreate: o.auto_create, audit: deps.audit });
+      return user.totpSecret ? { user, codeToken: await pending.open("code", client_, { userId: user.id }) } : { user };
     },
+    /** The code step's user (null: unknown, used or expired), with a way to put it back after a wrong code. */
+    async takeCode(token: string | null): Promise<{ user: StoredUser; restore: () => Promise<void> } | null> {
+      const p = await pending.take(token, "code");
+      const user = p?.userId ? await deps.control.getUser({ id: p.userId }) : null;
+      return p && user ? { user, restore: () => pending.restore(p) } : null;
+    },
+    /** The second factor, as the password sign-in checks it. */
+    code: (user: StoredUser, code: string | undefined) => users.secondFactor(user, code),
   };
 }
 
@@ -58,7 +76,7 @@ export function createTeam(deps: TeamDeps) {
     users,
     enrolment: createTotpEnrolment({ store: deps.control, now: deps.now, audit: deps.audit }),
     invitations: createInvitations({ store: deps.control, users, now: deps.now, publicUrl: deps.publicUrl, mail, audit: deps.audit }),
-    oidc: oidcSignIn(deps),
+    oidc: oidcSignIn(deps, users),
   };
 }
 

@@ -1,24 +1,21 @@
 // OpenID Connect sign-in, the client side (contract §14): the authorization code flow with PKCE
 // (S256), state and nonce, against a provider found by discovery; the id_token is verified with
-// id-token.ts against the provider's JWKS. A flow waits here (by its state, 10 minutes) between
-// the redirect to the provider and the callback; the browser holds the state in a cookie, so a
-// callback from another browser does not match. Linking the subject to a user is oidc-link.ts's.
+// id-token.ts against the provider's JWKS. A flow waits in the store (pending-signins.ts: by its
+// state, 10 minutes, once) between the redirect to the provider and the callback, so any node may
+// take the callback; the browser holds the state in a cookie, so a callback from another browser
+// does not match. Linking the subject to a user is oidc-link.ts's.
 import { createHash, randomBytes } from "node:crypto";
 import { checkIdToken, verifyJws, type IdClaims } from "./id-token.ts";
 import { AppError, unauthenticated } from "../errors.ts";
+import type { PendingSignIns } from "./pending-signins.ts";
 
 export interface OidcSettings { issuer: string; clientId: string; clientSecret: string; redirectUri: string }
 
 interface Discovery { issuer: string; authorization_endpoint: string; token_endpoint: string; jwks_uri: string; userinfo_endpoint?: string }
-interface Flow { nonce: string; verifier: string; expiresAt: number }
-
-const FLOW_TTL_MS = 10 * 60_000;
-const MAX_FLOWS = 10_000;
 const b64url = (b: Buffer) => b.toString("base64url");
 
-export function createOidcClient(settings: OidcSettings, deps: { now: () => number; fetch?: typeof fetch }) {
+export function createOidcClient(settings: OidcSettings, deps: { now: () => number; pending: PendingSignIns; fetch?: typeof fetch }) {
   const get = deps.fetch ?? fetch;
-  const flows = new Map<string, Flow>();
   let discovery: Promise<Discovery> | null = null;
   let keys: { kid?: string; kty?: string }[] = [];
 
@@ -57,14 +54,11 @@ export function createOidcClient(settings: OidcSettings, deps: { now: () => numb
   }
 
   return {
-    /** Where to send the browser, and the state its cookie must carry back. */
-    async start(): Promise<{ url: string; state: string }> {
+    /** Where to send the browser, and the state its cookie must carry back; `client` is its address (capped). */
+    async start(client: string): Promise<{ url: string; state: string }> {
       const d = await discover();
-      const now = deps.now();
-      for (const [s, f] of flows) if (f.expiresAt <= now || flows.size > MAX_FLOWS) flows.delete(s);
-      const state = b64url(randomBytes(24));
-      const flow: Flow = { nonce: b64url(randomBytes(24)), verifier: b64url(randomBytes(32)), expiresAt: now + FLOW_TTL_MS };
-      flows.set(state, flow);
+      const flow = { nonce: b64url(randomBytes(24)), verifier: b64url(randomBytes(32)) };
+      const state = await deps.pending.open("oidc", client, flow);
       const url = new URL(d.authorization_endpoint);
       const q = { response_type: "code", client_id: settings.clientId, redirect_uri: settings.redirectUri, scope: "openid email", state,
         nonce: flow.nonce, code_challenge: b64url(createHash("sha256").update(flow.verifier).digest()), code_challenge_method: "S256" };
@@ -75,9 +69,8 @@ export function createOidcClient(settings: OidcSettings, deps: { now: () => numb
     /** The callback: the state must be the cookie's and waiting; the code is exchanged and the id_token checked. */
     async finish(query: URLSearchParams, cookieState: string | null): Promise<IdClaims> {
       const state = query.get("state") ?? "";
-      const flow = flows.get(state);
-      flows.delete(state);
-      if (!flow || state !== cookieState || flow.expiresAt <= deps.now()) throw unauthenticated("this sign-in link is unknown or expired: start again");
+      const flow = state && state === cookieState ? await deps.pending.take(state, "oidc") : null;
+      if (!flow) throw unauthenticated("this sign-in link is unknown or expired: start again");
       if (query.get("error")) throw unauthenticated(`the identity provider refused: ${query.get("error_description") ?? query.get("error")}`);
       const d = await discover();
       const form = new URLSearchParams({ grant_type: "authorization_code", code: query.get("code") ?? "", redirect_uri: settings.redirectUri,

@@ -106,21 +106,28 @@ export function createUserService({ store, now, audit }: UserDeps) {
       const u = await store.getUser({ email: email.trim() });
       const ok = await Bun.password.verify(password, u?.passwordHash || (await dummyHash()));
       if (!u || !ok) throw unauthenticated("wrong email or password");
-      if (!u.totpSecret) return u;
-      if (!code) throw new AppError("unauthenticated", "enter the code of your authenticator app (or a recovery code)", { field: "code" });
-      const step = matchTotp(u.totpSecret, code, now(), u.totpStep);
-      if (step !== null) {
-        await store.updateUser(u.id, { totpStep: step }, now());
-        return u;
-      }
-      const hashed = recoveryHash(code);
-      if (u.recoveryCodes.includes(hashed)) {
-        await store.updateUser(u.id, { recoveryCodes: u.recoveryCodes.filter((c) => c !== hashed) }, now());
-        return u;
-      }
-      throw new AppError("unauthenticated", "wrong code", { field: "code" });
+      return secondFactor(u, code);
     },
+
+    secondFactor,
   };
+
+  /** The second factor of a user whose first was proven (a password, or an OIDC provider): a TOTP or recovery code when TOTP is on. */
+  async function secondFactor(u: StoredUser, code?: string): Promise<StoredUser> {
+    if (!u.totpSecret) return u;
+    if (!code) throw new AppError("unauthenticated", "enter the code of your authenticator app (or a recovery code)", { field: "code" });
+    const step = matchTotp(u.totpSecret, code, now(), u.totpStep);
+    if (step !== null) {
+      await store.updateUser(u.id, { totpStep: step }, now());
+      return u;
+    }
+    const hashed = recoveryHash(code);
+    if (u.recoveryCodes.includes(hashed)) {
+      await store.updateUser(u.id, { recoveryCodes: u.recoveryCodes.filter((c) => c !== hashed) }, now());
+      return u;
+    }
+    throw new AppError("unauthenticated", "wrong code", { field: "code" });
+  }
 }
 
 export type UserService = ReturnType<typeof createUserService>;

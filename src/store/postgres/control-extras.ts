@@ -14,7 +14,8 @@ export function createControlExtras(sql: Sql): Extras {
     },
     async getSession(tokenHash) {
       const r = await one(sql, "SELECT * FROM console_sessions WHERE token_hash = $1", [tokenHash]);
-      return r ? { tokenHash, keyId: (r.key_id as string | null) ?? null, userId: (r.user_id as string | null) ?? null, csrf: r.csrf as string, createdAt: r.created_at as number, expiresAt: r.expires_at as number } : null;
+      return r ? { tokenHash, keyId: (r.key_id as string | null) ?? null, userId: (r.user_id as string | null) ?? null, csrf: r.csrf as string, createdAt: r.created_at as number, expiresAt: r.expires_at as number,
+        ...(r.tenant !== null && r.tenant !== undefined ? { tenant: Number(r.tenant) } : {}) } : null;
     },
     async deleteSessions(q) {
       if (q.userId !== undefined) return exec(sql, "DELETE FROM console_sessions WHERE user_id = $1", [q.userId]);

@@ -13,6 +13,7 @@ import { createTlsReportCounts } from "./tls-report-counts.ts";
 import { createSendControlStore } from "./send-controls.ts";
 import { createTrackingHostStore } from "./tracking-hosts.ts";
 import { createTeamStore } from "./team.ts";
+import { createSignInStore } from "./signins.ts";
 import { createTenantStore } from "./tenants.ts";
 
 export function createControlStore(sql: Sql): ControlStore {
@@ -26,6 +27,7 @@ export function createControlStore(sql: Sql): ControlStore {
     ...createSendControlStore(sql),
     ...createTrackingHostStore(sql),
     ...createTeamStore(sql),
+    ...createSignInStore(sql),
     ...createTenantStore(sql),
     async getAccount() {
       const r = await one(sql, "SELECT * FROM account LIMIT 1");

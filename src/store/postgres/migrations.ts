@@ -14,6 +14,7 @@ import { SCHED2_ZONE_MIGRATIONS } from "./migrations-sched2.ts";
 import { TENANTS_CONTROL_MIGRATIONS } from "./migrations-tenants.ts";
 import { TENSCOPE_CONTROL_MIGRATIONS } from "./migrations-tenscope.ts";
 import { TENSMTP_CONTROL_MIGRATIONS } from "./migrations-tensmtp.ts";
+import { OIDC2_CONTROL_MIGRATIONS } from "./migrations-oidc2.ts";
 export const CONTROL_SCHEMA = "control";
 export const zoneSchema = (zone: string) => `zone_${zone}`;
 
@@ -112,6 +113,7 @@ export const CONTROL_MIGRATIONS: string[] = [
   ...TENANTS_CONTROL_MIGRATIONS,
   ...TENSCOPE_CONTROL_MIGRATIONS,
   ...TENSMTP_CONTROL_MIGRATIONS,
+  ...OIDC2_CONTROL_MIGRATIONS,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

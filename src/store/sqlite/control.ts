@@ -10,6 +10,7 @@ import { createEgressCounters } from "./egress-counters.ts";
 import { createAlertStore } from "./alerts.ts";
 import { createTrackingHostStore, toTracking } from "./tracking-hosts.ts";
 import { createTeamStore } from "./team.ts";
+import { createSignInStore } from "./signins.ts";
 import { createTenantStore } from "./tenants.ts";
 import { createBlocklistHistory } from "./blocklists.ts";
 import { createDkimKeyStore } from "./dkim-keys.ts";
@@ -63,6 +64,7 @@ export function createControlStore(db: Database): ControlStore {
     ...createAlertStore(db),
     ...createTrackingHostStore(db),
     ...createTeamStore(db),
+    ...createSignInStore(db),
     ...createTenantStore(db),
     ...createBlocklistHistory(db),
     ...createDkimKeyStore(db),

@@ -11,6 +11,7 @@ import { DKIM2_CONTROL_MIGRATIONS } from "./migrations-dkim2.ts";
 import { TENANTS_CONTROL_MIGRATIONS } from "./migrations-tenants.ts";
 import { TENSCOPE_CONTROL_MIGRATIONS } from "./migrations-tenscope.ts";
 import { TENSMTP_CONTROL_MIGRATIONS } from "./migrations-tensmtp.ts";
+import { OIDC2_CONTROL_MIGRATIONS } from "./migrations-oidc2.ts";
 export const CONTROL_MIGRATIONS: string[] = [
   `CREATE TABLE account (
      id INTEGER PRIMARY KEY, webhook_signing_key TEXT NOT NULL, secret TEXT NOT NULL, created_at INTEGER NOT NULL);
@@ -109,6 +110,7 @@ export const CONTROL_MIGRATIONS: string[] = [
   ...TENANTS_CONTROL_MIGRATIONS,
   ...TENSCOPE_CONTROL_MIGRATIONS,
   ...TENSMTP_CONTROL_MIGRATIONS,
+  ...OIDC2_CONTROL_MIGRATIONS,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

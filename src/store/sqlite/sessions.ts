@@ -15,7 +15,8 @@ export function createSessionStatements(db: Database): SessionMethods {
     },
     async getSession(tokenHash: string) {
       const r = byHash.get(tokenHash) as Row | null;
-      return r ? { tokenHash, keyId: (r.key_id as string | null) ?? null, userId: (r.user_id as string | null) ?? null, csrf: r.csrf as string, createdAt: r.created_at as number, expiresAt: r.expires_at as number } : null;
+      return r ? { tokenHash, keyId: (r.key_id as string | null) ?? null, userId: (r.user_id as string | null) ?? null, csrf: r.csrf as string, createdAt: r.created_at as number, expiresAt: r.expires_at as number,
+        ...(r.tenant !== null && r.tenant !== undefined ? { tenant: Number(r.tenant) } : {}) } : null;
     },
     async deleteSessions(q: { tokenHash?: string; expiredBy?: number; userId?: string }) {
       if (q.userId !== undefined) return db.query("DELETE FROM console_sessions WHERE user_id = ?").run(q.userId).changes;

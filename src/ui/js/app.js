@@ -11,7 +11,8 @@ import { statsPage } from "./stats.js";
 import { queuePage } from "./queue.js";
 import { reportsPage } from "./reports.js";
 import { auditPage } from "./audit.js";
-import { teamPage, securityPage, acceptPage } from "./team.js";
+import { teamPage, securityPage, acceptPage, ssoCodePage } from "./team.js";
+import { tenantsPage, drawSwitcher } from "./tenants.js";
 import { healthPage } from "./health.js";
 
 const PAGES = {
@@ -19,11 +20,13 @@ const PAGES = {
   keys: keysPage, credentials: credentialsPage, webhooks: webhooksPage, suppressions: suppressionsPage,
   messages: (ctx, rest) => (rest.length >= 2 ? messagePage(ctx, rest[0], rest[1]) : messagesPage(ctx)),
   stats: statsPage, queue: queuePage, reports: reportsPage, audit: auditPage, team: teamPage, security: securityPage,
-  stats: statsPage, queue: queuePage, reports: reportsPage, health: healthPage,
+  health: healthPage, tenants: tenantsPage,
 };
 
 const $ = (id) => document.getElementById(id);
 let session = null;
+/** A single sign-on waits for this user's TOTP code (the server said so). */
+let pendingCode = false;
 
 function showSignedIn(s) {
   session = s;
@@ -31,15 +34,36 @@ function showSignedIn(s) {
   $("signin").hidden = Boolean(s);
   $("nav").hidden = !s;
   $("signout").hidden = !s;
-  $("who").textContent = !s ? "" : s.userId ? `${s.role}` : s.kind === "account" ? "account key" : `domain key · ${s.domain}`;
+  $("who").textContent = !s ? "" : (s.userId ? `${s.role}` : s.kind === "account" ? "account key" : `domain key · ${s.domain}`)
+    + (s.readOnly ? ` · tenant ${s.tenant} suspended: read-only` : "");
   // Team: owners, admins and all-rights account keys (the server decides; this only hides a page that would refuse).
   $("nav-team").hidden = !s || (s.userId ? !["owner", "admin"].includes(s.role) : s.kind !== "account");
   $("nav-security").hidden = !s || !s.userId;
   $("nav-audit").hidden = !s || s.kind !== "account";
+  // Tenants: owners and admins of every tenant, and the primary's account keys (the server refuses anyone else).
+  $("nav-tenants").hidden = !s || (s.userId ? !(s.switcher && ["owner", "admin"].includes(s.role)) : s.kind !== "account" || s.tenant !== 0);
+  drawSwitcher($("tenant-switch"), s, refresh).catch(() => { $("tenant-switch").hidden = true; });
   if (!s) $("view").replaceChildren();
 }
 
+/** After the switcher's choice: the session as the server now sees it, and the page drawn again for that tenant. */
+async function refresh() {
+  const s = await get("/session");
+  showSignedIn(s.signedIn ? s : null);
+  await route();
+}
+
+/** Signed in by a form (a key, a password, a single sign-on's code): to the page asked for, or Security when TOTP must be set up. */
+async function enter(s) {
+  pendingCode = false;
+  showSignedIn(s);
+  if (s.mustEnrol) location.hash = "#/security";
+  else if (!location.hash || location.hash === "#/" || location.hash === "#/sso-code") location.hash = "#/domains"; else await route();
+  $("main").focus();
+}
+
 async function route() {
+  if (!session && (location.hash === "#/sso-code" || pendingCode)) { $("signin").hidden = true; ssoCodePage($("view"), enter); return; }
   const invitation = /^#\/accept\/([^/]+)$/.exec(location.hash);
   if (invitation) { $("signin").hidden = true; acceptPage($("view"), decodeURIComponent(invitation[1])); return; }
   if (!session) { $("signin").hidden = false; $("view").replaceChildren(); return; }
@@ -108,6 +132,7 @@ async function start() {
   try {
     const s = await get("/session");
     showSignedIn(s.signedIn ? s : null);
+    pendingCode = Boolean(s.ssoCode);
     if (!s.signedIn) $("signin").hidden = false;
     $("signin-sso").hidden = !s.oidc;
     await route();

@@ -76,3 +76,17 @@ export function acceptPage(view, token) {
   });
   view.replaceChildren(form);
 }
+
+/** A single sign-on's second step for a user with TOTP: the code (or a recovery code); works signed out. */
+export function ssoCodePage(view, signedIn) {
+  const code = h("input", { inputmode: "numeric", autocomplete: "one-time-code", required: true, id: "sso-code" });
+  const form = h("form", { class: "card narrow", id: "sso-code-form" }, h("h1", {}, "Two-factor sign-in"),
+    h("p", {}, "Your identity provider signed you in. Enter the code of your authenticator app (or a recovery code) to finish."),
+    field("Code", code), h("button", { type: "submit" }, "Sign in"));
+  onSubmit(form, async () => {
+    const s = await post("/session", { code: code.value.trim() });
+    code.value = "";
+    await signedIn(s);
+  });
+  view.replaceChildren(form);
+}
