@@ -39,11 +39,16 @@ export interface DestinationQueueStore {
   waitingByKey(): Promise<{ key: string; count: number }[]>;
   /**
    * Claims, for each `{ key, limit }`, at most `limit` due recipients of that key for `lease.owner`
-   * (as claimDue does), in due order; rows not due (parked) are never read.
+   * (as claimDue does): `newest` of them (default 0) the most recently due, the rest the longest
+   * due, so mail accepted now is not queued behind a backlog that came due at once (a million
+   * scheduled for one instant). Rows not due (parked) are never read. Returned in due order.
    */
-  claimKeys(now: number, lease: Lease, wants: { key: string; limit: number }[]): Promise<StoredRecipient[]>;
+  claimKeys(now: number, lease: Lease, wants: ClaimWant[]): Promise<StoredRecipient[]>;
   /** Replaces what `owner` published about its destinations. */
   publishDestinations(owner: string, now: number, list: DestinationSnapshot[]): Promise<void>;
   /** What every node published. */
   publishedDestinations(): Promise<PublishedDestination[]>;
 }
+
+/** One key's share of a claim: `limit` rows, `newest` of them taken from the most recently due end. */
+export interface ClaimWant { key: string; limit: number; newest?: number }

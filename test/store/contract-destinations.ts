@@ -50,6 +50,21 @@ export function destinationsContract(open: Open, peer?: Peer) {
     await s.close();
   });
 
+  test("a claim's `newest` rows are the key's most recently due, the rest its longest due; a row is taken once", async () => {
+    const s = await open();
+    const z = s.zone("us");
+    await fill(z); // g0..g29 due from NOW - 1000 on, in order
+    const both = await z.claimKeys(NOW, N1, [{ key: "gmail.test", limit: 6, newest: 2 }]);
+    expect(ids(both)).toEqual(["g0", "g1", "g2", "g28", "g29", "g3"]);
+    expect(both.map((r) => r.nextAttemptAt)).toEqual(both.map((r) => r.nextAttemptAt).sort((a, b) => a - b));
+    // 24 due left, 30 asked, 20 of them newest: the two ends meet and each row comes once.
+    const rest = await z.claimKeys(NOW, N1, [{ key: "gmail.test", limit: 30, newest: 20 }]);
+    expect(rest.length).toBe(24);
+    expect(new Set(ids(rest)).size).toBe(24);
+    expect(ids([...both, ...rest]).length).toBe(30);
+    await s.close();
+  });
+
   test("two nodes claiming the same key never take the same row", async () => {
     const a0 = await open();
     const b0 = peer ? await peer(a0) : a0;

@@ -3,7 +3,7 @@
 // next_attempt_at) over pending rows: one probe per key, whatever waits behind it. A claim takes,
 // per key, the due rows it needs (FOR UPDATE SKIP LOCKED, as claimDue) and reads no other row
 // (test/store/postgres/destinations.test.ts checks PostgreSQL's plan).
-import type { DestinationQueueStore, DestinationSnapshot } from "../../core/destination-store.ts";
+import type { ClaimWant, DestinationQueueStore, DestinationSnapshot } from "../../core/destination-store.ts";
 import { toRecipient } from "../sqlite/queue.ts";
 import { rows, type Sql } from "./db.ts";
 import { recipientCounts } from "./queue-counts.ts";
@@ -25,11 +25,17 @@ const WAITING_KEYS = `WITH RECURSIVE k AS (
 
 /** One arm per key (a LATERAL join over unnest locks no better and plans worse), limits as literals. */
 const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
-function claimKeysSql(wants: { key: string; limit: number }[]): string {
+function claimKeysSql(wants: ClaimWant[]): string {
   // A locking clause may not sit in a UNION's arm: each arm is its own CTE, the union reads them.
-  const arms = wants.map((w, i) => `a${i} AS (SELECT id FROM recipients WHERE ${PENDING} AND rcpt_domain = ${literal(w.key)} AND next_attempt_at <= $1
-    ORDER BY rcpt_domain, next_attempt_at LIMIT ${Math.floor(w.limit)} FOR UPDATE SKIP LOCKED)`);
-  return `WITH ${arms.join(", ")}, picked AS (${wants.map((_, i) => `SELECT id FROM a${i}`).join(" UNION ALL ")})
+  // Two arms per key: the longest due rows and the most recently due (claimKeys' `newest`); a row
+  // both take (fewer due than asked) is picked once by the UNION.
+  const arm = (name: string, w: ClaimWant, order: string, limit: number) => `${name} AS (SELECT id FROM recipients WHERE ${PENDING}
+    AND rcpt_domain = ${literal(w.key)} AND next_attempt_at <= $1 ORDER BY ${order} LIMIT ${Math.floor(limit)} FOR UPDATE SKIP LOCKED)`;
+  const newest = (w: ClaimWant) => Math.min(w.limit, w.newest ?? 0);
+  const arms = wants.flatMap((w, i) => [arm(`a${i}`, w, "rcpt_domain, next_attempt_at", w.limit - newest(w)),
+    ...(newest(w) > 0 ? [arm(`b${i}`, w, "rcpt_domain DESC, next_attempt_at DESC", newest(w))] : [])]);
+  const reads = wants.flatMap((w, i) => [`SELECT id FROM a${i}`, ...(newest(w) > 0 ? [`SELECT id FROM b${i}`] : [])]);
+  return `WITH ${arms.join(", ")}, picked AS (${reads.join(" UNION ")})
     UPDATE recipients r SET next_attempt_at = $1 + $2, owner = $3 FROM picked WHERE r.id = picked.id RETURNING r.*`;
 }
 

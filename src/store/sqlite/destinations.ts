@@ -16,8 +16,12 @@ const PENDING = "status IN ('queued', 'deferred')";
 export function createDestinationQueue(db: Database, commits: GroupCommit): DestinationQueueStore {
   const keys = db.query(`SELECT domain AS key, (SELECT next_attempt_at FROM recipients INDEXED BY recipients_key_due WHERE ${PENDING} AND rcpt_domain = pending_domains.domain
     ORDER BY next_attempt_at LIMIT 1) AS due FROM pending_domains WHERE n > 0`);
+  // The longest due ?2 rows and the most recently due ?6 (both ends of the key's due rows in the
+  // index); where the two overlap (fewer due rows than asked) the union takes each row once.
+  const due = `SELECT rowid FROM recipients INDEXED BY recipients_key_due WHERE ${PENDING} AND rcpt_domain = ?5 AND next_attempt_at <= ?1`;
   const claimKey = db.query(`UPDATE recipients SET next_attempt_at = ?1 + ?3, claimed = 1, claim_owner = ?4 WHERE rowid IN (
-      SELECT rowid FROM recipients INDEXED BY recipients_key_due WHERE ${PENDING} AND rcpt_domain = ?5 AND next_attempt_at <= ?1 ORDER BY rcpt_domain, next_attempt_at LIMIT ?2)
+      SELECT rowid FROM (${due} ORDER BY rcpt_domain, next_attempt_at LIMIT ?2)
+      UNION SELECT rowid FROM (${due} ORDER BY rcpt_domain DESC, next_attempt_at DESC LIMIT ?6))
     RETURNING *`);
   const clear = db.query("DELETE FROM destination_state WHERE owner = ?");
   const put = db.query("INSERT INTO destination_state (name, owner, snapshot, updated_at) VALUES (?, ?, ?, ?)");
@@ -29,7 +33,10 @@ export function createDestinationQueue(db: Database, commits: GroupCommit): Dest
       return db.query("SELECT domain AS key, n AS count FROM pending_domains WHERE n > 0 ORDER BY n DESC, domain").all() as { key: string; count: number }[];
     },
     async claimKeys(now, lease, wants) {
-      const run = () => wants.flatMap((w) => w.limit > 0 ? (claimKey.all(now, w.limit, lease.leaseMs, lease.owner, w.key) as Row[]) : []);
+      const run = () => wants.flatMap((w) => {
+        const newest = Math.min(w.limit, w.newest ?? 0);
+        return w.limit > 0 ? (claimKey.all(now, w.limit - newest, lease.leaseMs, lease.owner, w.key, newest) as Row[]) : [];
+      });
       return (await commits.run(() => run().map(toRecipient))).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt);
     },
     async publishDestinations(owner, now, list: DestinationSnapshot[]) {
