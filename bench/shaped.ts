@@ -112,6 +112,7 @@ async function drive(send: Send, sink: MxSink, cpu: () => number, roundTrips: nu
   const t0 = performance.now();
   if (BURST_S) return burst(send, sink, cpu0, cpu);
   const latencies = await load(send, CLIENTS, N, Infinity);
+  const accepted = { s: (performance.now() - t0) / 1000, delivered: sink.received() };
   const delivered = await waitFor(() => sink.received() >= N, 600_000);
   const seconds = (performance.now() - t0) / 1000;
   lastRate = N / seconds;
@@ -120,7 +121,8 @@ async function drive(send: Send, sink: MxSink, cpu: () => number, roundTrips: nu
   const b = DELAY && !STUCK && !THROTTLE ? roundTripBound(DELAY, MAX_CONNECTIONS, roundTrips) : null;
   const bound = b ? ` (round-trip bound ${Math.round(b.bound)} msg/s: ${((100 * N) / seconds / b.bound).toFixed(0)} % of it)` : "";
   const lines = [`${delivered ? "" : `NOT ALL DELIVERED (${sink.received()} of ${N}) `}${Math.round(N / seconds)} msg/s delivered${bound}, ${cpuMs.toFixed(2)} ms server CPU/msg${signed}, ` +
-    `accept p99 ${pct(latencies, 0.99).toFixed(1)} ms`, connections(sink)];
+    `accept p99 ${pct(latencies, 0.99).toFixed(1)} ms`, connections(sink),
+    `all accepted after ${accepted.s.toFixed(1)} s, ${accepted.delivered} delivered by then; the rest in ${(seconds - accepted.s).toFixed(1)} s`];
   if (b) {
     lines.push(`the bound: ${b.by}'s ${MAX_CONNECTIONS} connections, ${roundTrips} round trip${roundTrips > 1 ? "s" : ""} of ${DELAY} ms per message, its share of the mix`);
   }

@@ -2,7 +2,7 @@
 // lag, never stopped; lanes (destinations) round robin. No timing is asserted: only order, that
 // every turn comes, and the pacing rule itself.
 import { expect, test } from "bun:test";
-import { LAG_TARGET_MS, MAX_BUILDING, MAX_GAP_MS, MIN_GAP_MS, createTurns, nextGap } from "../../../src/mta/delivery/turns.ts";
+import { LAG_TARGET_MS, MAX_BUILDING, MAX_BURST, MAX_GAP_MS, MIN_GAP_MS, createTurns, nextBurst, nextGap } from "../../../src/mta/delivery/turns.ts";
 
 test("with no caller waiting turns come in order", async () => {
   const turns = createTurns(() => false);
@@ -65,4 +65,13 @@ test("the gap doubles while the loop lags past the target, up to the cap, and sh
   for (let i = 0; i < 50; i++) gap = nextGap(gap, 0);
   expect(gap).toBe(MIN_GAP_MS);
   expect(nextGap(20, 1)).toBeLessThan(20);
+});
+
+test("while callers wait, a timer on time carries a growing burst of starts; a late one halves it back to one", () => {
+  let burst = 1;
+  const grown: number[] = [];
+  for (let i = 0; i < 6; i++) grown.push((burst = nextBurst(burst, 0)));
+  expect(grown).toEqual([2, 4, 8, 8, 8, 8].map((b) => Math.min(b, MAX_BURST)));
+  for (let i = 0; i < 6; i++) burst = nextBurst(burst, LAG_TARGET_MS);
+  expect(burst).toBe(1); // on a loop that is the bottleneck: one start per gap, as before
 });
