@@ -4,13 +4,14 @@
 // creates or revokes a key stronger than itself, a domain key only its own domain's.
 import { Elysia } from "elysia";
 import type { KeyKind } from "../../core/model.ts";
-import { forbidden, invalid, notFound } from "../../core/errors.ts";
-import { isKnownGrant, mayManageKey, readTenant, seesTenant } from "../../core/permissions.ts";
+import { forbidden, invalid } from "../../core/errors.ts";
+import { isKnownGrant, mayManageKey, readTenant } from "../../core/permissions.ts";
 import { principalOf } from "../context.ts";
 import { permissions } from "../permission.ts";
 import type { ConsoleDeps } from "./deps.ts";
 import { CONSOLE_GRANTS, domainFor, field, requiredField } from "./policy.ts";
 import { grantRights } from "../grants.ts";
+import { revokeVisibleKey } from "../key-revoke.ts";
 
 function grantsOf(body: unknown): string[] {
   const g = (body as { grants?: unknown } | null)?.grants ?? [];
@@ -41,11 +42,7 @@ export function keyRoutes(deps: ConsoleDeps) {
       return deps.access.createKey({ kind, domain, label: field(body, "label"), grants, tenant: principalOf(request).tenant });
     }, { permission: { right: "keys.manage" } })
     .delete("/keys/:id", async ({ request, params }) => {
-      const key = await deps.access.getKey(params.id);
-      const p = principalOf(request);
-      if (!key || !seesTenant(p, key.tenant) || (p.kind === "domain" && key.domain !== p.domain?.name)) throw notFound(`key ${params.id} not found`);
-      if (!mayManageKey(p, key, grantRights)) throw forbidden("a key cannot revoke a key with more rights than its own");
-      await deps.access.revokeKey(key.id);
+      const key = await revokeVisibleKey(deps.access, principalOf(request), params.id);
       return { message: "revoked", id: key.id };
     }, { permission: { right: "keys.manage" } })
     .get("/domains/:domain/credentials", async ({ request, params }) => {

@@ -7,9 +7,10 @@ import type { SurfaceDeps } from "../deps.ts";
 import { principalOf } from "../context.ts";
 import { permissions } from "../permission.ts";
 import { grantRights } from "../grants.ts";
-import { forbidden, invalid, notFound } from "../../core/errors.ts";
+import { revokeVisibleKey } from "../key-revoke.ts";
+import { forbidden, invalid } from "../../core/errors.ts";
 import { RIGHTS } from "../../core/grants.ts";
-import { mayManageKey, readTenant, seesTenant } from "../../core/permissions.ts";
+import { mayManageKey, readTenant } from "../../core/permissions.ts";
 import type { KeyInfo } from "../../core/access.ts";
 import { readForm, textOf, textsOf } from "./model.ts";
 import { visibleDomain } from "./policy.ts";
@@ -39,11 +40,7 @@ export function keysRoutes(deps: Deps) {
       return { ...view(made), key: made.key };
     }, { parse: "none", permission: { right: "keys.manage" } })
     .delete("/keys/:id", async ({ request, params }) => {
-      const key = await deps.access.getKey(params.id);
-      const p = principalOf(request);
-      if (!key || !seesTenant(p, key.tenant) || (p.kind === "domain" && key.domain !== p.domain?.name)) throw notFound(`key ${params.id} not found`);
-      if (!mayManageKey(p, key, grantRights)) throw forbidden("a key cannot revoke a key with more rights than its own");
-      await deps.access.revokeKey(key.id);
+      const key = await revokeVisibleKey(deps.access, principalOf(request), params.id);
       return { message: "Key revoked", id: key.id };
     }, { permission: { right: "keys.manage" } });
 }
