@@ -142,7 +142,7 @@ export async function createApp(config: Config, opts: AppOptions = {}) {
   const disk = createDiskGuard({ now, minFree: config.storage.engine === "sqlite" && !opts.inMemory ? config.storage.min_free : 0,
     freeBytes: opts.inMemory || config.storage.engine !== "sqlite" ? () => null : freeSpaceOf(config.storage.data_dir) });
   const sender = guardSends(createSendService({
-    store, recorder, now, hostname: mtaHostname, lifetimeMs: config.mta.max_queue_lifetime, maxMessageBytes: config.smtp.max_message_size, egress: egress.directory,
+    store, recorder, now, hostname: mtaHostname, lifetimeMs: config.mta.max_queue_lifetime, maxMessageBytes: config.smtp.max_message_size, egress: egress.directory, audit,
   }), disk);
   let stopping = false;
 

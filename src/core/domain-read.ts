@@ -1,13 +1,16 @@
-// The one cached domain read (and webhook targets' read). Sending, delivery, DKIM keys, webhook
-// fan-out and signing keys, tracking, suppressions and authentication all ask for a domain by name
-// or id, many times per message, and fan-out and webhook delivery for a domain's targets; this
-// decorator of the store answers them from memory. Every domain or webhook write through this
+// The one cached domain read (and webhook targets', tenants' and the domain list's reads). Sending,
+// delivery, DKIM keys, webhook fan-out and signing keys, tracking, suppressions and authentication
+// all ask for a domain by name or id, many times per message, and fan-out and webhook delivery for
+// a domain's targets; every send reads its domain's tenant (status, monthly limit) and every
+// authenticated request lists the domains to know the other tenants' (core/permissions.ts actFor);
+// this decorator of the store answers them from memory. Every domain, webhook or tenant write through this
 // store drops the cache at once; before the first read of each turn of the event loop it asks the
 // store's change mark (SQLite's `PRAGMA data_version`, PostgreSQL's trigger-bumped counter), so a
 // change another process committed (the CLI beside a running server) is seen by the next turn's
 // reads, not after a timer.
 import type { Domain } from "./model.ts";
 import type { ControlStore, Store, WebhookTarget } from "./store-port.ts";
+import type { Tenant } from "./tenants.ts";
 
 const MAX_ENTRIES = 10_000;
 
@@ -36,10 +39,14 @@ function cachedControl(control: ControlStore): ControlStore {
   const byName = new Map<string, Domain>();
   const byId = new Map<number, Domain>();
   const targets = new Map<number | null, WebhookTarget[]>();
+  const tenants = new Map<number, Tenant>();
+  // Every domain, frozen: handed out as is to unfiltered reads (core/permissions.ts keeps the other
+  // tenants' names per list it is given, so a list kept here is one set built, not one per request).
+  let domainList: readonly Domain[] | null = null;
   // Bumped by every drop: a row read that was under way across a drop may predate it, so it is
   // answered but not kept.
   let generation = 0;
-  const drop = () => { byName.clear(); byId.clear(); targets.clear(); generation++; };
+  const drop = () => { byName.clear(); byId.clear(); targets.clear(); tenants.clear(); domainList = null; generation++; };
   let mark: number | null = null;
   const checkNow = coalesced(async () => {
     const now = await control.changeMark();
@@ -88,6 +95,30 @@ function cachedControl(control: ControlStore): ControlStore {
       if (g === generation) targets.set(domainId, list);
       return mine(list);
     },
+    // By id (each send, each request's own and acting tenant); by name (a header naming one) reads the store.
+    getTenant: async (q) => {
+      if (!("id" in q)) return control.getTenant(q);
+      await checkMark();
+      const g = generation;
+      const hit = tenants.get(q.id);
+      if (hit) return hit;
+      const t = await control.getTenant(q);
+      if (t && g === generation) tenants.set(t.id, t);
+      return t;
+    },
+    listDomains: async (tenant) => {
+      await checkMark();
+      const g = generation;
+      let all = domainList;
+      if (!all) {
+        all = Object.freeze(await control.listDomains());
+        if (g === generation) domainList = all;
+      }
+      // The engines' tenant filter, on the kept list (both order by id).
+      return tenant === undefined ? (all as Domain[]) : all.filter((d) => (d.tenantId ?? 0) === tenant);
+    },
+    insertTenant: changed(control.insertTenant),
+    updateTenant: changed(control.updateTenant),
     insertWebhook: changed(control.insertWebhook),
     updateWebhook: changed(control.updateWebhook),
     deleteWebhook: changed(control.deleteWebhook),

@@ -105,6 +105,10 @@ export interface Principal {
   readAll?: boolean;
   /** The acting tenant is suspended (or terminated): reads only, no sending. */
   readOnly?: boolean;
+  /** Acts for a tenant other than its own (a vendor header, the console's switcher): its sends are in the audit log. */
+  onBehalf?: boolean;
+  /** A primary account principal that named no tenant (no header): SparkPost's account-wide webhooks it makes see every tenant. */
+  noTenantNamed?: boolean;
   /**
    * Names of other tenants' domains, set by actFor: a route naming one is refused (a domain that does not exist
    * still gets the handler's 404). Absent: no tenant limit (reads of every tenant).

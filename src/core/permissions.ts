@@ -73,8 +73,24 @@ export function actFor(p: Principal, own: Tenant, named: Tenant | null | "absent
   const readAll = named === "absent" && readAllWithout && own.id === PRIMARY_TENANT && p.kind === "account";
   return (async () => ({
     ...p, tenant: acting.id, readAll, readOnly: !mayWrite(acting),
-    foreignDomains: readAll ? undefined : new Set((await domains()).filter((d) => (d.tenantId ?? PRIMARY_TENANT) !== acting.id).map((d) => d.name)),
+    // Acting for a tenant other than its key's (or its user's) own: each such send is in the audit log (core/send.ts).
+    ...(acting.id !== own.id ? { onBehalf: true } : {}),
+    // A primary account principal that named no tenant: an account-wide SparkPost webhook it makes covers every tenant.
+    ...(named === "absent" && own.id === PRIMARY_TENANT && p.kind === "account" ? { noTenantNamed: true } : {}),
+    foreignDomains: readAll ? undefined : foreignOf(await domains(), acting.id),
   }))();
+}
+
+// The other tenants' domain names, per domain list and tenant: the store's cached read
+// (core/domain-read.ts) hands out one list until a domain changes, so the set is built once per
+// change and tenant, not once per request (thousands of domains made each request pay for it).
+const foreignSets = new WeakMap<readonly Domain[], Map<number, ReadonlySet<string>>>();
+function foreignOf(domains: readonly Domain[], tenant: number): ReadonlySet<string> {
+  let byTenant = foreignSets.get(domains);
+  if (!byTenant) foreignSets.set(domains, (byTenant = new Map()));
+  let set = byTenant.get(tenant);
+  if (!set) byTenant.set(tenant, (set = new Set(domains.filter((d) => (d.tenantId ?? PRIMARY_TENANT) !== tenant).map((d) => d.name))));
+  return set;
 }
 
 /**

@@ -16,6 +16,7 @@ import { windowStart } from "./limits.ts";
 import type { Recorder } from "./recorder.ts";
 import { groupListType, groupOfType } from "./unsubscribe-groups.ts";
 import { checkEgressChoice, type EgressDirectory } from "./egress/directory.ts";
+import type { AuditWriter } from "./audit.ts";
 
 export interface SendDeps {
   store: Store;
@@ -28,6 +29,8 @@ export interface SendDeps {
   recorder: Recorder;
   /** The configured egress pools and sources: a message naming an unknown one is refused. */
   egress?: EgressDirectory;
+  /** The audit log: a send made on behalf of another tenant is recorded (contract §14). */
+  audit?: AuditWriter;
 }
 
 const SUPPRESSING = new Set(["bounces", "unsubscribes", "complaints"]);
@@ -88,6 +91,7 @@ export function createSendService(deps: SendDeps) {
       const giveBack = tenant ? await takeMonthlySends(store.control, tenant, built.messages.length, at) : null;
       await deps.recorder.accept(domain.zone, { messages: built.messages, recipients: built.recipients, attachments: built.attachments, events: built.events })
         .catch(async (e: unknown) => { await giveBack?.(); throw e; });
+      await recordOnBehalf(principal, built, deps.audit);
       return {
         id: built.messages[0]!.id,
         sendId: built.sendId,
@@ -98,6 +102,19 @@ export function createSendService(deps: SendDeps) {
       };
     },
   };
+}
+
+/**
+ * "Who sent as that customer" (contract §14): one audit entry per send made on behalf of another
+ * tenant (a vendor header, the console's switcher; core/permissions.ts actFor sets `onBehalf`),
+ * decided here so every surface and SMTP submission are covered; a key sending for its own tenant
+ * adds nothing to the hot path. The mail is committed by now: a failed audit write must not turn
+ * it into an error the client would answer by sending again.
+ */
+async function recordOnBehalf(principal: Principal, built: { sendId: string; messages: unknown[] }, audit?: AuditWriter) {
+  if (!principal.onBehalf || !audit) return;
+  const n = built.messages.length;
+  await audit.record("mail.send", `${built.sendId} (${n} message${n === 1 ? "" : "s"})`, principal.tenant ?? PRIMARY_TENANT).catch(() => undefined);
 }
 
 /**

@@ -122,6 +122,8 @@ export function createSessionService({ control, access, now, ttlMs = SESSION_TTL
       const acting = await userActing(user, t?.id ?? null);
       if ("reason" in acting) throw forbidden("your membership is for one tenant: you may not act for another");
       await control.setSessionTenant(s.tokenHash, t?.id ?? null);
+      // Acting for a customer starts here: recorded under the tenant chosen (every tenant again: the primary).
+      await audit?.record("session.tenant", t ? t.name : "every tenant", t?.id ?? PRIMARY_TENANT);
     },
 
     async signOut(token: string | null | undefined): Promise<void> {

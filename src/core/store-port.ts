@@ -62,7 +62,7 @@ export interface ControlStore extends InboundRuleStore, SendControlStore, Egress
   insertDomain(d: NewDomain, now: number): Promise<Domain>;
   getDomain(name: string): Promise<Domain | null>;
   getDomainById(id: number): Promise<Domain | null>;
-  /** Changes whenever another connection commits a change to domains or webhook targets (cheap: asked per cached read). */
+  /** Changes whenever another connection commits a change to domains, webhook targets or tenants (cheap: asked per cached read). */
   changeMark(): Promise<number>;
   /** Every domain, or (given) only the tenant's: the one place tenant scoping of domains happens. */
   listDomains(tenant?: number): Promise<Domain[]>;

@@ -23,6 +23,7 @@ import type { UnsubscribeMailboxes } from "./unsubscribe-mail.ts";
 import type { ReceiverReportMailbox } from "./reports/mailbox.ts";
 import { isDiskFull, type DiskGuard } from "../core/disk-guard.ts";
 import { submissionDomain, type Submitter } from "./submission-login.ts";
+import { actorOf, withScene } from "../core/actor.ts";
 
 export interface InboundDeps {
   listen: [string, number];
@@ -226,10 +227,11 @@ export function createInboundServer(deps: InboundDeps) {
     const from = parseAddress(parsed.from?.address ?? mailFrom);
     try {
       const domain = await submissionDomain(who, from?.email ?? "", deps.forSender);
-      const r = await deps.sender.send(who.principal, {
+      // One scene per message, as per HTTP request: a send on behalf of a tenant is audited as the key's, from this client.
+      const r = await withScene(() => deps.sender.send(who.principal, {
         domain: domain.name, source: "smtp", from: { email: from?.email ?? "" },
         envelopes: [{ to: session.envelope.rcptTo.map((a) => ({ email: a.address })), subject: parsed.subject ?? "", raw }],
-      });
+      }), actorOf(who.principal), session.remoteAddress);
       return `2.0.0 queued as ${r.id}`;
     } catch (e) {
       if (e instanceof AppError && e.code === "unavailable") throw e.reason === "storage" ? insufficientStorage() : smtpError(451, `4.3.0 ${e.message}`);

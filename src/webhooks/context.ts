@@ -21,6 +21,8 @@ export interface MessageSummary {
 export interface EventContext {
   event: MessageEvent;
   message: MessageSummary | null;
+  /** The tenant of the event's domain (SparkPost's `subaccount_id`); absent: 0, the primary. */
+  tenant?: number;
 }
 
 /** The Message-ID without angle brackets, as Mailgun and SparkPost report it. */

@@ -8,7 +8,7 @@ import { createRecentCache } from "../core/recent-cache.ts";
 import type { EventContext, MessageSummary } from "./context.ts";
 import type { WebhookFormat } from "./format.ts";
 import { callbackFormat, formatNamed } from "./registry.ts";
-import { isSubscribed } from "./targets.ts";
+import { coversEveryTenant, isSubscribed } from "./targets.ts";
 
 const CURSOR = "webhooks";
 /** Events per batch: one batch is one turn of the event loop (reading, parsing, routing, the cursor's
@@ -63,25 +63,32 @@ export function createFanout(deps: { store: Store; now: () => number }) {
     const unsure: string[] = [];
     for (const e of events) {
       if (summaries.get(e.messageId) !== undefined) continue;
-      ((await domainTargets(e.domain)).length ? wanted : unsure).push(e.messageId);
+      ((await domainTargets(e.domain)).targets.length ? wanted : unsure).push(e.messageId);
     }
     const calling = new Set((await zone.callbacksOf([...new Set(unsure)])).map((c) => c.id));
     for (const id of unsure) if (!calling.has(id)) untargeted.add(id);
     await readMissing(zone, [...wanted, ...calling]);
   }
 
-  async function domainTargets(domain: string): Promise<WebhookTarget[]> {
-    // Both reads are the store's cached ones (core/domain-read.ts): a target added by any process counts at once.
+  /** The domain's targets (its own, its tenant's account-wide ones, and the primary's that cover every tenant) and its tenant. */
+  async function domainTargets(domain: string): Promise<{ targets: WebhookTarget[]; tenant: number }> {
+    // The reads are the store's cached ones (core/domain-read.ts): a target added by any process counts at once.
     const d = await deps.store.control.getDomain(domain);
-    return d ? await deps.store.control.listWebhooks(d.id) : [];
+    if (!d) return { targets: [], tenant: 0 };
+    const targets = await deps.store.control.listWebhooks(d.id);
+    const tenant = d.tenantId ?? 0;
+    if (tenant === 0) return { targets, tenant };
+    const everyTenant = (await deps.store.control.listWebhooks(null)).filter(coversEveryTenant);
+    return { targets: everyTenant.length ? [...targets, ...everyTenant] : targets, tenant };
   }
 
   async function routesFor(zone: ZoneStore, e: MessageEvent): Promise<{ routes: Route[]; ctx: EventContext }> {
     if (untargeted.has(e.messageId)) return { routes: [], ctx: { event: e, message: null } };
     const info = await summary(zone, e.messageId);
-    const ctx: EventContext = { event: e, message: info.summary };
+    const { targets: all, tenant } = await domainTargets(e.domain);
+    const ctx: EventContext = { event: e, message: info.summary, ...(tenant ? { tenant } : {}) };
     if (info.callback) return { routes: [{ url: info.callback, format: callbackFormat(info.source), targetId: null }], ctx };
-    const targets = (await domainTargets(e.domain)).filter((t) => isSubscribed(t, e));
+    const targets = all.filter((t) => isSubscribed(t, e));
     return { routes: targets.map((t) => ({ url: t.url, format: formatNamed(t.format), targetId: t.id })), ctx };
   }
 

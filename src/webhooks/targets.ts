@@ -8,3 +8,11 @@ export function isSubscribed(target: WebhookTarget, event: MessageEvent): boolea
   if (target.extra.active === false) return false;
   return formatNamed(target.format).subscribes(target, event);
 }
+
+/**
+ * SparkPost's rule (its webhooks API: a webhook the primary account creates without
+ * X-MSYS-SUBACCOUNT receives the events of the primary and of every subaccount; `subaccount_id`
+ * -1 on update): such an account-wide target of tenant 0 is marked `everyTenant` in its extra.
+ * SendGrid's and Mailgun's account-wide targets see their own tenant's events only.
+ */
+export const coversEveryTenant = (t: WebhookTarget) => t.domainId === null && (t.tenantId ?? 0) === 0 && t.extra.everyTenant === true;

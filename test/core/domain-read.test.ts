@@ -61,6 +61,50 @@ test("reads are cached until a write: through the store or by another connection
   await store.close();
 });
 
+/** Counts the engine's tenant and domain-list reads. */
+function countingLists(engine: Store) {
+  const count = { tenants: 0, lists: 0 };
+  const control = { ...engine.control,
+    getTenant: (q: { id: number } | { name: string }) => { count.tenants++; return engine.control.getTenant(q); },
+    listDomains: (tenant?: number) => { count.lists++; return engine.control.listDomains(tenant); } };
+  return { store: { ...engine, control }, count };
+}
+
+test("tenants by id and the domain list are cached too: a suspension or a domain move elsewhere is seen by the next turn", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "postern-domain-read-"));
+  const engine = openSqliteStore(dir, ["us"]);
+  const other = openSqliteStore(dir, ["us"]);
+  const { store: counted, count } = countingLists(engine);
+  const store = withDomainCache(counted);
+  const acme = await store.control.insertTenant({ name: "acme", status: "active", createdAt: NOW });
+  await store.control.insertDomain({ ...settings, name: "a.test", zone: "us", wildcard: false, dkimSelector: "s1", keys: [], tenantId: acme.id }, NOW);
+  await store.control.insertDomain({ ...settings, name: "p.test", zone: "us", wildcard: false, dkimSelector: "s1", keys: [] }, NOW);
+  expect((await store.control.getTenant({ id: acme.id }))?.status).toBe("active");
+  expect((await store.control.listDomains()).map((d) => d.name)).toEqual(["a.test", "p.test"]);
+  const reads = { ...count };
+  // Steady state: no read reaches the engine, and an unfiltered list is the same list (core/permissions.ts keys its sets on it).
+  for (let i = 0; i < 3; i++) expect((await store.control.getTenant({ id: acme.id }))?.status).toBe("active");
+  const list = await store.control.listDomains();
+  expect(await store.control.listDomains()).toBe(list);
+  expect((await store.control.listDomains(acme.id)).map((d) => d.name)).toEqual(["a.test"]);
+  expect((await store.control.listDomains(0)).map((d) => d.name)).toEqual(["p.test"]);
+  expect(count).toEqual(reads);
+  // Another process suspends the tenant: the next turn's read sees it.
+  await other.control.updateTenant(acme.id, { status: "suspended" });
+  await nextTurn();
+  expect((await store.control.getTenant({ id: acme.id }))?.status).toBe("suspended");
+  // A write through this store: seen at once.
+  await store.control.updateTenant(acme.id, { status: "active" });
+  expect((await store.control.getTenant({ id: acme.id }))?.status).toBe("active");
+  // Another process adds a domain for the tenant: the next turn's list has it.
+  await other.control.insertDomain({ ...settings, name: "b.test", zone: "us", wildcard: false, dkimSelector: "s1", keys: [], tenantId: acme.id }, NOW);
+  await nextTurn();
+  expect((await store.control.listDomains(acme.id)).map((d) => d.name)).toEqual(["a.test", "b.test"]);
+  expect(await store.control.listDomains()).not.toBe(list);
+  await other.close();
+  await store.close();
+});
+
 test("coalesced: a burst shares one run; a caller arriving during a run waits for a run that starts after it", async () => {
   let runs = 0;
   const gates: (() => void)[] = [];

@@ -99,6 +99,30 @@ describe("acting for a tenant (contract §14): one decision for every surface's 
     expect(decide(p, { right: "events.read", domain: "d" }, { d: "none.test" }, grantRights)).toBeNull();
   });
 
+  test("on behalf: only a principal acting for a tenant other than its own; no tenant named: only a primary account key without a header", async () => {
+    const mark = (p: Principal | { reason: string }) => [(p as Principal).onBehalf ?? false, (p as Principal).noTenantNamed ?? false];
+    expect(mark(await actFor(account(), t(0), t(3), false, domainsOf))).toEqual([true, false]);
+    expect(mark(await actFor(account(), t(0), t(0), false, domainsOf))).toEqual([false, false]);
+    expect(mark(await actFor(account(), t(0), "absent", false, domainsOf))).toEqual([false, true]);
+    expect(mark(await actFor(account(), t(2), t(2), false, domainsOf))).toEqual([false, false]);
+    expect(mark(await actFor(account(), t(2), "absent", false, domainsOf))).toEqual([false, false]);
+    expect(mark(await actFor(domainKey("d0.test"), t(0), "absent", false, domainsOf))).toEqual([false, false]);
+    expect(mark(await actForUser({ ...account(), userId: "u1", membership: null }, null, t(0), t(3), domainsOf))).toEqual([true, false]);
+    expect(mark(await actForUser({ ...account(), userId: "u1", membership: 3 }, t(3), t(0), "absent", domainsOf))).toEqual([false, false]);
+  });
+
+  test("the other tenants' domain set is built once per domain list and tenant", async () => {
+    const list = await domainsOf();
+    const once = async () => list;
+    const a = (await actFor(account(), t(0), t(3), false, once)) as Principal;
+    const b = (await actFor(account(), t(0), t(3), false, once)) as Principal;
+    const c = (await actFor(account(), t(0), t(4), false, once)) as Principal;
+    expect(a.foreignDomains).toBe(b.foreignDomains!);
+    expect([...c.foreignDomains!]).toEqual(["d0.test", "d3.test"]);
+    // Another list (the cache dropped after a domain changed): a new set.
+    expect(((await actFor(account(), t(0), t(3), false, domainsOf)) as Principal).foreignDomains).not.toBe(a.foreignDomains!);
+  });
+
   test("a terminated tenant's own keys and users are refused (no sign-in); the primary still reads its data", async () => {
     expect(await actFor(account(), t(4, "terminated"), "absent", false, domainsOf)).toEqual({ reason: "terminated", tenant: 4 });
     const primary = (await actFor(account(), t(0), t(4, "terminated"), false, domainsOf)) as Principal;

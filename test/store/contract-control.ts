@@ -13,7 +13,7 @@ const newDomain = (name: string) => ({ name, zone: "us", wildcard: false, dkimSe
     { selector: "s1e", algorithm: "ed25519-sha256" as const, privateKeyPem: "PRIV-ED", publicKey: "PUB-ED" }] });
 
 export function controlContract(open: Open, openPeer?: (a: Store) => Store | Promise<Store>) {
-  test.skipIf(!openPeer)("the change mark moves when another connection writes domains, and only then", async () => {
+  test.skipIf(!openPeer)("the change mark moves when another connection writes domains, webhooks or tenants, and only then", async () => {
     const store = await open();
     const peer = await openPeer!(store);
     const before = await store.control.changeMark();
@@ -28,7 +28,11 @@ export function controlContract(open: Open, openPeer?: (a: Store) => Store | Pro
     const hooked = await store.control.changeMark();
     expect(hooked).not.toBe(updated);
     await peer.control.deleteDomain("mark.test");
-    expect(await store.control.changeMark()).not.toBe(hooked);
+    const deleted = await store.control.changeMark();
+    expect(deleted).not.toBe(hooked);
+    // Tenants are cached with domains (a send reads its domain's tenant): a suspension elsewhere moves the mark.
+    await peer.control.updateTenant(0, { monthlyLimit: 5 });
+    expect(await store.control.changeMark()).not.toBe(deleted);
     await peer.close();
     await store.close();
   });

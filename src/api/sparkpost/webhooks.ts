@@ -5,7 +5,7 @@ import { Elysia } from "elysia";
 import type { Principal } from "../../core/model.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { json } from "../errors.ts";
-import { notFoundError } from "./errors.ts";
+import { badFormat, notFoundError } from "./errors.ts";
 import { need, pathDomain } from "./policy.ts";
 import { permissions } from "../permission.ts";
 import { principalOf } from "../context.ts";
@@ -37,6 +37,19 @@ async function findTarget(deps: Deps, scope: number | null, id: string, forWrite
   return t;
 }
 
+/**
+ * Whether the primary's account-wide webhook keeps covering every subaccount: SparkPost's PUT
+ * `subaccount_id` -1 (the primary and every subaccount) or 0 (the primary only); absent: as it was.
+ */
+function everyTenantOf(body: unknown, t: WebhookTarget): { everyTenant?: true } {
+  const v = (body as { subaccount_id?: unknown } | null)?.subaccount_id;
+  if (v === undefined) return t.extra.everyTenant === true ? { everyTenant: true } : {};
+  if (t.domainId !== null || (t.tenantId ?? 0) !== 0 || (v !== -1 && v !== 0)) {
+    throw badFormat("subaccount_id may be -1 (the primary and every subaccount) or 0 (the primary only), on the primary's account webhooks");
+  }
+  return v === -1 ? { everyTenant: true } : {};
+}
+
 /** The validate body: `{"message": …}` (node client), a bare batch array, or a batch object. */
 function validationMessage(body: unknown): unknown {
   if (body && typeof body === "object" && !Array.isArray(body) && "message" in body) return (body as { message: unknown }).message;
@@ -59,7 +72,8 @@ export function webhookRoutes(deps: Deps, prefix: "" | "/:domain") {
       const w = readWebhook(body);
       await checkTarget(w.url, egress);
       await pingTarget(egress, { url: w.url, extra: { ...w.extra }, domainId: scope });
-      const t = await deps.webhooks.create({ domainId: scope, events: w.native, url: w.url, format: FORMAT.sparkpost, extra: { ...w.extra },
+      const t = await deps.webhooks.create({ domainId: scope, events: w.native, url: w.url, format: FORMAT.sparkpost,
+        extra: { ...w.extra, ...(scope === null && principal.noTenantNamed ? { everyTenant: true } : {}) },
         ...(principal.tenant ? { tenantId: principal.tenant } : {}) });
       return json(200, { results: { id: t.id, links: createdLinks(t.id) } });
     }, { permission: need("webhooks.manage", { prefix }) })
@@ -73,7 +87,7 @@ export function webhookRoutes(deps: Deps, prefix: "" | "/:domain") {
       const t = await findTarget(deps, scope, params.id, true, principal);
       const w = readWebhook(body, { url: t.url, extra: t.extra as unknown as WebhookExtra });
       if (w.url !== t.url) { await checkTarget(w.url, egress); await pingTarget(egress, { ...t, url: w.url, extra: { ...w.extra } }); }
-      await deps.webhooks.update({ ...t, url: w.url, events: w.native, extra: { ...w.extra } });
+      await deps.webhooks.update({ ...t, url: w.url, events: w.native, extra: { ...w.extra, ...everyTenantOf(body, t) } });
       return json(200, { results: { id: t.id, links: updatedLinks(t.id) } });
     }, { permission: need("webhooks.manage", { prefix }) })
     .delete(`${prefix}/webhooks/:id`, async ({ request, params }) => {

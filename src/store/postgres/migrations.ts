@@ -15,6 +15,7 @@ import { TENANTS_CONTROL_MIGRATIONS } from "./migrations-tenants.ts";
 import { TENSCOPE_CONTROL_MIGRATIONS } from "./migrations-tenscope.ts";
 import { TENSMTP_CONTROL_MIGRATIONS } from "./migrations-tensmtp.ts";
 import { OIDC2_CONTROL_MIGRATIONS } from "./migrations-oidc2.ts";
+import { TENAUDIT_CONTROL_MIGRATIONS } from "./migrations-tenaudit.ts";
 export const CONTROL_SCHEMA = "control";
 export const zoneSchema = (zone: string) => `zone_${zone}`;
 
@@ -114,6 +115,7 @@ export const CONTROL_MIGRATIONS: string[] = [
   ...TENSCOPE_CONTROL_MIGRATIONS,
   ...TENSMTP_CONTROL_MIGRATIONS,
   ...OIDC2_CONTROL_MIGRATIONS,
+  ...TENAUDIT_CONTROL_MIGRATIONS,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

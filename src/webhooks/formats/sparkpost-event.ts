@@ -31,7 +31,7 @@ export function sparkpostEvent(ctx: EventContext): Record<string, unknown> {
     type, event_id: e.id, timestamp: String(seconds(e.timestamp)), message_id: ctx.message?.id ?? e.messageId,
     transmission_id: ctx.message?.sendId ?? ctx.message?.id ?? e.messageId, rcpt_to: e.recipient, raw_rcpt_to: e.recipient,
     recipient_domain: e.recipient.slice(e.recipient.lastIndexOf("@") + 1), rcpt_meta: e.metadata, rcpt_tags: e.tags,
-    friendly_from: ctx.message?.from ?? "", subject: ctx.message?.subject ?? "", customer_id: "1", subaccount_id: "0",
+    friendly_from: ctx.message?.from ?? "", subject: ctx.message?.subject ?? "", customer_id: "1", subaccount_id: String(ctx.tenant ?? 0),
     msg_size: String(ctx.message?.size ?? 0), injection_time: new Date(ctx.message?.createdAt ?? e.timestamp).toISOString(),
     ...(ctx.message?.campaignId ? { campaign_id: ctx.message.campaignId } : {}),
     // The pool the attempt went out through (else the one the message asked for) and its source address.

@@ -94,6 +94,18 @@ describe("console tenants", () => {
     expect((await (await env.signIn(env.t.accountKey)).call("PUT", "/session/tenant", { tenant: 1 })).status).toBe(403);
   });
 
+  test("the switcher's choices are in the audit log: under the tenant chosen, as the user who chose", async () => {
+    const boss = await as("boss@example.com");
+    const id = (await env.t.app.team.users.require("boss@example.com")).id;
+    expect((await boss.call("PUT", "/session/tenant", { tenant: "beta" })).status).toBe(200);
+    expect((await boss.call("PUT", "/session/tenant", { tenant: null })).status).toBe(200);
+    expect((await (await as("ann@example.com")).call("PUT", "/session/tenant", { tenant: 2 })).status).toBe(403);
+    const res = await fetch(`${env.base}/audit?action=session.tenant&limit=2`, { headers: { "ov-token": env.t.accountKey } });
+    const items = (await body(res)).items as { actor: { kind: string; id: string }; tenant: number; target: string }[];
+    expect(items.map((e) => [e.actor, e.tenant, e.target])).toEqual([
+      [{ kind: "user", id }, 0, "every tenant"], [{ kind: "user", id }, 2, "beta"]]);
+  });
+
   test("a terminated tenant's users cannot sign in, and their open sessions end", async () => {
     const beta = (await env.t.app.tenants.require("beta")).id;
     await env.t.app.team.users.add(null, { email: "bo@example.com", role: "analyst", tenant: beta, password: PW });
