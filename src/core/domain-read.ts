@@ -1,4 +1,4 @@
-// The one cached domain read (and webhook targets' read). Sending, delivery, DKIM keys, webhook
+// The one cached domain read (and webhook targets' read, and the list of domains). Sending, delivery, DKIM keys, webhook
 // fan-out and signing keys, tracking, suppressions and authentication all ask for a domain by name
 // or id, many times per message, and fan-out and webhook delivery for a domain's targets; this
 // decorator of the store answers them from memory. Every domain or webhook write through this
@@ -36,10 +36,13 @@ function cachedControl(control: ControlStore): ControlStore {
   const byName = new Map<string, Domain>();
   const byId = new Map<number, Domain>();
   const targets = new Map<number | null, WebhookTarget[]>();
+  // Every domain (or a tenant's): each API request lists them to know the other tenants' domains
+  // (core/permissions.ts actFor), one read of the whole table per request before.
+  const lists = new Map<number | undefined, Domain[]>();
   // Bumped by every drop: a row read that was under way across a drop may predate it, so it is
   // answered but not kept.
   let generation = 0;
-  const drop = () => { byName.clear(); byId.clear(); targets.clear(); generation++; };
+  const drop = () => { byName.clear(); byId.clear(); targets.clear(); lists.clear(); generation++; };
   let mark: number | null = null;
   const checkNow = coalesced(async () => {
     const now = await control.changeMark();
@@ -87,6 +90,16 @@ function cachedControl(control: ControlStore): ControlStore {
       const list = await control.listWebhooks(domainId);
       if (g === generation) targets.set(domainId, list);
       return mine(list);
+    },
+    listDomains: async (tenant) => {
+      await checkMark();
+      const g = generation;
+      let list = lists.get(tenant);
+      if (!list) {
+        list = await control.listDomains(tenant);
+        if (g === generation && lists.size < MAX_ENTRIES) lists.set(tenant, list);
+      }
+      return [...list]; // the caller's own array: it may sort or filter in place
     },
     insertWebhook: changed(control.insertWebhook),
     updateWebhook: changed(control.updateWebhook),
