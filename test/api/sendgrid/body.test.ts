@@ -4,7 +4,7 @@ import { readJsonBody } from "../../../src/api/sendgrid/body.ts";
 import { checkBody, checkedJsonText } from "../../../src/api/request-guard.ts";
 
 const URL_ = "http://127.0.0.1/v3/mail/send";
-const post = (body: BodyInit, headers: Record<string, string> = { "content-type": "application/json" }) => new Request(URL_, { method: "POST", headers, body });
+const post = (body: string | Uint8Array, headers: Record<string, string> = { "content-type": "application/json" }) => new Request(URL_, { method: "POST", headers, body });
 
 describe("readJsonBody", () => {
   test("parses the text the request guard decoded, without reading the body again", async () => {
