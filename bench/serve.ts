@@ -8,8 +8,8 @@ import type { createApp } from "../src/app.ts";
 
 export const procCpu = (pid: number, file = `/proc/${pid}/stat`) => { const f = readFileSync(file, "utf8").split(") ")[1]!.split(" "); return (Number(f[11]) + Number(f[12])) / 100; };
 export const procPeakMb = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
-/** BENCH_THREADS=1: the server's CPU seconds by thread name (main, signing worker, checkpointer, GC...). */
-export function threadCpu(pid: number): string[] {
+/** The server's CPU seconds so far by thread name (main, signing worker, JIT, GC helpers...). */
+export function threadSeconds(pid: number): Map<string, number> {
   const byName = new Map<string, number>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
@@ -18,7 +18,13 @@ export function threadCpu(pid: number): string[] {
       byName.set(name, (byName.get(name) ?? 0) + procCpu(Number(tid), `/proc/${pid}/task/${tid}/stat`));
     } catch { /* the thread ended */ }
   }
-  return [...byName].sort((a, b) => b[1] - a[1]).map(([name, s]) => `  thread ${name}: ${s.toFixed(2)} s`);
+  return byName;
+}
+/** BENCH_THREADS=1: the server's CPU seconds by thread name, since `since` (a threadSeconds snapshot) when given. */
+export function threadCpu(pid: number, since?: Map<string, number>, perMessage?: number): string[] {
+  const now = [...threadSeconds(pid)].map(([name, s]) => [name, s - (since?.get(name) ?? 0)] as const);
+  return now.sort((a, b) => b[1] - a[1]).filter(([, s]) => s > 0.005)
+    .map(([name, s]) => `  thread ${name}: ${s.toFixed(2)} s${perMessage ? ` (${((s * 1000) / perMessage).toFixed(3)} ms/msg)` : ""}`);
 }
 export const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * p)] ?? 0;
 
@@ -52,9 +58,12 @@ export async function serverUrl(stdout: ReadableStream<Uint8Array>): Promise<str
 
 /** `postern serve` on `file`: the binary, or `bun cli/main.ts` when `fromSource`. */
 export async function startServer(file: string, fromSource: boolean): Promise<{ base: string; pid: number; stop(): Promise<void> }> {
-  // BENCH_PROFILE=<dir>: from source, the server writes a CPU profile (markdown) there on exit.
-  const profile = process.env.BENCH_PROFILE ? ["--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const command = fromSource || profile.length ? ["bun", ...profile, new URL("../cli/main.ts", import.meta.url).pathname] : [binary()];
+  // BENCH_PROFILE=<dir>: from source, the server writes a CPU profile there on exit, as markdown and
+  // as a .cpuprofile (bench/profile-shares.ts counts its samples after the warm-up).
+  const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  // BENCH_MEMLOG=1: the server prints its memory every second (bench/memlog.ts); BENCH_PRELOAD=<file>: preloads that instead.
+  const memlog = process.env.BENCH_MEMLOG ? ["--preload", new URL("./memlog.ts", import.meta.url).pathname] : process.env.BENCH_PRELOAD ? ["--preload", process.env.BENCH_PRELOAD] : [];
+  const command = fromSource || profile.length || memlog.length ? ["bun", ...profile, ...memlog, new URL("../cli/main.ts", import.meta.url).pathname] : [binary()];
   const server = Bun.spawn([...command, "--config", file, "serve"], { stdout: "pipe", stderr: "inherit" });
   const base = await serverUrl(server.stdout as ReadableStream<Uint8Array>);
   return { base, pid: server.pid, async stop() { server.kill("SIGTERM"); await server.exited; } };

@@ -35,6 +35,10 @@
 //                                     postern; postfix (3.7, stock, signs nothing); postfix-opendkim
 //                                     (3.7 with OpenDKIM as a milter, RSA-2048, `apt-get install opendkim opendkim-tools`)
 //   --no-postfix                      postern only (--peers postern)
+// BENCH_THREADS=1 adds the server's CPU per thread over the measured part, per message; BENCH_MTA
+// adds [mta] lines to its config ("signing_workers = 0": every message's work on one thread, for a
+// profile); BENCH_PROFILE=<dir> profiles it (bench/profile-shares.ts reads the .cpuprofile);
+// BENCH_MEMLOG=1 or BENCH_PRELOAD=<file> preload into it (bench/serve.ts).
 // postern runs as the compiled binary; BENCH_SOURCE=1 runs `bun cli/main.ts`. Smoke-run with a
 // small N; figures only mean something on a quiet machine.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -45,7 +49,7 @@ import { prepareDomainKey, writeConfig } from "../test/helpers/app.ts";
 import { startPostfix } from "./postfix.ts";
 import { OPENDKIM_MISSING, postfixMilterSettings, startOpenDkim } from "./opendkim.ts";
 import { signedLine, verifySamples, type KeyRecords } from "./dkim-check.ts";
-import { enqueue, park, pct, procCpu, procPeakMb, startServer, threadCpu } from "./serve.ts";
+import { enqueue, park, pct, procCpu, procPeakMb, startServer, threadCpu, threadSeconds } from "./serve.ts";
 import { roundTripBound, rsaSignMs } from "./bounds.ts";
 import { PROBE_DOMAIN, mxSpecs, providerMix, routesOf, startMxSink, twentyDomains, type MxSink } from "./shaped-mix.ts";
 
@@ -191,7 +195,8 @@ async function runPostern(scheduled = 0): Promise<Run> {
   const sink = await startMxSink(mxSpecs({ delayMs: DELAY, stuck: STUCK > 0, throttle: THROTTLE }), samples);
   const keys: KeyRecords = new Map();
   const routes = routesOf(sink).map(([d, hop]) => `"${d}" = "${hop}"`).join("\n");
-  const file = writeConfig(dir, `max_connections_per_host = ${MAX_CONNECTIONS}\n[mta.routes]\n${routes}\n`);
+  // BENCH_MTA: more [mta] lines (e.g. "signing_workers = 0", to profile every message's CPU on one thread).
+  const file = writeConfig(dir, `max_connections_per_host = ${MAX_CONNECTIONS}\n${process.env.BENCH_MTA ?? ""}\n[mta.routes]\n${routes}\n`);
   const key = await prepareDomainKey(file, "bench.example", async (setup) => {
     if (PARKED) await park(setup, PARKED);
     if (STUCK) await enqueue(setup, STUCK, { domain: "bench.example", dueInMs: 0, to: (i) => `s${i}@gmail.com`, label: "stuck" });
@@ -205,9 +210,11 @@ async function runPostern(scheduled = 0): Promise<Run> {
         content: [{ type: "text/plain", value: text }, { type: "text/html", value: html }] }) });
     if (res.status !== 202) throw new Error(`send: ${res.status} ${await res.text()}`);
   };
+  const threads0 = threadSeconds(server.pid);
   const lines = [...pre, ...await drive(send, sink, () => procCpu(server.pid), 1)];
   lines.push(`peak RSS ${procPeakMb(server.pid).toFixed(0)} MB`, ...await dkimLines(sink, samples, keys));
-  if (process.env.BENCH_THREADS) lines.push(...threadCpu(server.pid));
+  // The measured part only (the start and its warm-up left out), per message when N messages were sent.
+  if (process.env.BENCH_THREADS) lines.push(...threadCpu(server.pid, threads0, BURST_S ? undefined : N));
   await server.stop();
   sink.stop();
   rmSync(dir, { recursive: true, force: true });

@@ -150,6 +150,11 @@ export function checkDeclaredLength(headers: Headers): void {
   if (declared > LIMITS.maxBodyBytes) throw tooLarge();
 }
 
+/** The JSON text checkBody decoded, by the request it returned: the surface's reader parses it
+ *  instead of reading and decoding the same bytes a second time. */
+const checkedJson = new WeakMap<Request, { text: string; bytes: number }>();
+export const checkedJsonText = (req: Request) => checkedJson.get(req);
+
 /**
  * Reads the body (bounded), checks it against LIMITS, and returns a request carrying the same
  * bytes, or the request itself when it has no body.
@@ -160,13 +165,17 @@ export async function checkBody(req: Request, url: string): Promise<Request> {
   const body = new Uint8Array(await req.arrayBuffer());
   if (body.length > LIMITS.maxBodyBytes) throw tooLarge();
   const type = req.headers.get("content-type") ?? "";
+  let text: string | null = null;
   if (/json/i.test(type) || looksLikeJson(body)) {
-    const { depth, values, loneSurrogate } = jsonShape(new TextDecoder().decode(body));
+    text = new TextDecoder().decode(body);
+    const { depth, values, loneSurrogate } = jsonShape(text);
     if (loneSurrogate) throw invalid("JSON strings may not hold unpaired surrogates (\\ud800–\\udfff)");
     if (depth > LIMITS.maxJsonDepth) throw invalid(`JSON may nest at most ${LIMITS.maxJsonDepth} levels`);
     if (values > LIMITS.maxJsonValues) throw invalid(`JSON may hold at most ${LIMITS.maxJsonValues} values`);
   } else if (formFieldCount(body, type) > LIMITS.maxFormFields) {
     throw invalid(`a form may hold at most ${LIMITS.maxFormFields} fields`);
   }
-  return new Request(url, { method: req.method, headers: req.headers, body });
+  const checked = new Request(url, { method: req.method, headers: req.headers, body });
+  if (text !== null) checkedJson.set(checked, { text, bytes: body.length });
+  return checked;
 }

@@ -67,17 +67,55 @@ export function decodeUnsubscribeAddress(address: string, secret: string): (Retu
 
 function encodeAddress(prefix: string, context: string, input: ReturnPathInput): string {
   const domain = input.bounceDomain.trim().toLowerCase();
-  const bits: number[] = [];
-  writeId(bits, input.messageId);
-  writeId(bits, input.recipientId);
-  const macBits = macBitsFor(bits.length);
+  const dataBits = idBits(input.messageId) + idBits(input.recipientId);
+  const macBits = macBitsFor(dataBits);
   if (macBits < MIN_MAC_BITS) {
     throw new RangeError(`VERP ids too long: ${input.messageId.length + input.recipientId.length} characters together`);
   }
   const mac = computeMac(input.secret, domain, input, macBits, context);
-  for (let i = 0; i < macBits; i++) bits.push(readBit(mac, i));
-  while (bits.length % BITS_PER_TOKEN_CHAR !== 0) bits.push(0);
-  return `${prefix}${toBase32(bits)}@${domain}`;
+  const token = tokenWriter();
+  for (const id of [input.messageId, input.recipientId]) {
+    token.write(id.length, ID_LENGTH_BITS);
+    for (let i = 0; i < id.length; i++) token.write(ID_ALPHABET.indexOf(id[i]!), BITS_PER_ID_CHAR);
+  }
+  for (let i = 0; i < macBits; i += 8) {
+    const width = Math.min(8, macBits - i);
+    token.write(mac[i >> 3]! >> (8 - width), width);
+  }
+  return `${prefix}${token.end()}@${domain}`;
+}
+
+/** The bits `id` takes in a token; throws RangeError for an id that cannot be encoded. */
+function idBits(id: string): number {
+  if (id.length === 0 || id.length > MAX_ID_CHARS) {
+    throw new RangeError(`VERP id must be 1-${MAX_ID_CHARS} characters: ${JSON.stringify(id)}`);
+  }
+  for (let i = 0; i < id.length; i++) {
+    if (ID_ALPHABET.indexOf(id[i]!) < 0) throw new RangeError(`VERP id has a character outside [A-Za-z0-9_-]: ${JSON.stringify(id)}`);
+  }
+  return ID_LENGTH_BITS + id.length * BITS_PER_ID_CHAR;
+}
+
+/**
+ * Writes a token five bits to a character as values come (at most 8 bits each), the last
+ * character padded with zero bits: an array of single bits per recipient cost about 10 µs.
+ */
+function tokenWriter() {
+  let held = 0;
+  let bits = 0;
+  let out = "";
+  return {
+    write(value: number, width: number) {
+      held = (held << width) | value;
+      bits += width;
+      while (bits >= BITS_PER_TOKEN_CHAR) {
+        bits -= BITS_PER_TOKEN_CHAR;
+        out += BASE32_ALPHABET.charAt((held >> bits) & 31);
+      }
+      held &= (1 << bits) - 1;
+    },
+    end: () => (bits ? out + BASE32_ALPHABET.charAt((held << (BITS_PER_TOKEN_CHAR - bits)) & 31) : out),
+  };
 }
 
 /**
@@ -117,18 +155,6 @@ function decodeAddress(prefix: string, context: string, address: string, secret:
 
 function macBitsFor(dataBits: number): number {
   return Math.min(MAX_MAC_BITS, MAX_TOKEN_BITS - dataBits);
-}
-
-function writeId(bits: number[], id: string): void {
-  if (id.length === 0 || id.length > MAX_ID_CHARS) {
-    throw new RangeError(`VERP id must be 1-${MAX_ID_CHARS} characters: ${JSON.stringify(id)}`);
-  }
-  writeNumber(bits, id.length, ID_LENGTH_BITS);
-  for (const char of id) {
-    const index = ID_ALPHABET.indexOf(char);
-    if (index < 0) throw new RangeError(`VERP id has a character outside [A-Za-z0-9_-]: ${JSON.stringify(id)}`);
-    writeNumber(bits, index, BITS_PER_ID_CHAR);
-  }
 }
 
 function readIds(bits: number[]): { ids: ReturnPathIds; dataBits: number } | null {
@@ -181,10 +207,6 @@ function readNumber(bits: number[], offset: number, width: number): number {
   let value = 0;
   for (let i = 0; i < width; i++) value = (value << 1) | (bits[offset + i] ?? 0);
   return value;
-}
-
-function readBit(bytes: Uint8Array, index: number): number {
-  return ((bytes[index >> 3] ?? 0) >> (7 - (index & 7))) & 1;
 }
 
 function packBits(bits: number[]): Uint8Array {

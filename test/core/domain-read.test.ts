@@ -21,7 +21,8 @@ function counting(engine: Store) {
   const count = { reads: 0 };
   const control = { ...engine.control,
     getDomain: (n: string) => { count.reads++; return engine.control.getDomain(n); },
-    getDomainById: (id: number) => { count.reads++; return engine.control.getDomainById(id); } };
+    getDomainById: (id: number) => { count.reads++; return engine.control.getDomainById(id); },
+    listDomains: (tenant?: number) => { count.reads++; return engine.control.listDomains(tenant); } };
   return { store: { ...engine, control }, count };
 }
 
@@ -54,9 +55,25 @@ test("reads are cached until a write: through the store or by another connection
   expect((await store.control.listWebhooks(d.id)).map((w) => w.id)).toEqual(["wh1"]);
   await store.control.deleteWebhook("wh1");
   expect(await store.control.listWebhooks(d.id)).toEqual([]);
+  // The list of domains: cached and shared (frozen: a caller cannot change what the next one reads),
+  // a tenant's filtered from it, then another process's new domain is listed.
+  const listed = await store.control.listDomains();
+  expect(listed.map((x) => x.name)).toEqual(["a.test"]);
+  expect(() => listed.pop()).toThrow();
+  const listReads = count.reads;
+  expect((await store.control.listDomains()).map((x) => x.name)).toEqual(["a.test"]);
+  expect((await store.control.listDomains(0)).map((x) => x.name)).toEqual(["a.test"]);
+  expect((await store.control.listDomains(0)).map((x) => x.name)).toEqual(["a.test"]);
+  expect(count.reads).toBe(listReads);
+  await other.control.insertDomain({ ...settings, name: "b.test", zone: "us", wildcard: false, dkimSelector: "s1", keys: [] }, NOW);
+  await nextTurn();
+  expect((await store.control.listDomains()).map((x) => x.name).sort()).toEqual(["a.test", "b.test"]);
+  await store.control.deleteDomain("b.test");
+  expect((await store.control.listDomains()).map((x) => x.name)).toEqual(["a.test"]);
   await other.control.deleteDomain("a.test");
   await nextTurn();
   expect(await store.control.getDomain("a.test")).toBeNull();
+  expect(await store.control.listDomains()).toEqual([]);
   await other.close();
   await store.close();
 });

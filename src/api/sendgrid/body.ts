@@ -4,6 +4,7 @@
 import { gunzipSync } from "node:zlib";
 import { AppError, invalid } from "../../core/errors.ts";
 import { MSG } from "./model.ts";
+import { checkedJsonText } from "../request-guard.ts";
 
 const tooLarge = () => new AppError("too_large", MSG.tooLarge);
 
@@ -14,10 +15,19 @@ export const maxBodyBytes = (maxMessageBytes: number) => Math.ceil((maxMessageBy
 export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw tooLarge();
-  let bytes: Buffer = Buffer.from(await request.arrayBuffer());
-  if (bytes.length > maxBytes) throw tooLarge();
-  if (/^\s*gzip\s*$/i.test(request.headers.get("content-encoding") ?? "")) bytes = inflate(bytes, maxBytes);
-  const text = bytes.toString("utf8").trim();
+  const gzipped = /^\s*gzip\s*$/i.test(request.headers.get("content-encoding") ?? "");
+  // The text the request guard already decoded (api/request-guard.ts), else the bytes read here.
+  const checked = gzipped ? undefined : checkedJsonText(request);
+  let text: string;
+  if (checked) {
+    if (checked.bytes > maxBytes) throw tooLarge();
+    text = checked.text.trim();
+  } else {
+    let bytes: Buffer = Buffer.from(await request.arrayBuffer());
+    if (bytes.length > maxBytes) throw tooLarge();
+    if (gzipped) bytes = inflate(bytes, maxBytes);
+    text = bytes.toString("utf8").trim();
+  }
   if (!text) throw invalid(MSG.body);
   try {
     return JSON.parse(text);

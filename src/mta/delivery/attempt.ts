@@ -16,7 +16,7 @@ import { smtpError } from "./smtp-wire.ts";
 import { resultTypeOf, type TlsSessionFact } from "../tls-report/sessions.ts";
 import { encodeReturnPath } from "../../inbound/verp.ts";
 import { bounceDomainFor } from "../../core/domain-dns.ts";
-import { decodeContent } from "../../core/content.ts";
+import { listsAttachments } from "../../core/content.ts";
 import type { Hold } from "../queue/holds.ts";
 import { createTurns } from "./turns.ts";
 import type { EgressSelector } from "../egress/selector.ts";
@@ -86,7 +86,7 @@ export function createDelivery(deps: DeliveryDeps) {
     if (hit) return hit;
     const message = await zone.getMessage(id);
     if (!message) return null;
-    const hasAttachments = message.content !== null && decodeContent(message.content).attachments.length > 0;
+    const hasAttachments = message.content !== null && listsAttachments(message.content);
     const attachments = hasAttachments ? await zone.getAttachments(message.sendId) : [];
     const entry: CachedMessage = { message, attachments, bytes: message.size + attachments.reduce((n, a) => n + a.data.byteLength, 0) };
     cachedBytes += entry.bytes;

@@ -2,7 +2,7 @@
 // text/HTML content, nodemailer's composer for the rest (attachments, AMP, non-ASCII headers),
 // with per-recipient tracking when enabled; or the raw message with the headers postern owns
 // fixed up (Message-ID, Date; Bcc removed).
-import MailComposer from "nodemailer/lib/mail-composer";
+import type MailComposerType from "nodemailer/lib/mail-composer";
 import type { StoredAttachment, StoredMessage } from "../../core/store-port.ts";
 import { decodeContent, type MessageContent } from "../../core/content.ts";
 import type { Address } from "../../core/model.ts";
@@ -63,9 +63,18 @@ export function prepareMessage(msg: StoredMessage, attachments: StoredAttachment
   };
 }
 
+let composerModule: Promise<typeof MailComposerType> | null = null;
+/**
+ * nodemailer's composer loads with the first message the lean writer cannot write (attachments,
+ * AMP, non-ASCII headers): its modules hold about 5.5 MB in each JavaScript heap that loads them
+ * (the main thread and every signing worker), for mail that many servers never send.
+ */
+const mailComposer = () => (composerModule ??= import("nodemailer/lib/mail-composer").then((m) => m.default));
+
 async function compose(msg: StoredMessage, c: MessageContent, body: Pick<MessageContent, "html" | "text" | "headers">, attachments: StoredAttachment[]): Promise<Buffer> {
   if (canWriteLean(c, body, c.attachments.length)) return writeLean(c, body, msg.messageIdHeader, { "X-Postern-Id": msg.id });
   const wanted = new Set(c.attachments);
+  const MailComposer = await mailComposer();
   const composer = new MailComposer({
     from: fmt(c.from), to: (c.displayTo ?? c.to).map(fmt), cc: (c.displayCc ?? c.cc)?.map(fmt), replyTo: c.replyTo?.map(fmt), subject: c.subject,
     text: body.text, html: body.html, amp: c.amp, date: new Date(c.date), messageId: msg.messageIdHeader,

@@ -16,10 +16,15 @@ export function splitMessage(text: string): { fields: HeaderField[]; body: strin
   const lf = text.indexOf("\n\n");
   if (lf >= 0 && (end < 0 || lf < end)) { end = lf; bodyStart = lf + 2; }
   if (end < 0) { end = text.length; bodyStart = text.length; }
-  const head = text.slice(0, end);
   const fields: HeaderField[] = [];
-  for (const line of head.split(/\r?\n/)) {
-    if ((line.startsWith(" ") || line.startsWith("\t")) && fields.length) fields[fields.length - 1]!.raw += `\r\n${line}`;
+  // Line by line with indexOf (a split on a regular expression cost most of this function).
+  for (let at = 0; at < end;) {
+    let nl = text.indexOf("\n", at);
+    if (nl < 0 || nl > end) nl = end;
+    const line = text.slice(at, nl > at && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl);
+    at = nl + 1;
+    const first = line.charCodeAt(0);
+    if ((first === 32 || first === 9) && fields.length) fields[fields.length - 1]!.raw += `\r\n${line}`;
     else if (line) fields.push({ name: line.slice(0, Math.max(0, line.indexOf(":"))).trim().toLowerCase(), raw: line });
   }
   return { fields, body: text.slice(bodyStart) };
@@ -28,15 +33,36 @@ export function splitMessage(text: string): { fields: HeaderField[]; body: strin
 /** One header field in relaxed form, with its CRLF (RFC 6376 §3.4.2). */
 export function relaxedHeader(raw: string): string {
   const colon = raw.indexOf(":");
-  const name = raw.slice(0, colon).replace(/[ \t]+$/, "").toLowerCase();
-  const value = raw.slice(colon + 1).replace(/\r?\n/g, "").replace(/[ \t]+/g, " ").trim();
-  return `${name}:${value}\r\n`;
+  const name = trimWsp(raw.slice(0, colon), false).toLowerCase();
+  let value = raw.slice(colon + 1);
+  // Most fields are one line with single spaces: then only the ends change.
+  if (value.includes("\n") || value.includes("\t") || value.includes("  ")) {
+    value = value.replace(/\r?\n/g, "").replace(/[ \t]+/g, " ");
+  }
+  return `${name}:${trimWsp(value, true)}\r\n`;
+}
+
+/** `s` without blanks and tabs (WSP) at its end, and at its start when `both`. Not String.trim():
+ *  that also drops other whitespace, such as 0xa0, a byte of many UTF-8 characters in a latin1 string. */
+function trimWsp(s: string, both: boolean): string {
+  let start = 0;
+  let end = s.length;
+  if (both) while (start < end && (s.charCodeAt(start) === 32 || s.charCodeAt(start) === 9)) start++;
+  while (end > start && (s.charCodeAt(end - 1) === 32 || s.charCodeAt(end - 1) === 9)) end--;
+  return start === 0 && end === s.length ? s : s.slice(start, end);
+}
+
+/** True when `body` has a LF without a CR before it. */
+function hasBareLf(body: string): boolean {
+  for (let i = body.indexOf("\n"); i >= 0; i = body.indexOf("\n", i + 1)) if (i === 0 || body.charCodeAt(i - 1) !== 13) return true;
+  return false;
 }
 
 /** The body in relaxed form (RFC 6376 §3.4.4): WSP runs to one SP, none at line ends, no trailing empty lines. */
 export function relaxedBody(body: string): string {
   // Composed mail rarely has runs of blanks, tabs or bare LFs: then only the end needs trimming.
-  if (!/[ \t]\r?\n|\t|  |[^\r]\n|^\n| $/.test(body)) {
+  // Native searches, one per case: one regular expression with the cases as alternatives took 12 µs on 4 KB.
+  if (!body.includes("\t") && !body.includes("  ") && !body.includes(" \r\n") && !body.endsWith(" ") && !hasBareLf(body)) {
     let end = body.length;
     while (end >= 2 && body.charCodeAt(end - 1) === 10 && body.charCodeAt(end - 2) === 13) end -= 2;
     return end ? `${body.slice(0, end)}\r\n` : "";

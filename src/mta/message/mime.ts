@@ -39,6 +39,8 @@ const QP_TOKEN = Array.from({ length: 256 }, (_, b) => ((b >= 33 && b <= 126 && 
   ? String.fromCharCode(b) : `=${b.toString(16).toUpperCase().padStart(2, "0")}`));
 /** What needs escaping: whole code points (the u flag keeps surrogate pairs together). */
 const QP_UNSAFE = /[^\t\x20-\x3c\x3e-\x7e]/gu;
+/** The same test without the u flag: whether a line has anything to escape at all. */
+const QP_ANY_UNSAFE = /[^\t\x20-\x3c\x3e-\x7e]/;
 const encodeChar = (c: string) => {
   const code = c.charCodeAt(0);
   if (code < 0x80) return QP_TOKEN[code]!;
@@ -53,17 +55,18 @@ export function quotedPrintable(text: string): string {
   const out: string[] = [];
   for (const line of lines) {
     if (line.length <= QP_LINE && /^[\x21-\x3c\x3e-\x7e]*(?:[ \t]+[\x21-\x3c\x3e-\x7e]+)*$/.test(line)) { out.push(line); continue; }
-    // Escapes only where needed (a native replace): the run of safe text is copied as it is.
-    let enc = line.replace(QP_UNSAFE, encodeChar);
+    // Escapes only where needed (a native replace): the run of safe text is copied as it is; a
+    // line with nothing to escape is not searched in the slower unicode mode at all.
+    let enc = QP_ANY_UNSAFE.test(line) ? line.replace(QP_UNSAFE, encodeChar) : line;
     // Whitespace at the end of a line would be lost in transport (§6.7 rule 3).
     const last = enc.charCodeAt(enc.length - 1);
     if (last === 32 || last === 9) enc = enc.slice(0, -1) + (last === 32 ? "=20" : "=09");
     let at = 0;
     while (enc.length - at > QP_LINE) {
       let cut = at + QP_LINE - 1;
-      // Never split an =XX escape.
-      const eq = enc.lastIndexOf("=", cut);
-      if (eq > cut - 3) cut = eq;
+      // Never split an =XX escape ("=" only ever starts one): looked for in the three places a cut
+      // can fall into, not with lastIndexOf, which on a long line without one scanned back to its start.
+      for (let back = 0; back < 3; back++) if (enc.charCodeAt(cut - back) === 61) { cut -= back; break; }
       out.push(`${enc.slice(at, cut)}=`);
       at = cut;
     }

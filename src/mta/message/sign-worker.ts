@@ -36,9 +36,12 @@ self.onmessage = async (ev: MessageEvent<WorkerInit | BuildJob>) => {
     clock = msg.now;
     linkBase = msg.linkBase;
     if (msg.keys) keys.set(msg.message.domain, msg.keys);
-    const bytes = await builder!.build(msg.message, msg.attachments, msg.recipientId);
+    const built = await builder!.build(msg.message, msg.attachments, msg.recipientId);
+    // A copy of its own, handed over rather than copied again on the main thread (the busier one);
+    // the builder keeps `built` for the message's other recipients.
+    const bytes = new Uint8Array(built);
     const reply: WorkerReply = { jobId: msg.jobId, bytes };
-    self.postMessage(reply);
+    self.postMessage(reply, [bytes.buffer]);
   } catch (e) {
     const reply: WorkerReply = { jobId: msg.jobId, error: (e as Error).message ?? String(e) };
     self.postMessage(reply);

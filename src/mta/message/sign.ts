@@ -32,17 +32,24 @@ export function prepareKey(key: Pick<DkimKey, "algorithm" | "privateKeyPem">, rs
   return ffi ? (data) => ffi.sign(data) : (data) => nodeSign("sha256", data, keyObject);
 }
 
-const fold = (b64: string) => b64.replace(new RegExp(`(.{${B64_LINE}})(?=.)`, "g"), "$1\r\n\t");
+const FOLD = new RegExp(`(.{${B64_LINE}})(?=.)`, "g");
+const fold = (b64: string) => b64.replace(FOLD, "$1\r\n\t");
 
 export function createSigner(deps: SignerDeps) {
   const prepared = new Map<string, Sign>();
+  // By the key object first: keysFor hands out the same objects while its cache lasts, and a
+  // look-up by PEM text hashes about 1.7 KB of a fresh string per signature.
+  const byObject = new WeakMap<DkimKey, Sign>();
   const keyFor = (k: DkimKey): Sign => {
+    const known = byObject.get(k);
+    if (known) return known;
     const id = `${k.algorithm}\0${k.privateKeyPem}`;
     let s = prepared.get(id);
     if (!s) {
       if (prepared.size >= KEY_CACHE_SIZE) prepared.delete(prepared.keys().next().value!);
       prepared.set(id, (s = prepareKey(k, deps.rsa)));
     }
+    byObject.set(k, s);
     return s;
   };
   return {
@@ -51,15 +58,17 @@ export function createSigner(deps: SignerDeps) {
       const keys = await deps.keysFor(signingDomain);
       if (!keys.length) return raw;
       const { fields, body } = splitMessage(raw.toString("latin1"));
-      const bh = new Bun.CryptoHasher("sha256").update(Buffer.from(relaxedBody(body), "latin1")).digest("base64");
+      const bh = new Bun.CryptoHasher("sha256").update(relaxedBody(body), "latin1").digest("base64");
       const { names, canonical } = fieldsToSign(fields);
       const t = Math.floor(deps.now() / 1000);
       const headers = keys.map((k) => {
-        const head = `DKIM-Signature: v=1; a=${k.algorithm}; c=relaxed/relaxed; d=${signingDomain};\r\n\ts=${k.selector}; t=${t};\r\n`
-          + `\th=${names.join(":")};\r\n\tbh=${bh};\r\n\tb=`;
-        // The signature covers the signed fields, then this header with an empty b= and no CRLF.
-        const data = Buffer.from(canonical + relaxedHeader(head).slice(0, -2), "latin1");
-        return `${head}${fold(Buffer.from(keyFor(k)(data)).toString("base64"))}\r\n`;
+        // The header as sent (folded) and in relaxed form (RFC 6376 §3.4.2: unfolded, each fold's
+        // tab one space), from the same parts: the signature covers the signed fields, then this
+        // header with an empty b= and no CRLF.
+        const parts = [`v=1; a=${k.algorithm}; c=relaxed/relaxed; d=${signingDomain};`, `s=${k.selector}; t=${t};`, `h=${names.join(":")};`, `bh=${bh};`, "b="];
+        const data = Buffer.from(`${canonical}dkim-signature:${parts.join(" ")}`, "latin1");
+        const sig = keyFor(k)(data);
+        return `DKIM-Signature: ${parts.join("\r\n\t")}${fold(Buffer.from(sig.buffer, sig.byteOffset, sig.byteLength).toString("base64"))}\r\n`;
       });
       return Buffer.concat([Buffer.from(headers.join(""), "latin1"), raw]);
     },

@@ -15,24 +15,26 @@ const MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
 
 const hasMagic = (b: Uint8Array) => b.length >= 4 && MAGIC.every((m, i) => b[i] === m);
 
-/** Compressed when that saves at least an eighth, else `bytes` itself. */
-function squeeze(bytes: Uint8Array): Uint8Array | null {
-  if (bytes.length < MIN_BYTES) return null;
-  const packed = Bun.zstdCompressSync(bytes, { level: LEVEL });
-  return packed.length <= bytes.length - bytes.length / 8 ? packed : null;
+/** The compressed form of `data` (`size` bytes; a string is compressed as its UTF-8) when that saves at least an eighth, else null. */
+function squeeze(data: Uint8Array | string, size: number): Uint8Array | null {
+  if (size < MIN_BYTES) return null;
+  const packed = Bun.zstdCompressSync(data, { level: LEVEL });
+  return packed.length <= size - size / 8 ? packed : null;
 }
 
-/** The `content` column's value for a body. */
+/** The `content` column's value for a body. Compressed from the string itself: no UTF-8 copy of each body first. */
 export function packContent(text: string | null): string | Uint8Array | null {
   if (text === null || text.length < MIN_BYTES / 4) return text;
-  return squeeze(new TextEncoder().encode(text)) ?? text;
+  return squeeze(text, Buffer.byteLength(text, "utf8")) ?? text;
 }
+
+const utf8 = new TextDecoder();
 
 /** A body back from the `content` column, compressed or not. */
 export function unpackContent(v: unknown): string | null {
   if (v === null || v === undefined) return null;
   if (typeof v === "string") return v;
-  return new TextDecoder().decode(Bun.zstdDecompressSync(v as Uint8Array));
+  return utf8.decode(Bun.zstdDecompressSync(v as Uint8Array));
 }
 
 /** The `raw` column's value for a raw message. A message that already starts with the magic (it is
@@ -40,7 +42,7 @@ export function unpackContent(v: unknown): string | null {
 export function packRaw(raw: Uint8Array | null): Uint8Array | null {
   if (raw === null) return null;
   if (hasMagic(raw)) return Bun.zstdCompressSync(raw, { level: LEVEL });
-  return squeeze(raw) ?? raw;
+  return squeeze(raw, raw.length) ?? raw;
 }
 
 /** A raw message back from the `raw` column, compressed or not. */

@@ -25,6 +25,13 @@ describe("relaxed canonicalization", () => {
     expect(relaxedBody(" C \r\nD \t E\r\n\r\n\r\n")).toBe(" C\r\nD E\r\n");
   });
 
+  test("only blanks and tabs are trimmed: a value ending in a UTF-8 byte 0xa0 (à in a latin1 string) keeps it", () => {
+    const subject = `Subject: voil${Buffer.from("à", "utf8").toString("latin1")}`;
+    expect(relaxedHeader(subject)).toBe(`subject:voil\xc3\xa0\r\n`);
+    expect(relaxedHeader("X-A:\t a  b \t")).toBe("x-a:a b\r\n");
+    expect(relaxedHeader("X-B : one\r\n\ttwo")).toBe("x-b:one two\r\n");
+  });
+
   test("fields are signed from the bottom up; an over-signed name matches nothing the last time", () => {
     const { fields } = splitMessage("Subject: one\r\nSubject: two\r\nFrom: a@x.test\r\n\r\nbody");
     const { names, canonical } = fieldsToSign(fields);

@@ -7,6 +7,7 @@ import { createLogger } from "../../../src/log.ts";
 import type { MessageBuilder } from "../../../src/mta/message/builder.ts";
 import type { StoredMessage } from "../../../src/core/store-port.ts";
 import { encodeContent } from "../../../src/core/content.ts";
+import { generateDkimKeys } from "../../../src/core/dkim-keys.ts";
 
 const message = { id: "m1", domain: "a.test" } as StoredMessage;
 const fallback: MessageBuilder = { build: async () => new TextEncoder().encode("built locally"), close: () => {} };
@@ -62,6 +63,27 @@ describe("signing workers", () => {
       expect(asked).toEqual(["a.test"]);
       expect(bytes).toContain("https://email.a.test/t/c/");
       expect(bytes).not.toContain("public.example");
+    } finally {
+      builder.close();
+    }
+  });
+
+  test("a message shared by its recipients is signed once and handed over whole to each of them", async () => {
+    const keys = (await generateDkimKeys("w1")).map((k) => ({ ...k, domainId: 1 }));
+    const content = encodeContent({ from: { email: "news@a.test" }, to: [{ email: "r@x.test" }], subject: "shared", text: "hello ".repeat(500),
+      attachments: [], tracking: { opens: false, clicks: false, clickText: false, unsubscribe: false, honeypot: false }, date: 1_800_000_000_000 });
+    const shared = { ...message, id: "shared", sendId: "s", messageIdHeader: "<s@a.test>", from: "news@a.test", subject: "shared", content, raw: null,
+      tags: [], metadata: {}, callbackUrl: null, source: "native", isTest: false, size: 1, createdAt: 1_800_000_000_000 } as StoredMessage;
+    const builder = createWorkerBuilder({ workers: 1, keysFor: async () => keys, now: () => 1_800_000_000_000, log: createLogger({ level: "silent" }), fallback,
+      init: { publicUrl: "http://x", secret: "s", hostname: "h", bounceDomain: "" } });
+    try {
+      // The worker hands each reply's buffer over (transfers it): what it keeps for the next recipient must stay whole.
+      const built = await Promise.all(["r1", "r2", "r3"].map((r) => builder.build(shared, [], r)));
+      const again = await builder.build(shared, [], "r4");
+      const text = new TextDecoder().decode(built[0]);
+      expect(text).toContain("DKIM-Signature: v=1; a=rsa-sha256");
+      expect(text).toContain("hello hello");
+      for (const b of [...built, again]) expect(new TextDecoder().decode(b)).toBe(text);
     } finally {
       builder.close();
     }
