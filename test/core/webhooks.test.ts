@@ -19,6 +19,6 @@ test("webhook.create names the target's tenant, else the acting tenant", async (
   }, { kind: "key", id: "k1", tenant: 2 });
   await withScene(async () => { made.push((await webhooks.create({ ...base, domainId: null })).id); }, { kind: "key", id: "k0" });
   const items = (await audit.list({ action: "webhook.create" })).items;
-  expect(items.map((e) => [e.target, e.tenant]).reverse()).toEqual([[made[0], 3], [made[1], 2], [made[2], 0]]);
+  expect(items.map((e) => `${e.target} ${e.tenant}`).reverse()).toEqual([`${made[0]} 3`, `${made[1]} 2`, `${made[2]} 0`]);
   await store.close();
 });

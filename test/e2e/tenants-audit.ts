@@ -32,7 +32,8 @@ export async function checkAudit(w: World, T: Tenants) {
   const keyTenants = items.filter((e) => e.action === "key.create").map((e) => e.tenant).sort();
   expect(keyTenants).toEqual([T.sg.id, T.sg.id, T.sg.id, T.mg.id, T.sp.id, T.sp.id]);
   expect(items.filter((e) => e.action === "webhook.create").map((e) => e.tenant).sort()).toEqual([T.mg.id, T.sp.id]);
-  expect(pick(items, "suppression.add")).toEqual([`${T.sg.id} key ${T.sg.domain}/unsubscribes/x@dest.test`]);
+  expect(pick(items, "suppression.add")).toEqual([`${T.sg.id} key ${T.sg.domain}/unsubscribes/x@dest.test`, `${T.mg.id} key ${T.mg.domain}/bounces/y@dest.test`,
+    `${T.sp.id} key ${T.sp.domain}/unsubscribes/z@dest.test`]);
 
   // The filters: by actor kind and by family.
   expect((await auditApi(w, w.primaryKey, "actor=cli")).every((e) => e.actor.kind === "cli")).toBe(true);

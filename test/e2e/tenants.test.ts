@@ -82,7 +82,7 @@ describe("one tenant made on each surface", () => {
 describe("sending and reading as a tenant", () => {
   test("a webhook made as tenant 3 (SparkPost header) and one as tenant 2 (Mailgun header)", async () => {
     await sparkpost(w, w.primaryKey, T.sp.id).webhooks.create({ name: "sp hook", target: hook.url, events: ["delivery"] });
-    await mailgun(w, w.primaryKey, String(T.mg.id)).webhooks.create(T.mg.domain, "delivered", mgHook.url);
+    await mailgun(w, w.primaryKey, String(T.mg.id)).webhooks.create(T.mg.domain, "delivered", mgHook.url, false);
     expect(((await sparkpost(w, spKey).webhooks.list()).results as { name: string }[]).map((h) => h.name)).toEqual(["sp hook"]);
     expect(((await sparkpost(w, w.primaryKey, T.mg.id).webhooks.list()).results as unknown[])).toEqual([]);
     expect(((await sparkpost(w, w.primaryKey, 0).webhooks.list()).results as unknown[])).toEqual([]);
@@ -91,7 +91,9 @@ describe("sending and reading as a tenant", () => {
   });
 
   test("each tenant sends: SendGrid with its key, Mailgun and SparkPost with the header, SMTP_Injection:X-MSYS-SUBACCOUNT=N", async () => {
-    expect((await sgMail(sgSend, "a@sg.test", "s1@dest.test"))[0]).toBe(202);
+    // on-behalf-of does not apply to /v3/mail/send (as on SendGrid): a name that is no subuser changes nothing.
+    expect((await sg(sendgrid(w, sgSend, "nobody"), "POST", "/v3/mail/send", { personalizations: [{ to: [{ email: "s1@dest.test" }] }],
+      from: { email: "a@sg.test" }, subject: "sg", content: [{ type: "text/plain", value: "x" }] }))[0]).toBe(202);
     expect((await mgMail(String(T.mg.id), "a@mg.test", "m1@dest.test")).status).toBe(200);
     expect((await spMail(w.primaryKey, T.sp.id, "a@sp.test", "p1@dest.test")).results.total_accepted_recipients).toBe(1);
     expect(await smtpSend(w, `SMTP_Injection:X-MSYS-SUBACCOUNT=${T.mg.id}`, w.primaryKey, "b@mg.test", "m2@dest.test")).toBe(250);
@@ -112,13 +114,18 @@ describe("sending and reading as a tenant", () => {
     expect(await spDomains(w.primaryKey, T.sp.id)).toEqual(["sp.test"]);
     expect(await spDomains(spKey)).toEqual(["sp.test"]);
     const spEvents = async (sub: number) => ((await sparkpost(w, w.primaryKey, sub).get({ uri: "events/message", qs: { events: "delivery" } })).results as { rcpt_to: string }[]).map((e) => e.rcpt_to).sort();
-    let mine: string[] = [];
-    for (let i = 0; i < 100 && mine.length < 1; i++) { mine = await spEvents(T.sp.id); if (!mine.length) await Bun.sleep(50); }
-    expect(mine).toEqual(["p1@dest.test"]);
+    const spAll = async (qs: Record<string, string>) => ((await sparkpost(w, w.primaryKey).get({ uri: "events/message", qs: { events: "delivery", ...qs } })).results as { rcpt_to: string }[]).map((e) => e.rcpt_to).sort();
+    let all: string[] = []; // the four deliveries so far, once their events are written
+    for (let i = 0; i < 100 && all.length < 4; i++) { all = await spAll({}); if (all.length < 4) await Bun.sleep(50); }
+    expect(await spEvents(T.sp.id)).toEqual(["p1@dest.test"]);
     expect((await spEvents(T.mg.id))).toEqual(["m1@dest.test", "m2@dest.test"]);
     const mgEvents = (await mailgun(w, w.primaryKey, String(T.mg.id)).events.get(T.mg.domain, { event: "delivered" })).items.map((e) => e.recipient).sort();
     expect(mgEvents).toEqual(["m1@dest.test", "m2@dest.test"]);
     expect((await refusal(mailgun(w, w.primaryKey, String(T.mg.id)).events.get(T.sp.domain, {}))).status).toBe(403);
+    expect((await refusal(mailgun(w, w.primaryKey).events.get(T.mg.domain, {}))).status).toBe(403); // no header: the primary's only
+    // SparkPost without the header reads every tenant's events; `subaccounts=` names some.
+    expect(all).toEqual(["m1@dest.test", "m2@dest.test", "p1@dest.test", "s1@dest.test"]);
+    expect(await spAll({ subaccounts: `${T.sp.id},${T.sg.id}` })).toEqual(["p1@dest.test", "s1@dest.test"]);
     // SendGrid's stats as each subuser (on-behalf-of): its own requests only; the primary's without the header.
     const requests = async (subuser: string) => (await sg(sendgrid(w, w.primaryKey, subuser), "GET", `/v3/stats?start_date=${TODAY}`))[1][0].stats[0].metrics.requests;
     expect([await requests(T.sg.name), await requests(T.mg.name), await requests(T.sp.name), await requests("")]).toEqual([1, 2, 1, 0]);
@@ -156,6 +163,22 @@ describe("one tenant's suppressions stop only its own mail", () => {
     await delivered(w, X);
     await Bun.sleep(1_000); // time for tenant 1's message, were it wrongly sent
     expect(w.sink.messages.filter((m) => m.to.includes(X)).map(fromDomain).sort()).toEqual(["mg.test", "sp.test"]);
+  });
+  test("Mailgun's and SparkPost's suppressions (made with their headers) stop only their own tenant's mail too", async () => {
+    await mailgun(w, w.primaryKey, String(T.mg.id)).suppressions.create(T.mg.domain, "bounces", [{ address: "y@dest.test", code: 550, error: "gone" }]);
+    await sparkpost(w, w.primaryKey, T.sp.id).suppressionList.upsert([{ recipient: "z@dest.test", type: "non_transactional" }]);
+    expect((await mailgun(w, w.primaryKey, String(T.mg.id)).suppressions.list(T.mg.domain, "bounces")).items.map((i) => (i as { address: string }).address)).toEqual(["y@dest.test"]);
+    expect(((await sparkpost(w, spKey).suppressionList.list()).results as { recipient: string }[]).map((r) => r.recipient)).toEqual(["z@dest.test"]);
+    expect((await sparkpost(w, w.primaryKey, 0).suppressionList.list()).results).toEqual([]);
+    await mgMail(String(T.mg.id), "a@mg.test", "y@dest.test");
+    await spMail(w.primaryKey, T.sp.id, "a@sp.test", "z@dest.test").catch(() => null); // SparkPost refuses an all-suppressed send
+    expect(await smtpSend(w, `SMTP_Injection:X-MSYS-SUBACCOUNT=${T.sp.id}`, w.primaryKey, "a@sp.test", "y@dest.test")).toBe(250);
+    expect((await sgMail(sgSend, "a@sg.test", "z@dest.test"))[0]).toBe(202);
+    await delivered(w, "y@dest.test");
+    await delivered(w, "z@dest.test");
+    await Bun.sleep(1_000); // time for the suppressed ones, were they wrongly sent
+    expect(w.sink.messages.filter((m) => m.to.includes("y@dest.test")).map(fromDomain)).toEqual(["sp.test"]);
+    expect(w.sink.messages.filter((m) => m.to.includes("z@dest.test")).map(fromDomain)).toEqual(["sg.test"]);
   });
 });
 
@@ -216,6 +239,13 @@ describe("a suspended tenant", () => {
 
 describe("the audit log", () => {
   test("has every act above, the same through GET /audit and `postern audit --json`", async () => { await checkAudit(w, T); });
+  // BUG: GET /audit ignores the caller's tenant: a tenant's own account key reads every tenant's entries (other tenants' names, domains, suppressed addresses).
+  test.skip("a tenant's own key reads nothing of another tenant in the audit log", async () => {
+    const res = await fetch(`${w.base}/audit?limit=1000`, { headers: { "ov-token": sgKey } }); // an account key with every right
+    if (res.status === 403) return; // not allowed to read it at all: nothing leaks either
+    const items = ((await res.json()) as { items: { tenant: number; target: string }[] }).items;
+    expect(items.filter((e) => e.tenant !== T.sg.id)).toEqual([]);
+  });
   // needs tenaudit: a send made on behalf of a tenant (Mailgun header, SparkPost header, SMTP_Injection:X-MSYS-SUBACCOUNT=N) is an audit entry of that tenant.
   test.skip("sends on behalf of a tenant are in the audit log", async () => {
     const sends = (await auditApi(w, w.primaryKey)).filter((e) => e.action.startsWith("mail.") || e.action.startsWith("send"));

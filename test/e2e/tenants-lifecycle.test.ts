@@ -1,0 +1,96 @@
+// A tenant's life end to end (contract §14, docs/tenants.md), against a real `postern serve`
+// process and a real SMTP sink: made with `postern tenant add` and listed by all three vendors'
+// APIs; its monthly limit set through mailgun.js stops its mail on every surface with each
+// surface's answer; suspended and reactivated from the CLI; terminated through SparkPost, after
+// which its own keys stop working everywhere while the primary still reads its data.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { auditApi, delivered, mailgun, refusal, sendgrid, sg, smtpSend, sparkpost, startWorld, type World } from "./tenants-world.ts";
+
+setDefaultTimeout(30_000);
+let w: World;
+let id = 0;
+let key = ""; // the tenant's own key, made through SparkPost's api-keys with its header
+const D = "gamma.test";
+
+beforeAll(async () => { w = await startWorld(); });
+afterAll(async () => { await w?.close(); });
+
+const spSend = (to: string) => sparkpost(w, key).transmissions.send({ recipients: [{ address: to }], content: { from: `a@${D}`, subject: "s", text: "t" } });
+const mgSend = (to: string) => mailgun(w, w.primaryKey, String(id)).messages.create(D, { from: `a@${D}`, to: [to], subject: "s", text: "t" });
+const smtp = (to: string, user = `SMTP_Injection:X-MSYS-SUBACCOUNT=${id}`, pass = w.primaryKey) => smtpSend(w, user, pass, `a@${D}`, to);
+
+describe("a tenant made on the CLI", () => {
+  test("is listed by SendGrid, Mailgun and SparkPost", async () => {
+    id = Number((await w.cli(["tenant", "add", "gamma"])).match(/\d+/)![0]);
+    expect(id).toBe(1);
+    expect((await sg(sendgrid(w, w.primaryKey), "GET", "/v3/subusers?username=gamma"))[1]).toEqual([{ id, username: "gamma", disabled: false }]);
+    expect((await mailgun(w, w.primaryKey).subaccounts.get(String(id))).subaccount).toMatchObject({ id: String(id), name: "gamma", status: "open" });
+    expect((await sparkpost(w, w.primaryKey).subaccounts.get(String(id))).results).toMatchObject({ id, name: "gamma", status: "active" });
+  });
+
+  test("its domain (domain add --tenant) and a key made with X-MSYS-SUBACCOUNT send as it", async () => {
+    await w.cli(["domain", "add", D, "--tenant", "gamma"]);
+    await w.cli(["domain", "verify", D, "--force"]);
+    const made = await sparkpost(w, w.primaryKey, id).post({ uri: "api-keys", json: { label: "gamma", grants: ["transmissions/modify", "sending_domains/manage", "smtp/inject"] } });
+    key = made.results.key;
+    expect(((await sparkpost(w, key).sendingDomains.list()).results as { domain: string }[]).map((d) => d.domain)).toEqual([D]);
+    expect((await spSend("g1@dest.test")).results.total_accepted_recipients).toBe(1);
+    expect(await smtp("g2@dest.test", "SMTP_Injection", key)).toBe(250);
+    await delivered(w, "g1@dest.test");
+    await delivered(w, "g2@dest.test");
+  });
+});
+
+describe("its monthly limit (mailgun.js setMonthlySendingLimit)", () => {
+  test("once used up, its mail is refused on every surface with that surface's answer", async () => {
+    const mg = mailgun(w, w.primaryKey);
+    expect(await mg.subaccounts.setMonthlySendingLimit(String(id), 2)).toEqual({ success: true });
+    expect(await mg.subaccounts.getMonthlySendingLimit(String(id))).toEqual({ limit: 2, current: 2, period: "1m" });
+    expect((await refusal(mgSend("no@dest.test"))).status).toBe(402);
+    const sp = await refusal(spSend("no@dest.test"));
+    expect([sp.status, sp.text.includes("2101")]).toEqual([420, true]);
+    expect(await smtp("no@dest.test")).toBe(550);
+    // The primary's mail is not the tenant's: it goes on.
+    await w.cli(["domain", "add", "primary.test"]);
+    await w.cli(["domain", "verify", "primary.test", "--force"]);
+    expect(await smtpSend(w, "SMTP_Injection", w.primaryKey, "a@primary.test", "p@dest.test")).toBe(250);
+    await w.cli(["tenant", "set", "gamma", "--monthly-limit", "none"]);
+    expect((await mgSend("g3@dest.test")).status).toBe(200);
+    await delivered(w, "g3@dest.test");
+  });
+});
+
+describe("suspended and reactivated on the CLI", () => {
+  test("`postern tenant suspend` shows on every vendor's API and stops its mail; `tenant set --status active` restores it", async () => {
+    await w.cli(["tenant", "suspend", "gamma"]);
+    expect((await sg(sendgrid(w, w.primaryKey), "GET", "/v3/subusers?username=gamma"))[1][0].disabled).toBe(true);
+    expect((await mailgun(w, w.primaryKey).subaccounts.get(String(id))).subaccount.status).toBe("disabled");
+    expect((await sparkpost(w, w.primaryKey).subaccounts.get(String(id))).results.status).toBe("suspended");
+    expect((await refusal(spSend("no@dest.test"))).status).toBe(403);
+    expect(await smtp("no@dest.test")).toBe(550);
+    expect(((await sparkpost(w, key).sendingDomains.list()).results as unknown[]).length).toBe(1);
+    await w.cli(["tenant", "set", "gamma", "--status", "active"]);
+    expect((await spSend("g4@dest.test")).results.total_accepted_recipients).toBe(1);
+    await delivered(w, "g4@dest.test");
+  });
+});
+
+describe("terminated through SparkPost", () => {
+  test("its own key stops working on every surface; the primary still reads its data; it stays terminated", async () => {
+    await sparkpost(w, w.primaryKey).subaccounts.update(String(id), { status: "terminated" });
+    expect((await refusal(sparkpost(w, key).sendingDomains.list())).status).toBe(401);
+    expect((await sg(sendgrid(w, key), "GET", "/v3/suppression/bounces"))[0]).toBe(401);
+    expect((await refusal(mailgun(w, key).domains.list())).status).toBe(401);
+    expect(await smtp("no@dest.test", "SMTP_Injection", key)).toBe(535);
+    expect((await mailgun(w, w.primaryKey).subaccounts.get(String(id))).subaccount.status).toBe("closed");
+    expect(((await sparkpost(w, w.primaryKey, id).sendingDomains.list()).results as { domain: string }[]).map((d) => d.domain)).toEqual([D]);
+    expect((await refusal(sparkpost(w, w.primaryKey).subaccounts.update(String(id), { status: "active" }))).status).toBeGreaterThanOrEqual(400);
+  });
+
+  test("the audit log has the tenant's whole life, each act with its actor", async () => {
+    const life = (await auditApi(w, w.primaryKey, "action=tenant")).map((e) => `${e.action} ${e.actor.kind} ${e.tenant}`).reverse();
+    expect(life).toEqual([`tenant.add cli ${id}`, `tenant.limit key ${id}`, `tenant.limit cli ${id}`, `tenant.suspend cli ${id}`,
+      `tenant.enable cli ${id}`, `tenant.terminate key ${id}`]);
+    expect((await auditApi(w, w.primaryKey, "action=key.create")).map((e) => `${e.actor.kind} ${e.tenant}`)).toEqual([`key ${id}`]);
+  });
+});
