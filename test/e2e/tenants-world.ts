@@ -31,8 +31,11 @@ export interface World {
   close(): Promise<void>;
 }
 
-/** Starts `postern serve` with `extraToml` appended (own sections); `port` fixes the HTTP port (for public_url). */
-export async function startWorld(extraToml = "", port?: number): Promise<World> {
+/**
+ * Starts `postern serve` with `extraToml` appended (own sections); `port` fixes the HTTP port (for
+ * public_url); `storageToml` adds [storage] lines (the PostgreSQL engine).
+ */
+export async function startWorld(extraToml = "", port?: number, storageToml = ""): Promise<World> {
   const dir = mkdtempSync(join(tmpdir(), "postern-tenants-e2e-"));
   const sink = await startSink();
   const httpPort = port ?? await freePort();
@@ -40,7 +43,7 @@ export async function startWorld(extraToml = "", port?: number): Promise<World> 
   // DNS answers NXDOMAIN at once: mail goes by [mta.routes], domains are verified with --force.
   const dns = await startNxdomainDns();
   writeFileSync(config, `[server]\nlisten = "127.0.0.1:${httpPort}"\npublic_url = "http://127.0.0.1:${httpPort}"\n` +
-    `[smtp]\nlisten = "127.0.0.1:0"\n[storage]\ndata_dir = "${join(dir, "data")}"\n` +
+    `[smtp]\nlisten = "127.0.0.1:0"\n[storage]\ndata_dir = "${join(dir, "data")}"\n${storageToml}` +
     `[mta]\nhostname = "mta.test"\nretry = ["1s"]\ndns_servers = ["127.0.0.1:${dns.port}"]\n` +
     `[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n[webhooks]\nallow_private = true\n${extraToml}\n`);
   const server = Bun.spawn(["bun", MAIN, "--config", config, "serve"], { cwd: dir, stdout: "pipe", stderr: process.env.KEEP ? "inherit" : "ignore" });
