@@ -31,7 +31,7 @@ export async function checkAudit(w: World, T: Tenants) {
   // Keys: SparkPost's subaccount key (tenant 3) and those made on behalf of a tenant (X-Postern-Tenant).
   const keyTenants = items.filter((e) => e.action === "key.create").map((e) => e.tenant).sort();
   expect(keyTenants).toEqual([T.sg.id, T.sg.id, T.sg.id, T.mg.id, T.sp.id, T.sp.id]);
-  expect(items.filter((e) => e.action === "webhook.create").map((e) => e.tenant).sort()).toEqual([T.mg.id, T.sp.id]);
+  expect(items.filter((e) => e.action === "webhook.create").map((e) => e.tenant).sort()).toEqual([T.sg.id, T.mg.id, T.sp.id]);
   expect(pick(items, "suppression.add")).toEqual([`${T.sg.id} key ${T.sg.domain}/unsubscribes/x@dest.test`, `${T.mg.id} key ${T.mg.domain}/bounces/y@dest.test`,
     `${T.sp.id} key ${T.sp.domain}/unsubscribes/z@dest.test`]);
 

@@ -24,6 +24,7 @@ describe(engine, () => {
   let spKey = ""; // tenant 3's own key, given by SparkPost's subaccount create
   let hook: ReturnType<typeof startReceiver>; // tenant 3's SparkPost webhook
   let mgHook: ReturnType<typeof startReceiver>; // tenant 2's Mailgun webhook
+  let sgHook: ReturnType<typeof startReceiver>; // tenant 1's SendGrid Event Webhook
   const TODAY = new Date().toISOString().slice(0, 10);
   const SP_GRANTS = ["transmissions/modify", "sending_domains/manage", "suppression_lists/manage", "message_events/view", "webhooks/modify", "smtp/inject"];
   /** Each tenant: its id, its name, the surface that made it, its domain. */
@@ -32,10 +33,11 @@ describe(engine, () => {
   beforeAll(async () => {
     hook = startReceiver();
     mgHook = startReceiver();
+    sgHook = startReceiver();
     store = await storage();
     w = await startWorld("", undefined, store.toml);
   });
-  afterAll(async () => { hook?.stop(); mgHook?.stop(); await w?.close(); await store?.stop(); });
+  afterAll(async () => { hook?.stop(); mgHook?.stop(); sgHook?.stop(); await w?.close(); await store?.stop(); });
 
   /** A key made through the native API on behalf of `tenant` (X-Postern-Tenant): that tenant's own. */
   async function makeKey(tenant: string, body: object): Promise<{ key: string; tenant: number }> {
@@ -92,13 +94,19 @@ describe(engine, () => {
   });
 
   describe("sending and reading as a tenant", () => {
-    test("a webhook made as tenant 3 (SparkPost header) and one as tenant 2 (Mailgun header)", async () => {
+    test("webhooks made as tenant 3 (SparkPost header), tenant 2 (Mailgun header) and tenant 1 (on-behalf-of) are theirs alone", async () => {
       await sparkpost(w, w.primaryKey, T.sp.id).webhooks.create({ name: "sp hook", target: hook.url, events: ["delivery"] });
       await mailgun(w, w.primaryKey, String(T.mg.id)).webhooks.create(T.mg.domain, "delivered", mgHook.url, false);
       expect(((await sparkpost(w, spKey).webhooks.list()).results as { name: string }[]).map((h) => h.name)).toEqual(["sp hook"]);
       expect(((await sparkpost(w, w.primaryKey, T.mg.id).webhooks.list()).results as unknown[])).toEqual([]);
       expect(((await sparkpost(w, w.primaryKey, 0).webhooks.list()).results as unknown[])).toEqual([]);
       expect(Object.keys((await mailgun(w, w.primaryKey, String(T.mg.id)).webhooks.list(T.mg.domain, {})))).toContain("delivered");
+    // SendGrid's Event Webhook as subuser 1 (on-behalf-of): its own settings, unseen by another subuser and the primary.
+    const EW = "/v3/user/webhooks/event/settings";
+    expect((await sg(sendgrid(w, w.primaryKey, T.sg.name), "PATCH", EW, { enabled: true, url: sgHook.url, delivered: true }))[0]).toBe(200);
+    expect((await sg(sendgrid(w, sgKey), "GET", EW))[1]).toMatchObject({ enabled: true, url: sgHook.url });
+    expect((await sg(sendgrid(w, w.primaryKey, T.mg.name), "GET", EW))[1]).toMatchObject({ enabled: false, url: "" });
+    expect((await sg(sendgrid(w, w.primaryKey), "GET", EW))[1]).toMatchObject({ enabled: false, url: "" });
       expect((await refusal(mailgun(w, w.primaryKey, String(T.sp.id)).webhooks.list(T.mg.domain, {}))).status).toBe(403);
     });
 
@@ -148,10 +156,13 @@ describe(engine, () => {
       const spEvents = () => hook.received.flatMap((r) => (r.json as { msys: { message_event?: { rcpt_to: string } } }[]).flatMap((e) => e.msys.message_event?.rcpt_to ?? []));
       const mgEvents = () => mgHook.received.map((r) => (r.json as { "event-data": { recipient: string } })["event-data"].recipient).sort();
       await hook.waitFor(() => spEvents().includes("p1@dest.test"));
-      await mgHook.waitFor(() => mgEvents().length >= 2);
+      const sgEvents = () => sgHook.received.flatMap((r) => (r.json as { email: string; event: string }[]).filter((e) => e.event === "delivered").map((e) => e.email));
+    await mgHook.waitFor(() => mgEvents().length >= 2);
+    await sgHook.waitFor(() => sgEvents().length >= 1);
       await Bun.sleep(300); // any stray event of another tenant would be on its way by now
       expect(spEvents()).toEqual(["p1@dest.test"]);
       expect(mgEvents()).toEqual(["m1@dest.test", "m2@dest.test"]);
+    expect(sgEvents()).toEqual(["s1@dest.test"]);
     });
   });
 
