@@ -1,8 +1,10 @@
 // A tenant's life end to end (contract §14, docs/tenants.md), against a real `postern serve`
 // process and a real SMTP sink: made with `postern tenant add` and listed by all three vendors'
 // APIs; its monthly limit set through mailgun.js stops its mail on every surface with each
-// surface's answer; suspended and reactivated from the CLI; terminated through SparkPost, after
-// which its own keys stop working everywhere while the primary still reads its data.
+// surface's answer; suspended and reactivated from the CLI (every send path refused: API keys,
+// SMTP_Injection, the domain's SMTP credential, `postern send`; its console user read-only);
+// terminated through SparkPost, after which its own keys and users stop working everywhere while
+// the primary still reads its data.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { auditApi, delivered, mailgun, refusal, sendgrid, sg, smtpSend, sparkpost, startWorld, type World } from "./tenants-world.ts";
 
@@ -11,6 +13,20 @@ let w: World;
 let id = 0;
 let key = ""; // the tenant's own key, made through SparkPost's api-keys with its header
 const D = "gamma.test";
+const CRED = "a-password-of-enough-length";
+
+/** A console session of gamma's developer (email and password), with its cookie and CSRF token on writes. */
+async function consoleUser() {
+  const res = await fetch(`${w.base}/ui/api/session`, { method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "gamma-dev@team.test", password: CRED }) });
+  expect(res.status).toBe(200);
+  const { csrf } = (await res.json()) as { csrf: string };
+  const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0]!;
+  return {
+    call: (method: string, path: string, body?: unknown) => fetch(`${w.base}/ui/api${path}`, { method, body: body === undefined ? undefined : JSON.stringify(body),
+      headers: { cookie, ...(body === undefined ? {} : { "content-type": "application/json", "x-csrf-token": csrf }) } }),
+  };
+}
 
 beforeAll(async () => { w = await startWorld(); });
 afterAll(async () => { await w?.close(); });
@@ -38,14 +54,20 @@ describe("a tenant made on the CLI", () => {
     expect(await smtp("g2@dest.test", "SMTP_Injection", key)).toBe(250);
     await delivered(w, "g1@dest.test");
     await delivered(w, "g2@dest.test");
+    // The domain's own SMTP credential, and a console user of this tenant only.
+    await w.cli(["credential", "add", D, "relay", "--password", CRED]);
+    expect(await smtp("g5@dest.test", `relay@${D}`, CRED)).toBe(250);
+    await w.cli(["user", "add", "gamma-dev@team.test", "--role", "developer", "--tenant", String(id), "--password-stdin"], `${CRED}\n`);
+    // (a developer's keys need explicit grants: never more rights than the user's own)
+    expect((await (await consoleUser()).call("POST", "/keys", { kind: "domain", domain: D, label: "by gamma's developer", grants: ["mail.send"] })).status).toBe(200);
   });
 });
 
 describe("its monthly limit (mailgun.js setMonthlySendingLimit)", () => {
   test("once used up, its mail is refused on every surface with that surface's answer", async () => {
     const mg = mailgun(w, w.primaryKey);
-    expect(await mg.subaccounts.setMonthlySendingLimit(String(id), 2)).toEqual({ success: true });
-    expect(await mg.subaccounts.getMonthlySendingLimit(String(id))).toEqual({ limit: 2, current: 2, period: "1m" });
+    expect(await mg.subaccounts.setMonthlySendingLimit(String(id), 3)).toEqual({ success: true });
+    expect(await mg.subaccounts.getMonthlySendingLimit(String(id))).toEqual({ limit: 3, current: 3, period: "1m" });
     expect((await refusal(mgSend("no@dest.test"))).status).toBe(402);
     const sp = await refusal(spSend("no@dest.test"));
     expect([sp.status, sp.text.includes("2101")]).toEqual([420, true]);
@@ -69,6 +91,13 @@ describe("suspended and reactivated on the CLI", () => {
     expect((await refusal(spSend("no@dest.test"))).status).toBe(403);
     expect(await smtp("no@dest.test")).toBe(550);
     expect(((await sparkpost(w, key).sendingDomains.list()).results as unknown[]).length).toBe(1);
+    // Every other path too: the domain's SMTP credential, `postern send`, and its console user reads but cannot change.
+    expect(await smtp("no@dest.test", `relay@${D}`, CRED)).toBe(550);
+    await expect(w.cli(["send", "--from", `a@${D}`, "--to", "no@dest.test", "--subject", "s", "--text", "t"])).rejects.toThrow(/suspended/);
+    const user = await consoleUser();
+    expect((await user.call("GET", "/keys")).status).toBe(200);
+    const refused = await user.call("POST", "/keys", { kind: "domain", domain: D, label: "while suspended", grants: ["mail.send"] });
+    expect([refused.status, await refused.text()]).toEqual([403, expect.stringContaining("suspended")]);
     await w.cli(["tenant", "set", "gamma", "--status", "active"]);
     expect((await spSend("g4@dest.test")).results.total_accepted_recipients).toBe(1);
     await delivered(w, "g4@dest.test");
@@ -82,6 +111,10 @@ describe("terminated through SparkPost", () => {
     expect((await sg(sendgrid(w, key), "GET", "/v3/suppression/bounces"))[0]).toBe(401);
     expect((await refusal(mailgun(w, key).domains.list())).status).toBe(401);
     expect(await smtp("no@dest.test", "SMTP_Injection", key)).toBe(535);
+    // Its console user cannot sign in any more.
+    const signin = await fetch(`${w.base}/ui/api/session`, { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "gamma-dev@team.test", password: CRED }) });
+    expect(signin.status).toBe(403);
     expect((await mailgun(w, w.primaryKey).subaccounts.get(String(id))).subaccount.status).toBe("closed");
     expect(((await sparkpost(w, w.primaryKey, id).sendingDomains.list()).results as { domain: string }[]).map((d) => d.domain)).toEqual([D]);
     expect((await refusal(sparkpost(w, w.primaryKey).subaccounts.update(String(id), { status: "active" }))).status).toBeGreaterThanOrEqual(400);
@@ -91,6 +124,6 @@ describe("terminated through SparkPost", () => {
     const life = (await auditApi(w, w.primaryKey, "action=tenant")).map((e) => `${e.action} ${e.actor.kind} ${e.tenant}`).reverse();
     expect(life).toEqual([`tenant.add cli ${id}`, `tenant.limit key ${id}`, `tenant.limit cli ${id}`, `tenant.suspend cli ${id}`,
       `tenant.enable cli ${id}`, `tenant.terminate key ${id}`]);
-    expect((await auditApi(w, w.primaryKey, "action=key.create")).map((e) => `${e.actor.kind} ${e.tenant}`)).toEqual([`key ${id}`]);
+    expect((await auditApi(w, w.primaryKey, "action=key.create")).map((e) => `${e.actor.kind} ${e.tenant}`)).toEqual([`user ${id}`, `key ${id}`]);
   });
 });
