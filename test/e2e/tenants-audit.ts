@@ -39,6 +39,27 @@ export async function checkAudit(w: World, T: Tenants) {
   expect((await auditApi(w, w.primaryKey, "actor=cli")).every((e) => e.actor.kind === "cli")).toBe(true);
   expect((await auditApi(w, w.primaryKey, "action=tenant")).length).toBe(9);
   expect((await auditCli(w, "--action", "tenant")).length).toBe(9);
+  // Paging: next_cursor walks the same entries, two at a time; dates as Unix seconds or ISO 8601.
+  const paged: string[] = [];
+  for (let cursor = ""; ;) {
+    const res = await fetch(`${w.base}/audit?limit=2${cursor ? `&cursor=${cursor}` : ""}`, { headers: { "ov-token": w.primaryKey } });
+    const page = (await res.json()) as { items: AuditEntry[]; next_cursor: string | null };
+    paged.push(...page.items.map((e) => e.id));
+    if (!page.next_cursor) break;
+    cursor = page.next_cursor;
+  }
+  expect(paged).toEqual(items.map((e) => e.id));
+  const later = Math.floor(Date.now() / 1000) + 3600;
+  expect(await auditApi(w, w.primaryKey, `from=${later}`)).toEqual([]);
+  expect((await auditApi(w, w.primaryKey, `to=${new Date(later * 1000).toISOString()}`)).length).toBe(items.length);
+  // Append-only: no route changes or deletes an entry.
+  for (const method of ["DELETE", "PUT", "PATCH"]) {
+    const res = await fetch(`${w.base}/audit/${items[0]!.id}`, { method, headers: { "ov-token": w.primaryKey, "content-type": "application/json" }, body: "{}" });
+    expect([404, 405]).toContain(res.status);
+  }
+  expect((await fetch(`${w.base}/audit`, { method: "DELETE", headers: { "ov-token": w.primaryKey } })).status).toBeOneOf([404, 405]);
+  expect((await auditApi(w, w.primaryKey)).length).toBe(items.length);
+
   // sp.test was added by the subaccount's own key (SparkPost's create gave it), not the primary's.
   const spAdd = items.find((e) => e.action === "domain.add" && e.target === T.sp.domain)!;
   expect([spAdd.actor.kind, spAdd.actor.id === primaryKeyId]).toEqual(["key", false]);
