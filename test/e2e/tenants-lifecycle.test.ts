@@ -1,11 +1,12 @@
 // A tenant's life end to end (contract §14, docs/tenants.md), against a real `postern serve`
 // process and a real SMTP sink: made with `postern tenant add` and listed by all three vendors'
 // APIs; its monthly limit set through mailgun.js stops its mail on every surface with each
-// surface's answer; suspended and reactivated from the CLI (every send path refused: API keys,
+// surface's answer; its mail leaves from its own egress pool; suspended and reactivated from the CLI (every send path refused: API keys,
 // SMTP_Injection, the domain's SMTP credential, `postern send`; its console user read-only);
 // terminated through SparkPost, after which its own keys and users stop working everywhere while
 // the primary still reads its data.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { peerFor } from "../helpers/egress.ts";
 import { auditApi, delivered, mailgun, refusal, sendgrid, sg, smtpSend, sparkpost, startWorld, type World } from "./tenants-world.ts";
 
 setDefaultTimeout(30_000);
@@ -28,7 +29,10 @@ async function consoleUser() {
   };
 }
 
-beforeAll(async () => { w = await startWorld(); });
+// Two loopback egress sources: the default pool's and a pool for tenants.
+const POOLS = `[mta.egress.ip2]\nsource_address = "127.0.0.2"\n[mta.egress.ip4]\nsource_address = "127.0.0.4"\n`
+  + `[mta.pools.default]\nsources = ["ip2"]\n[mta.pools.tenants]\nsources = ["ip4"]\n`;
+beforeAll(async () => { w = await startWorld(POOLS); });
 afterAll(async () => { await w?.close(); });
 
 const spSend = (to: string) => sparkpost(w, key).transmissions.send({ recipients: [{ address: to }], content: { from: `a@${D}`, subject: "s", text: "t" } });
@@ -44,16 +48,19 @@ describe("a tenant made on the CLI", () => {
     expect((await sparkpost(w, w.primaryKey).subaccounts.get(String(id))).results).toMatchObject({ id, name: "gamma", status: "active" });
   });
 
-  test("its domain (domain add --tenant) and a key made with X-MSYS-SUBACCOUNT send as it", async () => {
+  test("its domain (domain add --tenant) and a key made with X-MSYS-SUBACCOUNT send as it, from its pool", async () => {
     await w.cli(["domain", "add", D, "--tenant", "gamma"]);
     await w.cli(["domain", "verify", D, "--force"]);
     const made = await sparkpost(w, w.primaryKey, id).post({ uri: "api-keys", json: { label: "gamma", grants: ["transmissions/modify", "sending_domains/manage", "smtp/inject"] } });
     key = made.results.key;
+    // Its egress pool, set before its first message (the MTA keeps a tenant's pool 10 s: docs/tenants.md).
+    await w.cli(["tenant", "set", "gamma", "--pool", "tenants"]);
     expect(((await sparkpost(w, key).sendingDomains.list()).results as { domain: string }[]).map((d) => d.domain)).toEqual([D]);
     expect((await spSend("g1@dest.test")).results.total_accepted_recipients).toBe(1);
     expect(await smtp("g2@dest.test", "SMTP_Injection", key)).toBe(250);
     await delivered(w, "g1@dest.test");
-    await delivered(w, "g2@dest.test");
+    // Both left from the tenant's pool's address (the primary's mail from the default pool: below).
+    expect([await peerFor(w.sink, "g1@dest.test"), await peerFor(w.sink, "g2@dest.test")]).toEqual(["127.0.0.4", "127.0.0.4"]);
     // The domain's own SMTP credential, and a console user of this tenant only.
     await w.cli(["credential", "add", D, "relay", "--password", CRED]);
     expect(await smtp("g5@dest.test", `relay@${D}`, CRED)).toBe(250);
@@ -76,6 +83,7 @@ describe("its monthly limit (mailgun.js setMonthlySendingLimit)", () => {
     await w.cli(["domain", "add", "primary.test"]);
     await w.cli(["domain", "verify", "primary.test", "--force"]);
     expect(await smtpSend(w, "SMTP_Injection", w.primaryKey, "a@primary.test", "p@dest.test")).toBe(250);
+    expect(await peerFor(w.sink, "p@dest.test")).toBe("127.0.0.2");
     await w.cli(["tenant", "set", "gamma", "--monthly-limit", "none"]);
     expect((await mgSend("g3@dest.test")).status).toBe(200);
     await delivered(w, "g3@dest.test");
@@ -122,7 +130,7 @@ describe("terminated through SparkPost", () => {
 
   test("the audit log has the tenant's whole life, each act with its actor", async () => {
     const life = (await auditApi(w, w.primaryKey, "action=tenant")).map((e) => `${e.action} ${e.actor.kind} ${e.tenant}`).reverse();
-    expect(life).toEqual([`tenant.add cli ${id}`, `tenant.limit key ${id}`, `tenant.limit cli ${id}`, `tenant.suspend cli ${id}`,
+    expect(life).toEqual([`tenant.add cli ${id}`, `tenant.pool cli ${id}`, `tenant.limit key ${id}`, `tenant.limit cli ${id}`, `tenant.suspend cli ${id}`,
       `tenant.enable cli ${id}`, `tenant.terminate key ${id}`]);
     expect((await auditApi(w, w.primaryKey, "action=key.create")).map((e) => `${e.actor.kind} ${e.tenant}`)).toEqual([`user ${id}`, `key ${id}`]);
   });
