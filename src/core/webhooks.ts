@@ -12,7 +12,8 @@ export function createWebhookService(deps: { store: Store; now: () => number; au
       if (!/^https?:\/\/[^\s]+$/i.test(input.url)) throw invalid("url must be an http or https URL", "url");
       const target: WebhookTarget = { ...input, id: newId(deps.now()), createdAt: deps.now() };
       await control.insertWebhook(target);
-      await deps.audit?.record("webhook.create", target.id, target.tenantId ?? 0);
+      // A domain's webhook has no tenant column: the entry carries the tenant acted for (the domain's own).
+      await deps.audit?.record("webhook.create", target.id, target.tenantId ?? undefined);
       return target;
     },
     async update(target: WebhookTarget): Promise<WebhookTarget> {
