@@ -23,6 +23,8 @@ export interface AuditQuery {
   action?: string;
   /** Only entries with an id below this one (newest first paging). */
   beforeId?: number;
+  /** Only this tenant's entries (absent: every tenant's). */
+  tenant?: number;
   limit: number;
 }
 

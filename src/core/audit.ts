@@ -76,10 +76,10 @@ export function createAuditLog(deps: { store: AuditStore; now: () => number }) {
         action, target, ip: who.ip });
     },
 
-    /** A page of entries, newest first; `next_cursor` is null on the last page. */
-    async list(filter: AuditFilter): Promise<{ items: AuditEntry[]; next_cursor: string | null }> {
+    /** A page of entries (of `tenant` only when given), newest first; `next_cursor` is null on the last page. */
+    async list(filter: AuditFilter, tenant?: number): Promise<{ items: AuditEntry[]; next_cursor: string | null }> {
       const q = queryOf(filter);
-      const rows = await deps.store.listAudit({ ...q, limit: q.limit + 1 });
+      const rows = await deps.store.listAudit({ ...q, limit: q.limit + 1, ...(tenant !== undefined && { tenant }) });
       const items = rows.slice(0, q.limit).map(auditEntry);
       return { items, next_cursor: rows.length > q.limit ? items[items.length - 1]!.id : null };
     },

@@ -111,6 +111,14 @@ export function actForUser(p: Principal, membership: Tenant | null, primary: Ten
 /** The tenant whose rows a read covers: undefined for every tenant (readAll). Hand it to the store's filters. */
 export const readTenant = (p: Pick<Principal, "tenant" | "readAll">): number | undefined => (p.readAll ? undefined : p.tenant ?? PRIMARY_TENANT);
 
+/**
+ * The audit log's tenant scope: every entry for the primary acting for itself (its account keys,
+ * and users of every tenant); the acting tenant's entries for anyone else (a tenant's own key or
+ * user, or the primary acting on a tenant's behalf), so no tenant reads another's acts.
+ */
+export const auditTenant = (p: Pick<Principal, "tenant" | "onBehalf" | "membership">): number | undefined =>
+  (p.tenant ?? PRIMARY_TENANT) === PRIMARY_TENANT && !p.onBehalf && p.membership !== PRIMARY_TENANT ? undefined : p.tenant ?? PRIMARY_TENANT;
+
 /** True when `p` may see data of the domain named `name` (not another tenant's). */
 export const seesDomain = (p: Pick<Principal, "foreignDomains">, name: string) => !p.foreignDomains?.has(name);
 

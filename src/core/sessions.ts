@@ -87,7 +87,8 @@ export function createSessionService({ control, access, now, ttlMs = SESSION_TTL
       const principal = await userActing(u, null);
       if ("reason" in principal) throw forbidden(principal.reason === "terminated" ? `tenant ${principal.tenant} is terminated: its users cannot sign in` : "your membership names no tenant");
       nameActor({ kind: "user", id: u.id });
-      await audit?.record(`user.signin`, `${u.email} (${how})`);
+      // A user of one tenant signs in as that tenant's: its entry is that tenant's.
+      await audit?.record(`user.signin`, `${u.email} (${how})`, u.tenant ?? undefined);
       return { ...(await open(principal, { keyId: null, userId: u.id })), switcher: u.tenant === null };
     },
 

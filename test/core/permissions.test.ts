@@ -1,7 +1,7 @@
 // The permission model's decisions as tables: grants of every vocabulary → rights, route
 // declarations × principals, and key delegation (never a stronger key).
 import { describe, expect, test } from "bun:test";
-import { actFor, actForUser, decide, isKnownGrant, mayManageKey, readTenant, rightsOf, rightsOfGrants, seesTenant, ALL_RIGHTS } from "../../src/core/permissions.ts";
+import { actFor, auditTenant, actForUser, decide, isKnownGrant, mayManageKey, readTenant, rightsOf, rightsOfGrants, seesTenant, ALL_RIGHTS } from "../../src/core/permissions.ts";
 import type { Tenant } from "../../src/core/tenants.ts";
 import type { Domain, Principal } from "../../src/core/model.ts";
 import { grantRights } from "../../src/api/grants.ts";
@@ -150,4 +150,12 @@ describe("acting for a tenant (contract §14): one decision for every surface's 
       .toEqual({ reason: "tenant", tenant: "0" });
     expect(decide(chose, { right: "account.manage", primary: true }, {}, grantRights)).toEqual({ reason: "tenant", tenant: "4" });
   });
+});
+
+test("the audit log's scope: every entry for the primary acting for itself, the acting tenant's for anyone else", () => {
+  expect(auditTenant({ tenant: 0 })).toBeUndefined(); // the primary's account key, no header
+  expect(auditTenant({ tenant: 0, membership: null })).toBeUndefined(); // a console user of every tenant
+  expect(auditTenant({ tenant: 0, membership: 0 })).toBe(0); // a console user of the primary only
+  expect(auditTenant({ tenant: 2, onBehalf: true })).toBe(2); // the primary acting for tenant 2
+  expect(auditTenant({ tenant: 2 })).toBe(2); // tenant 2's own key
 });

@@ -64,8 +64,11 @@ export function teamContract(open: Open) {
     expect((await c.listAudit({ limit: 10, actorId: "u1" })).map((r) => r.action)).toEqual(["key.revoke"]);
     expect((await c.listAudit({ limit: 10, from: NOW + 500, to: NOW + 1500 })).map((r) => r.action)).toEqual(["domain.add"]);
     expect((await c.listAudit({ limit: 1, beforeId: all[0]!.id })).map((r) => r.action)).toEqual(["domain.add"]);
+    await c.appendAudit({ ...e(NOW + 3000, "key", "k2", "suppression.add"), tenant: 2 });
+    expect((await c.listAudit({ limit: 10, tenant: 2 })).map((r) => r.action)).toEqual(["suppression.add"]);
+    expect((await c.listAudit({ limit: 10, tenant: 0 })).map((r) => r.action)).toEqual(["key.revoke", "domain.add", "key.create"]);
     expect(await c.expireAudit(NOW + 1500, 10)).toBe(2);
-    expect((await c.listAudit({ limit: 10 })).map((r) => r.action)).toEqual(["key.revoke"]);
+    expect((await c.listAudit({ limit: 10 })).map((r) => r.action)).toEqual(["suppression.add", "key.revoke"]);
     await store.close();
   });
 }

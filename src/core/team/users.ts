@@ -68,7 +68,7 @@ export function createUserService({ store, now, audit }: UserDeps) {
       const u: StoredUser = { id: newSecret(8).slice(0, 12), email, role, tenant: opts.tenant ?? null, passwordHash: hash, totpSecret: "", totpPending: "",
         recoveryCodes: [], totpStep: 0, oidcIssuer: null, oidcSubject: null, createdAt: now(), updatedAt: now() };
       await store.insertUser(u);
-      await audit?.record("user.add", email);
+      await audit?.record("user.add", email, u.tenant ?? undefined);
       return u;
     },
 

@@ -40,6 +40,7 @@ export function auditWhere(q: AuditQuery, p: (n: number) => string): { where: st
     else add((x) => `substr(action, 1, ${q.action!.length + 1}) = ${x}`, `${q.action}.`);
   }
   if (q.beforeId !== undefined) add((x) => `id < ${x}`, q.beforeId);
+  if (q.tenant !== undefined) add((x) => `tenant = ${x}`, q.tenant);
   return { where: parts.length ? `WHERE ${parts.join(" AND ")}` : "", params };
 }
 
