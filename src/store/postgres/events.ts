@@ -10,6 +10,7 @@ import type { EventQuery, TagInfo } from "../../core/store-port.ts";
 import { toEvent } from "../sqlite/events.ts";
 import { exec, rows, type Sql } from "./db.ts";
 import { Writes } from "./writes.ts";
+import { rareTypesTerm } from "../sqlite/migrations-rare-events.ts";
 
 // The event's tags, as a set of rows (data is the JSON text of the remaining fields).
 const TAGS_OF = (alias: string) => `jsonb_array_elements_text(COALESCE(${alias}.data::jsonb -> 'tags', '[]'::jsonb))`;
@@ -89,6 +90,8 @@ export function createEventStatements(sql: Sql) {
       if (q.recipient) add((n) => `recipient = ${n}`, q.recipient.toLowerCase());
       if (q.tag) add((n) => `EXISTS (SELECT 1 FROM ${TAGS_OF("events")} AS t(tag) WHERE t.tag = ${n})`, q.tag);
       if (q.types?.length) add((n) => `type = ANY(${n}::text[])`, q.types);
+      const rare = rareTypesTerm(q.types);
+      if (rare) where.push(rare);
       if (q.begin !== undefined) add((n) => `ts >= ${n}`, q.begin);
       if (q.end !== undefined) add((n) => `ts <= ${n}`, q.end);
       if (q.cursor) add((n) => (q.ascending ? `id COLLATE "C" > ${n}` : `id COLLATE "C" < ${n}`), q.cursor);

@@ -16,6 +16,7 @@ import { TENSCOPE_CONTROL_MIGRATIONS } from "./migrations-tenscope.ts";
 import { TENSMTP_CONTROL_MIGRATIONS } from "./migrations-tensmtp.ts";
 import { OIDC2_CONTROL_MIGRATIONS } from "./migrations-oidc2.ts";
 import { TENAUDIT_CONTROL_MIGRATIONS } from "./migrations-tenaudit.ts";
+import { RARE_EVENTS_ZONE_MIGRATIONS } from "./migrations-rare-events.ts";
 export const CONTROL_SCHEMA = "control";
 export const zoneSchema = (zone: string) => `zone_${zone}`;
 
@@ -232,6 +233,7 @@ export const ZONE_MIGRATIONS: string[] = [
      PRIMARY KEY (domain, bucket, tag, rcpt_domain, campaign, template, ip_pool, stat));
    CREATE INDEX stat_rollups_bucket ON stat_rollups (bucket);`,
   ...SCHED2_ZONE_MIGRATIONS,
+  ...RARE_EVENTS_ZONE_MIGRATIONS,
 ];
 
 /** The event `ev` (a jsonb expression, of type `type`) without the vendor codes 605 / 650. */

@@ -3,6 +3,7 @@ import type { Database } from "bun:sqlite";
 import type { MessageEvent } from "../../core/model.ts";
 import type { EventQuery, TagInfo } from "../../core/store-port.ts";
 import { json } from "./db.ts";
+import { rareTypesTerm } from "./migrations-rare-events.ts";
 
 type Row = Record<string, unknown>;
 
@@ -33,6 +34,8 @@ export function createEventStatements(db: Database) {
       if (q.recipient) { where.push("recipient = ?"); args.push(q.recipient.toLowerCase()); }
       if (q.tag) { where.push("EXISTS (SELECT 1 FROM json_each(data, '$.tags') WHERE value = ?)"); args.push(q.tag); }
       if (q.types?.length) { where.push(`type IN (${q.types.map(() => "?").join(",")})`); args.push(...q.types); }
+      const rare = rareTypesTerm(q.types);
+      if (rare) where.push(rare);
       if (q.begin !== undefined) { where.push("ts >= ?"); args.push(q.begin); }
       if (q.end !== undefined) { where.push("ts <= ?"); args.push(q.end); }
       if (q.cursor) { where.push(q.ascending ? "id > ?" : "id < ?"); args.push(q.cursor); }

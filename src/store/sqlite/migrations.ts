@@ -12,6 +12,7 @@ import { TENANTS_CONTROL_MIGRATIONS } from "./migrations-tenants.ts";
 import { TENSCOPE_CONTROL_MIGRATIONS } from "./migrations-tenscope.ts";
 import { TENSMTP_CONTROL_MIGRATIONS } from "./migrations-tensmtp.ts";
 import { OIDC2_CONTROL_MIGRATIONS } from "./migrations-oidc2.ts";
+import { RARE_EVENTS_ZONE_MIGRATIONS } from "./migrations-rare-events.ts";
 export const CONTROL_MIGRATIONS: string[] = [
   `CREATE TABLE account (
      id INTEGER PRIMARY KEY, webhook_signing_key TEXT NOT NULL, secret TEXT NOT NULL, created_at INTEGER NOT NULL);
@@ -263,6 +264,7 @@ export const ZONE_MIGRATIONS: string[] = [
   // outcome (a fifth of the log's frames while delivering) and read only by queue listings, which
   // now go key by key through recipients_key_due (queue.ts).
   `DROP INDEX IF EXISTS recipients_due;`,
+  ...RARE_EVENTS_ZONE_MIGRATIONS,
 ];
 
 /** A trigger on recipients that takes OLD out of the counts and adds NEW to them. */
