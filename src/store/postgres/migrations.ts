@@ -17,6 +17,7 @@ import { TENSMTP_CONTROL_MIGRATIONS } from "./migrations-tensmtp.ts";
 import { OIDC2_CONTROL_MIGRATIONS } from "./migrations-oidc2.ts";
 import { TENAUDIT_CONTROL_MIGRATIONS } from "./migrations-tenaudit.ts";
 import { RARE_EVENTS_ZONE_MIGRATIONS } from "./migrations-rare-events.ts";
+import { CALLBACKS_ZONE_MIGRATIONS } from "./migrations-callbacks.ts";
 export const CONTROL_SCHEMA = "control";
 export const zoneSchema = (zone: string) => `zone_${zone}`;
 
@@ -234,6 +235,7 @@ export const ZONE_MIGRATIONS: string[] = [
    CREATE INDEX stat_rollups_bucket ON stat_rollups (bucket);`,
   ...SCHED2_ZONE_MIGRATIONS,
   ...RARE_EVENTS_ZONE_MIGRATIONS,
+  ...CALLBACKS_ZONE_MIGRATIONS,
 ];
 
 /** The event `ev` (a jsonb expression, of type `type`) without the vendor codes 605 / 650. */

@@ -13,6 +13,7 @@ import { TENSCOPE_CONTROL_MIGRATIONS } from "./migrations-tenscope.ts";
 import { TENSMTP_CONTROL_MIGRATIONS } from "./migrations-tensmtp.ts";
 import { OIDC2_CONTROL_MIGRATIONS } from "./migrations-oidc2.ts";
 import { RARE_EVENTS_ZONE_MIGRATIONS } from "./migrations-rare-events.ts";
+import { CALLBACKS_ZONE_MIGRATIONS } from "./migrations-callbacks.ts";
 export const CONTROL_MIGRATIONS: string[] = [
   `CREATE TABLE account (
      id INTEGER PRIMARY KEY, webhook_signing_key TEXT NOT NULL, secret TEXT NOT NULL, created_at INTEGER NOT NULL);
@@ -265,6 +266,7 @@ export const ZONE_MIGRATIONS: string[] = [
   // now go key by key through recipients_key_due (queue.ts).
   `DROP INDEX IF EXISTS recipients_due;`,
   ...RARE_EVENTS_ZONE_MIGRATIONS,
+  ...CALLBACKS_ZONE_MIGRATIONS,
 ];
 
 /** A trigger on recipients that takes OLD out of the counts and adds NEW to them. */

@@ -18,6 +18,9 @@ import { createSuppressionListing } from "./suppression-list.ts";
 import { packContent, packRaw } from "./body-codec.ts";
 import { createRetentionStatements } from "./retention.ts";
 
+/** The messages among a JSON array of ids that carry a callback URL: the partial index alone answers it (migrations-callbacks.ts). */
+export const CALLBACKS_OF = "SELECT id, callback_url AS callbackUrl FROM messages WHERE id IN (SELECT value FROM json_each(?)) AND callback_url IS NOT NULL";
+
 type Row = Record<string, unknown>;
 type SendRows = Parameters<ZoneStore["createSend"]>[0];
 type ApplyArgs = Parameters<ZoneStore["applyOutcomes"]>;
@@ -90,8 +93,7 @@ export function createZoneStore(zone: string, db: Database, commits: GroupCommit
     },
     async callbacksOf(ids) {
       if (!ids.length) return [];
-      return (db.query(`SELECT id, callback_url AS callbackUrl FROM messages WHERE id IN (SELECT value FROM json_each(?)) AND callback_url IS NOT NULL`)
-        .all(JSON.stringify(ids)) as { id: string; callbackUrl: string }[]);
+      return db.query(CALLBACKS_OF).all(JSON.stringify(ids)) as { id: string; callbackUrl: string }[];
     },
     async getAttachments(sendId) {
       const rows = db.query("SELECT * FROM attachments WHERE send_id = ? ORDER BY idx").all(sendId) as Row[];
