@@ -29,6 +29,10 @@ export async function until<T>(what: string, get: () => Promise<T> | T, ok: (v: 
   throw new Error(`${what}: still ${JSON.stringify(last)}`);
 }
 
-/** /healthz of the server on `port`, over HTTPS or (no certificate yet) plain HTTP. */
-export const healthOn = async (port: number) => (await (await fetch(`https://127.0.0.1:${port}/healthz`, { tls: { rejectUnauthorized: false } })
-  .catch(() => fetch(`http://127.0.0.1:${port}/healthz`))).json()) as { tls?: { state: string; error?: string; not_after?: string } };
+/**
+ * /healthz of the server on `port`, over HTTPS or (no certificate yet) plain HTTP; {} while neither
+ * answers: the listener is swapped to HTTPS in place when the certificate arrives, and a request
+ * caught in the swap is reset (a poll asks again).
+ */
+export const healthOn = async (port: number) => (await fetch(`https://127.0.0.1:${port}/healthz`, { tls: { rejectUnauthorized: false } })
+  .catch(() => fetch(`http://127.0.0.1:${port}/healthz`)).then((r) => r.json()).catch(() => ({}))) as { tls?: { state: string; error?: string; not_after?: string } };
