@@ -16,14 +16,13 @@ import { join } from "node:path";
 import { prepareDomainKey, writeConfig } from "../test/helpers/app.ts";
 import { pct, procCpu, procPeakMb, startServer } from "./serve.ts";
 import { rsaSignMs } from "./bounds.ts";
-import { mxSpecs, providerMix, routesOf, startMxSink } from "./shaped-mix.ts";
+import { mxSpecs, providerMix, routesOf, scheduleOnMix, startMxSink } from "./shaped-mix.ts";
 
 const args = process.argv.slice(2);
 const option = (name: string) => { const i = args.indexOf(name); return i >= 0 ? Number(args[i + 1]) : undefined; };
 const M = Number(args.find((a, i) => /^\d+$/.test(a) && !/^--/.test(args[i - 1] ?? "")) ?? 1_000_000);
 const MEASURE_S = option("--measure") ?? 60;
 const LIVE_RATE = option("--live") ?? 20;
-const BATCH = 50;
 const CLIENTS = 20;
 const text = "Hello, this is a scheduled benchmark message. ".repeat(20);
 
@@ -38,18 +37,7 @@ const post = (body: unknown) => fetch(`${server.base}/v3/mail/send`, { method: "
 
 // T leaves time to accept M at about 10,000 a second, and 20 s more.
 const dueAt = Math.ceil(Date.now() / 1000 + M / 10_000 + 20) * 1000;
-const t0 = performance.now();
-let next = 0;
-await Promise.all(Array.from({ length: CLIENTS }, async () => {
-  while (next < M) {
-    const from = next;
-    next += BATCH;
-    const personalizations = Array.from({ length: Math.min(BATCH, M - from) }, (_, i) => ({ to: [{ email: providerMix(from + i).replace("@", `+d${from + i}@`) }] }));
-    const res = await post({ personalizations, send_at: dueAt / 1000, from: { email: "news@bench.example" }, subject: "due", content: [{ type: "text/plain", value: text }] });
-    if (res.status !== 202) throw new Error(`scheduling: ${res.status} ${await res.text()}`);
-  }
-}));
-const acceptS = (performance.now() - t0) / 1000;
+const acceptS = await scheduleOnMix(server.base, key, M, { sendAt: dueAt / 1000, tag: "d", subject: "due", clients: CLIENTS, text });
 console.log(`${M} recipients accepted for one instant in ${acceptS.toFixed(1)} s (${Math.round(M / acceptS)}/s); peak RSS so far ${procPeakMb(server.pid).toFixed(0)} MB`);
 if (Date.now() > dueAt) console.log(`  the accept ended ${((Date.now() - dueAt) / 1000).toFixed(1)} s after T: the start below is late by that much`);
 while (Date.now() < dueAt) await Bun.sleep(Math.min(50, dueAt - Date.now()));

@@ -91,3 +91,26 @@ export async function startMxSink(specs: MxSpec[], sampleDir?: string): Promise<
 export function routesOf(sink: MxSink): [string, string][] {
   return [...domainsByMx()].map(([domain, mx]) => [domain, `${sink.hosts.get(mx)}:${sink.ports.get(mx)}`]);
 }
+
+/**
+ * Schedules `m` recipients of the provider mix (local parts `+<tag><i>`, so on the live mix's
+ * domains) through SendGrid's send_at `sendAt` (Unix seconds), 50 a request from `clients`
+ * clients: the held-out depth shapes (#41). Returns the seconds the accept took.
+ */
+export async function scheduleOnMix(base: string, key: string, m: number, opts: { sendAt: number; tag: string; subject: string; clients: number; text: string }): Promise<number> {
+  const BATCH = 50;
+  const t0 = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: opts.clients }, async () => {
+    while (next < m) {
+      const from = next;
+      next += BATCH;
+      const personalizations = Array.from({ length: Math.min(BATCH, m - from) }, (_, i) => ({ to: [{ email: providerMix(from + i).replace("@", `+${opts.tag}${from + i}@`) }] }));
+      const res = await fetch(`${base}/v3/mail/send`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ personalizations, send_at: opts.sendAt, from: { email: "news@bench.example" }, subject: opts.subject,
+          content: [{ type: "text/plain", value: opts.text }] }) });
+      if (res.status !== 202) throw new Error(`scheduling: ${res.status} ${await res.text()}`);
+    }
+  }));
+  return (performance.now() - t0) / 1000;
+}

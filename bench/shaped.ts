@@ -51,7 +51,7 @@ import { OPENDKIM_MISSING, postfixMilterSettings, startOpenDkim } from "./opendk
 import { signedLine, verifySamples, type KeyRecords } from "./dkim-check.ts";
 import { enqueue, park, pct, procCpu, procPeakMb, startServer, threadCpu, threadSeconds } from "./serve.ts";
 import { roundTripBound, rsaSignMs } from "./bounds.ts";
-import { PROBE_DOMAIN, mxSpecs, providerMix, routesOf, startMxSink, twentyDomains, type MxSink } from "./shaped-mix.ts";
+import { PROBE_DOMAIN, mxSpecs, providerMix, routesOf, scheduleOnMix, startMxSink, twentyDomains, type MxSink } from "./shaped-mix.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
@@ -61,7 +61,6 @@ const DELAY = option("--mx-delay") ?? 0;
 const PARKED = option("--parked") ?? 0;
 const STUCK = option("--stuck") ?? 0;
 const SCHEDULED = option("--scheduled") ?? 0;
-const SCHEDULE_BATCH = 50;
 /** openssl's RSA-2048 sign time here: CPU per message is reported as a multiple of it (#41). */
 const SIGN_MS = rsaSignMs(2);
 const MAX_CONNECTIONS = 20;
@@ -165,20 +164,8 @@ const rssParts = (pid: number) => ["RssAnon", "RssFile", "RssShmem"].map((k) =>
 
 /** Schedules `m` recipients 48 h ahead through SendGrid's send_at, 50 a request from CLIENTS clients, on the live mix's keys. */
 async function schedule(base: string, key: string, m: number): Promise<string> {
-  const sendAt = Math.floor(Date.now() / 1000) + 48 * 3600;
-  const t0 = performance.now();
-  let next = 0;
-  await Promise.all(Array.from({ length: CLIENTS }, async () => {
-    while (next < m) {
-      const from = next;
-      next += SCHEDULE_BATCH;
-      const personalizations = Array.from({ length: Math.min(SCHEDULE_BATCH, m - from) }, (_, i) => ({ to: [{ email: providerMix(from + i).replace("@", `+s${from + i}@`) }] }));
-      const res = await fetch(`${base}/v3/mail/send`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        body: JSON.stringify({ personalizations, send_at: sendAt, from: { email: "news@bench.example" }, subject: "scheduled", content: [{ type: "text/plain", value: text }] }) });
-      if (res.status !== 202) throw new Error(`scheduling: ${res.status} ${await res.text()}`);
-    }
-  }));
-  return `${m} recipients scheduled 48 h ahead on the live keys at ${Math.round(m / ((performance.now() - t0) / 1000))} recipients/s accepted`;
+  const seconds = await scheduleOnMix(base, key, m, { sendAt: Math.floor(Date.now() / 1000) + 48 * 3600, tag: "s", subject: "scheduled", clients: CLIENTS, text });
+  return `${m} recipients scheduled 48 h ahead on the live keys at ${Math.round(m / seconds)} recipients/s accepted`;
 }
 
 /** The sink's signed count, and its sample verified with the peer's public keys (#41); no keys: a peer that signs nothing. */
