@@ -2,27 +2,18 @@
 // the alerts how long a pending key waits (dkim_pending fires past 48 hours), and the doctor's dkim
 // check promotes a key once dnsmasq publishes it and reports every published selector.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { createSystemResolver, type Resolver } from "../src/dns.ts";
-import { dkimRecordValue } from "../src/core/dkim-keys.ts";
-import type { DkimKey } from "../src/core/model.ts";
 import { makeTestApp, type TestApp } from "./helpers/app.ts";
-import { splitTxt, startDnsmasq, type DnsmasqServer } from "./helpers/dnsmasq.ts";
+import { createDkimDns } from "./helpers/dkim-dns.ts";
 
 setDefaultTimeout(60_000);
 const DOMAIN = "wired.test";
 const HOUR = 3_600_000;
 let clock = Date.UTC(2026, 5, 1);
-let current: Resolver;
-const servers: DnsmasqServer[] = [];
-// The app keeps one resolver; each phase points it at a dnsmasq publishing that phase's records.
-const resolver = new Proxy({} as Resolver, { get: (_, p) => (current as unknown as Record<PropertyKey, unknown>)[p] });
+const world = createDkimDns(DOMAIN);
+const resolver = world.resolver;
+const publish = world.publish;
 let t: TestApp;
 
-async function publish(keys: DkimKey[]) {
-  const dns = await startDnsmasq(keys.map((k) => ({ type: "TXT" as const, name: `${k.selector}._domainkey.${DOMAIN}`, strings: splitTxt(dkimRecordValue(k)) })));
-  servers.push(dns);
-  current = createSystemResolver([dns.server], { timeoutMs: 1000, maxTtlSeconds: 0, negativeTtlSeconds: 0 });
-}
 const keys = async () => t.app.store.control.getDkimKeys((await t.app.domains.get(DOMAIN))!.id);
 
 beforeAll(async () => {
@@ -31,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  for (const s of servers) await s.stop();
+  await world.stop();
 });
 
 test("a pending key unpublished after 48 hours fires dkim_pending; the doctor's check promotes it once published", async () => {

@@ -4,28 +4,20 @@
 // old key still verifies (it stays published while retiring). The clock moves past the MTA's
 // one-minute key cache between phases.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { createSystemResolver, type Resolver } from "../../src/dns.ts";
-import { dkimRecordValue } from "../../src/core/dkim-keys.ts";
-import type { DkimKey } from "../../src/core/model.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
-import { splitTxt, startDnsmasq, type DnsmasqServer } from "../helpers/dnsmasq.ts";
+import { createDkimDns } from "../helpers/dkim-dns.ts";
 import { startSink, type Sink } from "../helpers/smtp-sink.ts";
 import { dkimpyVerify } from "../helpers/dkimpy.ts";
 
 setDefaultTimeout(90_000);
 const DOMAIN = "example.com";
 let offset = 0;
-let current: Resolver;
-const servers: DnsmasqServer[] = [];
-const resolver = new Proxy({} as Resolver, { get: (_, p) => (current as unknown as Record<PropertyKey, unknown>)[p] });
+const world = createDkimDns(DOMAIN);
+const resolver = world.resolver;
+const publish = world.publish;
 let t: TestApp;
 let sink: Sink;
 
-async function publish(keys: DkimKey[]) {
-  const dns = await startDnsmasq(keys.map((k) => ({ type: "TXT" as const, name: `${k.selector}._domainkey.${DOMAIN}`, strings: splitTxt(dkimRecordValue(k)) })));
-  servers.push(dns);
-  current = createSystemResolver([dns.server], { timeoutMs: 1000, maxTtlSeconds: 0, negativeTtlSeconds: 0 });
-}
 const keys = async () => t.app.store.control.getDkimKeys((await t.app.domains.get(DOMAIN))!.id);
 
 beforeAll(async () => {
@@ -38,7 +30,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
   await sink.close();
-  for (const s of servers) await s.stop();
+  await world.stop();
 });
 
 const principal = { accountId: 1, keyId: "test", kind: "account" as const, domain: null, grants: [] };
@@ -54,7 +46,7 @@ async function verify(raw: Buffer) {
   const records: Record<string, string> = {};
   for (const s of selectorsOf(raw)) {
     const name = `${s}._domainkey.${DOMAIN}`;
-    records[name] = (await current.txt(name).catch(() => [[""]])).map((parts) => parts.join(""))[0] ?? "";
+    records[name] = (await world.current().txt(name).catch(() => [[""]])).map((parts) => parts.join(""))[0] ?? "";
   }
   return dkimpyVerify(raw, records);
 }
