@@ -34,6 +34,7 @@ export function createFanout(deps: { store: Store; now: () => number }) {
   const remember = (id: string, info: MessageInfo) => summaries.set(id, info);
   /** The current batch's messages without a callback whose domain has no target: no route, nothing read. */
   const untargeted = new Set<string>();
+  const batchTargets = new Map<string, Promise<{ targets: WebhookTarget[]; tenant: number }>>();
 
   // Every message yields several events (accepted, delivered...): read each message once, and not
   // at all when this node accepted it (the recorder hands the accepted messages over).
@@ -73,8 +74,15 @@ export function createFanout(deps: { store: Store; now: () => number }) {
     await readMissing(zone, [...wanted, ...calling]);
   }
 
+  /** The domain's targets, read once per batch (the batch's events and their routes ask for the same domains). */
+  function domainTargets(domain: string): Promise<{ targets: WebhookTarget[]; tenant: number }> {
+    let got = batchTargets.get(domain);
+    if (!got) batchTargets.set(domain, (got = readTargets(domain)));
+    return got;
+  }
+
   /** The domain's targets (its own, its tenant's account-wide ones, and the primary's that cover every tenant) and its tenant. */
-  async function domainTargets(domain: string): Promise<{ targets: WebhookTarget[]; tenant: number }> {
+  async function readTargets(domain: string): Promise<{ targets: WebhookTarget[]; tenant: number }> {
     // The reads are the store's cached ones (core/domain-read.ts): a target added by any process counts at once.
     const d = await deps.store.control.getDomain(domain);
     if (!d) return { targets: [], tenant: 0 };
@@ -106,6 +114,7 @@ export function createFanout(deps: { store: Store; now: () => number }) {
     const push = (route: Route, domain: string, events: EventContext[]) => items.push({ id: newId(now), url: route.url, format: route.format.name,
       targetId: route.targetId, domain, payload: JSON.stringify(events), attempts: 0, nextAttemptAt: now, status: "pending", lastError: null, createdAt: now });
     untargeted.clear();
+    batchTargets.clear();
     await readWanted(zone, rows.map((r) => r.event));
     for (const { event } of rows) {
       const { routes, ctx } = await routesFor(zone, event);
