@@ -9,6 +9,7 @@ import type { SurfaceDeps } from "../deps.ts";
 import { json } from "../errors.ts";
 import { permissions } from "../permission.ts";
 import { AppError } from "../../core/errors.ts";
+import { isObject } from "../wire.ts";
 
 type Deps = Pick<SurfaceDeps, "tenants">;
 
@@ -17,12 +18,17 @@ const MANAGE = { right: "account.manage", keys: "account", primary: true } as co
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const bad = (field: string, message: string) => new AppError("invalid", message, { field });
-const objectOf = (body: unknown) => (body && typeof body === "object" && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+const objectOf = (body: unknown): Record<string, unknown> => (isObject(body) ? body : {});
+/** A tenant refusal of `code` seen as `as` (SendGrid's own words); anything else passes through. */
+const refusedAs = (code: string, as: () => AppError) => (e: unknown): never => {
+  throw e instanceof AppError && e.code === code ? as() : e;
+};
 const view = (t: Tenant) => ({ id: t.id, username: t.name, disabled: t.status !== "active" });
 
 async function subuser(deps: Deps, name: string): Promise<Tenant> {
-  const t = await deps.tenants.require(name).catch(() => null);
-  if (!t || t.id === 0) throw new AppError("not_found", `subuser ${name} does not exist`);
+  const missing = () => new AppError("not_found", `subuser ${name} does not exist`);
+  const t = await deps.tenants.require(name).catch(refusedAs("not_found", missing));
+  if (t.id === 0) throw missing();
   return t;
 }
 
@@ -44,8 +50,7 @@ export function subuserRoutes(deps: Deps) {
       if (typeof b.email !== "string" || !EMAIL.test(b.email)) throw bad("email", "email must be a valid email address");
       if (typeof b.password !== "string" || !b.password) throw bad("password", "password is required");
       if (b.ips !== undefined && (!Array.isArray(b.ips) || !b.ips.every((ip) => typeof ip === "string"))) throw bad("ips", "ips must be an array of IP addresses");
-      if (await deps.tenants.require(b.username).catch(() => null)) throw bad("username", "username exists");
-      const t = await deps.tenants.add(b.username);
+      const t = await deps.tenants.add(b.username).catch(refusedAs("conflict", () => bad("username", "username exists")));
       return json(200, { username: t.name, user_id: t.id, email: b.email, credit_allocation: { type: "unlimited" } });
     }, { permission: MANAGE })
     .patch("/v3/subusers/:subuser_name", async ({ params, body }) => {
