@@ -5,7 +5,8 @@
 //   bun bench/mx-sink.ts '<json: [{ name, host, delayMs?, neverGreet?, maxConnections? }]>' [SAMPLE_DIR]
 // Prints "listening <name> <port>" per MX, then every 50 ms a JSON line when something changed:
 // {"received":{name:n},"maxConnections":{name:n},"refused":{name:n},"messages":n,"signed":n,
-// "signatures":{"<d=> <a=>":n}}, and "probe <i> <epoch ms>" the moment a message whose subject is
+// "signatures":{"<d=> <a=>":n},"between":{name:{n,mean,p50,p95}},"opened":{name:n}}, and
+// "probe <i> <epoch ms>" the moment a message whose subject is
 // "probe-<i>" is accepted. Every message's header is read for DKIM-Signature fields (#41: a peer
 // whose signer is misconfigured must not pass for fast); with SAMPLE_DIR, the first messages and
 // one in SAMPLE_EVERY after are written there whole, for the bench to verify their signatures
@@ -21,7 +22,7 @@ export interface MxSpec {
   maxConnections?: number;
 }
 
-interface Session { spec: MxSpec; buf: Buffer; mode: "cmd" | "data" | "bdat"; bdatLeft: number; bdatLast: boolean; rcpts: number; body: Buffer[] }
+interface Session { spec: MxSpec; buf: Buffer; mode: "cmd" | "data" | "bdat"; bdatLeft: number; bdatLast: boolean; rcpts: number; body: Buffer[]; repliedAt: number }
 
 const specs = JSON.parse(process.argv[2] ?? "[]") as MxSpec[];
 const received: Record<string, number> = {};
@@ -35,6 +36,23 @@ const signatures: Record<string, number> = {};
 const sampleDir = process.argv[3];
 const SAMPLE_FIRST = 10;
 const SAMPLE_EVERY = 100;
+/**
+ * The client's time between messages on one connection: from a message's final reply leaving here
+ * to the next MAIL arriving, by MX, in 0.5 ms buckets up to 100 ms (the last bucket holds the
+ * rest). On a reused connection this is what the MTA adds to the round trips per message.
+ */
+const GAP_BUCKET_MS = 0.5;
+const GAP_BUCKETS = 200;
+const gaps: Record<string, number[]> = {};
+const opened: Record<string, number> = {};
+
+function gapStats(h: number[]) {
+  const n = h.reduce((a, b) => a + b, 0);
+  if (!n) return null;
+  const at = (q: number) => { let seen = 0; for (let i = 0; i < h.length; i++) { seen += h[i]!; if (seen >= q * n) return (i + 1) * GAP_BUCKET_MS; } return GAP_BUCKETS * GAP_BUCKET_MS; };
+  const mean = h.reduce((sum, c, i) => sum + c * (i + 0.5) * GAP_BUCKET_MS, 0) / n;
+  return { n, mean: Math.round(mean * 10) / 10, p50: at(0.5), p95: at(0.95) };
+}
 
 /** Counts the message's DKIM-Signature fields by signing domain and algorithm. */
 function countSignatures(header: string) {
@@ -50,7 +68,11 @@ function countSignatures(header: string) {
 }
 
 function reply(socket: Bun.Socket<Session>, text: string, close = false) {
-  const send = () => { socket.write(`${text}\r\n`); if (close) socket.end(); };
+  const send = () => {
+    socket.write(`${text}\r\n`);
+    if (close) socket.end();
+    else if (text.startsWith("250 2.0.0 queued")) socket.data.repliedAt = performance.now();
+  };
   const delay = socket.data.spec.delayMs ?? 0;
   if (delay > 0) setTimeout(send, delay); else send();
 }
@@ -78,7 +100,15 @@ function command(socket: Bun.Socket<Session>, line: string) {
   const verb = line.slice(0, 4).toUpperCase();
   if (verb === "EHLO") reply(socket, "250-mx.bench.test\r\n250-PIPELINING\r\n250-8BITMIME\r\n250-SIZE 52428800\r\n250 CHUNKING");
   else if (verb === "HELO" || verb === "NOOP") reply(socket, "250 ok");
-  else if (verb === "MAIL") { s.rcpts = 0; reply(socket, "250 2.1.0 ok"); }
+  else if (verb === "MAIL") {
+    if (s.repliedAt) {
+      const h = (gaps[s.spec.name] ??= new Array<number>(GAP_BUCKETS).fill(0));
+      h[Math.min(GAP_BUCKETS - 1, Math.floor((performance.now() - s.repliedAt) / GAP_BUCKET_MS))]!++;
+      s.repliedAt = 0;
+    }
+    s.rcpts = 0;
+    reply(socket, "250 2.1.0 ok");
+  }
   else if (verb === "RCPT") { s.rcpts++; reply(socket, "250 2.1.5 ok"); }
   else if (verb === "DATA") { s.mode = "data"; reply(socket, "354 go ahead"); }
   else if (verb === "BDAT") {
@@ -125,6 +155,7 @@ const handlers: Bun.SocketHandler<Session> = {
   open(socket) {
     const s = socket.data;
     const n = (open[s.spec.name] = (open[s.spec.name] ?? 0) + 1);
+    opened[s.spec.name] = (opened[s.spec.name] ?? 0) + 1;
     if (n > (maxConnections[s.spec.name] ?? 0)) { maxConnections[s.spec.name] = n; changed = true; }
     if (s.spec.neverGreet) return;
     if (s.spec.maxConnections && n > s.spec.maxConnections) {
@@ -146,12 +177,13 @@ const handlers: Bun.SocketHandler<Session> = {
 for (const spec of specs) {
   const server = Bun.listen<Session>({ hostname: spec.host, port: 0, socket: {
     ...handlers,
-    open(socket) { socket.data = { spec, buf: Buffer.alloc(0), mode: "cmd", bdatLeft: 0, bdatLast: false, rcpts: 0, body: [] }; handlers.open!(socket); },
+    open(socket) { socket.data = { spec, buf: Buffer.alloc(0), mode: "cmd", bdatLeft: 0, bdatLast: false, rcpts: 0, body: [], repliedAt: 0 }; handlers.open!(socket); },
   } });
   console.log(`listening ${spec.name} ${server.port}`);
 }
 setInterval(() => {
   if (!changed) return;
   changed = false;
-  console.log(JSON.stringify({ received, maxConnections, refused, messages, signed, signatures }));
+  const between = Object.fromEntries(Object.entries(gaps).map(([name, h]) => [name, gapStats(h)]));
+  console.log(JSON.stringify({ received, maxConnections, refused, messages, signed, signatures, between, opened }));
 }, 50);

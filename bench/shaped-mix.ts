@@ -50,6 +50,10 @@ export interface MxSink {
   probes: Map<number, number>;
   /** Messages accepted, those carrying a DKIM-Signature, and the signatures by "<d=> <a=>". */
   dkim: { messages: number; signed: number; signatures: Record<string, number> };
+  /** Per MX: the client's ms between a message's final reply and its next MAIL on the connection (mx-sink.ts). */
+  between: Record<string, { n: number; mean: number; p50: number; p95: number } | null>;
+  /** Per MX: connections opened in all. */
+  opened: Record<string, number>;
   stop(): void;
 }
 
@@ -60,7 +64,7 @@ export async function startMxSink(specs: MxSpec[], sampleDir?: string): Promise<
   let counts: Record<string, number> = {};
   const sink: MxSink = {
     ports: new Map(), hosts: new Map(specs.map((s) => [s.name, s.host])), maxConnections: {}, refused: {}, probes: new Map(),
-    dkim: { messages: 0, signed: 0, signatures: {} },
+    dkim: { messages: 0, signed: 0, signatures: {} }, between: {}, opened: {},
     received: (name) => (name ? counts[name] ?? 0 : Object.values(counts).reduce((a, b) => a + b, 0)),
     stop: () => proc.kill(),
   };
@@ -76,9 +80,11 @@ export async function startMxSink(specs: MxSpec[], sampleDir?: string): Promise<
           if (word === "listening") { sink.ports.set(a!, Number(b)); if (sink.ports.size === specs.length) resolve(); }
           else if (word === "probe") sink.probes.set(Number(a), Number(b));
           else if (line.startsWith("{")) {
-            const s = JSON.parse(line) as { received: Record<string, number>; maxConnections: Record<string, number>; refused: Record<string, number> } & MxSink["dkim"];
+            const s = JSON.parse(line) as { received: Record<string, number>; maxConnections: Record<string, number>; refused: Record<string, number> }
+              & MxSink["dkim"] & Pick<MxSink, "between" | "opened">;
             counts = s.received; Object.assign(sink.maxConnections, s.maxConnections); Object.assign(sink.refused, s.refused);
             sink.dkim = { messages: s.messages, signed: s.signed, signatures: s.signatures };
+            sink.between = s.between; sink.opened = s.opened;
           }
         }
       }

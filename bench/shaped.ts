@@ -156,7 +156,10 @@ async function burst(send: Send, sink: MxSink, cpu0: number, cpu: () => number):
 }
 
 const connections = (sink: MxSink) => `most connections open at once: ${Object.entries(sink.maxConnections).map(([k, v]) => `${k} ${v}`).join(", ")}` +
-  (Object.keys(sink.refused).length ? `; refused with 421: ${Object.entries(sink.refused).map(([k, v]) => `${k} ${v}`).join(", ")}` : "");
+  (Object.keys(sink.refused).length ? `; refused with 421: ${Object.entries(sink.refused).map(([k, v]) => `${k} ${v}`).join(", ")}` : "") +
+  `; opened in all: ${Object.entries(sink.opened).map(([k, v]) => `${k} ${v}`).join(", ")}` +
+  `\n  between a message's last reply and the next MAIL on its connection (the MTA's own time per message): ` +
+  Object.entries(sink.between).filter(([, g]) => g).map(([k, g]) => `${k} mean ${g!.mean} ms, p50 ${g!.p50}, p95 ${g!.p95}`).join("; ");
 
 /** The server's RSS now, by kind: heap and stacks (anon), mapped files, shared memory (SQLite's WAL index). */
 const rssParts = (pid: number) => ["RssAnon", "RssFile", "RssShmem"].map((k) =>

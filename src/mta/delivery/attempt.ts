@@ -19,6 +19,7 @@ import { bounceDomainFor } from "../../core/domain-dns.ts";
 import { listsAttachments } from "../../core/content.ts";
 import type { Hold } from "../queue/holds.ts";
 import { createTurns } from "./turns.ts";
+import { createLookahead } from "./lookahead.ts";
 import type { EgressSelector } from "../egress/selector.ts";
 import type { LocalEnd } from "./pool.ts";
 
@@ -60,12 +61,18 @@ export type AttemptOutcome = DeliveryOutcome & { mx?: string; tls?: boolean | Tl
 /** One recipient's outcome; with `hold`, it was not attempted (its batch is paused or cancelled). */
 export type Attempt = { recipient: StoredRecipient; message: StoredMessage; outcome: AttemptOutcome; hold?: Hold };
 
+/** The turn of a message built ahead was taken when its build started. */
+const NO_TURN = () => {};
+
 const HELD: AttemptOutcome = { kind: "deferred", permanent: false, message: "held: its scheduled-send batch is paused or cancelled" };
 
 interface CachedMessage { message: StoredMessage; attachments: StoredAttachment[]; bytes: number }
 
 export function createDelivery(deps: DeliveryDeps) {
   const yieldToIo = createTurns(deps.callersWaiting);
+  const ahead = createLookahead();
+  /** Attempts that found their message built ahead (tests and benchmarks read it). */
+  let builtAhead = 0;
   const hopCache = new Map<string, { result: HopResult; at: number }>();
   /** The TLS policy last in force per MX host, by domain (for `queue destinations`). */
   const tlsSeen = new Map<string, Record<string, TlsPolicyName>>();
@@ -175,7 +182,8 @@ export function createDelivery(deps: DeliveryDeps) {
       if (decision?.perHost) remember(domain, decision);
       const worker = async () => {
         for (let r = queue.shift(); r; r = queue.shift()) {
-          const built = await yieldToIo(domain);
+          const early = ahead.take(r.id);
+          const built = early ? NO_TURN : await yieldToIo(domain);
           // One recipient's trouble (a database error) must not discard the others' outcomes; it
           // gets none, and its lease brings it back.
           try {
@@ -183,7 +191,7 @@ export function createDelivery(deps: DeliveryDeps) {
             if (!entry) continue;
             const hold = deps.holdOf ? await deps.holdOf(entry.message) : null;
             if (hold) onAttempt({ recipient: r, message: entry.message, outcome: HELD, hold });
-            else onAttempt({ recipient: r, message: entry.message, outcome: fixed ?? await attemptOne(entry, r, decision!, built, perConnection) });
+            else onAttempt({ recipient: r, message: entry.message, outcome: fixed ?? await attemptOne(entry, r, decision!, built, perConnection, early) });
           } catch (err) {
             deps.log.error("delivery attempt failed before an outcome", { rcpt: r.id, error: String(err) });
           } finally {
@@ -193,6 +201,21 @@ export function createDelivery(deps: DeliveryDeps) {
       };
       await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, recipients.length)) }, worker));
     },
+    /** Builds `row`'s message ahead of its attempt (lookahead.ts): its turn is taken now, not when it is attempted. */
+    prepare(zone: ZoneStore, row: StoredRecipient) {
+      ahead.start(row.id, async () => {
+        const done = await yieldToIo(row.rcptDomain);
+        try {
+          const entry = await messageFor(zone, row.messageId);
+          if (!entry || (deps.holdOf && await deps.holdOf(entry.message))) return null;
+          return await deps.builder.build(entry.message, entry.attachments, row.id);
+        } finally { done(); }
+      });
+    },
+    /** Forgets what was built ahead for a row handed back unattempted. */
+    unprepare: (id: string) => ahead.drop(id),
+    /** `builtAhead`: attempts whose message was ready when they began; `ahead`: built and not yet taken. */
+    stats: () => ({ builtAhead, ahead: ahead.size() }),
     /** The MX host names of `domain` (cached with its next hops; [] for a route or a failed look-up): what its destination is resolved from. */
     async mxHostsOf(domain: string): Promise<string[]> {
       const r = await hopsFor(domain);
@@ -206,9 +229,9 @@ export function createDelivery(deps: DeliveryDeps) {
     },
   };
 
-  /** `built` hands the build slot back (turns.ts) once the message is built, before the SMTP session. */
+  /** `built` hands the build slot back (turns.ts) once the message is built, before the SMTP session; `early`: built ahead. */
   async function attemptOne(entry: CachedMessage, r: StoredRecipient, decision: TlsDecision, built: () => void,
-    perConnection?: number) {
+    perConnection?: number, early?: Promise<Uint8Array | null>) {
     const sender = await deps.domainOf(entry.message.domain);
     if (!sender) return { kind: "failed" as const, permanent: true, enhancedCode: "5.7.1", message: `sending domain ${entry.message.domain} was deleted` };
     if (sender.state !== "active") return { kind: "deferred" as const, permanent: false, enhancedCode: "4.7.1", message: `sending domain ${entry.message.domain} is ${sender.state}` };
@@ -219,8 +242,10 @@ export function createDelivery(deps: DeliveryDeps) {
     const local = choice ? { address: choice.source.address, ehlo: choice.source.ehlo } : undefined;
     let bytes: Buffer;
     try {
-      const built = await deps.builder.build(entry.message, entry.attachments, r.id);
-      bytes = Buffer.from(built.buffer, built.byteOffset, built.byteLength);
+      const earlyBytes = early ? await early : null;
+      if (earlyBytes) builtAhead++;
+      const made = earlyBytes ?? await deps.builder.build(entry.message, entry.attachments, r.id);
+      bytes = Buffer.from(made.buffer, made.byteOffset, made.byteLength);
     } catch (err) {
       deps.log.error("could not build message", { msgId: entry.message.id, error: String(err) });
       return classifyReply({ errorCode: "ESTREAM", errorMessage: `could not build the message: ${(err as Error).message}` });

@@ -3,7 +3,8 @@
 // throttled, none while suspended). The scheduler claims up to twice that, so a worker that ends
 // an attempt starts the next at once instead of waiting for a claim; the connections open to the
 // destination stay bounded by the workers. Rows a suspended destination cannot run are handed
-// back (their lease brings them back later).
+// back (their lease brings them back later). The rows next in line, one per worker, have their
+// messages built while the workers' connections wait for replies (delivery/lookahead.ts).
 import type { StoredRecipient } from "../../core/store-port.ts";
 import type { DestinationState, DestinationTable } from "./destinations.ts";
 
@@ -15,6 +16,8 @@ export interface LaneDeps {
   attempt: (zone: string, dest: DestinationState, row: StoredRecipient) => Promise<void>;
   /** Gives back claimed rows that will not be attempted now. */
   giveBack: (zone: string, dest: DestinationState, rows: StoredRecipient[]) => void;
+  /** Builds a row's message ahead of its attempt (idempotent). */
+  prepare?: (zone: string, row: StoredRecipient) => void;
   /** Keeps a worker's promise (the scheduler waits for them on stop and drain). */
   track: (p: Promise<void>) => void;
 }
@@ -22,10 +25,17 @@ export interface LaneDeps {
 export function createLanes(deps: LaneDeps) {
   const lanes = new Map<DestinationState, Lane>();
 
+  /** The next row of each worker is built while the worker's current attempt waits on the wire. */
+  function buildAhead(lane: Lane) {
+    if (!deps.prepare) return;
+    for (let i = 0; i < Math.min(lane.workers, lane.queue.length); i++) deps.prepare(lane.queue[i]!.zone, lane.queue[i]!.row);
+  }
+
   async function work(lane: Lane) {
     try {
       while (lane.queue.length && lane.workers <= deps.table.allowedNow(lane.dest)) {
         const { zone, row } = lane.queue.shift()!;
+        buildAhead(lane);
         lane.dest.running++;
         try { await deps.attempt(zone, lane.dest, row); } finally { lane.dest.running--; }
       }
@@ -56,6 +66,7 @@ export function createLanes(deps: LaneDeps) {
       if (!lane) lanes.set(dest, (lane = { dest, queue: [], workers: 0 }));
       for (const row of rows) lane.queue.push({ zone, row });
       pump(lane);
+      buildAhead(lane);
     },
   };
 }

@@ -95,12 +95,12 @@ export function createScheduler(deps: SchedulerDeps) {
   }
 
   function giveBack(_zone: string, dest: DestinationState, rows: StoredRecipient[]) {
-    for (const r of rows) { inFlightIds.delete(r.id); table.finish(dest, null); }
+    for (const r of rows) { inFlightIds.delete(r.id); deps.delivery.unprepare(r.id); table.finish(dest, null); }
     inFlight -= rows.length;
     poke();
   }
 
-  const lanes = createLanes({ table, attempt, giveBack, track: (p) => { active.add(p); void p.finally(() => active.delete(p)); } });
+  const lanes = createLanes({ table, attempt, giveBack, prepare: (zone, row) => deps.delivery.prepare(deps.store.zone(zone), row), track: (p) => { active.add(p); void p.finally(() => active.delete(p)); } });
 
   /** The claims of one zone: keys due now whose destination has room share that room (claim-plan.ts). */
   async function claimZone(zone: string, room: number): Promise<number> {

@@ -45,6 +45,27 @@ describe("delivery through a local SMTP sink", () => {
     expect(msg!.session.secure).toBe(true);
   });
 
+  test("a connection's next message is built while it waits for the reply, and is sent signed and whole (#41)", async () => {
+    sink = await startSink({ delayMs: 150 });
+    // One connection to the destination: each message waits 150 ms for its reply, time enough to build the next.
+    t = await makeTestApp({ toml: `max_connections_per_host = 1\n[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n` });
+    const principal = (await t.app.access.authenticate(t.domainKey)) as Principal;
+    await t.app.sender.send(principal, { domain: "example.com", source: "cli", from: { email: "news@example.com" },
+      envelopes: [1, 2, 3, 4, 5].map((i) => ({ to: [{ email: `r${i}@dest.test` }], subject: `for r${i}`, text: `body of r${i}` })) });
+    await t.app.mta.scheduler.start();
+    const msgs = await sink.waitFor(5);
+    await t.app.mta.scheduler.drain();
+    expect(sink.connections).toBe(1);
+    for (const m of msgs) {
+      const rcpt = m.to[0]!.split("@")[0]!;
+      expect(m.raw.toString()).toContain(`body of ${rcpt}`);
+      const result = await dkimVerify(m.raw, { resolver: resolverFor(t) as never });
+      expect(result.results.map((r) => r.status.result)).toEqual(["pass", "pass"]);
+    }
+    expect(t.app.mta.delivery.stats().builtAhead).toBeGreaterThanOrEqual(3);
+    expect(t.app.mta.delivery.stats().ahead).toBe(0);
+  });
+
   test("defers on 451 and delivers on the retry", async () => {
     const principal = await setup((_rcpt, n) => (n === 1 ? { code: 451, message: "4.7.1 greylisted, try later" } : null));
     await t!.app.sender.send(principal, { domain: "example.com", source: "cli", from: { email: "a@example.com" },
