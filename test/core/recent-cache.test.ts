@@ -29,3 +29,27 @@ test("evicts without iterating: no call walks the entries that went before", () 
   }
   expect(steps).toBe(0);
 });
+
+test("an entry in use stays however many others pass through; delete and clear forget", () => {
+  const c = createRecentCache<string, number>(10);
+  c.set("hot", 1);
+  for (let i = 0; i < 1_000; i++) { c.set(`k${i}`, i); expect(c.get("hot")).toBe(1); }
+  c.delete("hot");
+  expect(c.get("hot")).toBeUndefined();
+  c.clear();
+  expect(c.size).toBe(0);
+});
+
+test("with a byte bound, the bytes held stay under it and are counted as entries come and go", () => {
+  const c = createRecentCache<number, { n: number }>(1_000, { maxBytes: 100, sizeOf: (v) => v.n });
+  for (let i = 0; i < 500; i++) {
+    c.set(i, { n: 7 });
+    expect(c.bytes).toBeLessThanOrEqual(100);
+    expect(c.bytes).toBe(7 * c.size);
+  }
+  c.set(499, { n: 3 });
+  expect(c.bytes).toBe(7 * (c.size - 1) + 3);
+  c.delete(499);
+  expect(c.bytes).toBe(7 * c.size);
+  expect(c.get(498)).toEqual({ n: 7 });
+});

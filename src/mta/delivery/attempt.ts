@@ -20,6 +20,7 @@ import { listsAttachments } from "../../core/content.ts";
 import type { Hold } from "../queue/holds.ts";
 import { createTurns } from "./turns.ts";
 import { createLookahead } from "./lookahead.ts";
+import { createRecentCache } from "../../core/recent-cache.ts";
 import type { EgressSelector } from "../egress/selector.ts";
 import type { LocalEnd } from "./pool.ts";
 
@@ -76,8 +77,7 @@ export function createDelivery(deps: DeliveryDeps) {
   const hopCache = new Map<string, { result: HopResult; at: number }>();
   /** The TLS policy last in force per MX host, by domain (for `queue destinations`). */
   const tlsSeen = new Map<string, Record<string, TlsPolicyName>>();
-  const messages = new Map<string, CachedMessage>();
-  let cachedBytes = 0;
+  const messages = createRecentCache<string, CachedMessage>(MESSAGE_CACHE_SIZE, { maxBytes: MESSAGE_CACHE_BYTES, sizeOf: (e) => e.bytes });
   async function hopsFor(domain: string): Promise<HopResult> {
     const hit = hopCache.get(domain);
     const ttl = hit && "error" in hit.result ? HOP_ERROR_CACHE_MS : HOP_CACHE_MS;
@@ -96,13 +96,7 @@ export function createDelivery(deps: DeliveryDeps) {
     const hasAttachments = message.content !== null && listsAttachments(message.content);
     const attachments = hasAttachments ? await zone.getAttachments(message.sendId) : [];
     const entry: CachedMessage = { message, attachments, bytes: message.size + attachments.reduce((n, a) => n + a.data.byteLength, 0) };
-    cachedBytes += entry.bytes;
     messages.set(id, entry);
-    while (messages.size > MESSAGE_CACHE_SIZE || (cachedBytes > MESSAGE_CACHE_BYTES && messages.size > 1)) {
-      const oldest = messages.keys().next().value!;
-      cachedBytes -= messages.get(oldest)!.bytes;
-      messages.delete(oldest);
-    }
     return entry;
   }
 
@@ -223,10 +217,7 @@ export function createDelivery(deps: DeliveryDeps) {
     },
     /** Each MX host of `domain` with the TLS policy last in force for it ({} before its first attempt or for a route). */
     tlsPoliciesOf: (domain: string): Record<string, TlsPolicyName> => tlsSeen.get(domain) ?? {},
-    forget(messageId: string) {
-      const e = messages.get(messageId);
-      if (e) { cachedBytes -= e.bytes; messages.delete(messageId); }
-    },
+    forget(messageId: string) { messages.delete(messageId); },
   };
 
   /** `built` hands the build slot back (turns.ts) once the message is built, before the SMTP session; `early`: built ahead. */

@@ -4,8 +4,10 @@ import type { DkimKey } from "../../core/model.ts";
 import type { StoredAttachment, StoredMessage } from "../../core/store-port.ts";
 import { prepareMessage, type ComposeDeps, type PreparedMessage } from "./compose.ts";
 import { createSigner } from "./sign.ts";
+import { createRecentCache } from "../../core/recent-cache.ts";
 
-const CACHE_SIZE = 256;
+/** Messages kept composed (and signed, when every recipient gets the same bytes) for their other recipients. */
+const CACHE_SIZE = 128;
 
 export interface MessageBuilder {
   /** The DKIM-signed MIME bytes of `message` for one recipient. */
@@ -26,7 +28,7 @@ export interface LocalBuilderDeps {
 /** Builds on the calling thread. */
 export function createLocalBuilder(deps: LocalBuilderDeps): MessageBuilder {
   const signer = createSigner({ keysFor: deps.keysFor, now: deps.now });
-  const cache = new Map<string, Entry>();
+  const cache = createRecentCache<string, Entry>(CACHE_SIZE);
   const prepare = async (message: StoredMessage, attachments: StoredAttachment[]) => {
     const base = deps.linkBaseFor ? await deps.linkBaseFor(message.domain) : deps.compose.publicUrl;
     return prepareMessage(message, attachments, { ...deps.compose, publicUrl: base });
@@ -35,7 +37,6 @@ export function createLocalBuilder(deps: LocalBuilderDeps): MessageBuilder {
     async build(message, attachments, recipientId) {
       let entry = cache.get(message.id);
       if (!entry) {
-        if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
         entry = { prepared: prepare(message, attachments), signed: null };
         cache.set(message.id, entry);
       }
