@@ -64,7 +64,10 @@ export async function startServer(file: string, fromSource: boolean): Promise<{ 
   // BENCH_MEMLOG=1: the server prints its memory every second (bench/memlog.ts); BENCH_PRELOAD=<file>: preloads that instead.
   const memlog = process.env.BENCH_MEMLOG ? ["--preload", new URL("./memlog.ts", import.meta.url).pathname] : process.env.BENCH_PRELOAD ? ["--preload", process.env.BENCH_PRELOAD] : [];
   const command = fromSource || profile.length || memlog.length ? ["bun", ...profile, ...memlog, new URL("../cli/main.ts", import.meta.url).pathname] : [binary()];
-  const server = Bun.spawn([...command, "--config", file, "serve"], { stdout: "pipe", stderr: "inherit" });
+  // BENCH_SERVER_ENV="K=V K2=V2": variables for the server only (JavaScriptCore's BUN_JSC_* options,
+  // BUN_JSC_logGC=1), not for the bench's own load clients and sink.
+  const extraEnv = Object.fromEntries((process.env.BENCH_SERVER_ENV ?? "").split(/\s+/).filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
+  const server = Bun.spawn([...command, "--config", file, "serve"], { stdout: "pipe", stderr: "inherit", env: { ...process.env, ...extraEnv } });
   const base = await serverUrl(server.stdout as ReadableStream<Uint8Array>);
   return { base, pid: server.pid, async stop() { server.kill("SIGTERM"); await server.exited; } };
 }
