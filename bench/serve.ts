@@ -61,6 +61,8 @@ export async function startServer(file: string, fromSource: boolean): Promise<{ 
   // BENCH_PROFILE=<dir>: from source, the server writes a CPU profile there on exit, as markdown and
   // as a .cpuprofile (bench/profile-shares.ts counts its samples after the warm-up).
   const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  // BENCH_HEAP_PROFILE=<dir>: from source, a sampled heap profile by allocation site on exit (markdown and .heapprofile).
+  if (process.env.BENCH_HEAP_PROFILE) profile.push("--heap-prof", "--heap-prof-md", `--heap-prof-dir=${process.env.BENCH_HEAP_PROFILE}`, "--heap-prof-interval=32768");
   // BENCH_MEMLOG=1: the server prints its memory every second (bench/memlog.ts); BENCH_PRELOAD=<file>: preloads that instead.
   const memlog = process.env.BENCH_MEMLOG ? ["--preload", new URL("./memlog.ts", import.meta.url).pathname] : process.env.BENCH_PRELOAD ? ["--preload", process.env.BENCH_PRELOAD] : [];
   const command = fromSource || profile.length || memlog.length ? ["bun", ...profile, ...memlog, new URL("../cli/main.ts", import.meta.url).pathname] : [binary()];

@@ -38,7 +38,8 @@
 // BENCH_THREADS=1 adds the server's CPU per thread over the measured part, per message; BENCH_MTA
 // adds [mta] lines to its config ("signing_workers = 0": every message's work on one thread, for a
 // profile); BENCH_PROFILE=<dir> profiles it (bench/profile-shares.ts reads the .cpuprofile);
-// BENCH_MEMLOG=1 or BENCH_PRELOAD=<file> preload into it (bench/serve.ts).
+// BENCH_MEMLOG=1 or BENCH_PRELOAD=<file> preload into it, BENCH_HEAP_PROFILE=<dir> writes its heap at exit
+// by type, BENCH_SERVER_ENV="K=V ..." sets variables for it alone (bench/serve.ts).
 // postern runs as the compiled binary; BENCH_SOURCE=1 runs `bun cli/main.ts`. Smoke-run with a
 // small N; figures only mean something on a quiet machine.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
