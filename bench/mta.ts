@@ -20,6 +20,7 @@ import { startPostfix } from "./postfix.ts";
 import { measureSteps } from "./mta-steps.ts";
 import { startSinkProcess, type Sink } from "./sink-process.ts";
 import { binary, park, pct, procCpu, procPeakMb, serverUrl } from "./serve.ts";
+import { rsaSignMs } from "./bounds.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
@@ -153,8 +154,11 @@ async function runPostfix(): Promise<Result | null> {
 
 /** Delivered msg/s: the load and the probe's messages together. */
 const rate = (r: Result) => (N + r.probe.sent) / r.seconds;
+/** `openssl speed rsa2048`'s sign time on this machine, once per run: every CPU figure is printed beside it (#41). */
+const SIGN_MS = rsaSignMs();
 const fmt = (r: Result) => `${r.name.padEnd(20)} ${String(Math.round(rate(r))).padStart(7)} msg/s   ` +
-  `${r.cpuMsPerMsg === null ? "      -" : r.cpuMsPerMsg.toFixed(2).padStart(7)} ms CPU/msg   peak ${r.memory ?? "RSS"} ${r.peakRssMb.toFixed(0)} MB\n` +
+  `${r.cpuMsPerMsg === null ? "      -" : r.cpuMsPerMsg.toFixed(2).padStart(7)} ms CPU/msg` +
+  `${r.cpuMsPerMsg !== null && SIGN_MS ? ` (${(r.cpuMsPerMsg / SIGN_MS).toFixed(2)}× openssl's RSA-2048 sign, ${SIGN_MS.toFixed(3)} ms)` : ""}   peak ${r.memory ?? "RSS"} ${r.peakRssMb.toFixed(0)} MB\n` +
   `${"".padEnd(20)} load: accepted ${String(Math.round(N / r.acceptSeconds)).padStart(5)} msg/s, p50 ${r.p50AcceptMs.toFixed(1)} ms, p99 ${r.p99AcceptMs.toFixed(1)} ms   ` +
   `probe (every ${PROBE_MS} ms, ${r.probe.latencies.length}): p50 ${pct(r.probe.latencies, 0.5).toFixed(1)} ms, p99 ${pct(r.probe.latencies, 0.99).toFixed(1)} ms, ` +
   `max ${Math.max(0, ...r.probe.latencies).toFixed(1)} ms\n` + phases(r);
