@@ -6,16 +6,18 @@
 import type { Answer } from "dns-packet";
 import { lookupSecure, type SecureLookupOptions } from "./dnssec.ts";
 
-export interface TlsaAnswer { usage: number; selector: number; matchingType: number; data: Buffer }
+/** One TLSA record (RFC 6698 §2.1): the home of this type for the look-up, the policy (mta/delivery/dane.ts) and the match (dane-match.ts). */
+export interface TlsaRecord { usage: number; selector: number; matchingType: number; data: Buffer }
 
+/** What the DNS said about an MX host's DANE records. */
 export type DaneDnsResult =
-  | { status: "secure"; records: TlsaAnswer[]; baseDomain: string }
+  | { status: "secure"; records: TlsaRecord[]; baseDomain: string }
   | { status: "insecure"; reason: string }
   | { status: "bogus" | "failed"; reason: string };
 
 const CACHE_MS = 300_000;
 
-const tlsaOf = (a: Answer): TlsaAnswer => {
+const tlsaOf = (a: Answer): TlsaRecord => {
   const d = (a as { data: { usage: number; selector: number; matchingType: number; certificate: Buffer } }).data;
   return { usage: d.usage, selector: d.selector, matchingType: d.matchingType, data: Buffer.from(d.certificate) };
 };

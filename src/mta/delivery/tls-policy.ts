@@ -1,9 +1,9 @@
 // MTA-STS (RFC 8461) through mailauth: which MX hosts may be used and whether TLS is required.
 // Static routes ([mta.routes]) are the operator's choice and skip MTA-STS. mailauth is loaded on
 // the first policy lookup (about 20 MB of a server's memory, for a server that may route statically).
-import { toMailauthResolver, type Resolver } from "../../dns.ts";
+import { toMailauthResolver, type DaneDnsResult, type Resolver } from "../../dns.ts";
 import type { Hop } from "./hops.ts";
-import { hostTlsPolicy, type DaneLookup, type HostTlsPolicy } from "./dane.ts";
+import { hostTlsPolicy, type HostTlsPolicy } from "./dane.ts";
 
 const POLICY_CACHE_MS = 3_600_000;
 const MAX_CACHED_POLICIES = 10_000;
@@ -18,7 +18,7 @@ export interface TlsDecision {
 }
 
 /** DANE facts for MX hosts (src/dns/dane-lookup.ts) and whether DANE is in force now (dane-state.ts). */
-export interface DaneSource { active(): boolean; forHost(domain: string, host: string, port: number): Promise<DaneLookup> }
+export interface DaneSource { active(): boolean; forHost(domain: string, host: string, port: number): Promise<DaneDnsResult> }
 
 type PolicyFetcher = (domain: string, known: unknown) => Promise<{ policy?: unknown }>;
 type MtaSts = typeof import("mailauth/lib/mta-sts.js");
