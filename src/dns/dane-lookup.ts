@@ -22,15 +22,40 @@ const tlsaOf = (a: Answer): TlsaRecord => {
   return { usage: d.usage, selector: d.selector, matchingType: d.matchingType, data: Buffer.from(d.certificate) };
 };
 
+/** The MX step's verdict: null when the MX record set is secure, else what ends the walk. */
+type MxVerdict = Exclude<DaneDnsResult, { status: "secure" }> | null;
+
 export function createDaneLookup(opts: SecureLookupOptions & { now: () => number }) {
   const cache = new Map<string, { at: number; value: DaneDnsResult }>();
+  // A domain's MX record set is one question for all its hosts, which are looked up together
+  // (tls-policy.ts): the promise is shared while in flight and kept like the host answers.
+  const mxCache = new Map<string, { at: number; value: Promise<MxVerdict> }>();
+
+  async function askMx(domain: string): Promise<MxVerdict> {
+    const mx = await lookupSecure(opts, domain, "MX");
+    if (mx.status === "secure") return null;
+    if (mx.status === "insecure") return { status: "insecure", reason: `the MX records of ${domain} are not signed` };
+    return { status: mx.status, reason: mx.reason ?? "MX" };
+  }
+
+  function mxOf(domain: string): Promise<MxVerdict> {
+    const key = domain.toLowerCase();
+    const hit = mxCache.get(key);
+    if (hit && opts.now() - hit.at < CACHE_MS) return hit.value;
+    const value = askMx(domain);
+    if (mxCache.size > 10_000) mxCache.clear();
+    const entry = { at: opts.now(), value };
+    mxCache.set(key, entry);
+    // Trouble (bogus, failed) is asked again next time, as for the host answers.
+    void value.then((v) => { if (v && v.status !== "insecure" && mxCache.get(key) === entry) mxCache.delete(key); });
+    return value;
+  }
 
   async function walk(domain: string, host: string, port: number): Promise<DaneDnsResult> {
     // The implicit MX (the domain is its own host) has no MX record set to be secure.
     if (host.toLowerCase() !== domain.toLowerCase()) {
-      const mx = await lookupSecure(opts, domain, "MX");
-      if (mx.status === "insecure") return { status: "insecure", reason: `the MX records of ${domain} are not signed` };
-      if (mx.status !== "secure") return { status: mx.status, reason: mx.reason ?? "MX" };
+      const mx = await mxOf(domain);
+      if (mx) return mx;
     }
     // Both address families: the connection may use either, so both must be secure (a signed
     // zone proves an absent AAAA with NSEC, which is secure too).
