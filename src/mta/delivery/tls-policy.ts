@@ -50,11 +50,25 @@ export function createTlsPolicy(deps: { resolver: Resolver; now: () => number; f
     return { hops: allowed, tls: "require" };
   }
 
-  /** Per MX host: the DANE facts (when in force) and the MTA-STS mode, through the one pure function of dane.ts. */
-  async function perHost(domain: string, hops: Hop[], sts: TlsDecision): Promise<Record<string, HostTlsPolicy>> {
-    const hosts = [...new Set(hops.map((h) => h.host))];
-    const active = deps.dane?.active() ?? false;
-    const facts = await Promise.all(hosts.map((h) => (active ? deps.dane!.forHost(domain, h, hops.find((x) => x.host === h)!.port) : Promise.resolve(null))));
+  // DANE not in force: every host of a domain has the domain's MTA-STS policy. The hops of a
+  // domain are one array for as long as delivery caches them (attempt.ts hopsFor), so the record
+  // is made once per array, and a decision then does no per-host work at all.
+  const uniform = { require: new WeakMap<Hop[], Record<string, HostTlsPolicy>>(), opportunistic: new WeakMap<Hop[], Record<string, HostTlsPolicy>>() };
+  function withoutDane(hops: Hop[], sts: TlsDecision): Record<string, HostTlsPolicy> {
+    const made = uniform[sts.tls].get(hops);
+    if (made) return made;
+    const policy = Object.freeze(hostTlsPolicy({ host: "", sts: sts.tls === "require" ? "enforce" : "none", dane: null }));
+    const all = Object.freeze(Object.fromEntries(hops.map((h) => [h.host, policy])));
+    uniform[sts.tls].set(hops, all);
+    return all;
+  }
+
+  /** Per MX host: the DANE facts and the MTA-STS mode, through the one pure function of dane.ts. */
+  async function withDane(dane: DaneSource, domain: string, hops: Hop[], sts: TlsDecision): Promise<Record<string, HostTlsPolicy>> {
+    const portOf = new Map<string, number>();
+    for (const h of hops) if (!portOf.has(h.host)) portOf.set(h.host, h.port);
+    const hosts = [...portOf.keys()];
+    const facts = await Promise.all(hosts.map((h) => dane.forHost(domain, h, portOf.get(h)!)));
     const stsMode = sts.tls === "require" ? "enforce" : "none";
     return Object.fromEntries(hosts.map((h, i) => [h, hostTlsPolicy({ host: h, sts: stsMode, dane: facts[i]! })]));
   }
@@ -63,8 +77,9 @@ export function createTlsPolicy(deps: { resolver: Resolver; now: () => number; f
     async decide(domain: string, hops: Hop[]): Promise<TlsDecision> {
       if (hops.every((h) => h.isStaticRoute)) return { hops, tls: "opportunistic" };
       const sts = await stsDecision(domain, hops);
+      if (!deps.dane?.active()) return { ...sts, perHost: withoutDane(hops, sts) };
       // DANE first (RFC 8461 §2): a host with usable TLSA records is tried even where MTA-STS would not list it.
-      const all = await perHost(domain, hops, sts);
+      const all = await withDane(deps.dane, domain, hops, sts);
       const daneHops = hops.filter((h) => all[h.host]!.policy === "dane" && !sts.hops.includes(h));
       const chosen = [...sts.hops, ...daneHops].sort((a, b) => hops.indexOf(a) - hops.indexOf(b));
       if (!chosen.length) return { ...sts, perHost: all };

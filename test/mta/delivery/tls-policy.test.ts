@@ -50,4 +50,18 @@ describe("DANE next to MTA-STS (RFC 8461 §2: DANE first)", () => {
     expect(d.hops).toEqual([hops[0]!]);
     expect(d.perHost?.["backup.other.net"]).toEqual({ policy: "mta-sts", tls: "require" });
   });
+  test("DANE not in force: no host is looked up, and the same hops get the per-host record made the first time", async () => {
+    let asked = 0;
+    let active = false;
+    const policy = createTlsPolicy({ resolver: createMockResolver({}), now: () => 0, fetchPolicy: async () => ({ policy: { mode: "testing", mx: ["x"] } }),
+      dane: { active: () => active, forHost: async () => { asked++; return { status: "insecure", reason: "unsigned" } as const; } } });
+    const first = await policy.decide("example.com", hops);
+    expect(first).toEqual({ hops, tls: "opportunistic", perHost: { "mx1.example.net": { policy: "opportunistic", tls: "opportunistic" },
+      "backup.other.net": { policy: "opportunistic", tls: "opportunistic" } } });
+    expect((await policy.decide("example.com", hops)).perHost).toBe(first.perHost!);
+    expect(asked).toBe(0);
+    active = true; // the probe passed: each host is looked up again from now on
+    expect((await policy.decide("example.com", hops)).perHost).toEqual(first.perHost!);
+    expect(asked).toBe(2);
+  });
 });
