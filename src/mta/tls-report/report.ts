@@ -34,9 +34,14 @@ export function buildReport(domain: string, day: number, rows: readonly TlsSessi
 
 export type TlsReport = ReturnType<typeof buildReport>;
 
-/** §5.3: `submitter!policy-domain!begin-timestamp!end-timestamp[!unique-id].json.gz`. */
+/**
+ * §5.3: `submitter!policy-domain!begin-timestamp!end-timestamp[!unique-id].json.gz`, where
+ * unique-id = 1*(ALPHA / DIGIT): anything else in `unique` is left out (a dot there would read as
+ * the start of the extension).
+ */
 export function reportFileName(submitter: string, domain: string, day: number, unique: string): string {
-  return `${submitter}!${domain}!${day * 86_400}!${(day + 1) * 86_400 - 1}!${unique}.json.gz`;
+  const id = unique.replace(/[^A-Za-z0-9]/g, "");
+  return `${submitter}!${domain}!${day * 86_400}!${(day + 1) * 86_400 - 1}${id ? `!${id}` : ""}.json.gz`;
 }
 
 export const gzipReport = (report: TlsReport): Buffer => gzipSync(Buffer.from(JSON.stringify(report)));

@@ -29,6 +29,9 @@ describe("the RFC 8460 §4 report", () => {
   });
   test("the file name of §5.3 and the gzip'd body", () => {
     expect(reportFileName("mta.example", "a.test", DAY, "u1")).toBe(`mta.example!a.test!${DAY * 86400}!${DAY * 86400 + 86399}!u1.json.gz`);
+    // unique-id = 1*(ALPHA / DIGIT): the reporter's "<day>.<seconds>" must not put a second dot before the extension.
+    expect(reportFileName("mta.example", "a.test", DAY, `${DAY}.1795000000`)).toBe(`mta.example!a.test!${DAY * 86400}!${DAY * 86400 + 86399}!${DAY}1795000000.json.gz`);
+    expect(reportFileName("mta.example", "a.test", DAY, "")).toBe(`mta.example!a.test!${DAY * 86400}!${DAY * 86400 + 86399}.json.gz`);
     const report = buildReport("b.test", DAY, rows, who);
     expect(JSON.parse(gunzipSync(gzipReport(report)).toString())).toEqual(report);
   });
