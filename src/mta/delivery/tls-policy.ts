@@ -20,6 +20,9 @@ export interface TlsDecision {
 /** DANE facts for MX hosts (src/dns/dane-lookup.ts) and whether DANE is in force now (dane-state.ts). */
 export interface DaneSource { active(): boolean; forHost(domain: string, host: string, port: number): Promise<DaneDnsResult> }
 
+/** The domain's MTA-STS mode as dane.ts takes it: a decision that requires TLS came from an enforced policy. */
+const stsModeOf = (sts: TlsDecision) => (sts.tls === "require" ? "enforce" : "none");
+
 type PolicyFetcher = (domain: string, known: unknown) => Promise<{ policy?: unknown }>;
 type MtaSts = typeof import("mailauth/lib/mta-sts.js");
 const mtaSts = (): MtaSts => require("mailauth/lib/mta-sts.js") as MtaSts;
@@ -57,7 +60,7 @@ export function createTlsPolicy(deps: { resolver: Resolver; now: () => number; f
   function withoutDane(hops: Hop[], sts: TlsDecision): Record<string, HostTlsPolicy> {
     const made = uniform[sts.tls].get(hops);
     if (made) return made;
-    const policy = Object.freeze(hostTlsPolicy({ host: "", sts: sts.tls === "require" ? "enforce" : "none", dane: null }));
+    const policy = Object.freeze(hostTlsPolicy({ host: "", sts: stsModeOf(sts), dane: null }));
     const all = Object.freeze(Object.fromEntries(hops.map((h) => [h.host, policy])));
     uniform[sts.tls].set(hops, all);
     return all;
@@ -69,8 +72,7 @@ export function createTlsPolicy(deps: { resolver: Resolver; now: () => number; f
     for (const h of hops) if (!portOf.has(h.host)) portOf.set(h.host, h.port);
     const hosts = [...portOf.keys()];
     const facts = await Promise.all(hosts.map((h) => dane.forHost(domain, h, portOf.get(h)!)));
-    const stsMode = sts.tls === "require" ? "enforce" : "none";
-    return Object.fromEntries(hosts.map((h, i) => [h, hostTlsPolicy({ host: h, sts: stsMode, dane: facts[i]! })]));
+    return Object.fromEntries(hosts.map((h, i) => [h, hostTlsPolicy({ host: h, sts: stsModeOf(sts), dane: facts[i]! })]));
   }
 
   return {
