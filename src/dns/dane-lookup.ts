@@ -25,11 +25,28 @@ const tlsaOf = (a: Answer): TlsaRecord => {
 /** The MX step's verdict: null when the MX record set is secure, else what ends the walk. */
 type MxVerdict = Exclude<DaneDnsResult, { status: "secure" }> | null;
 
+/**
+ * Answers by key, the promise shared while in flight (a domain's hosts are looked up together,
+ * tls-policy.ts) and kept 5 minutes when `keep` says so; trouble is asked again next time.
+ */
+function sharedAnswers<T>(now: () => number, keep: (v: T) => boolean) {
+  const cache = new Map<string, { at: number; value: Promise<T> }>();
+  return (key: string, ask: () => Promise<T>): Promise<T> => {
+    const hit = cache.get(key);
+    if (hit && now() - hit.at < CACHE_MS) return hit.value;
+    if (cache.size > 10_000) cache.clear();
+    const entry = { at: now(), value: ask() };
+    cache.set(key, entry);
+    void entry.value.then((v) => { if (!keep(v) && cache.get(key) === entry) cache.delete(key); });
+    return entry.value;
+  };
+}
+
 export function createDaneLookup(opts: SecureLookupOptions & { now: () => number }) {
-  const cache = new Map<string, { at: number; value: DaneDnsResult }>();
-  // A domain's MX record set is one question for all its hosts, which are looked up together
-  // (tls-policy.ts): the promise is shared while in flight and kept like the host answers.
-  const mxCache = new Map<string, { at: number; value: Promise<MxVerdict> }>();
+  // The MX record set is the domain's, the rest the host's: a domain's hosts share one MX question,
+  // and a host that serves many domains (a provider's MX) is asked about once for all of them.
+  const mxOf = sharedAnswers<MxVerdict>(opts.now, (v) => v === null || v.status === "insecure");
+  const hostOf = sharedAnswers<DaneDnsResult>(opts.now, (v) => v.status === "secure" || v.status === "insecure");
 
   async function askMx(domain: string): Promise<MxVerdict> {
     const mx = await lookupSecure(opts, domain, "MX");
@@ -38,25 +55,7 @@ export function createDaneLookup(opts: SecureLookupOptions & { now: () => number
     return { status: mx.status, reason: mx.reason ?? "MX" };
   }
 
-  function mxOf(domain: string): Promise<MxVerdict> {
-    const key = domain.toLowerCase();
-    const hit = mxCache.get(key);
-    if (hit && opts.now() - hit.at < CACHE_MS) return hit.value;
-    const value = askMx(domain);
-    if (mxCache.size > 10_000) mxCache.clear();
-    const entry = { at: opts.now(), value };
-    mxCache.set(key, entry);
-    // Trouble (bogus, failed) is asked again next time, as for the host answers.
-    void value.then((v) => { if (v && v.status !== "insecure" && mxCache.get(key) === entry) mxCache.delete(key); });
-    return value;
-  }
-
-  async function walk(domain: string, host: string, port: number): Promise<DaneDnsResult> {
-    // The implicit MX (the domain is its own host) has no MX record set to be secure.
-    if (host.toLowerCase() !== domain.toLowerCase()) {
-      const mx = await mxOf(domain);
-      if (mx) return mx;
-    }
+  async function askHost(host: string, port: number): Promise<DaneDnsResult> {
     // Both address families: the connection may use either, so both must be secure (a signed
     // zone proves an absent AAAA with NSEC, which is secure too).
     for (const a of await Promise.all([lookupSecure(opts, host, "A"), lookupSecure(opts, host, "AAAA")])) {
@@ -71,17 +70,14 @@ export function createDaneLookup(opts: SecureLookupOptions & { now: () => number
   }
 
   return {
-    /** DANE facts for `host` (an MX of `domain`); secure answers are reused for 5 minutes, trouble is asked again. */
+    /** DANE facts for `host` (an MX of `domain`); secure and insecure answers are reused for 5 minutes, trouble is asked again. */
     async forHost(domain: string, host: string, port = 25): Promise<DaneDnsResult> {
-      const key = `${domain}|${host}|${port}`.toLowerCase();
-      const hit = cache.get(key);
-      if (hit && opts.now() - hit.at < CACHE_MS) return hit.value;
-      const value = await walk(domain, host, port);
-      if (value.status === "secure" || value.status === "insecure") {
-        if (cache.size > 10_000) cache.clear();
-        cache.set(key, { at: opts.now(), value });
+      // The implicit MX (the domain is its own host) has no MX record set to be secure.
+      if (host.toLowerCase() !== domain.toLowerCase()) {
+        const mx = await mxOf(domain.toLowerCase(), () => askMx(domain));
+        if (mx) return mx;
       }
-      return value;
+      return hostOf(`${host}|${port}`.toLowerCase(), () => askHost(host, port));
     },
   };
 }

@@ -39,6 +39,19 @@ describe("the DANE look-up of an MX host", () => {
     // Each host's own questions are still asked: its addresses and its TLSA records.
     for (const h of ["mx-ee", "mx-none", "mx-bogus"]) expect(asked).toContain(`TLSA _25._tcp.${h}.dane.test`);
   });
+  test("a host that is the MX of several domains is asked about once for all of them", async () => {
+    const { asked, dane } = counted();
+    for (const domain of ["ee.dane.test", "none.dane.test", "bogus.dane.test"]) expect((await dane.forHost(domain, "mx-ee.dane.test", 25)).status).toBe("secure");
+    expect(asked.filter((q) => q.endsWith("mx-ee.dane.test"))).toEqual(["A mx-ee.dane.test", "AAAA mx-ee.dane.test", "TLSA _25._tcp.mx-ee.dane.test"]);
+    // Each domain's own MX record set is still asked, once.
+    expect(asked.filter((q) => q.startsWith("MX ")).sort()).toEqual(["MX bogus.dane.test", "MX ee.dane.test", "MX none.dane.test"]);
+  });
+  test("a bogus answer is not kept: the next look-up asks again", async () => {
+    const { asked, dane } = counted();
+    for (let i = 0; i < 2; i++) expect((await dane.forHost("bogus.dane.test", "mx-bogus.dane.test", 25)).status).toBe("bogus");
+    expect(asked.filter((q) => q === "TLSA _25._tcp.mx-bogus.dane.test")).toHaveLength(2);
+    expect(asked.filter((q) => q === "MX bogus.dane.test")).toHaveLength(1);
+  });
   test("an unsigned MX record set ends the walk for every host, asked once", async () => {
     const { asked, dane } = counted();
     const out = await Promise.all(["mx.plain.test", "other.plain.test"].map((h) => dane.forHost("plain.test", h, 25)));
