@@ -6,6 +6,8 @@ import { prepareMessage, type ComposeDeps, type PreparedMessage } from "./compos
 import { createSigner } from "./sign.ts";
 
 const CACHE_SIZE = 256;
+/** Signed bytes kept at most: 256 large messages (attachments) would hold gigabytes, in each signing worker. */
+const CACHE_BYTES = 16 * 1024 * 1024;
 
 export interface MessageBuilder {
   /** The DKIM-signed MIME bytes of `message` for one recipient. */
@@ -13,7 +15,7 @@ export interface MessageBuilder {
   close(): void;
 }
 
-interface Entry { prepared: Promise<PreparedMessage>; signed: Promise<Uint8Array> | null }
+interface Entry { prepared: Promise<PreparedMessage>; signed: Promise<Uint8Array> | null; bytes: number }
 
 export interface LocalBuilderDeps {
   compose: ComposeDeps;
@@ -27,6 +29,15 @@ export interface LocalBuilderDeps {
 export function createLocalBuilder(deps: LocalBuilderDeps): MessageBuilder {
   const signer = createSigner({ keysFor: deps.keysFor, now: deps.now });
   const cache = new Map<string, Entry>();
+  let cachedBytes = 0;
+  const drop = (id: string, e: Entry) => { if (cache.get(id) === e) { cachedBytes -= e.bytes; cache.delete(id); } };
+  /** Oldest first, down to the count and the byte bound (the newest entry stays, whatever its size). */
+  const trim = () => {
+    while (cache.size > CACHE_SIZE || (cachedBytes > CACHE_BYTES && cache.size > 1)) {
+      const [id, e] = cache.entries().next().value!;
+      drop(id, e);
+    }
+  };
   const prepare = async (message: StoredMessage, attachments: StoredAttachment[]) => {
     const base = deps.linkBaseFor ? await deps.linkBaseFor(message.domain) : deps.compose.publicUrl;
     return prepareMessage(message, attachments, { ...deps.compose, publicUrl: base });
@@ -35,17 +46,20 @@ export function createLocalBuilder(deps: LocalBuilderDeps): MessageBuilder {
     async build(message, attachments, recipientId) {
       let entry = cache.get(message.id);
       if (!entry) {
-        if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
-        entry = { prepared: prepare(message, attachments), signed: null };
+        entry = { prepared: prepare(message, attachments), signed: null, bytes: 0 };
         cache.set(message.id, entry);
+        trim();
       }
       const e = entry;
-      const prepared = await e.prepared.catch((err) => { if (cache.get(message.id) === e) cache.delete(message.id); throw err; });
+      const prepared = await e.prepared.catch((err) => { drop(message.id, e); throw err; });
       const sign = async () => signer.sign(await prepared.build(recipientId), message.domain);
       if (prepared.isPerRecipient) return sign();
       // A failed build must not stay cached: the retry gets a fresh attempt.
-      return (e.signed ??= sign().catch((err) => { e.signed = null; throw err; }));
+      return (e.signed ??= sign().then((b) => {
+        if (cache.get(message.id) === e) { e.bytes = b.byteLength; cachedBytes += e.bytes; trim(); }
+        return b;
+      }, (err) => { e.signed = null; throw err; }));
     },
-    close() { cache.clear(); },
+    close() { cache.clear(); cachedBytes = 0; },
   };
 }
