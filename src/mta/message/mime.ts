@@ -25,7 +25,9 @@ export function canWriteLean(c: MessageContent, body: Body, attachmentCount: num
   if (!isShortAscii(c.subject)) return false;
   const addresses = [c.from, ...(c.displayTo ?? c.to), ...(c.displayCc ?? c.cc ?? []), ...(c.replyTo ?? [])];
   if (!addresses.every(addressOk)) return false;
-  return Object.entries(body.headers ?? {}).every(([k, v]) => /^[\x21-\x39\x3b-\x7e]+$/.test(k) && !OWN_HEADERS.test(k) && isShortAscii(v));
+  // Name and value together: the line is written unfolded, and must stay within 998 characters (RFC 5322 §2.1.1).
+  return Object.entries(body.headers ?? {}).every(([k, v]) => /^[\x21-\x39\x3b-\x7e]+$/.test(k) && !OWN_HEADERS.test(k) && isShortAscii(v)
+    && k.length + v.length < MAX_HEADER_CHARS);
 }
 
 function formatAddress(a: Address): string {

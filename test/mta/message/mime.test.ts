@@ -69,5 +69,7 @@ describe("lean MIME writer", () => {
     expect(canWriteLean({ ...base, ...body }, { ...body, headers: { Sender: "x@example.com" } }, 0)).toBe(false);
     expect(canWriteLean({ ...base, ...body }, { ...body, headers: { "X-Tag": "ünïcode" } }, 0)).toBe(false);
     expect(canWriteLean({ ...base, ...body }, { ...body, headers: { "X-Mailgun-Variables": "{\"a\": 1}" } }, 0)).toBe(true);
+    // Written unfolded: a long name with a long value would pass 998 characters on one line; nodemailer folds it.
+    expect(canWriteLean({ ...base, ...body }, { ...body, headers: { [`X-${"n".repeat(300)}`]: "v".repeat(800) } }, 0)).toBe(false);
   });
 });
