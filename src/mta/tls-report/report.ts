@@ -63,6 +63,12 @@ export function reportMail(o: { from: string; to: string; domain: string; submit
   return new TextEncoder().encode(lines.join("\r\n"));
 }
 
+/** The address of a `mailto:` rua (RFC 6068): percent-decoded, without `?` header fields; null for any other URI. */
+export function mailtoAddress(uri: string): string | null {
+  if (!/^mailto:/i.test(uri)) return null;
+  try { return decodeURIComponent(uri.slice(7).split("?")[0]!); } catch { return null; }
+}
+
 /** RFC 8460 §3: `v=TLSRPTv1; rua=mailto:a@b,https://c/` → the URIs, or null when the record is not TLS-RPT. */
 export function parseTlsRpt(txt: string): string[] | null {
   const fields = txt.split(";").map((f) => f.trim()).filter(Boolean);

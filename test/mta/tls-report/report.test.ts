@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { gunzipSync } from "node:zlib";
-import { buildReport, dayOf, gzipReport, parseTlsRpt, reportFileName, reportMail } from "../../../src/mta/tls-report/report.ts";
+import { buildReport, dayOf, gzipReport, mailtoAddress, parseTlsRpt, reportFileName, reportMail } from "../../../src/mta/tls-report/report.ts";
 import { resultTypeOf } from "../../../src/mta/tls-report/sessions.ts";
 
 const DAY = dayOf(Date.UTC(2026, 10, 27, 13));
@@ -51,6 +51,13 @@ test("the _smtp._tls record: mailto and https addresses; anything else is not TL
   expect(parseTlsRpt("v=TLSRPTv1;rua=mailto:r@a.test")).toEqual(["mailto:r@a.test"]);
   expect(parseTlsRpt("v=spf1 -all")).toBeNull();
   expect(parseTlsRpt("v=TLSRPTv1; rua=ftp://x")).toEqual([]);
+});
+
+test("a mailto: rua's address: percent-decoded, without ?fields (the To header and the envelope both use it)", () => {
+  expect(mailtoAddress("mailto:tls%2Breports@a.test?subject=report")).toBe("tls+reports@a.test");
+  expect(mailtoAddress("MAILTO:r@a.test")).toBe("r@a.test");
+  expect(mailtoAddress("https://rpt.a.test/in")).toBeNull();
+  expect(mailtoAddress("mailto:%E0%A4%A@a.test")).toBeNull();
 });
 
 test("result-types from the client's errors (RFC 8460 §4.3)", () => {
