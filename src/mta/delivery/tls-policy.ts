@@ -44,13 +44,20 @@ export function createTlsPolicy(deps: { resolver: Resolver; now: () => number; f
     return policy;
   }
 
+  // An enforced policy's hops, matched once per hops array (delivery's cached hops) and policy
+  // (cached an hour), not host by host at every decision: large mailbox providers enforce MTA-STS.
+  const enforced = new WeakMap<Hop[], { policy: object; decision: TlsDecision }>();
   async function stsDecision(domain: string, hops: Hop[]): Promise<TlsDecision> {
     let policy: { mode?: string };
     try { policy = await policyFor(domain); } catch { return { hops, tls: "opportunistic" }; }
     if (policy.mode !== "enforce") return { hops, tls: "opportunistic" };
+    const known = enforced.get(hops);
+    if (known?.policy === policy) return known.decision;
     const allowed = hops.filter((h) => (mtaSts().validateMx(h.host, policy as never) as { valid: boolean }).valid);
-    if (!allowed.length) return { hops: [], tls: "require", error: `no MX of ${domain} matches its MTA-STS policy` };
-    return { hops: allowed, tls: "require" };
+    const decision: TlsDecision = allowed.length ? { hops: allowed, tls: "require" }
+      : { hops: [], tls: "require", error: `no MX of ${domain} matches its MTA-STS policy` };
+    enforced.set(hops, { policy, decision });
+    return decision;
   }
 
   // DANE not in force: every host of a domain has the domain's MTA-STS policy. The hops of a

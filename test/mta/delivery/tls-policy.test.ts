@@ -11,6 +11,17 @@ describe("MTA-STS (RFC 8461)", () => {
     expect(decision).toMatchObject({ hops: [hops[0]!], tls: "require" });
     expect(decision.perHost?.["mx1.example.net"]).toEqual({ policy: "mta-sts", tls: "require" });
   });
+  test("enforce: the same hops are matched once per policy; a policy fetched again (after its hour) is matched again", async () => {
+    let clock = 0;
+    let mx = ["*.example.net"];
+    const policy = createTlsPolicy({ resolver: createMockResolver({}), now: () => clock, fetchPolicy: async () => ({ policy: { mode: "enforce", mx, maxAge: 86400 } }) });
+    const first = await policy.decide("example.com", hops);
+    expect(first.hops).toEqual([hops[0]!]);
+    expect((await policy.decide("example.com", hops)).hops).toBe(first.hops);
+    mx = ["*.other.net"];
+    clock = 3_600_001;
+    expect((await policy.decide("example.com", hops)).hops).toEqual([hops[1]!]);
+  });
   test("enforce with no matching MX delivers nothing (and the queue retries)", async () => {
     const decision = await policyOf({ mode: "enforce", mx: ["mail.elsewhere.org"], maxAge: 86400 }).decide("example.com", hops);
     expect(decision.hops).toEqual([]);
