@@ -37,7 +37,9 @@ function sharedAnswers<T>(now: () => number, keep: (v: T) => boolean) {
     if (cache.size > 10_000) cache.clear();
     const entry = { at: now(), value: ask() };
     cache.set(key, entry);
-    void entry.value.then((v) => { if (!keep(v) && cache.get(key) === entry) cache.delete(key); });
+    // A look-up that throws is not kept either (and its rejection is the caller's, not unhandled here).
+    const forget = () => { if (cache.get(key) === entry) cache.delete(key); };
+    entry.value.then((v) => { if (!keep(v)) forget(); }, forget);
     return entry.value;
   };
 }

@@ -52,6 +52,29 @@ describe("the DANE look-up of an MX host", () => {
     expect(asked.filter((q) => q === "TLSA _25._tcp.mx-bogus.dane.test")).toHaveLength(2);
     expect(asked.filter((q) => q === "MX bogus.dane.test")).toHaveLength(1);
   });
+  test("a look-up that throws (an unreadable TLSA answer) fails its callers, is not kept, and leaves no rejection unhandled", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      let asked = 0;
+      // The real wire for everything but this host's TLSA question, answered with a record without its data.
+      const ex: typeof exchange = async (server, name, type, ...rest) => {
+        if (type !== "TLSA" || name !== "_25._tcp.mx-ee.dane.test") return exchange(server, name, type, ...rest);
+        asked++;
+        return { rcode: "NOERROR", ad: true, ttl: 5, via: "udp", answers: [{ type: "TLSA", name, data: {} } as never] };
+      };
+      const dane = createDaneLookup({ servers: [parseServer(world.validating)], timeoutMs: 2000, exchange: ex, now: () => Date.now() });
+      const both = await Promise.allSettled([dane.forHost("ee.dane.test", "mx-ee.dane.test", 25), dane.forHost("none.dane.test", "mx-ee.dane.test", 25)]);
+      expect(both.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+      await expect(dane.forHost("ee.dane.test", "mx-ee.dane.test", 25)).rejects.toThrow();
+      expect(asked).toBe(2);
+      await Bun.sleep(20);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
   test("an unsigned MX record set ends the walk for every host, asked once", async () => {
     const { asked, dane } = counted();
     const out = await Promise.all(["mx.plain.test", "other.plain.test"].map((h) => dane.forHost("plain.test", h, 25)));
