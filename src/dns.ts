@@ -7,7 +7,7 @@ import { createDaneLookup } from "./dns/dane-lookup.ts";
 import { probeDnssec } from "./dns/dnssec.ts";
 
 export type { DnssecProbe } from "./dns/dnssec.ts";
-export type { DaneDnsResult } from "./dns/dane-lookup.ts";
+export type { DaneDnsResult, TlsaRecord } from "./dns/dane-lookup.ts";
 
 export type { MxRecord, Resolver } from "./dns/types.ts";
 import type { MxRecord, Resolver } from "./dns/types.ts";

@@ -33,8 +33,12 @@ export function createRecentCache<K, V>(capacity: number, opts?: RecentCacheOpti
   let youngBytes = 0;
   let oldBytes = 0;
 
-  const age = () => { old = young; oldBytes = youngBytes; young = new Map(); youngBytes = 0; };
-  /** Each generation holds at most half the bytes (one entry larger than that alone). */
+  // An entry larger than half the bytes is kept only while it is the newest: it does not age.
+  const age = () => {
+    if (youngBytes > halfBytes) { old = new Map(); oldBytes = 0; } else { old = young; oldBytes = youngBytes; }
+    young = new Map(); youngBytes = 0;
+  };
+  /** Each generation holds at most half the bytes (one entry larger than that alone, while newest). */
   function add(key: K, value: V) {
     const before = young.get(key);
     if (before !== undefined) { young.delete(key); youngBytes -= sizeOf(before); }

@@ -53,3 +53,12 @@ test("with a byte bound, the bytes held stay under it and are counted as entries
   expect(c.bytes).toBe(7 * c.size);
   expect(c.get(498)).toEqual({ n: 7 });
 });
+
+test("an entry larger than half the byte bound is kept only while it is the newest", () => {
+  const c = createRecentCache<string, number>(100, { maxBytes: 10, sizeOf: (v) => v });
+  c.set("big", 8);
+  expect(c.get("big")).toBe(8);
+  c.set("next", 1);
+  expect(c.get("big")).toBeUndefined();
+  expect(c.get("next")).toBe(1);
+});

@@ -2,7 +2,6 @@
 // dane-world.ts behind a validating unbound and one that does not validate.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { lookupSecure, probeDnssec } from "../../src/dns/dnssec.ts";
-import { createDaneLookup } from "../../src/dns/dane-lookup.ts";
 import { exchange } from "../../src/dns/wire.ts";
 import { parseServer } from "../../src/dns/servers.ts";
 import { startDaneWorld, type DaneWorld } from "../helpers/dane-world.ts";
@@ -31,13 +30,6 @@ describe("lookupSecure through a validating resolver", () => {
     const server = parseServer(world.validating);
     expect((await exchange(server, "ee.dane.test", "MX", 2000, true)).ad).toBe(true);
     expect((await exchange(server, "ee.dane.test", "MX", 2000, false)).ad).toBe(false);
-  });
-  test("the DANE look-up of an MX host reads its TLSA records", async () => {
-    const dane = createDaneLookup({ ...on(world.validating), now: () => Date.now() });
-    const r = await dane.forHost("ee.dane.test", "mx-ee.dane.test", 25);
-    expect(r).toEqual({ status: "secure", baseDomain: "mx-ee.dane.test", records: [{ usage: 3, selector: 1, matchingType: 1, data: Buffer.alloc(32, 0xab) }] });
-    expect((await dane.forHost("plain.test", "mx.plain.test", 25)).status).toBe("insecure");
-    expect((await dane.forHost("bogus.dane.test", "mx-bogus.dane.test", 25)).status).toBe("bogus");
   });
 });
 

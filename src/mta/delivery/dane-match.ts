@@ -6,8 +6,7 @@
 // matching types are unusable in SMTP and were dropped before this runs (dane.ts).
 import { createHash, createPublicKey, X509Certificate } from "node:crypto";
 import type { TLSSocket } from "node:tls";
-
-export interface TlsaRecord { usage: number; selector: number; matchingType: number; data: Buffer }
+import type { TlsaRecord } from "../../dns.ts";
 
 export type DaneVerdict = { ok: true; usage: 2 | 3 } | { ok: false; reason: string };
 

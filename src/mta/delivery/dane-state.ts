@@ -9,31 +9,35 @@ export interface DaneHealth { mode: DaneMode; state: "on" | "off"; reason: strin
 
 const PROBE_EVERY_MS = 3_600_000;
 
-export function createDaneState(deps: { mode: DaneMode; probe: () => Promise<DnssecProbe>; onChange?: (h: DaneHealth) => void }) {
-  let probe: DnssecProbe | null = null;
-  let timer: ReturnType<typeof setInterval> | null = null;
+function healthOf(mode: DaneMode, probe: DnssecProbe | null): DaneHealth {
+  if (mode === "off") return { mode: "off", state: "off", reason: "[mta] dane = \"off\"" };
+  if (!probe) return { mode, state: mode === "on" ? "on" : "off", reason: "the resolver probe has not run yet" };
+  if (mode === "on") {
+    return { mode: "on", state: "on", reason: probe.state === "on" ? probe.reason
+      : `${probe.reason}; without AD every MX counts as insecure and mail goes with opportunistic TLS` };
+  }
+  return { mode: "auto", state: probe.state, reason: probe.reason };
+}
 
-  const health = (): DaneHealth => {
-    if (deps.mode === "off") return { mode: "off", state: "off", reason: "[mta] dane = \"off\"" };
-    if (!probe) return { mode: deps.mode, state: deps.mode === "on" ? "on" : "off", reason: "the resolver probe has not run yet" };
-    if (deps.mode === "on") {
-      return { mode: "on", state: "on", reason: probe.state === "on" ? probe.reason
-        : `${probe.reason}; without AD every MX counts as insecure and mail goes with opportunistic TLS` };
-    }
-    return { mode: "auto", state: probe.state, reason: probe.reason };
-  };
+export function createDaneState(deps: { mode: DaneMode; probe: () => Promise<DnssecProbe>; onChange?: (h: DaneHealth) => void }) {
+  let timer: ReturnType<typeof setInterval> | null = null;
+  // Worked out when the probe's outcome changes, not per message: active() is asked per delivery decision.
+  let current = healthOf(deps.mode, null);
+  let inForce = current.state === "on";
 
   async function runProbe(): Promise<DaneHealth> {
+    let probe: DnssecProbe;
     try { probe = await deps.probe(); } catch (e) { probe = { state: "off", reason: `the resolver probe failed: ${String(e)}` }; }
-    const h = health();
-    deps.onChange?.(h);
-    return h;
+    current = healthOf(deps.mode, probe);
+    inForce = current.state === "on";
+    deps.onChange?.(current);
+    return current;
   }
 
   return {
     /** True when TLSA look-ups are made for MX hosts. */
-    active: () => health().state === "on",
-    health,
+    active: () => inForce,
+    health: (): DaneHealth => ({ ...current }),
     probe: runProbe,
     /** Probes now and every hour (nothing when off). */
     start() {

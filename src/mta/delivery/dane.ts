@@ -4,15 +4,7 @@
 // MX host with usable TLSA records gets authenticated TLS; a bogus or failed TLSA look-up defers
 // (never a fall-back to cleartext, KumoMTA#543); no usable record means as if none was published.
 // DANE takes precedence over MTA-STS (RFC 8461 §2).
-import type { TlsaRecord } from "./dane-match.ts";
-
-export type { TlsaRecord } from "./dane-match.ts";
-
-/** What the DNS said about an MX host's DANE records (src/dns/dane-lookup.ts). */
-export type DaneLookup =
-  | { status: "secure"; records: TlsaRecord[]; baseDomain: string }
-  | { status: "insecure"; reason: string }
-  | { status: "bogus" | "failed"; reason: string };
+import type { DaneDnsResult, TlsaRecord } from "../../dns.ts";
 
 export type HostTlsPolicy =
   | { policy: "dane"; tls: "dane"; records: TlsaRecord[]; names: string[] }
@@ -29,7 +21,7 @@ export interface HostPolicyInput {
   /** The domain's MTA-STS mode ("enforce" requires validated TLS). */
   sts: "enforce" | "testing" | "none";
   /** null when DANE is not in force (off, or auto with a resolver not proven to validate): no look-up was made. */
-  dane: DaneLookup | null;
+  dane: DaneDnsResult | null;
 }
 
 export function hostTlsPolicy(input: HostPolicyInput): HostTlsPolicy {

@@ -8,7 +8,7 @@
 import { connect as netConnect, isIP, type Socket } from "node:net";
 import { connect as tlsConnect } from "node:tls";
 import type { Hop } from "./hops.ts";
-import { peerChain, verifyDane, type TlsaRecord } from "./dane-match.ts";
+import { peerChain, verifyDane } from "./dane-match.ts";
 import { ReplyReader, dataBody, hasEightBit, parseEhlo, smtpError, type Reply, type SmtpError } from "./smtp-wire.ts";
 
 export type { SmtpError } from "./smtp-wire.ts";
@@ -33,7 +33,7 @@ export interface ClientOptions {
    *  "dane": fail unless STARTTLS succeeds with a certificate that matches `dane` (RFC 7672). */
   tls: "opportunistic" | "require" | "none" | "dane";
   /** The usable TLSA records and the names a DANE-TA certificate may carry (dane.ts). */
-  dane?: { records: TlsaRecord[]; names: string[]; now: number };
+  dane?: { records: import("../../dns.ts").TlsaRecord[]; names: string[]; now: number };
   /** The local address to connect from (the egress source's); absent: the machine's default. */
   localAddress?: string;
 }

@@ -1,9 +1,9 @@
 // MTA-STS (RFC 8461) through mailauth: which MX hosts may be used and whether TLS is required.
 // Static routes ([mta.routes]) are the operator's choice and skip MTA-STS. mailauth is loaded on
 // the first policy lookup (about 20 MB of a server's memory, for a server that may route statically).
-import { toMailauthResolver, type Resolver } from "../../dns.ts";
+import { toMailauthResolver, type DaneDnsResult, type Resolver } from "../../dns.ts";
 import type { Hop } from "./hops.ts";
-import { hostTlsPolicy, type DaneLookup, type HostTlsPolicy } from "./dane.ts";
+import { hostTlsPolicy, type HostTlsPolicy } from "./dane.ts";
 
 const POLICY_CACHE_MS = 3_600_000;
 const MAX_CACHED_POLICIES = 10_000;
@@ -18,7 +18,10 @@ export interface TlsDecision {
 }
 
 /** DANE facts for MX hosts (src/dns/dane-lookup.ts) and whether DANE is in force now (dane-state.ts). */
-export interface DaneSource { active(): boolean; forHost(domain: string, host: string, port: number): Promise<DaneLookup> }
+export interface DaneSource { active(): boolean; forHost(domain: string, host: string, port: number): Promise<DaneDnsResult> }
+
+/** The domain's MTA-STS mode as dane.ts takes it: a decision that requires TLS came from an enforced policy. */
+const stsModeOf = (sts: TlsDecision) => (sts.tls === "require" ? "enforce" : "none");
 
 type PolicyFetcher = (domain: string, known: unknown) => Promise<{ policy?: unknown }>;
 type MtaSts = typeof import("mailauth/lib/mta-sts.js");
@@ -41,30 +44,51 @@ export function createTlsPolicy(deps: { resolver: Resolver; now: () => number; f
     return policy;
   }
 
+  // An enforced policy's hops, matched once per hops array (delivery's cached hops) and policy
+  // (cached an hour), not host by host at every decision: large mailbox providers enforce MTA-STS.
+  const enforced = new WeakMap<Hop[], { policy: object; decision: TlsDecision }>();
   async function stsDecision(domain: string, hops: Hop[]): Promise<TlsDecision> {
     let policy: { mode?: string };
     try { policy = await policyFor(domain); } catch { return { hops, tls: "opportunistic" }; }
     if (policy.mode !== "enforce") return { hops, tls: "opportunistic" };
+    const known = enforced.get(hops);
+    if (known?.policy === policy) return known.decision;
     const allowed = hops.filter((h) => (mtaSts().validateMx(h.host, policy as never) as { valid: boolean }).valid);
-    if (!allowed.length) return { hops: [], tls: "require", error: `no MX of ${domain} matches its MTA-STS policy` };
-    return { hops: allowed, tls: "require" };
+    const decision: TlsDecision = allowed.length ? { hops: allowed, tls: "require" }
+      : { hops: [], tls: "require", error: `no MX of ${domain} matches its MTA-STS policy` };
+    enforced.set(hops, { policy, decision });
+    return decision;
   }
 
-  /** Per MX host: the DANE facts (when in force) and the MTA-STS mode, through the one pure function of dane.ts. */
-  async function perHost(domain: string, hops: Hop[], sts: TlsDecision): Promise<Record<string, HostTlsPolicy>> {
-    const hosts = [...new Set(hops.map((h) => h.host))];
-    const active = deps.dane?.active() ?? false;
-    const facts = await Promise.all(hosts.map((h) => (active ? deps.dane!.forHost(domain, h, hops.find((x) => x.host === h)!.port) : Promise.resolve(null))));
-    const stsMode = sts.tls === "require" ? "enforce" : "none";
-    return Object.fromEntries(hosts.map((h, i) => [h, hostTlsPolicy({ host: h, sts: stsMode, dane: facts[i]! })]));
+  // DANE not in force: every host of a domain has the domain's MTA-STS policy. The hops of a
+  // domain are one array for as long as delivery caches them (attempt.ts hopsFor), so the record
+  // is made once per array, and a decision then does no per-host work at all.
+  const uniform = { require: new WeakMap<Hop[], Record<string, HostTlsPolicy>>(), opportunistic: new WeakMap<Hop[], Record<string, HostTlsPolicy>>() };
+  function withoutDane(hops: Hop[], sts: TlsDecision): Record<string, HostTlsPolicy> {
+    const made = uniform[sts.tls].get(hops);
+    if (made) return made;
+    const policy = Object.freeze(hostTlsPolicy({ host: "", sts: stsModeOf(sts), dane: null }));
+    const all = Object.freeze(Object.fromEntries(hops.map((h) => [h.host, policy])));
+    uniform[sts.tls].set(hops, all);
+    return all;
+  }
+
+  /** Per MX host: the DANE facts and the MTA-STS mode, through the one pure function of dane.ts. */
+  async function withDane(dane: DaneSource, domain: string, hops: Hop[], sts: TlsDecision): Promise<Record<string, HostTlsPolicy>> {
+    const portOf = new Map<string, number>();
+    for (const h of hops) if (!portOf.has(h.host)) portOf.set(h.host, h.port);
+    const hosts = [...portOf.keys()];
+    const facts = await Promise.all(hosts.map((h) => dane.forHost(domain, h, portOf.get(h)!)));
+    return Object.fromEntries(hosts.map((h, i) => [h, hostTlsPolicy({ host: h, sts: stsModeOf(sts), dane: facts[i]! })]));
   }
 
   return {
     async decide(domain: string, hops: Hop[]): Promise<TlsDecision> {
       if (hops.every((h) => h.isStaticRoute)) return { hops, tls: "opportunistic" };
       const sts = await stsDecision(domain, hops);
+      if (!deps.dane?.active()) return { ...sts, perHost: withoutDane(hops, sts) };
       // DANE first (RFC 8461 §2): a host with usable TLSA records is tried even where MTA-STS would not list it.
-      const all = await perHost(domain, hops, sts);
+      const all = await withDane(deps.dane, domain, hops, sts);
       const daneHops = hops.filter((h) => all[h.host]!.policy === "dane" && !sts.hops.includes(h));
       const chosen = [...sts.hops, ...daneHops].sort((a, b) => hops.indexOf(a) - hops.indexOf(b));
       if (!chosen.length) return { ...sts, perHost: all };

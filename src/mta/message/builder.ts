@@ -8,6 +8,8 @@ import { createRecentCache } from "../../core/recent-cache.ts";
 
 /** Messages kept composed (and signed, when every recipient gets the same bytes) for their other recipients. */
 const CACHE_SIZE = 128;
+/** Signed bytes kept at most: 128 large messages (attachments) would hold gigabytes, in each signing worker. */
+const CACHE_BYTES = 16 * 1024 * 1024;
 
 export interface MessageBuilder {
   /** The DKIM-signed MIME bytes of `message` for one recipient. */
@@ -15,7 +17,7 @@ export interface MessageBuilder {
   close(): void;
 }
 
-interface Entry { prepared: Promise<PreparedMessage>; signed: Promise<Uint8Array> | null }
+interface Entry { prepared: Promise<PreparedMessage>; signed: Promise<Uint8Array> | null; bytes: number }
 
 export interface LocalBuilderDeps {
   compose: ComposeDeps;
@@ -28,7 +30,8 @@ export interface LocalBuilderDeps {
 /** Builds on the calling thread. */
 export function createLocalBuilder(deps: LocalBuilderDeps): MessageBuilder {
   const signer = createSigner({ keysFor: deps.keysFor, now: deps.now });
-  const cache = createRecentCache<string, Entry>(CACHE_SIZE);
+  const cache = createRecentCache<string, Entry>(CACHE_SIZE, { maxBytes: CACHE_BYTES, sizeOf: (e) => e.bytes });
+  const drop = (id: string, e: Entry) => { if (cache.get(id) === e) cache.delete(id); };
   const prepare = async (message: StoredMessage, attachments: StoredAttachment[]) => {
     const base = deps.linkBaseFor ? await deps.linkBaseFor(message.domain) : deps.compose.publicUrl;
     return prepareMessage(message, attachments, { ...deps.compose, publicUrl: base });
@@ -37,15 +40,19 @@ export function createLocalBuilder(deps: LocalBuilderDeps): MessageBuilder {
     async build(message, attachments, recipientId) {
       let entry = cache.get(message.id);
       if (!entry) {
-        entry = { prepared: prepare(message, attachments), signed: null };
+        entry = { prepared: prepare(message, attachments), signed: null, bytes: 0 };
         cache.set(message.id, entry);
       }
       const e = entry;
-      const prepared = await e.prepared.catch((err) => { if (cache.get(message.id) === e) cache.delete(message.id); throw err; });
+      const prepared = await e.prepared.catch((err) => { drop(message.id, e); throw err; });
       const sign = async () => signer.sign(await prepared.build(recipientId), message.domain);
       if (prepared.isPerRecipient) return sign();
       // A failed build must not stay cached: the retry gets a fresh attempt.
-      return (e.signed ??= sign().catch((err) => { e.signed = null; throw err; }));
+      return (e.signed ??= sign().then((b) => {
+        // Counted once signed: out and back in, so the cache counts the entry's new size.
+        if (cache.get(message.id) === e) { cache.delete(message.id); e.bytes = b.byteLength; cache.set(message.id, e); }
+        return b;
+      }, (err) => { e.signed = null; throw err; }));
     },
     close() { cache.clear(); },
   };

@@ -103,7 +103,15 @@ function prepareHeaders(headers: Record<string, string>): Record<string, string 
   return out;
 }
 
-/** Adds Message-ID and Date when missing and drops Bcc (RFC 5322 §3.6.3: not shown to recipients). */
+/** LF line ends as CRLF. RFC 5321 §2.3.8: CR and LF only travel together; a raw message often comes with LF alone
+ *  (an email_rfc822 JSON string, an .eml file), and BDAT sends the bytes as they are. */
+const crlf = (s: string) => (s.includes("\n") ? s.replace(/(?<!\r)\n/g, "\r\n") : s);
+
+/**
+ * Adds Message-ID and Date when missing and drops Bcc (RFC 5322 §3.6.3: not shown to recipients);
+ * every line ends with CRLF, the last one too: without it verifiers disagree on the DKIM body hash
+ * of a last line with trailing blanks (mailauth trims them, python3-dkim keeps them).
+ */
 function fixRawHeaders(raw: Buffer, msg: StoredMessage): Buffer {
   const text = raw.toString("latin1");
   const m = HEADER_END.exec(text);
@@ -115,5 +123,6 @@ function fixRawHeaders(raw: Buffer, msg: StoredMessage): Buffer {
   if (!/^message-id:/im.test(head)) extra.push(`Message-ID: ${msg.messageIdHeader}`);
   if (!/^date:/im.test(head)) extra.push(`Date: ${new Date(msg.createdAt).toUTCString().replace("GMT", "+0000")}`);
   extra.push(`X-Postern-Id: ${msg.id}`);
-  return Buffer.from(`${extra.join("\r\n")}\r\n${head.replace(/\r?\n$/, "")}${rest}`, "latin1");
+  const out = `${extra.join("\r\n")}\r\n${crlf(head).replace(/\r\n$/, "")}${crlf(rest)}`;
+  return Buffer.from(out.endsWith("\r\n") ? out : `${out}\r\n`, "latin1");
 }

@@ -25,7 +25,9 @@ export function canWriteLean(c: MessageContent, body: Body, attachmentCount: num
   if (!isShortAscii(c.subject)) return false;
   const addresses = [c.from, ...(c.displayTo ?? c.to), ...(c.displayCc ?? c.cc ?? []), ...(c.replyTo ?? [])];
   if (!addresses.every(addressOk)) return false;
-  return Object.entries(body.headers ?? {}).every(([k, v]) => /^[\x21-\x39\x3b-\x7e]+$/.test(k) && !OWN_HEADERS.test(k) && isShortAscii(v));
+  // Name and value together: the line is written unfolded, and must stay within 998 characters (RFC 5322 §2.1.1).
+  return Object.entries(body.headers ?? {}).every(([k, v]) => /^[\x21-\x39\x3b-\x7e]+$/.test(k) && !OWN_HEADERS.test(k) && isShortAscii(v)
+    && k.length + v.length < MAX_HEADER_CHARS);
 }
 
 function formatAddress(a: Address): string {
@@ -75,6 +77,24 @@ export function quotedPrintable(text: string): string {
   return out.join("\r\n");
 }
 
+/** RFC 5322 §2.1.1: lines of at most 78 characters where they can be (998 at the very most). */
+const FOLD_AT = 78;
+
+/**
+ * An address field, folded between addresses (§3.2.2 folding white space) once its line would pass
+ * 78 characters: a To of many recipients on one line passed the 998 that §2.1.1 allows.
+ */
+function addressField(name: string, list: Address[]): string {
+  const parts = list.map(formatAddress);
+  let out = `${name}: ${parts[0]}`;
+  let line = out.length;
+  for (let i = 1; i < parts.length; i++) {
+    const p = parts[i]!;
+    if (line + 2 + p.length > FOLD_AT) { out += `,\r\n ${p}`; line = 1 + p.length; } else { out += `, ${p}`; line += 2 + p.length; }
+  }
+  return out;
+}
+
 const part = (type: string, text: string) =>
   `Content-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n${quotedPrintable(text)}\r\n`;
 
@@ -83,9 +103,9 @@ export function writeLean(c: MessageContent, body: Body, messageIdHeader: string
   const head: string[] = [`From: ${formatAddress(c.from)}`];
   const to = c.displayTo ?? c.to;
   const cc = c.displayCc ?? c.cc;
-  if (to.length) head.push(`To: ${to.map(formatAddress).join(", ")}`);
-  if (cc?.length) head.push(`Cc: ${cc.map(formatAddress).join(", ")}`);
-  if (c.replyTo?.length) head.push(`Reply-To: ${c.replyTo.map(formatAddress).join(", ")}`);
+  if (to.length) head.push(addressField("To", to));
+  if (cc?.length) head.push(addressField("Cc", cc));
+  if (c.replyTo?.length) head.push(addressField("Reply-To", c.replyTo));
   head.push(`Subject: ${c.subject}`, `Message-ID: ${messageIdHeader}`, `Date: ${new Date(c.date).toUTCString().replace("GMT", "+0000")}`);
   for (const [k, v] of Object.entries({ ...(body.headers ?? {}), ...extraHeaders })) head.push(`${k}: ${v}`);
   head.push("MIME-Version: 1.0");

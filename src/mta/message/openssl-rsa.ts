@@ -15,6 +15,7 @@ const SYMBOLS = {
   EVP_PKEY_free: { args: [P], returns: V },
   EVP_PKEY_get_size: { args: [P], returns: i32 },
   EVP_MD_CTX_new: { args: [], returns: P },
+  EVP_MD_CTX_free: { args: [P], returns: V },
   EVP_MD_CTX_reset: { args: [P], returns: i32 },
   EVP_sha256: { args: [], returns: P },
   EVP_DigestSignInit: { args: [P, P, P, P, P], returns: i32 },
@@ -30,6 +31,18 @@ export interface RsaSigner {
 }
 
 let lib: Lib | null | undefined;
+
+interface Native { pkey: Pointer; ctx: Pointer }
+let held = 0;
+const release = (n: Native) => { lib!.EVP_MD_CTX_free(n.ctx); lib!.EVP_PKEY_free(n.pkey); held--; };
+/**
+ * A signer nobody holds any more gives its key back to OpenSSL: the signer's key cache (sign.ts)
+ * lets keys go and parses them again when more keys are in use than it keeps (every minute per
+ * domain, as the key look-up is refreshed), and each parse is native memory the JS heap never sees.
+ */
+const collected = new FinalizationRegistry<Native>(release);
+/** Parsed keys not yet given back to OpenSSL (tests watch it). */
+export const openSslKeysHeld = () => held;
 
 /** libcrypto's symbols, opened once; null when the library cannot be loaded (then node:crypto signs). */
 export function openSsl(): Lib | null {
@@ -53,13 +66,15 @@ export function openSslRsaSigner(pem: string): RsaSigner | null {
   if (!pkey) return null;
   const size = L.EVP_PKEY_get_size(pkey);
   const ctx = L.EVP_MD_CTX_new();
-  if (!ctx || size <= 0) { L.EVP_PKEY_free(pkey); return null; }
+  if (!ctx || size <= 0) { if (ctx) L.EVP_MD_CTX_free(ctx); L.EVP_PKEY_free(pkey); return null; }
   const sha256 = L.EVP_sha256();
   const sigLen = new BigUint64Array(1);
+  const native: Native = { pkey: pkey as Pointer, ctx: ctx as Pointer };
   let freed = false;
-  return {
+  const signer: RsaSigner = {
     sign(data) {
-      if (freed) throw new Error("RSA key freed");
+      // Through `signer`: a caller that keeps only this function keeps the key from being collected.
+      if (freed || !signer) throw new Error("RSA key freed");
       const sig = new Uint8Array(size);
       sigLen[0] = BigInt(size);
       L.EVP_MD_CTX_reset(ctx as Pointer);
@@ -70,7 +85,11 @@ export function openSslRsaSigner(pem: string): RsaSigner | null {
     free() {
       if (freed) return;
       freed = true;
-      L.EVP_PKEY_free(pkey as Pointer);
+      collected.unregister(signer);
+      release(native);
     },
   };
+  held++;
+  collected.register(signer, native, signer);
+  return signer;
 }

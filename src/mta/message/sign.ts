@@ -45,10 +45,11 @@ export function createSigner(deps: SignerDeps) {
     if (known) return known;
     const id = `${k.algorithm}\0${k.privateKeyPem}`;
     let s = prepared.get(id);
-    if (!s) {
-      if (prepared.size >= KEY_CACHE_SIZE) prepared.delete(prepared.keys().next().value!);
-      prepared.set(id, (s = prepareKey(k, deps.rsa)));
-    }
+    // Least recently used goes first: keysFor hands out new objects every minute or so, and a key
+    // in use must not be parsed again because others were parsed after it.
+    if (s) prepared.delete(id);
+    else if (prepared.size >= KEY_CACHE_SIZE) prepared.delete(prepared.keys().next().value!);
+    prepared.set(id, (s ??= prepareKey(k, deps.rsa)));
     byObject.set(k, s);
     return s;
   };

@@ -34,9 +34,14 @@ export function buildReport(domain: string, day: number, rows: readonly TlsSessi
 
 export type TlsReport = ReturnType<typeof buildReport>;
 
-/** §5.3: `submitter!policy-domain!begin-timestamp!end-timestamp[!unique-id].json.gz`. */
+/**
+ * §5.3: `submitter!policy-domain!begin-timestamp!end-timestamp[!unique-id].json.gz`, where
+ * unique-id = 1*(ALPHA / DIGIT): anything else in `unique` is left out (a dot there would read as
+ * the start of the extension).
+ */
 export function reportFileName(submitter: string, domain: string, day: number, unique: string): string {
-  return `${submitter}!${domain}!${day * 86_400}!${(day + 1) * 86_400 - 1}!${unique}.json.gz`;
+  const id = unique.replace(/[^A-Za-z0-9]/g, "");
+  return `${submitter}!${domain}!${day * 86_400}!${(day + 1) * 86_400 - 1}${id ? `!${id}` : ""}.json.gz`;
 }
 
 export const gzipReport = (report: TlsReport): Buffer => gzipSync(Buffer.from(JSON.stringify(report)));
@@ -56,6 +61,12 @@ export function reportMail(o: { from: string; to: string; domain: string; submit
     `Content-Disposition: attachment; filename="${o.file}"`, "", b64, "", `--${boundary}--`, "",
   ];
   return new TextEncoder().encode(lines.join("\r\n"));
+}
+
+/** The address of a `mailto:` rua (RFC 6068): percent-decoded, without `?` header fields; null for any other URI. */
+export function mailtoAddress(uri: string): string | null {
+  if (!/^mailto:/i.test(uri)) return null;
+  try { return decodeURIComponent(uri.slice(7).split("?")[0]!); } catch { return null; }
 }
 
 /** RFC 8460 §3: `v=TLSRPTv1; rua=mailto:a@b,https://c/` → the URIs, or null when the record is not TLS-RPT. */

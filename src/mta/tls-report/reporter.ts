@@ -5,7 +5,7 @@
 import type { Store } from "../../core/store-port.ts";
 import type { Resolver } from "../../dns.ts";
 import type { Logger } from "../../log.ts";
-import { buildReport, dayOf, gzipReport, parseTlsRpt, reportFileName, reportMail } from "./report.ts";
+import { buildReport, dayOf, gzipReport, mailtoAddress, parseTlsRpt, reportFileName, reportMail } from "./report.ts";
 import type { TlsSessionCounter } from "./sessions.ts";
 
 export interface TlsReporterDeps {
@@ -31,8 +31,13 @@ export function createTlsReporter(deps: TlsReporterDeps) {
     } catch { return []; }
   }
 
-  async function deliver(uri: string, body: { raw: Uint8Array; gz: Buffer }): Promise<void> {
-    if (/^mailto:/i.test(uri)) return deps.submit(body.raw, await deps.from(), decodeURIComponent(uri.slice(7).split("?")[0]!));
+  /** By mail to a mailto: rua (the To header names the address it goes to), else by HTTPS POST. */
+  async function deliver(uri: string, body: { mail: (to: string) => Uint8Array; gz: Buffer }): Promise<void> {
+    if (/^mailto:/i.test(uri)) {
+      const to = mailtoAddress(uri);
+      if (!to) throw new Error(`${uri} is not a usable mailto: address`);
+      return deps.submit(body.mail(to), await deps.from(), to);
+    }
     const res = await fetch(uri, { method: "POST", headers: { "content-type": "application/tlsrpt+gzip" }, body: body.gz, signal: AbortSignal.timeout(30_000) });
     if (!res.ok) throw new Error(`HTTP ${res.status} from ${uri}`);
   }
@@ -51,10 +56,10 @@ export function createTlsReporter(deps: TlsReporterDeps) {
       const report = buildReport(domain, day, rows, { organization: deps.submitter, contact: from, reportId: `${unique}.${domain}@${deps.submitter}` });
       const gz = gzipReport(report);
       const file = reportFileName(deps.submitter, domain, day, unique);
+      const mail = (to: string) => reportMail({ from, to, domain, submitter: deps.submitter, report, file, gz, date: new Date(deps.now()),
+        messageId: `${unique}.${domain}.tlsrpt@${deps.submitter}` });
       for (const uri of uris) {
-        const raw = reportMail({ from, to: uri.slice(7), domain, submitter: deps.submitter, report, file, gz, date: new Date(deps.now()),
-          messageId: `${unique}.${domain}.tlsrpt@${deps.submitter}` });
-        try { await deliver(uri, { raw, gz }); out.push({ domain, to: uri, ok: true }); } catch (e) {
+        try { await deliver(uri, { mail, gz }); out.push({ domain, to: uri, ok: true }); } catch (e) {
           deps.log.warn("TLS-RPT report not sent", { domain, to: uri, error: String(e) });
           out.push({ domain, to: uri, ok: false, error: String(e) });
         }

@@ -142,7 +142,7 @@ describe("DANE with a validating resolver (auto)", () => {
       expect(raw).toMatch(/^TLS-Report-Submitter: mta\.test\r?$/m);
       expect(raw).toMatch(/Content-Type: multipart\/report; report-type="tlsrpt"/);
       const gz = attachmentOf(raw, "application/tlsrpt+gzip");
-      expect(gz.filename).toMatch(/^mta\.test!(ee|bad)\.dane\.test!\d+!\d+!.+\.json\.gz$/);
+      expect(gz.filename).toMatch(/^mta\.test!(ee|bad)\.dane\.test!\d+!\d+![A-Za-z0-9]+\.json\.gz$/); // RFC 8460 §5.3 unique-id
       return JSON.parse(gunzipSync(gz.content).toString()) as { policies: { policy: Record<string, unknown>; summary: Record<string, number>; "failure-details": unknown[] }[] };
     }));
     const ee = reports.flatMap((r) => r.policies).find((p) => p.policy["policy-domain"] === "ee.dane.test")!;

@@ -2,7 +2,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { verifyDane, type TlsaRecord } from "../../../src/mta/delivery/dane-match.ts";
+import { verifyDane } from "../../../src/mta/delivery/dane-match.ts";
+import type { TlsaRecord } from "../../../src/dns.ts";
 import { issued, selfSigned, sha256, sha512, testCa } from "../../helpers/dane-certs.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "postern-dane-certs-"));

@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { hostTlsPolicy, usableTlsa, type DaneLookup } from "../../../src/mta/delivery/dane.ts";
+import { hostTlsPolicy, usableTlsa } from "../../../src/mta/delivery/dane.ts";
+import type { DaneDnsResult } from "../../../src/dns.ts";
 
 const r = (usage: number, selector: number, matchingType: number) => ({ usage, selector, matchingType, data: Buffer.alloc(32, 1) });
-const secure = (records = [r(3, 1, 1)]): DaneLookup => ({ status: "secure", records, baseDomain: "mx.example.test" });
+const secure = (records = [r(3, 1, 1)]): DaneDnsResult => ({ status: "secure", records, baseDomain: "mx.example.test" });
 
 describe("the TLS policy of one MX host (RFC 7672 §2.2)", () => {
   test("a secure host with usable TLSA records: DANE, over MTA-STS too", () => {
@@ -18,7 +19,7 @@ describe("the TLS policy of one MX host (RFC 7672 §2.2)", () => {
     }
   });
   test("an insecure host: MTA-STS when it enforces, else opportunistic", () => {
-    const insecure: DaneLookup = { status: "insecure", reason: "unsigned" };
+    const insecure: DaneDnsResult = { status: "insecure", reason: "unsigned" };
     expect(hostTlsPolicy({ host: "mx", sts: "enforce", dane: insecure })).toEqual({ policy: "mta-sts", tls: "require" });
     expect(hostTlsPolicy({ host: "mx", sts: "testing", dane: insecure })).toEqual({ policy: "opportunistic", tls: "opportunistic" });
   });

@@ -11,6 +11,17 @@ describe("MTA-STS (RFC 8461)", () => {
     expect(decision).toMatchObject({ hops: [hops[0]!], tls: "require" });
     expect(decision.perHost?.["mx1.example.net"]).toEqual({ policy: "mta-sts", tls: "require" });
   });
+  test("enforce: the same hops are matched once per policy; a policy fetched again (after its hour) is matched again", async () => {
+    let clock = 0;
+    let mx = ["*.example.net"];
+    const policy = createTlsPolicy({ resolver: createMockResolver({}), now: () => clock, fetchPolicy: async () => ({ policy: { mode: "enforce", mx, maxAge: 86400 } }) });
+    const first = await policy.decide("example.com", hops);
+    expect(first.hops).toEqual([hops[0]!]);
+    expect((await policy.decide("example.com", hops)).hops).toBe(first.hops);
+    mx = ["*.other.net"];
+    clock = 3_600_001;
+    expect((await policy.decide("example.com", hops)).hops).toEqual([hops[1]!]);
+  });
   test("enforce with no matching MX delivers nothing (and the queue retries)", async () => {
     const decision = await policyOf({ mode: "enforce", mx: ["mail.elsewhere.org"], maxAge: 86400 }).decide("example.com", hops);
     expect(decision.hops).toEqual([]);
@@ -49,5 +60,19 @@ describe("DANE next to MTA-STS (RFC 8461 §2: DANE first)", () => {
     const d = await withDane(false, { mode: "enforce", mx: ["*.example.net"], maxAge: 86400 }).decide("example.com", hops);
     expect(d.hops).toEqual([hops[0]!]);
     expect(d.perHost?.["backup.other.net"]).toEqual({ policy: "mta-sts", tls: "require" });
+  });
+  test("DANE not in force: no host is looked up, and the same hops get the per-host record made the first time", async () => {
+    let asked = 0;
+    let active = false;
+    const policy = createTlsPolicy({ resolver: createMockResolver({}), now: () => 0, fetchPolicy: async () => ({ policy: { mode: "testing", mx: ["x"] } }),
+      dane: { active: () => active, forHost: async () => { asked++; return { status: "insecure", reason: "unsigned" } as const; } } });
+    const first = await policy.decide("example.com", hops);
+    expect(first).toEqual({ hops, tls: "opportunistic", perHost: { "mx1.example.net": { policy: "opportunistic", tls: "opportunistic" },
+      "backup.other.net": { policy: "opportunistic", tls: "opportunistic" } } });
+    expect((await policy.decide("example.com", hops)).perHost).toBe(first.perHost!);
+    expect(asked).toBe(0);
+    active = true; // the probe passed: each host is looked up again from now on
+    expect((await policy.decide("example.com", hops)).perHost).toEqual(first.perHost!);
+    expect(asked).toBe(2);
   });
 });

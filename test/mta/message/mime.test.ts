@@ -36,6 +36,18 @@ describe("lean MIME writer", () => {
     });
   }
 
+  test("a To and Cc of many recipients are folded between addresses: no line passes 78 characters, and every address reads back", async () => {
+    const many = Array.from({ length: 60 }, (_, i) => ({ email: `recipient-${i}@dest.test`, ...(i % 3 ? {} : { name: `Person ${i}` }) }));
+    const c = { ...base, to: many, cc: many.slice(0, 20), text: "t" };
+    expect(canWriteLean(c, c, 0)).toBe(true);
+    const raw = writeLean(c, c, "<m1@example.com>", {});
+    const head = raw.toString("latin1").split("\r\n\r\n")[0]!;
+    for (const line of head.split("\r\n")) expect(line.length).toBeLessThanOrEqual(78);
+    const parsed = await parse(raw);
+    expect(parsed.to?.map((a) => `${a.name}|${a.address}`)).toEqual(many.map((a) => `${a.name ?? ""}|${a.email}`));
+    expect(parsed.cc?.map((a) => a.address)).toEqual(many.slice(0, 20).map((a) => a.email));
+  });
+
   test("quoted-printable lines stay within 76 characters, end in no blank and decode to the text", () => {
     const decode = (qp: string) => Buffer.from(qp.replace(/=\r\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))), "latin1").toString("utf8");
     for (const text of ["é".repeat(100), `${"a".repeat(74)}=b`, `${"a".repeat(200)} `, "x\t".repeat(80), "a=b\r\nline two "]) {
@@ -57,5 +69,7 @@ describe("lean MIME writer", () => {
     expect(canWriteLean({ ...base, ...body }, { ...body, headers: { Sender: "x@example.com" } }, 0)).toBe(false);
     expect(canWriteLean({ ...base, ...body }, { ...body, headers: { "X-Tag": "ünïcode" } }, 0)).toBe(false);
     expect(canWriteLean({ ...base, ...body }, { ...body, headers: { "X-Mailgun-Variables": "{\"a\": 1}" } }, 0)).toBe(true);
+    // Written unfolded: a long name with a long value would pass 998 characters on one line; nodemailer folds it.
+    expect(canWriteLean({ ...base, ...body }, { ...body, headers: { [`X-${"n".repeat(300)}`]: "v".repeat(800) } }, 0)).toBe(false);
   });
 });

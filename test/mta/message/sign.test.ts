@@ -3,6 +3,7 @@ import { dkimVerify } from "mailauth/lib/dkim/verify.js";
 import { generateDkimKeys, dkimRecordValue } from "../../../src/core/dkim-keys.ts";
 import { createSigner, prepareKey } from "../../../src/mta/message/sign.ts";
 import { openSsl } from "../../../src/mta/message/openssl-rsa.ts";
+import { writeLean } from "../../../src/mta/message/mime.ts";
 import type { DkimKey } from "../../../src/core/model.ts";
 import { dkimpyVerify } from "../../helpers/dkimpy.ts";
 
@@ -72,6 +73,23 @@ describe("DKIM signer", () => {
       expect(await dkimpyVerify(signed, records)).toEqual([true, true]);
       expect((await mailauthVerdicts(signed)).map((v) => v[1])).toEqual(["pass", "pass"]);
     }
+  });
+
+  test("8-bit UTF-8 in a folded header and in the body (a NBSP, byte 0xa0, next to blanks) verifies", async () => {
+    const raw = Buffer.from("From: a@example.com\r\nSubject: voilà  é \r\n\tsuite\u00a0\r\nTo: b@x.test\r\n\r\nHéllo wörld \u00a0\r\n日本語  \t\r\n\r\n", "utf8");
+    const signed = await signer().sign(raw, DOMAIN);
+    expect(await dkimpyVerify(signed, records)).toEqual([true, true]);
+    expect((await mailauthVerdicts(signed)).map((v) => v[1])).toEqual(["pass", "pass"]);
+  });
+
+  test("a lean message whose To is folded over many lines verifies", async () => {
+    const to = Array.from({ length: 40 }, (_, i) => ({ email: `r${i}@dest.test`, name: `Reader ${i}` }));
+    const raw = writeLean({ from: { email: "a@example.com" }, to, subject: "many", text: "hi", attachments: [], date: 1_700_000_000_000,
+      tracking: { opens: false, clicks: false, clickText: false, unsubscribe: false, honeypot: false } }, { text: "hi" }, "<m@example.com>", {});
+    expect(raw.toString("latin1")).toContain(",\r\n ");
+    const signed = await signer().sign(raw, DOMAIN);
+    expect(await dkimpyVerify(signed, records)).toEqual([true, true]);
+    expect((await mailauthVerdicts(signed)).map((v) => v[1])).toEqual(["pass", "pass"]);
   });
 
   test("no keys: the message goes unsigned", async () => {

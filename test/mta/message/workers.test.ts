@@ -24,6 +24,32 @@ describe("signing workers", () => {
     builder.close();
   });
 
+  test("a worker that dies in the middle of a job fails that job at once (not at the timeout), and the next job gets a new worker", async () => {
+    // A message that kills its worker (exit, an uncaught throw, a rejected handler), beside one it builds.
+    const dir = mkdtempSync(join(tmpdir(), "postern-dying-worker-"));
+    const deaths = { exit: "process.exit(3)", throw: "throw new Error('boom')", reject: "return Promise.reject(new Error('boom'))" };
+    try {
+      for (const [how, death] of Object.entries(deaths)) {
+        const workerPath = join(dir, `${how}.ts`);
+        writeFileSync(workerPath, `self.onmessage = (ev) => { const m = ev.data; if (m.type !== "build") return;
+  if (m.message.id === "poison") { ${death}; }
+  self.postMessage({ jobId: m.jobId, bytes: new TextEncoder().encode("built in a worker") }); };\n`);
+        const builder = createWorkerBuilder({ workers: 1, keysFor: async () => [], now: () => 0, log: createLogger({ level: "silent" }), fallback,
+          init: { publicUrl: "http://x", secret: "s", hostname: "h", bounceDomain: "" }, workerPath });
+        try {
+          const started = performance.now();
+          await expect(builder.build({ ...message, id: "poison" }, [], "r")).rejects.toThrow(/signing worker failed/);
+          expect(performance.now() - started).toBeLessThan(5_000);
+          expect(new TextDecoder().decode(await builder.build({ ...message, id: "fine" }, [], "r"))).toBe("built in a worker");
+        } finally {
+          builder.close();
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("while the main thread has time, jobs beyond OVERFLOW_AT queued at a slow worker are built here instead of waiting", async () => {
     // A worker that takes its jobs and never answers: a signing thread starved of CPU.
     const dir = mkdtempSync(join(tmpdir(), "postern-slow-worker-"));

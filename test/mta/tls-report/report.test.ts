@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { gunzipSync } from "node:zlib";
-import { buildReport, dayOf, gzipReport, parseTlsRpt, reportFileName, reportMail } from "../../../src/mta/tls-report/report.ts";
+import { buildReport, dayOf, gzipReport, mailtoAddress, parseTlsRpt, reportFileName, reportMail } from "../../../src/mta/tls-report/report.ts";
 import { resultTypeOf } from "../../../src/mta/tls-report/sessions.ts";
 
 const DAY = dayOf(Date.UTC(2026, 10, 27, 13));
@@ -29,6 +29,9 @@ describe("the RFC 8460 §4 report", () => {
   });
   test("the file name of §5.3 and the gzip'd body", () => {
     expect(reportFileName("mta.example", "a.test", DAY, "u1")).toBe(`mta.example!a.test!${DAY * 86400}!${DAY * 86400 + 86399}!u1.json.gz`);
+    // unique-id = 1*(ALPHA / DIGIT): the reporter's "<day>.<seconds>" must not put a second dot before the extension.
+    expect(reportFileName("mta.example", "a.test", DAY, `${DAY}.1795000000`)).toBe(`mta.example!a.test!${DAY * 86400}!${DAY * 86400 + 86399}!${DAY}1795000000.json.gz`);
+    expect(reportFileName("mta.example", "a.test", DAY, "")).toBe(`mta.example!a.test!${DAY * 86400}!${DAY * 86400 + 86399}.json.gz`);
     const report = buildReport("b.test", DAY, rows, who);
     expect(JSON.parse(gunzipSync(gzipReport(report)).toString())).toEqual(report);
   });
@@ -48,6 +51,13 @@ test("the _smtp._tls record: mailto and https addresses; anything else is not TL
   expect(parseTlsRpt("v=TLSRPTv1;rua=mailto:r@a.test")).toEqual(["mailto:r@a.test"]);
   expect(parseTlsRpt("v=spf1 -all")).toBeNull();
   expect(parseTlsRpt("v=TLSRPTv1; rua=ftp://x")).toEqual([]);
+});
+
+test("a mailto: rua's address: percent-decoded, without ?fields (the To header and the envelope both use it)", () => {
+  expect(mailtoAddress("mailto:tls%2Breports@a.test?subject=report")).toBe("tls+reports@a.test");
+  expect(mailtoAddress("MAILTO:r@a.test")).toBe("r@a.test");
+  expect(mailtoAddress("https://rpt.a.test/in")).toBeNull();
+  expect(mailtoAddress("mailto:%E0%A4%A@a.test")).toBeNull();
 });
 
 test("result-types from the client's errors (RFC 8460 §4.3)", () => {
