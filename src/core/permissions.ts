@@ -22,6 +22,11 @@ export interface Permission {
   primary?: boolean;
 }
 
+/** Reading tenants (subusers, subaccounts, the console's Tenants page): the primary's account principals only. */
+export const TENANTS_READ: Permission = { right: "account.read", keys: "account", primary: true };
+/** Making, renaming, suspending tenants and setting their limits: the primary's account principals only. */
+export const TENANTS_MANAGE: Permission = { right: "account.manage", keys: "account", primary: true };
+
 export type Refusal =
   | { reason: "kind"; need: KeyKind }
   | { reason: "right"; right: Right }

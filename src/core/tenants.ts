@@ -80,6 +80,19 @@ export function createTenantService(deps: TenantDeps) {
     get: (id: number) => store.getTenant({ id }),
     list: () => store.listTenants(),
 
+    /** Every tenant but the primary: the vendors' subusers and subaccounts, by id. */
+    subaccounts: async (): Promise<Tenant[]> => (await store.listTenants()).filter((t) => t.id !== PRIMARY_TENANT),
+
+    /**
+     * A subaccount (a tenant other than the primary) by its id as a path spells it (decimal), or
+     * also by name when `byName` (SendGrid's subusers are named); null when there is none, so each
+     * surface answers its own 404. Ids only by default: a name would give one resource two addresses.
+     */
+    async subaccount(ref: string, byName = false): Promise<Tenant | null> {
+      const t = /^\d{1,9}$/.test(ref) ? await store.getTenant({ id: Number(ref) }) : byName ? await store.getTenant({ name: ref }) : null;
+      return t && t.id !== PRIMARY_TENANT ? t : null;
+    },
+
     async add(name: string): Promise<Tenant> {
       const n = checkName(name);
       if (await store.getTenant({ name: n })) throw conflict(`tenant ${n} already exists`);
