@@ -18,3 +18,19 @@ describe("GET /account", () => {
     expect((await env.account.get({ uri: "account" })).results.usage).toBeUndefined();
   });
 });
+
+describe("GET /account usage and tenants", () => {
+  test("a subaccount's key counts its own mail only; the primary without X-MSYS-SUBACCOUNT every tenant's, with 0 its own", async () => {
+    const used = async (sp: typeof env.account, headers: Record<string, string> = {}) =>
+      (await sp.get({ uri: "account", qs: { include: "usage" }, headers })).results.usage.day.used as number;
+    const before = await used(env.account);
+    const made = await env.account.subaccounts.create({ name: "acme", key_label: "acme", key_grants: ["transmissions/modify", "account/manage"] });
+    await env.t.app.domains.add("acme.test", { tenant: made.results.subaccount_id });
+    await env.t.app.domains.verify("acme.test", true);
+    const acme = env.client(made.results.key);
+    await acme.transmissions.send({ recipients: [{ address: "a1@dest.test" }], content: { from: "a@acme.test", subject: "s", text: "t" } });
+    expect(await used(acme)).toBe(1);
+    expect(await used(env.account)).toBe(before + 1);
+    expect(await used(env.account, { "X-MSYS-SUBACCOUNT": "0" })).toBe(before);
+  });
+});
