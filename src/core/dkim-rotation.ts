@@ -166,10 +166,10 @@ export function createDkimRotation(deps: DkimRotationDeps) {
       await deps.audit?.record("domain.dkim_add", `${d.name}/${key.selector}`);
       return dkimKeyView(key, d.name);
     },
-    /** Every domain's keys (the vendor listings that span domains), domain by domain. */
-    async listAll(): Promise<(DkimKeyView & { domain: string })[]> {
+    /** The keys of `tenant`'s domains (core/permissions.ts readTenant; undefined: every domain's), for the vendor listings that span domains. */
+    async listAll(tenant?: number): Promise<(DkimKeyView & { domain: string })[]> {
       const out: (DkimKeyView & { domain: string })[] = [];
-      for (const d of await control.listDomains()) out.push(...(await control.getDkimKeys(d.id)).map((k) => ({ ...dkimKeyView(k, d.name), domain: d.name })));
+      for (const d of await control.listDomains(tenant)) out.push(...(await control.getDkimKeys(d.id)).map((k) => ({ ...dkimKeyView(k, d.name), domain: d.name })));
       return out;
     },
     /** Signs with this key from now on (no DNS wait); the one it replaces retires. */
