@@ -22,10 +22,10 @@ export interface Permission {
   primary?: boolean;
 }
 
-/** Reading tenants (subusers, subaccounts, the console's Tenants page): the primary's account principals only. */
-export const TENANTS_READ: Permission = { right: "account.read", keys: "account", primary: true };
+/** Reading tenants (subusers, subaccounts, the console's Tenants page) or every tenant's domains' health: the primary's account principals only. */
+export const PRIMARY_READ: Permission = { right: "account.read", keys: "account", primary: true };
 /** Making, renaming, suspending tenants and setting their limits: the primary's account principals only. */
-export const TENANTS_MANAGE: Permission = { right: "account.manage", keys: "account", primary: true };
+export const PRIMARY_MANAGE: Permission = { right: "account.manage", keys: "account", primary: true };
 
 export type Refusal =
   | { reason: "kind"; need: KeyKind }
@@ -38,6 +38,11 @@ export type Refusal =
   /** The principal's own tenant is terminated: its keys and its users are done (no sign-in). */
   | { reason: "terminated"; tenant: number };
 
+/** The primary acting for itself: its keys without a tenant header (or naming 0), console users of every tenant not switched to another. */
+function primaryForItself(p: Pick<Principal, "tenant" | "onBehalf" | "membership">): boolean {
+  return (p.tenant ?? PRIMARY_TENANT) === PRIMARY_TENANT && !p.onBehalf && p.membership !== PRIMARY_TENANT;
+}
+
 /** Rights that change something or send; a read-only (suspended) tenant holds none of them. */
 const isWrite = (r: Right) => r === "mail.send" || r.endsWith(".manage");
 
@@ -49,9 +54,8 @@ export function rightsOf(principal: Pick<Principal, "grants">, vocabulary: Grant
 /** Null when `principal` may call a route declaring `permission` with these path parameters. */
 export function decide(principal: Principal, permission: Permission, params: Record<string, string | undefined>, vocabulary: GrantVocabulary): Refusal | null {
   if (permission.keys && principal.kind !== permission.keys) return { reason: "kind", need: permission.keys };
-  if (permission.primary && (principal.tenant ?? PRIMARY_TENANT) !== PRIMARY_TENANT) return { reason: "tenant", tenant: String(principal.tenant) };
-  // Among console users, only a membership of every tenant manages tenants (one of tenant 0 is the primary's alone).
-  if (permission.primary && principal.userId && principal.membership !== null) return { reason: "tenant", tenant: String(principal.membership) };
+  // Among console users, only a membership of every tenant (one of tenant 0 is the primary's alone).
+  if (permission.primary && !primaryForItself(principal)) return { reason: "tenant", tenant: String(principal.tenant ?? PRIMARY_TENANT) };
   if (permission.right !== "any" && !rightsOf(principal, vocabulary).has(permission.right)) return { reason: "right", right: permission.right };
   if (permission.right !== "any" && principal.readOnly && isWrite(permission.right)) return { reason: "suspended", tenant: principal.tenant ?? 0 };
   if (permission.domain) {
@@ -122,7 +126,14 @@ export const readTenant = (p: Pick<Principal, "tenant" | "readAll">): number | u
  * user, or the primary acting on a tenant's behalf), so no tenant reads another's acts.
  */
 export const auditTenant = (p: Pick<Principal, "tenant" | "onBehalf" | "membership">): number | undefined =>
-  (p.tenant ?? PRIMARY_TENANT) === PRIMARY_TENANT && !p.onBehalf && p.membership !== PRIMARY_TENANT ? undefined : p.tenant ?? PRIMARY_TENANT;
+  primaryForItself(p) ? undefined : p.tenant ?? PRIMARY_TENANT;
+
+/**
+ * The operator's view: the primary's account principal acting for itself (its account keys without
+ * a tenant header, console users of every tenant), which may look at every tenant's domains at once
+ * (the doctor's run over every domain). Anyone else names one of its own domains.
+ */
+export const seesEveryTenant = (p: Pick<Principal, "kind" | "tenant" | "onBehalf" | "membership">) => p.kind === "account" && primaryForItself(p);
 
 /** True when `p` may see data of the domain named `name` (not another tenant's). */
 export const seesDomain = (p: Pick<Principal, "foreignDomains">, name: string) => !p.foreignDomains?.has(name);

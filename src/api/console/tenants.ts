@@ -6,7 +6,7 @@ import { Elysia } from "elysia";
 import type { Tenant } from "../../core/tenants.ts";
 import { principalOf } from "../context.ts";
 import { permissions } from "../permission.ts";
-import { TENANTS_MANAGE as MANAGE, TENANTS_READ as READ } from "../../core/permissions.ts";
+import { PRIMARY_MANAGE as MANAGE, PRIMARY_READ as READ } from "../../core/permissions.ts";
 import type { ConsoleDeps } from "./deps.ts";
 import { requiredField } from "./policy.ts";
 import { sessionToken } from "./session.ts";

@@ -8,7 +8,7 @@ import type { SurfaceDeps } from "../deps.ts";
 import { json } from "../errors.ts";
 import { readForm, routeGroup } from "./form.ts";
 import { invalid, notFound } from "../../core/errors.ts";
-import { TENANTS_MANAGE as manage, TENANTS_READ as read } from "../../core/permissions.ts";
+import { PRIMARY_MANAGE as manage, PRIMARY_READ as read } from "../../core/permissions.ts";
 import { PRIMARY_TENANT } from "../../core/tenants.ts";
 import { subaccountOf } from "./subaccounts.ts";
 

@@ -9,7 +9,7 @@ import type { SurfaceDeps } from "../deps.ts";
 import { json } from "../errors.ts";
 import { permissions } from "../permission.ts";
 import { AppError } from "../../core/errors.ts";
-import { TENANTS_MANAGE as MANAGE, TENANTS_READ as READ } from "../../core/permissions.ts";
+import { PRIMARY_MANAGE as MANAGE, PRIMARY_READ as READ } from "../../core/permissions.ts";
 import { isObject } from "../wire.ts";
 
 type Deps = Pick<SurfaceDeps, "tenants">;

@@ -11,7 +11,7 @@ import { acceptsGrant } from "./policy.ts";
 import { permissions } from "../permission.ts";
 import { isObject } from "../wire.ts";
 import { AppError } from "../../core/errors.ts";
-import { TENANTS_MANAGE as manage, TENANTS_READ as read } from "../../core/permissions.ts";
+import { PRIMARY_MANAGE as manage, PRIMARY_READ as read } from "../../core/permissions.ts";
 
 type Deps = Pick<SurfaceDeps, "tenants" | "access">;
 
