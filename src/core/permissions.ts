@@ -22,10 +22,12 @@ export interface Permission {
   primary?: boolean;
 }
 
-/** Reading tenants (subusers, subaccounts, the console's Tenants page) or every tenant's domains' health: the primary's account principals only. */
-export const PRIMARY_READ: Permission = { right: "account.read", keys: "account", primary: true };
-/** Making, renaming, suspending tenants and setting their limits: the primary's account principals only. */
-export const PRIMARY_MANAGE: Permission = { right: "account.manage", keys: "account", primary: true };
+/** A route of the installation's, not a tenant's: the primary's account principals acting for themselves, holding `right`. */
+export const primaryOnly = (right: Right): Permission => ({ right, keys: "account", primary: true });
+/** Reading tenants (subusers, subaccounts, the console's Tenants page) or every tenant's domains' health. */
+export const PRIMARY_READ = primaryOnly("account.read");
+/** Making, renaming, suspending tenants and setting their limits. */
+export const PRIMARY_MANAGE = primaryOnly("account.manage");
 
 export type Refusal =
   | { reason: "kind"; need: KeyKind }
