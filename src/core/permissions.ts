@@ -131,6 +131,19 @@ export const auditTenant = (p: Pick<Principal, "tenant" | "onBehalf" | "membersh
   primaryForItself(p) ? undefined : p.tenant ?? PRIMARY_TENANT;
 
 /**
+ * The console users a principal sees and manages, by the audit log's rule: every user for the
+ * primary acting for itself (undefined); else only the users of the tenant it acts for, and a user
+ * it invites is of that tenant. So no tenant's owner lists, changes or removes another's users, or
+ * makes a user of every tenant.
+ */
+export const teamTenant = auditTenant;
+/** True when `p` may see and manage the console user `u` (membership null: every tenant). */
+export const managesUserOf = (p: Pick<Principal, "tenant" | "onBehalf" | "membership">, u: { tenant: number | null }) => {
+  const t = teamTenant(p);
+  return t === undefined || u.tenant === t;
+};
+
+/**
  * The operator's view: the primary's account principal acting for itself (its account keys without
  * a tenant header, console users of every tenant), which may look at every tenant's domains at once
  * (the doctor's run over every domain). Anyone else names one of its own domains.
