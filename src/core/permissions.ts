@@ -63,7 +63,12 @@ export function decide(principal: Principal, permission: Permission, params: Rec
   if (permission.domain) {
     const name = (params[permission.domain] ?? "").trim().toLowerCase();
     if (principal.kind === "domain" && principal.domain?.name !== name) return { reason: "domain", domain: name };
-    if (principal.foreignDomains?.has(name)) return { reason: "domain", domain: name };
+    if (principal.foreignDomains?.has(name)) {
+      if (!principal.readAll) return { reason: "domain", domain: name };
+      // A principal reading every tenant writes only for the tenant it acts for: a suspension holds,
+      // and the change is in the owning tenant's audit log once the principal acts for it.
+      if (permission.right !== "any" && isWrite(permission.right)) return { reason: "tenant", tenant: name };
+    }
   }
   return null;
 }
@@ -88,7 +93,8 @@ export function actFor(p: Principal, own: Tenant, named: Tenant | null | "absent
     ...(acting.id !== own.id ? { onBehalf: true } : {}),
     // A primary account principal that named no tenant: an account-wide SparkPost webhook it makes covers every tenant.
     ...(named === "absent" && own.id === PRIMARY_TENANT && p.kind === "account" ? { noTenantNamed: true } : {}),
-    foreignDomains: readAll ? undefined : foreignOf(await domains(), acting.id),
+    // Kept for a reader of every tenant too: it reads them (seesDomain), but writes only for its own (decide).
+    foreignDomains: foreignOf(await domains(), acting.id),
   }))();
 }
 
@@ -150,8 +156,8 @@ export const managesUserOf = (p: Pick<Principal, "tenant" | "onBehalf" | "member
  */
 export const seesEveryTenant = (p: Pick<Principal, "kind" | "tenant" | "onBehalf" | "membership">) => p.kind === "account" && primaryForItself(p);
 
-/** True when `p` may see data of the domain named `name` (not another tenant's). */
-export const seesDomain = (p: Pick<Principal, "foreignDomains">, name: string) => !p.foreignDomains?.has(name);
+/** True when `p` may see data of the domain named `name` (not another tenant's, unless it reads every tenant). */
+export const seesDomain = (p: Pick<Principal, "foreignDomains" | "readAll">, name: string) => p.readAll === true || !p.foreignDomains?.has(name);
 
 /** True when `p` may see a row of `tenant` (absent: the primary's). */
 export const seesTenant = (p: Pick<Principal, "tenant" | "readAll">, tenant: number | undefined) =>
