@@ -35,6 +35,12 @@ export interface TenantPatch { name?: string; status?: TenantStatus; monthlyLimi
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 
+/**
+ * The tenant of a domain, which a change to the domain's data is recorded under whoever acts (an API
+ * key acts only for it anyway; the CLI for none), so the tenant's audit log shows every change to it.
+ */
+export const domainTenant = (d: { tenantId?: number | null }): number => d.tenantId ?? PRIMARY_TENANT;
+
 /** True when a tenant in this status may change things and send (suspended and terminated: read-only). */
 export const mayWrite = (t: Pick<Tenant, "status">) => t.status === "active";
 
