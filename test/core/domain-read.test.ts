@@ -87,12 +87,15 @@ function countingLists(engine: Store) {
   return { store: { ...engine, control }, count };
 }
 
-test("tenants by id and the domain list are cached too: a suspension or a domain move elsewhere is seen by the next turn", async () => {
+/** The cached store counting its tenant and list reads, and a second store on the same files (another process). */
+async function cachedBesideAnother() {
   const dir = mkdtempSync(join(tmpdir(), "postern-domain-read-"));
-  const engine = openSqliteStore(dir, ["us"]);
-  const other = openSqliteStore(dir, ["us"]);
-  const { store: counted, count } = countingLists(engine);
-  const store = withDomainCache(counted);
+  const { store: counted, count } = countingLists(openSqliteStore(dir, ["us"]));
+  return { store: withDomainCache(counted), other: openSqliteStore(dir, ["us"]), count };
+}
+
+test("tenants by id and the domain list are cached too: a suspension or a domain move elsewhere is seen by the next turn", async () => {
+  const { store, other, count } = await cachedBesideAnother();
   const acme = await store.control.insertTenant({ name: "acme", status: "active", createdAt: NOW });
   await store.control.insertDomain({ ...settings, name: "a.test", zone: "us", wildcard: false, dkimSelector: "s1", keys: [], tenantId: acme.id }, NOW);
   await store.control.insertDomain({ ...settings, name: "p.test", zone: "us", wildcard: false, dkimSelector: "s1", keys: [] }, NOW);
@@ -144,11 +147,7 @@ test("coalesced: a burst shares one run; a caller arriving during a run waits fo
 });
 
 test("a tenant named by a header (by name) is cached like one by id; a rename here or elsewhere is seen", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "postern-domain-read-"));
-  const engine = openSqliteStore(dir, ["us"]);
-  const other = openSqliteStore(dir, ["us"]);
-  const { store: counted, count } = countingLists(engine);
-  const store = withDomainCache(counted);
+  const { store, other, count } = await cachedBesideAnother();
   const acme = await store.control.insertTenant({ name: "acme", status: "active", createdAt: NOW });
   expect((await store.control.getTenant({ name: "acme" }))?.id).toBe(acme.id);
   const reads = count.tenants;
