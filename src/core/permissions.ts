@@ -163,6 +163,10 @@ export const seesDomain = (p: Pick<Principal, "foreignDomains" | "readAll">, nam
 export const seesTenant = (p: Pick<Principal, "tenant" | "readAll">, tenant: number | undefined) =>
   p.readAll === true || (p.tenant ?? PRIMARY_TENANT) === (tenant ?? PRIMARY_TENANT);
 
+/** True when `p` may change a row of `tenant`: its acting tenant's only, even when it reads every tenant (readAll). */
+export const changesTenant = (p: Pick<Principal, "tenant">, tenant: number | undefined) =>
+  (p.tenant ?? PRIMARY_TENANT) === (tenant ?? PRIMARY_TENANT);
+
 /**
  * True when `p` may send for `domain`: acting for a tenant, only that tenant's domains (a principal of
  * every tenant, `readAll`, for all); acting for none (the CLI, a domain's SMTP credential), any.
