@@ -2,7 +2,7 @@
 // operator may do anything here, including resetting a lost owner password.
 import type { Command } from "commander";
 import { action } from "../context.ts";
-import { table, UsageError } from "../output.ts";
+import { table } from "../output.ts";
 import { newSecret } from "../../src/core/ids.ts";
 
 /** The password piped on stdin (one line; the trailing newline is not part of it). */
@@ -11,22 +11,20 @@ async function stdinPassword(): Promise<string> {
   return text.replace(/\r?\n$/, "");
 }
 
-function tenantOf(value: string | undefined): number | null {
-  if (value === undefined) return null;
-  if (!/^\d{1,9}$/.test(value)) throw new UsageError("--tenant takes a tenant id (a number)");
-  return Number(value);
-}
 
 export function registerUser(program: Command) {
   const user = program.command("user").description("console users: email and password, TOTP, OpenID Connect, roles (docs/team.md)");
 
   user.command("add <email>").description("add a console user; prints a generated password once unless --password-stdin")
     .requiredOption("--role <role>", "owner, admin, developer or analyst")
-    .option("--tenant <id>", "the one tenant the membership is for (default: every tenant)")
+    .option("--tenant <tenant>", "the one tenant (id or name) the membership is for (default: every tenant)")
     .option("--password-stdin", "read the password (12 to 256 characters) from standard input")
     .action(action(async (ctx, email: string, o: { role: string; tenant?: string; passwordStdin?: boolean }) => {
       const password = o.passwordStdin ? await stdinPassword() : newSecret(15);
-      const u = await (await ctx.app()).team.users.add(null, { email, role: o.role, tenant: tenantOf(o.tenant), password });
+      const app = await ctx.app();
+      // A tenant that exists: a membership of an id no tenant has yet would bind the user to the next tenant made.
+      const tenant = o.tenant === undefined ? null : (await app.tenants.require(o.tenant)).id;
+      const u = await app.team.users.add(null, { email, role: o.role, tenant, password });
       ctx.out.print({ id: u.id, email: u.email, role: u.role, tenant: u.tenant, ...(o.passwordStdin ? {} : { password }) },
         () => `added ${u.email} (${u.role})${o.passwordStdin ? "" : `\npassword: ${password}`}`);
     }));

@@ -3,6 +3,7 @@
 import type { Principal } from "../core/model.ts";
 import { forbidden, unauthenticated } from "../core/errors.ts";
 import { actorOf, nameActor } from "../core/actor.ts";
+import { seesDomain } from "../core/permissions.ts";
 
 export interface RequestContext {
   principal: Principal | null;
@@ -31,9 +32,14 @@ export function principalOf(req: Request): Principal {
   return p;
 }
 
-/** Refuses a domain key acting on another domain (contract: no key usable outside its scope). */
+/**
+ * Refuses a domain key acting on another domain, and any key acting on another tenant's (contract:
+ * no key usable outside its scope): the check of a domain named in a body, a query or a looked-up
+ * host, as `decide` checks one named in the path.
+ */
 export function requireDomainScope(req: Request, domain: string): Principal {
   const p = principalOf(req);
-  if (p.kind === "domain" && p.domain?.name !== domain.toLowerCase()) throw forbidden(`this key may not act on domain ${domain}`);
+  const name = domain.trim().toLowerCase().replace(/\.$/, "");
+  if ((p.kind === "domain" && p.domain?.name !== name) || !seesDomain(p, name)) throw forbidden(`this key may not act on domain ${domain}`);
   return p;
 }

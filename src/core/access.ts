@@ -8,6 +8,7 @@ import { newSecret } from "./ids.ts";
 import { AppError, forbidden, invalid, notFound } from "./errors.ts";
 import { actFor } from "./permissions.ts";
 import type { AuditWriter } from "./audit.ts";
+import { domainTenant } from "./tenants.ts";
 
 /** Given SMTP passwords are at least this long; generated ones are 24 random characters. */
 export const MIN_PASSWORD_LENGTH = 12;
@@ -116,13 +117,15 @@ export function createAccessService({ control, now, audit }: AccessDeps) {
     /** Changes a key's label and/or grants (the secret stays); takes effect on its next request. */
     async updateKey(id: string, patch: { label?: string; grants?: string[] }): Promise<KeyInfo> {
       if (!(await control.updateKey(id, patch))) throw notFound(`key ${id} not found`);
-      await audit?.record("key.update", id);
-      return toInfo((await control.getKey(id))!);
+      const k = (await control.getKey(id))!;
+      // Under the key's own tenant, whoever changes it (the CLI acts for none).
+      await audit?.record("key.update", id, k.tenantId ?? 0);
+      return toInfo(k);
     },
 
     async revokeKey(id: string): Promise<void> {
       if (!(await control.revokeKey(id, now()))) throw notFound(`key ${id} not found`);
-      await audit?.record("key.revoke", id);
+      await audit?.record("key.revoke", id, (await control.getKey(id))?.tenantId ?? 0);
     },
 
     /** Turns a presented key into a Principal, or null for anything unknown, malformed or revoked. */
@@ -158,7 +161,7 @@ export function createAccessService({ control, now, audit }: AccessDeps) {
         throw invalid(`password must be ${MIN_PASSWORD_LENGTH} to 128 characters`, "password");
       }
       await control.upsertCredential({ domainId: domain.id, login: local, hash: await Bun.password.hash(pass), createdAt: now() });
-      await audit?.record("credential.set", `${local}@${domain.name}`);
+      await audit?.record("credential.set", `${local}@${domain.name}`, domainTenant(domain));
       return { login: `${local}@${domain.name}`, password: pass };
     },
 
@@ -173,7 +176,7 @@ export function createAccessService({ control, now, audit }: AccessDeps) {
       if (!domain) throw notFound(`domain ${domainName} not found`);
       const local = normalizeLogin(login, domain.name);
       if (!(await control.deleteCredential(domain.id, local))) throw notFound(`credential ${login} not found`);
-      await audit?.record("credential.delete", `${local}@${domain.name}`);
+      await audit?.record("credential.delete", `${local}@${domain.name}`, domainTenant(domain));
     },
 
     /** SMTP AUTH: user is LOGIN@DOMAIN (as Mailgun's); returns the domain on success. */

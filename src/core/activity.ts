@@ -85,6 +85,16 @@ export function createActivityService(deps: { store: Store }) {
       const lists = await Promise.all(deps.store.zoneNames().map((z) => deps.store.zone(z).countEvents({ begin, end })));
       return lists.flat();
     },
+    /**
+     * Counts over a tenant's domains in the zones served here (core/permissions.ts readTenant;
+     * undefined: every domain): an account-wide total never counts another tenant's mail.
+     */
+    async tenantCounts(tenant: number | undefined, begin: number, end: number) {
+      if (tenant === undefined) return service.counts(null, begin, end);
+      const served = new Set(deps.store.zoneNames());
+      const mine = (await deps.store.control.listDomains(tenant)).filter((d) => served.has(d.zone));
+      return (await Promise.all(mine.map((d) => deps.store.zone(d.zone).countEvents({ domain: d.name, begin, end })))).flat();
+    },
   };
   return service;
 }

@@ -7,6 +7,7 @@ import type { DkimKey, Domain } from "./model.ts";
 import type { ControlStore } from "./store-port.ts";
 import type { Resolver } from "../dns.ts";
 import type { AuditWriter } from "./audit.ts";
+import { domainTenant } from "./tenants.ts";
 import { conflict, invalid, notFound } from "./errors.ts";
 import { dkimKeyFromPem, dkimRecordValue, dkimState, generateDkimKey, publishedDkimKeys, selectorFor, signingKeys } from "./dkim-keys.ts";
 import { checkRecords } from "./domain-dns.ts";
@@ -140,7 +141,7 @@ export function createDkimRotation(deps: DkimRotationDeps) {
       const keys = await control.getDkimKeys(d.id);
       const added = await addPending(d, keys, at);
       if (opts.now) for (const k of added) await activate(d, await control.getDkimKeys(d.id), k, at);
-      await deps.audit?.record(opts.now ? "domain.dkim_rotate_now" : "domain.dkim_rotate", d.name);
+      await deps.audit?.record(opts.now ? "domain.dkim_rotate_now" : "domain.dkim_rotate", d.name, domainTenant(d));
       const fresh = await control.getDkimKeys(d.id);
       return added.map((k) => dkimKeyView(fresh.find((f) => f.selector === k.selector) ?? k, d.name));
     },
@@ -163,13 +164,13 @@ export function createDkimRotation(deps: DkimRotationDeps) {
       if (!made) throw invalid("pem is not an RSA or Ed25519 private key", "pem");
       const key: DkimKey = { ...made, domainId: d.id, state: "pending", createdAt: now(), activatedAt: null, retireAt: null };
       if (!(await control.insertDkimKey({ ...key, state: "pending", createdAt: key.createdAt! }))) throw conflict(`domain ${d.name} already has selector ${key.selector}`);
-      await deps.audit?.record("domain.dkim_add", `${d.name}/${key.selector}`);
+      await deps.audit?.record("domain.dkim_add", `${d.name}/${key.selector}`, domainTenant(d));
       return dkimKeyView(key, d.name);
     },
-    /** Every domain's keys (the vendor listings that span domains), domain by domain. */
-    async listAll(): Promise<(DkimKeyView & { domain: string })[]> {
+    /** The keys of `tenant`'s domains (core/permissions.ts readTenant; undefined: every domain's), for the vendor listings that span domains. */
+    async listAll(tenant?: number): Promise<(DkimKeyView & { domain: string })[]> {
       const out: (DkimKeyView & { domain: string })[] = [];
-      for (const d of await control.listDomains()) out.push(...(await control.getDkimKeys(d.id)).map((k) => ({ ...dkimKeyView(k, d.name), domain: d.name })));
+      for (const d of await control.listDomains(tenant)) out.push(...(await control.getDkimKeys(d.id)).map((k) => ({ ...dkimKeyView(k, d.name), domain: d.name })));
       return out;
     },
     /** Signs with this key from now on (no DNS wait); the one it replaces retires. */
@@ -179,7 +180,7 @@ export function createDkimRotation(deps: DkimRotationDeps) {
       const k = keys.find((x) => x.selector === selector && dkimState(x) !== "retired");
       if (!k) throw notFound(`domain ${name} has no key ${selector}`);
       if (dkimState(k) !== "active") await activate(d, keys, k, now());
-      await deps.audit?.record("domain.dkim_activate", `${d.name}/${selector}`);
+      await deps.audit?.record("domain.dkim_activate", `${d.name}/${selector}`, domainTenant(d));
       return dkimKeyView((await control.getDkimKeys(d.id)).find((x) => x.selector === selector)!, d.name);
     },
     /** Stops signing with this key: it stays published for retire_after, then retires. */
@@ -188,7 +189,7 @@ export function createDkimRotation(deps: DkimRotationDeps) {
       const k = (await control.getDkimKeys(d.id)).find((x) => x.selector === selector && dkimState(x) !== "retired");
       if (!k) throw notFound(`domain ${name} has no key ${selector}`);
       if (dkimState(k) !== "retiring") await control.updateDkimKey(d.id, selector, { state: "retiring", retireAt: now() + deps.retireAfterMs });
-      await deps.audit?.record("domain.dkim_deactivate", `${d.name}/${selector}`);
+      await deps.audit?.record("domain.dkim_deactivate", `${d.name}/${selector}`, domainTenant(d));
       return dkimKeyView((await control.getDkimKeys(d.id)).find((x) => x.selector === selector)!, d.name);
     },
     start() {

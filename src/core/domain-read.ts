@@ -2,7 +2,8 @@
 // delivery, DKIM keys, webhook fan-out and signing keys, tracking, suppressions and authentication
 // all ask for a domain by name or id, many times per message, and fan-out and webhook delivery for
 // a domain's targets; every send reads its domain's tenant (status, monthly limit) and every
-// authenticated request lists the domains to know the other tenants' (core/permissions.ts actFor);
+// authenticated request lists the domains to know the other tenants' (core/permissions.ts actFor)
+// and reads its tenants (by id, or by the name a header gives);
 // this decorator of the store answers them from memory. Every domain, webhook or tenant write through this
 // store drops the cache at once; before the first read of each turn of the event loop it asks the
 // store's change mark (SQLite's `PRAGMA data_version`, PostgreSQL's trigger-bumped counter), so a
@@ -40,13 +41,16 @@ function cachedControl(control: ControlStore): ControlStore {
   const byId = new Map<number, Domain>();
   const targets = new Map<number | null, WebhookTarget[]>();
   const tenants = new Map<number, Tenant>();
+  // By the name a header spells (SendGrid's on-behalf-of, X-Postern-Tenant): misses are not kept, so
+  // only real tenants fill it; a rename drops it like any tenant write.
+  const tenantNames = new Map<string, Tenant>();
   // Every domain, frozen: handed out as is to unfiltered reads (core/permissions.ts keeps the other
   // tenants' names per list it is given, so a list kept here is one set built, not one per request).
   let domainList: readonly Domain[] | null = null;
   // Bumped by every drop: a row read that was under way across a drop may predate it, so it is
   // answered but not kept.
   let generation = 0;
-  const drop = () => { byName.clear(); byId.clear(); targets.clear(); tenants.clear(); domainList = null; generation++; };
+  const drop = () => { byName.clear(); byId.clear(); targets.clear(); tenants.clear(); tenantNames.clear(); domainList = null; generation++; };
   let mark: number | null = null;
   const checkNow = coalesced(async () => {
     const now = await control.changeMark();
@@ -95,15 +99,17 @@ function cachedControl(control: ControlStore): ControlStore {
       if (g === generation) targets.set(domainId, list);
       return mine(list);
     },
-    // By id (each send, each request's own and acting tenant); by name (a header naming one) reads the store.
+    // By id (each send, each request's own and acting tenant) and by name (each request whose header names one).
     getTenant: async (q) => {
-      if (!("id" in q)) return control.getTenant(q);
       await checkMark();
       const g = generation;
-      const hit = tenants.get(q.id);
+      const hit = "id" in q ? tenants.get(q.id) : tenantNames.get(q.name);
       if (hit) return hit;
       const t = await control.getTenant(q);
-      if (t && g === generation) tenants.set(t.id, t);
+      if (t && g === generation) {
+        tenants.set(t.id, t);
+        if (!("id" in q)) tenantNames.set(q.name, t);
+      }
       return t;
     },
     listDomains: async (tenant) => {

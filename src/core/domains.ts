@@ -8,6 +8,7 @@ import { generateDkimKeys } from "./dkim-keys.ts";
 import { checkRecords, recordsFor, type DnsContext, type DnsRecord } from "./domain-dns.ts";
 import { parseLimit } from "./values/duration.ts";
 import type { AuditWriter } from "./audit.ts";
+import { domainTenant } from "./tenants.ts";
 
 export const DOMAIN_NAME = /^(?=.{1,253}$)(?!-)([a-z0-9-]{1,63}(?<!-)\.)+[a-z]{2,63}$/;
 const DEFAULT_SELECTOR = "s1";
@@ -127,7 +128,7 @@ export function createDomainService(deps: DomainDeps) {
       if (d.state === "active") return { domain: d, records };
       const state = ok || force ? "active" : "unverified";
       const domain = state === d.state ? d : (await control.updateDomain(d.name, { state }, now()))!;
-      if (state !== d.state) await deps.audit?.record("domain.verify", d.name);
+      if (state !== d.state) await deps.audit?.record("domain.verify", d.name, domainTenant(d));
       return { domain, records };
     },
 
@@ -147,20 +148,21 @@ export function createDomainService(deps: DomainDeps) {
       if (patch.pool && deps.hasPool && !deps.hasPool(patch.pool)) throw new AppError("invalid", `unknown ip pool "${patch.pool}": not an [mta.pools] pool`, { field: "pool", reason: "unknown_pool" });
       const settings = applyPatch(d, patch);
       const changed = (await control.updateDomain(d.name, { ...settings, wildcard: patch.wildcard ?? d.wildcard }, now()))!;
-      await deps.audit?.record("domain.settings", d.name);
+      await deps.audit?.record("domain.settings", d.name, domainTenant(d));
       return changed;
     },
 
     async disable(name: string): Promise<Domain> {
       const d = await require(name);
       const changed = (await control.updateDomain(d.name, { state: "disabled" }, now()))!;
-      await deps.audit?.record("domain.disable", d.name);
+      await deps.audit?.record("domain.disable", d.name, domainTenant(d));
       return changed;
     },
 
     async remove(name: string): Promise<void> {
+      const d = await control.getDomain(name.trim().toLowerCase());
       if (!(await control.deleteDomain(name))) throw notFound(`domain ${name} not found`);
-      await deps.audit?.record("domain.remove", name.trim().toLowerCase());
+      await deps.audit?.record("domain.remove", name.trim().toLowerCase(), d ? domainTenant(d) : undefined);
     },
   };
 }

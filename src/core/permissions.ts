@@ -22,6 +22,13 @@ export interface Permission {
   primary?: boolean;
 }
 
+/** A route of the installation's, not a tenant's: the primary's account principals acting for themselves, holding `right`. */
+export const primaryOnly = (right: Right): Permission => ({ right, keys: "account", primary: true });
+/** Reading tenants (subusers, subaccounts, the console's Tenants page) or every tenant's domains' health. */
+export const PRIMARY_READ = primaryOnly("account.read");
+/** Making, renaming, suspending tenants and setting their limits. */
+export const PRIMARY_MANAGE = primaryOnly("account.manage");
+
 export type Refusal =
   | { reason: "kind"; need: KeyKind }
   | { reason: "right"; right: Right }
@@ -32,6 +39,11 @@ export type Refusal =
   | { reason: "suspended"; tenant: number }
   /** The principal's own tenant is terminated: its keys and its users are done (no sign-in). */
   | { reason: "terminated"; tenant: number };
+
+/** The primary acting for itself: its keys without a tenant header (or naming 0), console users of every tenant not switched to another. */
+function primaryForItself(p: Pick<Principal, "tenant" | "onBehalf" | "membership">): boolean {
+  return (p.tenant ?? PRIMARY_TENANT) === PRIMARY_TENANT && !p.onBehalf && p.membership !== PRIMARY_TENANT;
+}
 
 /** Rights that change something or send; a read-only (suspended) tenant holds none of them. */
 const isWrite = (r: Right) => r === "mail.send" || r.endsWith(".manage");
@@ -44,15 +56,19 @@ export function rightsOf(principal: Pick<Principal, "grants">, vocabulary: Grant
 /** Null when `principal` may call a route declaring `permission` with these path parameters. */
 export function decide(principal: Principal, permission: Permission, params: Record<string, string | undefined>, vocabulary: GrantVocabulary): Refusal | null {
   if (permission.keys && principal.kind !== permission.keys) return { reason: "kind", need: permission.keys };
-  if (permission.primary && (principal.tenant ?? PRIMARY_TENANT) !== PRIMARY_TENANT) return { reason: "tenant", tenant: String(principal.tenant) };
-  // Among console users, only a membership of every tenant manages tenants (one of tenant 0 is the primary's alone).
-  if (permission.primary && principal.userId && principal.membership !== null) return { reason: "tenant", tenant: String(principal.membership) };
+  // Among console users, only a membership of every tenant (one of tenant 0 is the primary's alone).
+  if (permission.primary && !primaryForItself(principal)) return { reason: "tenant", tenant: String(principal.tenant ?? PRIMARY_TENANT) };
   if (permission.right !== "any" && !rightsOf(principal, vocabulary).has(permission.right)) return { reason: "right", right: permission.right };
   if (permission.right !== "any" && principal.readOnly && isWrite(permission.right)) return { reason: "suspended", tenant: principal.tenant ?? 0 };
   if (permission.domain) {
     const name = (params[permission.domain] ?? "").trim().toLowerCase();
     if (principal.kind === "domain" && principal.domain?.name !== name) return { reason: "domain", domain: name };
-    if (principal.foreignDomains?.has(name)) return { reason: "domain", domain: name };
+    if (principal.foreignDomains?.has(name)) {
+      if (!principal.readAll) return { reason: "domain", domain: name };
+      // A principal reading every tenant writes only for the tenant it acts for: a suspension holds,
+      // and the change is in the owning tenant's audit log once the principal acts for it.
+      if (permission.right !== "any" && isWrite(permission.right)) return { reason: "tenant", tenant: name };
+    }
   }
   return null;
 }
@@ -77,7 +93,8 @@ export function actFor(p: Principal, own: Tenant, named: Tenant | null | "absent
     ...(acting.id !== own.id ? { onBehalf: true } : {}),
     // A primary account principal that named no tenant: an account-wide SparkPost webhook it makes covers every tenant.
     ...(named === "absent" && own.id === PRIMARY_TENANT && p.kind === "account" ? { noTenantNamed: true } : {}),
-    foreignDomains: readAll ? undefined : foreignOf(await domains(), acting.id),
+    // Kept for a reader of every tenant too: it reads them (seesDomain), but writes only for its own (decide).
+    foreignDomains: foreignOf(await domains(), acting.id),
   }))();
 }
 
@@ -117,14 +134,38 @@ export const readTenant = (p: Pick<Principal, "tenant" | "readAll">): number | u
  * user, or the primary acting on a tenant's behalf), so no tenant reads another's acts.
  */
 export const auditTenant = (p: Pick<Principal, "tenant" | "onBehalf" | "membership">): number | undefined =>
-  (p.tenant ?? PRIMARY_TENANT) === PRIMARY_TENANT && !p.onBehalf && p.membership !== PRIMARY_TENANT ? undefined : p.tenant ?? PRIMARY_TENANT;
+  primaryForItself(p) ? undefined : p.tenant ?? PRIMARY_TENANT;
 
-/** True when `p` may see data of the domain named `name` (not another tenant's). */
-export const seesDomain = (p: Pick<Principal, "foreignDomains">, name: string) => !p.foreignDomains?.has(name);
+/**
+ * The console users a principal sees and manages, by the audit log's rule: every user for the
+ * primary acting for itself (undefined); else only the users of the tenant it acts for, and a user
+ * it invites is of that tenant. So no tenant's owner lists, changes or removes another's users, or
+ * makes a user of every tenant.
+ */
+export const teamTenant = auditTenant;
+/** True when `p` may see and manage the console user `u` (membership null: every tenant). */
+export const managesUserOf = (p: Pick<Principal, "tenant" | "onBehalf" | "membership">, u: { tenant: number | null }) => {
+  const t = teamTenant(p);
+  return t === undefined || u.tenant === t;
+};
+
+/**
+ * The operator's view: the primary's account principal acting for itself (its account keys without
+ * a tenant header, console users of every tenant), which may look at every tenant's domains at once
+ * (the doctor's run over every domain). Anyone else names one of its own domains.
+ */
+export const seesEveryTenant = (p: Pick<Principal, "kind" | "tenant" | "onBehalf" | "membership">) => p.kind === "account" && primaryForItself(p);
+
+/** True when `p` may see data of the domain named `name` (not another tenant's, unless it reads every tenant). */
+export const seesDomain = (p: Pick<Principal, "foreignDomains" | "readAll">, name: string) => p.readAll === true || !p.foreignDomains?.has(name);
 
 /** True when `p` may see a row of `tenant` (absent: the primary's). */
 export const seesTenant = (p: Pick<Principal, "tenant" | "readAll">, tenant: number | undefined) =>
   p.readAll === true || (p.tenant ?? PRIMARY_TENANT) === (tenant ?? PRIMARY_TENANT);
+
+/** True when `p` may change a row of `tenant`: its acting tenant's only, even when it reads every tenant (readAll). */
+export const changesTenant = (p: Pick<Principal, "tenant">, tenant: number | undefined) =>
+  (p.tenant ?? PRIMARY_TENANT) === (tenant ?? PRIMARY_TENANT);
 
 /**
  * True when `p` may send for `domain`: acting for a tenant, only that tenant's domains (a principal of

@@ -45,3 +45,31 @@ export interface DestinationQueueAdmin {
   /** Fails every waiting recipient for `destination` (with a failed event each); returns how many. */
   purgeDestination(destination: string, sender: string | null): Promise<number>;
 }
+
+/**
+ * The queue of the mail `senders` sent (null: every domain's): a tenant's caller sees and touches
+ * only its own domains' mail (docs/tenants.md). The port takes one sender a call, so each is asked
+ * and the rows of one destination are merged as the port merges recipients.
+ */
+export function queueOfSenders(admin: DestinationQueueAdmin, senders: readonly string[] | null) {
+  const each = async (act: (sender: string | null) => Promise<number>) => {
+    if (senders === null) return act(null);
+    let n = 0;
+    for (const s of senders) n += await act(s);
+    return n;
+  };
+  return {
+    async byDestination(): Promise<QueueDestination[]> {
+      if (senders === null) return admin.byDestination(null);
+      const by = new Map<string, QueueDestination>();
+      for (const r of (await Promise.all(senders.map((s) => admin.byDestination(s)))).flat()) {
+        const d = by.get(r.destination);
+        by.set(r.destination, !d ? { ...r } : { ...d, queued: d.queued + r.queued, deferred: d.deferred + r.deferred, oldestAt: Math.min(d.oldestAt, r.oldestAt),
+          waitingSince: Math.min(d.waitingSince, r.waitingSince), nextAttemptAt: Math.min(d.nextAttemptAt, r.nextAttemptAt), lastResponse: r.lastResponse ?? d.lastResponse });
+      }
+      return [...by.values()].sort((a, b) => b.queued + b.deferred - (a.queued + a.deferred));
+    },
+    retry: (destination: string) => each((s) => admin.retryDestination(destination, s)),
+    purge: (destination: string) => each((s) => admin.purgeDestination(destination, s)),
+  };
+}

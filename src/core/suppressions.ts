@@ -6,6 +6,7 @@ import type { GroupSuppressionType, ReportListType, Store, Suppression } from ".
 import { AppError, invalid, notFound } from "./errors.ts";
 import { checkSyntax } from "./address/address.ts";
 import type { AuditWriter } from "./audit.ts";
+import { domainTenant } from "./tenants.ts";
 
 export const SUPPRESSION_TYPES: SuppressionType[] = ["bounces", "unsubscribes", "complaints", "whitelists"];
 /** Lists only delivery outcomes fill (suppression-policy.ts reportListFor): read and cleared, never added to by hand. */
@@ -20,11 +21,12 @@ export interface SuppressionInput {
 }
 
 export function createSuppressionService(deps: { store: Store; now: () => number; audit?: AuditWriter }) {
-  async function zoneOf(domain: string) {
+  async function domainOf(domain: string) {
     const d = await deps.store.control.getDomain(domain);
     if (!d) throw notFound(`domain ${domain} not found`);
-    return deps.store.zone(d.zone);
+    return d;
   }
+  const zoneOf = async (domain: string) => deps.store.zone((await domainOf(domain)).zone);
   const checkType = (type: string): SuppressionType => {
     if (!SUPPRESSION_TYPES.includes(type as SuppressionType)) throw invalid(`type must be one of ${SUPPRESSION_TYPES.join(", ")}`, "type");
     return type as SuppressionType;
@@ -40,11 +42,12 @@ export function createSuppressionService(deps: { store: Store; now: () => number
       const t = checkType(type);
       const issues = entries.flatMap((e) => checkSyntax(e.address, { field: "address" }).map((x) => ({ ...x, message: `"${e.address}" ${x.message}` })));
       if (issues.length) throw new AppError("invalid", issues[0]!.message, { issues });
-      const zone = await zoneOf(domain);
+      const d = await domainOf(domain);
+      const zone = deps.store.zone(d.zone);
       const rows: Suppression[] = entries.map((e) => ({ domain: domain.toLowerCase(), type: t, address: e.address.trim().toLowerCase(),
         reason: e.reason ?? "", code: e.code ?? "", scope: e.scope ?? null, createdAt: e.createdAt ?? deps.now() }));
       await zone.addSuppressions(rows);
-      for (const r of rows) await deps.audit?.record("suppression.add", `${r.domain}/${t}/${r.address}`);
+      for (const r of rows) await deps.audit?.record("suppression.add", `${r.domain}/${t}/${r.address}`, domainTenant(d));
       return rows.length;
     },
     async get(domain: string, type: string, address: string): Promise<Suppression | null> {
@@ -60,13 +63,15 @@ export function createSuppressionService(deps: { store: Store; now: () => number
     },
     /** Removes `address` from one list (or all when type is null); returns how many entries went. */
     async remove(domain: string, type: string | null, address: string): Promise<number> {
-      const n = await (await zoneOf(domain)).deleteSuppression(domain.toLowerCase(), type ? checkReadType(type) : null, address);
-      if (n) await deps.audit?.record("suppression.delete", `${domain.toLowerCase()}/${type ?? "*"}/${address.trim().toLowerCase()}`);
+      const d = await domainOf(domain);
+      const n = await deps.store.zone(d.zone).deleteSuppression(domain.toLowerCase(), type ? checkReadType(type) : null, address);
+      if (n) await deps.audit?.record("suppression.delete", `${domain.toLowerCase()}/${type ?? "*"}/${address.trim().toLowerCase()}`, domainTenant(d));
       return n;
     },
     async clear(domain: string, type: string): Promise<number> {
-      const n = await (await zoneOf(domain)).deleteAllSuppressions(domain.toLowerCase(), checkReadType(type));
-      await deps.audit?.record("suppression.clear", `${domain.toLowerCase()}/${type}`);
+      const d = await domainOf(domain);
+      const n = await deps.store.zone(d.zone).deleteAllSuppressions(domain.toLowerCase(), checkReadType(type));
+      await deps.audit?.record("suppression.clear", `${domain.toLowerCase()}/${type}`, domainTenant(d));
       return n;
     },
   };

@@ -35,6 +35,12 @@ export interface TenantPatch { name?: string; status?: TenantStatus; monthlyLimi
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 
+/**
+ * The tenant of a domain, which a change to the domain's data is recorded under whoever acts (an API
+ * key acts only for it anyway; the CLI for none), so the tenant's audit log shows every change to it.
+ */
+export const domainTenant = (d: { tenantId?: number | null }): number => d.tenantId ?? PRIMARY_TENANT;
+
 /** True when a tenant in this status may change things and send (suspended and terminated: read-only). */
 export const mayWrite = (t: Pick<Tenant, "status">) => t.status === "active";
 
@@ -79,6 +85,19 @@ export function createTenantService(deps: TenantDeps) {
     require,
     get: (id: number) => store.getTenant({ id }),
     list: () => store.listTenants(),
+
+    /** Every tenant but the primary: the vendors' subusers and subaccounts, by id. */
+    subaccounts: async (): Promise<Tenant[]> => (await store.listTenants()).filter((t) => t.id !== PRIMARY_TENANT),
+
+    /**
+     * A subaccount (a tenant other than the primary) by its id as a path spells it (decimal), or
+     * also by name when `byName` (SendGrid's subusers are named); null when there is none, so each
+     * surface answers its own 404. Ids only by default: a name would give one resource two addresses.
+     */
+    async subaccount(ref: string, byName = false): Promise<Tenant | null> {
+      const t = /^\d{1,9}$/.test(ref) ? await store.getTenant({ id: Number(ref) }) : byName ? await store.getTenant({ name: ref }) : null;
+      return t && t.id !== PRIMARY_TENANT ? t : null;
+    },
 
     async add(name: string): Promise<Tenant> {
       const n = checkName(name);

@@ -110,11 +110,14 @@ export function createDoctor(deps: DoctorDeps) {
     run,
     /** The last result of each (check, subject) and when the last full run ended; null before one. */
     last: () => (lastRunAt === null ? null : { at: lastRunAt, checks: [...last.values()] }),
-    /** The blocklist history of the configured zones; with `refresh`, the blocklist checks run first. */
-    async blocklists(refresh: boolean) {
+    /**
+     * The blocklist history of the configured zones; with `refresh`, the blocklist checks run first.
+     * `sees`: which listed host names the caller may see (a tenant: those of its own domains); addresses are the machine's.
+     */
+    async blocklists(refresh: boolean, sees: (host: string) => boolean = () => true) {
       if (refresh) await run({ ids: ["blocklist"] });
       const zones = new Set([...deps.zones.ip_zones, ...deps.zones.domain_zones]);
-      return (await deps.history.listBlocklistEntries()).filter((e) => zones.has(e.zone)).map(blocklistItem);
+      return (await deps.history.listBlocklistEntries()).filter((e) => zones.has(e.zone) && (e.kind === "ip" || sees(e.subject))).map(blocklistItem);
     },
     /** Starts the schedule: a first run soon after start, then every interval (nothing with interval 0). */
     start: schedule.start,

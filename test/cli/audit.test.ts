@@ -33,3 +33,13 @@ test("commands' changes are recorded as the cli operator's and read back newest 
   expect(human.out).toMatch(/cli:alice\s+credential\.set\s+app@example\.com/);
   expect(cli("audit", "--from", "soon").code).toBe(1);
 });
+
+test("a command changing a tenant's domain is recorded under that tenant, so its own audit log shows it", () => {
+  expect(cli("tenant", "add", "acme").code).toBe(0);
+  expect(cli("domain", "add", "acme.test", "--tenant", "acme").code).toBe(0);
+  expect(cli("credential", "add", "acme.test", "app", "--password", "a-long-password-1").code).toBe(0);
+  expect(cli("domain", "dkim", "rotate", "acme.test").code).toBe(0);
+  expect(cli("credential", "delete", "acme.test", "app").code).toBe(0);
+  const items = (JSON.parse(cli("--json", "audit", "--limit", "4").out) as { items: { action: string; tenant: number }[] }).items;
+  expect(items.map((e) => [e.action, e.tenant])).toEqual([["credential.delete", 1], ["domain.dkim_rotate", 1], ["credential.set", 1], ["domain.add", 1]]);
+});

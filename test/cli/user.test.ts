@@ -59,3 +59,14 @@ test("add, list, reset and rm; every change is in the audit log", async () => {
     "user.add amy@example.com", "user.add owner@example.com"]);
   expect(audit.every((e) => e.actor.kind === "cli" && e.actor.id === "ops")).toBe(true);
 });
+
+test("--tenant names a tenant that exists (id or name): a user is never bound to a tenant made later under that id", () => {
+  const refused = cli(["user", "add", "future@example.com", "--role", "owner", "--tenant", "7"]);
+  expect(refused.code).toBe(1);
+  expect(refused.err).toContain("tenant 7 not found");
+  expect(cli(["tenant", "add", "acme"]).code).toBe(0);
+  const made = JSON.parse(cli(["--json", "user", "add", "ann@acme.test", "--role", "admin", "--tenant", "acme"]).out) as { tenant: number };
+  expect(made.tenant).toBeGreaterThan(0);
+  const users = (JSON.parse(cli(["--json", "user", "list"]).out) as { users: { email: string }[] }).users;
+  expect(users.some((u) => u.email === "future@example.com")).toBe(false);
+});

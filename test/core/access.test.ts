@@ -4,6 +4,8 @@ import { createAccessService } from "../../src/core/access.ts";
 import { createDomainService } from "../../src/core/domains.ts";
 import { createMockResolver } from "../../src/dns.ts";
 import { ensureAccount } from "../../src/core/account.ts";
+import { withScene } from "../../src/core/actor.ts";
+import { createAuditLog } from "../../src/core/audit.ts";
 
 async function setup() {
   const store = openSqliteStore(":memory:", ["us", "eu"]);
@@ -115,4 +117,18 @@ describe("domains", () => {
     await expect(domains.add("c.test", { zone: "mars" })).rejects.toThrow(/unknown zone/);
     await expect(domains.add("a.test")).rejects.toThrow(/exists/);
   });
+});
+
+test("a tenant's key changed or revoked from the CLI (acting for no tenant) is recorded under the key's tenant", async () => {
+  const store = await openSqliteStore(":memory:", ["us"]);
+  const tenant = await store.control.insertTenant({ name: "acme", status: "active", createdAt: Date.now() });
+  const audit = createAuditLog({ store: store.control, now: Date.now });
+  const access = createAccessService({ control: store.control, now: Date.now, audit });
+  await withScene(async () => {
+    const k = await access.createKey({ kind: "account", tenant: tenant.id });
+    await access.updateKey(k.id, { label: "renamed" });
+    await access.revokeKey(k.id);
+  }, { kind: "cli", id: "ops" });
+  expect((await audit.list({ limit: 3 })).items.map((e) => [e.action, e.tenant])).toEqual([["key.revoke", tenant.id], ["key.update", tenant.id], ["key.create", tenant.id]]);
+  await store.close();
 });

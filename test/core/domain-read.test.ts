@@ -87,12 +87,15 @@ function countingLists(engine: Store) {
   return { store: { ...engine, control }, count };
 }
 
-test("tenants by id and the domain list are cached too: a suspension or a domain move elsewhere is seen by the next turn", async () => {
+/** The cached store counting its tenant and list reads, and a second store on the same files (another process). */
+async function cachedBesideAnother() {
   const dir = mkdtempSync(join(tmpdir(), "postern-domain-read-"));
-  const engine = openSqliteStore(dir, ["us"]);
-  const other = openSqliteStore(dir, ["us"]);
-  const { store: counted, count } = countingLists(engine);
-  const store = withDomainCache(counted);
+  const { store: counted, count } = countingLists(openSqliteStore(dir, ["us"]));
+  return { store: withDomainCache(counted), other: openSqliteStore(dir, ["us"]), count };
+}
+
+test("tenants by id and the domain list are cached too: a suspension or a domain move elsewhere is seen by the next turn", async () => {
+  const { store, other, count } = await cachedBesideAnother();
   const acme = await store.control.insertTenant({ name: "acme", status: "active", createdAt: NOW });
   await store.control.insertDomain({ ...settings, name: "a.test", zone: "us", wildcard: false, dkimSelector: "s1", keys: [], tenantId: acme.id }, NOW);
   await store.control.insertDomain({ ...settings, name: "p.test", zone: "us", wildcard: false, dkimSelector: "s1", keys: [] }, NOW);
@@ -141,4 +144,29 @@ test("coalesced: a burst shares one run; a caller arriving during a run waits fo
   gates[1]!();
   await second;
   expect(secondDone).toBe(true);
+});
+
+test("a tenant named by a header (by name) is cached like one by id; a rename here or elsewhere is seen", async () => {
+  const { store, other, count } = await cachedBesideAnother();
+  const acme = await store.control.insertTenant({ name: "acme", status: "active", createdAt: NOW });
+  expect((await store.control.getTenant({ name: "acme" }))?.id).toBe(acme.id);
+  const reads = count.tenants;
+  for (let i = 0; i < 3; i++) expect((await store.control.getTenant({ name: "acme" }))?.id).toBe(acme.id);
+  expect((await store.control.getTenant({ id: acme.id }))?.name).toBe("acme");
+  expect(count.tenants).toBe(reads);
+  // A name that is no tenant is asked each time (not kept): a tenant made elsewhere is found at once.
+  expect(await store.control.getTenant({ name: "beta" })).toBeNull();
+  const beta = await other.control.insertTenant({ name: "beta", status: "active", createdAt: NOW });
+  expect((await store.control.getTenant({ name: "beta" }))?.id).toBe(beta.id);
+  // Renamed through this store: the old name is no tenant at once, the new one is.
+  await store.control.updateTenant(acme.id, { name: "acme-eu" });
+  expect(await store.control.getTenant({ name: "acme" })).toBeNull();
+  expect((await store.control.getTenant({ name: "acme-eu" }))?.id).toBe(acme.id);
+  // Renamed by another process: seen by the next turn's read.
+  await other.control.updateTenant(acme.id, { name: "acme-us" });
+  await nextTurn();
+  expect(await store.control.getTenant({ name: "acme-eu" })).toBeNull();
+  expect((await store.control.getTenant({ name: "acme-us" }))?.id).toBe(acme.id);
+  await other.close();
+  await store.close();
 });

@@ -74,7 +74,11 @@ describe("acting for a tenant (contract §14): one decision for every surface's 
     const none = (await actFor(account(), t(0), "absent", false, domainsOf)) as Principal;
     expect([none.tenant, none.readAll, [...none.foreignDomains!]]).toEqual([0, false, ["d3.test", "d4.test"]]);
     const all = (await actFor(account(), t(0), "absent", true, domainsOf)) as Principal;
-    expect([all.tenant, all.readAll, all.foreignDomains]).toEqual([0, true, undefined]);
+    // Reading every tenant, it still knows the others' domains: it reads them, but writes only the primary's.
+    expect([all.tenant, all.readAll, [...all.foreignDomains!]]).toEqual([0, true, ["d3.test", "d4.test"]]);
+    expect(decide(all, { right: "domains.read", domain: "d" }, { d: "d3.test" }, grantRights)).toBeNull();
+    expect(decide(all, { right: "domains.manage", domain: "d" }, { d: "d3.test" }, grantRights)).toEqual({ reason: "tenant", tenant: "d3.test" });
+    expect(decide(all, { right: "domains.manage", domain: "d" }, { d: "d0.test" }, grantRights)).toBeNull();
     expect([readTenant(all), readTenant(named), readTenant(none)]).toEqual([undefined, 3, 0]);
     expect([seesTenant(all, 5), seesTenant(named, 3), seesTenant(named, 0), seesTenant(none, undefined)]).toEqual([true, true, false, true]);
   });
@@ -141,7 +145,7 @@ describe("acting for a tenant (contract §14): one decision for every surface's 
     expect(await actForUser(user(0), t(0), t(0), t(3), domainsOf)).toEqual({ reason: "tenant", tenant: "3" });
     expect(await actForUser(user(3), t(3), t(0), t(4), domainsOf)).toEqual({ reason: "tenant", tenant: "4" });
     const all = (await actForUser(user(null), null, t(0), "absent", domainsOf)) as Principal;
-    expect([all.tenant, all.readAll, all.foreignDomains]).toEqual([0, true, undefined]);
+    expect([all.tenant, all.readAll, [...all.foreignDomains!]]).toEqual([0, true, ["d3.test", "d4.test"]]);
     const chose = (await actForUser(user(null), null, t(0), t(4, "suspended"), domainsOf)) as Principal;
     expect([chose.tenant, chose.readAll, chose.readOnly]).toEqual([4, false, true]);
     // Tenant management (a `primary` route): a user of every tenant, not one of tenant 0.

@@ -32,3 +32,17 @@ test("add, rename, suspend, terminate; refusals; audit entries carry the tenant"
   ]);
   await store.close();
 }, { kind: "cli", id: "ops" }));
+
+test("subaccounts: every tenant but the primary; one by decimal id, or by name only when asked", async () => {
+  const store = await openSqliteStore(":memory:", ["us"]);
+  const tenants = createTenantService({ store: store.control, now: () => 1_800_000_000_000 });
+  await tenants.add("acme");
+  await tenants.add("beta");
+  expect((await tenants.subaccounts()).map((t) => t.name)).toEqual(["acme", "beta"]);
+  expect((await tenants.subaccount("2"))?.name).toBe("beta");
+  for (const ref of ["0", "primary", "acme", "9", "-1", "1.0", ""]) expect(await tenants.subaccount(ref)).toBeNull();
+  expect((await tenants.subaccount("acme", true))?.id).toBe(1);
+  expect(await tenants.subaccount("primary", true)).toBeNull();
+  expect(await tenants.subaccount("0", true)).toBeNull();
+  await store.close();
+});

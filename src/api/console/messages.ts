@@ -3,7 +3,7 @@
 // failed with the bounce class, opens and clicks with their bot verdicts. core/activity.ts reads.
 import { Elysia } from "elysia";
 import type { MessageEvent, Principal } from "../../core/model.ts";
-import type { EventQuery } from "../../core/store-port.ts";
+import type { EventQuery, OutboxItem } from "../../core/store-port.ts";
 import { notFound } from "../../core/errors.ts";
 import { bounceClass } from "../../webhooks/formats/sparkpost-event.ts";
 import { reportedCode, reportedDescription, reportedReason } from "../../webhooks/formats/reported.ts";
@@ -63,6 +63,16 @@ export function messageRoutes(deps: ConsoleDeps) {
     // A tenant's key (or a user of one tenant, once enforced) sees its tenant's events only.
     return p.kind === "domain" ? deps.activity.events(p.domain!.name, query) : (await deps.activity.allEvents(query)).filter((e) => seesDomain(p, e.domain));
   }
+  /**
+   * The posts to targets the caller sees: the message's own callback, the domain's and its tenant's
+   * account-wide targets; not another tenant's (the primary's SparkPost webhook of every tenant),
+   * unless the caller reads every tenant.
+   */
+  async function visiblePosts(p: Principal, domainId: number, posts: OutboxItem[]): Promise<OutboxItem[]> {
+    if (p.readAll) return posts;
+    const mine = new Set((await deps.webhooks.list(domainId)).map((w) => w.id));
+    return posts.filter((w) => w.targetId === null || mine.has(w.targetId));
+  }
   return new Elysia({ prefix: "/ui/api" }).use(permissions)
     .get("/messages", async ({ request, query }) => {
       const p = principalOf(request);
@@ -71,7 +81,7 @@ export function messageRoutes(deps: ConsoleDeps) {
       return summarize([...new Map(found.map((e) => [e.id, e])).values()]);
     }, { permission: { right: "events.read" } })
     .get("/messages/:domain/:id", async ({ request, params }) => {
-      const { domain } = await domainFor(request, deps.domains, params.domain);
+      const { domain, principal } = await domainFor(request, deps.domains, params.domain);
       const found = await deps.activity.message(domain.name, params.id);
       if (!found) throw notFound(`message ${params.id} not found`);
       const events = await deps.activity.events(domain.name, { messageId: params.id, ascending: true, limit: 1000 });
@@ -83,7 +93,7 @@ export function messageRoutes(deps: ConsoleDeps) {
           sourceIp: r.sourceIp ?? null, ipPool: r.ipPool ?? null })),
         events: events.map(eventView),
         // Webhook posts of these events and the target's answers (URLs without credentials).
-        webhooks: (await deps.activity.webhookPosts(domain.name, message.id)).map((w) => ({
+        webhooks: (await visiblePosts(principal, domain.id, await deps.activity.webhookPosts(domain.name, message.id))).map((w) => ({
           url: redactUrl(w.url), format: w.format, status: w.status, attempts: w.attempts, lastError: w.lastError, createdAt: w.createdAt,
           answer: w.status === "delivered" ? "2xx" : w.lastError ?? (w.attempts ? "" : "not sent yet"),
           events: eventTypes(w.payload, message.id),

@@ -1,27 +1,34 @@
 // Console: each destination's state (waiting, in flight, concurrency, suspension, last throttle
 // reply), and waiting recipients by recipient domain, with Retry (due now) and Purge (fail them). A domain
-// key sees and touches only the mail its own domain sent. core/queue-admin.ts is the port.
+// key sees and touches only the mail its own domain sent, a tenant's caller only its tenant's domains'. core/queue-admin.ts is the port.
 import { Elysia } from "elysia";
-import type { Principal } from "../../core/model.ts";
+import { queueOfSenders } from "../../core/queue-admin.ts";
+import { readTenant, seesEveryTenant } from "../../core/permissions.ts";
 import type { ConsoleDeps } from "./deps.ts";
 import { principalOf } from "../context.ts";
 import { permissions } from "../permission.ts";
 import { requiredField } from "./policy.ts";
 
-const senderOf = (p: Principal) => (p.kind === "domain" ? p.domain!.name : null);
+/** The caller's mail: a domain key's domain, the acting tenant's domains, or every domain's for a reader of every tenant. */
+async function queueOf(deps: ConsoleDeps, request: Request) {
+  const p = principalOf(request);
+  if (p.kind === "domain") return queueOfSenders(deps.queue, [p.domain!.name]);
+  const tenant = readTenant(p);
+  return queueOfSenders(deps.queue, tenant === undefined ? null : (await deps.domains.list(tenant)).map((d) => d.name));
+}
 
 export function queueRoutes(deps: ConsoleDeps) {
   return new Elysia({ prefix: "/ui/api" }).use(permissions)
-    .get("/queue", async ({ request }) => deps.queue.byDestination(senderOf(principalOf(request))), { permission: { right: "mail.read" } })
-    // Destinations are shared by every sending domain: only the account sees their state.
-    .get("/queue/destinations", async ({ request }) => (senderOf(principalOf(request)) === null ? deps.queue.destinations() : []),
+    .get("/queue", async ({ request }) => (await queueOf(deps, request)).byDestination(), { permission: { right: "mail.read" } })
+    // Destinations are shared by every tenant's mail (their waiting counts too): only the primary acting for itself sees their state.
+    .get("/queue/destinations", async ({ request }) => (seesEveryTenant(principalOf(request)) ? deps.queue.destinations() : []),
       { permission: { right: "mail.read" } })
     .post("/queue/retry", async ({ request, body }) => {
-      const p = principalOf(request);
-      return { retried: await deps.queue.retryDestination(requiredField(body, "destination").toLowerCase(), senderOf(p)) };
+      const destination = requiredField(body, "destination").toLowerCase();
+      return { retried: await (await queueOf(deps, request)).retry(destination) };
     }, { permission: { right: "mail.send" } })
     .post("/queue/purge", async ({ request, body }) => {
-      const p = principalOf(request);
-      return { purged: await deps.queue.purgeDestination(requiredField(body, "destination").toLowerCase(), senderOf(p)) };
+      const destination = requiredField(body, "destination").toLowerCase();
+      return { purged: await (await queueOf(deps, request)).purge(destination) };
     }, { permission: { right: "mail.send" } });
 }

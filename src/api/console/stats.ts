@@ -6,6 +6,7 @@ import type { ConsoleDeps } from "./deps.ts";
 import { principalOf } from "../context.ts";
 import { permissions } from "../permission.ts";
 import { domainFor } from "./policy.ts";
+import { readTenant } from "../../core/permissions.ts";
 
 export const SERIES = ["accepted", "delivered", "failed", "opened", "clicked"] as const;
 const HOUR = 3600_000;
@@ -35,7 +36,9 @@ export function statsRoutes(deps: ConsoleDeps) {
       const name = typeof query.domain === "string" && query.domain ? query.domain : p.kind === "domain" ? p.domain!.name : null;
       const domain = name ? (await domainFor(request, deps.domains, name)).domain.name : null;
       const now = deps.now();
-      const counts = await deps.activity.counts(domain, now - range.count * range.step, now);
+      const begin = now - range.count * range.step;
+      // Without a domain: the acting tenant's domains (every tenant's for a user of every tenant).
+      const counts = domain ? await deps.activity.counts(domain, begin, now) : await deps.activity.tenantCounts(readTenant(p), begin, now);
       return { domain, step: range.step, ...bucketize(counts, range.step, range.count, now) };
     }, { permission: { right: "stats.read" } });
 }

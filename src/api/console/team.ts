@@ -6,7 +6,7 @@ import { renderSVG } from "uqr";
 import type { Principal } from "../../core/model.ts";
 import { forbidden, invalid, notFound } from "../../core/errors.ts";
 import { managesUsers, type Role } from "../../core/team/roles.ts";
-import { ALL_RIGHTS, rightsOf } from "../../core/permissions.ts";
+import { ALL_RIGHTS, managesUserOf, rightsOf, teamTenant } from "../../core/permissions.ts";
 import { userView } from "../../core/team/users.ts";
 import { principalOf } from "../context.ts";
 import { permissions } from "../permission.ts";
@@ -31,9 +31,10 @@ function userOf(p: Principal): string {
 
 export function teamRoutes(deps: Pick<ConsoleDeps, "team">) {
   // deps.team is read at request time: mounting needs no service (test/api/console/permission.test.ts).
-  const byId = async (id: string) => {
+  // Another tenant's user is as unknown as a missing one (core/permissions.ts managesUserOf); oneself is always known.
+  const byId = async (id: string, p?: Principal) => {
     const u = await deps.team.users.get(id);
-    if (!u) throw notFound(`user ${id} not found`);
+    if (!u || (p && !managesUserOf(p, u))) throw notFound(`user ${id} not found`);
     return u;
   };
   return new Elysia({ prefix: "/ui/api" }).use(permissions)
@@ -48,23 +49,26 @@ export function teamRoutes(deps: Pick<ConsoleDeps, "team">) {
     }, { permission: { right: "any" } })
     .post("/me/totp/confirm", ({ request, body }) => deps.team.enrolment.confirm(userOf(principalOf(request)), requiredField(body, "code")), { permission: { right: "any" } })
     .get("/users", async ({ request }) => {
-      actingRole(principalOf(request));
-      return { users: await deps.team.users.list() };
+      const p = principalOf(request);
+      actingRole(p);
+      return { users: (await deps.team.users.list()).filter((u) => managesUserOf(p, u)) };
     }, { permission: { right: "account.manage", keys: "account" } })
     .post("/users", async ({ request, body }) => {
-      const r = await deps.team.invitations.invite(actingRole(principalOf(request)), { email: requiredField(body, "email"), role: field(body, "role") || "analyst" });
+      const p = principalOf(request);
+      // The user is of the tenant the inviter acts for; of every tenant only when the primary invites for itself.
+      const r = await deps.team.invitations.invite(actingRole(p), { email: requiredField(body, "email"), role: field(body, "role") || "analyst", tenant: teamTenant(p) ?? null });
       return { user: userView(r.user), link: r.link, sent: r.sent };
     }, { permission: { right: "account.manage", keys: "account" } })
     .put("/users/:id", async ({ request, params, body }) => {
       const p = principalOf(request);
-      const u = await byId(params.id);
+      const u = await byId(params.id, p);
       // Nobody demotes themselves by a slip (the last owner would be gone); another owner or the CLI can.
       if (u.id === p.userId) throw forbidden("you cannot change your own role");
       return userView(await deps.team.users.setRole(actingRole(p), u.email, requiredField(body, "role")));
     }, { permission: { right: "account.manage", keys: "account" } })
     .delete("/users/:id", async ({ request, params }) => {
       const p = principalOf(request);
-      const u = await byId(params.id);
+      const u = await byId(params.id, p);
       if (u.id === p.userId) throw forbidden("you cannot remove yourself; ask another owner, or use `postern user rm` on the machine");
       await deps.team.users.remove(actingRole(p), u.email);
       return { message: "removed", id: u.id };

@@ -6,13 +6,12 @@ import { Elysia } from "elysia";
 import type { Tenant } from "../../core/tenants.ts";
 import { principalOf } from "../context.ts";
 import { permissions } from "../permission.ts";
+import { PRIMARY_MANAGE as MANAGE, PRIMARY_READ as READ } from "../../core/permissions.ts";
 import type { ConsoleDeps } from "./deps.ts";
 import { requiredField } from "./policy.ts";
 import { sessionToken } from "./session.ts";
 
 const view = (t: Tenant) => ({ id: t.id, name: t.name, status: t.status });
-const READ = { right: "account.read", keys: "account", primary: true } as const;
-const MANAGE = { right: "account.manage", keys: "account", primary: true } as const;
 
 export function tenantRoutes(deps: Pick<ConsoleDeps, "tenants" | "sessions">) {
   return new Elysia({ prefix: "/ui/api" }).use(permissions)

@@ -8,6 +8,8 @@ import { countsBegin, readStatsQuery, toStatsResponse } from "./stats-mapper.ts"
 import { decodePageToken, eventPageLinks, filtersOf, readEventQuery, type EventPage } from "./event-query.ts";
 import { passes } from "./event-filter.ts";
 import { toMailgunEvent, type MessageFacts } from "./event-mapper.ts";
+import { principalOf } from "../context.ts";
+import { readTenant } from "../../core/permissions.ts";
 
 type Deps = Pick<SurfaceDeps, "activity" | "domains" | "now">;
 
@@ -19,7 +21,9 @@ export function activityRoutes(deps: Deps) {
   async function stats(domain: string | null, request: Request) {
     if (domain) await deps.domains.require(domain);
     const q = readStatsQuery(await readForm(request), deps.now());
-    return toStatsResponse(q, await deps.activity.counts(domain, countsBegin(q), q.end));
+    // The account-wide total is the acting tenant's (the primary's without X-Mailgun-On-Behalf-Of).
+    const counts = domain ? deps.activity.counts(domain, countsBegin(q), q.end) : deps.activity.tenantCounts(readTenant(principalOf(request)), countsBegin(q), q.end);
+    return toStatsResponse(q, await counts);
   }
 
   /**

@@ -8,6 +8,8 @@ import { invalid } from "../../core/errors.ts";
 import { json } from "../errors.ts";
 import { readForm, routeGroup } from "./form.ts";
 import { accountOnly } from "./policy.ts";
+import { principalOf, requireDomainScope } from "../context.ts";
+import { readTenant } from "../../core/permissions.ts";
 
 type Deps = Pick<SurfaceDeps, "dkimKeys">;
 
@@ -27,7 +29,8 @@ export function dkimKeyRoutes(deps: Deps) {
       const selector = q.get("selector")?.toLowerCase();
       const limit = q.get("limit") ? Number(q.get("limit")) : 10;
       if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw invalid(`limit must be an integer from 1 to ${MAX_LIMIT}`, "limit");
-      const all = (await deps.dkimKeys.listAll()).filter((k) => (!domain || k.domain === domain) && (!selector || k.selector === selector));
+      // The acting tenant's domains only (the primary's without X-Mailgun-On-Behalf-Of).
+      const all = (await deps.dkimKeys.listAll(readTenant(principalOf(request)))).filter((k) => (!domain || k.domain === domain) && (!selector || k.selector === selector));
       // One page holds them all up to `limit`; the page links repeat the query (postern does not page keys further).
       const self = `${new URL(request.url).origin}/v1/dkim/keys?${q.toString()}`;
       return json(200, { items: all.slice(0, limit).map((k) => toItem(k.domain, k)), paging: { first: self, last: self, next: self, previous: self } });
@@ -42,6 +45,8 @@ export function dkimKeyRoutes(deps: Deps) {
       const selector = form.get("selector");
       if (!domain) throw invalid("signing_domain is required", "signing_domain");
       if (!selector) throw invalid("selector is required", "selector");
+      // The domain is in the form, not the path: the permission guard has not seen it.
+      requireDomainScope(request, domain);
       const bits = form.get("bits");
       if (bits && bits !== "2048") throw invalid("postern makes 2048-bit RSA keys: bits may only be 2048 (or bring a key as pem)", "bits");
       const k = await deps.dkimKeys.addKey(domain, selector, { pem: form.get("pem") || undefined });

@@ -8,24 +8,16 @@ import type { SurfaceDeps } from "../deps.ts";
 import { json } from "../errors.ts";
 import { readForm, routeGroup } from "./form.ts";
 import { invalid, notFound } from "../../core/errors.ts";
-import type { Permission } from "../../core/permissions.ts";
+import { PRIMARY_MANAGE as manage, PRIMARY_READ as read } from "../../core/permissions.ts";
 import { PRIMARY_TENANT } from "../../core/tenants.ts";
+import { subaccountOf } from "./subaccounts.ts";
 
 type Deps = Pick<SurfaceDeps, "tenants" | "tenantQuota">;
 
 const SUBACCOUNT = "/v5/accounts/subaccounts/:id/limit/custom/monthly";
 const ACCOUNT = "/v5/accounts/limit/custom/monthly";
 
-/** A subaccount id (a tenant other than the primary); Mailgun's 404 otherwise. */
-async function subaccount(deps: Deps, id: string): Promise<number> {
-  const t = /^\d{1,9}$/.test(id) && Number(id) > 0 ? await deps.tenants.get(Number(id)) : null;
-  if (!t) throw notFound("Subaccount not found");
-  return t.id;
-}
-
 export function subaccountLimitRoutes(deps: Deps) {
-  const read: Permission = { right: "account.read", keys: "account", primary: true };
-  const manage: Permission = { right: "account.manage", keys: "account", primary: true };
   const get = async (tenant: number) => {
     // Without a limit there is nothing to show (and no month's messages to count).
     if ((await deps.tenants.require(tenant)).monthlyLimit === undefined) throw notFound("No custom sending limit is set");
@@ -43,9 +35,9 @@ export function subaccountLimitRoutes(deps: Deps) {
     return json(200, { success: true });
   };
   return routeGroup()
-    .get(SUBACCOUNT, async ({ params }) => get(await subaccount(deps, params.id)), { permission: read })
-    .put(SUBACCOUNT, async ({ params, request }) => put(await subaccount(deps, params.id), request), { permission: manage })
-    .delete(SUBACCOUNT, async ({ params }) => remove(await subaccount(deps, params.id)), { permission: manage })
+    .get(SUBACCOUNT, async ({ params }) => get((await subaccountOf(deps, params.id)).id), { permission: read })
+    .put(SUBACCOUNT, async ({ params, request }) => put((await subaccountOf(deps, params.id)).id, request), { permission: manage })
+    .delete(SUBACCOUNT, async ({ params }) => remove((await subaccountOf(deps, params.id)).id), { permission: manage })
     .get(ACCOUNT, () => get(PRIMARY_TENANT), { permission: read })
     .put(ACCOUNT, ({ request }) => put(PRIMARY_TENANT, request), { permission: manage })
     .delete(ACCOUNT, () => remove(PRIMARY_TENANT), { permission: manage });

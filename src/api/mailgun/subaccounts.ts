@@ -7,7 +7,7 @@ import type { SurfaceDeps } from "../deps.ts";
 import { json } from "../errors.ts";
 import { readForm, routeGroup } from "./form.ts";
 import { invalid, notFound } from "../../core/errors.ts";
-import type { Permission } from "../../core/permissions.ts";
+import { PRIMARY_MANAGE as manage, PRIMARY_READ as read } from "../../core/permissions.ts";
 
 type Deps = Pick<SurfaceDeps, "tenants">;
 
@@ -21,15 +21,14 @@ const toWire = (t: Tenant) => {
     features: { sending: { enabled: t.status === "active" } } };
 };
 
-async function tenantOf(deps: Deps, id: string): Promise<Tenant> {
-  const t = /^\d{1,9}$/.test(id) && Number(id) > 0 ? await deps.tenants.get(Number(id)) : null;
+/** The subaccount a path's id names; Mailgun's 404 otherwise (the primary is none). */
+export async function subaccountOf(deps: Pick<SurfaceDeps, "tenants">, id: string): Promise<Tenant> {
+  const t = await deps.tenants.subaccount(id);
   if (!t) throw notFound("Subaccount not found");
   return t;
 }
 
 export function subaccountRoutes(deps: Deps) {
-  const read: Permission = { right: "account.read", keys: "account", primary: true };
-  const manage: Permission = { right: "account.manage", keys: "account", primary: true };
   return routeGroup()
     .get(BASE, async ({ request }) => {
       const form = await readForm(request);
@@ -37,23 +36,23 @@ export function subaccountRoutes(deps: Deps) {
       const skip = Number(form.get("skip") ?? 0);
       const limit = Number(form.get("limit") ?? 10);
       if (!Number.isInteger(skip) || skip < 0 || !Number.isInteger(limit) || limit < 1 || limit > 1000) throw invalid("skip and limit must be whole numbers (limit 1 to 1000)");
-      let list = (await deps.tenants.list()).filter((t) => t.id !== 0);
+      let list = await deps.tenants.subaccounts();
       if (enabled !== undefined) list = list.filter((t) => (t.status === "active") === (enabled === "true"));
       if (form.get("sort") === "desc") list.reverse();
       return json(200, { subaccounts: list.slice(skip, skip + limit).map(toWire), total: list.length });
     }, { permission: read })
-    .get(`${BASE}/:id`, async ({ params }) => json(200, { subaccount: toWire(await tenantOf(deps, params.id)) }), { permission: read })
+    .get(`${BASE}/:id`, async ({ params }) => json(200, { subaccount: toWire(await subaccountOf(deps, params.id)) }), { permission: read })
     .post(BASE, async ({ request }) => {
       const name = (await readForm(request)).get("name");
       if (!name) throw invalid("name parameter is missing", "name");
       return json(200, { subaccount: toWire(await deps.tenants.add(name)) });
     }, { permission: manage })
     .post(`${BASE}/:id/enable`, async ({ params }) => {
-      const t = await tenantOf(deps, params.id);
+      const t = await subaccountOf(deps, params.id);
       return json(200, { subaccount: toWire(await deps.tenants.setStatus(t.id, "active")) });
     }, { permission: manage })
     .post(`${BASE}/:id/disable`, async ({ params }) => {
-      const t = await tenantOf(deps, params.id);
+      const t = await subaccountOf(deps, params.id);
       return json(200, { subaccount: toWire(await deps.tenants.setStatus(t.id, "suspended")) });
     }, { permission: manage });
 }

@@ -6,13 +6,15 @@ import { Elysia } from "elysia";
 import type { SurfaceDeps } from "../deps.ts";
 import { json } from "../errors.ts";
 import { permissions } from "../permission.ts";
+import { primaryOnly } from "../../core/permissions.ts";
 import { AppError } from "../../core/errors.ts";
 import type { StoredAlertRule } from "../../core/alerts-port.ts";
 
 type Deps = Pick<SurfaceDeps, "alerts">;
 
-const READ = { right: "alerts.read", keys: "account" } as const;
-const MANAGE = { right: "alerts.manage", keys: "account" } as const;
+// Alert rules are the installation's (over every tenant's domains): the primary acting for itself.
+const READ = primaryOnly("alerts.read");
+const MANAGE = primaryOnly("alerts.manage");
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const bad = (field: string, message: string) => new AppError("invalid", message, { field });

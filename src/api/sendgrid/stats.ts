@@ -13,7 +13,7 @@ import { invalid } from "../../core/errors.ts";
 import { json } from "../errors.ts";
 import { principalOf } from "../context.ts";
 import { permissions } from "../permission.ts";
-import { seesDomain } from "../../core/permissions.ts";
+import { primaryOnly, seesDomain } from "../../core/permissions.ts";
 
 type Deps = Pick<SurfaceDeps, "activity" | "now" | "tenants" | "domains">;
 /** One row of a series: its name (null: every event), its wire type, and which facts it counts. */
@@ -135,7 +135,7 @@ export function statsRoutes(deps: Deps) {
       return json(200, await series(request, categories.map((c) => ({ name: c, type: "category" as const, has: (f: StatFact) => f.tags.includes(c) }))));
     }, { permission: STATS })
     .get("/v3/subusers/stats", async ({ request }) => json(200, await series(request, await subuserRows(request), true)),
-      { permission: { ...STATS, keys: "account", primary: true } })
+      { permission: primaryOnly(STATS.right) })
     .get("/v3/categories/stats/sums", async ({ request }) => {
       const { start, end } = query(request);
       const sums = new Map<string, Metrics>();

@@ -9,12 +9,11 @@ import type { SurfaceDeps } from "../deps.ts";
 import { json } from "../errors.ts";
 import { permissions } from "../permission.ts";
 import { AppError } from "../../core/errors.ts";
+import { PRIMARY_MANAGE as MANAGE, PRIMARY_READ as READ } from "../../core/permissions.ts";
 import { isObject } from "../wire.ts";
 
 type Deps = Pick<SurfaceDeps, "tenants">;
 
-const READ = { right: "account.read", keys: "account", primary: true } as const;
-const MANAGE = { right: "account.manage", keys: "account", primary: true } as const;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const bad = (field: string, message: string) => new AppError("invalid", message, { field });
@@ -26,9 +25,8 @@ const refusedAs = (code: string, as: () => AppError) => (e: unknown): never => {
 const view = (t: Tenant) => ({ id: t.id, username: t.name, disabled: t.status !== "active" });
 
 async function subuser(deps: Deps, name: string): Promise<Tenant> {
-  const missing = () => new AppError("not_found", `subuser ${name} does not exist`);
-  const t = await deps.tenants.require(name).catch(refusedAs("not_found", missing));
-  if (t.id === 0) throw missing();
+  const t = await deps.tenants.subaccount(name, true);
+  if (!t) throw new AppError("not_found", `subuser ${name} does not exist`);
   return t;
 }
 
@@ -41,7 +39,7 @@ export function subuserRoutes(deps: Deps) {
       if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw bad("limit", "limit must be 1 to 500");
       if (!Number.isInteger(offset) || offset < 0) throw bad("offset", "offset must be a whole number");
       const username = q.get("username");
-      const list = (await deps.tenants.list()).filter((t) => t.id !== 0 && (!username || t.name === username));
+      const list = (await deps.tenants.subaccounts()).filter((t) => !username || t.name === username);
       return json(200, list.slice(offset, offset + limit).map(view));
     }, { permission: READ })
     .post("/v3/subusers", async ({ body }) => {

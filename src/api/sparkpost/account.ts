@@ -15,12 +15,13 @@ type Deps = Pick<SurfaceDeps, "activity" | "domains" | "now">;
 
 const DAY_MS = 86_400_000;
 
-async function usage(deps: Deps, domains: string[] | null, now: number) {
+async function usage(deps: Deps, principal: Principal, domains: string[] | null, now: number) {
   const day = Math.floor(now / DAY_MS) * DAY_MS;
   const d = new Date(now);
   const month = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
   const count = async (begin: number) => {
-    const lists = domains ? await Promise.all(domains.map((n) => deps.activity.counts(n, begin, now))) : [await deps.activity.counts(null, begin, now)];
+    // An account key's usage is its reads' tenants' (every tenant's without X-MSYS-SUBACCOUNT on the primary's).
+    const lists = domains ? await Promise.all(domains.map((n) => deps.activity.counts(n, begin, now))) : [await deps.activity.tenantCounts(readTenant(principal), begin, now)];
     return lists.flat().filter((c) => c.type === "accepted").reduce((n, c) => n + c.count, 0);
   };
   const iso = (ms: number) => new Date(ms).toISOString();
@@ -45,7 +46,7 @@ export async function accountOf(deps: Deps, principal: Principal, withUsage: boo
     options: { smtp_tracking_default: false, rest_tracking_default: tracking?.openTracking ?? false, transactional_unsub: false,
       transactional_default: false, initial_open_pixel_tracking: tracking?.openTracking ?? false, click_tracking: tracking?.clickTracking ?? false },
     support: { online: false, phone: false },
-    ...(withUsage ? { usage: await usage(deps, principal.kind === "domain" ? domains.map((d) => d.name) : null, now) } : {}),
+    ...(withUsage ? { usage: await usage(deps, principal, principal.kind === "domain" ? domains.map((d) => d.name) : null, now) } : {}),
   };
 }
 

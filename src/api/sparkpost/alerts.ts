@@ -9,7 +9,7 @@ import { json } from "../errors.ts";
 import { permissions } from "../permission.ts";
 import { isObject } from "../wire.ts";
 import type { StoredAlertRule } from "../../core/alerts-port.ts";
-import { need } from "./policy.ts";
+import { primaryOnly } from "../../core/permissions.ts";
 import { badFormat, missingField, notFoundError } from "./errors.ts";
 
 type Deps = Pick<SurfaceDeps, "alerts">;
@@ -73,22 +73,22 @@ export function alertRoutes(deps: Deps) {
     return r;
   };
   return new Elysia({ name: "sparkpost-alerts" }).use(permissions)
-    .get("/alerts", async () => json(200, { results: (await mapped()).map(view) }), { permission: need("alerts.read", { keys: "account" }) })
+    .get("/alerts", async () => json(200, { results: (await mapped()).map(view) }), { permission: primaryOnly("alerts.read") })
     .post("/alerts", async ({ body }) => {
       const { input, extra } = readAlert(body);
       const rule = await deps.alerts.createRule(input, "sparkpost", extra);
       return json(200, { results: { id: String(rule.id) } });
-    }, { permission: need("alerts.manage", { keys: "account" }) })
-    .get("/alerts/:id", async ({ params }) => json(200, { results: view(await one(params.id)) }), { permission: need("alerts.read", { keys: "account" }) })
+    }, { permission: primaryOnly("alerts.manage") })
+    .get("/alerts/:id", async ({ params }) => json(200, { results: view(await one(params.id)) }), { permission: primaryOnly("alerts.read") })
     .put("/alerts/:id", async ({ params, body }) => {
       await one(params.id);
       const { input, extra } = readAlert(body);
       const rule = await deps.alerts.changeRule(params.id, input, extra);
       return json(200, { results: view(rule!) });
-    }, { permission: need("alerts.manage", { keys: "account" }) })
+    }, { permission: primaryOnly("alerts.manage") })
     .delete("/alerts/:id", async ({ params }) => {
       await one(params.id);
       await deps.alerts.deleteRule(params.id);
       return new Response(null, { status: 204 });
-    }, { permission: need("alerts.manage", { keys: "account" }) });
+    }, { permission: primaryOnly("alerts.manage") });
 }

@@ -32,10 +32,13 @@ export function need(right: Right, opts: { prefix?: string; keys?: KeyKind } = {
 
 /** The domain named in the path, after checking the key may act on it. */
 export async function pathDomain(request: Request, domains: DomainService, name: string): Promise<Domain> {
-  const principal = requireDomainScope(request, name);
   const domain = await domains.get(name.toLowerCase());
-  // Another tenant's domain is as unknown as a missing one (X-MSYS-SUBACCOUNT, docs/tenants.md).
-  if (!domain || !seesTenant(principal, domain.tenantId)) throw notFoundError(`Domain '${name}' does not exist`);
+  // Another tenant's domain is as unknown as a missing one (X-MSYS-SUBACCOUNT, docs/tenants.md),
+  // before the key's own scope (another domain of its tenant: 403) is asked.
+  const missing = () => notFoundError(`Domain '${name}' does not exist`);
+  if (domain && !seesTenant(principalOf(request), domain.tenantId)) throw missing();
+  requireDomainScope(request, name);
+  if (!domain) throw missing();
   return domain;
 }
 

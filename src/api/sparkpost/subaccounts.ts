@@ -11,6 +11,7 @@ import { acceptsGrant } from "./policy.ts";
 import { permissions } from "../permission.ts";
 import { isObject } from "../wire.ts";
 import { AppError } from "../../core/errors.ts";
+import { PRIMARY_MANAGE as manage, PRIMARY_READ as read } from "../../core/permissions.ts";
 
 type Deps = Pick<SurfaceDeps, "tenants" | "access">;
 
@@ -24,8 +25,7 @@ const str = (v: unknown, field: string) => {
 };
 
 async function tenantOf(deps: Deps, id: string): Promise<Tenant> {
-  // Only decimal ids: a name would make /subaccounts/<name> a second address of one resource.
-  const t = /^\d{1,9}$/.test(id) && Number(id) > 0 ? await deps.tenants.get(Number(id)) : null;
+  const t = await deps.tenants.subaccount(id);
   if (!t) throw notFoundError(`Subaccount '${id}' does not exist`);
   return t;
 }
@@ -37,10 +37,8 @@ function spRefusal(err: unknown): never {
 }
 
 export function subaccountRoutes(deps: Deps) {
-  const manage = { right: "account.manage", keys: "account", primary: true } as const;
-  const read = { right: "account.read", keys: "account", primary: true } as const;
   return (app: Elysia) => app.use(permissions)
-    .get("/subaccounts", async () => json(200, { results: (await deps.tenants.list()).filter((t) => t.id !== 0).map(toWire) }), { permission: read })
+    .get("/subaccounts", async () => json(200, { results: (await deps.tenants.subaccounts()).map(toWire) }), { permission: read })
     .get("/subaccounts/:id", async ({ params }) => json(200, { results: toWire(await tenantOf(deps, params.id)) }), { permission: read })
     .post("/subaccounts", async ({ body }) => {
       if (!isObject(body)) throw badFormat("the request body must be a JSON object");

@@ -22,3 +22,10 @@ test("an account session lists the open alerts; a domain session is refused", as
   const domain = await env.signIn(env.t.domainKey);
   expect((await domain.call("GET", "/alerts")).status).toBe(403);
 });
+
+test("the open alerts are the installation's (they name every tenant's domains): a user of one tenant is refused", async () => {
+  const acme = await env.t.app.tenants.add("acme");
+  await env.t.app.team.users.add(null, { email: "ann@acme.test", role: "owner", tenant: acme.id, password: "correct horse battery" });
+  const ann = await env.signInWith({ email: "ann@acme.test", password: "correct horse battery" });
+  expect((await ann.call("GET", "/alerts")).status).toBe(403);
+});

@@ -30,3 +30,13 @@ test("Health: the checks (run at the first look), the blocklists, a refresh; acc
   const domain = await env.signIn(env.t.domainKey);
   expect((await domain.call("GET", "/health")).status).toBe(403);
 });
+
+test("Health names every tenant's domains: a user of one tenant, and a tenant's key, are refused", async () => {
+  const acme = await env.t.app.tenants.add("acme");
+  await env.t.app.domains.add("acme.test", { tenant: acme.id });
+  await env.t.app.team.users.add(null, { email: "ann@acme.test", role: "owner", tenant: acme.id, password: "correct horse battery" });
+  const ann = await env.signInWith({ email: "ann@acme.test", password: "correct horse battery" });
+  expect((await ann.call("GET", "/health")).status).toBe(403);
+  const acmeKey = await env.signIn((await env.t.app.access.createKey({ kind: "account", tenant: acme.id })).key);
+  expect((await acmeKey.call("GET", "/health")).status).toBe(403);
+});

@@ -41,3 +41,25 @@ test("a message page shows its webhook posts, the target's answer and no URL cre
   const other = await env.signIn(env.otherKey);
   expect((await other.call("GET", `/messages/example.com/${id}`)).status).toBe(404);
 }, 40_000);
+
+test("a tenant's user sees its message's posts to its own targets, not to the primary's every-tenant webhook", async () => {
+  const app = env.t.app;
+  const acme = await app.tenants.add("acme");
+  const d = await app.domains.add("acme.test", { tenant: acme.id });
+  await app.domains.verify("acme.test", true);
+  // The primary's SparkPost account webhook for every tenant, and acme's own domain webhook.
+  await app.webhooks.create({ domainId: null, tenantId: 0, events: [], url: `http://127.0.0.1:${target.port}/primary-every`, format: "sparkpost", extra: { everyTenant: true } });
+  await app.webhooks.create({ domainId: d.id, events: [], url: `http://127.0.0.1:${target.port}/acme-own`, format: "sendgrid", extra: {} });
+  const principal = { accountId: 1, keyId: "t", kind: "account" as const, domain: null, grants: [], tenant: acme.id };
+  const id = (await app.sender.send(principal, { domain: "acme.test", source: "cli", from: { email: "a@acme.test" },
+    envelopes: [{ to: [{ email: "t@dest.test" }], subject: "s", text: "x" }] })).messages[0]!.id;
+  const end = Date.now() + 20_000;
+  while ((await app.activity.webhookPosts("acme.test", id)).length < 2) {
+    if (Date.now() > end) throw new Error("the posts were not made");
+    await Bun.sleep(100);
+  }
+  await app.team.users.add(null, { email: "ann@acme.test", role: "analyst", tenant: acme.id, password: "correct horse battery" });
+  const ann = await env.signInWith({ email: "ann@acme.test", password: "correct horse battery" });
+  const urls = ((await (await ann.call("GET", `/messages/acme.test/${id}`)).json()).webhooks as { url: string }[]).map((w) => new URL(w.url).pathname);
+  expect([...new Set(urls)]).toEqual(["/acme-own"]);
+});

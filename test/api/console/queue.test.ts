@@ -34,6 +34,18 @@ describe("console queue", () => {
     expect(await (await other.call("POST", "/queue/purge", { destination: "slow.test" })).json()).toEqual({ purged: 0 });
   });
 
+  test("a user of one tenant neither sees nor retries nor purges another tenant's waiting mail", async () => {
+    const acme = await env.t.app.tenants.add("acme");
+    await env.t.app.domains.add("acme.test", { tenant: acme.id });
+    await env.t.app.team.users.add(null, { email: "dev@acme.test", role: "developer", tenant: acme.id, password: "correct horse battery" });
+    const dev = await env.signInWith({ email: "dev@acme.test", password: "correct horse battery" });
+    expect(await (await dev.call("GET", "/queue")).json()).toEqual([]);
+    expect(await (await dev.call("GET", "/queue/destinations")).json()).toEqual([]);
+    expect(await (await dev.call("POST", "/queue/retry", { destination: "slow.test" })).json()).toEqual({ retried: 0 });
+    expect(await (await dev.call("POST", "/queue/purge", { destination: "slow.test" })).json()).toEqual({ purged: 0 });
+    await waitQueue((rows) => rows.some((r) => r.destination === "slow.test" && r.deferred === 2));
+  });
+
   test("destinations: the account sees each destination's state; a domain key sees none", async () => {
     const admin = await env.signIn(env.t.accountKey);
     const end = Date.now() + 20_000;

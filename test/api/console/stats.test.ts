@@ -48,3 +48,21 @@ describe("console stats", () => {
     expect((await res.json()).message).toContain("range");
   });
 });
+
+describe("console stats and tenants", () => {
+  test("without a domain, a user of one tenant counts its tenant's mail only; a user of every tenant counts all", async () => {
+    const app = env.t.app;
+    const acme = await app.tenants.add("acme");
+    await app.domains.add("acme.test", { tenant: acme.id });
+    await app.domains.verify("acme.test", true);
+    for (const [email, tenant] of [["ann@acme.test", acme.id], ["boss@example.com", null]] as const) {
+      await app.team.users.add(null, { email, role: "analyst", tenant, password: "correct horse battery" });
+    }
+    await app.sender.send({ ...principal, tenant: acme.id }, { domain: "acme.test", source: "cli", from: { email: "a@acme.test" },
+      envelopes: [{ to: [{ email: "r3@dest.test" }], subject: "s", text: "x" }] });
+    const accepted = async (email: string) =>
+      sum((await (await (await env.signInWith({ email, password: "correct horse battery" })).call("GET", "/stats")).json()).series.accepted);
+    expect(await accepted("ann@acme.test")).toBe(1);
+    expect(await accepted("boss@example.com")).toBe(3);
+  });
+});

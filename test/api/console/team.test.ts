@@ -110,3 +110,31 @@ test("wrong passwords lock the address and the account out, as wrong keys do", a
   expect(status).toBe(429);
   expect((await attempt("dev@example.com", PW)).status).toBe(429);
 });
+
+test("tenants: an owner of one tenant sees and manages only its tenant's users, and invites for its tenant only", async () => {
+  const acme = await env.t.app.tenants.add("acme");
+  await env.t.app.team.users.add(null, { email: "ann@acme.test", role: "owner", tenant: acme.id, password: PW });
+  await env.t.app.team.users.add(null, { email: "bob@acme.test", role: "analyst", tenant: acme.id, password: PW });
+  // The lockout test above leaves this address throttled for a second.
+  const ann = await retryThrottled(() => env.signInWith({ email: "ann@acme.test", password: PW }));
+  const listed = (await (await ann.call("GET", "/users")).json()).users as { id: string; email: string; tenant: number | null }[];
+  expect(listed.map((u) => u.email).sort()).toEqual(["ann@acme.test", "bob@acme.test"]);
+  const owner = (await env.t.app.team.users.require("owner@example.com")).id;
+  expect((await ann.call("PUT", `/users/${owner}`, { role: "analyst" })).status).toBe(404);
+  expect((await ann.call("DELETE", `/users/${owner}`)).status).toBe(404);
+  expect((await env.t.app.team.users.require("owner@example.com")).role).toBe("owner");
+  const invited = await (await ann.call("POST", "/users", { email: "cat@acme.test", role: "admin" })).json();
+  expect(invited.user).toMatchObject({ email: "cat@acme.test", tenant: acme.id });
+  const bob = listed.find((u) => u.email === "bob@acme.test")!.id;
+  expect((await ann.call("PUT", `/users/${bob}`, { role: "developer" })).status).toBe(200);
+  // A tenant's all-rights account key stands for that tenant's owner, not the machine's.
+  const key = await env.signIn((await env.t.app.access.createKey({ kind: "account", tenant: acme.id })).key);
+  expect(((await (await key.call("GET", "/users")).json()).users as { tenant: number | null }[]).every((u) => u.tenant === acme.id)).toBe(true);
+  expect((await (await key.call("POST", "/users", { email: "dan@acme.test", role: "owner" })).json()).user.tenant).toBe(acme.id);
+});
+
+async function retryThrottled<T>(fn: () => Promise<T>): Promise<T> {
+  for (let i = 0; ; i++) {
+    try { return await fn(); } catch (e) { if (i > 50 || !String(e).includes("429")) throw e; await Bun.sleep(100); }
+  }
+}

@@ -118,3 +118,36 @@ describe("console tenants", () => {
     expect((await body(res)).message).toMatch(/tenant 2 is terminated/);
   });
 });
+
+describe("console tenants: reading every tenant is not writing for every tenant", () => {
+  test("a user of every tenant changes another tenant's domain only once switched to it (so a suspension holds, and the change is that tenant's)", async () => {
+    const boss = await as("boss@example.com");
+    await boss.call("PUT", "/session/tenant", { tenant: null });
+    expect((await boss.call("GET", "/domains/acme.test")).status).toBe(200);
+    await env.t.app.tenants.suspend("acme");
+    try {
+      expect((await boss.call("PATCH", "/domains/acme.test", { openTracking: true })).status).toBe(403);
+      expect((await boss.call("POST", "/domains/acme.test/suppressions", { type: "bounces", address: "x@dest.test" })).status).toBe(403);
+    } finally {
+      await env.t.app.tenants.setStatus("acme", "active");
+    }
+    expect((await boss.call("PATCH", "/domains/acme.test", { openTracking: true })).status).toBe(403);
+    expect((await boss.call("PUT", "/session/tenant", { tenant: "acme" })).status).toBe(200);
+    expect((await boss.call("PATCH", "/domains/acme.test", { openTracking: true })).status).toBe(200);
+    await boss.call("PUT", "/session/tenant", { tenant: null });
+    const res = await fetch(`${env.base}/audit?action=domain.settings&limit=1`, { headers: { "ov-token": env.t.accountKey } });
+    expect(((await body(res)).items as { tenant: number; target: string }[]).map((e) => [e.target, e.tenant])).toEqual([["acme.test", 1]]);
+  });
+
+  test("a user of every tenant, not switched to one, sees another tenant's key but does not revoke it", async () => {
+    const boss = await as("boss@example.com");
+    await boss.call("PUT", "/session/tenant", { tenant: null });
+    const k = await env.t.app.access.createKey({ kind: "account", label: "acme's own", tenant: 1 });
+    expect(((await body(await boss.call("GET", "/keys"))) as { id: string }[]).some((x) => x.id === k.id)).toBe(true);
+    expect((await boss.call("DELETE", `/keys/${k.id}`)).status).toBe(403);
+    expect(await env.t.app.access.getKey(k.id)).not.toBeNull();
+    expect((await boss.call("PUT", "/session/tenant", { tenant: "acme" })).status).toBe(200);
+    expect((await boss.call("DELETE", `/keys/${k.id}`)).status).toBe(200);
+    await boss.call("PUT", "/session/tenant", { tenant: null });
+  });
+});

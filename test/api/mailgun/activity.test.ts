@@ -84,3 +84,19 @@ describe("stats through mailgun.js", () => {
     expect(err.status).toBe(400);
   });
 });
+
+describe("account totals and tenants", () => {
+  test("the account-wide total is the acting tenant's: a subaccount's key never counts another tenant's mail", async () => {
+    await h.mg.subaccounts.create("acme");
+    await h.t.app.domains.add("acme.test", { tenant: 1 });
+    await h.t.app.domains.verify("acme.test", true);
+    const acme = h.client((await h.t.app.access.createKey({ kind: "account", tenant: 1 })).key);
+    await acme.messages.create("acme.test", { from: "a@acme.test", to: "t1@dest.test", subject: "acme", text: "x" });
+    const accepted = async (mg: typeof h.mg) => (await mg.stats.getAccount({ event: "accepted", start: new Date(Date.now() - 86_400_000).toUTCString(), resolution: "day" }))
+      .stats.reduce((n, s) => n + (s as any).accepted.total, 0);
+    expect(await accepted(acme)).toBe(1);
+    expect(await accepted(h.mg)).toBe(3); // the primary's own (its suppressed send is not accepted)
+    h.mg.setSubaccount("1");
+    try { expect(await accepted(h.mg)).toBe(1); } finally { h.mg.resetSubaccount(); }
+  });
+});

@@ -65,3 +65,15 @@ test("bad input is Mailgun's 4xx: missing fields, a taken selector (Mailgun's du
   // A domain (sending) key may only send.
   expect((await h.call("GET", "/v1/dkim/keys", { key: h.t.domainKey })).status).toBe(403);
 });
+
+test("tenants: a subaccount lists only its own domains' keys and cannot add one to another tenant's domain", async () => {
+  await h.mg.subaccounts.create("acme");
+  await h.t.app.domains.add("acme.test", { tenant: 1 });
+  const acme = h.client((await h.t.app.access.createKey({ kind: "account", tenant: 1 })).key);
+  const acmeKeys = (acme.domains as unknown as { domainKeys: DomainKeys }).domainKeys;
+  expect(new Set((await acmeKeys.listAll({})).items.map((k) => k.signing_domain))).toEqual(new Set(["acme.test"]));
+  expect((await keys().listAll({})).items.some((k) => k.signing_domain === "acme.test")).toBe(false);
+  expect((await failure(acmeKeys.create({ signingDomain: "example.com", selector: "evil" }))).status).toBe(403);
+  expect((await h.t.app.dkimKeys.list("example.com")).some((k) => k.selector === "evil")).toBe(false);
+  expect((await acmeKeys.create({ signingDomain: "acme.test", selector: "own" })).selector).toBe("own");
+});

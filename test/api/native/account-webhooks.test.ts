@@ -41,3 +41,13 @@ test("a failing URL stores nothing (402); message types are refused (400); domai
   expect((await env.call("/webhooks", { key: env.t.domainKey })).status).toBe(403);
   expect((await env.call("/webhooks/nope", { method: "DELETE" })).status).toBe(400);
 });
+
+test("notices are the installation's: a tenant's key neither lists, replaces nor deletes the account-wide notice webhooks", async () => {
+  expect((await create("domain_listed", [ok.url])).status).toBe(200);
+  const acme = await env.t.app.tenants.add("acme");
+  const key = (await env.t.app.access.createKey({ kind: "account", tenant: acme.id })).key;
+  expect((await env.call("/webhooks", { key })).status).toBe(403);
+  expect((await create("domain_listed", [`${ok.url}?acme`], key)).status).toBe(403);
+  expect((await env.call("/webhooks/domain_listed", { method: "DELETE", key })).status).toBe(403);
+  expect((await (await env.call("/webhooks")).json()).webhooks.domain_listed).toEqual({ urls: [ok.url] });
+});

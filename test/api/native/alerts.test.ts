@@ -56,3 +56,12 @@ test("alerts are the account's: a domain key is refused", async () => {
   expect((await env.call("/alerts", { key: env.t.domainKey })).status).toBe(403);
   expect((await post({ metric: "block_rate" }, env.t.domainKey)).status).toBe(403);
 });
+
+test("alerts are the installation's: a tenant's key, and the primary acting for a tenant, are refused", async () => {
+  const acme = await env.t.app.tenants.add("acme");
+  const key = (await env.t.app.access.createKey({ kind: "account", tenant: acme.id })).key;
+  expect((await env.call("/alerts", { key })).status).toBe(403);
+  expect((await post({ metric: "hard_bounce_rate", threshold: 0.02 }, key)).status).toBe(403);
+  expect((await env.call("/alerts", { headers: { "X-Postern-Tenant": "acme" } })).status).toBe(403);
+  expect((await env.call("/alerts")).status).toBe(200);
+});

@@ -103,3 +103,17 @@ test("GET /blocklists: items with first_seen/last_seen; the first listing (seen 
   expect(account.received).toHaveLength(1);
   expect((await call("/webhooks/ip_listed", { method: "DELETE" })).status).toBe(200);
 });
+
+test("tenants: a tenant's key runs the doctor for its own domain only, and sees only its own domains' listings", async () => {
+  const acme = await t.app.tenants.add("acme");
+  await t.app.domains.add("acme.test", { tenant: acme.id });
+  const key = (await t.app.access.createKey({ kind: "account", tenant: acme.id })).key;
+  expect((await call("/doctor", { key })).status).toBe(403);
+  expect((await call("/doctor?domain=bad.test", { key })).status).toBe(404);
+  const own = await (await call("/doctor?domain=acme.test", { key })).json() as { checks: { subject: string }[] };
+  expect(own.checks.some((c) => c.subject === "acme.test")).toBe(true);
+  expect(own.checks.some((c) => c.subject === "bad.test" || c.subject === "good.test")).toBe(false);
+  const { items } = await (await call("/blocklists", { key })).json() as { items: { kind: string; subject: string }[] };
+  expect(items.filter((i) => i.kind === "domain").map((i) => i.subject).sort()).toEqual(["acme.test", "bounces.acme.test", "email.acme.test"]);
+  expect(items.some((i) => i.subject === "127.0.0.6")).toBe(true);
+});

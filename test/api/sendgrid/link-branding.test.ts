@@ -69,3 +69,21 @@ describe("link branding", () => {
     expect((await call("GET", "/v3/whitelabel/links")).body.map((l: { id: number }) => l.id)).toEqual([id]);
   });
 });
+
+describe("link branding and tenants", () => {
+  test("a subuser's key (or the primary on behalf of one) neither reads nor changes another tenant's branded link", async () => {
+    const acme = await h.t.app.tenants.add("acme-links");
+    await h.t.app.domains.add("acme-links.test", { tenant: acme.id });
+    const acmeClient = h.clientsFor((await h.t.app.access.createKey({ kind: "account", tenant: acme.id })).key).client;
+    const as = async (client: typeof h.client, method: string, url: string, body?: unknown, headers: Record<string, string> = {}) => {
+      try { return (await client.request({ method: method as "GET", url, headers, ...(body === undefined ? {} : { body }) }))[0].statusCode; }
+      catch (e) { return (e as { code: number }).code; }
+    };
+    expect(await as(acmeClient, "POST", "/v3/whitelabel/links", { domain: "example.com", subdomain: "evil" })).toBe(403);
+    expect(await as(acmeClient, "GET", "/v3/whitelabel/links/default?domain=example.com")).toBe(403);
+    const primary = h.clientsFor(h.t.accountKey).client;
+    expect(await as(primary, "POST", "/v3/whitelabel/links", { domain: "example.com", subdomain: "evil" }, { "on-behalf-of": "acme-links" })).toBe(403);
+    expect((await h.t.app.trackingHosts.get("example.com")).host).toBe("email.example.com");
+    expect(await as(acmeClient, "POST", "/v3/whitelabel/links", { domain: "acme-links.test", subdomain: "go" })).toBe(201);
+  });
+});

@@ -64,3 +64,14 @@ test("a hard_bounce_rate alert's webhook channel gets the alert, signed as nativ
   expect(body.alert).toMatchObject({ rule: "hard_bounce_rate", state: "firing", subject: "example.com", value: 0.03, threshold: 0.02 });
   expect(hmacVerify((await env.t.app.store.control.getAccount())!.webhookSigningKey, body.signature)).toBe(true);
 });
+
+test("alerts are the installation's: a subaccount's key neither reads, makes nor deletes them", async () => {
+  const rule = await request("POST", "alerts", { name: "primary's", metric: "hard_bounce_rate", threshold_evaluator: { value: 5 },
+    filters: [{ filter_type: "sending_domain", filter_values: ["example.com"] }] });
+  const made = await env.account.subaccounts.create({ name: "acme", key_label: "acme", key_grants: ["alerts/manage"] });
+  const acme = (method: string, uri: string, json?: unknown) => generic(env.client(made.results.key)).request({ method, uri, json: json ?? true });
+  expect((await failure(acme("GET", "alerts"))).statusCode).toBe(403);
+  expect((await failure(acme("DELETE", `alerts/${rule.results.id}`))).statusCode).toBe(403);
+  expect((await failure(acme("POST", "alerts", { name: "x", metric: "hard_bounce_rate", threshold_evaluator: { value: 5 } }))).statusCode).toBe(403);
+  expect((await request("GET", `alerts/${rule.results.id}`)).results.name).toBe("primary's");
+});

@@ -63,3 +63,16 @@ describe("tracking domains", () => {
     expect((await env.domain.get({ uri: "tracking-domains" })).results.map((r: { domain: string }) => r.domain)).toEqual(["click.example.com"]);
   });
 });
+
+describe("tracking domains and tenants", () => {
+  test("a subaccount's key neither makes nor removes a tracking domain under another tenant's domain", async () => {
+    const made = await env.account.subaccounts.create({ name: "acme", key_label: "acme", key_grants: ["tracking_domains/manage"] });
+    await env.t.app.domains.add("acme.test", { tenant: made.results.subaccount_id });
+    const before = (await env.t.app.trackingHosts.get("example.com")).host;
+    const acme = env.client(made.results.key);
+    expect((await failure(acme.post({ uri: "tracking-domains", json: { domain: "evil.example.com" } }))).statusCode).toBe(403);
+    expect((await failure(acme.delete({ uri: `tracking-domains/${before}` }))).statusCode).toBe(403);
+    expect((await env.t.app.trackingHosts.get("example.com")).host).toBe(before);
+    expect(await acme.post({ uri: "tracking-domains", json: { domain: "links.acme.test" } })).toEqual({ results: { domain: "links.acme.test" } });
+  });
+});
