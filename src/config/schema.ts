@@ -92,6 +92,7 @@ export const KEYS: KeyDef[] = [
   k("webhooks", "lifetime", "duration", "26h", "an event webhook POST still unacknowledged after this is given up (inbound posts keep their vendor's window: docs/inbound.md)"),
   k("webhooks", "timeout", "duration", "10s", "how long one webhook POST may take"),
   k("webhooks", "concurrency_per_target", "int", 4, "webhook POSTs in flight at once to one URL"),
+  k("webhooks", "probe_interval", "duration", "5s", "a failing target is probed (one POST, its earliest item) at least this often; when one succeeds its waiting POSTs go at once"),
   k("validation", "smtp_probe", "bool", false, "RCPT-only probing of mailboxes, never DATA"),
   k("retention", "events", "duration", "30d", "events older than this are deleted (stats keep their hourly and daily counts)"),
   k("retention", "messages", "duration", "30d", "messages whose every recipient is delivered or failed since this long, with their recipients, events, bodies and attachments"),
