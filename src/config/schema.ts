@@ -112,6 +112,7 @@ export const KEYS: KeyDef[] = [
   k("tls", "http_listen", "string", "", "host:port answering HTTP-01 challenges and redirecting everything else to https; empty: none", '"0.0.0.0:80"'),
   k("tls", "cert_file", "string", "", "or a certificate of your own (PEM, chain included) ...", '"/etc/postern/cert.pem"'),
   k("tls", "key_file", "string", "", "... and its key; both reloaded when the files change", '"/etc/postern/key.pem"'),
+  k("tls", "reload_interval", "duration", "10s", "how often cert_file and key_file are read again: a replaced pair serves from the next read"),
   k("alerts", "webhook", "string", "", "URL: alerts as signed JSON (same signature scheme as native webhooks)", '"https://ops.example.com/postern-alerts"'),
   k("alerts", "email", "strings", [], "addresses; alert mail is sent through postern itself"),
   k("doctor", "interval", "duration", "1h", "checks and blocklists re-run on this schedule while the server runs; a change is an event and an alert; \"0\": only on demand"),

@@ -61,9 +61,10 @@ describe("bad config files name the file, the key and the problem", () => {
   test("a default zone that is not configured", () => expect(problems(`[zones]\nnames = ["us"]\ndefault = "eu"\n`)[0]).toMatch(/zones\.default/));
   test("every problem is reported, not only the first", () => expect(problems(`[server]\nlisen = 1\n[mta]\nretry = 3\n`).length).toBe(2));
   test("a remote zone that is not in zones.names", () => expect(problems(`[zones]\nnames = ["us"]\n[zones.eu]\nurl = "https://eu.example"\n`)[0]).toMatch(/zones\.eu/));
-  test("a webhook probe interval under 100ms", () => {
+  test("a webhook probe interval or a TLS file reload interval under 100ms", () => {
     expect(problems(`[webhooks]\nprobe_interval = "10ms"\n`)[0]).toMatch(/webhooks\.probe_interval: at least 100ms/);
     expect(problems(`[webhooks]\nprobe_interval = "100ms"\n`)).toEqual([]);
+    expect(problems(`[tls]\nreload_interval = "0s"\n`)[0]).toMatch(/tls\.reload_interval: at least 100ms/);
   });
   test("a bad route", () => expect(problems(`[mta.routes]\n"x.org" = "a b"\n`)[0]).toMatch(/mta\.routes\."x\.org"/));
   test("[alerts]: an http(s) webhook URL and e-mail addresses", () => {
