@@ -39,7 +39,7 @@ export interface Config {
   webhooks: { allow_private: boolean; retry: number[]; lifetime: number; timeout: number; concurrency_per_target: number; probe_interval: number };
   validation: { smtp_probe: boolean };
   /** Milliseconds; 0: forever. */
-  alerts: { webhook: string; email: string[] };
+  alerts: { webhook: string; email: string[]; interval: number };
   retention: { events: number; messages: number; inbound: number; audit: number };
   console: { require_totp: boolean; invite_from: string; oidc: OidcConfig };
   tls: {
@@ -181,6 +181,7 @@ function checkMeaning(cfg: Config, where: string, problems: string[]) {
   if (cfg.storage.engine === "postgres" && !/^postgres(ql)?:\/\//.test(cfg.storage.postgres_url)) problems.push(`${where}: storage.postgres_url: engine "postgres" needs a postgres:// URL`);
   if (cfg.storage.control_url && !/^postgres(ql)?:\/\//.test(cfg.storage.control_url)) problems.push(`${where}: storage.control_url: expected a postgres:// URL or empty`);
   if (cfg.inbound.spamd && !/^(\[[0-9a-fA-F:]+\]|[^:\s\[\]]+)(:\d{1,5})?$/.test(cfg.inbound.spamd)) problems.push(`${where}: inbound.spamd: expected host[:port], got "${cfg.inbound.spamd}"`);
+  if (cfg.alerts.interval < 1000) problems.push(`${where}: alerts.interval: at least 1s`);
   if (cfg.tls.reload_interval < 100) problems.push(`${where}: tls.reload_interval: at least 100ms`);
   if (cfg.webhooks.probe_interval < 100) problems.push(`${where}: webhooks.probe_interval: at least 100ms (each probe is a POST to a failing target)`);
   if (cfg.server.claim_lease < 1000) problems.push(`${where}: server.claim_lease: at least 1s (the lease is renewed every third of it)`);
