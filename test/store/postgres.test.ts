@@ -1,9 +1,9 @@
-// The store contract on PostgreSQL: a throw-away cluster for this file, one database for the
+// The store contract on PostgreSQL: the process's shared test cluster, one database for the
 // contract (emptied, not re-created, before each test's store: the tests expect an empty store),
 // and a peer store (another node, its own node id) on the same database.
 import { afterAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
-import { pgSkipReason, startPostgres, type PgCluster } from "../helpers/postgres.ts";
+import { pgSkipReason, sharedPostgres, type PgCluster } from "../helpers/postgres.ts";
 import { OUTCOME_CONNECTIONS, openPostgresStore } from "../../src/store/postgres/index.ts";
 import { outcomeWrites } from "../../src/store/postgres/zone.ts";
 import { ZONE_MIGRATIONS, zoneSchema } from "../../src/store/postgres/migrations.ts";
@@ -13,7 +13,7 @@ import { Writes } from "../../src/store/postgres/writes.ts";
 import type { Store } from "../../src/core/store-port.ts";
 import { runStoreContract } from "./contract.ts";
 
-const pg: PgCluster | null = pgSkipReason ? null : await startPostgres();
+const pg: PgCluster | null = pgSkipReason ? null : await sharedPostgres();
 afterAll(async () => { await pg?.stop(); }, 60_000);
 
 const opened = new WeakMap<Store, { url: string; nodeId: string }>();
