@@ -55,7 +55,7 @@ export function createWatchers(w: WatcherDeps) {
   const alerts = createAlerts({ config, store: store.control, resolver: w.resolver, now, log: log.child("alerts"), mtaHostname: w.mtaHostname,
     signingKey: w.signingKey, stopping: w.stopping, domains: listDomains, send: (req) => w.send.send(systemPrincipal("alerts"), req),
     ...alertSourcesOf({ activity: w.activity, now, domains: listDomains, queue: w.queue, certificate: w.certificate,
-      certificateName: config.tls.hostnames[0] ?? new URL(config.server.public_url).hostname }) });
+      certificateName: config.tls.hostnames[0] ?? new URL(config.server.public_url).hostname }) }, { intervalMs: config.alerts.interval });
   // Awaited by the run, so a run has alerted on what it found by the time it returns.
   doctor.onChange(async (c) => { const o = observationOfChange(c); if (o) await alerts.observe(o); });
   return { doctor, alerts, dkimKeys };

@@ -29,7 +29,10 @@ export interface AlertServiceDeps {
   now: () => number;
   log: Logger;
   newId?: () => string;
-  /** How often the rules are read (default a minute). */
+  /**
+   * How often the rules are read (default a minute). The first reading comes a twelfth of it after
+   * the start and a recorded bounce brings one at most every quarter of it (5 s and 15 s at most).
+   */
   intervalMs?: number;
 }
 
@@ -43,6 +46,9 @@ export function createAlertService(deps: AlertServiceDeps) {
   let first: ReturnType<typeof setTimeout> | null = null;
   let nudged: ReturnType<typeof setTimeout> | null = null;
   let lastRun = 0;
+  const intervalMs = deps.intervalMs ?? 60_000;
+  const firstMs = Math.min(5000, intervalMs / 12);
+  const nudgeGapMs = Math.min(15_000, intervalMs / 4);
 
   /** One evaluation in the background (the timer's and the recorder's). */
   const run = () => {
@@ -152,18 +158,19 @@ export function createAlertService(deps: AlertServiceDeps) {
     /**
      * A bounce or complaint was recorded (the recorder's subscriber, one line in app.ts): once
      * started, the rules are read again within seconds rather than at the next minute, at most once
-     * every 15 s, so a bad stream is noticed while it runs and a busy one costs no more reads.
+     * every 15 s (a quarter of the interval), so a bad stream is noticed while it runs and a busy one
+     * costs no more reads.
      */
     recorded(r: Recorded) {
       if (!timer || nudged || !r.events.some((e) => (e.type === "failed" && e.severity !== "temporary") || e.type === "complained")) return;
-      nudged = setTimeout(() => { nudged = null; run(); }, Math.max(2000, lastRun + 15_000 - performance.now()));
+      nudged = setTimeout(() => { nudged = null; run(); }, Math.max(Math.min(2000, nudgeGapMs), lastRun + nudgeGapMs - performance.now()));
       nudged.unref?.();
     },
     /** Reads the rules a few seconds after the start (a restarted server looks at once), then every interval. */
     start() {
       if (timer) return;
-      first = setTimeout(run, Math.min(5000, deps.intervalMs ?? 60_000));
-      timer = setInterval(run, deps.intervalMs ?? 60_000);
+      first = setTimeout(run, firstMs);
+      timer = setInterval(run, intervalMs);
       first.unref?.();
       timer.unref?.();
     },

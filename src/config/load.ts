@@ -36,15 +36,15 @@ export interface Config {
     max_report_size: number; max_connections_per_ip: number; connections_per_minute_per_ip: number;
   };
   inbound: { spamd: string; spamd_timeout: number; spamd_max_size: number };
-  webhooks: { allow_private: boolean; retry: number[]; lifetime: number; timeout: number; concurrency_per_target: number };
+  webhooks: { allow_private: boolean; retry: number[]; lifetime: number; timeout: number; concurrency_per_target: number; probe_interval: number };
   validation: { smtp_probe: boolean };
   /** Milliseconds; 0: forever. */
-  alerts: { webhook: string; email: string[] };
+  alerts: { webhook: string; email: string[]; interval: number };
   retention: { events: number; messages: number; inbound: number; audit: number };
   console: { require_totp: boolean; invite_from: string; oidc: OidcConfig };
   tls: {
     acme: boolean; acme_directory: string; acme_email: string; acme_ca_file: string; hostnames: string[]; http_listen: string;
-    cert_file: string; key_file: string;
+    cert_file: string; key_file: string; reload_interval: number;
   };
   /** Milliseconds; 0: only on demand. */
   doctor: { interval: number; port25_probe: string; public_addresses: string[] };
@@ -181,6 +181,9 @@ function checkMeaning(cfg: Config, where: string, problems: string[]) {
   if (cfg.storage.engine === "postgres" && !/^postgres(ql)?:\/\//.test(cfg.storage.postgres_url)) problems.push(`${where}: storage.postgres_url: engine "postgres" needs a postgres:// URL`);
   if (cfg.storage.control_url && !/^postgres(ql)?:\/\//.test(cfg.storage.control_url)) problems.push(`${where}: storage.control_url: expected a postgres:// URL or empty`);
   if (cfg.inbound.spamd && !/^(\[[0-9a-fA-F:]+\]|[^:\s\[\]]+)(:\d{1,5})?$/.test(cfg.inbound.spamd)) problems.push(`${where}: inbound.spamd: expected host[:port], got "${cfg.inbound.spamd}"`);
+  if (cfg.alerts.interval < 1000) problems.push(`${where}: alerts.interval: at least 1s`);
+  if (cfg.tls.reload_interval < 100) problems.push(`${where}: tls.reload_interval: at least 100ms`);
+  if (cfg.webhooks.probe_interval < 100) problems.push(`${where}: webhooks.probe_interval: at least 100ms (each probe is a POST to a failing target)`);
   if (cfg.server.claim_lease < 1000) problems.push(`${where}: server.claim_lease: at least 1s (the lease is renewed every third of it)`);
   if (Boolean(cfg.smtp.tls_cert) !== Boolean(cfg.smtp.tls_key)) problems.push(`${where}: smtp.tls_cert and smtp.tls_key must be set together`);
   if (Boolean(cfg.tls.cert_file) !== Boolean(cfg.tls.key_file)) problems.push(`${where}: tls.cert_file and tls.key_file must be set together`);

@@ -45,7 +45,10 @@ function encodeQuestion(name: string, type: RecordType, id: number, dnssec: bool
 function udpExchange(server: DnsServer, query: Buffer, id: number, timeoutMs: number): Promise<DecodedPacket> {
   return new Promise((resolve, reject) => {
     const sock = createSocket(isIPv6(server.host) ? "udp6" : "udp4");
+    let settled = false;
     const done = (err: Error | null, packet?: DecodedPacket) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       sock.close();
       if (err) reject(err); else resolve(packet!);
@@ -57,7 +60,10 @@ function udpExchange(server: DnsServer, query: Buffer, id: number, timeoutMs: nu
       try { packet = dnsPacket.decode(msg); } catch { return; }
       if (packet.id === id) done(null, packet); // a stray or spoofed datagram is ignored, not trusted
     });
-    sock.send(query, server.port, server.host);
+    // Connected, so that a server that is not listening is known at once (the ICMP port unreachable
+    // comes back as ECONNREFUSED and the next server is asked) rather than after the timeout, and
+    // only datagrams from the server asked are read.
+    sock.connect(server.port, server.host, () => sock.send(query));
   });
 }
 

@@ -40,7 +40,7 @@ export function createTls(deps: { config: Config; now: () => number; log: Logger
       names: certificateNames(config), challenges,
       store: deps.shared ? createDbCertStore(deps.shared, deps.now) : createFileCertStore(config.storage.data_dir),
     })
-    : createFileSource({ cert: config.tls.cert_file, key: config.tls.key_file });
+    : createFileSource({ cert: config.tls.cert_file, key: config.tls.key_file }, config.tls.reload_interval);
   const provider: CertificateProvider = createCertificateProvider({ source, now: deps.now, log: deps.log });
   // Tracking hosts' certificates, served by SNI beside this one (docs/tracking-hosts.md).
   const hosts = createHostCertificates({ main: provider, now: deps.now, log: deps.log, acme: config.tls.acme ? { challenges, dataDir: config.storage.data_dir,

@@ -15,6 +15,7 @@ import { createLanes, LANE_DEPTH, type Outcome } from "./lanes.ts";
 const CLAIM_BATCH = 200;
 const EXPIRE_EVERY_MS = 5_000;
 const STOP_GRACE_MS = 2_000;
+/** The default of `webhooks.probe_interval`. */
 const LANE_MAX_BACKOFF_MS = 5_000;
 /** With nothing known to be due, the outbox is still claimed this often: retries come due, other nodes queue items. */
 const CLAIM_POLL_MS = 500;
@@ -24,7 +25,8 @@ export interface WebhookDeliveryDeps {
   now: () => number;
   log: Logger;
   outbound: Outbound;
-  config: { retry: number[]; lifetime: number; concurrency_per_target: number };
+  /** probe_interval: the longest a failing target's lane is backed off (default LANE_MAX_BACKOFF_MS). */
+  config: { retry: number[]; lifetime: number; concurrency_per_target: number; probe_interval?: number };
   /** This node's claims on outbox items: renewed while they wait in a lane or post. */
   lease: ClaimLease;
   /** A POST finished: its target may take more. */
@@ -37,10 +39,11 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
   /** Claimed items not yet finished, with their zone (their leases are renewed). */
   const held = new Map<string, string>();
   const retryStep = (n: number) => deps.config.retry[Math.min(n, deps.config.retry.length) - 1] ?? 60_000;
-  // A failed target is probed at least every LANE_MAX_BACKOFF_MS (one POST), so that it is found
+  // A failed target is probed at least every probe_interval (one POST), so that it is found
   // again within seconds of coming back; its items then go at once, whatever their own schedule.
+  const maxBackoff = deps.config.probe_interval ?? LANE_MAX_BACKOFF_MS;
   const lanes = createLanes({ concurrency: deps.config.concurrency_per_target, now: deps.now,
-    backoff: (n) => Math.min(retryStep(n), LANE_MAX_BACKOFF_MS),
+    backoff: (n) => Math.min(retryStep(n), maxBackoff),
     onFree: () => { expectDue = true; deps.onFree?.(); }, onRecovered: (url) => void recovered(url),
     onError: (e) => deps.log.error("webhook delivery failed", { error: String(e) }) });
   let lastExpiry = 0;

@@ -61,11 +61,17 @@ describe("bad config files name the file, the key and the problem", () => {
   test("a default zone that is not configured", () => expect(problems(`[zones]\nnames = ["us"]\ndefault = "eu"\n`)[0]).toMatch(/zones\.default/));
   test("every problem is reported, not only the first", () => expect(problems(`[server]\nlisen = 1\n[mta]\nretry = 3\n`).length).toBe(2));
   test("a remote zone that is not in zones.names", () => expect(problems(`[zones]\nnames = ["us"]\n[zones.eu]\nurl = "https://eu.example"\n`)[0]).toMatch(/zones\.eu/));
+  test("a webhook probe interval or a TLS file reload interval under 100ms, an alerts interval under 1s", () => {
+    expect(problems(`[webhooks]\nprobe_interval = "10ms"\n`)[0]).toMatch(/webhooks\.probe_interval: at least 100ms/);
+    expect(problems(`[webhooks]\nprobe_interval = "100ms"\n`)).toEqual([]);
+    expect(problems(`[tls]\nreload_interval = "0s"\n`)[0]).toMatch(/tls\.reload_interval: at least 100ms/);
+    expect(problems(`[alerts]\ninterval = "500ms"\n`)[0]).toMatch(/alerts\.interval: at least 1s/);
+  });
   test("a bad route", () => expect(problems(`[mta.routes]\n"x.org" = "a b"\n`)[0]).toMatch(/mta\.routes\."x\.org"/));
   test("[alerts]: an http(s) webhook URL and e-mail addresses", () => {
     expect(problems(`[alerts]\nwebhook = "ops.example.com/hook"\n`)[0]).toMatch(/alerts\.webhook: expected an http\(s\) URL/);
     expect(problems(`[alerts]\nemail = ["ops@example.com", "ops"]\n`)).toEqual([expect.stringMatching(/alerts\.email: expected e-mail addresses, got "ops"$/)]);
-    expect(load(`[alerts]\nwebhook = "https://ops.example.com/hook"\nemail = ["ops@example.com"]\n`).alerts).toEqual({ webhook: "https://ops.example.com/hook", email: ["ops@example.com"] });
+    expect(load(`[alerts]\nwebhook = "https://ops.example.com/hook"\nemail = ["ops@example.com"]\n`).alerts).toEqual({ webhook: "https://ops.example.com/hook", email: ["ops@example.com"], interval: 60_000 });
   });
   test("[tls]: ACME or files, not both; files in pairs; http_listen as host:port", () => {
     expect(problems(`[tls]\nacme = true\ncert_file = "a"\nkey_file = "b"\n`)[0]).toMatch(/tls\.acme and tls\.cert_file: choose one/);

@@ -7,6 +7,7 @@ import { createWireResolver } from "../../src/dns/resolver.ts";
 import { exchange } from "../../src/dns/wire.ts";
 import { parseServer } from "../../src/dns/servers.ts";
 import { splitTxt, startDnsmasq, type DnsmasqServer } from "../helpers/dnsmasq.ts";
+import { freePort } from "../helpers/free-port.ts";
 
 const LONG = `v=DKIM1; k=rsa; p=${"A".repeat(392)}IDAQAB`;
 const BIG = Array.from({ length: 24 }, (_, i) => ({ type: "TXT" as const, name: "big.test", strings: [`${i}-${"x".repeat(240)}`] }));
@@ -70,6 +71,13 @@ describe("wire resolver", () => {
   test("an unreachable server fails over to the next one", async () => {
     const r = createSystemResolver(["127.0.0.1:9", dns.server], { timeoutMs: 300 });
     expect(await r.a("mx1.mail.test")).toEqual(["192.0.2.7"]);
+  });
+
+  test("a server that is not listening is known at once, not after the timeout", async () => {
+    const r = createSystemResolver([`127.0.0.1:${await freePort()}`], { timeoutMs: 5000 });
+    const started = Date.now();
+    expect(await r.a("mx1.mail.test").catch((e: { code?: string }) => e.code)).toBe("ECONNREFUSED");
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   test("mailauth's adapter hands TXT records over whole", async () => {

@@ -14,11 +14,11 @@ import { createLogger } from "../../src/log.ts";
 import { startSink, type Sink } from "../helpers/smtp-sink.ts";
 import { startReceiver } from "../helpers/receiver.ts";
 import { freePort } from "../helpers/free-port.ts";
-import { pgSkipReason, startPostgres, type PgCluster } from "../helpers/postgres.ts";
+import { pgSkipReason, sharedPostgres, type PgCluster } from "../helpers/postgres.ts";
 
 const MAIN = join(import.meta.dir, "../../cli/main.ts");
 const dir = mkdtempSync(join(tmpdir(), "postern-shared-state-"));
-const pg: PgCluster | null = pgSkipReason ? null : await startPostgres();
+const pg: PgCluster | null = pgSkipReason ? null : await sharedPostgres();
 
 interface Node { id: string; file: string; base: string; proc: ReturnType<typeof Bun.spawn> | null }
 type App = Awaited<ReturnType<typeof createApp>>;

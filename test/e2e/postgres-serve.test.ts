@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { SQL } from "bun";
 import { writeConfig } from "../helpers/app.ts";
 import { startSink, type Sink } from "../helpers/smtp-sink.ts";
-import { pgSkipReason, startPostgres, type PgCluster } from "../helpers/postgres.ts";
+import { pgSkipReason, sharedPostgres, type PgCluster } from "../helpers/postgres.ts";
 
 const MAIN = join(import.meta.dir, "../../cli/main.ts");
 const dir = mkdtempSync(join(tmpdir(), "postern-pg-e2e-"));
@@ -25,7 +25,7 @@ const cli = (...args: string[]) => {
 
 beforeAll(async () => {
   if (pgSkipReason) return;
-  pg = await startPostgres();
+  pg = await sharedPostgres();
   url = await pg.createDatabase("e2e");
   sink = await startSink();
   file = writeConfig(dir, `[storage]\nengine = "postgres"\npostgres_url = "${url}"\n[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n`, `node_id = "e2e-1"\n`);

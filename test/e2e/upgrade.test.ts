@@ -15,7 +15,7 @@ import { writeConfig } from "../helpers/app.ts";
 import { startSink } from "../helpers/smtp-sink.ts";
 import { CONTROL_MIGRATIONS, ZONE_MIGRATIONS } from "../../src/store/sqlite/migrations.ts";
 import { CONTROL_MIGRATIONS as PG_CONTROL_MIGRATIONS, ZONE_MIGRATIONS as PG_ZONE_MIGRATIONS } from "../../src/store/postgres/migrations.ts";
-import { findPgBin, pgSkipReason, startPostgres, type PgCluster } from "../helpers/postgres.ts";
+import { findPgBin, pgSkipReason, sharedPostgres, type PgCluster } from "../helpers/postgres.ts";
 
 const RELEASES = join(import.meta.dir, "../fixtures/releases");
 const root = mkdtempSync(join(tmpdir(), "postern-upgrade-"));
@@ -97,7 +97,7 @@ for (const commit of readdirSync(RELEASES)) {
     }, 60_000);
 
     test.skipIf(!fx.postgres || Boolean(pgSkipReason))("PostgreSQL: the release's database (pg_dump) opens and works the same", async () => {
-      pg ??= await startPostgres();
+      pg ??= await sharedPostgres();
       const url = await pg.createDatabase(`release_${commit}`);
       const load = Bun.spawnSync([join(findPgBin()!, "psql"), "-q", "-v", "ON_ERROR_STOP=1", "-f", join(RELEASES, commit, fx.postgres!.dump), url], { stderr: "pipe" });
       expect(load.stderr.toString()).toBe("");

@@ -15,7 +15,7 @@ import { MailService } from "@sendgrid/mail";
 import nodemailer from "nodemailer";
 import SparkPost from "sparkpost";
 import { startSink, type Sink } from "../helpers/smtp-sink.ts";
-import { pgSkipReason, startPostgres, type PgCluster } from "../helpers/postgres.ts";
+import { pgSkipReason, sharedPostgres, type PgCluster } from "../helpers/postgres.ts";
 import { pointClient } from "../api/sendgrid/setup.ts";
 
 const MAIN = join(import.meta.dir, "../../cli/main.ts");
@@ -73,7 +73,7 @@ async function stop(zone: "us" | "eu"): Promise<void> {
 
 beforeAll(async () => {
   if (pgSkipReason) return;
-  pg = await startPostgres();
+  pg = await sharedPostgres();
   db.control = await pg.createDatabase("control");
   db.us = await pg.createDatabase("zone_us");
   db.eu = await pg.createDatabase("zone_eu");

@@ -1,8 +1,9 @@
-// The throw-away cluster itself: it starts, hands out separate databases, and stops.
+// The throw-away cluster itself: it starts, hands out separate databases, and stops; the shared one
+// serves every file of the process, and a file's stop() takes only its own databases away.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { existsSync } from "node:fs";
-import { pgSkipReason, startPostgres, type PgCluster } from "./postgres.ts";
+import { pgSkipReason, sharedPostgres, startPostgres, type PgCluster } from "./postgres.ts";
 
 describe.skipIf(pgSkipReason !== null)("throw-away PostgreSQL cluster", () => {
   let pg: PgCluster;
@@ -27,5 +28,18 @@ describe.skipIf(pgSkipReason !== null)("throw-away PostgreSQL cluster", () => {
     const c = new SQL({ url: other.url(), connectionTimeout: 2 });
     await expect(c`SELECT 1`).rejects.toThrow();
     await c.close().catch(() => {});
+  }, 120_000);
+
+  test("shared: one cluster for every caller; a handle's stop() drops its own databases, not the others'", async () => {
+    const [one, two] = [await sharedPostgres(), await sharedPostgres()];
+    expect(one.port).toBe(two.port);
+    const [a, b] = [new SQL(await one.createDatabase("mine")), new SQL(await two.createDatabase("theirs"))];
+    expect((await a`SELECT 1 AS x`)[0].x).toBe(1);
+    await one.stop();
+    await expect(a`SELECT 1`).rejects.toThrow(); // its connection ended with the database
+    expect((await b`SELECT 2 AS x`)[0].x).toBe(2);
+    await a.close().catch(() => {});
+    await b.close();
+    await two.stop();
   }, 120_000);
 });

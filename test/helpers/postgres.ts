@@ -105,3 +105,32 @@ export async function startPostgres(opts: PgOptions = {}): Promise<PgCluster> {
     async stop() { stopSync(); },
   };
 }
+
+let shared: Promise<PgCluster> | null = null;
+
+/**
+ * A cluster for a test file, on the one cluster this process shares (started at the first call):
+ * `bun test` runs every file in one process, and a cluster of each file's own cost an initdb, a
+ * start and a stop (about a second). What a file sees is still its own: the databases its handle
+ * creates, which its stop() drops (ending their connections); the cluster itself stops when the
+ * process exits. A durable cluster (durable: true), and tests of the cluster itself, take startPostgres().
+ */
+export async function sharedPostgres(): Promise<PgCluster> {
+  const cluster = await (shared ??= startPostgres());
+  const mine: string[] = [];
+  return {
+    port: cluster.port, dir: cluster.dir, url: cluster.url,
+    async createDatabase(prefix) {
+      const url = await cluster.createDatabase(prefix);
+      mine.push(new URL(url).pathname.slice(1));
+      return url;
+    },
+    async stop() {
+      if (!mine.length) return;
+      const admin = new SQL(cluster.url());
+      try {
+        for (const db of mine.splice(0)) await admin.unsafe(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
+      } finally { await admin.close(); }
+    },
+  };
+}

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { Client } from "@sendgrid/client";
 import { startSpEnv, type SpEnv } from "../api/sparkpost/setup.ts";
 import { pointClient } from "../api/sendgrid/setup.ts";
-import { pgSkipReason, startPostgres, type PgCluster } from "../helpers/postgres.ts";
+import { pgSkipReason, sharedPostgres, type PgCluster } from "../helpers/postgres.ts";
 
 setDefaultTimeout(120_000);
 const DAY = 86_400_000;
@@ -126,7 +126,7 @@ describe("stats after retention (SQLite)", () => {
 describe.skipIf(pgSkipReason !== null)("stats after retention (PostgreSQL)", () => {
   let pg: PgCluster;
   beforeAll(async () => {
-    pg = await startPostgres();
+    pg = await sharedPostgres();
     await setUp(`engine = "postgres"\npostgres_url = "${await pg.createDatabase("rollups")}"`);
   });
   afterAll(async () => { await env?.close(); await pg?.stop(); });

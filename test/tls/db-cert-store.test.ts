@@ -12,7 +12,7 @@ import { createApp, type App } from "../../src/app.ts";
 import { createLogger } from "../../src/log.ts";
 import { startDnsmasq, type DnsmasqServer } from "../helpers/dnsmasq.ts";
 import { startPebble, type PebbleServer } from "../helpers/pebble.ts";
-import { pgSkipReason, startPostgres, type PgCluster } from "../helpers/postgres.ts";
+import { pgSkipReason, sharedPostgres, type PgCluster } from "../helpers/postgres.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { httpsPresents } from "../helpers/tls-probe.ts";
 import { NAME, healthOn, until } from "../helpers/tls-setup.ts";
@@ -45,7 +45,7 @@ beforeAll(async () => {
   dns = await startDnsmasq([{ type: "A", name: NAME, value: "127.0.0.1" }]);
   const validated = await freePort();
   pebble = await startPebble({ httpPort: validated, dnsServer: dns.server });
-  pg = await startPostgres();
+  pg = await sharedPostgres();
   pgUrl = await pg.createDatabase("tls");
   a = await startNode("n1", validated);
 }, 120_000);

@@ -1,5 +1,6 @@
 // `[tls] cert_file`/`key_file`: HTTPS and STARTTLS present the configured certificate, and a
-// replaced pair is served without a restart (the files are read again every 10 s).
+// replaced pair is served without a restart (the files are read again every `reload_interval`:
+// 10 s by default, 1 s here so that the two waits for a read take seconds, not tens of them).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -36,7 +37,7 @@ beforeAll(async () => {
   ports = { http: await freePort(), smtp: await freePort() };
   install(makeCert("first"));
   writeFileSync(join(dir, "postern.toml"), `[server]\nlisten = "127.0.0.1:${ports.http}"\n[smtp]\nlisten = "127.0.0.1:${ports.smtp}"\n` +
-    `[mta]\nhostname = "${NAME}"\n[tls]\ncert_file = "tls.crt"\nkey_file = "tls.key"\n`);
+    `[mta]\nhostname = "${NAME}"\n[tls]\ncert_file = "tls.crt"\nkey_file = "tls.key"\nreload_interval = "1s"\n`);
   app = await createApp(loadConfig({ file: join(dir, "postern.toml"), env: {} }), { log: createLogger({ level: "silent" }) });
   await app.start();
 });
@@ -55,7 +56,9 @@ test("a replaced certificate file is served within 60 s without a restart, by bo
   const want = certInfo(next.cert).serial;
   expect((await httpsPresents(ports.http, NAME)).serial).not.toBe(want);
   install(next);
+  const installed = Date.now();
   await until("served serial", async () => (await httpsPresents(ports.http, NAME)).serial, (s) => s === want, 60);
+  expect(Date.now() - installed).toBeLessThan(6_000); // by a read of reload_interval (1 s), not the default 10 s
   expect((await starttlsPresents(ports.smtp, NAME)).serial).toBe(want);
 }, 70_000);
 
@@ -63,7 +66,9 @@ test("a key that does not match is refused and reported; the old certificate kee
   const served = (await httpsPresents(ports.http, NAME)).serial;
   const other = makeCert("third");
   writeFileSync(join(dir, "tls.key"), other.key); // the certificate file still holds the second one
+  const written = Date.now();
   const h = await until("tls state", () => healthOn(ports.http), (x) => x.tls?.state === "error", 30);
+  expect(Date.now() - written).toBeLessThan(6_000);
   expect(h.tls?.error).toMatch(/do not match/);
   expect((await httpsPresents(ports.http, NAME)).serial).toBe(served);
 }, 40_000);

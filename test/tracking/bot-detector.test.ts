@@ -7,13 +7,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
-import { pgSkipReason, startPostgres, type PgCluster } from "../helpers/postgres.ts";
+import { pgSkipReason, sharedPostgres, type PgCluster } from "../helpers/postgres.ts";
 import { startDnsmasq } from "../helpers/dnsmasq.ts";
 import { createSystemResolver } from "../../src/dns.ts";
 import { createBotDetector } from "../../src/tracking/bot-detector.ts";
 
 const CHROME = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
-const pg: PgCluster | null = pgSkipReason ? null : await startPostgres();
+const pg: PgCluster | null = pgSkipReason ? null : await sharedPostgres();
 afterAll(async () => { await pg?.stop(); });
 
 async function twoInstances(storageToml: string): Promise<{ a: TestApp; b: TestApp; skew: (ms: number) => void; close: () => Promise<void> }> {

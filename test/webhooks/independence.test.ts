@@ -42,8 +42,9 @@ describe("independent webhook targets", () => {
   }, 30_000);
   test("after an outage a target gets its waiting events within seconds of answering again, whatever their own retry schedule", async () => {
     sink = await startSink();
-    // Items wait a minute after their second failure: only the target's probe can bring them earlier.
-    t = await makeTestApp({ toml: `[webhooks]\nallow_private = true\nretry = ["200ms", "60s"]\n[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n` });
+    // Items wait a minute after their second failure: only the target's probe (every 500 ms here,
+    // 5 s by default) can bring them earlier.
+    t = await makeTestApp({ toml: `[webhooks]\nallow_private = true\nretry = ["200ms", "60s"]\nprobe_interval = "500ms"\n[mta.routes]\n"*" = "127.0.0.1:${sink.port}"\n` });
     await t.app.start();
     const r = startReceiver(503);
     stops.push(r.stop);
@@ -55,13 +56,17 @@ describe("independent webhook targets", () => {
         envelopes: [{ to: [{ email: `o${i}@dest.test` }], subject: "s", text: "t" }] });
     }
     const seen = () => new Set(r.received.map((q) => (q.json as { "event-data": { recipient: string } })["event-data"].recipient)).size;
-    await r.waitFor(() => seen() >= 5, 45_000); // every item refused at least once; the failed target is only probed now
+    await r.waitFor(() => seen() >= 5, 30_000); // every item refused at least once; the failed target is only probed now
     const failedBefore = r.received.length;
+    // Backed off by probe_interval, not by the items' 60 s step.
+    const lane = t.app.events.lanes().find((l) => l.key === r.url)!;
+    expect(lane.failures).toBeGreaterThan(1);
+    expect(lane.openAt - Date.now()).toBeLessThanOrEqual(500);
     r.setStatus(200);
     const back = Date.now();
     const delivered = () => new Set(r.received.slice(failedBefore).map((q) => (q.json as { "event-data": { recipient: string } })["event-data"].recipient)).size;
     while (delivered() < 5 && Date.now() - back < 20_000) await Bun.sleep(50);
     expect(delivered()).toBe(5);
-    expect(Date.now() - back).toBeLessThan(15_000); // the probe runs at least every 5 s; the items' schedule said 60 s
-  }, 90_000);
+    expect(Date.now() - back).toBeLessThan(10_000); // the probe runs at least every 500 ms; the items' schedule said 60 s
+  }, 60_000);
 });

@@ -68,8 +68,12 @@ self.onmessage = (ev) => {
 
 export interface Checkpointer { stop(): Promise<void> }
 
-/** Moves the checkpoints of `files` (open on the serving thread as `db`) to a worker thread. */
-export function startCheckpointer(files: { db: Database; path: string }[], onFailure?: (why: string) => void): Checkpointer {
+/**
+ * Moves the checkpoints of `files` (open on the serving thread as `db`) to a worker thread. `tune`:
+ * a shorter interval and a smaller log bound, so a test sees the same turns in less time.
+ */
+export function startCheckpointer(files: { db: Database; path: string }[], onFailure?: (why: string) => void,
+  tune: { intervalMs?: number; restartAt?: number } = {}): Checkpointer {
   const setAuto = (pages: number) => { for (const f of files) f.db.exec(`PRAGMA wal_autocheckpoint = ${pages}`); };
   const url = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "application/javascript" }));
   const worker = new Worker(url);
@@ -93,7 +97,7 @@ export function startCheckpointer(files: { db: Database; path: string }[], onFai
   });
   worker.addEventListener("close", () => fail("checkpoint worker exited"));
   setAuto(0);
-  worker.postMessage({ type: "start", paths: files.map((f) => f.path), intervalMs: INTERVAL_MS, restartAt: RESTART_AT, restartWaitMs: RESTART_WAIT_MS,
+  worker.postMessage({ type: "start", paths: files.map((f) => f.path), intervalMs: tune.intervalMs ?? INTERVAL_MS, restartAt: tune.restartAt ?? RESTART_AT, restartWaitMs: RESTART_WAIT_MS,
     truncateEveryTicks: TRUNCATE_EVERY_TICKS });
   worker.unref();
   return {

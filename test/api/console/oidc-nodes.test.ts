@@ -4,13 +4,13 @@
 // provider is npm's oidc-provider, started here; the browser is plain fetch with cookies.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { makeTestApp, type TestApp } from "../../helpers/app.ts";
-import { pgSkipReason, startPostgres, type PgCluster } from "../../helpers/postgres.ts";
+import { pgSkipReason, sharedPostgres, type PgCluster } from "../../helpers/postgres.ts";
 import { browseProvider, startOidcProvider, type OidcProviderHandle } from "../../helpers/oidc-provider.ts";
 import { freePort } from "../../helpers/free-port.ts";
 import { totp } from "../../../src/core/team/totp.ts";
 
 setDefaultTimeout(120_000);
-const pg: PgCluster | null = pgSkipReason ? null : await startPostgres();
+const pg: PgCluster | null = pgSkipReason ? null : await sharedPostgres();
 let idp: OidcProviderHandle;
 let a: TestApp;
 let b: TestApp;

@@ -4,12 +4,12 @@
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { makeTestApp, type TestApp } from "../../helpers/app.ts";
 import { startSink, type Sink } from "../../helpers/smtp-sink.ts";
-import { pgSkipReason, startPostgres, type PgCluster } from "../../helpers/postgres.ts";
+import { pgSkipReason, sharedPostgres, type PgCluster } from "../../helpers/postgres.ts";
 import type { Principal } from "../../../src/core/model.ts";
 import { WAIT_SPREAD_MS } from "../../../src/mta/queue/policy.ts";
 
 setDefaultTimeout(120_000);
-const pg: PgCluster | null = pgSkipReason ? null : await startPostgres();
+const pg: PgCluster | null = pgSkipReason ? null : await sharedPostgres();
 const apps: TestApp[] = [];
 let sink: Sink | null = null;
 afterAll(async () => { for (const t of apps) await t.close(); await sink?.close(); await pg?.stop(); }, 60_000);

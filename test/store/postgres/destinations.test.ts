@@ -2,11 +2,11 @@
 // for each of two big keys and 20,000 parked, a claim for another key and the list of waiting keys read only
 // the rows they return (PostgreSQL's own EXPLAIN ANALYZE counts, not a timing).
 import { afterAll, expect, test } from "bun:test";
-import { pgSkipReason, startPostgres, type PgCluster } from "../../helpers/postgres.ts";
+import { pgSkipReason, sharedPostgres, type PgCluster } from "../../helpers/postgres.ts";
 import { ZONE_MIGRATIONS, zoneSchema } from "../../../src/store/postgres/migrations.ts";
 import { migrate, openPool } from "../../../src/store/postgres/db.ts";
 
-const pg: PgCluster | null = pgSkipReason ? null : await startPostgres();
+const pg: PgCluster | null = pgSkipReason ? null : await sharedPostgres();
 afterAll(async () => { await pg?.stop(); }, 60_000);
 const PENDING = "lower(status) IN ('queued', 'deferred')"; // as destinations.ts writes it
 

@@ -1,13 +1,13 @@
 // The DKIM lifecycle migration of the PostgreSQL engine on a control schema an older postern wrote:
 // each domain's keys carry over as active since the domain was added, one row per selector.
 import { afterAll, expect, test } from "bun:test";
-import { pgSkipReason, startPostgres, type PgCluster } from "../../helpers/postgres.ts";
+import { pgSkipReason, sharedPostgres, type PgCluster } from "../../helpers/postgres.ts";
 import { CONTROL_MIGRATIONS, CONTROL_SCHEMA } from "../../../src/store/postgres/migrations.ts";
 import { DKIM2_CONTROL_MIGRATIONS } from "../../../src/store/postgres/migrations-dkim2.ts";
 import { migrate, openPool } from "../../../src/store/postgres/db.ts";
 import { createDkimKeyStore } from "../../../src/store/postgres/dkim-keys.ts";
 
-const pg: PgCluster | null = pgSkipReason ? null : await startPostgres();
+const pg: PgCluster | null = pgSkipReason ? null : await sharedPostgres();
 afterAll(async () => { await pg?.stop(); }, 60_000);
 
 test.skipIf(pg === null)("existing keys become active keys; a second key per algorithm can then be added", async () => {

@@ -1,14 +1,14 @@
 // The tenant-scoping migration of the PostgreSQL engine on a control schema an older postern wrote:
 // account-wide rows land under tenant 0, a domain's rows under the domain's tenant.
 import { afterAll, expect, test } from "bun:test";
-import { pgSkipReason, startPostgres, type PgCluster } from "../../helpers/postgres.ts";
+import { pgSkipReason, sharedPostgres, type PgCluster } from "../../helpers/postgres.ts";
 import { CONTROL_MIGRATIONS, CONTROL_SCHEMA } from "../../../src/store/postgres/migrations.ts";
 import { TENSCOPE_CONTROL_MIGRATIONS } from "../../../src/store/postgres/migrations-tenscope.ts";
 import { migrate, openPool } from "../../../src/store/postgres/db.ts";
 import { createTemplateRepo } from "../../../src/store/postgres/templates.ts";
 import { createSendControlStore } from "../../../src/store/postgres/send-controls.ts";
 
-const pg: PgCluster | null = pgSkipReason ? null : await startPostgres();
+const pg: PgCluster | null = pgSkipReason ? null : await sharedPostgres();
 afterAll(async () => { await pg?.stop(); }, 60_000);
 
 test.skipIf(pg === null)("existing rows become tenant 0's, or their domain's tenant's", async () => {

@@ -1,13 +1,13 @@
 // The zone migrations of the PostgreSQL engine on rows older versions wrote.
 import { afterAll, describe, expect, test } from "bun:test";
-import { pgSkipReason, startPostgres, type PgCluster } from "../../helpers/postgres.ts";
+import { pgSkipReason, sharedPostgres, type PgCluster } from "../../helpers/postgres.ts";
 import { CONTROL_MIGRATIONS, CONTROL_SCHEMA, ZONE_MIGRATIONS, zoneSchema } from "../../../src/store/postgres/migrations.ts";
 import { migrate, openPool, rows } from "../../../src/store/postgres/db.ts";
 import { toEvent } from "../../../src/store/sqlite/events.ts";
 import type { EventContext } from "../../../src/webhooks/context.ts";
 import { expectMigrated, LEGACY, legacyEvent } from "../legacy-codes.ts";
 
-const pg: PgCluster | null = pgSkipReason ? null : await startPostgres();
+const pg: PgCluster | null = pgSkipReason ? null : await sharedPostgres();
 afterAll(async () => { await pg?.stop(); }, 60_000);
 
 /** The zone migration that took Mailgun's codes out of stored events. */

@@ -3,13 +3,13 @@
 // change and delete moves the counts, a claim (no status change) writes no delta, and the count
 // reads recipient_counts and the deltas only, never recipients (PostgreSQL's own plan says so).
 import { afterAll, expect, test } from "bun:test";
-import { pgSkipReason, startPostgres, type PgCluster } from "../../helpers/postgres.ts";
+import { pgSkipReason, sharedPostgres, type PgCluster } from "../../helpers/postgres.ts";
 import { ZONE_MIGRATIONS, zoneSchema } from "../../../src/store/postgres/migrations.ts";
 import { SCHED2_ZONE_MIGRATIONS } from "../../../src/store/postgres/migrations-sched2.ts";
 import { migrate, openPool } from "../../../src/store/postgres/db.ts";
 import { recipientCounts } from "../../../src/store/postgres/queue-counts.ts";
 
-const pg: PgCluster | null = pgSkipReason ? null : await startPostgres();
+const pg: PgCluster | null = pgSkipReason ? null : await sharedPostgres();
 afterAll(async () => { await pg?.stop(); }, 60_000);
 
 test.skipIf(pg === null)("counts follow inserts, status changes and deletes, and never read recipients", async () => {
