@@ -83,7 +83,7 @@ export async function createEventPipeline(deps: PipelineDeps) {
     outboxQueued() { delivery.expectDue(); wake?.(); },
     /** A recorder subscriber: new events are worth a round now. */
     recorded(r: Recorded) {
-      if (r.messages) fanout.remember(r.messages);
+      if (r.messages) void fanout.remember(r.messages);
       if (r.events.length) wake?.();
     },
     async stop() {

@@ -10,6 +10,7 @@ import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { startSink, type Sink } from "../helpers/smtp-sink.ts";
 import { startReceiver } from "../helpers/receiver.ts";
 import type { Principal } from "../../src/core/model.ts";
+import { createFanout } from "../../src/webhooks/fanout.ts";
 
 const apps: TestApp[] = [];
 let sink: Sink | null = null;
@@ -72,4 +73,21 @@ test("a domain's target gets the events of messages read back after a restart; t
   await Bun.sleep(300);
   expect(new Set(emails(target))).toEqual(new Set(["b@dest.test"]));
   expect(new Set(emails(callback))).toEqual(new Set(["a@dest.test"]));
+});
+
+test("accepted messages are held for the fan-out only when something will be posted for them (#41)", async () => {
+  sink = await startSink();
+  const t = await open(mkdtempSync(join(tmpdir(), "postern-fanout-")));
+  const p = (await t.app.access.authenticate(t.domainKey)) as Principal;
+  const fanout = createFanout({ store: t.app.store, now: () => Date.now() });
+  const zone = t.app.store.zone(t.app.store.zoneNames()[0]!);
+  const stored = async (id: string) => (await zone.getMessage(id))!;
+  const plain = await stored((await send(t, p, "a@dest.test")).messages[0]!.id);
+  const calling = await stored((await send(t, p, "b@dest.test", "http://127.0.0.1:9/cb")).messages[0]!.id);
+  await fanout.remember([plain, calling]);
+  expect([fanout.holds(plain.id), fanout.holds(calling.id)]).toEqual([false, true]);
+  const d = (await t.app.domains.get("example.com"))!;
+  await t.app.webhooks.create({ domainId: d.id, events: ["delivered"], url: "http://127.0.0.1:9/hook", format: "sendgrid", extra: {} });
+  await fanout.remember([plain]);
+  expect(fanout.holds(plain.id)).toBe(true);
 });
