@@ -26,7 +26,8 @@ import type { LocalEnd } from "./pool.ts";
 
 const HOP_CACHE_MS = 300_000;
 const HOP_ERROR_CACHE_MS = 30_000;
-const MESSAGE_CACHE_SIZE = 256;
+/** Messages read back for delivery, kept for their other recipients and their attempt after a build ahead (in flight: up to a few dozen). */
+const MESSAGE_CACHE_SIZE = 128;
 /** Cached messages are dropped past this many bytes (attachments can be large). */
 const MESSAGE_CACHE_BYTES = 16 * 1024 * 1024;
 const MAX_CACHED_DOMAINS = 10_000;
