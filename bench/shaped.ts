@@ -14,6 +14,8 @@
 //
 //   bun bench/shaped.ts [N]           N messages (default 10,000), 45 % gmail.com, 20 % outlook.com,
 //                                     10 % yahoo.com, 25 % over 200 small domains, from 20 clients
+//   --connections C                   at most C connections per destination for every MTA (default 20, the
+//                                     stock limits): a lower bound shows the round trips apart from the CPU
 //   --mx-delay MS                     every MX sends each reply MS ms after its command arrived
 //                                     (pipelined commands wait together, as behind a distant link)
 //   --parked M                        M more recipients parked in postern's queue, due in a day (SendGrid
@@ -64,7 +66,8 @@ const STUCK = option("--stuck") ?? 0;
 const SCHEDULED = option("--scheduled") ?? 0;
 /** openssl's RSA-2048 sign time here: CPU per message is reported as a multiple of it (#41). */
 const SIGN_MS = rsaSignMs(2);
-const MAX_CONNECTIONS = 20;
+/** Connections per destination for every MTA (postern's max_connections_per_host, Postfix's concurrency). */
+const MAX_CONNECTIONS = option("--connections") ?? 20;
 /** The last run's delivered msg/s and server CPU ms per message, for the ratios printed at the end. */
 let lastRate = 0;
 let lastCpuMs = 0;
@@ -225,7 +228,7 @@ async function runPostfix(dkim: boolean): Promise<Outcome> {
   const milter = dkim ? await startOpenDkim(dir, { domain: "bench.example", selector: "bench", port: port + 1 }) : null;
   if (dkim && !milter) { cleanUp(); return OPENDKIM_MISSING; }
   const extra = { transport_maps: `texthash:${transport}`, ...(milter ? postfixMilterSettings(milter) : {}) };
-  const pf = startPostfix(dir, { port, relayPort: sink.ports.get("small")!, concurrency: 20, extra });
+  const pf = startPostfix(dir, { port, relayPort: sink.ports.get("small")!, concurrency: MAX_CONNECTIONS, extra });
   if (!pf) { await milter?.stop(); cleanUp(); return "Postfix: not installed (or not root): skipped"; }
   await Bun.sleep(1_500);
   const smtp = nodemailer.createTransport({ host: "127.0.0.1", port, pool: true, maxConnections: CLIENTS + 4, maxMessages: Infinity, ignoreTLS: true });
