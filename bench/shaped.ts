@@ -190,7 +190,9 @@ async function runPostern(scheduled = 0): Promise<Run> {
   const keys: KeyRecords = new Map();
   const routes = routesOf(sink).map(([d, hop]) => `"${d}" = "${hop}"`).join("\n");
   // BENCH_MTA: more [mta] lines (e.g. "signing_workers = 0", to profile every message's CPU on one thread).
-  const file = writeConfig(dir, `max_connections_per_host = ${MAX_CONNECTIONS}\n${process.env.BENCH_MTA ?? ""}\n[mta.routes]\n${routes}\n`);
+  // The built-in providers have their own limits (20 connections each): --connections sets theirs too.
+  const providers = option("--connections") ? ["gmail", "outlook", "yahoo"].map((p) => `[mta.shaping.providers.${p}]\nconnections = ${MAX_CONNECTIONS}\n`).join("") : "";
+  const file = writeConfig(dir, `max_connections_per_host = ${MAX_CONNECTIONS}\n${process.env.BENCH_MTA ?? ""}\n[mta.routes]\n${routes}\n${providers}`);
   const key = await prepareDomainKey(file, "bench.example", async (setup) => {
     if (PARKED) await park(setup, PARKED);
     if (STUCK) await enqueue(setup, STUCK, { domain: "bench.example", dueInMs: 0, to: (i) => `s${i}@gmail.com`, label: "stuck" });
