@@ -8,6 +8,9 @@ export interface TlsSessionCount {
   policyType: "tlsa" | "sts" | "no-policy-found";
   mxHost: string;
   result: string;
+  /** A failure's sending and receiving IP (RFC 8460 §4.3 failure-details), when known; counts differ by them. */
+  sendingIp?: string;
+  receivingIp?: string;
   count: number;
 }
 

@@ -20,7 +20,8 @@ export function buildReport(domain: string, day: number, rows: readonly TlsSessi
     return {
       policy: { "policy-type": g[0]!.policyType, "policy-string": [] as string[], "policy-domain": domain, "mx-host": [g[0]!.mxHost] },
       summary: { "total-successful-session-count": ok, "total-failure-session-count": failures.reduce((n, r) => n + r.count, 0) },
-      "failure-details": failures.map((r) => ({ "result-type": r.result, "receiving-mx-hostname": r.mxHost, "failed-session-count": r.count })),
+      "failure-details": failures.map((r) => ({ "result-type": r.result, ...(r.sendingIp ? { "sending-mta-ip": r.sendingIp } : {}),
+        ...(r.receivingIp ? { "receiving-ip": r.receivingIp } : {}), "receiving-mx-hostname": r.mxHost, "failed-session-count": r.count })),
     };
   });
   return {

@@ -6,7 +6,8 @@ import type { Store } from "../../core/store-port.ts";
 import type { TlsSessionCount } from "../../core/tls-report-port.ts";
 import { dayOf } from "./report.ts";
 
-export interface TlsSessionFact { domain: string; mxHost: string; policy: "dane" | "mta-sts" | "opportunistic"; result: string }
+/** `sendingIp`/`receivingIp`: the local and the MX address of a failed session, when it got that far (RFC 8460 §4.3 failure-details). */
+export interface TlsSessionFact { domain: string; mxHost: string; policy: "dane" | "mta-sts" | "opportunistic"; result: string; sendingIp?: string; receivingIp?: string }
 
 const TYPE = { dane: "tlsa", "mta-sts": "sts", opportunistic: "no-policy-found" } as const;
 const FLUSH_MS = 10_000;
@@ -36,10 +37,12 @@ export function createTlsSessionCounter(deps: { store: Store; now: () => number 
   return {
     record(f: TlsSessionFact) {
       const day = dayOf(deps.now());
-      const key = [day, f.domain, f.policy, f.mxHost, f.result].join("\u0000");
+      // Successes are counted without their IPs: only failure details name them.
+      const ips: { sendingIp?: string; receivingIp?: string } = f.result === "success" ? {} : { ...(f.sendingIp ? { sendingIp: f.sendingIp } : {}), ...(f.receivingIp ? { receivingIp: f.receivingIp } : {}) };
+      const key = [day, f.domain, f.policy, f.mxHost, f.result, ips.sendingIp ?? "", ips.receivingIp ?? ""].join("\u0000");
       const hit = pending.get(key);
       if (hit) hit.count++;
-      else pending.set(key, { day, policyDomain: f.domain.toLowerCase(), policyType: TYPE[f.policy], mxHost: f.mxHost.toLowerCase(), result: f.result, count: 1 });
+      else pending.set(key, { day, policyDomain: f.domain.toLowerCase(), policyType: TYPE[f.policy], mxHost: f.mxHost.toLowerCase(), result: f.result, ...ips, count: 1 });
     },
     flush,
     start() {
