@@ -21,7 +21,13 @@ export function tlsReportContract(open: Open, openPeer?: (a: Store) => Store | P
     await a.control.addTlsSessions(DAY + 2, [{ ...failed, receivingIp: "198.51.100.7", count: 1 }, { ...failed, receivingIp: "198.51.100.8", count: 2 }]);
     await b.control.addTlsSessions(DAY + 2, [{ ...failed, receivingIp: "198.51.100.7", count: 4 }, { ...ok, result: "validation-failure", count: 1 }]);
     expect(await a.control.tlsSessions(DAY + 2)).toEqual([{ ...ok, result: "validation-failure", count: 1 },
-      { ...failed, receivingIp: "198.51.100.7", count: 5 }, { ...failed, receivingIp: "198.51.100.8", count: 2 }]); // older than a week before the newest day written
+      { ...failed, receivingIp: "198.51.100.7", count: 5 }, { ...failed, receivingIp: "198.51.100.8", count: 2 }]);
+    // So do the policy's lines (an MTA-STS policy-string), kept in order.
+    const sts = { policyDomain: "example.net", policyType: "sts" as const, mxHost: "mx.example.net", result: "success" };
+    const lines = ["version: STSv1", "mode: enforce", "mx: mx.example.net", "mx: *.example.net", "max_age: 86400"];
+    await a.control.addTlsSessions(DAY + 3, [{ ...sts, policyString: lines, count: 2 }, { ...sts, policyString: lines.slice(0, 3), count: 1 }]);
+    await b.control.addTlsSessions(DAY + 3, [{ ...sts, policyString: lines, count: 1 }]);
+    expect(await a.control.tlsSessions(DAY + 3)).toEqual([{ ...sts, policyString: lines.slice(0, 3), count: 1 }, { ...sts, policyString: lines, count: 3 }]); // older than a week before the newest day written
     expect(await a.control.tlsSessions(DAY + 1)).toEqual([]);
     if (b !== a) await b.close();
     await a.close();

@@ -120,7 +120,8 @@ export function createDelivery(deps: DeliveryDeps) {
     const domain = rcpt.slice(rcpt.lastIndexOf("@") + 1);
     const session = (hop: Hop, result: string, err?: SmtpError) => {
       const policy = decision.perHost?.[hop.host]?.policy;
-      if (policy) deps.onTlsSession?.({ domain, mxHost: hop.host, policy, result, ...(err?.localIp ? { sendingIp: err.localIp } : {}), ...(err?.remoteIp ? { receivingIp: err.remoteIp } : {}) });
+      if (policy) deps.onTlsSession?.({ domain, mxHost: hop.host, policy, result, ...(err?.localIp ? { sendingIp: err.localIp } : {}), ...(err?.remoteIp ? { receivingIp: err.remoteIp } : {}),
+        ...(policy === "mta-sts" && decision.stsLines ? { policyString: decision.stsLines } : {}) });
     };
     for (const hop of decision.hops) {
       const policy = decision.perHost?.[hop.host];
