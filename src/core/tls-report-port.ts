@@ -8,6 +8,11 @@ export interface TlsSessionCount {
   policyType: "tlsa" | "sts" | "no-policy-found";
   mxHost: string;
   result: string;
+  /** A failure's sending and receiving IP (RFC 8460 §4.3 failure-details), when known; counts differ by them. */
+  sendingIp?: string;
+  receivingIp?: string;
+  /** The lines of the policy applied (RFC 8460 §4.3 policy-string: an MTA-STS policy's); counts differ by it. */
+  policyString?: string[];
   count: number;
 }
 

@@ -118,9 +118,10 @@ export function createDelivery(deps: DeliveryDeps) {
     let last: SmtpError | null = null;
     let daneFailed = false;
     const domain = rcpt.slice(rcpt.lastIndexOf("@") + 1);
-    const session = (hop: Hop, result: string) => {
+    const session = (hop: Hop, result: string, err?: SmtpError) => {
       const policy = decision.perHost?.[hop.host]?.policy;
-      if (policy) deps.onTlsSession?.({ domain, mxHost: hop.host, policy, result });
+      if (policy) deps.onTlsSession?.({ domain, mxHost: hop.host, policy, result, ...(err?.localIp ? { sendingIp: err.localIp } : {}), ...(err?.remoteIp ? { receivingIp: err.remoteIp } : {}),
+        ...(policy === "mta-sts" && decision.stsLines ? { policyString: decision.stsLines } : {}) });
     };
     for (const hop of decision.hops) {
       const policy = decision.perHost?.[hop.host];
@@ -132,7 +133,7 @@ export function createDelivery(deps: DeliveryDeps) {
         try { client = await deps.pool.acquire(hop, mode, local, dane); } catch (err) {
           last = err as SmtpError;
           if (mode === "dane" && last.code === "ETLS") daneFailed = true;
-          if (last.code === "ETLS" && mode !== "opportunistic") session(hop, resultTypeOf(policy && "tls" in policy ? policy.policy : "opportunistic", last.message));
+          if (last.code === "ETLS" && mode !== "opportunistic") session(hop, resultTypeOf(policy && "tls" in policy ? policy.policy : "opportunistic", last.message), last);
           if ((err as SmtpError).code === "ETLS" && mode === "opportunistic") continue; // RFC 7435: fall back to cleartext
           break;
         }

@@ -9,7 +9,7 @@ import { connect as netConnect, isIP, type Socket } from "node:net";
 import { connect as tlsConnect } from "node:tls";
 import type { Hop } from "./hops.ts";
 import { peerChain, verifyDane } from "./dane-match.ts";
-import { ReplyReader, dataBody, hasEightBit, parseEhlo, smtpError, type Reply, type SmtpError } from "./smtp-wire.ts";
+import { ReplyReader, dataBody, hasEightBit, parseEhlo, smtpError, withEnds, type Reply, type SmtpError } from "./smtp-wire.ts";
 
 export type { SmtpError } from "./smtp-wire.ts";
 
@@ -68,8 +68,7 @@ export class SmtpClient {
       await client.handshake(opts);
       return client;
     } catch (err) {
-      client.destroy();
-      throw err;
+      throw withEnds(err, client.localIp, client.socket.remoteAddress ?? hop.address, () => client.destroy());
     }
   }
 

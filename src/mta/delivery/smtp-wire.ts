@@ -15,6 +15,16 @@ export interface SmtpError extends Error {
   response?: string;
   command?: string;
   rejectedErrors?: { recipient: string; responseCode?: number; response?: string }[];
+  /** Set when the connection was made but its opening (greeting, EHLO, STARTTLS) failed: the two ends' addresses (TLS-RPT failure details). */
+  localIp?: string;
+  remoteIp?: string;
+}
+
+/** A failed opening's error with the connection's two ends (read before `close` ends it), for TLS-RPT failure details. */
+export function withEnds(err: unknown, localIp: string, remoteIp: string | undefined, close: () => void): unknown {
+  if (err instanceof Error) Object.assign(err, { localIp, remoteIp: (remoteIp ?? "").replace(/^::ffff:/, "") });
+  close();
+  return err;
 }
 
 export function smtpError(code: string, message: string, command: string, reply?: Reply): SmtpError {

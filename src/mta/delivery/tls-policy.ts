@@ -15,6 +15,16 @@ export interface TlsDecision {
   error?: string;
   /** Each MX host's policy (dane.ts), by host name; absent for static routes. */
   perHost?: Record<string, HostTlsPolicy>;
+  /** An enforced MTA-STS policy's lines (RFC 8460 §4.3 policy-string), for TLS-RPT. */
+  stsLines?: string[];
+}
+
+/**
+ * The lines of a policy as mailauth parsed it (it keeps no text): version, mode, each mx, max_age,
+ * in RFC 8461 §3.2's order; lines it did not keep (extensions) are not among them.
+ */
+export function stsPolicyLines(p: { version?: string; mode?: string; mx?: string[]; maxAge?: number }): string[] {
+  return [`version: ${p.version ?? "STSv1"}`, `mode: ${p.mode}`, ...(p.mx ?? []).map((m) => `mx: ${m}`), ...(p.maxAge !== undefined ? [`max_age: ${p.maxAge}`] : [])];
 }
 
 /** DANE facts for MX hosts (src/dns/dane-lookup.ts) and whether DANE is in force now (dane-state.ts). */
@@ -54,8 +64,9 @@ export function createTlsPolicy(deps: { resolver: Resolver; now: () => number; f
     const known = enforced.get(hops);
     if (known?.policy === policy) return known.decision;
     const allowed = hops.filter((h) => (mtaSts().validateMx(h.host, policy as never) as { valid: boolean }).valid);
-    const decision: TlsDecision = allowed.length ? { hops: allowed, tls: "require" }
-      : { hops: [], tls: "require", error: `no MX of ${domain} matches its MTA-STS policy` };
+    const stsLines = stsPolicyLines(policy);
+    const decision: TlsDecision = allowed.length ? { hops: allowed, tls: "require", stsLines }
+      : { hops: [], tls: "require", error: `no MX of ${domain} matches its MTA-STS policy`, stsLines };
     enforced.set(hops, { policy, decision });
     return decision;
   }
@@ -92,7 +103,7 @@ export function createTlsPolicy(deps: { resolver: Resolver; now: () => number; f
       const daneHops = hops.filter((h) => all[h.host]!.policy === "dane" && !sts.hops.includes(h));
       const chosen = [...sts.hops, ...daneHops].sort((a, b) => hops.indexOf(a) - hops.indexOf(b));
       if (!chosen.length) return { ...sts, perHost: all };
-      return { hops: chosen, tls: sts.tls, perHost: all };
+      return { hops: chosen, tls: sts.tls, perHost: all, ...(sts.stsLines ? { stsLines: sts.stsLines } : {}) };
     },
   };
 }

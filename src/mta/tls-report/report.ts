@@ -10,17 +10,21 @@ const isoDay = (day: number, end = false) => new Date(day * DAY_MS + (end ? DAY_
 
 export interface ReportIdentity { organization: string; contact: string; reportId: string }
 
-/** RFC 8460 §4: one policy object per (policy type, MX host), with its summary and failures by result-type. */
+/** RFC 8460 §4: one policy object per (policy type, MX host, policy lines), with its summary and failures by result-type. */
 export function buildReport(domain: string, day: number, rows: readonly TlsSessionCount[], who: ReportIdentity) {
   const groups = new Map<string, TlsSessionCount[]>();
-  for (const r of rows) if (r.policyDomain === domain) groups.set(`${r.policyType}\u0000${r.mxHost}`, [...(groups.get(`${r.policyType}\u0000${r.mxHost}`) ?? []), r]);
+  for (const r of rows) {
+    const key = [r.policyType, r.mxHost, ...(r.policyString ?? [])].join("\u0000");
+    if (r.policyDomain === domain) groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
   const policies = [...groups.values()].map((g) => {
     const ok = g.filter((r) => r.result === "success").reduce((n, r) => n + r.count, 0);
     const failures = g.filter((r) => r.result !== "success");
     return {
-      policy: { "policy-type": g[0]!.policyType, "policy-string": [] as string[], "policy-domain": domain, "mx-host": [g[0]!.mxHost] },
+      policy: { "policy-type": g[0]!.policyType, "policy-string": g[0]!.policyString ?? [], "policy-domain": domain, "mx-host": [g[0]!.mxHost] },
       summary: { "total-successful-session-count": ok, "total-failure-session-count": failures.reduce((n, r) => n + r.count, 0) },
-      "failure-details": failures.map((r) => ({ "result-type": r.result, "receiving-mx-hostname": r.mxHost, "failed-session-count": r.count })),
+      "failure-details": failures.map((r) => ({ "result-type": r.result, ...(r.sendingIp ? { "sending-mta-ip": r.sendingIp } : {}),
+        ...(r.receivingIp ? { "receiving-ip": r.receivingIp } : {}), "receiving-mx-hostname": r.mxHost, "failed-session-count": r.count })),
     };
   });
   return {

@@ -1,7 +1,9 @@
 // TLS-RPT as a sender (RFC 8460): once a day, for each policy domain postern sent to, the day's
 // session counts go to the addresses its `_smtp._tls` TXT record names: gzip'd JSON by mail
 // through postern itself (`submit`), or by HTTPS POST (§5.2, application/tlsrpt+gzip). `sendDay`
-// also serves `postern tls-rpt send` (the current UTC day so far).
+// also serves `postern tls-rpt send` (the current UTC day so far). The last day reported is a
+// stored cursor, moved by compare-and-set before a day is sent: a restart sends the days missed
+// while down once, and a node sharing the cursor that moved it first is the one that sends.
 import type { Store } from "../../core/store-port.ts";
 import type { Resolver } from "../../dns.ts";
 import type { Logger } from "../../log.ts";
@@ -14,14 +16,17 @@ export interface TlsReporterDeps {
   submitter: string; from: () => Promise<string>;
   /** Queues a complete message through postern's own sender. */
   submit: (raw: Uint8Array, from: string, to: string) => Promise<void>;
+  /** The last day reported (0: never) and its compare-and-set move (false: it was no longer at `from`). */
+  lastDay: { get(): Promise<number>; move(from: number, to: number): Promise<boolean> };
 }
 
 export interface ReportSent { domain: string; to: string; ok: boolean; error?: string }
 
 const CHECK_MS = 3_600_000;
+/** The store keeps session counts for a week (addTlsSessions): older missed days have nothing left to report. */
+const KEPT_DAYS = 7;
 
 export function createTlsReporter(deps: TlsReporterDeps) {
-  let lastSentDay = dayOf(deps.now()) - 1;
   let timer: ReturnType<typeof setInterval> | null = null;
 
   async function ruaOf(domain: string): Promise<string[]> {
@@ -68,15 +73,35 @@ export function createTlsReporter(deps: TlsReporterDeps) {
     return out;
   }
 
+  /**
+   * Reports every day after the stored last day up to yesterday, each claimed before it is sent
+   * (at most once: a crash mid-send loses that day rather than repeating it). A first start only
+   * records yesterday: days before the reporter ever ran are not reported.
+   */
+  async function catchUp(): Promise<void> {
+    const yesterday = dayOf(deps.now()) - 1;
+    let at = await deps.lastDay.get();
+    if (at === 0) { await deps.lastDay.move(0, yesterday); return; }
+    for (let day = Math.max(at + 1, yesterday - KEPT_DAYS + 1); day <= yesterday; day++) {
+      if (!(await deps.lastDay.move(at, day))) return; // another process moved it first: it sends
+      at = day;
+      await sendDay(day);
+    }
+  }
+
+  let checking: Promise<void> | null = null;
+  const check = () => (checking ??= catchUp().catch((e) => deps.log.error("TLS-RPT failed", { error: String(e) })).finally(() => { checking = null; }));
+
   return {
     sendDay,
-    /** The day that just ended is reported once the clock has passed it (checked hourly). */
+    /** Sends the days not yet reported; also run at start and hourly. */
+    catchUp: check,
+    /** The day that just ended is reported once the clock has passed it (checked at start, then hourly). */
     start() {
-      timer ??= setInterval(() => {
-        const yesterday = dayOf(deps.now()) - 1;
-        if (yesterday > lastSentDay) { lastSentDay = yesterday; void sendDay(yesterday).catch((e) => deps.log.error("TLS-RPT failed", { error: String(e) })); }
-      }, CHECK_MS);
+      if (timer) return;
+      timer = setInterval(check, CHECK_MS);
       (timer as { unref?: () => void }).unref?.();
+      void check();
     },
     stop() { if (timer) clearInterval(timer); timer = null; },
   };

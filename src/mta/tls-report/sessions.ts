@@ -6,10 +6,17 @@ import type { Store } from "../../core/store-port.ts";
 import type { TlsSessionCount } from "../../core/tls-report-port.ts";
 import { dayOf } from "./report.ts";
 
-export interface TlsSessionFact { domain: string; mxHost: string; policy: "dane" | "mta-sts" | "opportunistic"; result: string }
+/**
+ * `sendingIp`/`receivingIp`: the local and the MX address of a failed session, when it got that far
+ * (RFC 8460 §4.3 failure-details); `policyString`: the lines of the MTA-STS policy applied.
+ */
+export interface TlsSessionFact {
+  domain: string; mxHost: string; policy: "dane" | "mta-sts" | "opportunistic"; result: string; sendingIp?: string; receivingIp?: string; policyString?: string[];
+}
 
 const TYPE = { dane: "tlsa", "mta-sts": "sts", opportunistic: "no-policy-found" } as const;
 const FLUSH_MS = 10_000;
+const MAX_POLICY_CHARS = 2_000;
 
 /** The RFC 8460 §4.3 result-type of a TLS failure, from the error the SMTP client raised. */
 export function resultTypeOf(policy: TlsSessionFact["policy"], message: string): string {
@@ -36,10 +43,14 @@ export function createTlsSessionCounter(deps: { store: Store; now: () => number 
   return {
     record(f: TlsSessionFact) {
       const day = dayOf(deps.now());
-      const key = [day, f.domain, f.policy, f.mxHost, f.result].join("\u0000");
+      // Successes are counted without their IPs: only failure details name them.
+      const ips: { sendingIp?: string; receivingIp?: string } = f.result === "success" ? {} : { ...(f.sendingIp ? { sendingIp: f.sendingIp } : {}), ...(f.receivingIp ? { receivingIp: f.receivingIp } : {}) };
+      // The policy's lines are part of the stored key: a PostgreSQL index entry holds about 2.7 kB.
+      const policyString = f.policyString?.length && f.policyString.join("\n").length <= MAX_POLICY_CHARS ? { policyString: f.policyString } : {};
+      const key = [day, f.domain, f.policy, f.mxHost, f.result, ips.sendingIp ?? "", ips.receivingIp ?? "", ...(policyString.policyString ?? [])].join("\u0000");
       const hit = pending.get(key);
       if (hit) hit.count++;
-      else pending.set(key, { day, policyDomain: f.domain.toLowerCase(), policyType: TYPE[f.policy], mxHost: f.mxHost.toLowerCase(), result: f.result, count: 1 });
+      else pending.set(key, { day, policyDomain: f.domain.toLowerCase(), policyType: TYPE[f.policy], mxHost: f.mxHost.toLowerCase(), result: f.result, ...ips, ...policyString, count: 1 });
     },
     flush,
     start() {

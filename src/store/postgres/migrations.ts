@@ -15,6 +15,7 @@ import { TENANTS_CONTROL_MIGRATIONS } from "./migrations-tenants.ts";
 import { TENSCOPE_CONTROL_MIGRATIONS } from "./migrations-tenscope.ts";
 import { TENSMTP_CONTROL_MIGRATIONS } from "./migrations-tensmtp.ts";
 import { OIDC2_CONTROL_MIGRATIONS } from "./migrations-oidc2.ts";
+import { TLSRPT_CONTROL_MIGRATIONS } from "./migrations-tlsrpt.ts";
 import { TENAUDIT_CONTROL_MIGRATIONS } from "./migrations-tenaudit.ts";
 import { RARE_EVENTS_ZONE_MIGRATIONS } from "./migrations-rare-events.ts";
 import { CALLBACKS_ZONE_MIGRATIONS } from "./migrations-callbacks.ts";
@@ -117,6 +118,7 @@ export const CONTROL_MIGRATIONS: string[] = [
   ...TENSCOPE_CONTROL_MIGRATIONS,
   ...TENSMTP_CONTROL_MIGRATIONS,
   ...OIDC2_CONTROL_MIGRATIONS,
+  ...TLSRPT_CONTROL_MIGRATIONS,
   ...TENAUDIT_CONTROL_MIGRATIONS,
 ];
 

@@ -10,17 +10,24 @@ export function createTlsReportCounts(sql: Sql): TlsReportStore {
       const list = counts.filter((c) => c.count > 0);
       await sql.begin(async (tx) => {
         for (const c of list) {
-          await exec(tx as unknown as Sql, `INSERT INTO tls_sessions (day, policy_domain, policy_type, mx_host, result, n) VALUES ($1, $2, $3, $4, $5, $6)
-            ON CONFLICT (day, policy_domain, policy_type, mx_host, result) DO UPDATE SET n = tls_sessions.n + $6`,
-          [day, c.policyDomain, c.policyType, c.mxHost, c.result, c.count]);
+          await exec(tx as unknown as Sql, `INSERT INTO tls_sessions (day, policy_domain, policy_type, mx_host, result, sending_ip, receiving_ip, policy_string, n)
+            VALUES ($1, $2, $3, $4, $5, $7, $8, $9, $6)
+            ON CONFLICT (day, policy_domain, policy_type, mx_host, result, sending_ip, receiving_ip, policy_string) DO UPDATE SET n = tls_sessions.n + $6`,
+          [day, c.policyDomain, c.policyType, c.mxHost, c.result, c.count, c.sendingIp ?? "", c.receivingIp ?? "", c.policyString?.join("\n") ?? ""]);
         }
         await exec(tx as unknown as Sql, "DELETE FROM tls_sessions WHERE day < $1", [day - KEEP_DAYS]);
       });
     },
     async tlsSessions(day) {
-      return (await rows(sql, `SELECT policy_domain, policy_type, mx_host, result, n FROM tls_sessions WHERE day = $1
-        ORDER BY policy_domain, policy_type, mx_host, result`, [day])).map((r) => ({ policyDomain: String(r.policy_domain),
-        policyType: r.policy_type as TlsSessionCount["policyType"], mxHost: String(r.mx_host), result: String(r.result), count: Number(r.n) }));
+      return (await rows(sql, `SELECT policy_domain, policy_type, mx_host, result, sending_ip, receiving_ip, policy_string, n FROM tls_sessions WHERE day = $1
+        ORDER BY policy_domain, policy_type, mx_host, result, sending_ip COLLATE "C", receiving_ip COLLATE "C", policy_string COLLATE "C"`, [day])).map(tlsSessionOf);
     },
   };
+}
+
+/** A stored row as a count: an empty IP or policy column is an unknown one. */
+function tlsSessionOf(r: Record<string, unknown>): TlsSessionCount {
+  return { policyDomain: String(r.policy_domain), policyType: r.policy_type as TlsSessionCount["policyType"], mxHost: String(r.mx_host), result: String(r.result),
+    ...(r.sending_ip ? { sendingIp: String(r.sending_ip) } : {}), ...(r.receiving_ip ? { receivingIp: String(r.receiving_ip) } : {}),
+    ...(r.policy_string ? { policyString: String(r.policy_string).split("\n") } : {}), count: Number(r.n) };
 }

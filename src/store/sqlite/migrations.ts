@@ -12,6 +12,7 @@ import { TENANTS_CONTROL_MIGRATIONS } from "./migrations-tenants.ts";
 import { TENSCOPE_CONTROL_MIGRATIONS } from "./migrations-tenscope.ts";
 import { TENSMTP_CONTROL_MIGRATIONS } from "./migrations-tensmtp.ts";
 import { OIDC2_CONTROL_MIGRATIONS } from "./migrations-oidc2.ts";
+import { TLSRPT_CONTROL_MIGRATIONS } from "./migrations-tlsrpt.ts";
 import { RARE_EVENTS_ZONE_MIGRATIONS } from "./migrations-rare-events.ts";
 import { CALLBACKS_ZONE_MIGRATIONS } from "./migrations-callbacks.ts";
 export const CONTROL_MIGRATIONS: string[] = [
@@ -113,6 +114,7 @@ export const CONTROL_MIGRATIONS: string[] = [
   ...TENSCOPE_CONTROL_MIGRATIONS,
   ...TENSMTP_CONTROL_MIGRATIONS,
   ...OIDC2_CONTROL_MIGRATIONS,
+  ...TLSRPT_CONTROL_MIGRATIONS,
 ];
 
 export const ZONE_MIGRATIONS: string[] = [

@@ -150,7 +150,9 @@ describe("DANE with a validating resolver (auto)", () => {
     expect(ee.summary["total-successful-session-count"]).toBeGreaterThanOrEqual(1);
     const bad = reports.flatMap((r) => r.policies).find((p) => p.policy["policy-domain"] === "bad.dane.test")!;
     expect(bad.summary).toMatchObject({ "total-successful-session-count": 0 });
-    expect(bad["failure-details"]).toContainEqual(expect.objectContaining({ "result-type": "validation-failure", "receiving-mx-hostname": "mx-bad.dane.test" }));
+    // RFC 8460 §4.3: the failed session's two ends, the MX address connected to and the local address it came from.
+    expect(bad["failure-details"]).toContainEqual(expect.objectContaining({ "result-type": "validation-failure", "receiving-mx-hostname": "mx-bad.dane.test",
+      "receiving-ip": addr("bad"), "sending-mta-ip": expect.stringMatching(/^127\./) }));
   }, 40_000);
 
   test("only unusable TLSA records (usage 1): as if none, delivered with opportunistic TLS", async () => {

@@ -10,6 +10,8 @@ describe("MTA-STS (RFC 8461)", () => {
     const decision = await policyOf({ mode: "enforce", mx: ["*.example.net"], maxAge: 86400 }).decide("example.com", hops);
     expect(decision).toMatchObject({ hops: [hops[0]!], tls: "require" });
     expect(decision.perHost?.["mx1.example.net"]).toEqual({ policy: "mta-sts", tls: "require" });
+    // The policy's lines, for TLS-RPT's policy-string (RFC 8460 §4.3).
+    expect(decision.stsLines).toEqual(["version: STSv1", "mode: enforce", "mx: *.example.net", "max_age: 86400"]);
   });
   test("enforce: the same hops are matched once per policy; a policy fetched again (after its hour) is matched again", async () => {
     let clock = 0;

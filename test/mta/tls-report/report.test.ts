@@ -27,6 +27,21 @@ describe("the RFC 8460 §4 report", () => {
       ],
     });
   });
+  test("failure details name the sending and receiving IP when they are known (§4.3)", () => {
+    const failed = { policyDomain: "c.test", policyType: "sts" as const, mxHost: "mx.c.test", result: "certificate-expired" };
+    const report = buildReport("c.test", DAY, [{ ...failed, sendingIp: "192.0.2.1", receivingIp: "198.51.100.7", count: 3 }, { ...failed, count: 1 }], who);
+    expect(report.policies[0]!["failure-details"]).toEqual([
+      { "result-type": "certificate-expired", "sending-mta-ip": "192.0.2.1", "receiving-ip": "198.51.100.7", "receiving-mx-hostname": "mx.c.test", "failed-session-count": 3 },
+      { "result-type": "certificate-expired", "receiving-mx-hostname": "mx.c.test", "failed-session-count": 1 }]);
+    expect(report.policies[0]!.summary["total-failure-session-count"]).toBe(4);
+  });
+  test("an MTA-STS policy's lines are its policy-string; sessions under another version of the policy are another policy object (§4.3)", () => {
+    const sts = { policyDomain: "d.test", policyType: "sts" as const, mxHost: "mx.d.test", result: "success" };
+    const v1 = ["version: STSv1", "mode: enforce", "mx: mx.d.test", "max_age: 86400"];
+    const v2 = ["version: STSv1", "mode: enforce", "mx: *.d.test", "max_age: 604800"];
+    const report = buildReport("d.test", DAY, [{ ...sts, policyString: v1, count: 2 }, { ...sts, policyString: v2, count: 5 }], who);
+    expect(report.policies.map((p) => [p.policy["policy-string"], p.summary["total-successful-session-count"]])).toEqual([[v1, 2], [v2, 5]]);
+  });
   test("the file name of §5.3 and the gzip'd body", () => {
     expect(reportFileName("mta.example", "a.test", DAY, "u1")).toBe(`mta.example!a.test!${DAY * 86400}!${DAY * 86400 + 86399}!u1.json.gz`);
     // unique-id = 1*(ALPHA / DIGIT): the reporter's "<day>.<seconds>" must not put a second dot before the extension.
