@@ -45,8 +45,8 @@ test("key create --tenant makes the tenant's own key; its actions are audited un
     expect((await app.access.listKeys(undefined, 2)).length).toBe(0);
     const { http } = await app.start();
     const call = (path: string, init: RequestInit = {}) => fetch(`http://${http}${path}`, { ...init, headers: { "ov-token": made.key, "content-type": "application/json" } });
-    expect((await (await call("/domains")).json()).map((d: { name: string }) => d.name)).toEqual(["acme.test"]);
-    const child = await (await call("/keys", { method: "POST", body: JSON.stringify({ label: "made by acme ci" }) })).json();
+    expect((await (await call("/domains")).json() as { name: string }[]).map((d) => d.name)).toEqual(["acme.test"]);
+    const child = await (await call("/keys", { method: "POST", body: JSON.stringify({ label: "made by acme ci" }) })).json() as { id: string; tenant: number };
     expect(child).toMatchObject({ tenant: 1 });
 
     const audit = await (await call("/audit?action=key")).json() as { items: { action: string; target: string; tenant: number; actor: { kind: string; id: string } }[] };
