@@ -10,11 +10,15 @@ export function registerAccess(program: Command) {
     .option("--account", "an account (primary) key: acts on every domain")
     .option("--domain <name>", "a domain (sending) key: acts only on this domain")
     .option("--label <label>", "a note to recognise the key by")
-    .action(action(async (ctx, o: { account?: boolean; domain?: string; label?: string }) => {
+    .option("--tenant <tenant>", "the existing tenant (id or name) the key belongs to and acts for (default: a --domain's tenant, else the primary, 0)")
+    .action(action(async (ctx, o: { account?: boolean; domain?: string; label?: string; tenant?: string }) => {
       if (Boolean(o.account) === Boolean(o.domain)) throw new UsageError("give exactly one of --account or --domain NAME");
-      const k = await (await ctx.app()).access.createKey({ kind: o.account ? "account" : "domain", domain: o.domain, label: o.label });
-      ctx.out.print({ id: k.id, key: k.key, kind: k.kind, domain: k.domain, label: k.label },
-        () => `${k.key}\n(id ${k.id}, ${k.kind} key${k.domain ? ` for ${k.domain}` : ""}; the secret is not shown again)`);
+      const app = await ctx.app();
+      // A tenant that exists: a key of an id no tenant has yet would belong to the next tenant made.
+      const tenant = o.tenant !== undefined ? (await app.tenants.require(o.tenant)).id : o.domain ? (await app.domains.get(o.domain))?.tenantId : undefined;
+      const k = await app.access.createKey({ kind: o.account ? "account" : "domain", domain: o.domain, label: o.label, tenant });
+      ctx.out.print({ id: k.id, key: k.key, kind: k.kind, domain: k.domain, label: k.label, tenant: k.tenant ?? 0 },
+        () => `${k.key}\n(id ${k.id}, ${k.kind} key${k.domain ? ` for ${k.domain}` : ""} of tenant ${k.tenant ?? 0}; the secret is not shown again)`);
     }));
 
   key.command("list").description("list keys (secrets are never shown again)").action(action(async (ctx) => {

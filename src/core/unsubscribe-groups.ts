@@ -61,6 +61,8 @@ async function readEntries(store: Store, domains: { name: string; zone: string }
   return [...byAddress.values()].sort((a, b) => a.address.localeCompare(b.address));
 }
 
+// Every change is audited under the group's own tenant (its column), as a domain's data is under the
+// domain's tenant (tenants.ts domainTenant), not whichever tenant the caller's scene names.
 export function createUnsubscribeGroupService(deps: { store: Store; now: () => number; audit?: AuditWriter }) {
   const { store } = deps;
   const visible = async (p: Principal) => (await store.control.listGroups(tenantOf(p))).filter((g) => isVisible(p, g));
@@ -83,7 +85,7 @@ export function createUnsubscribeGroupService(deps: { store: Store; now: () => n
       const g = await store.control.insertGroup({ domainId: scopeOf(p), tenantId: tenantOf(p), name: input.name.trim(), description: input.description ?? "",
         isDefault: Boolean(input.isDefault), createdAt: deps.now() });
       if (g.isDefault) await clearDefault(p, g.id);
-      await deps.audit?.record("group.create", String(g.id));
+      await deps.audit?.record("group.create", String(g.id), g.tenantId);
       return g;
     },
     async update(p: Principal, id: number, input: GroupInput): Promise<UnsubscribeGroup> {
@@ -92,7 +94,7 @@ export function createUnsubscribeGroupService(deps: { store: Store; now: () => n
       const g = await store.control.updateGroup(id, { ...input, ...(input.name !== undefined ? { name: input.name.trim() } : {}) });
       if (!g) throw notFound(`unsubscribe group ${id} not found`);
       if (input.isDefault) await clearDefault(p, id);
-      await deps.audit?.record("group.update", String(id));
+      await deps.audit?.record("group.update", String(id), g.tenantId);
       return g;
     },
     /** Deletes the group and its entries. */
@@ -100,7 +102,7 @@ export function createUnsubscribeGroupService(deps: { store: Store; now: () => n
       const g = await get(p, id);
       for (const d of await domainsFor(store, p, g)) await store.zone(d.zone).deleteAllSuppressions(d.name, groupListType(id));
       await store.control.deleteGroup(id);
-      await deps.audit?.record("group.delete", String(id));
+      await deps.audit?.record("group.delete", String(id), g.tenantId);
     },
     /** Adds addresses to a group (every address checked first); returns them as given. */
     async addEntries(p: Principal, id: number, emails: string[]): Promise<string[]> {
@@ -112,7 +114,7 @@ export function createUnsubscribeGroupService(deps: { store: Store; now: () => n
         await store.zone(d.zone).addSuppressions(emails.map((e): Suppression => ({ domain: d.name, type: groupListType(id), address: e.trim().toLowerCase(),
           reason: "unsubscribe group (API)", code: "", scope: null, createdAt: at })));
       }
-      for (const e of emails) await deps.audit?.record("suppression.add", `group:${id}/${e.trim().toLowerCase()}`);
+      for (const e of emails) await deps.audit?.record("suppression.add", `group:${id}/${e.trim().toLowerCase()}`, g.tenantId);
       return emails;
     },
     /** A group's entries (one per address, the earliest), optionally only `emails`. */
@@ -124,7 +126,7 @@ export function createUnsubscribeGroupService(deps: { store: Store; now: () => n
       const g = await get(p, id);
       let n = 0;
       for (const d of await domainsFor(store, p, g)) n += await store.zone(d.zone).deleteSuppression(d.name, groupListType(id), email);
-      if (n) await deps.audit?.record("suppression.delete", `group:${id}/${email.trim().toLowerCase()}`);
+      if (n) await deps.audit?.record("suppression.delete", `group:${id}/${email.trim().toLowerCase()}`, g.tenantId);
       return n;
     },
   };

@@ -56,6 +56,26 @@ describe("postern event-webhook", () => {
     } finally { await app.stop(); }
   });
 
+  test("changes to a tenant's webhooks are in that tenant's audit log, though the CLI acts for no tenant", async () => {
+    expect(cli("tenant", "add", "owned").code).toBe(0);
+    expect(cli("domain", "add", "owned.test", "--tenant", "owned").code).toBe(0);
+    for (const where of [["--tenant", "owned"], ["--domain", "owned.test"]]) {
+      expect(cli("event-webhook", "set", ...where, "--url", "https://hooks.example.net/owned", "--enable", "--events", "open").code).toBe(0);
+      expect(cli("event-webhook", "set", ...where, "--events", "open,click").code).toBe(0);
+      expect(cli("event-webhook", "set", ...where, "--disable", "--url", "").code).toBe(0);
+    }
+    const app = await createApp(loadConfig({ file: join(dir, "postern.toml"), env: {} }), { log: createLogger({ level: "silent" }) });
+    try {
+      const tenant = (await app.tenants.require("owned")).id;
+      const entries = async (t: number) => (await app.audit.list({ action: "webhook" }, t)).items.reverse();
+      const owned = await entries(tenant);
+      expect(owned.map((e) => e.action)).toEqual(["webhook.create", "webhook.update", "webhook.delete", "webhook.create", "webhook.update", "webhook.delete"]);
+      // None of them in the primary's log.
+      const targets = new Set(owned.map((e) => e.target));
+      expect((await entries(0)).filter((e) => targets.has(e.target))).toEqual([]);
+    } finally { await app.stop(); }
+  });
+
   test("usage errors exit 2 with one line", () => {
     const r = cli("event-webhook", "set", "--events", "nope");
     expect(r.code).toBe(2);

@@ -1,6 +1,6 @@
 // The webhook service's audit entries carry the tenant: an account-wide target its own tenant
-// column, a domain's target (no tenant column) the tenant the request acts for, so a webhook made
-// on behalf of a tenant (Mailgun's X-Mailgun-On-Behalf-Of on a domain webhook) is that tenant's.
+// column (else the tenant the request acts for), a domain's target its domain's tenant (the CLI's
+// changes to a tenant's webhooks: test/cli/event-webhook.test.ts).
 import { expect, test } from "bun:test";
 import { openSqliteStore } from "../../src/store/sqlite/index.ts";
 import { createAuditLog } from "../../src/core/audit.ts";

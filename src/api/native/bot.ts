@@ -9,17 +9,21 @@ import { AppError, notFound } from "../../core/errors.ts";
 import { hmacVerify } from "../../webhooks/signing.ts";
 import { parseBotRequest } from "./bot-model.ts";
 import { permissions } from "../permission.ts";
-import { botDomain } from "./policy.ts";
+import { botDomain, visibleDomain } from "./policy.ts";
 
 type Deps = Pick<SurfaceDeps, "bots" | "domains" | "webhookSigningKey" | "outbound">;
 const USE = { permission: { right: "bots.use", domain: "domain" } } as const;
 
 export function botRoutes(deps: Deps) {
-  /** A domain key verifies with its domain's key; an account key with the installation's, or a named domain's. */
+  /**
+   * A named domain's key, only for a domain the caller may use (another tenant's, or another domain
+   * for a domain key, is the native 404 as on every domain route: contract §14); without one, a
+   * domain key's own domain's, an account key's the installation's.
+   */
   async function verifyingKey(request: Request, named: unknown): Promise<string> {
+    if (typeof named === "string" && named) return deps.outbound.signingKey((await visibleDomain(request, deps.domains, named)).domain.name);
     const p = principalOf(request);
-    const domain = p.kind === "domain" ? p.domain?.name : typeof named === "string" && named ? (await deps.domains.get(named))?.name : undefined;
-    return domain ? deps.outbound.signingKey(domain) : deps.webhookSigningKey;
+    return p.kind === "domain" && p.domain ? deps.outbound.signingKey(p.domain.name) : deps.webhookSigningKey;
   }
 
   return new Elysia({ name: "native-bot" }).use(permissions)

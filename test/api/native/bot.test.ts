@@ -93,4 +93,27 @@ describe("POST /{domain}/bot", () => {
     expect(await check(mine)).toBe(true);
     expect(await check(theirs)).toBe(false);
   });
+  test("POST /webhook naming a domain verifies only with a domain the key may use: another tenant's is a 404", async () => {
+    const acme = await env.t.app.tenants.add("acme");
+    const beta = await env.t.app.tenants.add("beta");
+    await env.t.app.domains.add("acme.test", { tenant: acme.id });
+    await env.t.app.domains.add("beta.test", { tenant: beta.id });
+    const acmeKey = (await env.t.app.access.createKey({ kind: "account", tenant: acme.id })).key;
+    const sign = async (domain: string) => {
+      const key = await env.t.app.events.keys.forDomain(domain);
+      return { timestamp: "1800000000", token: "abc", signature: createHmac("sha256", key).update("1800000000abc").digest("hex") };
+    };
+    const check = async (domain: string, key: string, tenant?: string) => env.call("/webhook", { method: "POST", key,
+      body: JSON.stringify({ domain, signature: await sign(domain) }), headers: { "content-type": "application/json", ...(tenant ? { "x-postern-tenant": tenant } : {}) } });
+    const own = await check("acme.test", acmeKey);
+    expect(own.status).toBe(200);
+    expect(await own.json()).toMatchObject({ valid: true });
+    const other = await check("beta.test", acmeKey);
+    expect(other.status).toBe(404);
+    expect(await other.json()).toEqual({ message: "Domain not found: beta.test", status: 404 });
+    // A domain key names only its own domain; the primary key a tenant's once it acts for that tenant.
+    expect((await check("example.com", env.otherKey)).status).toBe(404);
+    expect((await check("beta.test", env.t.accountKey)).status).toBe(404);
+    expect(await (await check("beta.test", env.t.accountKey, "beta")).json()).toMatchObject({ valid: true });
+  });
 });
