@@ -1,10 +1,12 @@
 // A MessageBuilder backed by a pool of worker threads, started on first use. Each message goes to
 // the same worker (by its id), so a message shared by many recipients is composed and signed
-// once. A worker that dies or stalls is replaced and its jobs fail (the queue retries them).
+// once. A worker that dies or stalls is replaced and its jobs fail (the queue retries them); the
+// main thread builds only when workers never worked at all, and never a message that broke one.
 import type { DkimKey } from "../../core/model.ts";
 import type { Logger } from "../../log.ts";
 import type { MessageBuilder } from "./builder.ts";
 import type { BuildJob, WorkerInit, WorkerReply } from "./worker-protocol.ts";
+import { createRecentCache } from "../../core/recent-cache.ts";
 
 const JOB_TIMEOUT_MS = 60_000;
 /** Jobs queued per worker at most: enough to keep it busy, few enough to keep built bytes out of memory. */
@@ -38,10 +40,17 @@ export interface WorkerBuilderOptions {
  */
 export const OVERFLOW_AT = 4;
 
-/** Worker failures in a row with no result in between after which signing moves to the main thread. */
+/**
+ * Worker failures in a row, before any worker has given a result, after which signing moves to the
+ * main thread (workers that cannot start at all). Once a worker has worked, a failing one is only
+ * replaced: a message that kills or stalls its worker must not move every build, and itself, onto
+ * the thread that serves the API and reads the SMTP replies.
+ */
 const FAILURES_BEFORE_FALLBACK = 3;
+/** Messages whose job a failed worker took down, remembered so they are never built on the main thread. */
+const SUSPECTS_KEPT = 1_000;
 
-interface Pending { resolve: (b: Uint8Array) => void; reject: (e: Error) => void; slot: number; timer: ReturnType<typeof setTimeout> }
+interface Pending { resolve: (b: Uint8Array) => void; reject: (e: Error) => void; slot: number; timer: ReturnType<typeof setTimeout>; messageId: string }
 
 const hashOf = (s: string) => { let h = 0; for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0; return Math.abs(h); };
 
@@ -53,13 +62,15 @@ export function createWorkerBuilder(opts: WorkerBuilderOptions): MessageBuilder 
   let nextJob = 1;
   let running = 0;
   let failuresInARow = 0;
+  let everWorked = false;
+  const suspects = createRecentCache<string, true>(SUSPECTS_KEPT);
   const waiting: (() => void)[] = [];
   const limit = opts.workers * JOBS_PER_WORKER;
 
   function settle(jobId: number, bytes?: Uint8Array, error?: string) {
     const p = pending.get(jobId);
     if (!p) return;
-    if (bytes) failuresInARow = 0;
+    if (bytes) { failuresInARow = 0; everWorked = true; }
     pending.delete(jobId);
     clearTimeout(p.timer);
     if (bytes) p.resolve(bytes); else p.reject(new Error(error ?? "signing worker failed"));
@@ -72,7 +83,11 @@ export function createWorkerBuilder(opts: WorkerBuilderOptions): MessageBuilder 
     workers[slot]?.terminate();
     workers[slot] = null;
     keysSent[slot]!.clear();
-    for (const [jobId, p] of pending) if (p.slot === slot) settle(jobId, undefined, `signing worker failed: ${why}`);
+    for (const [jobId, p] of pending) {
+      if (p.slot !== slot) continue;
+      suspects.set(p.messageId, true);
+      settle(jobId, undefined, `signing worker failed: ${why}`);
+    }
   }
 
   function workerAt(slot: number): Worker {
@@ -90,11 +105,11 @@ export function createWorkerBuilder(opts: WorkerBuilderOptions): MessageBuilder 
 
   return {
     async build(message, attachments, recipientId) {
-      if (failuresInARow >= FAILURES_BEFORE_FALLBACK) {
+      if (!everWorked && failuresInARow >= FAILURES_BEFORE_FALLBACK) {
         if (failuresInARow === FAILURES_BEFORE_FALLBACK) { failuresInARow++; opts.log.error("signing workers keep failing; signing on the main thread"); }
         return opts.fallback.build(message, attachments, recipientId);
       }
-      if (running >= OVERFLOW_AT && opts.mayOverflow?.()) return opts.fallback.build(message, attachments, recipientId);
+      if (running >= OVERFLOW_AT && opts.mayOverflow?.() && !suspects.get(message.id)) return opts.fallback.build(message, attachments, recipientId);
       const keys = await opts.keysFor(message.domain);
       const linkBase = await opts.linkBaseFor?.(message.domain);
       while (running >= limit) await new Promise<void>((r) => waiting.push(r));
@@ -110,7 +125,7 @@ export function createWorkerBuilder(opts: WorkerBuilderOptions): MessageBuilder 
           keysSent[slot]!.set(message.domain, keys);
           // Registered only once the job is with its worker: a failed post leaves no timer behind.
           const timer = setTimeout(() => replace(slot, `job ${jobId} took longer than ${JOB_TIMEOUT_MS} ms`), JOB_TIMEOUT_MS);
-          pending.set(jobId, { resolve, reject, slot, timer });
+          pending.set(jobId, { resolve, reject, slot, timer, messageId: message.id });
         });
       } finally {
         running--;

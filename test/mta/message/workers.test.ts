@@ -50,6 +50,25 @@ describe("signing workers", () => {
     }
   });
 
+  test("once workers have worked, a message that keeps killing its worker never moves signing onto the main thread", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "postern-poison-worker-"));
+    const workerPath = join(dir, "poison.ts");
+    writeFileSync(workerPath, `self.onmessage = (ev) => { const m = ev.data; if (m.type !== "build") return;
+  if (m.message.id === "poison") process.exit(3);
+  self.postMessage({ jobId: m.jobId, bytes: new TextEncoder().encode("built in a worker") }); };\n`);
+    const builder = createWorkerBuilder({ workers: 1, keysFor: async () => [], now: () => 0, log: createLogger({ level: "silent" }), fallback,
+      init: { publicUrl: "http://x", secret: "s", hostname: "h", bounceDomain: "" }, workerPath });
+    try {
+      expect(new TextDecoder().decode(await builder.build({ ...message, id: "fine" }, [], "r"))).toBe("built in a worker");
+      // Its retries, five in a row: each fails in a fresh worker; none is built here (the fallback answers "built locally").
+      for (let i = 0; i < 5; i++) await expect(builder.build({ ...message, id: "poison" }, [], "r")).rejects.toThrow(/signing worker failed/);
+      expect(new TextDecoder().decode(await builder.build({ ...message, id: "fine2" }, [], "r"))).toBe("built in a worker");
+    } finally {
+      builder.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("while the main thread has time, jobs beyond OVERFLOW_AT queued at a slow worker are built here instead of waiting", async () => {
     // A worker that takes its jobs and never answers: a signing thread starved of CPU.
     const dir = mkdtempSync(join(tmpdir(), "postern-slow-worker-"));
