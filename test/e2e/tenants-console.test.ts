@@ -68,6 +68,8 @@ describe("the team in Chromium", () => {
     await signIn("owner@team.test");
     await signedIn();
     await clickLink(page, "Security");
+    // The page draws after its GET /me: on a loaded CI machine that once took longer than a click's 10 s wait.
+    await waitForText(page, "Two-factor sign-in (TOTP)", 30_000);
     await clickButton(page, "Set up TOTP");
     const uri = await page.locator("#totp-uri").map((e: any) => e.textContent ?? "").wait();
     secret = new URL(uri).searchParams.get("secret")!;
