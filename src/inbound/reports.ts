@@ -133,10 +133,20 @@ function readComplaint(email: Email): ComplaintReport | null {
 }
 
 function readDeliveryStatus(email: Email): BounceReport | null {
-  // Also a vendor's own label for the same fields (XWall's "message/xdelivery-status").
-  const part = findPart(email.attachments, DELIVERY_STATUS_TYPES) ?? email.attachments.find((a) => /^message\/[\w.-]*delivery-status$/i.test(a.mimeType));
-  const status: DeliveryStatus | null = part ? parseDeliveryStatus(partText(part)) : null;
-  return status ? bounceOf(email, status, email.text ?? htmlToText(email.html ?? "")) : null;
+  // Also a vendor's own label for the same fields (XWall's "message/xdelivery-status"). A report may
+  // label more than one part so, one of them prose (InterMail's "This Message was undeliverable due to
+  // the following reason: ..." before the fields): the fields come from the first part that reads as
+  // fields, and a part that does not is read with the human-readable text.
+  const parts = email.attachments.filter((a) => DELIVERY_STATUS_TYPES.includes(a.mimeType) || /^message\/[\w.-]*delivery-status$/i.test(a.mimeType));
+  let status: DeliveryStatus | null = null;
+  const prose: string[] = [];
+  for (const part of parts.slice(0, 4)) {
+    const read = status ? null : parseDeliveryStatus(partText(part));
+    if (read) status = read;
+    else if (!status) prose.push(partText(part));
+  }
+  const text = [email.text ?? htmlToText(email.html ?? ""), ...prose].filter((t) => t.trim()).join("\n\n");
+  return status ? bounceOf(email, status, text) : null;
 }
 
 /**

@@ -21,6 +21,7 @@ export const PUBLIC_CORPORA: Record<string, PublicCorpus> = {
   "bounce-email": { needs: "tt_bounce_01.txt", floor: { tune: 99, holdout: 99 } },
   "php-bounce-handler": { needs: "1.eml", floor: { tune: 99, holdout: 99 } },
   "small-suites": { needs: "baunsu/bounce_aol.txt", floor: { tune: 94, holdout: 94 } },
+  "more-suites": { needs: "flanker/zed.eml", floor: { tune: 99, holdout: 99 } },
   "crisp-bounce": { needs: "550_5_1_1_no_such_recipient.txt", floor: { tune: 95, holdout: 97.5 }, bodyOnly: true },
 };
 

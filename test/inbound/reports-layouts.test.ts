@@ -23,6 +23,18 @@ describe("parseReport: any layout a bounce comes in", () => {
     expect(r.report.from).toBe("MAILER-DAEMON@mx.dest.test");
   });
 
+  test("of two parts labelled delivery-status, the one with fields gives the status and the prose one the reason", async () => {
+    const raw = ["From: Postmaster@dest.test", "To: b@bounces.example.com", "Subject: Mail System Error - Returned Mail", "MIME-Version: 1.0",
+      'Content-Type: multipart/report; report-type=delivery-status; boundary="B"', "", "--B", "Content-Type: message/delivery-status", "",
+      "This message could not be delivered for this reason:", "", "<r@dest.test> does not accept mail from outside senders", "",
+      "--B", "Content-Type: message/delivery-status", "", "Reporting-MTA: dns; mx.dest.test", "", "Final-Recipient: rfc822; <r@dest.test>",
+      "Action: failed", "Status: 5.3.0", "--B--", ""].join("\r\n");
+    const r = (await parseReport(raw, { trusted: true })) as BounceReport;
+    expect(r.heuristic).toBe(false);
+    expect(r.recipients[0]).toMatchObject({ finalRecipient: "r@dest.test", status: "5.3.0" });
+    expect(r.recipients[0]?.diagnostic?.text).toContain("does not accept mail from outside senders");
+  });
+
   const notice = (subject: string, from = "someone@dest.test") =>
     `From: ${from}\r\nTo: b@bounces.example.com\r\nSubject: ${subject}\r\n\r\nThe message you sent could not be handed on.\r\n`;
   test("a notice to a VERP path that names nobody is a bounce by its sender or its subject", async () => {
