@@ -42,7 +42,8 @@ export interface BotRecall {
 export interface BotMemoryStore {
   /** Remembers `visitor` (hashed) as a honeypot visitor until `expiresAt` (or later, when it already was). */
   rememberHoneypotHit(visitor: string, expiresAt: number): Promise<void>;
-  /** Records `i` (a click's link) and answers, in one read, whether its visitor is a live honeypot visitor and its message's distinct links. */
+  /** Records `i` (a click's link) and answers, in one read, whether its visitor is a live honeypot visitor and its message's distinct links.
+   *  `i.now` is the interaction's own time: rows later than it (a caller's events read out of order) are not counted for it. */
   recallInteraction(i: BotInteraction): Promise<BotRecall>;
   /**
    * Forgets visitors expired at `now` and interactions before `interactionsBefore` (and, given

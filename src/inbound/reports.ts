@@ -141,7 +141,7 @@ function readDeliveryStatus(email: Email): BounceReport | null {
   let status: DeliveryStatus | null = null;
   const prose: string[] = [];
   for (const part of parts.slice(0, 4)) {
-    const read = status ? null : parseDeliveryStatus(partText(part));
+    const read: DeliveryStatus | null = status ? null : parseDeliveryStatus(partText(part));
     if (read) status = read;
     else if (!status) prose.push(partText(part));
   }

@@ -27,14 +27,29 @@ export interface BotEvent {
 
 type BotDomain = Pick<Domain, "name" | "zone">;
 
+/**
+ * Which link a click fetched, for the per-client patterns (a scanner fetches several links within
+ * seconds; a person one at a time). The spec's event names no link: a caller's own `url`
+ * attribute, when it adds one, is the link; else each second of a client's clicks counts as one
+ * fetch, the finest the spec's `ts` can tell apart, so a double click (two events within the
+ * same second) stays one fetch while clicks in different seconds are different fetches.
+ */
+function linkOf(e: BotEvent, at: number): string | undefined {
+  if ((e.action ?? "click") !== "click") return undefined;
+  return typeof e.url === "string" && e.url ? `url:${e.url.slice(0, 2048)}` : `second:${Math.floor(at / 1000)}`;
+}
+
 export function createBotApi(deps: { detector: BotDetector; verdicts: BotVerdicts; now: () => number }) {
   const rate = new Map<string, { second: number; count: number }>();
   const seconds = (ms: number) => Math.floor(ms / 1000);
 
-  const classify = async (domain: BotDomain, e: BotEvent) => (await deps.detector.classify({
-    zone: domain.zone, ip: e.ip ?? "", userAgent: e.uas ?? "", action: e.action ?? "click", domain: e.domain, messageId: e.message_id, recipientId: e.recipient_id,
-    at: e.ts ? e.ts * 1000 : undefined, deliveredAt: e.message_ts ? e.message_ts * 1000 : undefined, sendingDomain: domain.name,
-  })).isBot;
+  const classify = async (domain: BotDomain, e: BotEvent) => {
+    const at = typeof e.ts === "number" && Number.isFinite(e.ts) ? e.ts * 1000 : undefined;
+    return (await deps.detector.classify({
+      zone: domain.zone, ip: e.ip ?? "", userAgent: e.uas ?? "", action: e.action ?? "click", domain: e.domain, messageId: e.message_id, recipientId: e.recipient_id,
+      linkId: linkOf(e, at ?? deps.now()), at, deliveredAt: e.message_ts ? e.message_ts * 1000 : undefined, sendingDomain: domain.name,
+    })).isBot;
+  };
 
   function limitSingle(domain: string) {
     const second = seconds(deps.now());
@@ -65,7 +80,12 @@ export function createBotApi(deps: { detector: BotDetector; verdicts: BotVerdict
     async batch(domain: BotDomain, events: BotEvent[], webhookUrl: string) {
       const started = deps.now();
       const batchId = newId(started);
-      const judged = await Promise.all(events.map(async (e) => ({ ...e, is_bot: await classify(domain, e) })));
+      // In the order the interactions happened (a batch is a window the caller already saw), one at a
+      // time, so each is judged with the ones before it; the push keeps the caller's order.
+      const order = events.map((e, i) => ({ i, ts: typeof e.ts === "number" && Number.isFinite(e.ts) ? e.ts : Infinity })).sort((a, b) => a.ts - b.ts || a.i - b.i);
+      const verdicts: boolean[] = [];
+      for (const { i } of order) verdicts[i] = await classify(domain, events[i]!);
+      const judged = events.map((e, i) => ({ ...e, is_bot: verdicts[i]! }));
       await deps.verdicts.push(domain, webhookUrl, { batch: { batch_id: batchId, timeQueued: seconds(started) }, events: judged });
       return { batchId, count: judged.length };
     },

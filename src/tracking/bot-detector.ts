@@ -76,7 +76,7 @@ export function createBotDetector(deps: { resolver: Resolver; now: () => number;
       const zone = zoneStore(i.zone);
       const link = i.action === "click" ? i.linkId ?? i.action : null;
       const [recalled, mx, deliveredAt] = await Promise.all([
-        zone ? memory.recall(zone, { ip: i.ip, userAgent: i.userAgent, messageId: i.messageId, recipientId: i.recipientId, domain: i.domain, link }) : ({ hasHoneypotHit: false } as Recall),
+        zone ? memory.recall(zone, { ip: i.ip, userAgent: i.userAgent, messageId: i.messageId, recipientId: i.recipientId, domain: i.domain, link, at }) : ({ hasHoneypotHit: false } as Recall),
         i.domain ? mxHosts(i.domain) : undefined,
         datedBy(zone, i),
       ]);

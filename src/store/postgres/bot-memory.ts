@@ -11,7 +11,7 @@ const RECALL = `WITH added AS (
     INSERT INTO bot_interactions (message_key, at, link)
     SELECT $3, $2, $7 WHERE $7::text IS NOT NULL AND $3::text IS NOT NULL
       AND (SELECT COUNT(*) FROM bot_interactions WHERE message_key = $3 AND at >= $6) < $8),
-  seen AS (SELECT link, at FROM bot_interactions WHERE message_key = $3 AND at >= $6
+  seen AS (SELECT link, at FROM bot_interactions WHERE message_key = $3 AND at >= $6 AND at <= $2
     UNION ALL SELECT $7, $2 WHERE $7::text IS NOT NULL AND $3::text IS NOT NULL)
   SELECT EXISTS (SELECT 1 FROM bot_honeypot WHERE visitor = $1 AND expires_at > $2) AS honeypot,
     COUNT(DISTINCT link) FILTER (WHERE at >= $4)::int AS second, COUNT(DISTINCT link) FILTER (WHERE at >= $5)::int AS burst,
@@ -23,7 +23,7 @@ const RECALL = `WITH added AS (
 const SPREAD = `WITH o AS (SELECT EXISTS (SELECT 1 FROM bot_opened WHERE message_key = $1 AND at >= $2) AS opened),
   added AS (INSERT INTO bot_spread (visitor, at, recipient, domain, unopened)
     SELECT $3, $4, $5, $6, NOT o.opened FROM o WHERE (SELECT COUNT(*) FROM bot_spread WHERE visitor = $3 AND at >= $7) < $8),
-  seen AS (SELECT recipient, domain, unopened FROM bot_spread WHERE visitor = $3 AND at >= $7
+  seen AS (SELECT recipient, domain, unopened FROM bot_spread WHERE visitor = $3 AND at >= $7 AND at <= $4
     UNION ALL SELECT $5, $6, NOT o.opened FROM o)
   SELECT (SELECT opened FROM o) AS opened, COUNT(DISTINCT recipient)::int AS recipients, COUNT(DISTINCT domain)::int AS domains,
     COUNT(DISTINCT recipient) FILTER (WHERE unopened)::int AS unopened

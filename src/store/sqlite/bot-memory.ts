@@ -17,7 +17,7 @@ export function createBotMemory(db: Database): BotMemoryStore {
   const recall = db.query(`SELECT EXISTS (SELECT 1 FROM bot_honeypot WHERE visitor = ?1 AND expires_at > ?2) AS honeypot,
       COUNT(DISTINCT CASE WHEN at >= ?4 THEN link END) AS second, COUNT(DISTINCT CASE WHEN at >= ?5 THEN link END) AS burst,
       COUNT(DISTINCT link) AS win
-    FROM bot_interactions WHERE message_key = ?3 AND at >= ?6`);
+    FROM bot_interactions WHERE message_key = ?3 AND at >= ?6 AND at <= ?2`);
 
   const markOpened = db.query(`INSERT INTO bot_opened (message_key, at) VALUES (?, ?)
     ON CONFLICT (message_key) DO UPDATE SET at = max(at, excluded.at)`);
@@ -27,7 +27,7 @@ export function createBotMemory(db: Database): BotMemoryStore {
     SELECT ?1, ?2, ?3, ?4, ?5 WHERE (SELECT COUNT(*) FROM bot_spread WHERE visitor = ?1 AND at >= ?6) < ?7`);
   const spread = db.query(`SELECT COUNT(DISTINCT recipient) AS recipients, COUNT(DISTINCT domain) AS domains,
       COUNT(DISTINCT CASE WHEN unopened = 1 THEN recipient END) AS unopened
-    FROM bot_spread WHERE visitor = ? AND at >= ?`);
+    FROM bot_spread WHERE visitor = ? AND at >= ? AND at <= ?`);
 
   /** The across-messages part of a recall (inside its transaction). */
   const across = (i: BotInteraction) => {
@@ -39,7 +39,7 @@ export function createBotMemory(db: Database): BotMemoryStore {
     }
     const wasOpened = (isOpened.get(i.messageKey, a.openedSince) as Row).opened === 1;
     addSpread.run(i.visitor, i.now, a.recipient, a.domain, wasOpened ? 0 : 1, a.since, a.maxPerVisitor);
-    const r = spread.get(i.visitor, a.since) as Row;
+    const r = spread.get(i.visitor, a.since, i.now) as Row;
     return { wasOpened, recipients: r.recipients ?? 0, domains: r.domains ?? 0, unopened: r.unopened ?? 0 };
   };
 

@@ -25,6 +25,8 @@ const MAX_PER_VISITOR = 256;
 const MAX_SPREAD = 500_000;
 const MAX_OPENED = 1_000_000;
 const PRUNE_EVERY_WRITES = 256;
+/** How late an interaction may be read (a caller's batch of the bot API) and still meet its windows' rows. */
+const LATE_MS = 15 * 60_000;
 /** IPs longer than this are not addresses; they are cut before hashing. */
 const MAX_IP_CHARS = 64;
 
@@ -42,16 +44,18 @@ export function createSharedBotMemory(deps: { now: () => number }) {
   /** Counts a write; every PRUNE_EVERY_WRITES, prunes the zone in the background (a failure only delays it). */
   function wrote(zone: ZoneStore, now: number) {
     if (++writes % PRUNE_EVERY_WRITES !== 0) return;
-    zone.pruneBotMemory(now, now - WINDOW_MS, { visitors: MAX_VISITORS, interactions: MAX_INTERACTIONS, spread: MAX_SPREAD, opened: MAX_OPENED },
-      { spread: now - SPREAD_WINDOW_MS, opened: now - OPENED_TTL_MS }).catch(() => {});
+    zone.pruneBotMemory(now, now - WINDOW_MS - LATE_MS, { visitors: MAX_VISITORS, interactions: MAX_INTERACTIONS, spread: MAX_SPREAD, opened: MAX_OPENED },
+      { spread: now - SPREAD_WINDOW_MS - LATE_MS, opened: now - OPENED_TTL_MS }).catch(() => {});
   }
 
   /**
    * `domain` is the recipient's; with it, an open marks the message opened and a click is counted
-   * in its visitor's spread (the honeypot's own recall passes none).
+   * in its visitor's spread (the honeypot's own recall passes none). `at` is when the interaction
+   * happened, when the caller knows (the bot API's `ts`): its windows are counted back from there,
+   * so a batch read at once is judged as its clicks came, not as one burst.
    */
-  async function recall(zone: ZoneStore, i: { ip: string; userAgent: string; messageId?: string; recipientId?: string; domain?: string; link: string | null }): Promise<Recall> {
-    const now = deps.now();
+  async function recall(zone: ZoneStore, i: { ip: string; userAgent: string; messageId?: string; recipientId?: string; domain?: string; link: string | null; at?: number }): Promise<Recall> {
+    const now = i.at ?? deps.now();
     const key = i.messageId !== undefined ? messageKey(i.messageId, i.recipientId) : null;
     const link = key !== null && i.link !== null ? hash(i.link) : null;
     const across = key !== null && i.domain !== undefined
@@ -61,7 +65,7 @@ export function createSharedBotMemory(deps: { now: () => number }) {
     const pattern = i.messageId !== undefined ? patternKey(i.messageId, i.recipientId, i.userAgent) : null;
     const r = await zone.recallInteraction({ visitor: visitorKey(i.ip, i.userAgent), messageKey: key, patternKey: pattern, link, now,
       since: { second: now - SECOND_MS, burst: now - BURST_MS, window: now - WINDOW_MS }, maxPerMessage: MAX_PER_MESSAGE, ...(across ? { across } : {}) });
-    if (link !== null || across) wrote(zone, now);
+    if (link !== null || across) wrote(zone, deps.now());
     if (key === null) return { hasHoneypotHit: r.honeypot };
     const out: Recall = { hasHoneypotHit: r.honeypot,
       pattern: { distinctLinksInSecond: r.linksInSecond, distinctLinksInBurst: r.linksInBurst, distinctLinksInWindow: r.linksInWindow } };

@@ -29,6 +29,33 @@ describe("POST /{domain}/bot", () => {
     expect(createHmac("sha256", key).update(body.signature.timestamp + body.signature.token).digest("hex")).toBe(body.signature.signature);
   });
 
+  test("a batch is judged as its clicks happened: a client's fetches in consecutive seconds are a scanner's; the same clicks an hour apart or a double click are a person's, and order in the batch does not matter", async () => {
+    const t0 = 1_800_000_000;
+    // A broadband address, a current browser, mail delivered two days before, no recipient domain: only the pattern can decide.
+    const click = (id: string, ts: number, message: string, ip = "73.12.34.56") =>
+      ({ ip, uas: CHROME, event_id: id, action: "click", ts, message_ts: t0 - 172_800, message_id: message, recipient_id: `${message}-r` });
+    const verdicts = async (events: object[]) => {
+      const seen = receiver.received.length;
+      expect((await post({ events, webhook_url: receiver.url })).status).toBe(200);
+      const pushes = await receiver.waitFor((r) => r.length > seen);
+      return Object.fromEntries((pushes[seen]!.json as { events: { event_id: string; is_bot: boolean }[] }).events.map((e) => [e.event_id, e.is_bot]));
+    };
+    const burst = [click("s1", t0, "m-burst"), click("s2", t0 + 1, "m-burst"), click("s3", t0 + 2, "m-burst")];
+    // The first fetch is judged before the others exist; from the second, two links within a second.
+    expect(await verdicts(burst)).toEqual({ s1: false, s2: true, s3: true });
+    // Out of order, the same: each is judged with the clicks before it in time.
+    expect(await verdicts([click("r3", t0 + 2, "m-rev"), click("r1", t0, "m-rev"), click("r2", t0 + 1, "m-rev")])).toEqual({ r1: false, r2: true, r3: true });
+    const person = [click("p1", t0, "m-person", "24.5.6.7"), click("p2", t0 + 3_600, "m-person", "24.5.6.7"), click("p3", t0 + 7_200, "m-person", "24.5.6.7"),
+      // A double click: two events in the same second are one fetch.
+      click("d1", t0, "m-double", "24.5.6.8"), click("d2", t0, "m-double", "24.5.6.8"), click("d3", t0 + 40, "m-double", "24.5.6.8")];
+    expect(await verdicts(person)).toEqual({ p1: false, p2: false, p3: false, d1: false, d2: false, d3: false });
+    // A caller's own `url` attribute names the link: two links in one second are a scanner's, one link twice is not.
+    const withUrl = (id: string, ts: number, message: string, url: string, ip: string) => ({ ...click(id, ts, message, ip), url });
+    expect(await verdicts([withUrl("u1", t0, "m-url", "https://a.test/1", "24.5.6.9"), withUrl("u2", t0, "m-url", "https://a.test/2", "24.5.6.9"),
+      withUrl("v1", t0, "m-url2", "https://a.test/1", "24.5.6.10"), withUrl("v2", t0 + 1, "m-url2", "https://a.test/1", "24.5.6.10")]))
+      .toEqual({ u1: false, u2: true, v1: false, v2: false });
+  });
+
   test("single-interaction mode never answers before one second and can be fetched by request id", async () => {
     const started = Date.now();
     const res = await post({ events: [{ uas: CHROME, action: "open" }] });
