@@ -5,19 +5,18 @@
 // fails), mx2 one the CA issued. The real app delivers, then its daily report job (catchUp, run by
 // the app at start and hourly) is driven with the injected clock across midnight: the report for
 // the day goes by mail through postern to the rua address, whose MX is the same sink.
-// The test CA is added to this process's default trust store (tls.setDefaultCACertificates: what
-// NODE_EXTRA_CA_CERTS does for a server) and taken out again afterwards.
+// The test CA is trusted by this process while the test runs (helpers/mta-sts.ts).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import tls from "node:tls";
 import { gunzipSync } from "node:zlib";
 import { makeTestApp, type TestApp } from "../../helpers/app.ts";
 import { startSink, type Sink } from "../../helpers/smtp-sink.ts";
 import { startDnsmasq, type DnsmasqServer } from "../../helpers/dnsmasq.ts";
 import { issued, selfSigned, testCa } from "../../helpers/dane-certs.ts";
 import { until } from "../../helpers/tls-setup.ts";
+import { servePolicy, trustCa, type PolicyHost } from "../../helpers/mta-sts.ts";
 import { createSystemResolver } from "../../../src/dns.ts";
 import type { MessageEvent, Principal } from "../../../src/core/model.ts";
 import { dayOf } from "../../../src/mta/tls-report/report.ts";
@@ -28,15 +27,18 @@ const NET = `127.43.${1 + Math.floor(Math.random() * 250)}`;
 const MX1 = `${NET}.1`;
 const MX2 = `${NET}.2`;
 const POLICY_HOST = `${NET}.3`;
-/** The policy as sts.test serves it (RFC 8461 §3.2); the report's policy-string is its lines. */
-const POLICY = "version: STSv1\nmode: enforce\nmx: mx1.sts.test\nmx: mx2.sts.test\nmax_age: 86400\n";
+/**
+ * The policy as sts.test serves it (RFC 8461 §3.2: CRLF line ends, fields in any order); the
+ * report's policy-string is its lines as they are (RFC 8460 §4.4), not a re-assembly of its fields.
+ */
+const POLICY = "version: STSv1\r\nmode: enforce\r\nmax_age: 86400\r\nmx: mx1.sts.test\r\nmx: mx2.sts.test\r\n";
+const LINES = ["version: STSv1", "mode: enforce", "max_age: 86400", "mx: mx1.sts.test", "mx: mx2.sts.test"];
 const MESSAGES = 3;
 
 const dir = mkdtempSync(join(tmpdir(), "postern-sts-rpt-"));
-const defaultCas = tls.getCACertificates("default");
+let untrust = () => {};
 let dns: DnsmasqServer;
-let policyServer: ReturnType<typeof Bun.serve>;
-const policyFetches: string[] = [];
+let policyHost: PolicyHost;
 let mx1: Sink;
 let mx2: Sink;
 let t: TestApp;
@@ -46,15 +48,11 @@ let offset = D * DAY_MS + 12 * 3_600_000 - Date.now();
 
 beforeAll(async () => {
   const ca = testCa(dir, "ca");
-  tls.setDefaultCACertificates([...defaultCas, ca.cert]);
+  untrust = trustCa(ca.cert);
   const policyCert = issued(dir, "policy", "ca", "mta-sts.sts.test");
   const good = issued(dir, "mx2", "ca", "mx2.sts.test");
   const stranger = selfSigned(dir, "mx1", "mx1.sts.test");
-  policyServer = Bun.serve({ hostname: POLICY_HOST, port: 443, tls: { key: policyCert.key, cert: policyCert.cert },
-    fetch(req) {
-      policyFetches.push(`${req.headers.get("host")}${new URL(req.url).pathname}`);
-      return new Response(POLICY, { headers: { "content-type": "text/plain" } });
-    } });
+  policyHost = servePolicy(POLICY_HOST, policyCert, POLICY);
   mx1 = await startSink({ host: MX1, port: 25, tls: { key: stranger.key, cert: stranger.cert } });
   mx2 = await startSink({ host: MX2, port: 25, tls: { key: good.key, cert: good.cert } });
   dns = await startDnsmasq([
@@ -74,8 +72,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await Promise.all([mx1?.close(), mx2?.close(), dns?.stop()]);
-  policyServer?.stop(true);
-  tls.setDefaultCACertificates(defaultCas);
+  policyHost?.stop();
+  untrust();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -101,7 +99,7 @@ test("the day's report for an MTA-STS domain: policy-type sts, the served policy
   expect(mx2.messages.filter((m) => rcpts.includes(m.to[0]!)).map((m) => m.session.secure)).toEqual(rcpts.map(() => true));
   expect(mx1.messages).toEqual([]);
   expect(mx1.connections).toBeGreaterThan(0);
-  expect(policyFetches[0]).toBe("mta-sts.sts.test/.well-known/mta-sts.txt");
+  expect(policyHost.requests[0]).toBe("mta-sts.sts.test/.well-known/mta-sts.txt");
   // A session is a connection (RFC 8460 §4.3): as many as each sink accepted on day D.
   const [ok, failed] = [mx2.connections, mx1.connections];
   expect(ok).toBeGreaterThan(0);
@@ -116,16 +114,15 @@ test("the day's report for an MTA-STS domain: policy-type sts, the served policy
   expect(raw).toMatch(/^TLS-Report-Domain: sts\.test\r?$/m);
   const report = reportOf(raw);
   expect(report["date-range"]["start-datetime"]).toBe(new Date(D * DAY_MS).toISOString().replace(".000Z", "Z"));
-  const lines = POLICY.trimEnd().split("\n");
   const byMx = Object.fromEntries(report.policies.map((p) => [p.policy["mx-host"][0], p]));
   expect(Object.keys(byMx).sort()).toEqual(["mx1.sts.test", "mx2.sts.test"]);
   expect(byMx["mx2.sts.test"]).toEqual({
-    policy: { "policy-type": "sts", "policy-string": lines, "policy-domain": "sts.test", "mx-host": ["mx2.sts.test"] },
+    policy: { "policy-type": "sts", "policy-string": LINES, "policy-domain": "sts.test", "mx-host": ["mx2.sts.test"] },
     summary: { "total-successful-session-count": ok, "total-failure-session-count": 0 },
     "failure-details": [],
   });
   expect(byMx["mx1.sts.test"]).toEqual({
-    policy: { "policy-type": "sts", "policy-string": lines, "policy-domain": "sts.test", "mx-host": ["mx1.sts.test"] },
+    policy: { "policy-type": "sts", "policy-string": LINES, "policy-domain": "sts.test", "mx-host": ["mx1.sts.test"] },
     summary: { "total-successful-session-count": 0, "total-failure-session-count": failed },
     "failure-details": [{ "result-type": "sts-webpki-invalid", "sending-mta-ip": expect.stringMatching(/^127\./), "receiving-ip": MX1,
       "receiving-mx-hostname": "mx1.sts.test", "failed-session-count": failed }],
