@@ -9,13 +9,13 @@ export interface PolicyHost {
   stop(): void;
 }
 
-/** Serves `body` (or `status` with no policy) on `address`:443 with `cert`, as text/plain. */
+/** Serves `body` with `status` on `address`:443 with `cert`, as text/plain. */
 export function servePolicy(address: string, cert: { key: string; cert: string }, body: string, status = 200): PolicyHost {
   const requests: string[] = [];
   const server = Bun.serve({ hostname: address, port: 443, tls: { key: cert.key, cert: cert.cert },
     fetch(req) {
       requests.push(`${req.headers.get("host")}${new URL(req.url).pathname}`);
-      return new Response(status === 200 ? body : "", { status, headers: { "content-type": "text/plain" } });
+      return new Response(body, { status, headers: { "content-type": "text/plain" } });
     } });
   return { requests, stop: () => server.stop(true) };
 }
