@@ -6,6 +6,7 @@
 // parsePolicy, validateMx); this module owns the HTTPS GET and the cache rules of §5.1.
 import { request } from "node:https";
 import type { IncomingMessage } from "node:http";
+import { domainToASCII } from "node:url";
 import { toMailauthResolver, type Resolver } from "../../dns.ts";
 
 /** A policy as mailauth parses it, with its id, when it stops being valid, and its lines as served. */
@@ -18,8 +19,8 @@ const TIMEOUT_MS = 10_000;
 const RETRY_MS = 3_600_000;
 
 type MtaSts = typeof import("mailauth/lib/mta-sts.js");
-// Loaded on the first look-up (mailauth is about 20 MB of a server's memory; tls-policy.ts).
-const mtaSts = (): MtaSts => require("mailauth/lib/mta-sts.js") as MtaSts;
+/** mailauth's MTA-STS module, loaded on the first look-up: about 20 MB of a server's memory, for a server that may route statically. */
+export const mtaSts = (): MtaSts => require("mailauth/lib/mta-sts.js") as MtaSts;
 
 const notFound = (e: unknown) => ["ENOTFOUND", "ENODATA"].includes((e as { code?: string })?.code ?? "");
 
@@ -77,9 +78,11 @@ export async function fetchStsPolicy(domain: string, known: StsPolicy | null, de
   if (!id) return valid ?? { id: false, mode: "none", expires: now };
   if (valid?.id === id) return valid;
   try {
-    const address = await policyHostAddress(`mta-sts.${domain.toLowerCase()}`, deps.resolver);
+    // The policy host's name as DNS and the certificate spell it (an IDN as its A-label).
+    const name = domainToASCII(domain.toLowerCase().replace(/\.$/, "")) || domain.toLowerCase();
+    const address = await policyHostAddress(`mta-sts.${name}`, deps.resolver);
     if (!address) return valid ?? { id: false, mode: "none", expires: now };
-    const text = await getPolicyText(domain.toLowerCase(), address);
+    const text = await getPolicyText(name, address);
     const parsed = mtaSts().parsePolicy(text) as Omit<StsPolicy, "id" | "expires" | "lines">;
     return { ...parsed, id, expires: now + (parsed.maxAge ?? 0) * 1000, lines: policyLines(text) };
   } catch {

@@ -5,7 +5,7 @@
 import type { DaneDnsResult, Resolver } from "../../dns.ts";
 import type { Hop } from "./hops.ts";
 import { hostTlsPolicy, type HostTlsPolicy } from "./dane.ts";
-import { fetchStsPolicy, type StsPolicy } from "./sts-fetch.ts";
+import { fetchStsPolicy, mtaSts, type StsPolicy } from "./sts-fetch.ts";
 
 const POLICY_CACHE_MS = 3_600_000;
 const MAX_CACHED_POLICIES = 10_000;
@@ -36,8 +36,6 @@ export interface DaneSource { active(): boolean; forHost(domain: string, host: s
 const stsModeOf = (sts: TlsDecision) => (sts.tls === "require" ? "enforce" : "none");
 
 type PolicyFetcher = (domain: string, known: unknown) => Promise<{ policy?: unknown }>;
-type MtaSts = typeof import("mailauth/lib/mta-sts.js");
-const mtaSts = (): MtaSts => require("mailauth/lib/mta-sts.js") as MtaSts;
 
 export function createTlsPolicy(deps: { resolver: Resolver; now: () => number; fetchPolicy?: PolicyFetcher; dane?: DaneSource }) {
   const cache = new Map<string, { policy: unknown; at: number }>();
