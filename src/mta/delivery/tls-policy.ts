@@ -1,9 +1,11 @@
-// MTA-STS (RFC 8461) through mailauth: which MX hosts may be used and whether TLS is required.
-// Static routes ([mta.routes]) are the operator's choice and skip MTA-STS. mailauth is loaded on
-// the first policy lookup (about 20 MB of a server's memory, for a server that may route statically).
-import { toMailauthResolver, type DaneDnsResult, type Resolver } from "../../dns.ts";
+// MTA-STS (RFC 8461): which MX hosts may be used and whether TLS is required. The policy is fetched
+// by sts-fetch.ts (its text kept for TLS-RPT) and matched by mailauth. Static routes ([mta.routes])
+// are the operator's choice and skip MTA-STS. mailauth is loaded on the first policy lookup (about
+// 20 MB of a server's memory, for a server that may route statically).
+import type { DaneDnsResult, Resolver } from "../../dns.ts";
 import type { Hop } from "./hops.ts";
 import { hostTlsPolicy, type HostTlsPolicy } from "./dane.ts";
+import { fetchStsPolicy, mtaSts, type StsPolicy } from "./sts-fetch.ts";
 
 const POLICY_CACHE_MS = 3_600_000;
 const MAX_CACHED_POLICIES = 10_000;
@@ -20,8 +22,8 @@ export interface TlsDecision {
 }
 
 /**
- * The lines of a policy as mailauth parsed it (it keeps no text): version, mode, each mx, max_age,
- * in RFC 8461 §3.2's order; lines it did not keep (extensions) are not among them.
+ * The lines of a policy given without its text (a test's fetchPolicy): version, mode, each mx,
+ * max_age, in RFC 8461 §3.2's order. A fetched policy keeps its own lines (sts-fetch.ts).
  */
 export function stsPolicyLines(p: { version?: string; mode?: string; mx?: string[]; maxAge?: number }): string[] {
   return [`version: ${p.version ?? "STSv1"}`, `mode: ${p.mode}`, ...(p.mx ?? []).map((m) => `mx: ${m}`), ...(p.maxAge !== undefined ? [`max_age: ${p.maxAge}`] : [])];
@@ -34,15 +36,12 @@ export interface DaneSource { active(): boolean; forHost(domain: string, host: s
 const stsModeOf = (sts: TlsDecision) => (sts.tls === "require" ? "enforce" : "none");
 
 type PolicyFetcher = (domain: string, known: unknown) => Promise<{ policy?: unknown }>;
-type MtaSts = typeof import("mailauth/lib/mta-sts.js");
-const mtaSts = (): MtaSts => require("mailauth/lib/mta-sts.js") as MtaSts;
 
 export function createTlsPolicy(deps: { resolver: Resolver; now: () => number; fetchPolicy?: PolicyFetcher; dane?: DaneSource }) {
   const cache = new Map<string, { policy: unknown; at: number }>();
-  const resolver = toMailauthResolver(deps.resolver);
-  // mailauth discovers the _mta-sts TXT record and fetches the policy over HTTPS (RFC 8461 §3).
+  // The _mta-sts TXT record, then the policy over HTTPS (RFC 8461 §3).
   const fetchPolicy: PolicyFetcher = deps.fetchPolicy
-    ?? ((domain, known) => mtaSts().getPolicy(domain, known as never, { resolver: resolver as never, timeout: 10_000 }) as Promise<{ policy?: unknown }>);
+    ?? (async (domain, known) => ({ policy: await fetchStsPolicy(domain, known as StsPolicy | null, { resolver: deps.resolver, now: deps.now }) }));
 
   async function policyFor(domain: string): Promise<{ mode?: string; mx?: string[] }> {
     const hit = cache.get(domain);
@@ -64,7 +63,7 @@ export function createTlsPolicy(deps: { resolver: Resolver; now: () => number; f
     const known = enforced.get(hops);
     if (known?.policy === policy) return known.decision;
     const allowed = hops.filter((h) => (mtaSts().validateMx(h.host, policy as never) as { valid: boolean }).valid);
-    const stsLines = stsPolicyLines(policy);
+    const stsLines = (policy as { lines?: string[] }).lines ?? stsPolicyLines(policy);
     const decision: TlsDecision = allowed.length ? { hops: allowed, tls: "require", stsLines }
       : { hops: [], tls: "require", error: `no MX of ${domain} matches its MTA-STS policy`, stsLines };
     enforced.set(hops, { policy, decision });

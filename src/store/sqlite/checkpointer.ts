@@ -101,7 +101,7 @@ export function startCheckpointer(files: { db: Database; path: string }[], onFai
     truncateEveryTicks: TRUNCATE_EVERY_TICKS });
   worker.unref();
   return {
-    /** Idempotent; before the serving connections close (the last one to close checkpoints and removes the log). */
+    /** Idempotent; before the serving connections close. Leaves every log at zero bytes (the last close removes it). */
     stop() {
       return (stopped ??= (async () => {
         const failed = stopping;
@@ -116,6 +116,13 @@ export function startCheckpointer(files: { db: Database; path: string }[], onFai
         }
         worker.terminate();
         URL.revokeObjectURL(url);
+        // The log back to zero bytes now, not at the last close: a CLI (or a backup) holding the
+        // file open keeps the log alive after the server's connection closes, at whatever size the
+        // last TRUNCATE left it (up to RESTART_AT). The worker's connections are closed: nothing
+        // of ours reads. A reader elsewhere makes this return busy, and the log stays as it is.
+        for (const f of files) {
+          try { f.db.exec("PRAGMA wal_checkpoint(TRUNCATE)"); } catch { /* closed or busy: SQLite checkpoints at the last close */ }
+        }
       })());
     },
   };
