@@ -83,6 +83,7 @@ export function createBotApi(deps: { detector: BotDetector; verdicts: BotVerdict
       // In the order the interactions happened (a batch is a window the caller already saw), one at a
       // time, so each is judged with the ones before it; the push keeps the caller's order.
       const order = events.map((e, i) => ({ i, ts: typeof e.ts === "number" && Number.isFinite(e.ts) ? e.ts : Infinity })).sort((a, b) => a.ts - b.ts || a.i - b.i);
+      await deps.detector.prefetchMx(events.flatMap((e) => (typeof e.domain === "string" ? [e.domain] : [])));
       const verdicts: boolean[] = [];
       for (const { i } of order) verdicts[i] = await classify(domain, events[i]!);
       const judged = events.map((e, i) => ({ ...e, is_bot: verdicts[i]! }));

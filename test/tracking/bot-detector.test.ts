@@ -104,6 +104,27 @@ describe("the recipient's MX as a prior for clicks", () => {
   }, 30_000);
 });
 
+// A bot-API batch looks its recipient domains' MX up together first, then judges its events one at a
+// time from the cache: a prefetched MX still counts after the DNS server is gone.
+describe("MX looked up ahead for a batch", () => {
+  test("prefetchMx fills the cache the batch's events are judged from", async () => {
+    const dns = await startDnsmasq([{ type: "MX", name: "prefetched.test", value: "mx0b-00123456.pphosted.com", priority: 10 }]);
+    const t = await makeTestApp({});
+    try {
+      const now = Date.now();
+      const detector = createBotDetector({ resolver: createSystemResolver([dns.server], { timeoutMs: 300 }), now: () => now, store: t.app.store });
+      await detector.prefetchMx(["prefetched.test", "prefetched.test", ""]);
+      await dns.stop();
+      const verdict = await detector.classify({ zone: "us", ip: "35.156.8.243", userAgent: CHROME, action: "click", domain: "prefetched.test",
+        messageId: "m-prefetch", recipientId: "r1", linkId: "l1", at: now, deliveredAt: now - 20_000 });
+      expect(verdict).toMatchObject({ isBot: true, family: "proofpoint" });
+    } finally {
+      await t.close();
+      await dns.stop().catch(() => {});
+    }
+  }, 30_000);
+});
+
 // Across messages, end to end over the zone's store: one (ip, UA) working through recipients of
 // several domains is a botnet node from its third recipient; colleagues behind one office NAT
 // (one domain) stay people, and so does a second instance's view of the same memory.
