@@ -75,25 +75,28 @@ export async function deleteDomainWebhook(deps: WebhookDeps, domain: Domain, typ
   return existing.map((w) => w.url);
 }
 
-/** An account-wide webhook of a notice type: checked with a sample signed with the account's key, then stored. */
-export async function createAccountWebhook(deps: WebhookDeps, type: string, rawUrls: string[]): Promise<string[]> {
+/** The account-wide targets of `tenant` (native, Mailgun-shaped) of `type`. */
+const accountOfType = async (deps: WebhookDeps, tenant: number, type: string) => ofType(await deps.webhooks.list(null, tenant), null, type);
+
+/** An account-wide webhook of a notice type for `tenant`: checked with a sample signed with that tenant's key, then stored as its own. */
+export async function createAccountWebhook(deps: WebhookDeps, tenant: number, type: string, rawUrls: string[]): Promise<string[]> {
   const urls = await checkUrls([...new Set(rawUrls.map((u) => u.trim()).filter(Boolean))], deps);
-  const [sample] = (await deps.outbound.sample(FORMAT.notice, type, null)) as unknown[];
-  const failures = (await Promise.all(urls.map((u) => probeWebhookUrl(u, "", sample, deps.outbound)))).filter((f): f is string => f !== null);
+  const [sample] = (await deps.outbound.sample(FORMAT.notice, type, null, tenant)) as unknown[];
+  const failures = (await Promise.all(urls.map((u) => probeWebhookUrl(u, "", sample, deps.outbound, tenant)))).filter((f): f is string => f !== null);
   if (failures.length) throw new ErrorListError("payment_required", "Webhook URL check failed", failures);
-  for (const w of ofType(await deps.webhooks.list(null), null, type)) await deps.webhooks.remove(w.id);
-  for (const url of urls) await deps.webhooks.create({ domainId: null, events: [type], url, format: FORMAT.mailgun, extra: { mailgunId: type } });
+  for (const w of await accountOfType(deps, tenant, type)) await deps.webhooks.remove(w.id);
+  for (const url of urls) await deps.webhooks.create({ domainId: null, tenantId: tenant, events: [type], url, format: FORMAT.mailgun, extra: { mailgunId: type } });
   return urls;
 }
 
-/** Account-wide webhooks by type: `{ ip_listed: { urls: [...] }, ... }`. */
-export async function listAccountWebhooks(deps: WebhookDeps): Promise<Record<string, { urls: string[] }>> {
-  const all = await deps.webhooks.list(null);
+/** `tenant`'s account-wide webhooks by type: `{ ip_listed: { urls: [...] }, ... }`. */
+export async function listAccountWebhooks(deps: WebhookDeps, tenant: number): Promise<Record<string, { urls: string[] }>> {
+  const all = await deps.webhooks.list(null, tenant);
   return Object.fromEntries(NOTICE_TYPES.map((t) => [t, { urls: ofType(all, null, t).map((w) => w.url) }]).filter(([, v]) => (v as { urls: string[] }).urls.length));
 }
 
-export async function deleteAccountWebhook(deps: WebhookDeps, type: string): Promise<string[]> {
-  const existing = ofType(await deps.webhooks.list(null), null, type);
+export async function deleteAccountWebhook(deps: WebhookDeps, tenant: number, type: string): Promise<string[]> {
+  const existing = await accountOfType(deps, tenant, type);
   if (existing.length === 0) throw new AppError("payment_required", `No ${type} account webhook to delete`);
   for (const w of existing) await deps.webhooks.remove(w.id);
   return existing.map((w) => w.url);
