@@ -1,6 +1,6 @@
 // Posts account notices (core/notice.ts) to the native webhooks that asked for their type: the
-// account-wide ones (a tenant's: of its own domains only), and domains' own: a listed host's domain, or for an address every domain's
-// (an egress address carries every domain's mail). Each post is an outbox item
+// account-wide ones (a tenant's: of its own domains only), and domains' own: a listed host's domain, or for an address every
+// domain of the primary's (an egress address is the installation's; another tenant sees none: docs/tenants.md). Each post is an outbox item
 // of the notice format, retried like every webhook and kept across a restart. It hears the
 // doctor's change feed (registered in app.ts): a blocklist entry turning listed or clear.
 import type { Domain } from "../core/model.ts";
@@ -10,7 +10,7 @@ import type { Store, WebhookTarget } from "../core/store-port.ts";
 import { createSubscribers, type OutboxSubscriber } from "../core/subscribers.ts";
 import { FORMAT, isMailgunShaped } from "./registry.ts";
 import { egressTenant } from "../core/permissions.ts";
-import { domainTenant } from "../core/tenants.ts";
+import { domainTenant, PRIMARY_TENANT } from "../core/tenants.ts";
 
 /** What the poster reads of a doctor change (src/doctor/service.ts DoctorChange). */
 type Change = { kind: "check" } | { kind: "blocklist"; subject: string; to: "listed" | "clear"; at: number; zone: string; entryKind: "ip" | "domain"; answer: string; domain: string | null };
@@ -34,8 +34,10 @@ export function createNoticePoster(deps: { store: Store; now: () => number; getD
   async function post(n: Notice): Promise<number> {
     const domain = n.domain ? await deps.getDomain(n.domain) : null;
     const forAddress = !n.domain;
-    const targets = (await deps.store.control.listWebhooks(null))
-      .filter((t) => wantsNotice(t, n.event) && (t.domainId === null ? accountHears(t, domain) : forAddress || (domain !== null && t.domainId === domain.id)));
+    // An address's notice reaches the domains of the primary (the operator's) only: no other tenant sees its egress.
+    const operators = forAddress ? new Set((await deps.store.control.listDomains(PRIMARY_TENANT)).map((d) => d.id)) : new Set<number>();
+    const targets = (await deps.store.control.listWebhooks(null)).filter((t) => wantsNotice(t, n.event)
+      && (t.domainId === null ? accountHears(t, domain) : forAddress ? operators.has(t.domainId) : domain !== null && t.domainId === domain.id));
     if (!targets.length) return 0;
     // Outbox items live in a zone: the domain's when it is served here, else the first local one.
     const zones = deps.store.zoneNames();

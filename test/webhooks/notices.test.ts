@@ -55,6 +55,8 @@ test("a tenant's account-wide webhook hears of its own domains only, and never o
     ({ id, domainId: null, tenantId: 7, events: [type], url: `http://127.0.0.1:9/${id}`, format: FORMAT.mailgun, extra: { mailgunId: type }, createdAt: NOW });
   await store.control.insertWebhook(tenantHook("t7-dom", "domain_listed"));
   await store.control.insertWebhook(tenantHook("t7-ip", "ip_listed"));
+  // A tenant domain's own ip_listed target (made before such targets were refused) hears no address either.
+  await store.control.insertWebhook({ ...tenantHook("t7-c-ip", "ip_listed"), domainId: c });
   const poster = createNoticePoster({ store, now: () => NOW, getDomain: store.control.getDomain });
   const listed = (domain: string) => poster.doctorChanged({ kind: "blocklist", subject: domain, to: "listed", at: NOW, zone: "dbl.test", entryKind: "domain", answer: "127.0.1.2", domain });
   await listed("b.test");
@@ -63,6 +65,7 @@ test("a tenant's account-wide webhook hears of its own domains only, and never o
   const got = (await pending("us")).map((i) => `${i.targetId} ${JSON.parse(i.payload)[0].subject}`).sort();
   // The primary's (the operator's) account-wide webhooks hear of every domain and address; tenant 7's of c.test alone.
   expect(got.filter((g) => g.startsWith("t7-"))).toEqual(["t7-dom c.test"]);
+  expect(got).toContain("b-ip 192.0.2.9");
   expect(got).toContain("acct-dom b.test");
   expect(got).toContain("acct-dom c.test");
   expect(got).toContain("acct-ip 192.0.2.9");

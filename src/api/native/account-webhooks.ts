@@ -5,22 +5,19 @@
 import { Elysia } from "elysia";
 import type { SurfaceDeps } from "../deps.ts";
 import { permissions } from "../permission.ts";
-import { accountTenant, egressTenant } from "../../core/permissions.ts";
+import { accountTenant } from "../../core/permissions.ts";
 import { principalOf } from "../context.ts";
-import { forbidden } from "../../core/errors.ts";
-import { isEgressNotice } from "../../core/notice.ts";
 import { readForm, textOf, textsOf } from "./model.ts";
-import { checkAccountWebhookType, createAccountWebhook, deleteAccountWebhook, listAccountWebhooks } from "./webhook-targets.ts";
+import { checkAccountWebhookType, createAccountWebhook, deleteAccountWebhook, egressType, listAccountWebhooks } from "./webhook-targets.ts";
 
 type Deps = Pick<SurfaceDeps, "webhooks" | "outbound">;
 const MANAGE = { permission: { right: "webhooks.manage", keys: "account" } } as const;
 const READ = { permission: { right: "webhooks.read", keys: "account" } } as const;
 
-/** The tenant whose webhooks a request reaches, and the notice type it names: an egress type only for the installation's view. */
+/** The tenant whose webhooks a request reaches, and the notice type it names (an egress type: the operator's only). */
 function scoped(request: Request, type: string): { tenant: number; type: string } {
   const p = principalOf(request);
-  if (isEgressNotice(type) && egressTenant(p) !== undefined) throw forbidden(`${type} notices are about the installation's egress addresses, which tenant ${accountTenant(p)} does not watch`);
-  return { tenant: accountTenant(p), type };
+  return { tenant: accountTenant(p), type: egressType(p, type) };
 }
 
 export function accountWebhookRoutes(deps: Deps) {

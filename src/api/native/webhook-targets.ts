@@ -1,15 +1,16 @@
 // Domain webhooks of the native API as WebhookTargets: the same Mailgun-format targets the Mailgun
 // surface manages (format "mailgun", one target per URL, the type in extra.mailgunId), so either API
 // sees and replaces the other's. Create after every URL passed its check; delete all URLs of a type.
-import type { Domain } from "../../core/model.ts";
+import type { Domain, Principal } from "../../core/model.ts";
+import { egressTenant } from "../../core/permissions.ts";
 import type { WebhookService } from "../../core/webhooks.ts";
-import { AppError, invalid } from "../../core/errors.ts";
+import { AppError, forbidden, invalid } from "../../core/errors.ts";
 import { ErrorListError } from "./errors.ts";
 import type { Outbound } from "../../webhooks/outbound.ts";
 import { TRACKED_TYPES, WEBHOOK_TYPES } from "./webhook-types.ts";
 import { checkWebhookUrl, probeWebhookUrl } from "./webhook-check.ts";
 import { FORMAT, isMailgunShaped } from "../../webhooks/registry.ts";
-import { isNoticeType, NOTICE_TYPES } from "../../core/notice.ts";
+import { isEgressNotice, isNoticeType, NOTICE_TYPES } from "../../core/notice.ts";
 
 export const MAX_WEBHOOK_URLS = 3;
 
@@ -27,6 +28,16 @@ export function checkWebhookType(type: string | undefined): string {
   const known = [...Object.keys(WEBHOOK_TYPES), ...NOTICE_TYPES];
   if (!known.includes(t)) throw invalid(`unknown webhook type "${type}"; one of ${known.join(", ")}`, "id");
   return t;
+}
+
+/**
+ * `type`, unless it watches the installation's egress addresses (ip_*) and `p` is not the operator's
+ * (core/permissions.ts egressTenant): another tenant sees no egress address, so it is a 403.
+ */
+export function egressType(p: Pick<Principal, "tenant">, type: string): string {
+  const tenant = egressTenant(p);
+  if (isEgressNotice(type) && tenant !== undefined) throw forbidden(`${type} notices are about the installation's egress addresses, which tenant ${tenant} does not watch`);
+  return type;
 }
 
 /** The type of an account-wide webhook: a notice type (docs/events.md), else a 400 listing them. */
