@@ -17,6 +17,8 @@ export interface EgressView {
   /** The sources' status lines the request may see (a source in no pool: the installation's view only). */
   sources(): Promise<EgressStatus[]>;
   has(pool: string): boolean;
+  /** True for an address of a visible source (the doctor's egress subjects, blocklist entries); an address no source names is the machine's default one, seen with a visible source without an address. */
+  seesAddress(address: string): boolean;
 }
 
 export async function egressView(deps: Deps, request: Request): Promise<EgressView> {
@@ -25,9 +27,13 @@ export async function egressView(deps: Deps, request: Request): Promise<EgressVi
   const seen = tenant === undefined ? null
     : poolsServing((await deps.tenants.get(tenant))?.pool, await deps.domains.list(tenant));
   const visible = (pool: string | null) => seen === null || (pool !== null && seen.has(pool));
+  const sources = deps.egress.directory.sources;
+  const configured = new Set(sources.flatMap((s) => (s.address ? [s.address] : [])));
+  const shown = new Set(sources.filter((s) => visible(s.pool)).map((s) => s.address));
   return {
     pools: all.filter(visible),
     sources: async () => (await deps.egress.list()).filter((s) => visible(s.pool)),
     has: (pool) => deps.egress.directory.hasPool(pool) && visible(pool),
+    seesAddress: (address) => seen === null || shown.has(address) || (shown.has(null) && !configured.has(address)),
   };
 }

@@ -112,12 +112,13 @@ export function createDoctor(deps: DoctorDeps) {
     last: () => (lastRunAt === null ? null : { at: lastRunAt, checks: [...last.values()] }),
     /**
      * The blocklist history of the configured zones; with `refresh`, the blocklist checks run first.
-     * `sees`: which listed host names the caller may see (a tenant: those of its own domains); addresses are the machine's.
+     * `sees`: which listed host names the caller may see (a tenant: those of its own domains);
+     * `seesAddress`: which egress addresses (a tenant: those its mail leaves from).
      */
-    async blocklists(refresh: boolean, sees: (host: string) => boolean = () => true) {
+    async blocklists(refresh: boolean, sees: (host: string) => boolean = () => true, seesAddress: (address: string) => boolean = () => true) {
       if (refresh) await run({ ids: ["blocklist"] });
       const zones = new Set([...deps.zones.ip_zones, ...deps.zones.domain_zones]);
-      return (await deps.history.listBlocklistEntries()).filter((e) => zones.has(e.zone) && (e.kind === "ip" || sees(e.subject))).map(blocklistItem);
+      return (await deps.history.listBlocklistEntries()).filter((e) => zones.has(e.zone) && (e.kind === "ip" ? seesAddress(e.subject) : sees(e.subject))).map(blocklistItem);
     },
     /** Starts the schedule: a first run soon after start, then every interval (nothing with interval 0). */
     start: schedule.start,
