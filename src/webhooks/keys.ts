@@ -26,6 +26,8 @@ export interface SigningKeys {
   forDomain(domain: string | null): Promise<string>;
   /** The HMAC key of a tenant's account-level targets: the installation's for the primary (0). */
   forTenant(tenant: number): Promise<string>;
+  /** The account-level key of `domain`'s tenant (posts of its account-wide rules: Mailgun routes); none: the installation's. */
+  forAccountOf(domain: string): Promise<string>;
 }
 
 /**
@@ -42,8 +44,19 @@ export function tenantSigningKey(installationKey: string, tenant: number): strin
 /** Domain keys are made on first use and kept in the domain's row; read once per process. */
 export function createSigningKeys(deps: { store: Store; installationKey: string }): SigningKeys {
   const cache = new Map<string, string>();
+  // A domain's tenant, kept like its key: a domain does not move between tenants.
+  const tenants = new Map<string, number>();
   return {
     forTenant: async (tenant) => tenantSigningKey(deps.installationKey, tenant),
+    async forAccountOf(domain) {
+      let tenant = domain ? tenants.get(domain) : PRIMARY_TENANT;
+      if (tenant === undefined) {
+        const d = await deps.store.control.getDomain(domain);
+        tenant = d?.tenantId ?? PRIMARY_TENANT;
+        if (d) tenants.set(domain, tenant);
+      }
+      return tenantSigningKey(deps.installationKey, tenant);
+    },
     async forDomain(domain) {
       if (!domain) return deps.installationKey;
       const hit = cache.get(domain);

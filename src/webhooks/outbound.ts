@@ -45,7 +45,8 @@ export function createOutbound(deps: OutboundDeps) {
     return {
       now, domain: to.domain, target: to.target, eventWebhookKey: deps.eventWebhookKey, send,
       signingKey: await signingKey,
-      accountSigningKey: await deps.keys.forDomain(null), publicUrl: deps.publicUrl ?? "",
+      // Account-wide rules of the domain's tenant (Mailgun routes) sign with that tenant's key.
+      accountSigningKey: await deps.keys.forAccountOf(to.domain), publicUrl: deps.publicUrl ?? "",
       inbound: async (id) => (deps.loadInbound ? deps.loadInbound(to.domain, id) : null),
       spamCheck: async (raw) => (deps.spamCheck ? deps.spamCheck(raw) : null),
       oauthToken: (details) => tokens.get(to.target?.id || to.url, { url: details.url, body: details.body }, now),
