@@ -7,7 +7,6 @@ import { forbidden } from "../../core/errors.ts";
 import { readTenant, seesEveryTenant } from "../../core/permissions.ts";
 import { principalOf } from "../context.ts";
 import { permissions } from "../permission.ts";
-import { isIP } from "node:net";
 import { egressView } from "../egress-view.ts";
 import { queryText } from "./model.ts";
 import { visibleDomain } from "../visibility.ts";
@@ -22,10 +21,9 @@ export function doctorRoutes(deps: Deps) {
       // Another tenant's domain is as unknown as a missing one; a run over every domain is the operator's.
       if (domain) await visibleDomain(request, deps.domains, domain);
       else if (!seesEveryTenant(principalOf(request))) throw forbidden("a tenant's key runs the doctor for one of its own domains: GET /doctor?domain=D");
-      const checks = await deps.doctor.run({ domain: domain || undefined });
-      // The machine's checks of egress addresses: a tenant sees those of the addresses its mail leaves from.
+      // A tenant's run looks only at the egress addresses its mail leaves from (ptr, ipv6, blocklists, its SPF).
       const view = await egressView(deps, request);
-      return { checks: checks.filter((c) => !isIP(c.subject) || view.seesAddress(c.subject)) };
+      return { checks: await deps.doctor.run({ domain: domain || undefined, seesAddress: view.seesAddress }) };
     }, ACCOUNT_READ)
     .get("/blocklists", async ({ request }) => {
       const p = principalOf(request);

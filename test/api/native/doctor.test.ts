@@ -129,6 +129,10 @@ test("tenants: a tenant's key runs the doctor for its own domain only, and sees 
   expect([...new Set(seen.items.filter((i) => i.kind === "ip").map((i) => i.subject))]).toEqual(["127.0.0.6"]);
   const ptrs = await (await call("/doctor?domain=bulk-tenant.test", { key: bulkKey })).json() as { checks: { id: string; subject: string }[] };
   expect(ptrs.checks.filter((c) => c.id === "ptr").map((c) => c.subject)).toEqual(["127.0.0.6"]);
+  // Its domain's SPF is judged from the addresses its mail leaves from, and names no other.
+  const spf = ptrs.checks.find((c) => c.id === "spf") as unknown as { summary: string; data: Record<string, { addresses: Record<string, string> }> };
+  expect(Object.keys(spf.data.from!.addresses)).toEqual(["127.0.0.6"]);
+  expect(JSON.stringify(ptrs.checks)).not.toContain("127.0.0.5");
   const all = await (await call("/blocklists")).json() as { items: { kind: string; subject: string }[] };
   expect(new Set(all.items.filter((i) => i.kind === "ip").map((i) => i.subject))).toEqual(new Set(["127.0.0.5", "127.0.0.6"]));
 });
