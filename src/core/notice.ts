@@ -6,6 +6,8 @@
 export const NOTICE_TYPES = ["ip_listed", "ip_delisted", "domain_listed", "domain_delisted"] as const;
 export type NoticeType = (typeof NOTICE_TYPES)[number];
 export const isNoticeType = (t: string): t is NoticeType => (NOTICE_TYPES as readonly string[]).includes(t);
+/** Notices about the installation's egress addresses (the operator's), not about a domain. */
+export const isEgressNotice = (t: string) => t === "ip_listed" || t === "ip_delisted";
 
 /** One notice as posted in `event-data`. */
 export interface Notice {

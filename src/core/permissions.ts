@@ -156,6 +156,23 @@ export const managesUserOf = (p: Pick<Principal, "tenant" | "onBehalf" | "member
  */
 export const seesEveryTenant = (p: Pick<Principal, "kind" | "tenant" | "onBehalf" | "membership">) => p.kind === "account" && primaryForItself(p);
 
+/**
+ * The tenant whose account-wide things a principal makes, lists and changes (a native account
+ * webhook, the key such a webhook is signed with): the tenant it acts for, so a tenant's key, or the
+ * primary acting on its behalf, reaches that tenant's only, and the primary's own keys the primary's.
+ */
+export const accountTenant = (p: Pick<Principal, "tenant">): number => p.tenant ?? PRIMARY_TENANT;
+
+/**
+ * The tenant whose share of the installation's egress (source addresses, pools, their blocklist
+ * notices) a principal sees: undefined, all of it, for the primary's own principals, since the
+ * egress is the operator's ([mta.egress], [mta.pools]); else the tenant it acts for, which sees only
+ * the pools its mail leaves through (core/tenant-pool.ts `poolsServing`) and neither changes nor
+ * watches the installation's addresses.
+ */
+export const egressTenant = (p: Pick<Principal, "tenant">): number | undefined =>
+  accountTenant(p) === PRIMARY_TENANT ? undefined : accountTenant(p);
+
 /** True when `p` may see data of the domain named `name` (not another tenant's, unless it reads every tenant). */
 export const seesDomain = (p: Pick<Principal, "foreignDomains" | "readAll">, name: string) => p.readAll === true || !p.foreignDomains?.has(name);
 

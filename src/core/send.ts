@@ -15,7 +15,8 @@ import { newId } from "./ids.ts";
 import { windowStart } from "./limits.ts";
 import type { Recorder } from "./recorder.ts";
 import { groupListType, groupOfType } from "./unsubscribe-groups.ts";
-import { checkEgressChoice, type EgressDirectory } from "./egress/directory.ts";
+import type { EgressDirectory } from "./egress/directory.ts";
+import { checkTenantEgress } from "./tenant-pool.ts";
 import type { AuditWriter } from "./audit.ts";
 
 export interface SendDeps {
@@ -68,17 +69,17 @@ export function createSendService(deps: SendDeps) {
   return {
     /** Runs every check `send` runs, writing nothing (SendGrid sandbox mode, dry runs). */
     async check(principal: Principal, req: SendRequest): Promise<void> {
-      const { domain } = await sendingDomain(principal, req.domain);
+      const { domain, tenant } = await sendingDomain(principal, req.domain);
       const issues = checkRequest(req, domain);
       if (issues.length) throw invalidMany(issues);
-      if (deps.egress) checkEgressChoice(req, deps.egress);
+      if (deps.egress) await checkTenantEgress(req, deps.egress, tenant, (t) => store.control.listDomains(t));
     },
     /** Accepts `req` for delivery; throws AppError for anything the caller got wrong. */
     async send(principal: Principal, req: SendRequest): Promise<SendResult> {
       const { domain, tenant } = await sendingDomain(principal, req.domain);
       const issues = checkRequest(req, domain);
       if (issues.length) throw invalidMany(issues);
-      if (deps.egress) checkEgressChoice(req, deps.egress);
+      if (deps.egress) await checkTenantEgress(req, deps.egress, tenant, (t) => store.control.listDomains(t));
       const at = now();
       const zone = store.zone(domain.zone);
       const all = req.envelopes.flatMap((e) => [...e.to, ...(e.cc ?? []), ...(e.bcc ?? [])].map((a) => a.email));

@@ -30,7 +30,25 @@ export interface DoctorDeps {
   log?: { error(msg: string, fields?: Record<string, unknown>): void; info?(msg: string, fields?: Record<string, unknown>): void };
 }
 
-export interface RunOptions { domain?: string; ids?: readonly string[] }
+export interface RunOptions {
+  domain?: string; ids?: readonly string[];
+  /** Which egress addresses the run looks at (a tenant's: those its mail leaves from); absent: every one. */
+  seesAddress?: (address: string) => boolean;
+}
+
+/**
+ * A run's context seeing only some egress addresses: its egress subjects (ptr, ipv6, address
+ * blocklists, SPF) are those, and "this server's addresses" (tracking, bounce MX) lose the other
+ * egress addresses, keeping the public and host addresses a customer's DNS points at.
+ */
+function scopeAddresses(ctx: DoctorContext, sees: (address: string) => boolean): DoctorContext {
+  const egress = async () => (await ctx.egress()).filter((e) => sees(e.address));
+  const serverAddresses = async () => {
+    const hidden = new Set((await ctx.egress()).map((e) => e.address).filter((a) => !sees(a)));
+    return new Set([...await ctx.serverAddresses()].filter((a) => !hidden.has(a)));
+  };
+  return { ...ctx, egress, serverAddresses };
+}
 
 /** One item of `postern blocklists --json` and `GET /blocklists`. */
 export const blocklistItem = (e: BlocklistEntry) => ({ subject: e.subject, kind: e.kind, zone: e.zone, state: e.state, answer: e.answer, cause: e.cause,
@@ -94,8 +112,11 @@ export function createDoctor(deps: DoctorDeps) {
   async function run(opts: RunOptions = {}): Promise<CheckResult[]> {
     const all = await deps.domains();
     const domains = opts.domain ? all.filter((d) => d.name === opts.domain!.toLowerCase()) : all;
-    const results = await runChecks(deps.context(), { domains, ids: opts.ids });
-    const recorded = recording.then(() => record(results, !opts.domain && !opts.ids));
+    const ctx = deps.context();
+    const sees = opts.seesAddress;
+    const scoped = sees ? scopeAddresses(ctx, sees) : ctx;
+    const results = await runChecks(scoped, { domains, ids: opts.ids });
+    const recorded = recording.then(() => record(results, !opts.domain && !opts.ids && !sees));
     recording = recorded.catch(() => {});
     await tell(await recorded);
     return results;
@@ -112,12 +133,13 @@ export function createDoctor(deps: DoctorDeps) {
     last: () => (lastRunAt === null ? null : { at: lastRunAt, checks: [...last.values()] }),
     /**
      * The blocklist history of the configured zones; with `refresh`, the blocklist checks run first.
-     * `sees`: which listed host names the caller may see (a tenant: those of its own domains); addresses are the machine's.
+     * `sees`: which listed host names the caller may see (a tenant: those of its own domains);
+     * `seesAddress`: which egress addresses (a tenant: those its mail leaves from).
      */
-    async blocklists(refresh: boolean, sees: (host: string) => boolean = () => true) {
+    async blocklists(refresh: boolean, sees: (host: string) => boolean = () => true, seesAddress: (address: string) => boolean = () => true) {
       if (refresh) await run({ ids: ["blocklist"] });
       const zones = new Set([...deps.zones.ip_zones, ...deps.zones.domain_zones]);
-      return (await deps.history.listBlocklistEntries()).filter((e) => zones.has(e.zone) && (e.kind === "ip" || sees(e.subject))).map(blocklistItem);
+      return (await deps.history.listBlocklistEntries()).filter((e) => zones.has(e.zone) && (e.kind === "ip" ? seesAddress(e.subject) : sees(e.subject))).map(blocklistItem);
     },
     /** Starts the schedule: a first run soon after start, then every interval (nothing with interval 0). */
     start: schedule.start,

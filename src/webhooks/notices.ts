@@ -1,6 +1,6 @@
 // Posts account notices (core/notice.ts) to the native webhooks that asked for their type: the
-// account-wide ones, and domains' own: a listed host's domain, or for an address every domain's
-// (an egress address carries every domain's mail). Each post is an outbox item
+// account-wide ones (a tenant's: of its own domains only), and domains' own: a listed host's domain, or for an address every
+// domain of the primary's (an egress address is the installation's; another tenant sees none: docs/tenants.md). Each post is an outbox item
 // of the notice format, retried like every webhook and kept across a restart. It hears the
 // doctor's change feed (registered in app.ts): a blocklist entry turning listed or clear.
 import type { Domain } from "../core/model.ts";
@@ -9,6 +9,8 @@ import { blocklistNotice, type Notice } from "../core/notice.ts";
 import type { Store, WebhookTarget } from "../core/store-port.ts";
 import { createSubscribers, type OutboxSubscriber } from "../core/subscribers.ts";
 import { FORMAT, isMailgunShaped } from "./registry.ts";
+import { egressTenant } from "../core/permissions.ts";
+import { domainTenant, PRIMARY_TENANT } from "../core/tenants.ts";
 
 /** What the poster reads of a doctor change (src/doctor/service.ts DoctorChange). */
 type Change = { kind: "check" } | { kind: "blocklist"; subject: string; to: "listed" | "clear"; at: number; zone: string; entryKind: "ip" | "domain"; answer: string; domain: string | null };
@@ -17,14 +19,25 @@ type Change = { kind: "check" } | { kind: "blocklist"; subject: string; to: "lis
 export const wantsNotice = (t: WebhookTarget, type: string) =>
   isMailgunShaped(t.format) && (t.extra.mailgunId ?? t.extra.webhookType ?? t.events[0]) === type;
 
+/**
+ * An account-wide target hears what a principal of its tenant sees (core/permissions.ts): the
+ * primary's (the operator's) every domain and address; another tenant's, its own domains' only.
+ */
+function accountHears(t: WebhookTarget, domain: Domain | null): boolean {
+  const tenant = egressTenant({ tenant: t.tenantId ?? undefined });
+  return tenant === undefined || (domain !== null && domainTenant(domain) === tenant);
+}
+
 export function createNoticePoster(deps: { store: Store; now: () => number; getDomain(name: string): Promise<Domain | null> }) {
   const subscribers = createSubscribers<OutboxSubscriber>();
 
   async function post(n: Notice): Promise<number> {
     const domain = n.domain ? await deps.getDomain(n.domain) : null;
     const forAddress = !n.domain;
-    const targets = (await deps.store.control.listWebhooks(null))
-      .filter((t) => wantsNotice(t, n.event) && (t.domainId === null || forAddress || (domain !== null && t.domainId === domain.id)));
+    // An address's notice reaches the domains of the primary (the operator's) only: no other tenant sees its egress.
+    const operators = forAddress ? new Set((await deps.store.control.listDomains(PRIMARY_TENANT)).map((d) => d.id)) : new Set<number>();
+    const targets = (await deps.store.control.listWebhooks(null)).filter((t) => wantsNotice(t, n.event)
+      && (t.domainId === null ? accountHears(t, domain) : forAddress ? operators.has(t.domainId) : domain !== null && t.domainId === domain.id));
     if (!targets.length) return 0;
     // Outbox items live in a zone: the domain's when it is served here, else the first local one.
     const zones = deps.store.zoneNames();

@@ -25,8 +25,11 @@ export interface OutboundDeps {
   spamCheck?: SpamCheck;
 }
 
-/** Where a request goes and for whom: the item's domain and its target (null for callback URLs and pushes). */
-export interface Recipient { url: string; domain: string; target: WebhookTarget | null }
+/**
+ * Where a request goes and for whom: the item's domain and its target (null for callback URLs and
+ * pushes); `tenant`, for a check of an account-level URL before its target exists (its signing key).
+ */
+export interface Recipient { url: string; domain: string; target: WebhookTarget | null; tenant?: number }
 
 export function createOutbound(deps: OutboundDeps) {
   const policy = { allowPrivate: deps.config.allow_private, resolver: deps.resolver };
@@ -36,10 +39,14 @@ export function createOutbound(deps: OutboundDeps) {
   async function context(to: Recipient): Promise<FormatContext> {
     const now = deps.now();
     const isAccountLevel = to.target !== null && to.target.domainId === null;
+    // An account-level target is signed with its tenant's key; a domain's with the domain's.
+    const signingKey = isAccountLevel ? deps.keys.forTenant(to.target!.tenantId ?? 0)
+      : to.domain ? deps.keys.forDomain(to.domain) : deps.keys.forTenant(to.tenant ?? 0);
     return {
       now, domain: to.domain, target: to.target, eventWebhookKey: deps.eventWebhookKey, send,
-      signingKey: await deps.keys.forDomain(isAccountLevel || !to.domain ? null : to.domain),
-      accountSigningKey: await deps.keys.forDomain(null), publicUrl: deps.publicUrl ?? "",
+      signingKey: await signingKey,
+      // Account-wide rules of the domain's tenant (Mailgun routes) sign with that tenant's key.
+      accountSigningKey: await deps.keys.forAccountOf(to.domain), publicUrl: deps.publicUrl ?? "",
       inbound: async (id) => (deps.loadInbound ? deps.loadInbound(to.domain, id) : null),
       spamCheck: async (raw) => (deps.spamCheck ? deps.spamCheck(raw) : null),
       oauthToken: (details) => tokens.get(to.target?.id || to.url, { url: details.url, body: details.body }, now),
@@ -54,11 +61,12 @@ export function createOutbound(deps: OutboundDeps) {
     async ping(format: string, to: Recipient, message?: unknown): Promise<PinnedResponse> {
       return formatNamed(format).ping(to.url, await context(to), message);
     },
-    /** The HMAC key webhooks of `domain` are signed with (null: account-level targets). */
-    signingKey: (domain: string | null) => deps.keys.forDomain(domain),
-    /** The format's example payload of `type`, signed with `domain`'s key (null: the installation's). */
-    async sample(format: string, type: string, domain: string | null): Promise<unknown> {
-      return formatNamed(format).sample(type, { now: deps.now(), domain: domain ?? "", signingKey: await deps.keys.forDomain(domain) });
+    /** The HMAC key webhooks of `domain` are signed with (null: the account-level targets of `tenant`, default the primary). */
+    signingKey: (domain: string | null, tenant = 0) => (domain ? deps.keys.forDomain(domain) : deps.keys.forTenant(tenant)),
+    /** The format's example payload of `type`, signed with `domain`'s key (null: the key of `tenant`'s account-level targets). */
+    async sample(format: string, type: string, domain: string | null, tenant = 0): Promise<unknown> {
+      const signingKey = domain ? await deps.keys.forDomain(domain) : await deps.keys.forTenant(tenant);
+      return formatNamed(format).sample(type, { now: deps.now(), domain: domain ?? "", signingKey });
     },
   };
 }

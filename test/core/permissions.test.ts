@@ -1,7 +1,7 @@
 // The permission model's decisions as tables: grants of every vocabulary → rights, route
 // declarations × principals, and key delegation (never a stronger key).
 import { describe, expect, test } from "bun:test";
-import { actFor, auditTenant, actForUser, decide, isKnownGrant, mayManageKey, readTenant, rightsOf, rightsOfGrants, seesTenant, ALL_RIGHTS } from "../../src/core/permissions.ts";
+import { accountTenant, actFor, auditTenant, actForUser, decide, egressTenant, isKnownGrant, mayManageKey, readTenant, rightsOf, rightsOfGrants, seesTenant, ALL_RIGHTS } from "../../src/core/permissions.ts";
 import type { Tenant } from "../../src/core/tenants.ts";
 import type { Domain, Principal } from "../../src/core/model.ts";
 import { grantRights } from "../../src/api/grants.ts";
@@ -162,4 +162,15 @@ test("the audit log's scope: every entry for the primary acting for itself, the 
   expect(auditTenant({ tenant: 0, membership: 0 })).toBe(0); // a console user of the primary only
   expect(auditTenant({ tenant: 2, onBehalf: true })).toBe(2); // the primary acting for tenant 2
   expect(auditTenant({ tenant: 2 })).toBe(2); // tenant 2's own key
+});
+
+test("account-wide things and the installation's egress: the acting tenant's own; all of the egress for the primary only", () => {
+  expect(accountTenant({ tenant: 3 })).toBe(3);
+  expect(accountTenant({ tenant: 0 })).toBe(0);
+  expect(accountTenant({})).toBe(0);
+  // The primary's own principals (SparkPost's every-tenant reads included) see every address and pool.
+  expect(egressTenant({ tenant: 0 })).toBeUndefined();
+  expect(egressTenant({})).toBeUndefined();
+  // Another tenant's key, or the primary acting for that tenant, sees that tenant's share.
+  expect(egressTenant({ tenant: 4 })).toBe(4);
 });

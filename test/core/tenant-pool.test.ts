@@ -52,3 +52,24 @@ test("a pool given to a tenant whose mail is queued: the mail leaves from it", a
   await h.t.app.tenants.setPool("beta", "tenants");
   expect(await peerFor(h.sink, "later@dest.test")).toBe("127.0.0.4");
 });
+
+test("poolsServing and checkTenantEgress: a tenant's pool (else default) and its domains' own; another pool is unknown to it", async () => {
+  const { poolsServing, checkTenantEgress } = await import("../../src/core/tenant-pool.ts");
+  const { createEgressDirectory } = await import("../../src/core/egress/directory.ts");
+  expect([...poolsServing(undefined, [])]).toEqual(["default"]);
+  expect([...poolsServing("bulk", [{ pool: "" }, { pool: "vip" }, {}])].sort()).toEqual(["bulk", "vip"]);
+  const egress = createEgressDirectory({
+    egress: { a: { source_address: "192.0.2.1", ehlo: "", warmup_start: "" }, b: { source_address: "192.0.2.2", ehlo: "", warmup_start: "" } },
+    pools: { default: { sources: ["a"] }, bulk: { sources: ["b"] } },
+  }, "mta.test");
+  const tenant = { id: 5, name: "t", status: "active" as const, createdAt: 0, pool: "bulk" };
+  const none = async () => [];
+  await checkTenantEgress({ ipPool: "bulk" }, egress, tenant, none);
+  await checkTenantEgress({ sendingIp: "192.0.2.2" }, egress, tenant, none);
+  await expect(checkTenantEgress({ ipPool: "default" }, egress, tenant, none)).rejects.toThrow('unknown ip pool "default": the pools are bulk');
+  await expect(checkTenantEgress({ sendingIp: "192.0.2.1" }, egress, tenant, none)).rejects.toThrow(/unknown sending ip "192.0.2.1"/);
+  // The primary (and mail of no tenant) names any configured pool.
+  await checkTenantEgress({ ipPool: "default" }, egress, null, none);
+  await checkTenantEgress({ ipPool: "bulk" }, egress, { ...tenant, id: 0 }, none);
+  await expect(checkTenantEgress({ ipPool: "nope" }, egress, null, none)).rejects.toThrow(/the pools are default, bulk/);
+});

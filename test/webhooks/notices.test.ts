@@ -46,3 +46,27 @@ test("an address listing goes to the account-wide ip_listed webhooks and every d
   await poster.doctorChanged({ ...base, to: "listed" });
   expect((await pending("us")).map((i) => `${i.targetId} ${i.domain}`).sort()).toEqual(["acct-ip ", "b-ip b.test"]);
 });
+
+test("a tenant's account-wide webhook hears of its own domains only, and never of the installation's addresses", async () => {
+  const c = (await store.control.insertDomain({ name: "c.test", zone: "us", wildcard: false, dkimSelector: "s", keys: [], validation: false, botDetection: false,
+    openTracking: false, clickTracking: false, unsubscribeTracking: false, inbound: false, limitMax: 0, limitWindow: "month", tenantId: 7 }, NOW)).id;
+  expect(c).toBeGreaterThan(0);
+  const tenantHook = (id: string, type: string): WebhookTarget =>
+    ({ id, domainId: null, tenantId: 7, events: [type], url: `http://127.0.0.1:9/${id}`, format: FORMAT.mailgun, extra: { mailgunId: type }, createdAt: NOW });
+  await store.control.insertWebhook(tenantHook("t7-dom", "domain_listed"));
+  await store.control.insertWebhook(tenantHook("t7-ip", "ip_listed"));
+  // A tenant domain's own ip_listed target (made before such targets were refused) hears no address either.
+  await store.control.insertWebhook({ ...tenantHook("t7-c-ip", "ip_listed"), domainId: c });
+  const poster = createNoticePoster({ store, now: () => NOW, getDomain: store.control.getDomain });
+  const listed = (domain: string) => poster.doctorChanged({ kind: "blocklist", subject: domain, to: "listed", at: NOW, zone: "dbl.test", entryKind: "domain", answer: "127.0.1.2", domain });
+  await listed("b.test");
+  await listed("c.test");
+  await poster.doctorChanged({ kind: "blocklist", subject: "192.0.2.9", to: "listed", at: NOW, zone: "bl.test", entryKind: "ip", answer: "127.0.0.2", domain: null });
+  const got = (await pending("us")).map((i) => `${i.targetId} ${JSON.parse(i.payload)[0].subject}`).sort();
+  // The primary's (the operator's) account-wide webhooks hear of every domain and address; tenant 7's of c.test alone.
+  expect(got.filter((g) => g.startsWith("t7-"))).toEqual(["t7-dom c.test"]);
+  expect(got).toContain("b-ip 192.0.2.9");
+  expect(got).toContain("acct-dom b.test");
+  expect(got).toContain("acct-dom c.test");
+  expect(got).toContain("acct-ip 192.0.2.9");
+});

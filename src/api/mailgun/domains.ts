@@ -12,8 +12,9 @@ import { accountOnly } from "./policy.ts";
 import { toDomainDetail, toMailgunDomain } from "./domain-mapper.ts";
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "./model.ts";
 import { grantRights } from "../grants.ts";
+import { egressView } from "../egress-view.ts";
 
-type Deps = Pick<SurfaceDeps, "domains" | "access" | "config" | "egress" | "trackingHosts">;
+type Deps = Pick<SurfaceDeps, "domains" | "access" | "config" | "egress" | "trackingHosts" | "tenants">;
 
 /** limit / skip / state / search of GET /v4/domains, applied to the full list. */
 function filterDomains(all: Domain[], form: Form) {
@@ -57,6 +58,11 @@ export function domainRoutes(deps: Deps) {
     if (password) await deps.access.setCredential(name, "postmaster", password);
   };
 
+  /** pool_id: a pool the acting tenant sees (the installation's every pool for the primary); another is as unknown as none ("" clears). */
+  async function checkPool(request: Request, pool: string | undefined): Promise<string | undefined> {
+    if (pool && !(await egressView(deps, request)).has(pool)) throw invalid(`unknown ip pool "${pool}"`, "pool_id");
+    return pool;
+  }
   const group = routeGroup();
   for (const v of ["v3", "v4"]) {
     group
@@ -74,8 +80,7 @@ export function domainRoutes(deps: Deps) {
         if (!name) throw invalid("name parameter is missing", "name");
         const prefix = readWebFields(form);
         // pool_id: the domain's egress pool, checked before the domain is created.
-        const pool = form.get("pool_id") || undefined;
-        if (pool && !deps.egress.directory.hasPool(pool)) throw invalid(`unknown ip pool "${pool}"`, "pool_id");
+        const pool = await checkPool(request, form.get("pool_id") || undefined);
         let d = await deps.domains.add(name, { wildcard: wildcardOf(form), zone: form.get("data_location") || undefined, tenant: principalOf(request).tenant });
         if (pool) d = await deps.domains.set(d.name, { pool });
         // A host that is already another domain's is refused: no half-made domain stays behind.
@@ -89,7 +94,7 @@ export function domainRoutes(deps: Deps) {
         const prefix = readWebFields(form);
         // data_location is the zone: a domain's data never moves, so another zone is refused.
         let d = await deps.domains.set(params.domain, { wildcard: wildcardOf(form), zone: form.get("data_location") || undefined,
-          pool: form.get("pool_id") ?? undefined });
+          pool: await checkPool(request, form.get("pool_id") ?? undefined) });
         d = await setPrefix(d, prefix);
         await setPostmasterPassword(d.name, form);
         return detail(d, "Domain has been updated");

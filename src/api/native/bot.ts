@@ -9,21 +9,23 @@ import { AppError, notFound } from "../../core/errors.ts";
 import { hmacVerify } from "../../webhooks/signing.ts";
 import { parseBotRequest } from "./bot-model.ts";
 import { permissions } from "../permission.ts";
+import { accountTenant } from "../../core/permissions.ts";
 import { botDomain, visibleDomain } from "./policy.ts";
 
-type Deps = Pick<SurfaceDeps, "bots" | "domains" | "webhookSigningKey" | "outbound">;
+type Deps = Pick<SurfaceDeps, "bots" | "domains" | "outbound">;
 const USE = { permission: { right: "bots.use", domain: "domain" } } as const;
 
 export function botRoutes(deps: Deps) {
   /**
    * A named domain's key, only for a domain the caller may use (another tenant's, or another domain
    * for a domain key, is the native 404 as on every domain route: contract §14); without one, a
-   * domain key's own domain's, an account key's the installation's.
+   * domain key's own domain's, an account key's that of the tenant it acts for (the installation's
+   * for the primary's own keys only: core/permissions.ts `accountTenant`).
    */
   async function verifyingKey(request: Request, named: unknown): Promise<string> {
     if (typeof named === "string" && named) return deps.outbound.signingKey((await visibleDomain(request, deps.domains, named)).domain.name);
     const p = principalOf(request);
-    return p.kind === "domain" && p.domain ? deps.outbound.signingKey(p.domain.name) : deps.webhookSigningKey;
+    return deps.outbound.signingKey(p.kind === "domain" && p.domain ? p.domain.name : null, accountTenant(p));
   }
 
   return new Elysia({ name: "native-bot" }).use(permissions)

@@ -15,9 +15,9 @@ export async function checkWebhookUrl(value: string, outbound: Outbound): Promis
 }
 
 /** POSTs `payload` as JSON; resolves to the problem as text, or null when the endpoint answered 2xx. */
-export async function probeWebhookUrl(url: string, domain: string, payload: unknown, outbound: Outbound): Promise<string | null> {
+export async function probeWebhookUrl(url: string, domain: string, payload: unknown, outbound: Outbound, tenant?: number): Promise<string | null> {
   try {
-    const res = await outbound.ping(FORMAT.native, { url, domain, target: null }, payload);
+    const res = await outbound.ping(FORMAT.native, { url, domain, target: null, ...(tenant === undefined ? {} : { tenant }) }, payload);
     if (res.ok) return null;
     return `${url}: the endpoint answered HTTP ${res.status}${res.status >= 300 && res.status < 400 ? " (redirects are not followed)" : ""}`;
   } catch (err) {

@@ -5,8 +5,9 @@ import type { SurfaceDeps } from "../deps.ts";
 import { permissions } from "../permission.ts";
 import { readForm, textOf, textsOf } from "./model.ts";
 import { visibleDomain } from "./policy.ts";
-import { checkWebhookType, createDomainWebhook, deleteDomainWebhook } from "./webhook-targets.ts";
+import { checkWebhookType, createDomainWebhook, deleteDomainWebhook, egressType } from "./webhook-targets.ts";
 import { FORMAT } from "../../webhooks/registry.ts";
+import { principalOf } from "../context.ts";
 
 type Deps = Pick<SurfaceDeps, "domains" | "webhooks" | "outbound">;
 // Form bodies are read with request.formData() so repeated fields keep their order.
@@ -20,7 +21,7 @@ export function webhookRoutes(deps: Deps) {
     .post("/domains/:domain/webhooks", async ({ request, params }) => {
       const { domain } = await visibleDomain(request, deps.domains, params.domain);
       const fields = await readForm(request);
-      const urls = await createDomainWebhook(hooks, domain, checkWebhookType(textOf(fields, "id")), textsOf(fields, "url"));
+      const urls = await createDomainWebhook(hooks, domain, egressType(principalOf(request), checkWebhookType(textOf(fields, "id"))), textsOf(fields, "url"));
       return { message: "Webhook has been created", webhook: { urls } };
     }, { ...FORM, ...MANAGE })
     .delete("/domains/:domain/webhooks/:type", async ({ request, params }) => {

@@ -73,12 +73,18 @@ export function createEgressDirectory(cfg: EgressConfig, hostname: string) {
 
 export type EgressDirectory = ReturnType<typeof createEgressDirectory>;
 
-/** Refuses a send naming a pool or a sending address that is not configured (contract §9: a 400 in each surface's shape). */
-export function checkEgressChoice(req: { ipPool?: string; sendingIp?: string }, egress: EgressDirectory): void {
-  if (req.ipPool && !egress.hasPool(req.ipPool)) {
-    throw new AppError("invalid", `unknown ip pool "${req.ipPool}": the pools are ${egress.poolNames().join(", ")}`, { field: "ipPool", reason: "unknown_pool" });
+/**
+ * Refuses a send naming a pool or a sending address that is not configured (contract §9: a 400 in
+ * each surface's shape), or, given `allowed`, outside those pools (a tenant's: core/tenant-pool.ts):
+ * such a pool is as unknown as none, and the answer names only the allowed ones.
+ */
+export function checkEgressChoice(req: { ipPool?: string; sendingIp?: string }, egress: EgressDirectory, allowed?: ReadonlySet<string>): void {
+  const usable = (pool: string | null) => pool !== null && egress.hasPool(pool) && (!allowed || allowed.has(pool));
+  if (req.ipPool && !usable(req.ipPool)) {
+    throw new AppError("invalid", `unknown ip pool "${req.ipPool}": the pools are ${egress.poolNames().filter(usable).join(", ")}`, { field: "ipPool", reason: "unknown_pool" });
   }
-  if (req.sendingIp && !egress.byAddress(req.sendingIp)) {
+  const source = req.sendingIp ? egress.byAddress(req.sendingIp) : null;
+  if (req.sendingIp && (!source || (allowed && !usable(source.pool)))) {
     throw new AppError("invalid", `unknown sending ip "${req.sendingIp}": not an address of [mta.egress]`, { field: "sendingIp", reason: "unknown_pool" });
   }
 }

@@ -1,6 +1,7 @@
 // Mailgun routes' posts: forward("https://…") gets the parsed message (raw MIME when the URL ends
 // in "mime"), store(notify="https://…") the stored message's fields and URL. Signed with the
-// account's HMAC key (routes are account-wide); a 406 answer means "rejected, do not retry".
+// account-wide HMAC key of the domain's tenant (routes are a tenant's); a 406 answer means
+// "rejected, do not retry".
 // Mailgun retries any other answer "during 8 hours" (documentation.mailgun.com, Webhooks >
 // Automatic Retries), routes' forwards and store notifications included.
 import type { BuiltRequest, FormatContext, WebhookFormat } from "../format.ts";

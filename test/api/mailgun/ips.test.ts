@@ -89,3 +89,43 @@ describe("Mailgun IP listings", () => {
     expect((await jsonOf(dk)).message).toMatch(/sending keys may only send/);
   });
 });
+
+describe("Mailgun IP listings for a subaccount (contract §14: a tenant sees the egress serving it)", () => {
+  test("a subaccount's own key and X-Mailgun-On-Behalf-Of list only its pool's addresses; the primary's key every one", async () => {
+    const acme = await h.t.app.tenants.add("mg-ips-acme");
+    await h.t.app.tenants.setPool(acme.id, "bulk");
+    await h.t.app.domains.add("mg-ips-acme.test", { tenant: acme.id });
+    const plain = await h.t.app.tenants.add("mg-ips-plain");
+    const acmeKey = (await h.t.app.access.createKey({ kind: "account", tenant: acme.id })).key;
+    const plainKey = (await h.t.app.access.createKey({ kind: "account", tenant: plain.id })).key;
+    const items = async (key: string, path = "/v3/ips", headers: Record<string, string> = {}) => {
+      const res = await h.call("GET", path, { key, headers });
+      expect(res.status).toBe(200);
+      return (await jsonOf(res)).items as string[];
+    };
+    expect(await items(acmeKey)).toEqual(["127.0.0.3"]);
+    expect(await items(plainKey)).toEqual(["127.0.0.2"]);
+    expect(await items(h.t.accountKey, "/v3/ips", { "X-Mailgun-On-Behalf-Of": String(acme.id) })).toEqual(["127.0.0.3"]);
+    expect(await items(h.t.accountKey)).toEqual(["127.0.0.2", "127.0.0.3"]);
+    // Through mailgun.js: the subaccount's own key.
+    expect(JSON.stringify(await h.client(acmeKey).ips.list({} as never))).not.toContain("127.0.0.2");
+    // A domain's addresses follow its tenant's pool; another tenant's domain is Mailgun's 403.
+    expect(await items(acmeKey, "/v3/domains/mg-ips-acme.test/ips")).toEqual(["127.0.0.3"]);
+    const foreign = await h.call("GET", "/v3/domains/mg-ips-acme.test/ips", { key: plainKey });
+    expect(foreign.status).toBe(403);
+    expect(await jsonOf(foreign)).toHaveProperty("message");
+    // pool_id: a subaccount's domain takes only a pool serving it; another is as unknown as none.
+    const badCreate = await h.call("POST", "/v3/domains", { key: acmeKey, body: new URLSearchParams({ name: "mg-ips-x.test", pool_id: "default" }) });
+    expect(badCreate.status).toBe(400);
+    expect((await jsonOf(badCreate)).message).toContain('unknown ip pool "default"');
+    expect(await h.t.app.domains.get("mg-ips-x.test")).toBeNull();
+    expect((await h.call("PUT", "/v3/domains/mg-ips-acme.test", { key: acmeKey, body: new URLSearchParams({ pool_id: "default" }) })).status).toBe(400);
+    expect((await h.call("PUT", "/v3/domains/mg-ips-acme.test", { key: acmeKey, body: new URLSearchParams({ pool_id: "bulk" }) })).status).toBe(200);
+    expect((await h.t.app.domains.get("mg-ips-acme.test"))!.pool).toBe("bulk");
+    // Pools are the operator's configuration: no key makes one over the API.
+    const made = await h.call("POST", "/v3/ip_pools", { key: acmeKey, body: new URLSearchParams({ name: "mine" }) });
+    expect(made.status).toBeGreaterThanOrEqual(400);
+    expect(made.status).toBeLessThan(500);
+    expect(h.t.app.egress.directory.poolNames()).toEqual(["default", "bulk"]);
+  });
+});

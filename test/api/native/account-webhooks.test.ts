@@ -42,12 +42,48 @@ test("a failing URL stores nothing (402); message types are refused (400); domai
   expect((await env.call("/webhooks/nope", { method: "DELETE" })).status).toBe(400);
 });
 
-test("notices are the installation's: a tenant's key neither lists, replaces nor deletes the account-wide notice webhooks", async () => {
+test("a tenant's account key owns its own notice webhooks: made, listed and deleted within its tenant only", async () => {
   expect((await create("domain_listed", [ok.url])).status).toBe(200);
   const acme = await env.t.app.tenants.add("acme");
-  const key = (await env.t.app.access.createKey({ kind: "account", tenant: acme.id })).key;
-  expect((await env.call("/webhooks", { key })).status).toBe(403);
-  expect((await create("domain_listed", [`${ok.url}?acme`], key)).status).toBe(403);
-  expect((await env.call("/webhooks/domain_listed", { method: "DELETE", key })).status).toBe(403);
+  const beta = await env.t.app.tenants.add("beta");
+  const acmeKey = (await env.t.app.access.createKey({ kind: "account", tenant: acme.id })).key;
+  const betaKey = (await env.t.app.access.createKey({ kind: "account", tenant: beta.id })).key;
+  // Nothing of the primary's shows to a tenant.
+  expect(await (await env.call("/webhooks", { key: acmeKey })).json()).toEqual({ webhooks: {} });
+  const made = await create("domain_listed", [`${ok.url}?acme`], acmeKey);
+  expect(made.status).toBe(200);
+  // The sample it was checked with is signed with the tenant's own key, not the installation's.
+  const sample = ok.received.at(-1)!.json as { signature: { timestamp: string; token: string; signature: string } };
+  const sign = (k: string) => createHmac("sha256", k).update(`${sample.signature.timestamp}${sample.signature.token}`).digest("hex");
+  expect(sign(await env.t.app.events.keys.forTenant(acme.id))).toBe(sample.signature.signature);
+  expect(sign(await env.t.app.events.keys.forDomain(null))).not.toBe(sample.signature.signature);
+  // ...which GET /webhooks/signing-key gives the tenant (and the installation's to the primary only).
+  const keyOf = async (k?: string) => (await (await env.call("/webhooks/signing-key", { key: k })).json()).signing_key;
+  expect(await keyOf(acmeKey)).toBe(await env.t.app.events.keys.forTenant(acme.id));
+  expect(await keyOf()).toBe(await env.t.app.events.keys.forDomain(null));
+  expect(await keyOf(betaKey)).not.toBe(await keyOf(acmeKey));
+  const [target] = (await env.t.app.webhooks.list(null)).filter((w) => w.url === `${ok.url}?acme`);
+  expect(target!.tenantId).toBe(acme.id);
+  expect(await (await env.call("/webhooks", { key: acmeKey })).json()).toEqual({ webhooks: { domain_listed: { urls: [`${ok.url}?acme`] } } });
+  // The primary's own and another tenant's lists do not show it, and neither replaces nor deletes it.
   expect((await (await env.call("/webhooks")).json()).webhooks.domain_listed).toEqual({ urls: [ok.url] });
+  expect(await (await env.call("/webhooks", { key: betaKey })).json()).toEqual({ webhooks: {} });
+  expect((await env.call("/webhooks/domain_listed", { method: "DELETE", key: betaKey })).status).toBe(402);
+  expect((await create("domain_listed", [`${ok.url}?beta`], betaKey)).status).toBe(200);
+  expect((await (await env.call("/webhooks", { key: acmeKey })).json()).webhooks.domain_listed).toEqual({ urls: [`${ok.url}?acme`] });
+  // The primary acting for acme sees and deletes acme's; a tenant key naming another tenant is refused.
+  expect((await env.call("/webhooks", { key: betaKey, headers: { "x-postern-tenant": "acme" } })).status).toBe(403);
+  const del = await env.call("/webhooks/domain_listed", { method: "DELETE", headers: { "x-postern-tenant": "acme" } });
+  expect(await del.json()).toEqual({ message: "Webhook has been deleted", webhook: { urls: [`${ok.url}?acme`] } });
+  expect((await (await env.call("/webhooks")).json()).webhooks.domain_listed).toEqual({ urls: [ok.url] });
+  expect((await (await env.call("/webhooks", { key: betaKey })).json()).webhooks.domain_listed).toEqual({ urls: [`${ok.url}?beta`] });
+});
+
+test("egress notices are the installation's: a tenant's key may not watch the egress addresses (403)", async () => {
+  const gamma = await env.t.app.tenants.add("gamma");
+  const key = (await env.t.app.access.createKey({ kind: "account", tenant: gamma.id })).key;
+  const refused = await create("ip_listed", [ok.url], key);
+  expect(refused.status).toBe(403);
+  expect(await refused.json()).toMatchObject({ status: 403 });
+  expect((await env.call("/webhooks/ip_listed", { method: "DELETE", key })).status).toBe(403);
 });

@@ -120,6 +120,25 @@ describe("POST /{domain}/bot", () => {
     expect(await check(mine)).toBe(true);
     expect(await check(theirs)).toBe(false);
   });
+  test("POST /webhook with a tenant's account key verifies with that tenant's key, never the installation's", async () => {
+    const tenant = await env.t.app.tenants.add("verifier");
+    const other = await env.t.app.tenants.add("verifier-2");
+    const key = (await env.t.app.access.createKey({ kind: "account", tenant: tenant.id })).key;
+    const sign = (k: string) => ({ timestamp: "1800000000", token: "abc", signature: createHmac("sha256", k).update("1800000000abc").digest("hex") });
+    const check = async (k: string, headers: Record<string, string> = {}) => (await (await env.call("/webhook", { method: "POST", key,
+      body: JSON.stringify({ signature: sign(k) }), headers: { "content-type": "application/json", ...headers } })).json()).valid;
+    const installation = (await env.t.app.store.control.getAccount())!.webhookSigningKey;
+    const own = await env.t.app.events.keys.forTenant(tenant.id);
+    expect(own).not.toBe(installation);
+    expect(await check(own)).toBe(true);
+    expect(await check(installation)).toBe(false);
+    expect(await check(await env.t.app.events.keys.forTenant(other.id))).toBe(false);
+    // The primary's key acting for the tenant verifies with the tenant's key too.
+    const primary = async (k: string) => (await (await env.call("/webhook", { method: "POST", headers: { "content-type": "application/json", "x-postern-tenant": "verifier" },
+      body: JSON.stringify({ signature: sign(k) }) })).json()).valid;
+    expect(await primary(own)).toBe(true);
+    expect(await primary(installation)).toBe(false);
+  });
   test("POST /webhook naming a domain verifies only with a domain the key may use: another tenant's is a 404", async () => {
     const acme = await env.t.app.tenants.add("acme");
     const beta = await env.t.app.tenants.add("beta");

@@ -26,7 +26,7 @@ beforeAll(async () => {
   t = await makeTestApp({
     domain: "good.test", resolver: createSystemResolver([world.dns.server], { timeoutMs: 1000 }),
     toml: `[mta.egress.ip5]\nsource_address = "127.0.0.5"\nehlo = "mta.good.test"\n[mta.egress.ip6]\nsource_address = "127.0.0.6"\nehlo = "mx6.good.test"\n`
-      + `[mta.pools.default]\nsources = ["ip5", "ip6"]\n[webhooks]\nallow_private = true\n`
+      + `[mta.pools.default]\nsources = ["ip5"]\n[mta.pools.bulk]\nsources = ["ip6"]\n[webhooks]\nallow_private = true\n`
       + `[doctor]\ninterval = "0"\nport25_probe = "127.0.0.1:${port}"\n[blocklists]\nip_zones = ["bl.test", "refuse.test"]\ndomain_zones = ["dbl.test"]\n`,
   });
   await t.app.domains.add("bad.test");
@@ -115,5 +115,24 @@ test("tenants: a tenant's key runs the doctor for its own domain only, and sees 
   expect(own.checks.some((c) => c.subject === "bad.test" || c.subject === "good.test")).toBe(false);
   const { items } = await (await call("/blocklists", { key })).json() as { items: { kind: string; subject: string }[] };
   expect(items.filter((i) => i.kind === "domain").map((i) => i.subject).sort()).toEqual(["acme.test", "bounces.acme.test", "email.acme.test"]);
-  expect(items.some((i) => i.subject === "127.0.0.6")).toBe(true);
+  // Addresses: only those its mail leaves from (the default pool's, 127.0.0.5), not the bulk pool's listed 127.0.0.6.
+  expect(items.filter((i) => i.kind === "ip").map((i) => i.subject)).toContain("127.0.0.5");
+  expect(items.some((i) => i.subject === "127.0.0.6")).toBe(false);
+  expect(own.checks.some((c) => c.subject === "127.0.0.5")).toBe(true);
+  expect(own.checks.some((c) => c.subject === "127.0.0.6")).toBe(false);
+  // A tenant given the bulk pool sees that address instead; the primary's key sees both.
+  const bulk = await t.app.tenants.add("bulk-tenant");
+  await t.app.tenants.setPool(bulk.id, "bulk");
+  await t.app.domains.add("bulk-tenant.test", { tenant: bulk.id });
+  const bulkKey = (await t.app.access.createKey({ kind: "account", tenant: bulk.id })).key;
+  const seen = await (await call("/blocklists", { key: bulkKey })).json() as { items: { kind: string; subject: string }[] };
+  expect([...new Set(seen.items.filter((i) => i.kind === "ip").map((i) => i.subject))]).toEqual(["127.0.0.6"]);
+  const ptrs = await (await call("/doctor?domain=bulk-tenant.test", { key: bulkKey })).json() as { checks: { id: string; subject: string }[] };
+  expect(ptrs.checks.filter((c) => c.id === "ptr").map((c) => c.subject)).toEqual(["127.0.0.6"]);
+  // Its domain's SPF is judged from the addresses its mail leaves from, and names no other.
+  const spf = ptrs.checks.find((c) => c.id === "spf") as unknown as { summary: string; data: Record<string, { addresses: Record<string, string> }> };
+  expect(Object.keys(spf.data.from!.addresses)).toEqual(["127.0.0.6"]);
+  expect(JSON.stringify(ptrs.checks)).not.toContain("127.0.0.5");
+  const all = await (await call("/blocklists")).json() as { items: { kind: string; subject: string }[] };
+  expect(new Set(all.items.filter((i) => i.kind === "ip").map((i) => i.subject))).toEqual(new Set(["127.0.0.5", "127.0.0.6"]));
 });

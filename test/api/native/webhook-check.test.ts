@@ -6,7 +6,7 @@ import { createOutbound } from "../../../src/webhooks/outbound.ts";
 
 const resolver = createMockResolver({ "hooks.example.org": { a: ["93.184.216.34"] }, "inside.example.org": { a: ["192.168.0.9"] } });
 const outbound = (allowPrivate: boolean) => createOutbound({ resolver, now: () => Date.now(), config: { allow_private: allowPrivate, timeout: 2_000 },
-  keys: { forDomain: async () => "key" }, eventWebhookKey: "" });
+  keys: { forDomain: async () => "key", forTenant: async () => "key", forAccountOf: async () => "key" }, eventWebhookKey: "" });
 const strict = outbound(false);
 
 describe("webhook URL checks", () => {

@@ -190,3 +190,17 @@ describe("one set of webhooks for the native and Mailgun APIs", () => {
     }
   });
 });
+
+test("a tenant's domain may not watch the installation's egress addresses (ip_* types: 403); its domain notices are its own", async () => {
+  const t = await env.t.app.tenants.add("hooks-tenant");
+  await env.t.app.domains.add("hooks-tenant.test", { tenant: t.id });
+  const key = (await env.t.app.access.createKey({ kind: "account", tenant: t.id })).key;
+  const refused = await create("ip_listed", [ok.url], { domain: "hooks-tenant.test", key });
+  expect(refused.status).toBe(403);
+  expect(await refused.json()).toMatchObject({ status: 403 });
+  expect((await create("ip_delisted", [ok.url], { domain: "hooks-tenant.test", key })).status).toBe(403);
+  expect((await create("domain_listed", [ok.url], { domain: "hooks-tenant.test", key })).status).toBe(200);
+  // The primary's own domains keep the egress types.
+  expect((await create("ip_listed", [ok.url])).status).toBe(200);
+  expect((await env.call("/domains/example.com/webhooks/ip_listed", { method: "DELETE" })).status).toBe(200);
+});

@@ -74,3 +74,59 @@ describe("SendGrid IP listings", () => {
     expect(await mg.json()).toMatchObject({ items: ["127.0.0.2", "127.0.0.3"], total_count: 2 });
   });
 });
+
+describe("SendGrid IP listings for a subuser (contract §14: a tenant sees the egress serving it)", () => {
+  test("a tenant's key lists only its pool's addresses; on-behalf-of shows the subuser's; the installation's key all; no tenant changes a pool", async () => {
+    const acme = await h.t.app.tenants.add("sg-ips-acme");
+    await h.t.app.tenants.setPool(acme.id, "bulk");
+    await h.t.app.domains.add("ips-acme.test", { tenant: acme.id });
+    const plain = await h.t.app.tenants.add("sg-ips-plain");
+    const acmeKey = (await h.t.app.access.createKey({ kind: "account", tenant: acme.id })).key;
+    const plainKey = (await h.t.app.access.createKey({ kind: "account", tenant: plain.id })).key;
+    const get = async (key: string, url: string, headers: Record<string, string> = {}) => {
+      const { client } = h.clientsFor(key);
+      const [res, body] = await client.request({ url, method: "GET", headers });
+      expect(res.statusCode).toBe(200);
+      return body as { ip?: string; name?: string }[];
+    };
+    expect((await get(acmeKey, "/v3/ips")).map((x) => x.ip)).toEqual(["127.0.0.3"]);
+    expect(await get(acmeKey, "/v3/ips/pools")).toEqual([{ name: "bulk" }]);
+    expect((await get(acmeKey, "/v3/ips/warmup")).map((x) => x.ip)).toEqual(["127.0.0.3"]);
+    expect((await get(plainKey, "/v3/ips")).map((x) => x.ip)).toEqual(["127.0.0.2"]);
+    expect(await get(plainKey, "/v3/ips/pools")).toEqual([{ name: "default" }]);
+    expect(await get(plainKey, "/v3/ips/warmup")).toEqual([]);
+    expect((await get(plainKey, "/v3/ips", {})).map((x) => x.ip)).not.toContain("127.0.0.3");
+    // The primary's account key acting for the subuser sees the subuser's share; a tenant naming another is refused.
+    expect((await get(h.t.accountKey, "/v3/ips", { "on-behalf-of": "sg-ips-acme" })).map((x) => x.ip)).toEqual(["127.0.0.3"]);
+    const other = await h.clientsFor(plainKey).client.request({ url: "/v3/ips", method: "GET", headers: { "on-behalf-of": "sg-ips-acme" } }).catch((e) => e);
+    expect(other.code).toBe(403);
+    // The installation's keys still list every address and pool.
+    expect((await get(h.t.accountKey, "/v3/ips")).map((x) => x.ip)).toEqual(["127.0.0.2", "127.0.0.3"]);
+    expect(await get(h.t.domainKey, "/v3/ips/pools")).toEqual([{ name: "default" }, { name: "bulk" }]);
+    // Pools are the operator's configuration: no key creates or changes one over the API.
+    const made = await h.clientsFor(acmeKey).client.request({ url: "/v3/ips/pools", method: "POST", body: { name: "mine" } }).catch((e) => e);
+    expect(made.code).toBeGreaterThanOrEqual(400);
+    expect(made.code).toBeLessThan(500);
+    expect(made.response.body.errors[0]).toHaveProperty("message");
+    expect(h.t.app.egress.directory.poolNames()).toEqual(["default", "bulk"]);
+  });
+});
+
+describe("SendGrid ip_pool_name for a subuser", () => {
+  test("a subuser's mail may name only a pool serving it; another pool is as unknown as none, and the 400 names only its own", async () => {
+    const t = await h.t.app.tenants.add("sg-pool-send");
+    await h.t.app.tenants.setPool(t.id, "bulk");
+    await h.t.app.domains.add("pool-send.test", { tenant: t.id });
+    await h.t.app.domains.verify("pool-send.test", true);
+    const { mail } = h.clientsFor((await h.t.app.access.createKey({ kind: "domain", domain: "pool-send.test", tenant: t.id })).key);
+    const from = "a@pool-send.test";
+    const err = await mail.send({ to: "x@dest.test", from, subject: "s", text: "t", ipPoolName: "default" }).catch((e) => e);
+    expect(err.code).toBe(400);
+    expect(err.response.body.errors).toEqual([{ field: "ip_pool_name", help: null, message: 'unknown ip pool "default": the pools are bulk' }]);
+    await mail.send({ to: "tenant-pooled@dest.test", from, subject: "s", text: "t", ipPoolName: "bulk" });
+    expect(await peerFor(h.sink, "tenant-pooled@dest.test")).toBe("127.0.0.3");
+    // The primary's mail names any configured pool, as before.
+    await h.mail.send({ to: "primary-default@dest.test", from: FROM, subject: "s", text: "t", ipPoolName: "default" });
+    expect(await peerFor(h.sink, "primary-default@dest.test")).toBe("127.0.0.2");
+  });
+});

@@ -2,6 +2,7 @@
 // transmission (checked at the sink's peer address), an unknown pool as a 400 in SparkPost's
 // shape, and GET /api/v1/ip-pools.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import SparkPost from "sparkpost";
 import { bodyOf, failure, startSpEnv, type SpEnv } from "./setup.ts";
 import { deliveredTo, egressToml, peerFor } from "../../helpers/egress.ts";
 
@@ -60,5 +61,31 @@ describe("SparkPost GET /api/v1/ip-pools", () => {
     expect((await env.call("GET", "/api/v1/ip-pools", viewer.key)).status).toBe(200);
     const sender = await env.t.app.access.createKey({ kind: "account", grants: ["transmissions/modify"] });
     expect((await env.call("GET", "/api/v1/ip-pools", sender.key)).status).toBe(403);
+  });
+});
+
+describe("SparkPost ip-pools for a subaccount (contract §14: a tenant sees the pools serving it)", () => {
+  test("a subaccount's key lists only its pool; another pool does not exist for it; the primary's key, with the header, the subaccount's", async () => {
+    const acme = await env.t.app.tenants.add("sp-pools-acme");
+    await env.t.app.tenants.setPool(acme.id, "bulk");
+    const plain = await env.t.app.tenants.add("sp-pools-plain");
+    const acmeKey = (await env.t.app.access.createKey({ kind: "account", tenant: acme.id })).key;
+    const plainKey = (await env.t.app.access.createKey({ kind: "account", tenant: plain.id })).key;
+    const as = (key: string, subaccount?: number) => new SparkPost(key, { origin: env.origin, ...(subaccount === undefined ? {} : { headers: { "X-MSYS-SUBACCOUNT": String(subaccount) } }) });
+    const names = async (c: SparkPost) => ((await c.get({ uri: "ip-pools" })).results as { id: string }[]).map((p) => p.id);
+    expect(await names(as(acmeKey))).toEqual(["bulk"]);
+    expect(await names(as(plainKey))).toEqual(["default"]);
+    expect(await names(as(env.t.accountKey, acme.id))).toEqual(["bulk"]);
+    expect(await names(as(env.t.accountKey, 0))).toEqual(["default", "bulk"]);
+    expect(await names(as(env.t.accountKey))).toEqual(["default", "bulk"]);
+    expect(((await as(acmeKey).get({ uri: "ip-pools/bulk" })).results as { ips: { external_ip: string }[] }).ips.map((i) => i.external_ip)).toEqual(["127.0.0.3"]);
+    const hidden = await failure(as(plainKey).get({ uri: "ip-pools/bulk" }));
+    expect(hidden.statusCode).toBe(404);
+    expect(hidden.errors).toEqual([expect.objectContaining({ code: "1600", description: "IP pool 'bulk' does not exist" })]);
+    // Pools are the operator's configuration: no key makes or changes one over the API.
+    const made = await failure(as(acmeKey).post({ uri: "ip-pools", json: { name: "mine" } }));
+    expect(made.statusCode).toBeGreaterThanOrEqual(400);
+    expect(made.statusCode).toBeLessThan(500);
+    expect(env.t.app.egress.directory.poolNames()).toEqual(["default", "bulk"]);
   });
 });
