@@ -13,6 +13,11 @@ export interface BotInteraction {
    * The pattern falls back to `messageKey` when absent.
    */
   patternKey?: string | null;
+  /**
+   * The message's hidden-link hit, kept under the message's pattern without a recipient (the link
+   * names only the message): counted with this pattern's links too, when given.
+   */
+  honeypotRow?: { patternKey: string; link: string };
   /** The link clicked, hashed, stored for the message's pattern; null for an open (nothing stored). */
   link: string | null;
   now: number;

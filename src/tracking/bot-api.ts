@@ -44,10 +44,12 @@ export function createBotApi(deps: { detector: BotDetector; verdicts: BotVerdict
   const seconds = (ms: number) => Math.floor(ms / 1000);
 
   const classify = async (domain: BotDomain, e: BotEvent) => {
-    const at = typeof e.ts === "number" && Number.isFinite(e.ts) ? e.ts * 1000 : undefined;
+    // `ts` names a whole second: the event is placed at its end, so what happened within that second
+    // (a hit on the hidden link, timed to the millisecond) comes before it.
+    const at = typeof e.ts === "number" && Number.isFinite(e.ts) ? Math.floor(e.ts) * 1000 + 999 : undefined;
     return (await deps.detector.classify({
       zone: domain.zone, ip: e.ip ?? "", userAgent: e.uas ?? "", action: e.action ?? "click", domain: e.domain, messageId: e.message_id, recipientId: e.recipient_id,
-      linkId: linkOf(e, at ?? deps.now()), at, deliveredAt: e.message_ts ? e.message_ts * 1000 : undefined, sendingDomain: domain.name,
+      linkId: linkOf(e, at ?? deps.now()), at, deliveredAt: e.message_ts ? Math.floor(e.message_ts) * 1000 + 999 : undefined, sendingDomain: domain.name,
     })).isBot;
   };
 

@@ -49,6 +49,17 @@ export function botMemoryContract(open: Open, openPeer?: (a: Store) => Store | P
     await store.close();
   });
 
+  test("bot memory: the message's hidden-link hit, kept without a recipient, counts with a recipient's pattern of the same client; its other links do not", async () => {
+    const store = await open();
+    const z = store.zone("us");
+    await z.recallInteraction({ ...click("v", "m8", "hp"), patternKey: "m8-any-ua" });
+    await z.recallInteraction({ ...click("v", "m8", "other"), patternKey: "m8-any-ua" });
+    const withRow = await z.recallInteraction({ ...click("v", "m8", "a", NOW + 500), patternKey: "m8-r1-ua", honeypotRow: { patternKey: "m8-any-ua", link: "hp" } });
+    expect(counts(withRow)).toEqual([2, 2, 2]);
+    expect(counts(await z.recallInteraction({ ...click("v", "m8", null, NOW + 500), patternKey: "m8-r2-ua" }))).toEqual([0, 0, 0]);
+    await store.close();
+  });
+
   test("bot memory: an interaction is counted with the ones before it, not with later ones read first (an API batch out of order)", async () => {
     const store = await open();
     const z = store.zone("us");

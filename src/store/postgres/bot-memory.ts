@@ -11,7 +11,7 @@ const RECALL = `WITH added AS (
     INSERT INTO bot_interactions (message_key, at, link)
     SELECT $3, $2, $7 WHERE $7::text IS NOT NULL AND $3::text IS NOT NULL
       AND (SELECT COUNT(*) FROM bot_interactions WHERE message_key = $3 AND at >= $6) < $8),
-  seen AS (SELECT link, at FROM bot_interactions WHERE message_key = $3 AND at >= $6 AND at <= $2
+  seen AS (SELECT link, at FROM bot_interactions WHERE (message_key = $3 OR (message_key = $9 AND link = $10)) AND at >= $6 AND at <= $2
     UNION ALL SELECT $7, $2 WHERE $7::text IS NOT NULL AND $3::text IS NOT NULL)
   SELECT EXISTS (SELECT 1 FROM bot_honeypot WHERE visitor = $1 AND expires_at > $2) AS honeypot,
     COUNT(DISTINCT link) FILTER (WHERE at >= $4)::int AS second, COUNT(DISTINCT link) FILTER (WHERE at >= $5)::int AS burst,
@@ -53,7 +53,8 @@ export function createBotMemory(sql: Sql): BotMemoryStore {
         ON CONFLICT (visitor) DO UPDATE SET expires_at = GREATEST(bot_honeypot.expires_at, excluded.expires_at)`, [visitor, expiresAt]);
     },
     async recallInteraction(i: BotInteraction): Promise<BotRecall> {
-      const r = (await one(sql, RECALL, [i.visitor, i.now, i.patternKey ?? i.messageKey, i.since.second, i.since.burst, i.since.window, i.link, i.maxPerMessage]))!;
+      const r = (await one(sql, RECALL, [i.visitor, i.now, i.patternKey ?? i.messageKey, i.since.second, i.since.burst, i.since.window, i.link, i.maxPerMessage,
+        i.honeypotRow?.patternKey ?? null, i.honeypotRow?.link ?? null]))!;
       return { honeypot: r.honeypot === true, linksInSecond: r.second as number, linksInBurst: r.burst as number, linksInWindow: r.win as number,
         ...await across(sql, i) };
     },

@@ -17,7 +17,7 @@ export function createBotMemory(db: Database): BotMemoryStore {
   const recall = db.query(`SELECT EXISTS (SELECT 1 FROM bot_honeypot WHERE visitor = ?1 AND expires_at > ?2) AS honeypot,
       COUNT(DISTINCT CASE WHEN at >= ?4 THEN link END) AS second, COUNT(DISTINCT CASE WHEN at >= ?5 THEN link END) AS burst,
       COUNT(DISTINCT link) AS win
-    FROM bot_interactions WHERE message_key = ?3 AND at >= ?6 AND at <= ?2`);
+    FROM bot_interactions WHERE (message_key = ?3 OR (message_key = ?7 AND link = ?8)) AND at >= ?6 AND at <= ?2`);
 
   const markOpened = db.query(`INSERT INTO bot_opened (message_key, at) VALUES (?, ?)
     ON CONFLICT (message_key) DO UPDATE SET at = max(at, excluded.at)`);
@@ -56,7 +56,8 @@ export function createBotMemory(db: Database): BotMemoryStore {
       return db.transaction(() => {
         const pattern = i.patternKey ?? i.messageKey;
         if (pattern !== null && i.link !== null) addInteraction.run(pattern, i.now, i.link, i.since.window, i.maxPerMessage);
-        const r = recall.get(i.visitor, i.now, pattern ?? "", i.since.second, i.since.burst, i.since.window) as Row;
+        const r = recall.get(i.visitor, i.now, pattern ?? "", i.since.second, i.since.burst, i.since.window,
+          i.honeypotRow?.patternKey ?? null, i.honeypotRow?.link ?? null) as Row;
         return { honeypot: r.honeypot === 1, linksInSecond: r.second ?? 0, linksInBurst: r.burst ?? 0, linksInWindow: r.win ?? 0, ...across(i) };
       })();
     },

@@ -63,7 +63,12 @@ export function createSharedBotMemory(deps: { now: () => number }) {
           openedSince: now - OPENED_TTL_MS, maxPerVisitor: MAX_PER_VISITOR }
       : undefined;
     const pattern = i.messageId !== undefined ? patternKey(i.messageId, i.recipientId, i.userAgent) : null;
+    // The hidden link names only the message: its hit is kept under the message's pattern without a
+    // recipient, and counted with each recipient's pattern of the same client (user agent).
+    const honeypotRow = i.messageId !== undefined && i.recipientId !== undefined
+      ? { patternKey: patternKey(i.messageId, undefined, i.userAgent), link: hash(HONEYPOT_LINK_ID) } : undefined;
     const r = await zone.recallInteraction({ visitor: visitorKey(i.ip, i.userAgent), messageKey: key, patternKey: pattern, link, now,
+      ...(honeypotRow ? { honeypotRow } : {}),
       since: { second: now - SECOND_MS, burst: now - BURST_MS, window: now - WINDOW_MS }, maxPerMessage: MAX_PER_MESSAGE, ...(across ? { across } : {}) });
     if (link !== null || across) wrote(zone, deps.now());
     if (key === null) return { hasHoneypotHit: r.honeypot };

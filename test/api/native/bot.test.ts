@@ -56,6 +56,20 @@ describe("POST /{domain}/bot", () => {
       .toEqual({ u1: false, u2: true, v1: false, v2: false });
   });
 
+  test("a hit on the message's hidden link counts as one of its links for the client's clicks of any recipient", async () => {
+    const t0 = Math.floor(Date.now() / 1000);
+    const ip = "24.77.88.99";
+    const hit = await fetch(`${env.base}/example.com/m-hidden/hclick`, { headers: { "user-agent": CHROME, "x-forwarded-for": ip } });
+    expect(hit.status).toBe(200);
+    const event = (id: string, message: string) => ({ ip, uas: CHROME, event_id: id, action: "click", ts: t0, message_ts: t0 - 172_800, message_id: message, recipient_id: "rcpt-1" });
+    const seen = receiver.received.length;
+    expect((await post({ events: [event("h1", "m-hidden"), event("h2", "m-elsewhere")], webhook_url: receiver.url })).status).toBe(200);
+    const pushes = await receiver.waitFor((r) => r.length > seen);
+    const verdicts = (pushes[seen]!.json as { events: { event_id: string; is_bot: boolean }[] }).events.map((e) => [e.event_id, e.is_bot]);
+    // The hidden link and the click: two links of m-hidden within a second. The same client on another message: only the honeypot memory, uncorroborated.
+    expect(verdicts).toEqual([["h1", true], ["h2", false]]);
+  });
+
   test("single-interaction mode never answers before one second and can be fetched by request id", async () => {
     const started = Date.now();
     const res = await post({ events: [{ uas: CHROME, action: "open" }] });
