@@ -1,7 +1,9 @@
 // Scores the detector on the independent set: clicks only (the issue's target), replayed causally
 // through the real classifier and its stateful helpers, per scanner family and per human scenario.
+// scoreVerdicts also scores verdicts reached elsewhere (api-path.test.ts: the running product's).
 
 import type { ClassifierContext } from "../../../../src/tracking/bot/index.ts";
+import type { EvalEvent } from "../../../fixtures/bots/eval-set.ts";
 import { replayEvalSet } from "../../../fixtures/bots/replay.ts";
 import { generateIndependentSet } from "./generate.ts";
 
@@ -21,21 +23,28 @@ function add(t: Tally, isBot: boolean, calledBot: boolean): void {
 
 const empty = (): Tally => ({ tp: 0, fp: 0, fn: 0, tn: 0 });
 
-export function scoreSeeds(seeds: readonly number[], ctx?: ClassifierContext): Score {
-  const score: Score = { all: empty(), families: new Map(), scenarios: new Map() };
-  for (const seed of seeds) {
-    for (const row of replayEvalSet(generateIndependentSet(seed), ctx ? { ctx } : {})) {
-      if (row.event.kind !== "click") continue;
-      const isBot = row.event.label === "bot";
-      const key = isBot ? row.event.family : row.event.scenario;
-      const map = isBot ? score.families : score.scenarios;
-      const t = map.get(key) ?? empty();
-      map.set(key, t);
-      add(t, isBot, row.verdict.isBot);
-      add(score.all, isBot, row.verdict.isBot);
-    }
+/** Tallies the clicks of `rows` (a verdict per event, however it was reached) into `score`. */
+export function scoreVerdicts(rows: Iterable<{ event: EvalEvent; isBot: boolean }>, score: Score = { all: empty(), families: new Map(), scenarios: new Map() }): Score {
+  for (const { event, isBot: calledBot } of rows) {
+    if (event.kind !== "click") continue;
+    const isBot = event.label === "bot";
+    const key = isBot ? event.family : event.scenario;
+    const map = isBot ? score.families : score.scenarios;
+    const t = map.get(key) ?? empty();
+    map.set(key, t);
+    add(t, isBot, calledBot);
+    add(score.all, isBot, calledBot);
   }
   return score;
+}
+
+export function scoreSeeds(seeds: readonly number[], ctx?: ClassifierContext): Score {
+  let score: Score | undefined;
+  for (const seed of seeds) {
+    const rows = replayEvalSet(generateIndependentSet(seed), ctx ? { ctx } : {}).map((r) => ({ event: r.event, isBot: r.verdict.isBot }));
+    score = scoreVerdicts(rows, score);
+  }
+  return score ?? scoreVerdicts([]);
 }
 
 export const recall = (t: Tally) => t.tp / (t.tp + t.fn);
