@@ -22,7 +22,8 @@ const EVERY_NTH_MESSAGE = 1;
 const MAX_UNPUSHED = 64;
 const PUSH_WAIT_MS = 120_000;
 
-const events = everyNthMessage(generateIndependentSet(INDEPENDENT_SEED), EVERY_NTH_MESSAGE);
+const SEED = Number(process.env.BOT_API_SEED ?? INDEPENDENT_SEED);
+const events = everyNthMessage(generateIndependentSet(SEED), EVERY_NTH_MESSAGE);
 const judged = events.filter((e) => e.kind !== "honeypot");
 let clock = events[0]!.atMs;
 let dns: DnsmasqServer;
@@ -90,7 +91,7 @@ beforeAll(async () => {
   base = `http://${(await t.app.start()).http}`;
   await replay();
   score = scoreVerdicts(judged.map((e) => ({ event: e, isBot: log.verdicts.get(eventId(e)) === true })));
-  console.log(`API path, seed ${INDEPENDENT_SEED}${EVERY_NTH_MESSAGE > 1 ? `, every ${EVERY_NTH_MESSAGE}th message` : ""}: ${judged.length} opens and clicks in ${posted} batches, `
+  console.log(`API path, seed ${SEED}${EVERY_NTH_MESSAGE > 1 ? `, every ${EVERY_NTH_MESSAGE}th message` : ""}: ${judged.length} opens and clicks in ${posted} batches, `
     + `${events.length - judged.length} honeypot hits, ${receiver.received.length} pushes, ${((Date.now() - started) / 1000).toFixed(1)} s`);
   console.log(report(score));
   // For a side-by-side with the pure replay (test/fixtures/bots/replay.ts): [event_id, is_bot] pairs.
@@ -127,13 +128,19 @@ describe("bot clicks through the running product's API (issue #38, outside-in)",
     }
   });
 
-  // EXPECTED TO FAIL on the code this test was written against (branch botapi, before the API
-  // path judged by event time, link identity and batch order): marked `failing` so the suite stays
-  // green until the product meets the targets. When it does, Bun reports this test as failed
-  // ("marked as failing but passed"): then drop `.failing`, and the targets hold from there on.
-  test.failing("clicks: recall >= 0.98 at precision >= 0.99, at most 0.5% of people called bot", () => {
-    expect(recall(score.all)).toBeGreaterThanOrEqual(0.98);
+  test("precision >= 0.99, at most 0.5% of people called bot, and recall above its floor", () => {
     expect(precision(score.all)).toBeGreaterThanOrEqual(0.99);
     expect(humansCalledBot(score.all)).toBeLessThanOrEqual(0.005);
+    // 0.9787 on the default seed (0.9815, 0.9821, 0.9866 on seeds 1-3, BOT_API_SEED=n); 0.9145 before the
+    // API judged a batch by event time with a fetch per second of a client (every API click was one link).
+    expect(recall(score.all)).toBeGreaterThanOrEqual(0.975);
+  });
+
+  // The issue's recall target, NOT MET on the default seed (0.9787; the pure replay of the same seed is
+  // 0.9807): what is missing is generic crawlers' HEAD requests and every-link fetches, which the API's
+  // events cannot show (no method, no link count). Marked `failing`: when the target holds, Bun reports
+  // this test as failed ("marked as failing but passed"), and `.failing` goes.
+  test.failing("clicks: recall >= 0.98 (the issue's target)", () => {
+    expect(recall(score.all)).toBeGreaterThanOrEqual(0.98);
   });
 });
