@@ -7,6 +7,7 @@ import { AppError } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { BotVerdicts } from "../webhooks/bot-verdicts.ts";
 import type { BotDetector } from "./bot-detector.ts";
+import { burstGroup, withBurstsLookedAhead, type JudgedEvent } from "./bot-batch.ts";
 
 const SINGLE_MIN_LATENCY_MS = 1_000;
 const SINGLE_PER_SECOND = 5;
@@ -47,10 +48,11 @@ export function createBotApi(deps: { detector: BotDetector; verdicts: BotVerdict
     // `ts` names a whole second: the event is placed at its end, so what happened within that second
     // (a hit on the hidden link, timed to the millisecond) comes before it.
     const at = typeof e.ts === "number" && Number.isFinite(e.ts) ? Math.floor(e.ts) * 1000 + 999 : undefined;
-    return (await deps.detector.classify({
+    const verdict = await deps.detector.classify({
       zone: domain.zone, ip: e.ip ?? "", userAgent: e.uas ?? "", action: e.action ?? "click", domain: e.domain, messageId: e.message_id, recipientId: e.recipient_id,
       linkId: linkOf(e, at ?? deps.now()), at, deliveredAt: e.message_ts ? Math.floor(e.message_ts) * 1000 + 999 : undefined, sendingDomain: domain.name,
-    })).isBot;
+    });
+    return { at, verdict };
   };
 
   function limitSingle(domain: string) {
@@ -66,7 +68,7 @@ export function createBotApi(deps: { detector: BotDetector; verdicts: BotVerdict
       limitSingle(domain.name);
       const started = deps.now();
       const requestId = newId(started);
-      const isBot = await classify(domain, event);
+      const isBot = (await classify(domain, event)).verdict.isBot;
       // The interaction's IP is the end user's; the caller's own address says nothing about it.
       const stored = { is_bot: isBot, request: { action: event.action ?? "click", domain: event.domain ?? "", event_id: event.event_id ?? requestId,
         ip: event.ip ?? "", message_id: event.message_id ?? "", recipient_id: event.recipient_id ?? "", ts: event.ts ?? seconds(started),
@@ -82,12 +84,14 @@ export function createBotApi(deps: { detector: BotDetector; verdicts: BotVerdict
     async batch(domain: BotDomain, events: BotEvent[], webhookUrl: string) {
       const started = deps.now();
       const batchId = newId(started);
-      // In the order the interactions happened (a batch is a window the caller already saw), one at a
-      // time, so each is judged with the ones before it; the push keeps the caller's order.
+      // In the order the interactions happened, one at a time, so each is judged with the ones before
+      // it; then a burst's first fetches, seen in the batch's later events (bot-batch.ts). The push
+      // keeps the caller's order.
       const order = events.map((e, i) => ({ i, ts: typeof e.ts === "number" && Number.isFinite(e.ts) ? e.ts : Infinity })).sort((a, b) => a.ts - b.ts || a.i - b.i);
       await deps.detector.prefetchMx(events.flatMap((e) => (typeof e.domain === "string" ? [e.domain] : [])));
-      const verdicts: boolean[] = [];
-      for (const { i } of order) verdicts[i] = await classify(domain, events[i]!);
+      const judgedInOrder: JudgedEvent[] = [];
+      for (const { i } of order) judgedInOrder[i] = { ...(await classify(domain, events[i]!)), group: burstGroup(events[i]!) };
+      const verdicts = withBurstsLookedAhead(judgedInOrder);
       const judged = events.map((e, i) => ({ ...e, is_bot: verdicts[i]! }));
       await deps.verdicts.push(domain, webhookUrl, { batch: { batch_id: batchId, timeQueued: seconds(started) }, events: judged });
       return { batchId, count: judged.length };
