@@ -35,9 +35,11 @@ type BotDomain = Pick<Domain, "name" | "zone">;
  * fetch, the finest the spec's `ts` can tell apart, so a double click (two events within the
  * same second) stays one fetch while clicks in different seconds are different fetches.
  */
-function linkOf(e: BotEvent, at: number): string | undefined {
+function linkOf(e: BotEvent, at: number | undefined): string | undefined {
   if ((e.action ?? "click") !== "click") return undefined;
-  return typeof e.url === "string" && e.url ? `url:${e.url.slice(0, 2048)}` : `second:${Math.floor(at / 1000)}`;
+  if (typeof e.url === "string" && e.url) return `url:${e.url.slice(0, 2048)}`;
+  // Without a time, no second can be told from another: the client's clicks are one link, as before.
+  return at === undefined ? "click" : `second:${Math.floor(at / 1000)}`;
 }
 
 export function createBotApi(deps: { detector: BotDetector; verdicts: BotVerdicts; now: () => number }) {
@@ -50,7 +52,8 @@ export function createBotApi(deps: { detector: BotDetector; verdicts: BotVerdict
     const at = typeof e.ts === "number" && Number.isFinite(e.ts) ? Math.floor(e.ts) * 1000 + 999 : undefined;
     const verdict = await deps.detector.classify({
       zone: domain.zone, ip: e.ip ?? "", userAgent: e.uas ?? "", action: e.action ?? "click", domain: e.domain, messageId: e.message_id, recipientId: e.recipient_id,
-      linkId: linkOf(e, at ?? deps.now()), at, deliveredAt: e.message_ts ? Math.floor(e.message_ts) * 1000 + 999 : undefined, sendingDomain: domain.name,
+      // message_ts is placed like ts (the end of its second) only when ts is: the difference stays whole seconds.
+      linkId: linkOf(e, at), at, deliveredAt: e.message_ts ? Math.floor(e.message_ts) * 1000 + (at === undefined ? 0 : 999) : undefined, sendingDomain: domain.name,
     });
     return { at, verdict };
   };

@@ -61,10 +61,9 @@ export function createBotDetector(deps: { resolver: Resolver; now: () => number;
   }
 
   return {
-    /** Looks up the MX of these recipient domains at once (a batch is then judged one event at a time, from the cache). */
+    /** Looks up the MX of these recipient domains at once, as many as a batch holds (it is then judged one event at a time, from the cache). */
     async prefetchMx(domains: Iterable<string>) {
-      const pending = [...new Set(domains)].filter((d) => d).slice(0, 500);
-      for (let i = 0; i < pending.length; i += 32) await Promise.all(pending.slice(i, i + 32).map(mxHosts));
+      await Promise.all([...new Set(domains)].filter((d) => d).slice(0, 500).map(mxHosts));
     },
     /**
      * Remembers a honeypot visitor for 30 minutes in the zone of `domain` (the sending domain its

@@ -127,6 +127,27 @@ describe("MX looked up ahead for a batch", () => {
   }, 30_000);
 });
 
+// A message's hidden link names no recipient: its hit joins only the visiting client's own patterns of
+// the message, never another address's with the same browser.
+describe("a hit on the hidden link", () => {
+  test("counts as a link for the visitor's click of the message, not for a person's click with the same user agent", async () => {
+    const t = await makeTestApp({});
+    try {
+      let now = Date.now();
+      const detector = createBotDetector({ resolver: createSystemResolver(["127.0.0.1"]), now: () => now, store: t.app.store });
+      await t.app.domains.set("example.com", { botDetection: true });
+      await detector.honeypotHit("192.0.2.50", CHROME, "example.com", "m-campaign");
+      now += 400;
+      const click = (ip: string, recipientId: string) => detector.classify({ zone: "us", ip, userAgent: CHROME, action: "click",
+        messageId: "m-campaign", recipientId, linkId: "https://shop.example/", at: now, deliveredAt: now - 3_600_000 });
+      expect((await click("198.51.100.30", "r-person")).isBot).toBe(false);
+      expect(await click("192.0.2.50", "r-scanned")).toMatchObject({ isBot: true, reasons: expect.arrayContaining(["pattern:links-in-one-second"]) });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 // Across messages, end to end over the zone's store: one (ip, UA) working through recipients of
 // several domains is a botnet node from its third recipient; colleagues behind one office NAT
 // (one domain) stay people, and so does a second instance's view of the same memory.

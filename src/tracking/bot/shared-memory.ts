@@ -36,6 +36,8 @@ const visitorKey = (ip: string, userAgent: string) => hash(ip.slice(0, MAX_IP_CH
 const messageKey = (messageId: string, recipientId?: string) => hash(messageId, recipientId ?? "");
 /** One client's fetches of one message: a person's click is not counted with a scanner's (pattern.ts has the why). */
 const patternKey = (messageId: string, recipientId: string | undefined, userAgent: string) => hash(messageId, recipientId ?? "", userAgent);
+/** A hit on a message's hidden link, kept per visitor (ip and UA): it joins only that visitor's own patterns of the message. */
+const hiddenLinkKey = (messageId: string, ip: string, userAgent: string) => hash(messageId, "\u0000hidden", ip.slice(0, MAX_IP_CHARS), userAgent);
 
 export interface Recall { hasHoneypotHit: boolean; pattern?: InteractionPattern; wasOpened?: boolean; spread?: SpreadPattern }
 
@@ -62,11 +64,14 @@ export function createSharedBotMemory(deps: { now: () => number }) {
       ? { recipient: hash(i.recipientId ?? i.messageId ?? ""), domain: hash(i.domain.toLowerCase()), since: now - SPREAD_WINDOW_MS,
           openedSince: now - OPENED_TTL_MS, maxPerVisitor: MAX_PER_VISITOR }
       : undefined;
-    const pattern = i.messageId !== undefined ? patternKey(i.messageId, i.recipientId, i.userAgent) : null;
-    // The hidden link names only the message: its hit is kept under the message's pattern without a
-    // recipient, and counted with each recipient's pattern of the same client (user agent).
-    const honeypotRow = i.messageId !== undefined && i.recipientId !== undefined
-      ? { patternKey: patternKey(i.messageId, undefined, i.userAgent), link: hash(HONEYPOT_LINK_ID) } : undefined;
+    // The hidden link names only the message: its hit is kept per visitor (ip and UA, another recipient
+    // or a scanner with the same browser is not this client) and counted with that visitor's patterns of
+    // the message, whatever recipient they name.
+    const isHiddenLink = i.link === HONEYPOT_LINK_ID;
+    const pattern = i.messageId === undefined ? null
+      : isHiddenLink ? hiddenLinkKey(i.messageId, i.ip, i.userAgent) : patternKey(i.messageId, i.recipientId, i.userAgent);
+    const honeypotRow = i.messageId !== undefined && !isHiddenLink
+      ? { patternKey: hiddenLinkKey(i.messageId, i.ip, i.userAgent), link: hash(HONEYPOT_LINK_ID) } : undefined;
     const r = await zone.recallInteraction({ visitor: visitorKey(i.ip, i.userAgent), messageKey: key, patternKey: pattern, link, now,
       ...(honeypotRow ? { honeypotRow } : {}),
       since: { second: now - SECOND_MS, burst: now - BURST_MS, window: now - WINDOW_MS }, maxPerMessage: MAX_PER_MESSAGE, ...(across ? { across } : {}) });

@@ -52,6 +52,9 @@ describe("POST /{domain}/bot", () => {
       // A double click: two events in the same second are one fetch.
       click("d1", t0, "m-double", "24.5.6.8"), click("d2", t0, "m-double", "24.5.6.8"), click("d3", t0 + 40, "m-double", "24.5.6.8")];
     expect(await verdicts(person)).toEqual({ p1: false, p2: false, p3: false, d1: false, d2: false, d3: false });
+    // Without ts, one client's clicks are one link whenever they are judged.
+    const untimed = (id: string) => ({ ip: "24.5.6.11", uas: CHROME, event_id: id, action: "click", message_id: "m-untimed", recipient_id: "m-untimed-r" });
+    expect(await verdicts([untimed("n1"), untimed("n2"), untimed("n3")])).toEqual({ n1: false, n2: false, n3: false });
     // A caller's own `url` attribute names the link: two links in one second are a scanner's, one link twice is not.
     const withUrl = (id: string, ts: number, message: string, url: string, ip: string) => ({ ...click(id, ts, message, ip), url });
     expect(await verdicts([withUrl("u1", t0, "m-url", "https://a.test/1", "24.5.6.9"), withUrl("u2", t0, "m-url", "https://a.test/2", "24.5.6.9"),
