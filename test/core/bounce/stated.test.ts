@@ -50,6 +50,7 @@ describe("the receivers' own texts", () => {
     ["550 5.7.1 No such user!", "unknown"],
     ["The message that you sent was undeliverable to the following: a (user not found)", "unknown"],
     ["553 sorry, badrcptto(user mail-box not found) (#5.7.1)", "unknown"],
+    ["500 (err.nosuchuser)", "unknown"],
     ["550 5.4.1 Recipient address rejected: Access denied. AS(201806281) [x.prod.protection.outlook.com]", "unknown"],
   ])("%s is hard and suppresses", (text, command) => {
     expect(classifyBounce({ text, command }).bounceClass).toBe(10);
@@ -94,6 +95,8 @@ describe("a missing mailbox in any words, with no reply code (a text bounce's ba
     "Kullanıcı bulunamadı",
     "宛先のメールアドレスは存在しません",
     "존재하지 않는 사용자입니다",
+    "Esta casilla ha expirado por falta de uso",
+    "La cuenta de correo ha sido dada de baja",
   ])("%s is hard", (text) => {
     expect(classifyBounce({ text, command: "unknown", status: "5.0.0", enhancedCode: "5.0.0" }).bounceClass).toBe(10);
   });
