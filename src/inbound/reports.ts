@@ -137,9 +137,10 @@ function readDeliveryStatus(email: Email): BounceReport | null {
   // label more than one part so, one of them prose (InterMail's "This Message was undeliverable due to
   // the following reason: ..." before the fields): the fields come from the first part that reads as
   // fields, and a part that does not is read with the human-readable text.
-  // The standard types first, then a vendor's label.
-  const parts = [...email.attachments.filter((a) => DELIVERY_STATUS_TYPES.includes(a.mimeType)),
-    ...email.attachments.filter((a) => !DELIVERY_STATUS_TYPES.includes(a.mimeType) && /^message\/[\w.-]*delivery-status$/i.test(a.mimeType))];
+  // The standard types first, then a vendor's label (a stable sort keeps each group's order).
+  const vendorLast = (a: { mimeType: string }) => (DELIVERY_STATUS_TYPES.includes(a.mimeType) ? 0 : 1);
+  const parts = email.attachments.filter((a) => DELIVERY_STATUS_TYPES.includes(a.mimeType) || /^message\/[\w.-]*delivery-status$/i.test(a.mimeType))
+    .sort((a, b) => vendorLast(a) - vendorLast(b));
   let status: DeliveryStatus | null = null;
   const prose: string[] = [];
   for (const part of parts.slice(0, 4)) {

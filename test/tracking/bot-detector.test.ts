@@ -10,7 +10,7 @@ import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { pgSkipReason, sharedPostgres, type PgCluster } from "../helpers/postgres.ts";
 import { startDnsmasq } from "../helpers/dnsmasq.ts";
 import { createSystemResolver } from "../../src/dns.ts";
-import { createBotDetector } from "../../src/tracking/bot-detector.ts";
+import { createBotDetector, type BotDetector } from "../../src/tracking/bot-detector.ts";
 
 const CHROME = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const pg: PgCluster | null = pgSkipReason ? null : await sharedPostgres();
@@ -24,6 +24,17 @@ async function twoInstances(storageToml: string): Promise<{ a: TestApp; b: TestA
   const b = await makeTestApp({ dir, keepDir: true, now, toml: storageToml });
   return { a, b, skew: (ms) => { skewMs += ms; },
     async close() { await b.close(); await a.close(); rmSync(dir, { recursive: true, force: true }); } };
+}
+
+/** A detector over a fresh app's store (no DNS needed), on a clock the test moves by `clock.now`. */
+async function withDetector(run: (detector: BotDetector, clock: { now: number }, t: TestApp) => Promise<void>) {
+  const t = await makeTestApp({});
+  try {
+    const clock = { now: Date.now() };
+    await run(createBotDetector({ resolver: createSystemResolver(["127.0.0.1"]), now: () => clock.now, store: t.app.store }), clock, t);
+  } finally {
+    await t.close();
+  }
 }
 
 async function honeypotSeenByThePeer(storageToml: string) {
@@ -63,23 +74,16 @@ describe("bot-detection memory shared by the instances of a zone", () => {
 // One pattern per client (issue #38): a scanner's burst over a message's links does not make the
 // person who clicks that message a few seconds later a bot, through the zone's store.
 describe("a message's pattern is kept per client", () => {
-  test("a scanner's burst is a bot; the person's click on the same message seconds later is not", async () => {
-    const t = await makeTestApp({});
-    try {
-      let now = Date.now();
-      const detector = createBotDetector({ resolver: createSystemResolver(["127.0.0.1"]), now: () => now, store: t.app.store });
-      const click = (ip: string, userAgent: string, linkId: string) => detector.classify({ zone: "us", ip, userAgent,
-        action: "click", messageId: "m-pattern", recipientId: "r1", linkId, at: now, deliveredAt: now - 3_600_000 });
-      const SCANNER = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/135.0.0.0 Safari/537.36";
-      let last = await click("192.0.2.10", SCANNER, "a");
-      for (const link of ["b", "c"]) { now += 400; last = await click("192.0.2.11", SCANNER, link); }
-      expect(last).toMatchObject({ isBot: true, reasons: expect.arrayContaining(["pattern:links-in-one-second"]) });
-      now += 3_000;
-      expect((await click("198.51.100.30", CHROME, "b")).isBot).toBe(false);
-    } finally {
-      await t.close();
-    }
-  });
+  test("a scanner's burst is a bot; the person's click on the same message seconds later is not", () => withDetector(async (detector, clock) => {
+    const click = (ip: string, userAgent: string, linkId: string) => detector.classify({ zone: "us", ip, userAgent,
+      action: "click", messageId: "m-pattern", recipientId: "r1", linkId, at: clock.now, deliveredAt: clock.now - 3_600_000 });
+    const SCANNER = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/135.0.0.0 Safari/537.36";
+    let last = await click("192.0.2.10", SCANNER, "a");
+    for (const link of ["b", "c"]) { clock.now += 400; last = await click("192.0.2.11", SCANNER, link); }
+    expect(last).toMatchObject({ isBot: true, reasons: expect.arrayContaining(["pattern:links-in-one-second"]) });
+    clock.now += 3_000;
+    expect((await click("198.51.100.30", CHROME, "b")).isBot).toBe(false);
+  }));
 });
 
 // The MX prior end to end: the detector looks the recipient domain's MX up in real DNS (dnsmasq);
@@ -130,22 +134,15 @@ describe("MX looked up ahead for a batch", () => {
 // A message's hidden link names no recipient: its hit joins only the visiting client's own patterns of
 // the message, never another address's with the same browser.
 describe("a hit on the hidden link", () => {
-  test("counts as a link for the visitor's click of the message, not for a person's click with the same user agent", async () => {
-    const t = await makeTestApp({});
-    try {
-      let now = Date.now();
-      const detector = createBotDetector({ resolver: createSystemResolver(["127.0.0.1"]), now: () => now, store: t.app.store });
-      await t.app.domains.set("example.com", { botDetection: true });
-      await detector.honeypotHit("192.0.2.50", CHROME, "example.com", "m-campaign");
-      now += 400;
-      const click = (ip: string, recipientId: string) => detector.classify({ zone: "us", ip, userAgent: CHROME, action: "click",
-        messageId: "m-campaign", recipientId, linkId: "https://shop.example/", at: now, deliveredAt: now - 3_600_000 });
-      expect((await click("198.51.100.30", "r-person")).isBot).toBe(false);
-      expect(await click("192.0.2.50", "r-scanned")).toMatchObject({ isBot: true, reasons: expect.arrayContaining(["pattern:links-in-one-second"]) });
-    } finally {
-      await t.close();
-    }
-  });
+  test("counts as a link for the visitor's click of the message, not for a person's click with the same user agent", () => withDetector(async (detector, clock, t) => {
+    await t.app.domains.set("example.com", { botDetection: true });
+    await detector.honeypotHit("192.0.2.50", CHROME, "example.com", "m-campaign");
+    clock.now += 400;
+    const click = (ip: string, recipientId: string) => detector.classify({ zone: "us", ip, userAgent: CHROME, action: "click",
+      messageId: "m-campaign", recipientId, linkId: "https://shop.example/", at: clock.now, deliveredAt: clock.now - 3_600_000 });
+    expect((await click("198.51.100.30", "r-person")).isBot).toBe(false);
+    expect(await click("192.0.2.50", "r-scanned")).toMatchObject({ isBot: true, reasons: expect.arrayContaining(["pattern:links-in-one-second"]) });
+  }));
 });
 
 // Across messages, end to end over the zone's store: one (ip, UA) working through recipients of
