@@ -1,6 +1,6 @@
 // Makes DSNs with real MTAs: a private OpenSMTPD or Postfix instance on loopback relays one message per
-// published receiver reply (test/fixtures/bounces/replies.tsv, Gmail / Microsoft / Yahoo / Apple
-// sections) to a local SMTP sink that refuses the recipient with that reply; OpenSMTPD then writes
+// published receiver reply (test/fixtures/bounces/replies.tsv, every section; OUT=dir writes elsewhere)
+// to a local SMTP sink that refuses the recipient with that reply; OpenSMTPD then writes
 // its DSN to the sender, which the sink captures. Each DSN is saved with the category its reply
 // should get, as test/fixtures/bounces/mta/<mta>/*.eml and expected.tsv.
 //
@@ -21,13 +21,15 @@ import { bounceCategory, isBounceClass } from "../src/core/bounce/index.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const MTA = ["postfix", "postfix-expired", "exim"].includes(process.argv[2] ?? "") ? process.argv[2]! : "opensmtpd";
-const OUT = join(ROOT, "test/fixtures/bounces/mta", MTA);
-const SECTIONS = ["Gmail", "Microsoft", "Yahoo", "Apple"];
+const OUT = process.env.OUT ?? join(ROOT, "test/fixtures/bounces/mta", MTA);
+/** Every section of replies.tsv (the big receivers, MTAs, gateways, smaller receivers, carriers); BIG_FOUR=1 for
+ *  the Gmail, Microsoft, Yahoo and Apple sections alone, as the first fixtures were made. */
+const SECTIONS = process.env.BIG_FOUR ? ["Gmail", "Microsoft", "Yahoo", "Apple"] : ["# ---"];
 const PORT = 25251;
 /** `postfix-expired`: temporary replies too, with a queue lifetime of seconds, so that Postfix gives up and bounces. */
 const TEMPORARY = process.argv[2] === "postfix-expired";
 
-/** Permanent replies of the big receivers' sections, with the category each should get. */
+/** Permanent replies of the chosen sections, with the category each should get. */
 function replies(): { cls: number; code: number; text: string }[] {
   const out: { cls: number; code: number; text: string }[] = [];
   let section = "";
@@ -111,7 +113,7 @@ async function main() {
       const i = Number(/^sender(\d+)@/.exec(m.to[0] ?? "")?.[1]);
       const r = list[i];
       if (!r || !isBounceClass(r.cls)) continue;
-      const file = `reply-${String(i).padStart(2, "0")}.eml`;
+      const file = `reply-${String(i).padStart(list.length > 100 ? 3 : 2, "0")}.eml`;
       writeFileSync(join(OUT, file), m.raw);
       rows.push(`${file}\t${bounceCategory(r.cls)}\t${r.code} ${r.text}`);
     }

@@ -29,7 +29,7 @@ test("a DSN's failed event carries the source address and pool of the bounced ma
   expect(await peerFor(sink, "late@dest.example.org")).toBe("127.0.0.3");
   const verp = sink.messages.find((m) => m.to.includes("late@dest.example.org"))!.from;
   const smtp = nodemailer.createTransport({ host: "127.0.0.1", port: smtpPort, secure: false, ignoreTLS: true });
-  await smtp.sendMail({ envelope: { from: "", to: [verp] }, raw: readFileSync(join(import.meta.dir, "../fixtures/bounces/mta/postfix/reply-00.eml")) });
+  await smtp.sendMail({ envelope: { from: "", to: [verp] }, raw: readFileSync(join(import.meta.dir, "../fixtures/bounces/mta/postfix/reply-000.eml")) });
   const zone = t.app.store.zone("us");
   let failed;
   for (let i = 0; i < 200 && !(failed = (await zone.searchEvents({ recipient: "late@dest.example.org", types: ["failed"], limit: 1 }))[0]); i++) await Bun.sleep(50);

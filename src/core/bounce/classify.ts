@@ -90,6 +90,10 @@ const MAIL_LOOP = /hop count|too many hops|exceeded \d+ hops|mail loop|routing l
  *  "Connection was dropped by remote host"): a network failure nobody stated a verdict in, soft, where sisimai's
  *  lists say "blocked". */
 const CONNECTION_LOST = /could not initiate smtp conversation|connection (was )?dropped|temp_failure/i;
+/** A refusal that names policy as its reason (GMX, postmaster.gmx.net error messages: "554 Transaction failed Reject
+ *  due to policy restrictions") is a verdict on our mail: a block, where sisimai's lists read "transaction failed" as
+ *  the receiver's own system error. */
+const POLICY_REFUSAL = /\b(reject(ed)?|refused|denied|blocked|not accepted)\s+(due to|for|by|because of|per)\s+((local|our|security|organi[sz]ational|content)\s+)?polic(y|ies)\b/i;
 /** A temporary refusal, or retries that ran out: SparkPost's soft classes, not sisimai's reason, say it. */
 const isTemporary = (input: BounceInput, codes: Codes) =>
   Boolean(input.expired) || (codes.code !== undefined ? codes.code < 500 : codes.enhancedCode?.startsWith("4") ?? false);
@@ -112,6 +116,7 @@ function decidedClass(input: BounceInput, codes: Codes, text: string): BounceCla
   if (isTemporary(input, codes) || MAIL_LOOP.test(text) || CONNECTION_LOST.test(text)) return undefined;
   // A disabled or suspended account is hard (#33), in words sisimai's lists may not know ("account suspended").
   if (isDisabledAccountText(text)) return 10;
+  if (POLICY_REFUSAL.test(text)) return 50;
   const type = /^x-/i.test(input.diagnosticType ?? "") ? input.diagnosticType! : "SMTP";
   const reason = sisimaiReason({ status: input.status ?? input.enhancedCode, statusInText: readCodes({ text }).enhancedCode, reply: codes.code, text,
     command: COMMAND_FOR_LISTS[input.command] ?? input.command, diagnosticType: type, delayed: input.expired });

@@ -80,3 +80,11 @@ describe("mailbox full in other words", () => {
     expect(classifyBounce({ text: "552 not enough disk space for this mailbox" }).bounceClass).toBe(22);
   });
 });
+
+describe("a refusal for policy reasons", () => {
+  test("GMX's 'Transaction failed Reject due to policy restrictions' in a report is a block, not the receiver's system error", () => {
+    const text = "554 Transaction failed Reject due to policy restrictions.";
+    expect(classifyBounce({ text, code: 554, enhancedCode: "5.0.0", command: "RCPT" }).bounceClass).toBe(50);
+    expect(classifyBounce({ text: "554 Transaction failed: temporary local problem", code: 554, command: "RCPT" }).category).toBe("soft");
+  });
+});
