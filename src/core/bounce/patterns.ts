@@ -23,7 +23,8 @@ const DECISIVE: Rule[] = [
   [/try again slower|slow down|sending too fast|too fast|too many (messages|connections|mails)|receiving mail at a rate|sent to too many recipients/i, 70],
   // Our sender, HELO or host was refused: the recipient address is not in question.
   // AOL "...could not be delivered because they are not accepting mail from x": the recipient refuses our sender.
-  [/not accepting (mail|messages|e-?mail) from|sender address rejected|sender (domain|address) (must exist|not verified|does not exist|is not|rejected)|sender verify failed|verification failed for|helo command rejected|client host rejected|badmailfrom|bad outbound sender|envelope sender (is )?(in|on|not|rejected)/i, 50],
+  // Exchange Online's NDR table "550 5.1.0 Sender denied"; qmail-remote "Connected to x but sender was rejected".
+  [/not accepting (mail|messages|e-?mail) from|sender denied|sender was rejected|sender address rejected|sender (domain|address) (must exist|not verified|does not exist|is not|rejected)|sender verify failed|verification failed for|helo command rejected|client host rejected|badmailfrom|bad outbound sender|envelope sender (is )?(in|on|not|rejected)/i, 50],
   // Google Groups refusing a post (the group does not exist or the sender may not post): the list's
   // policy, not the sender's address (sisimai lib/sisimai/lhost/googlegroups.rb: reason "rejected").
   [/^google groups:/i, 50],

@@ -88,3 +88,12 @@ describe("a refusal for policy reasons", () => {
     expect(classifyBounce({ text: "554 Transaction failed: temporary local problem", code: 554, command: "RCPT" }).category).toBe("soft");
   });
 });
+
+describe("our sender refused", () => {
+  test("Exchange Online's '550 5.1.0 Sender denied' and qmail's 'sender was rejected' are blocks, not an unknown user", () => {
+    expect(classifyBounce({ text: "550 5.1.0 Sender denied", code: 550, enhancedCode: "5.0.0", command: "RCPT" }).category).toBe("block");
+    expect(classifyBounce({ text: "550 5.1.0 Sender denied" }).category).toBe("block");
+    const qmail = "Connected to 192.0.2.1 but sender was rejected. Remote host said: 550 5.1.0 <s@example.com> rejected";
+    expect(classifyBounce({ text: qmail, enhancedCode: "5.0.0", command: "MAIL" }).category).toBe("block");
+  });
+});
