@@ -5,7 +5,7 @@
 // (sisimai's phrase lists, patterns.ts), then the enhanced and the reply code alone. Pure.
 import { bounceCategory, type BounceCategory, type BounceClass } from "./classes.ts";
 import { readCodes, type Codes } from "./codes.ts";
-import { classFromText, isDisabledAccountText } from "./patterns.ts";
+import { classFromText, isDisabledAccountText, SENDER_REFUSED } from "./patterns.ts";
 import { classFromProviderCode } from "./providers.ts";
 import { classOfReason, reasonOfMtaCategory } from "./reasons.ts";
 import { rhostReason } from "./rhost.ts";
@@ -94,7 +94,6 @@ const CONNECTION_LOST = /could not initiate smtp conversation|connection (was )?
  *  due to policy restrictions") is a verdict on our mail: a block, where sisimai's lists read "transaction failed" as
  *  the receiver's own system error. */
 const POLICY_REFUSAL = /\b(reject(ed)?|refused|denied|blocked|not accepted)\s+(due to|for|by|because of|per)\s+((local|our|security|organi[sz]ational|content)\s+)?polic(y|ies)\b/i;
-const SENDER_REFUSED = /\bsender denied\b|\bsender was rejected\b/i;
 /** A temporary refusal, or retries that ran out: SparkPost's soft classes, not sisimai's reason, say it. */
 const isTemporary = (input: BounceInput, codes: Codes) =>
   Boolean(input.expired) || (codes.code !== undefined ? codes.code < 500 : codes.enhancedCode?.startsWith("4") ?? false);
@@ -117,10 +116,9 @@ function decidedClass(input: BounceInput, codes: Codes, text: string): BounceCla
   if (isTemporary(input, codes) || MAIL_LOOP.test(text) || CONNECTION_LOST.test(text)) return undefined;
   // A disabled or suspended account is hard (#33), in words sisimai's lists may not know ("account suspended").
   if (isDisabledAccountText(text)) return 10;
-  if (POLICY_REFUSAL.test(text)) return 50;
-  // Our sender refused (Exchange Online's NDR table "550 5.1.0 Sender denied"; qmail-remote "Connected to x but
-  // sender was rejected"): not an unknown user, whatever address status sisimai's table reads into 5.1.0.
-  if (SENDER_REFUSED.test(text)) return 50;
+  // A refusal for policy, or of our sender (Exchange Online's "550 5.1.0 Sender denied"): not an unknown user,
+  // whatever address status sisimai's table reads into 5.1.0.
+  if (POLICY_REFUSAL.test(text) || SENDER_REFUSED.test(text)) return 50;
   const type = /^x-/i.test(input.diagnosticType ?? "") ? input.diagnosticType! : "SMTP";
   const reason = sisimaiReason({ status: input.status ?? input.enhancedCode, statusInText: readCodes({ text }).enhancedCode, reply: codes.code, text,
     command: COMMAND_FOR_LISTS[input.command] ?? input.command, diagnosticType: type, delayed: input.expired });

@@ -7,6 +7,9 @@ import type { BounceClass } from "./classes.ts";
 type Rule = readonly [RegExp, BounceClass];
 
 /** Phrases that cannot mean anything else, checked before everything. */
+/** Our sender refused in words: classify.ts also lets it outrank the address status sisimai's table reads into 5.1.0. */
+export const SENDER_REFUSED = /\bsender denied\b|\bsender was rejected\b/i;
+
 const DECISIVE: Rule[] = [
   // Challenge-response systems answering instead of delivering.
   [/challenge[- ]response|boxbe|spamarrest|mailblocks|choicemail|sanebox|verify (that )?you are (a )?human|confirm (that )?you are not a robot|sender verification (request|required)/i, 100],
@@ -24,7 +27,8 @@ const DECISIVE: Rule[] = [
   // Our sender, HELO or host was refused: the recipient address is not in question.
   // AOL "...could not be delivered because they are not accepting mail from x": the recipient refuses our sender.
   // Exchange Online's NDR table "550 5.1.0 Sender denied"; qmail-remote "Connected to x but sender was rejected".
-  [/not accepting (mail|messages|e-?mail) from|sender denied|sender was rejected|sender address rejected|sender (domain|address) (must exist|not verified|does not exist|is not|rejected)|sender verify failed|verification failed for|helo command rejected|client host rejected|badmailfrom|bad outbound sender|envelope sender (is )?(in|on|not|rejected)/i, 50],
+  [SENDER_REFUSED, 50],
+  [/not accepting (mail|messages|e-?mail) from|sender address rejected|sender (domain|address) (must exist|not verified|does not exist|is not|rejected)|sender verify failed|verification failed for|helo command rejected|client host rejected|badmailfrom|bad outbound sender|envelope sender (is )?(in|on|not|rejected)/i, 50],
   // Google Groups refusing a post (the group does not exist or the sender may not post): the list's
   // policy, not the sender's address (sisimai lib/sisimai/lhost/googlegroups.rb: reason "rejected").
   [/^google groups:/i, 50],
