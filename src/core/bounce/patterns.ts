@@ -39,8 +39,16 @@ const DECISIVE: Rule[] = [
   [/malformed (recipient )?address|incorrectly constructed/i, 40],
   // A mail loop caught by a list server (fml "Duplicated Message-ID", sisimai: "systemerror").
   [/duplicated message-id|loop alert/i, 40],
+  // The receiver's own delivery set-up failed (Exim "delivery to file forbidden", sisimai lhost/exim.rb: systemerror),
+  // not a refusal of our mail, whatever "forbidden" suggests.
+  [/delivery to (file|pipe) forbidden/i, 40],
+  // OpenSMTPD gave up on every MX after connection errors ("All routes to destination blocked", sisimai
+  // lhost/opensmtpd.rb: networkerror): its own routing state, not a receiver's block.
+  [/all routes to destination blocked/i, 21],
   // Japanese carriers (au/ezweb, docomo): "the destination address was not found", "does not exist".
-  [/見つかりませんでした|存在しません|宛先不明|あて先不明/, 10],
+  // Lotus Notes / Domino in Japanese: "not in the directory list", "not found in the Domino directory"
+  // (sisimai lhost/notes.rb, lhost/domino.rb: userunknown).
+  [/見つかりませんでした|存在しません|宛先不明|あて先不明|ディレクトリ(のリスト)?に(は)?(見つかりません|ありません)/, 10],
   // cPanel's Exim text for an address it has no account for (it lists every possible cause).
   [/the account or domain may not exist/i, 10],
   // O365 directory-based edge blocking: the address is not in the tenant.
@@ -52,13 +60,15 @@ const DECISIVE: Rule[] = [
  *  cannot receive, so a hard bounce that suppresses. Checked before the invalid-recipient words.
  *  Sources: Gmail "The email account that you tried to reach is disabled / inactive" (5.2.1),
  *  Yahoo "This mailbox is disabled (554.30)", i.ua "Mailbox is frozen", La Poste "Le compte du
- *  destinataire est bloque", vpopmail "account is locked"; sisimai lib/sisimai/reason/suspend.rb. */
+ *  destinataire est bloque", vpopmail "account is locked", qmail-ldap "Mailaddress is administratively disabled"
+ *  (lib/sisimai/lhost/qmail.rb); sisimai lib/sisimai/reason/suspend.rb. */
 const DISABLED: Rule[] = [
-  [/\bsuspend(s|ed)?\b|(account|mailbox|user|address|recipient)( has been| is| was)?( temporarily)? (disabled|deactivated|suspended|inactive|locked|frozen|on hold)|(account|mailbox)( is| has been)? blocked|(disabled|deactivated|inactive|suspended|locked|frozen) (account|mailbox|user)|this (mailbox|account|address) is (disabled|inactive|suspended)|disabled or discontinued|tried to reach is (disabled|inactive)|temporar(y|ily) locked|compte du destinataire est bloqu|mailbox (is )?(currently )?(inactive|disabled)/i, 10],
+  [/\bsuspend(s|ed)?\b|(account|mailbox|user|address|recipient)( has been| is| was)?( temporarily)? (disabled|deactivated|suspended|inactive|locked|frozen|on hold)|(account|mailbox)( is| has been)? blocked|(disabled|deactivated|inactive|suspended|locked|frozen) (account|mailbox|user)|this (mailbox|account|address) is (disabled|inactive|suspended)|disabled or discontinued|tried to reach is (disabled|inactive)|temporar(y|ily) locked|administrativ\w* disabled|compte du destinataire est bloqu|mailbox (is )?(currently )?(inactive|disabled)/i, 10],
 ];
 
-/** The receiving system (not the mailbox) is full: it may take mail later (sisimai "systemfull", RFC 3463 X.3.1). */
-const SYSTEM_FULL: Rule[] = [[/(mail )?system (is )?full|insufficient system storage/i, 20]];
+/** The receiving system (not the mailbox) is full: it may take mail later (sisimai "systemfull", RFC 3463 X.3.1;
+ *  qmail's "mailbox unavailable (not enough free space)", lib/sisimai/lhost/qmail.rb). */
+const SYSTEM_FULL: Rule[] = [[/(mail )?system (is )?full|insufficient system storage|not enough free space/i, 20]];
 
 /** The recipient's mailbox is full (before "invalid" and "timeout": "mailbox full: retry timeout exceeded"). */
 const MAILBOX_FULL: Rule[] = [
@@ -68,7 +78,7 @@ const MAILBOX_FULL: Rule[] = [
 /** A missing mailbox in other languages' words (German, French, Spanish, Italian, Portuguese, Dutch, Polish, Czech,
  *  Scandinavian, Turkish, Japanese, Korean; Russian and Chinese are receivers' texts, receiver-texts.ts). */
 const OTHER_LANGUAGES_RE =
-  /utilisateur inconnu|destinataire inconnu|adresse (e-?mail )?(inconnue|invalide|introuvable|inexistante)|n'existe pas|inexistant|unbekannt|existiert nicht|nicht vorhanden|ung[üu]ltige (adresse|empf[äa]nger)|usuario (desconocido|no existe|inexistente)|no existe|(casilla|cuenta|buz[oó]n)( de correo)? (ha expirado|ha sido (dada de baja|eliminada|cerrada|desactivada|deshabilitada)|expirad[ao]|inexistente|dad[ao] de baja|desactivad[ao]|deshabilitad[ao]|cerrad[ao])|direcci[oó]n (no v[aá]lida|inexistente)|destinatario (inesistente|sconosciuto)|utente (sconosciuto|inesistente)|onbekende (gebruiker|ontvanger)|bestaat niet|nieznany (u[zż]ytkownik|adresat)|nie istnieje|usu[aá]rio (desconhecido|inexistente)|n[aã]o existe|inexistente|(ist )?nicht bekannt|(utente|destinatario|indirizzo|casella)( di posta)? non (trovat[oa]|esistente|valid[oa])|neexistuje|finns inte|findes ikke|finnes ikke|kullan[ıi]c[ıi] bulunamad[ıi]|存在しません|존재하지 않는/i;
+  /utilisateur inconnu|destinataire inconnu|adresse (e-?mail )?(inconnue|invalide|introuvable|inexistante)|n'existe pas|inexistant|unbekannt|existiert nicht|non r[ée]pertori[ée] dans l'annuaire|no se encuentra en el directorio|nicht vorhanden|ung[üu]ltige (adresse|empf[äa]nger)|usuario (desconocido|no existe|inexistente)|no existe|(casilla|cuenta|buz[oó]n)( de correo)? (ha expirado|ha sido (dada de baja|eliminada|cerrada|desactivada|deshabilitada)|expirad[ao]|inexistente|dad[ao] de baja|desactivad[ao]|deshabilitad[ao]|cerrad[ao])|direcci[oó]n (no v[aá]lida|inexistente)|destinatario (inesistente|sconosciuto)|utente (sconosciuto|inesistente)|onbekende (gebruiker|ontvanger)|bestaat niet|nieznany (u[zż]ytkownik|adresat)|nie istnieje|usu[aá]rio (desconhecido|inexistente)|n[aã]o existe|inexistente|(ist )?nicht bekannt|(utente|destinatario|indirizzo|casella)( di posta)? non (trovat[oa]|esistente|valid[oa])|neexistuje|finns inte|findes ikke|finnes ikke|kullan[ıi]c[ıi] bulunamad[ıi]|存在しません|존재하지 않는/i;
 const OTHER_LANGUAGES: Rule = [OTHER_LANGUAGES_RE, 10];
 
 /** The address does not exist, never existed or is closed for good. */
@@ -77,7 +87,7 @@ const INVALID: Rule[] = [
   [/(invalid|unknown|bad|nonexistent|non-existent|unrecognized|illegal|unverified|undeliverable) (recipient|receiver|mailbox|user|address|account|e-?mail address|destination( mailbox)?( address)?|addressee|local[- ]?part)|addressee unknown|no mailbox (here )?(by that name|found)|mailbox (not found|unavailable|does not exist|is (not available|unavailable))|requested action not taken: mailbox unavailable|mailbox not available|mailbox unavailable|not a valid ([\w.-]+ )?(recipient|user|mailbox|address|e-?mail address|account)|unknown (or illegal )?alias|(doesn't|does not) have an? ([\w.-]+ )?(e-?mail )?account|address you entered (couldn't|could not|cannot|can't) be found|(recipient|user|addressee) (has )?left the (company|organi[sz]ation)|(account|mailbox) (is )?(unavailable|not active|not in use|inactive)|(account|mailbox) (has been |is |was )?(closed|deleted|removed|deactivated)|account (has )?expired|(do not|don't) know (this|that|the) (user|recipient|address)|no one (at|by) (this|that) (address|name)|no longer (accepts|receives) (e-?)?mail|(address|mailbox) (does not|doesn't) receive (e-?)?mail/i, 10],
   [/doesn't have an? [\w.-]+ account|not our customer|no longer (accepts|receives|accepting|available|active|valid|in use|with)|account (has been |is |was )?(closed|terminated|deleted|expired|removed|discontinued)|(closed|expired|deleted) (account|mailbox|user|address)|this (mailbox|account|address) is closed|mailbox (is )?closed|not listed in (the )?(domino |public |address )?(name (& |and )?)?(directory|address book)|bad destination|not a valid (recipient|user|mailbox|address|subscriber|number|phone)|recipient (rejected|invalid|unknown|not (found|accepted|valid))|invalid (number|subscriber|mdn|phone)|subscriber (does not exist|unknown|not found)|not enabled for (e-?mail|messaging)|no (valid|such) recipients?|(unrouteable|unroutable) address|mailbox moved|has moved|address (has )?changed|mailbox owner has changed/i, 10],
   // The domain takes no mail: no such domain, no mail exchanger, or a null MX (RFC 7505).
-  [/(host|domain)( name)? (or domain name )?not found(?!.*try again)|host unknown|unknown host|no such domain|domain (does not exist|doesn't exist|not found|is not valid|invalid|unknown|not exist)|(couldn't|could not|can't|cannot) find any host named|all relevant mx records point to non-existent hosts|no (mx|mail exchanger|mail server)s?( or a)?( record)?s? (record )?(for|found)|does not accept (e-?)?mail|accepts no mail|null mx|nullmx|no mail servers? for|unknown domain|invalid domain|domain (has been )?(disabled|expired)|dns (error|failure).*(nxdomain|does not exist)|nxdomain|mail for .* (not|isn't) accepted|couldn't find a mail exchanger/i, 10],
+  [/(host|domain)( name)? (or domain name )?not found(?!.*try again)|host unknown|unknown host|no such domain|domain (does not exist|doesn'?t exist|not found|is not valid|invalid|unknown|not exist)|(couldn't|could not|can't|cannot) find any host (named|by that name)|all relevant mx records point to non-existent hosts|all host address lookups failed permanently|dns server returned answer with no data|no (mx|mail exchanger|mail server)s?( or a)?( record)?s? (record )?(for|found)|does not accept (e-?)?mail|accepts no mail|null mx|nullmx|no mail servers? for|unknown domain|invalid domain|domain (has been )?(disabled|expired)|dns (error|failure).*(nxdomain|does not exist)|nxdomain|mail for .* (not|isn't) accepted|couldn't find a mail exchanger/i, 10],
   // IMail "Invalid final delivery userid"; Verizon / Apache James "Error: Invalid user address".
   [/invalid final delivery userid|invalid user address|(address|account|recipient) (couldn't|could not|cannot|can't) be found|recipient address rejected\.?\s*$/i, 10],
   // The domain takes no mail or cannot be found: Sendmail/DragonFly "host X not found", Outlook.com

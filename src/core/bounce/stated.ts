@@ -32,10 +32,11 @@ export function statedClass(codes: Codes, text: string, command?: string): State
   const status = codes.enhancedCode ?? "";
   // Relaying, a rate limit, our sender refused: about our traffic, whatever status came with it.
   if (isDecisiveNonAddressText(text)) return undefined;
-  // A size or quota refusal worded as one outweighs the address status it came with ("550 RCPT TO:<x> max
-  // message size exceeded" under 5.1.1): the address exists.
+  // A size, quota or full-system refusal worded as one outweighs the address status or words it came with
+  // ("550 RCPT TO:<x> max message size exceeded" under 5.1.1; qmail's "mailbox unavailable (not enough free
+  // space)"): the address exists.
   const said = classFromText(text);
-  if (said?.strong && (said.cls === 22 || said.cls === 23)) return { cls: said.cls };
+  if (said?.strong && (said.cls === 20 || said.cls === 22 || said.cls === 23)) return { cls: said.cls };
   if (ADDRESS_STATUS.test(status) || ACCOUNT_GONE_STATUS.test(status)) return { cls: 10 };
   if (status === "5.2.2") return { cls: 22 };
   if (status === "5.3.4") return { cls: 23 };

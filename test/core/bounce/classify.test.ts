@@ -97,3 +97,16 @@ describe("our sender refused", () => {
     expect(classifyBounce({ text: qmail, enhancedCode: "5.0.0", command: "MAIL" }).category).toBe("block");
   });
 });
+
+describe("the MTAs' own texts in their bounces (sisimai lhost tables)", () => {
+  test("qmail's unknown host is hard when stated permanent, soft with qmail-remote's temporary #4.1.2 or after expiry", () => {
+    const report = { enhancedCode: "5.0.0", status: "5.0.0", command: "unknown" };
+    expect(classifyBounce({ ...report, text: "Sorry, I couldn't find any host by that name." }).category).toBe("hard");
+    expect(classifyBounce({ ...report, text: "Sorry, I couldn't find any host by that name. (#4.1.2)" }).category).toBe("soft");
+    expect(classifyBounce({ ...report, text: "Sorry, I couldn't find any host by that name.", expired: true }).bounceClass).toBe(24);
+  });
+  test("a full system is soft even in the words of a missing mailbox", () => {
+    const text = "Requested action not taken: mailbox unavailable (not enough free space)";
+    expect(classifyBounce({ text, code: 550, enhancedCode: "5.0.0", status: "5.0.0", command: "RCPT" }).category).toBe("soft");
+  });
+});
