@@ -10,7 +10,7 @@ import { classFromProviderCode } from "./providers.ts";
 import { classOfReason, reasonOfMtaCategory } from "./reasons.ts";
 import { rhostReason } from "./rhost.ts";
 import { statedByText, statedClass } from "./stated.ts";
-import { matches as matchesReason, sisimaiReason } from "./sisimai-reason.ts";
+import { matches as matchesReason, sisimaiReasonOf } from "./sisimai-reason.ts";
 
 export interface BounceInput {
   code?: number;
@@ -120,8 +120,11 @@ function decidedClass(input: BounceInput, codes: Codes, text: string): BounceCla
   // whatever address status sisimai's table reads into 5.1.0.
   if (POLICY_REFUSAL.test(text) || SENDER_REFUSED.test(text)) return 50;
   const type = /^x-/i.test(input.diagnosticType ?? "") ? input.diagnosticType! : "SMTP";
-  const reason = sisimaiReason({ status: input.status ?? input.enhancedCode, statusInText: readCodes({ text }).enhancedCode, reply: codes.code, text,
-    command: COMMAND_FOR_LISTS[input.command] ?? input.command, diagnosticType: type, delayed: input.expired });
+  const { reason, byCodeAlone } = sisimaiReasonOf({ status: input.status ?? input.enhancedCode, statusInText: readCodes({ text }).enhancedCode,
+    reply: codes.code, text, command: COMMAND_FOR_LISTS[input.command] ?? input.command, diagnosticType: type, delayed: input.expired });
+  // sisimai's last resort (a 501 read as a syntax error, a bare X.7 as a security error) is a code alone: specific
+  // words outrank it, in the order this file follows ("550 5.0.2 Mail rejected. DMARC check failed" is our authentication).
+  if (byCodeAlone && classFromText(text)?.strong) return undefined;
   if (reason === "filtered" && isBareMailboxDisabled(codes.enhancedCode ?? input.status, text)) return undefined;
   return UNDECIDED.has(reason) ? undefined : classOfReason(reason);
 }

@@ -7,8 +7,12 @@ import type { BounceClass } from "./classes.ts";
 type Rule = readonly [RegExp, BounceClass];
 
 /** Phrases that cannot mean anything else, checked before everything. */
-/** Our sender refused in words: classify.ts also lets it outrank the address status sisimai's table reads into 5.1.0. */
-export const SENDER_REFUSED = /\bsender denied\b|\bsender was rejected\b/i;
+/** Our sender refused in words: classify.ts also lets it outrank the address status sisimai's table reads into 5.1.0.
+ *  Our sender's domain said not to exist is about our sender too, not the recipient's domain (qmail-smtpd "sorry,
+ *  your envelope sender domain must exist"; the receivers' texts in KumoMTA's assets/community/bounces.toml:
+ *  "Sender Domain Resolve Fail", "Domain of sender address x does not exist", "Sender x has no A, AAAA, or MX DNS records"). */
+export const SENDER_REFUSED =
+  /\bsender denied\b|\bsender was rejected\b|sender (address )?domain (must exist|does not exist|not found|resolve fail)|domain of sender address \S* ?does not exist|\bsender \S* ?has no (a, aaaa,? or mx|a or mx|mx) (dns )?records/i;
 
 const DECISIVE: Rule[] = [
   // Challenge-response systems answering instead of delivering.
@@ -23,12 +27,12 @@ const DECISIVE: Rule[] = [
   // Sending too fast is a rate limit, even when the words around it say "rejected".
   // Gmail "receiving mail at a rate that prevents additional messages" (5.2.1), GoDaddy "has sent to too many
   // recipients this hour" (IB607, with 5.1.1): sisimai reason "speeding", whatever the code says.
-  [/try again slower|slow down|sending too fast|too fast|too many (messages|connections|mails)|receiving mail at a rate|sent to too many recipients/i, 70],
+  [/try again slower|slow down|sending too fast|too fast|too many (messages|connections|mails)|receiving mail at a rate|receivingrate(perm|temp)|sent to too many recipients/i, 70],
   // Our sender, HELO or host was refused: the recipient address is not in question.
   // AOL "...could not be delivered because they are not accepting mail from x": the recipient refuses our sender.
   // Exchange Online's NDR table "550 5.1.0 Sender denied"; qmail-remote "Connected to x but sender was rejected".
   [SENDER_REFUSED, 50],
-  [/not accepting (mail|messages|e-?mail) from|sender address rejected|sender (domain|address) (must exist|not verified|does not exist|is not|rejected)|sender verify failed|verification failed for|helo command rejected|client host rejected|badmailfrom|bad outbound sender|envelope sender (is )?(in|on|not|rejected)/i, 50],
+  [/not accepting (mail|messages|e-?mail) from|sender address rejected|sender (domain|address) (must exist|not verified|does not exist|is not|rejected)|sender verify failed|verification failed for|helo command rejected|client host rejected|badmailfrom|bad outbound sender|turn on smtp authentication|envelope sender (is )?(in|on|not|rejected)/i, 50],
   // Google Groups refusing a post (the group does not exist or the sender may not post): the list's
   // policy, not the sender's address (sisimai lib/sisimai/lhost/googlegroups.rb: reason "rejected").
   [/^google groups:/i, 50],
@@ -84,7 +88,7 @@ const OTHER_LANGUAGES: Rule = [OTHER_LANGUAGES_RE, 10];
 /** The address does not exist, never existed or is closed for good. */
 const INVALID: Rule[] = [
   [/user(name)? (is )?unknown|unknown (local )?user|no such (user|mailbox|recipient|address|account|person|local user|e-?mail)|(user|mailbox|recipient|address|account|e-?mail address|addressee|destination address|local part|local-part)( name)? (does not|doesn't|do not|did not) exist|(user|mailbox|recipient|address|account|addressee|e-?mail( address)?)( name)? (not found|unknown|is unknown|is not known|not known|is invalid|invalid|not valid|is not valid|nonexistent|non-existent|unavailable|not listed|not recognized|is not recognized|not exist)/i, 10],
-  [/(invalid|unknown|bad|nonexistent|non-existent|unrecognized|illegal|unverified|undeliverable) (recipient|receiver|mailbox|user|address|account|e-?mail address|destination( mailbox)?( address)?|addressee|local[- ]?part)|addressee unknown|no mailbox (here )?(by that name|found)|mailbox (not found|unavailable|does not exist|is (not available|unavailable))|requested action not taken: mailbox unavailable|mailbox not available|mailbox unavailable|not a valid ([\w.-]+ )?(recipient|user|mailbox|address|e-?mail address|account)|unknown (or illegal )?alias|(doesn't|does not) have an? ([\w.-]+ )?(e-?mail )?account|address you entered (couldn't|could not|cannot|can't) be found|(recipient|user|addressee) (has )?left the (company|organi[sz]ation)|(account|mailbox) (is )?(unavailable|not active|not in use|inactive)|(account|mailbox) (has been |is |was )?(closed|deleted|removed|deactivated)|account (has )?expired|(do not|don't) know (this|that|the) (user|recipient|address)|no one (at|by) (this|that) (address|name)|no longer (accepts|receives) (e-?)?mail|(address|mailbox) (does not|doesn't) receive (e-?)?mail/i, 10],
+  [/(invalid|unknown|bad|nonexistent|non-existent|unrecognized|illegal|unverified|undeliverable) (recipient|receiver|mailbox|user|address|account|e-?mail address|destination( mailbox)?( address)?|addressee|local[- ]?part)|addressee unknown|no mailbox (here )?(by that name|found)|mailbox name not allowed|mailbox (not found|unavailable|does not exist|is (not available|unavailable))|requested action not taken: mailbox unavailable|mailbox not available|mailbox unavailable|not a valid ([\w.-]+ )?(recipient|user|mailbox|address|e-?mail address|account)|unknown (or illegal )?alias|(doesn't|does not) have an? ([\w.-]+ )?(e-?mail )?account|address you entered (couldn't|could not|cannot|can't) be found|(recipient|user|addressee) (has )?left the (company|organi[sz]ation)|(account|mailbox) (is )?(unavailable|not active|not in use|inactive)|(account|mailbox) (has been |is |was )?(closed|deleted|removed|deactivated)|account (has )?expired|(do not|don't) know (this|that|the) (user|recipient|address)|no one (at|by) (this|that) (address|name)|no longer (accepts|receives) (e-?)?mail|(address|mailbox) (does not|doesn't) receive (e-?)?mail/i, 10],
   [/doesn't have an? [\w.-]+ account|not our customer|no longer (accepts|receives|accepting|available|active|valid|in use|with)|account (has been |is |was )?(closed|terminated|deleted|expired|removed|discontinued)|(closed|expired|deleted) (account|mailbox|user|address)|this (mailbox|account|address) is closed|mailbox (is )?closed|not listed in (the )?(domino |public |address )?(name (& |and )?)?(directory|address book)|bad destination|not a valid (recipient|user|mailbox|address|subscriber|number|phone)|recipient (rejected|invalid|unknown|not (found|accepted|valid))|invalid (number|subscriber|mdn|phone)|subscriber (does not exist|unknown|not found)|not enabled for (e-?mail|messaging)|no (valid|such) recipients?|(unrouteable|unroutable) address|mailbox moved|has moved|address (has )?changed|mailbox owner has changed/i, 10],
   // The domain takes no mail: no such domain, no mail exchanger, or a null MX (RFC 7505).
   [/(host|domain)( name)? (or domain name )?not found(?!.*try again)|host unknown|unknown host|no such domain|domain (does not exist|doesn'?t exist|not found|is not valid|invalid|unknown|not exist)|(couldn't|could not|can't|cannot) find any host (named|by that name)|all relevant mx records point to non-existent hosts|all host address lookups failed permanently|dns server returned answer with no data|no (mx|mail exchanger|mail server)s?( or a)?( record)?s? (record )?(for|found)|does not accept (e-?)?mail|accepts no mail|null mx|nullmx|no mail servers? for|unknown domain|invalid domain|domain (has been )?(disabled|expired)|dns (error|failure).*(nxdomain|does not exist)|nxdomain|mail for .* (not|isn't) accepted|couldn't find a mail exchanger/i, 10],
@@ -143,6 +147,8 @@ const DNS: Rule[] = [
 const TRANSIENT: Rule[] = [
   [/try again|temporar(y|ily)|too many (connections|messages|recipients|concurrent|sessions)|rate (limit|exceeded|control)|throttl|deferred|try later|unexpected volume|sending (quota|limit) exceeded|receiving mail at a rate|resources? (temporarily )?unavailable|service (temporarily |currently )?(not )?(un)?available|busy|overloaded|local error in processing|please retry/i, 70],
   [/loop(s| detected|ing)? (back )?|hop count|too many hops|mail loop|routing loop/i, 40],
+  // The receiver's own fault (Yandex "E2: Cannot accept your message due to internal error"): soft.
+  [/internal (server |system )?error/i, 40],
 ];
 
 /** A decisive phrase that is about something other than the address (relaying, a rate, our sender,

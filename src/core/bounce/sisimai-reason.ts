@@ -105,29 +105,32 @@ const SECOND = ["mailboxfull", "authfailure", "badreputation", "speeding", "spam
 /** Reasons a status may name that are worth a second look at the words (reason/lib.go Retry). */
 const RETRY = new Set(["undefined", "onhold", "systemerror", "securityerror", "expired", "networkerror", "hostunknown", "userunknown"]);
 
-/** The reason when no module's `true` holds (`anotherone`), or "". */
-function anotherOne(f: Facts, type: string, delayed: boolean): string {
-  if (f.name && !RETRY.has(f.name) && type !== "SMTP") return f.name;
+/** The reason when no module's `true` holds (`anotherone`), or "", and whether only a code or the command named it. */
+function anotherOne(f: Facts, type: string, delayed: boolean): [string, boolean] {
+  if (f.name && !RETRY.has(f.name) && type !== "SMTP") return [f.name, false];
   const byWords = SECOND.find((r) => matches(r, f.text));
-  if (byWords) return byWords;
-  if (f.name) return f.name;
-  if (/^[45]\.6/.test(f.status)) return "contenterror";
-  if (/^[45]\.7/.test(f.status)) return "securityerror";
-  if (type.startsWith("X-UNIX")) return "mailererror";
-  if ((f.reply > 400 && f.reply < 408) || (f.reply > 500 && f.reply < 508)) return "syntaxerror";
-  if (delayed) return "expired";
-  return f.command === "HELO" || f.command === "EHLO" ? "blocked" : "";
+  if (byWords) return [byWords, false];
+  if (f.name) return [f.name, false];
+  if (/^[45]\.6/.test(f.status)) return ["contenterror", true];
+  if (/^[45]\.7/.test(f.status)) return ["securityerror", true];
+  if (type.startsWith("X-UNIX")) return ["mailererror", false];
+  if ((f.reply > 400 && f.reply < 408) || (f.reply > 500 && f.reply < 508)) return ["syntaxerror", true];
+  if (delayed) return ["expired", false];
+  return [f.command === "HELO" || f.command === "EHLO" ? "blocked" : "", false];
 }
 
-/** sisimai's reason for a failure, "onhold" when its text says nothing it knows, "undefined" with no text. */
-export function sisimaiReason(input: SisimaiInput): string {
+/** sisimai's reason for a failure, "onhold" when its text says nothing it knows, "undefined" with no text;
+ *  `byCodeAlone` when no words named it, only the status class or the reply code (sisimai's last resorts). */
+export function sisimaiReasonOf(input: SisimaiInput): { reason: string; byCodeAlone: boolean } {
   const status = preferStatus(input.status ?? "", input.statusInText ?? "", input.reply);
   const f: Facts = { status, name: statusName(status), text: input.text.toLowerCase(), command: input.command.toUpperCase(), reply: input.reply ?? 0 };
   const type = (input.diagnosticType ?? "SMTP").toUpperCase();
   const first = type === "SMTP" ? TRUE.find(([, holds]) => holds(f))?.[0] : undefined;
-  const reason = first ?? anotherOne(f, type, Boolean(input.delayed));
-  if (reason && reason !== "undefined") return reason;
-  if (input.delayed) return "expired";
-  if (matches("vacation", f.text)) return "vacation";
-  return f.text ? "onhold" : "undefined";
+  const [reason, byCodeAlone] = first !== undefined ? [first, false] : anotherOne(f, type, Boolean(input.delayed));
+  if (reason && reason !== "undefined") return { reason, byCodeAlone };
+  if (input.delayed) return { reason: "expired", byCodeAlone: false };
+  if (matches("vacation", f.text)) return { reason: "vacation", byCodeAlone: false };
+  return { reason: f.text ? "onhold" : "undefined", byCodeAlone: false };
 }
+
+export const sisimaiReason = (input: SisimaiInput): string => sisimaiReasonOf(input).reason;

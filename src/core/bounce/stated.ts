@@ -19,7 +19,7 @@ const ACCOUNT_GONE_STATUS = /^5\.7\.(13|17|18)$/;
 const GENERIC_STATUS = /^5\.(0\.0|7\.1)$/;
 /** Refusals at RCPT that name the recipient as the problem (RFC 5321 §3.3: RCPT is where a receiver
  *  says whether it takes mail for that address). */
-const RECIPIENT_REFUSED = /recipient (rejected|refused|invalid)\b(?!:)|(rejected|invalid|unknown|bad) recipient|is a deactivated mailbox|no longer on server|mailbox (is )?unavailable/i;
+const RECIPIENT_REFUSED = /recipient (rejected|refused|invalid)\b(?!:)|recipient (is )?not allowed|recipient <?[^\s<>]+@[^\s<>]+>? denied|(rejected|invalid|unknown|bad) recipient|is a deactivated mailbox|no longer on server|mailbox (is )?unavailable/i;
 
 export interface Stated {
   cls: BounceClass;

@@ -110,3 +110,22 @@ describe("the MTAs' own texts in their bounces (sisimai lhost tables)", () => {
     expect(classifyBounce({ text, code: 550, enhancedCode: "5.0.0", status: "5.0.0", command: "RCPT" }).category).toBe("soft");
   });
 });
+
+describe("receivers' replies in a report refused at RCPT (KumoMTA's community rules)", () => {
+  const atRcpt = (text: string) => classifyBounce({ text, code: Number(text.slice(0, 3)), enhancedCode: "5.0.0", status: "5.0.0", command: "RCPT" }).category;
+  test("our sender's domain said not to exist is a block, not the recipient's domain", () => {
+    expect(atRcpt("553 sorry, your envelope sender domain must exist (#5.7.1)")).toBe("block");
+    expect(atRcpt("553 Domain of sender address someone@example.com does not exist")).toBe("block");
+    expect(atRcpt("550 Sender someone@example.com has no A, AAAA, or MX DNS records")).toBe("block");
+    expect(atRcpt("550 Domain example.net does not exist")).toBe("hard");
+  });
+  test("a reply code that sisimai can only read as a syntax error yields to words that say more", () => {
+    expect(atRcpt("501 5.0.2 Mail rejected. DMARC check failed.")).toBe("block");
+    expect(atRcpt("501 5.1.3 Bad recipient address syntax")).toBe("hard");
+  });
+  test("the recipient named as refused at RCPT is an invalid recipient", () => {
+    expect(atRcpt("550 That recipient is not allowed")).toBe("hard");
+    expect(atRcpt("550 5.7.1 recipient <someone@example.net> denied")).toBe("hard");
+    expect(atRcpt("550 5.7.1 Relaying denied")).toBe("block");
+  });
+});
