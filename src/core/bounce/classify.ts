@@ -5,7 +5,7 @@
 // (sisimai's phrase lists, patterns.ts), then the enhanced and the reply code alone. Pure.
 import { bounceCategory, type BounceCategory, type BounceClass } from "./classes.ts";
 import { readCodes, type Codes } from "./codes.ts";
-import { classFromText, isDisabledAccountText, SENDER_REFUSED } from "./patterns.ts";
+import { classFromText, isDisabledAccountText, LISTED_SOURCE, SENDER_REFUSED } from "./patterns.ts";
 import { classFromProviderCode } from "./providers.ts";
 import { classOfReason, reasonOfMtaCategory } from "./reasons.ts";
 import { rhostReason } from "./rhost.ts";
@@ -119,6 +119,8 @@ function decidedClass(input: BounceInput, codes: Codes, text: string): BounceCla
   // A refusal for policy, or of our sender (Exchange Online's "550 5.1.0 Sender denied"): not an unknown user,
   // whatever address status sisimai's table reads into 5.1.0.
   if (POLICY_REFUSAL.test(text) || SENDER_REFUSED.test(text)) return 50;
+  // Our IP named as listed on a blocklist: a spam block, whatever address words sisimai's lists find beside it.
+  if (LISTED_SOURCE.test(text)) return 51;
   const type = /^x-/i.test(input.diagnosticType ?? "") ? input.diagnosticType! : "SMTP";
   const { reason, byCodeAlone } = sisimaiReasonOf({ status: input.status ?? input.enhancedCode, statusInText: readCodes({ text }).enhancedCode,
     reply: codes.code, text, command: COMMAND_FOR_LISTS[input.command] ?? input.command, diagnosticType: type, delayed: input.expired });

@@ -14,6 +14,12 @@ type Rule = readonly [RegExp, BounceClass];
 export const SENDER_REFUSED =
   /\bsender denied\b|\bsender was rejected\b|sender (address )?domain (must exist|does not exist|not found|resolve fail)|domain of sender address \S* ?does not exist|\bsender \S* ?has no (a, aaaa,? or mx|a or mx|mx) (dns )?records/i;
 
+/** Our IP named as listed on a blocklist ("Your IP address x is blacklisted using SPAMHAUS-XBL", Postfix's "Client host
+ *  [x] blocked using zen.spamhaus.org", "listed by Invaluement"; ZoneMTA's config/bounces.txt examples): a spam block,
+ *  even behind words that alone would mean an unknown mailbox ("550 5.2.1 Mailbox unavailable. Your IP address ..."). */
+export const LISTED_SOURCE =
+  /\b(black|block|deny)listed (using|by|at|on|in)\b|\bblocked using\b(?! [\w.-]*(dbl|uribl|surbl))|\blisted (at|on|in|by) (?![\w.-]*(dbl|uribl|surbl))[\w.-]*(spamhaus|spamcop|sorbs|barracuda|uceprotect|invaluement|abuseat|mailspike|psbl)|\byour ip( address)? \S+ (is |has been )?(black|block)?listed\b/i;
+
 const DECISIVE: Rule[] = [
   // Challenge-response systems answering instead of delivering.
   [/challenge[- ]response|boxbe|spamarrest|mailblocks|choicemail|sanebox|verify (that )?you are (a )?human|confirm (that )?you are not a robot|sender verification (request|required)/i, 100],
@@ -32,6 +38,7 @@ const DECISIVE: Rule[] = [
   // AOL "...could not be delivered because they are not accepting mail from x": the recipient refuses our sender.
   // Exchange Online's NDR table "550 5.1.0 Sender denied"; qmail-remote "Connected to x but sender was rejected".
   [SENDER_REFUSED, 50],
+  [LISTED_SOURCE, 51],
   [/not accepting (mail|messages|e-?mail) from|sender address rejected|sender (domain|address) (must exist|not verified|does not exist|is not|rejected)|sender verify failed|verification failed for|helo command rejected|client host rejected|badmailfrom|bad outbound sender|turn on smtp authentication|envelope sender (is )?(in|on|not|rejected)/i, 50],
   // Google Groups refusing a post (the group does not exist or the sender may not post): the list's
   // policy, not the sender's address (sisimai lib/sisimai/lhost/googlegroups.rb: reason "rejected").

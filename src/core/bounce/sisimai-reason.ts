@@ -110,7 +110,7 @@ function anotherOne(f: Facts, type: string, delayed: boolean): [string, boolean]
   if (f.name && !RETRY.has(f.name) && type !== "SMTP") return [f.name, false];
   const byWords = SECOND.find((r) => matches(r, f.text));
   if (byWords) return [byWords, false];
-  if (f.name) return [f.name, false];
+  if (f.name) return [f.name, true];
   if (/^[45]\.6/.test(f.status)) return ["contenterror", true];
   if (/^[45]\.7/.test(f.status)) return ["securityerror", true];
   if (type.startsWith("X-UNIX")) return ["mailererror", false];

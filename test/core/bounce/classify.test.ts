@@ -129,3 +129,14 @@ describe("receivers' replies in a report refused at RCPT (KumoMTA's community ru
     expect(atRcpt("550 5.7.1 Relaying denied")).toBe("block");
   });
 });
+
+describe("a blocklist named beside other words (ZoneMTA's examples)", () => {
+  const atRcpt = (text: string) => classifyBounce({ text, code: Number(text.slice(0, 3)), enhancedCode: "5.0.0", status: "5.0.0", command: "RCPT" }).bounceClass;
+  test("our IP listed is a spam block even after 'Mailbox unavailable', and a status class alone does not outrank the words", () => {
+    expect(atRcpt("550 5.2.1 Mailbox unavailable. Your IP address 203.0.113.5 is blacklisted using SPAMHAUS-XBL.")).toBe(51);
+    expect(atRcpt("553 5.3.0 203.0.113.5 Rejected - see http://www.spamhaus.org")).toBe(51);
+    expect(atRcpt("554 5.5.4 Your IP 203.0.113.5 address has a bad reputation.")).toBe(51);
+    expect(atRcpt("550 5.2.1 Mailbox unavailable")).not.toBe(51);
+    expect(atRcpt("550 5.7.1 Message blocked: URL in message is listed on dbl.spamhaus.org")).toBe(52);
+  });
+});
