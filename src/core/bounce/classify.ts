@@ -5,7 +5,7 @@
 // (sisimai's phrase lists, patterns.ts), then the enhanced and the reply code alone. Pure.
 import { bounceCategory, type BounceCategory, type BounceClass } from "./classes.ts";
 import { readCodes, type Codes } from "./codes.ts";
-import { classFromText, isDisabledAccountText, LISTED_SOURCE, SENDER_REFUSED } from "./patterns.ts";
+import { classFromText, isDisabledAccountText, LISTED_SOURCE, SENDER_REFUSED, TOO_MANY_BAD_RECIPIENTS } from "./patterns.ts";
 import { classFromProviderCode } from "./providers.ts";
 import { classOfReason, reasonOfMtaCategory } from "./reasons.ts";
 import { rhostReason } from "./rhost.ts";
@@ -116,9 +116,9 @@ function decidedClass(input: BounceInput, codes: Codes, text: string): BounceCla
   if (isTemporary(input, codes) || MAIL_LOOP.test(text) || CONNECTION_LOST.test(text)) return undefined;
   // A disabled or suspended account is hard (#33), in words sisimai's lists may not know ("account suspended").
   if (isDisabledAccountText(text)) return 10;
-  // A refusal for policy, or of our sender (Exchange Online's "550 5.1.0 Sender denied"): not an unknown user,
-  // whatever address status sisimai's table reads into 5.1.0.
-  if (POLICY_REFUSAL.test(text) || SENDER_REFUSED.test(text)) return 50;
+  // A refusal for policy, of our sender (Exchange Online's "550 5.1.0 Sender denied") or of our traffic for its bad
+  // addresses ("Too many invalid recipients"): not an unknown user, whatever address status or words sisimai reads.
+  if (POLICY_REFUSAL.test(text) || SENDER_REFUSED.test(text) || TOO_MANY_BAD_RECIPIENTS.test(text)) return 50;
   // Our IP named as listed on a blocklist: a spam block, whatever address words sisimai's lists find beside it.
   if (LISTED_SOURCE.test(text)) return 51;
   const type = /^x-/i.test(input.diagnosticType ?? "") ? input.diagnosticType! : "SMTP";

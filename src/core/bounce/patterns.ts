@@ -20,6 +20,10 @@ export const SENDER_REFUSED =
 export const LISTED_SOURCE =
   /\b(black|block|deny)listed (using|by|at|on|in)\b|\bblocked using\b(?! [\w.-]*(dbl|uribl|surbl))|\blisted (at|on|in|by) (?![\w.-]*(dbl|uribl|surbl))[\w.-]*(spamhaus|spamcop|sorbs|barracuda|uceprotect|invaluement|abuseat|mailspike|psbl)|\byour ip( address)? \S+ (is |has been )?(black|block)?listed\b/i;
 
+/** Refused for having sent to too many bad addresses: a verdict on our traffic, not on this address (Cox "too many
+ *  invalid recipients", sisimai lib/sisimai/rhost/cox.rb: blocked; ZoneMTA config/bounces.txt: defer, not recipient). */
+export const TOO_MANY_BAD_RECIPIENTS = /too many (invalid|bad|unknown|illegal|nonexistent) (recipients|rcpts|addresses|users)/i;
+
 const DECISIVE: Rule[] = [
   // Challenge-response systems answering instead of delivering.
   [/challenge[- ]response|boxbe|spamarrest|mailblocks|choicemail|sanebox|verify (that )?you are (a )?human|confirm (that )?you are not a robot|sender verification (request|required)/i, 100],
@@ -39,6 +43,7 @@ const DECISIVE: Rule[] = [
   // Exchange Online's NDR table "550 5.1.0 Sender denied"; qmail-remote "Connected to x but sender was rejected".
   [SENDER_REFUSED, 50],
   [LISTED_SOURCE, 51],
+  [TOO_MANY_BAD_RECIPIENTS, 50],
   [/not accepting (mail|messages|e-?mail) from|sender address rejected|sender (domain|address) (must exist|not verified|does not exist|is not|rejected)|sender verify failed|verification failed for|helo command rejected|client host rejected|badmailfrom|bad outbound sender|turn on smtp authentication|envelope sender (is )?(in|on|not|rejected)/i, 50],
   // Google Groups refusing a post (the group does not exist or the sender may not post): the list's
   // policy, not the sender's address (sisimai lib/sisimai/lhost/googlegroups.rb: reason "rejected").

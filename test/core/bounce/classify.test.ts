@@ -139,4 +139,8 @@ describe("a blocklist named beside other words (ZoneMTA's examples)", () => {
     expect(atRcpt("550 5.2.1 Mailbox unavailable")).not.toBe(51);
     expect(atRcpt("550 5.7.1 Message blocked: URL in message is listed on dbl.spamhaus.org")).toBe(52);
   });
+  test("refused for too many invalid recipients is a block on our traffic, not an unknown user, even under 5.1.1", () => {
+    expect(atRcpt("550 Too many invalid recipients")).toBe(50);
+    expect(classifyBounce({ text: "550 5.1.1 Too many invalid recipients", code: 550, enhancedCode: "5.1.1", status: "5.1.1", command: "RCPT" }).bounceClass).toBe(50);
+  });
 });
