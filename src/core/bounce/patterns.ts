@@ -22,7 +22,7 @@ export const LISTED_SOURCE =
 
 /** Refused for having sent to too many bad addresses: a verdict on our traffic, not on this address (Cox "too many
  *  invalid recipients", sisimai lib/sisimai/rhost/cox.rb: blocked; ZoneMTA config/bounces.txt: defer, not recipient). */
-export const TOO_MANY_BAD_RECIPIENTS = /too many (invalid|bad|unknown|illegal|nonexistent) (recipients|rcpts|addresses|users)/i;
+export const TOO_MANY_BAD_RECIPIENTS = /too many (invalid|bad|unknown|illegal|nonexistent) (recipients|rcpts|addresses|users)|excessive (userid|user) unknowns/i;
 
 const DECISIVE: Rule[] = [
   // Challenge-response systems answering instead of delivering.
@@ -79,7 +79,7 @@ const DECISIVE: Rule[] = [
  *  destinataire est bloque", vpopmail "account is locked", qmail-ldap "Mailaddress is administratively disabled"
  *  (lib/sisimai/lhost/qmail.rb); sisimai lib/sisimai/reason/suspend.rb. */
 const DISABLED: Rule[] = [
-  [/\bsuspend(s|ed)?\b|(account|mailbox|user|address|recipient)( has been| is| was)?( temporarily)? (disabled|deactivated|suspended|inactive|locked|frozen|on hold)|(account|mailbox)( is| has been)? blocked|(disabled|deactivated|inactive|suspended|locked|frozen) (account|mailbox|user)|this (mailbox|account|address) is (disabled|inactive|suspended)|disabled or discontinued|tried to reach is (disabled|inactive)|temporar(y|ily) locked|administrativ\w* disabled|compte du destinataire est bloqu|mailbox (is )?(currently )?(inactive|disabled)/i, 10],
+  [/\bsuspend(s|ed)?\b|(account|mailbox|user|address|recipient)( has been| is| was)?( temporarily)? (disabled|deactivated|suspended|inactive|locked|frozen|on hold)|(account|mailbox)( is| has been)? blocked|(disabled|deactivated|inactive|suspended|locked|frozen) (account|mailbox|user)|this (mailbox|account|address) is (disabled|inactive|suspended)|disabled or discontinued|tried to reach is (disabled|inactive)|temporar(y|ily) locked|administrativ\w* disabled|compte du destinataire est bloqu|estado:? inactiv[oa]|konto jest zablokowane|nieaktywne|bloccato per inutilizzo|mailbox (is )?(currently )?(inactive|disabled)/i, 10],
 ];
 
 /** The receiving system (not the mailbox) is full: it may take mail later (sisimai "systemfull", RFC 3463 X.3.1;
@@ -94,8 +94,12 @@ const MAILBOX_FULL: Rule[] = [
 /** A missing mailbox in other languages' words (German, French, Spanish, Italian, Portuguese, Dutch, Polish, Czech,
  *  Scandinavian, Turkish, Japanese, Korean; Russian and Chinese are receivers' texts, receiver-texts.ts). */
 const OTHER_LANGUAGES_RE =
-  /utilisateur inconnu|destinataire inconnu|adresse (e-?mail )?(inconnue|invalide|introuvable|inexistante)|n'existe pas|inexistant|unbekannt|existiert nicht|non r[ée]pertori[ée] dans l'annuaire|no se encuentra en el directorio|nicht vorhanden|ung[üu]ltige (adresse|empf[äa]nger)|usuario (desconocido|no existe|inexistente)|no existe|(casilla|cuenta|buz[oó]n)( de correo)? (ha expirado|ha sido (dada de baja|eliminada|cerrada|desactivada|deshabilitada)|expirad[ao]|inexistente|dad[ao] de baja|desactivad[ao]|deshabilitad[ao]|cerrad[ao])|direcci[oó]n (no v[aá]lida|inexistente)|destinatario (inesistente|sconosciuto)|utente (sconosciuto|inesistente)|onbekende (gebruiker|ontvanger)|bestaat niet|nieznany (u[zż]ytkownik|adresat)|nie istnieje|usu[aá]rio (desconhecido|inexistente)|n[aã]o existe|inexistente|(ist )?nicht bekannt|(utente|destinatario|indirizzo|casella)( di posta)? non (trovat[oa]|esistente|valid[oa])|neexistuje|finns inte|findes ikke|finnes ikke|kullan[ıi]c[ıi] bulunamad[ıi]|存在しません|존재하지 않는/i;
+  /utilisateur inconnu|destinataire inconnu|adresse (e-?mail )?(inconnue|invalide|introuvable|inexistante)|n'existe pas|inexistant|unbekannt|existiert nicht|non r[ée]pertori[ée] dans l'annuaire|no se encuentra en el directorio|nicht vorhanden|ung[üu]ltige (adresse|empf[äa]nger)|usuario (desconocido|no existe|inexistente)|no existe|(casilla|cuenta|buz[oó]n)( de correo)? (ha expirado|ha sido (dada de baja|eliminada|cerrada|desactivada|deshabilitada)|expirad[ao]|inexistente|dad[ao] de baja|desactivad[ao]|deshabilitad[ao]|cerrad[ao])|direcci[oó]n (no v[aá]lida|inexistente)|destinatario (inesistente|sconosciuto|errato)|destin\. sconosciuto|indirizzo (inesistente|errato)|nie ma takiego (konta|u[zż]ytkownika|adresu)|utente (sconosciuto|inesistente)|onbekende (gebruiker|ontvanger)|bestaat niet|nieznany (u[zż]ytkownik|adresat)|nie istnieje|usu[aá]rio (desconhecido|inexistente)|n[aã]o existe|inexistente|(ist )?nicht bekannt|(utente|destinatario|indirizzo|casella)( di posta)? non (trovat[oa]|esistente|valid[oa])|neexistuje|finns inte|findes ikke|finnes ikke|kullan[ıi]c[ıi] bulunamad[ıi]|存在しません|존재하지 않는/i;
 const OTHER_LANGUAGES: Rule = [OTHER_LANGUAGES_RE, 10];
+
+/** More phrasings of a missing mailbox, from CwsMailBounceHandler's phrase table (Handler.php getStatusCodeFromPattern,
+ *  all 5.1.x there): Gmail's "address_not_found", "no one with that email address here", "no such mail drop", LDAP lookups. */
+const MAILBOX_UNKNOWN_MORE: Rule = [/address[_ ]not[_ ]found|(e-?mail )?address (was|is) not found|no mail ?box (here|available)|no one with (that|this) (e-?mail )?address|no such mail ?drop|(doesn't|does not) handle mail for (that|this) user|not found in (the )?ldap|unable to find (alias )?user|no longer on (this |the )?server|(invalid|unknown)( or (invalid|unknown))? virtual user/i, 10];
 
 /** The address does not exist, never existed or is closed for good. */
 const INVALID: Rule[] = [
@@ -103,8 +107,9 @@ const INVALID: Rule[] = [
   [/(invalid|unknown|bad|nonexistent|non-existent|unrecognized|illegal|unverified|undeliverable) (recipient|receiver|mailbox|user|address|account|e-?mail address|destination( mailbox)?( address)?|addressee|local[- ]?part)|addressee unknown|no mailbox (here )?(by that name|found)|mailbox name not allowed|mailbox (not found|unavailable|does not exist|is (not available|unavailable))|requested action not taken: mailbox unavailable|mailbox not available|mailbox unavailable|not a valid ([\w.-]+ )?(recipient|user|mailbox|address|e-?mail address|account)|unknown (or illegal )?alias|(doesn't|does not) have an? ([\w.-]+ )?(e-?mail )?account|address you entered (couldn't|could not|cannot|can't) be found|(recipient|user|addressee) (has )?left the (company|organi[sz]ation)|(account|mailbox) (is )?(unavailable|not active|not in use|inactive)|(account|mailbox) (has been |is |was )?(closed|deleted|removed|deactivated)|account (has )?expired|(do not|don't) know (this|that|the) (user|recipient|address)|no one (at|by) (this|that) (address|name)|no longer (accepts|receives) (e-?)?mail|(address|mailbox) (does not|doesn't) receive (e-?)?mail/i, 10],
   [/doesn't have an? [\w.-]+ account|not our customer|no longer (accepts|receives|accepting|available|active|valid|in use|with)|account (has been |is |was )?(closed|terminated|deleted|expired|removed|discontinued)|(closed|expired|deleted) (account|mailbox|user|address)|this (mailbox|account|address) is closed|mailbox (is )?closed|not listed in (the )?(domino |public |address )?(name (& |and )?)?(directory|address book)|bad destination|not a valid (recipient|user|mailbox|address|subscriber|number|phone)|recipient (rejected|invalid|unknown|not (found|accepted|valid))|invalid (number|subscriber|mdn|phone)|subscriber (does not exist|unknown|not found)|not enabled for (e-?mail|messaging)|no (valid|such) recipients?|(unrouteable|unroutable) address|mailbox moved|has moved|address (has )?changed|mailbox owner has changed/i, 10],
   // The domain takes no mail: no such domain, no mail exchanger, or a null MX (RFC 7505).
-  [/(host|domain)( name)? (or domain name )?not found(?!.*try again)|host unknown|unknown host|no such domain|domain (does not exist|doesn'?t exist|not found|is not valid|invalid|unknown|not exist)|(couldn't|could not|can't|cannot) find any host (named|by that name)|all relevant mx records point to non-existent hosts|all host address lookups failed permanently|dns server returned answer with no data|no (mx|mail exchanger|mail server)s?( or a)?( record)?s? (record )?(for|found)|does not accept (e-?)?mail|accepts no mail|null mx|nullmx|no mail servers? for|unknown domain|invalid domain|domain (has been )?(disabled|expired)|dns (error|failure).*(nxdomain|does not exist)|nxdomain|mail for .* (not|isn't) accepted|couldn't find a mail exchanger/i, 10],
+  [/(host|domain)( name)? (or domain name )?not found(?!.*try again)|host unknown|unknown host|host name is unknown|no such domain|domain (does not exist|doesn'?t exist|not found|is not valid|invalid|unknown|not exist)|(couldn't|could not|can't|cannot) find any host (named|by that name)|all relevant mx records point to non-existent hosts|all host address lookups failed permanently|dns server returned answer with no data|no (mx|mail exchanger|mail server)s?( or a)?( record)?s? (record )?(for|found)|does not accept (e-?)?mail|accepts no mail|null mx|nullmx|no mail servers? for|unknown domain|invalid domain|domain (has been )?(disabled|expired)|dns (error|failure).*(nxdomain|does not exist)|nxdomain|mail for .* (not|isn't) accepted|couldn't find a mail exchanger/i, 10],
   // IMail "Invalid final delivery userid"; Verizon / Apache James "Error: Invalid user address".
+  MAILBOX_UNKNOWN_MORE,
   [/invalid final delivery userid|invalid user address|(address|account|recipient) (couldn't|could not|cannot|can't) be found|recipient address rejected\.?\s*$/i, 10],
   // The domain takes no mail or cannot be found: Sendmail/DragonFly "host X not found", Outlook.com
   // "the domain is not reachable", Gmail's null-MX text, mail.ru "indicated no SMTP service" (RFC 7505).
@@ -123,7 +128,7 @@ const AUTH: Rule[] = [
   [/does not support (starttls|tls)|(starttls|tls|encryption) (is )?required|must issue a starttls/i, 50],
   // Outlook.com: "domain [x] mismatches client ip" (sisimai rhost/outlook.rb: requireptr).
   [/mismatches client ip/i, 50],
-  [/dmarc|\bspf\b|dkim|unauthenticated|authentication (check|fail|required|information)|not authenticated|fails? to pass authentication|5\.7\.2[0-9]\b|\bptr\b|reverse dns|rdns|reverse (dns|lookup|mapping)|cannot find your hostname|fully-qualified hostname/i, 50],
+  [/dmarc|\bspf\b|dkim|domainkeys|unauthenticated|authentication (check|fail|required|information)|not authenticated|fails? to pass authentication|5\.7\.2[0-9]\b|\bptr\b|reverse dns|rdns|reverse (dns|lookup|mapping)|cannot find your hostname|fully-qualified hostname/i, 50],
 ];
 
 /** Blocked because of where the mail comes from: listed IP or domain, reputation, volume from a bad source. */
@@ -135,7 +140,7 @@ const SPAM_SOURCE: Rule[] = [
 
 /** Blocked because of what the message says. */
 const SPAM_CONTENT: Rule[] = [
-  [/\bspam\b|spammy|unsolicited (mail|e-?mail|bulk|commercial)|likely unsolicited|junk (mail|e-?mail)|content (filter|rejected|policy|restriction)|message content (rejected|not accepted)|(rejected|blocked) (due to|because of|for) (its )?content|bulk mail|virus|malware|infected|trojan|worm|suspicious (content|message|url|link)|\[ph0?1\]|5\.7\.350|message (looks|appears|considered|classified|identified|flagged|detected)( as)? (like )?(spam|suspicious|bulk|junk)|spamassassin|high (spam )?score|score (too high|exceeded)|policy violation detected|\[hm08\]|\[p2\]/i, 52],
+  [/\bspam\b|spammy|system antyspamowy|anti-?spam (system|filter)|unsolicited (mail|e-?mail|bulk|commercial)|likely unsolicited|junk (mail|e-?mail)|content (filter|rejected|policy|restriction)|message content (rejected|not accepted)|(rejected|blocked) (due to|because of|for) (its )?content|bulk mail|virus|malware|infected|trojan|worm|suspicious (content|message|url|link)|\[ph0?1\]|5\.7\.350|message (looks|appears|considered|classified|identified|flagged|detected)( as)? (like )?(spam|suspicious|bulk|junk)|spamassassin|high (spam )?score|score (too high|exceeded)|policy violation detected|\[hm08\]|\[p2\]/i, 52],
 ];
 
 /** Refused by the receiver's policy: authentication, PTR, sender checks, generic blocks. */
@@ -172,7 +177,7 @@ export const isDisabledAccountText = (text: string): boolean => DISABLED.some(([
 
 /** Words that say the mailbox is unknown (not the domain, not a disabled account). */
 export const isMailboxUnknownText = (text: string): boolean =>
-  !DISABLED.some(([re]) => re.test(text)) && [...INVALID.slice(0, 2), OTHER_LANGUAGES].some(([re]) => re.test(text)) && !/\b(host|domain|mx)\b/i.test(text);
+  !DISABLED.some(([re]) => re.test(text)) && [...INVALID.slice(0, 2), MAILBOX_UNKNOWN_MORE, OTHER_LANGUAGES].some(([re]) => re.test(text)) && !/\b(host|domain|mx)\b/i.test(text);
 
 /** Rules in the order they are tried. Transient rules are last: their words appear in other failures too. */
 const STRONG: readonly Rule[] = [...DECISIVE, ...SYSTEM_FULL, ...MAILBOX_FULL, ...DISABLED, ...INVALID, ...AUTH, ...SPAM_SOURCE, ...SPAM_CONTENT, ...TOO_LARGE, ...TIMEOUT, ...DNS];
