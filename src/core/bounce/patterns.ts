@@ -10,9 +10,10 @@ type Rule = readonly [RegExp, BounceClass];
 /** Our sender refused in words: classify.ts also lets it outrank the address status sisimai's table reads into 5.1.0.
  *  Our sender's domain said not to exist is about our sender too, not the recipient's domain (qmail-smtpd "sorry,
  *  your envelope sender domain must exist"; the receivers' texts in KumoMTA's assets/community/bounces.toml:
- *  "Sender Domain Resolve Fail", "Domain of sender address x does not exist", "Sender x has no A, AAAA, or MX DNS records"). */
+ *  "Sender Domain Resolve Fail", "Domain of sender address x does not exist", "Sender x has no A, AAAA, or MX DNS records";
+ *  Coremail's "Fake sender", "host denies the sender"). */
 export const SENDER_REFUSED =
-  /\bsender denied\b|\bsender was rejected\b|sender (address )?domain (must exist|does not exist|not found|resolve fail)|domain of sender address \S* ?does not exist|\bsender \S* ?has no (a, aaaa,? or mx|a or mx|mx) (dns )?records/i;
+  /\bsender denied\b|\bsender was rejected\b|\bfake sender\b|denies the sender|sender (address )?domain (must exist|does not exist|not found|resolve fail)|domain of sender address \S* ?does not exist|\bsender \S* ?has no (a, aaaa,? or mx|a or mx|mx) (dns )?records/i;
 
 /** Our IP named as listed on a blocklist ("Your IP address x is blacklisted using SPAMHAUS-XBL", Postfix's "Client host
  *  [x] blocked using zen.spamhaus.org", "listed by Invaluement"; ZoneMTA's config/bounces.txt examples): a spam block,
@@ -43,6 +44,11 @@ const DECISIVE: Rule[] = [
   // Exchange Online's NDR table "550 5.1.0 Sender denied"; qmail-remote "Connected to x but sender was rejected".
   [SENDER_REFUSED, 50],
   [LISTED_SOURCE, 51],
+  // Coremail's and NetEase's refusals of our IP or of look-alike bulk mail (Coremail's published bounce prompts,
+  // icoremail.vip "Requested mail action not taken: Invalid IP"; "550 black ip.", "556 remote ip check error.",
+  // "552 too many same size mails.").
+  [/\b(invalid|black|bad) ip\b|remote ip check error|\bip check (error|fail)/i, 50],
+  [/too many (same|similar)[- ]size (mails|messages)/i, 52],
   [TOO_MANY_BAD_RECIPIENTS, 50],
   [/not accepting (mail|messages|e-?mail) from|sender address rejected|sender (domain|address) (must exist|not verified|does not exist|is not|rejected)|sender verify failed|verification failed for|helo command rejected|client host rejected|badmailfrom|bad outbound sender|turn on smtp authentication|envelope sender (is )?(in|on|not|rejected)/i, 50],
   // Google Groups refusing a post (the group does not exist or the sender may not post): the list's
