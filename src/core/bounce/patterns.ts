@@ -160,6 +160,9 @@ const TOO_LARGE: Rule[] = [
 
 const TIMEOUT: Rule[] = [
   [/all hosts have been failing|host (is )?(not reachable|unreachable)|did not accept our requests to connect|delivery failed \d+ attempts|timed? ?out|timeout|time-out|expired|too long in (the )?queue|retry time(out)? exceeded|(could not|couldn't) be delivered (within|for|in) \d|giving up|gave up|delivery time expired|in the queue too long|no answer from host|not going to try again/i, 24],
+  // Postfix "connect to x[ip]:25: Connection refused", Sendmail "Deferred: Connection refused by x": nobody answered,
+  // so no verdict on our mail was given (sisimai's Microsoft table: networkerror), whatever "refused" suggests.
+  [/(connect to \S+|deferred): connection refused|connection refused by \S|no route to host|network is unreachable/i, 24],
 ];
 
 const DNS: Rule[] = [
