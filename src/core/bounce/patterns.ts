@@ -6,7 +6,6 @@ import type { BounceClass } from "./classes.ts";
 
 type Rule = readonly [RegExp, BounceClass];
 
-/** Phrases that cannot mean anything else, checked before everything. */
 /** Our sender refused in words: classify.ts also lets it outrank the address status sisimai's table reads into 5.1.0.
  *  Our sender's domain said not to exist is about our sender too, not the recipient's domain (qmail-smtpd "sorry,
  *  your envelope sender domain must exist"; the receivers' texts in KumoMTA's assets/community/bounces.toml:
@@ -25,6 +24,7 @@ export const LISTED_SOURCE =
  *  invalid recipients", sisimai lib/sisimai/rhost/cox.rb: blocked; ZoneMTA config/bounces.txt: defer, not recipient). */
 export const TOO_MANY_BAD_RECIPIENTS = /too many (invalid|bad|unknown|illegal|nonexistent) (recipients|rcpts|addresses|users)|excessive (userid|user) unknowns/i;
 
+/** Phrases that cannot mean anything else, checked before everything. */
 const DECISIVE: Rule[] = [
   // Challenge-response systems answering instead of delivering.
   [/challenge[- ]response|boxbe|spamarrest|mailblocks|choicemail|sanebox|verify (that )?you are (a )?human|confirm (that )?you are not a robot|sender verification (request|required)/i, 100],
@@ -114,8 +114,8 @@ const INVALID: Rule[] = [
   [/doesn't have an? [\w.-]+ account|not our customer|no longer (accepts|receives|accepting|available|active|valid|in use|with)|account (has been |is |was )?(closed|terminated|deleted|expired|removed|discontinued)|(closed|expired|deleted) (account|mailbox|user|address)|this (mailbox|account|address) is closed|mailbox (is )?closed|not listed in (the )?(domino |public |address )?(name (& |and )?)?(directory|address book)|bad destination|not a valid (recipient|user|mailbox|address|subscriber|number|phone)|recipient (rejected|invalid|unknown|not (found|accepted|valid))|invalid (number|subscriber|mdn|phone)|subscriber (does not exist|unknown|not found)|not enabled for (e-?mail|messaging)|no (valid|such) recipients?|(unrouteable|unroutable) address|mailbox moved|has moved|address (has )?changed|mailbox owner has changed/i, 10],
   // The domain takes no mail: no such domain, no mail exchanger, or a null MX (RFC 7505).
   [/(host|domain)( name)? (or domain name )?not found(?!.*try again)|host unknown|unknown host|host name is unknown|no such domain|domain (does not exist|doesn'?t exist|not found|is not valid|invalid|unknown|not exist)|(couldn't|could not|can't|cannot) find any host (named|by that name)|all relevant mx records point to non-existent hosts|all host address lookups failed permanently|dns server returned answer with no data|no (mx|mail exchanger|mail server)s?( or a)?( record)?s? (record )?(for|found)|does not accept (e-?)?mail|accepts no mail|null mx|nullmx|no mail servers? for|unknown domain|invalid domain|domain (has been )?(disabled|expired)|dns (error|failure).*(nxdomain|does not exist)|nxdomain|mail for .* (not|isn't) accepted|couldn't find a mail exchanger/i, 10],
-  // IMail "Invalid final delivery userid"; Verizon / Apache James "Error: Invalid user address".
   MAILBOX_UNKNOWN_MORE,
+  // IMail "Invalid final delivery userid"; Verizon / Apache James "Error: Invalid user address".
   [/invalid final delivery userid|invalid user address|(address|account|recipient) (couldn't|could not|cannot|can't) be found|recipient address rejected\.?\s*$/i, 10],
   // The domain takes no mail or cannot be found: Sendmail/DragonFly "host X not found", Outlook.com
   // "the domain is not reachable", Gmail's null-MX text, mail.ru "indicated no SMTP service" (RFC 7505).
