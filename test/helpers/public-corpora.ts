@@ -9,7 +9,7 @@ const LABELS = join(import.meta.dir, "../fixtures/bounces/labels");
 export interface PublicCorpus {
   /** A file that must be there for the corpus to count as present. */
   needs: string;
-  /** Floors a little under the figures of 2026-11-28 (tune / holdout, every view the same or higher). */
+  /** Floors a little under the figures of 2026-11-28, or of 2026-11-29 where they rose (tune / holdout, every view the same or higher). */
   floor: { tune: number; holdout: number };
   /** The files are a bounce's text part alone (crisp's fixtures): they get a mailer daemon's header. */
   bodyOnly?: boolean;
@@ -20,7 +20,7 @@ export const PUBLIC_CORPORA: Record<string, PublicCorpus> = {
   "flufl-bounce": { needs: "postfix_01.txt", floor: { tune: 99, holdout: 93.5 } },
   "bounce-email": { needs: "tt_bounce_01.txt", floor: { tune: 99, holdout: 99 } },
   "php-bounce-handler": { needs: "1.eml", floor: { tune: 99, holdout: 99 } },
-  "small-suites": { needs: "baunsu/bounce_aol.txt", floor: { tune: 94, holdout: 94 } },
+  "small-suites": { needs: "baunsu/bounce_aol.txt", floor: { tune: 99, holdout: 99 } },
   "more-suites": { needs: "flanker/zed.eml", floor: { tune: 99, holdout: 99 } },
   "crisp-bounce": { needs: "550_5_1_1_no_such_recipient.txt", floor: { tune: 95, holdout: 97.5 }, bodyOnly: true },
   "fresh-suites-b": { needs: "cws-mbh/bounce_511_001.eml", floor: { tune: 99, holdout: 99 } },
