@@ -24,6 +24,7 @@ export const PUBLIC_CORPORA: Record<string, PublicCorpus> = {
   "more-suites": { needs: "flanker/zed.eml", floor: { tune: 99, holdout: 99 } },
   "crisp-bounce": { needs: "550_5_1_1_no_such_recipient.txt", floor: { tune: 95, holdout: 97.5 }, bodyOnly: true },
   "fresh-suites-b": { needs: "cws-mbh/bounce_511_001.eml", floor: { tune: 99, holdout: 99 } },
+  "fresh-suites-c2": { needs: "zammad/mail055.box", floor: { tune: 99, holdout: 99 } },
   "fresh-suites-e": { needs: "emailengine/zoho.eml", floor: { tune: 99, holdout: 99 } },
 };
 
