@@ -106,7 +106,7 @@ const UNDECIDED = new Set(["onhold", "undefined", "vacation", "delivered", "feed
  * then, for a bounce report (a caller that tracks the command), sisimai's reason lists in sisimai's
  * order (sisimai-reason.ts), since a report's words are all there is to go on.
  */
-function decidedClass(input: BounceInput, codes: Codes, text: string): BounceClass | undefined {
+function decidedClass(input: BounceInput, codes: Codes, text: string, saidStrongly: boolean): BounceClass | undefined {
   const fromHost = rhostReason({ ...input, ...codes, text });
   const fromMta = input.mtaCategory ? reasonOfMtaCategory(input.mtaCategory) : undefined;
   const own = classFromProviderCode(text) ?? [fromHost, fromMta].map((r) => (r ? classOfReason(r) : undefined)).find((c) => c !== undefined);
@@ -126,7 +126,7 @@ function decidedClass(input: BounceInput, codes: Codes, text: string): BounceCla
     reply: codes.code, text, command: COMMAND_FOR_LISTS[input.command] ?? input.command, diagnosticType: type, delayed: input.expired });
   // sisimai's last resort (a 501 read as a syntax error, a bare X.7 as a security error) is a code alone: specific
   // words outrank it, in the order this file follows ("550 5.0.2 Mail rejected. DMARC check failed" is our authentication).
-  if (byCodeAlone && classFromText(text)?.strong) return undefined;
+  if (byCodeAlone && saidStrongly) return undefined;
   if (reason === "filtered" && isBareMailboxDisabled(codes.enhancedCode ?? input.status, text)) return undefined;
   return UNDECIDED.has(reason) ? undefined : classOfReason(reason);
 }
@@ -151,7 +151,7 @@ export function classifyBounce(input: BounceInput): BounceVerdict {
   const transient = codes.code !== undefined ? codes.code < 500 : codes.enhancedCode?.startsWith("4") ?? false;
   const fromText = classFromText(text);
   const fromCode = codes.enhancedCode ? classFromEnhanced(codes.enhancedCode) : undefined;
-  const decided = decidedClass(input, codes, text);
+  const decided = decidedClass(input, codes, text, fromText?.strong ?? false);
   const own = fromText && (fromText.strong || fromCode === undefined) ? fromText.cls : (fromCode ?? fromText?.cls);
   // The decided category wins; postern's finer class stays when it agrees (a DNSBL listing is a spam block, 51).
   let cls: BounceClass | undefined = decided !== undefined && (own === undefined || bounceCategory(own) !== bounceCategory(decided)) ? decided : (own ?? decided);

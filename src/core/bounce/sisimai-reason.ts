@@ -132,5 +132,3 @@ export function sisimaiReasonOf(input: SisimaiInput): { reason: string; byCodeAl
   if (matches("vacation", f.text)) return { reason: "vacation", byCodeAlone: false };
   return { reason: f.text ? "onhold" : "undefined", byCodeAlone: false };
 }
-
-export const sisimaiReason = (input: SisimaiInput): string => sisimaiReasonOf(input).reason;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { matches, preferStatus, sisimaiReason } from "../../../src/core/bounce/sisimai-reason.ts";
+import { matches, preferStatus, sisimaiReasonOf } from "../../../src/core/bounce/sisimai-reason.ts";
 
 describe("sisimai's reason, decided in sisimai's order on its own lists", () => {
   test("phrase lists: Index, aligned Pairs, IsNot", () => {
@@ -15,16 +15,16 @@ describe("sisimai's reason, decided in sisimai's order on its own lists", () => 
   });
   test("an unknown user is userunknown at RCPT or with an address status, filtered otherwise", () => {
     const text = "550 Unknown user kijitora@example.jp";
-    expect(sisimaiReason({ status: "5.0.0", reply: 550, text, command: "RCPT" })).toBe("userunknown");
-    expect(sisimaiReason({ status: "5.1.1", reply: 550, text, command: "" })).toBe("userunknown");
-    expect(sisimaiReason({ status: "5.0.0", reply: 550, text, command: "" })).toBe("filtered");
-    expect(sisimaiReason({ status: "5.0.0", reply: 550, text, command: "DATA" })).toBe("filtered");
+    expect(sisimaiReasonOf({ status: "5.0.0", reply: 550, text, command: "RCPT" }).reason).toBe("userunknown");
+    expect(sisimaiReasonOf({ status: "5.1.1", reply: 550, text, command: "" }).reason).toBe("userunknown");
+    expect(sisimaiReasonOf({ status: "5.0.0", reply: 550, text, command: "" }).reason).toBe("filtered");
+    expect(sisimaiReasonOf({ status: "5.0.0", reply: 550, text, command: "DATA" }).reason).toBe("filtered");
   });
   test("status classes and fallbacks", () => {
-    expect(sisimaiReason({ status: "5.2.2", reply: 552, text: "552 quota", command: "RCPT" })).toBe("mailboxfull");
-    expect(sisimaiReason({ status: "5.6.0", reply: 550, text: "550 media error", command: "DATA" })).toBe("contenterror");
-    expect(sisimaiReason({ status: "5.0.0", text: "procmail: couldn't create", command: "", diagnosticType: "X-UNIX" })).toBe("mailererror");
-    expect(sisimaiReason({ status: "5.0.0", text: "nyaan", command: "" })).toBe("onhold");
-    expect(sisimaiReason({ status: "5.0.0", text: "", command: "" })).toBe("undefined");
+    expect(sisimaiReasonOf({ status: "5.2.2", reply: 552, text: "552 quota", command: "RCPT" }).reason).toBe("mailboxfull");
+    expect(sisimaiReasonOf({ status: "5.6.0", reply: 550, text: "550 media error", command: "DATA" }).reason).toBe("contenterror");
+    expect(sisimaiReasonOf({ status: "5.0.0", text: "procmail: couldn't create", command: "", diagnosticType: "X-UNIX" }).reason).toBe("mailererror");
+    expect(sisimaiReasonOf({ status: "5.0.0", text: "nyaan", command: "" }).reason).toBe("onhold");
+    expect(sisimaiReasonOf({ status: "5.0.0", text: "", command: "" }).reason).toBe("undefined");
   });
 });
