@@ -50,13 +50,30 @@ async function byName(page: Page, selector: string, name: string, viaLabel = fal
   return handle.asElement() as ElementHandle<any>;
 }
 
+/** Waits until the element's box is the same over two animation frames. Puppeteer clicks at the
+ * coordinates it read first: a header that reflows between the read and the press (a select filled
+ * after sign-in, say) would otherwise take the click somewhere else, as Playwright's "stable"
+ * actionability check prevents. */
+async function stable(el: ElementHandle<any>) {
+  await el.evaluate((e: any) => new Promise<void>((done) => {
+    let last = "";
+    const frame = () => {
+      const r = e.getBoundingClientRect();
+      const now = `${r.x},${r.y},${r.width},${r.height}`;
+      if (now === last) done(); else { last = now; (globalThis as any).requestAnimationFrame(frame); }
+    };
+    frame();
+  }));
+  return el;
+}
+
 /** Clicks the visible button named `name`. */
 export async function clickButton(page: Page, name: string) {
-  await (await byName(page, "button", name)).click();
+  await (await stable(await byName(page, "button", name))).click();
 }
 
 export async function clickLink(page: Page, name: string) {
-  await (await byName(page, "a", name)).click();
+  await (await stable(await byName(page, "a", name))).click();
 }
 
 /** Types into the text field labelled `label` (replacing what it held). */
