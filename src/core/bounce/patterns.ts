@@ -10,9 +10,10 @@ type Rule = readonly [RegExp, BounceClass];
  *  Our sender's domain said not to exist is about our sender too, not the recipient's domain (qmail-smtpd "sorry,
  *  your envelope sender domain must exist"; the receivers' texts in KumoMTA's assets/community/bounces.toml:
  *  "Sender Domain Resolve Fail", "Domain of sender address x does not exist", "Sender x has no A, AAAA, or MX DNS records";
- *  Coremail's "Fake sender", "host denies the sender"). */
+ *  Coremail's "Fake sender", "host denies the sender"; AT&T's published block_enduser page, "550 [permfail] bellsouth.net
+ *  requires valid sender domain"). */
 export const SENDER_REFUSED =
-  /\bsender denied\b|\bsender was rejected\b|\bfake sender\b|denies the sender|sender (address )?domain (must exist|does not exist|not found|resolve fail)|domain of sender address \S* ?does not exist|\bsender \S* ?has no (a, aaaa,? or mx|a or mx|mx) (dns )?records/i;
+  /\bsender denied\b|\bsender was rejected\b|\bfake sender\b|denies the sender|sender (address )?domain (must exist|does not exist|not found|resolve fail)|domain of sender address \S* ?does not exist|\bsender \S* ?has no (a, aaaa,? or mx|a or mx|mx) (dns )?records|requires (a )?valid sender domain|without a valid sender domain/i;
 
 /** Our IP named as listed on a blocklist ("Your IP address x is blacklisted using SPAMHAUS-XBL", Postfix's "Client host
  *  [x] blocked using zen.spamhaus.org", "listed by Invaluement"; ZoneMTA's config/bounces.txt examples): a spam block,
@@ -38,7 +39,7 @@ const DECISIVE: Rule[] = [
   // Sending too fast is a rate limit, even when the words around it say "rejected".
   // Gmail "receiving mail at a rate that prevents additional messages" (5.2.1), GoDaddy "has sent to too many
   // recipients this hour" (IB607, with 5.1.1): sisimai reason "speeding", whatever the code says.
-  [/try again slower|slow down|sending too fast|too fast|too many (messages|connections|mails)|receiving mail at a rate|receivingrate(perm|temp)|sent to too many recipients/i, 70],
+  [/try again slower|slow down|sending too fast|too fast|too many (messages|mails)(?! (on|in) (the |this )?(server|mailbox|inbox))|too many connections|receiving mail at a rate|receivingrate(perm|temp)|sent to too many recipients/i, 70],
   // Our sender, HELO or host was refused: the recipient address is not in question.
   // AOL "...could not be delivered because they are not accepting mail from x": the recipient refuses our sender.
   // Exchange Online's NDR table "550 5.1.0 Sender denied"; qmail-remote "Connected to x but sender was rejected".
@@ -83,9 +84,10 @@ const DECISIVE: Rule[] = [
  *  Sources: Gmail "The email account that you tried to reach is disabled / inactive" (5.2.1),
  *  Yahoo "This mailbox is disabled (554.30)", i.ua "Mailbox is frozen", La Poste "Le compte du
  *  destinataire est bloque", vpopmail "account is locked", qmail-ldap "Mailaddress is administratively disabled"
- *  (lib/sisimai/lhost/qmail.rb); sisimai lib/sisimai/reason/suspend.rb. */
+ *  (lib/sisimai/lhost/qmail.rb), Yandex "Policy rejection on the target address" (its bounce help: the recipient's
+ *  account is blocked for breaking the user agreement); sisimai lib/sisimai/reason/suspend.rb. */
 const DISABLED: Rule[] = [
-  [/\bsuspend(s|ed)?\b|(account|mailbox|user|address|recipient)( has been| is| was)?( temporarily)? (disabled|deactivated|suspended|inactive|locked|frozen|on hold)|(account|mailbox)( is| has been)? blocked|(disabled|deactivated|inactive|suspended|locked|frozen) (account|mailbox|user)|this (mailbox|account|address) is (disabled|inactive|suspended)|disabled or discontinued|tried to reach is (disabled|inactive)|temporar(y|ily) locked|administrativ\w* disabled|compte du destinataire est bloqu|estado:? inactiv[oa]|konto jest zablokowane|nieaktywne|bloccato per inutilizzo|mailbox (is )?(currently )?(inactive|disabled)/i, 10],
+  [/\bsuspend(s|ed)?\b|(account|mailbox|user|address|recipient)( has been| is| was)?( temporarily)? (disabled|deactivated|suspended|inactive|locked|frozen|on hold)|(account|mailbox)( is| has been)? blocked|(disabled|deactivated|inactive|suspended|locked|frozen) (account|mailbox|user)|this (mailbox|account|address) is (disabled|inactive|suspended)|disabled or discontinued|tried to reach is (disabled|inactive)|temporar(y|ily) locked|administrativ\w* disabled|compte du destinataire est bloqu|estado:? inactiv[oa]|konto jest zablokowane|nieaktywne|bloccato per inutilizzo|mailbox (is )?(currently )?(inactive|disabled)|policy rejection on the target address/i, 10],
 ];
 
 /** The receiving system (not the mailbox) is full: it may take mail later (sisimai "systemfull", RFC 3463 X.3.1;
@@ -94,7 +96,7 @@ const SYSTEM_FULL: Rule[] = [[/(mail )?system (is )?full|insufficient system sto
 
 /** The recipient's mailbox is full (before "invalid" and "timeout": "mailbox full: retry timeout exceeded"). */
 const MAILBOX_FULL: Rule[] = [
-  [/over ?quota|quota (exceeded|exceed|full|reached|violation)|exceed(s|ed)? (the |his |her |their )?(mailbox |storage |disk )?(quota|storage allocation)|mailbox (is |was )?(full|over|at capacity|size limit)|mail ?box (has )?exceeded|full mailbox|mailbox full|(insufficient|out of) (disk |system )?(storage|space)|storage (allocation|limit) (exceeded|reached)|mailfolder is (over|full)|user('s)? (mailbox|disk|account) is (full|over)|disk quota|no space left|(mail ?box|disk|storage) space (is )?not enough|not enough (disk |mail ?box |storage )?space|postfach (ist )?voll|bo[iî]te (aux lettres )?pleine|buz[oó]n lleno|casella (piena|di posta piena)|mailbox size limit exceeded|overquota|quota de messagerie|too many messages in (this|the) mailbox/i, 22],
+  [/over ?quota|quota (exceeded|exceed|full|reached|violation)|exceed(s|ed)? (the |his |her |their )?(mailbox |storage |disk )?(quota|storage allocation)|mailbox (is |was )?(full|over|at capacity|size limit)|mail ?box (has )?exceeded|full mailbox|mailbox full|(insufficient|out of) (disk |system )?(storage|space)|storage (allocation|limit) (exceeded|reached)|mailfolder is (over|full)|user('s)? (mailbox|disk|account) is (full|over)|disk quota|no space left|(mail ?box|disk|storage) space (is )?not enough|not enough (disk |mail ?box |storage )?space|postfach (ist )?voll|bo[iî]te (aux lettres )?pleine|buz[oó]n lleno|casella (piena|di posta piena)|mailbox size limit exceeded|overquota|quota de messagerie|too many messages (in|on) (this |the )?(mailbox|server|inbox)/i, 22],
 ];
 
 /** A missing mailbox in other languages' words (German, French, Spanish, Italian, Portuguese, Dutch, Polish, Czech,
@@ -115,6 +117,12 @@ const INVALID: Rule[] = [
   // The domain takes no mail: no such domain, no mail exchanger, or a null MX (RFC 7505).
   [/(host|domain)( name)? (or domain name )?not found(?!.*try again)|host unknown|unknown host|host name is unknown|no such domain|domain (does not exist|doesn'?t exist|not found|is not valid|invalid|unknown|not exist)|(couldn't|could not|can't|cannot) find any host (named|by that name)|all relevant mx records point to non-existent hosts|all host address lookups failed permanently|nowhere to deliver mail to|dns server returned answer with no data|no (mx|mail exchanger|mail server)s?( or a)?( record)?s? (record )?(for|found)|does not accept (e-?)?mail|accepts no mail|null mx|nullmx|no mail servers? for|unknown domain|invalid domain|domain (has been )?(disabled|expired)|dns (error|failure).*(nxdomain|does not exist)|nxdomain|mail for .* (not|isn't) accepted|couldn't find a mail exchanger/i, 10],
   MAILBOX_UNKNOWN_MORE,
+  // Postfix's reject_non_fqdn_recipient: the address itself can never be delivered (Yandex's bounce help lists it
+  // among the replies for a non-existing address).
+  [/recipient address rejected: need fully[- ]qualified address/i, 10],
+  // Proofpoint Essentials: "550 5.7.1 Recipient address rejected: User email address is marked as invalid" (its help
+  // page: the recipient is on the organisation's list of invalid addresses).
+  [/(e-?mail )?address is marked as invalid/i, 10],
   // IMail "Invalid final delivery userid"; Verizon / Apache James "Error: Invalid user address".
   [/invalid final delivery userid|invalid user address|(address|account|recipient) (couldn't|could not|cannot|can't) be found|recipient address rejected\.?\s*$/i, 10],
   // The domain takes no mail or cannot be found: Sendmail/DragonFly "host X not found", Outlook.com
@@ -129,9 +137,14 @@ const INVALID: Rule[] = [
 /** Our authentication (SPF, DKIM, DMARC) or our host's DNS (PTR) failed the receiver's checks. */
 const AUTH: Rule[] = [
   // A receiver's filter refusing the message (Amazon SES "Message Filtered" 5.2.0; sisimai reason/filtered.rb).
-  [/\b(message|mail|content) (was |has been )?filtered\b|rejected by (the )?(recipient'?s? )?(mail )?filter|filtered by/i, 50],
+  // Zoho's "541 5.4.1 Mail rejected by destination domain" (its filters, whatever RFC 3463's 5.4.1 says).
+  [/\b(message|mail|content) (was |has been )?filtered\b|rejected by (the )?(recipient'?s? )?(mail )?filter|filtered by|rejected by (the )?destination domain/i, 50],
+  // An allowlist that our IP is not on (Google Workspace's SMTP error reference: "421 4.7.0 IP not in whitelist for RCPT domain").
+  [/\bnot in (the )?(white|allow) ?list\b/i, 50],
   // TLS required by one side and not offered by the other (sisimai reason "failedstarttls").
-  [/does not support (starttls|tls)|(starttls|tls|encryption) (is )?required|must issue a starttls/i, 50],
+  // Mimecast's published codes: "553 This route requires encryption (TLS)", "... TLS version 1.2 or greater",
+  // "... high-strength ciphers" (the recipient's policy on our connection, not the address).
+  [/does not support (starttls|tls)|(starttls|tls|encryption) (is )?required|must issue a starttls|requires (encryption|tls|high-strength ciphers)/i, 50],
   // Outlook.com: "domain [x] mismatches client ip" (sisimai rhost/outlook.rb: requireptr).
   [/mismatches client ip/i, 50],
   [/dmarc|\bspf\b|dkim|domainkeys|unauthenticated|authentication (check|fail|required|information)|not authenticated|fails? to pass authentication|5\.7\.2[0-9]\b|\bptr\b|reverse dns|rdns|reverse (dns|lookup|mapping)|cannot find your hostname|fully-qualified hostname/i, 50],
@@ -139,9 +152,11 @@ const AUTH: Rule[] = [
 
 /** Blocked because of where the mail comes from: listed IP or domain, reputation, volume from a bad source. */
 const SPAM_SOURCE: Rule[] = [
+  // SFR "450 4.7.1 Service refused due to bad behavior SFR_IN_10x": our IP held back for what it sent (bentonow.com's SFR list).
+  [/(refused|rejected|blocked) (due to|for|because of) (bad|abusive|suspicious) behaviou?r/i, 51],
   // A listed URL or domain in the body is about content.
   [/uribl|surbl|dbl\.spamhaus|spamhaus dbl|url (is |was )?(listed|blocked|blacklisted)|(link|url|domain) in (the )?(message|body)|phish/i, 52],
-  [/black ?list|block ?list|blocklisted|blacklisted|deny ?list|denylist|\bdnsbl\b|\brbl\b|spamhaus|spamcop|sorbs|barracudacentral|b\.barracuda|uceprotect|psbl|invaluement|mailspike|cbl\.abuseat|proofpoint.*dnsbl|dnsbl-lookup|listed (at|on|in|by)|is listed|(ip|sender|sending|domain|your) reputation|(poor|bad|low|negative) reputation|reputation (is )?too low|\bsbrs\b|email reputation services|banned sending ip|traffic not accepted from this ip|unusual rate of unsolicited|(high|unusual) (volume|rate) of (spam|unsolicited|complaints)|user complaints|\[ts0[1-4]\]|\[tss0[1-9]\]|\[tss1\d\]|\[gl0?1\]|\[rl0?1\]|s3140|s3150|s3115|sc-00\d|ou-00\d|dy-00\d|bl0000\d\d|aup#|5\.7\.60\d|5\.7\.70\d|5\.7\.750|dynamic ip|residential ip|dial-?up|client host .* blocked|blocked using|ip (address )?(is )?(blocked|banned|rejected)|your ip|sender ip|sending ip|ip .* (has been )?(blocked|listed)|rejected (due to|because of) (ip|sender) reputation|compromised|botnet/i, 51],
+  [/black ?list|block ?list|blocklisted|blacklisted|deny ?list|denylist|\bdnsbl\b|\brbl\b|spamhaus|spamcop|sorbs|barracudacentral|b\.barracuda|uceprotect|psbl|invaluement|mailspike|cbl\.abuseat|proofpoint.*dnsbl|dnsbl-lookup|listed (at|on|in|by)|is listed|(ip|sender|sending|domain|your) reputation|(poor|bad|low|negative) reputation|reputation (is )?too low|\bsbrs\b|email reputation (services|database)|banned sending ip|traffic not accepted from this ip|unusual rate of unsolicited|(high|unusual) (volume|rate) of (spam|unsolicited|complaints)|user complaints|\[ts0[1-4]\]|\[tss0[1-9]\]|\[tss1\d\]|\[gl0?1\]|\[rl0?1\]|s3140|s3150|s3115|sc-00\d|ou-00\d|dy-00\d|bl0000\d\d|aup#|5\.7\.60\d|5\.7\.70\d|5\.7\.750|dynamic ip|residential ip|dial-?up|client host .* blocked|blocked using|ip (address )?(is )?(blocked|banned|rejected)|your ip|sender ip|sending ip|ip .* (has been )?(blocked|listed)|rejected (due to|because of) (ip|sender) reputation|compromised|botnet/i, 51],
 ];
 
 /** Blocked because of what the message says. */
@@ -151,6 +166,9 @@ const SPAM_CONTENT: Rule[] = [
 
 /** Refused by the receiver's policy: authentication, PTR, sender checks, generic blocks. */
 const MAIL_BLOCK: Rule[] = [
+  // RFC 5321's 501 wording is about our command, never the mailbox; United Internet (GMX, WEB.DE, mail.com) and
+  // IONOS/1&1 publish it, even under 550, as a refusal of a misconfigured sending server (their postmaster pages).
+  [/syntax error in parameters or arguments/i, 50],
   [/spoof|not authorized|unauthorized|not permitted|administrative prohibition|prohibited|policy|access denied|denied|refused|rejected|blocked|banned|not allowed|not accepted|forbidden|5\.7\.1\b|\[cs0\d\]/i, 50],
 ];
 

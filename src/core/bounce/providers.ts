@@ -27,6 +27,19 @@ const EXCHANGE: Record<string, BounceClass> = {
 };
 const EXCHANGE_RE = /MSEXCH:[\s\S]{0,200}?\(([0-9A-F]{8})\)/;
 
+// NetEase (163.com, 126.com, yeah.net) and the Coremail servers it runs put a code after the reply: "421 HL:REP",
+// "451 DT:SPM ,please try again". The meanings are NetEase's published bounce-code table (退信代码说明), as
+// reproduced on biecuoliao.com and 51yue.net. A code for a rate or a count per connection is a deferral (70) under
+// 4xx; its permanent form is a refusal of our traffic (50), as classify.ts reads a permanent rate limit.
+const NETEASE: Record<string, BounceClass | "rate"> = {
+  "HL:REP": 51, "HL:IHU": 51, "DT:RBL": 51, "MI:RBL": 51, // our IP held back: unknown recipients, spam, an RBL listing
+  "HL:MEP": 50, "HL:IPB": 50, "WM:BLI": 50, "WM:BLU": 50, "HL:ICC": 50, // forged sender domains, not allowed, connections
+  "MI:SPF": 50, "MI:DMA": 50, "DT:SUM": 50, // SPF, DMARC, envelope and header senders differ
+  "DT:SPM": 52, "DT:SUR": 52, // spam content, a URL on SURBL
+  "HL:IFC": "rate", "MI:DMC": "rate", "RP:DRC": "rate", "MI:SFQ": "rate", "RP:QRC": "rate", "RP:TRC": "rate", "MI:STC": "rate",
+};
+const NETEASE_RE = /(?:\b([245])\d\d[ -](?:[245]\.\d{1,3}\.\d{1,3} )?)?\b(HL|MI|RP|DT|WM):([A-Z]{3})\b/;
+
 // MTAs' own fixed sentences that say which failure it was, as sisimai's MTA modules read them (BSD-2):
 const MTA_SENTENCES: readonly (readonly [RegExp, BounceClass])[] = [
   // Exchange 2000/2003: the sentence of diagnostic 000C05A6 (lib/sisimai/lhost/exchange2003.rb).
@@ -40,6 +53,9 @@ const MTA_SENTENCES: readonly (readonly [RegExp, BounceClass])[] = [
 export function classFromProviderCode(text: string): BounceClass | undefined {
   const m = ORANGE_RE.exec(text);
   if (m) return ORANGE[m[1] ?? m[2] ?? ""];
+  const n = NETEASE_RE.exec(text);
+  const netease = n ? NETEASE[`${n[2]}:${n[3]}`] : undefined;
+  if (netease !== undefined) return netease !== "rate" ? netease : n![1] === "5" ? 50 : 70;
   const x = EXCHANGE_RE.exec(text);
   if (x && EXCHANGE[x[1]!] !== undefined) return EXCHANGE[x[1]!];
   return MTA_SENTENCES.find(([re]) => re.test(text))?.[1];
