@@ -5,7 +5,7 @@
 // (sisimai's phrase lists, patterns.ts), then the enhanced and the reply code alone. Pure.
 import { bounceCategory, type BounceCategory, type BounceClass } from "./classes.ts";
 import { readCodes, type Codes } from "./codes.ts";
-import { classFromText, isDisabledAccountText, LISTED_SOURCE, SENDER_REFUSED, TOO_MANY_BAD_RECIPIENTS } from "./patterns.ts";
+import { classFromText, HELO_REFUSED, isDisabledAccountText, isMailboxUnknownText, LISTED_SOURCE, RELAY_REFUSED, SENDER_REFUSED, TOO_MANY_BAD_RECIPIENTS } from "./patterns.ts";
 import { classFromProviderCode } from "./providers.ts";
 import { classOfReason, reasonOfMtaCategory } from "./reasons.ts";
 import { rhostReason } from "./rhost.ts";
@@ -116,9 +116,11 @@ function decidedClass(input: BounceInput, codes: Codes, text: string, saidStrong
   if (isTemporary(input, codes) || MAIL_LOOP.test(text) || CONNECTION_LOST.test(text)) return undefined;
   // A disabled or suspended account is hard (#33), in words sisimai's lists may not know ("account suspended").
   if (isDisabledAccountText(text)) return 10;
+  // A relay refusal is SparkPost's Relaying Denied, whatever address status came with it (Stalwart sends 5.1.2).
+  if (RELAY_REFUSED.test(text)) return 54;
   // A refusal for policy, of our sender (Exchange Online's "550 5.1.0 Sender denied") or of our traffic for its bad
   // addresses ("Too many invalid recipients"): not an unknown user, whatever address status or words sisimai reads.
-  if (POLICY_REFUSAL.test(text) || SENDER_REFUSED.test(text) || TOO_MANY_BAD_RECIPIENTS.test(text)) return 50;
+  if (POLICY_REFUSAL.test(text) || SENDER_REFUSED.test(text) || HELO_REFUSED.test(text) || TOO_MANY_BAD_RECIPIENTS.test(text)) return 50;
   // Our IP named as listed on a blocklist: a spam block, whatever address words sisimai's lists find beside it.
   if (LISTED_SOURCE.test(text)) return 51;
   const type = /^x-/i.test(input.diagnosticType ?? "") ? input.diagnosticType! : "SMTP";
@@ -169,8 +171,15 @@ export function classifyBounce(input: BounceInput): BounceVerdict {
   // A permanent refusal worded as a rate or volume limit ("receiving mail at a rate", "too many
   // recipients") refuses our traffic, not the address: a block (sisimai reasons speeding, toomanyconn).
   if (cls === 70 && decided === undefined && !transient && !input.expired && codes.code !== undefined) cls = RATE_WORDS.test(text) ? 50 : 40;
-  // RFC 3463 X.1.7 / X.1.8: our sender address or its domain was refused, whatever the words say.
-  if (/^5\.1\.[78]$/.test(codes.enhancedCode ?? "")) cls = 50;
+  // RFC 3463 X.1.7 / X.1.8, RFC 7505 X.7.27: our sender address or its domain was refused (the latter for a null MX,
+  // maddy's "501 5.7.27 Domain in MAIL FROM has null MX record"), whatever the words say.
+  // Postfix and Sendmail send X.7.27 for a recipient's null MX too ("Host does not accept mail"): only with words
+  // about our sender.
+  const status = codes.enhancedCode ?? "";
+  if (/^5\.1\.[78]$/.test(status) || (status === "5.7.27" && /\bsender\b|mail from/i.test(text))) cls = 50;
+  // A refusal of MAIL FROM or HELO came before any recipient was named: about our sender or host, unless its words name
+  // a missing mailbox (a Sendmail transcript may show a refused MAIL before the RCPT that failed).
+  if (/^(MAIL|HELO|EHLO)$/i.test(input.command ?? "") && bounceCategory(cls) === "hard" && !isMailboxUnknownText(text)) cls = 50;
   // A temporary refusal never makes a hard bounce (SparkPost: retries that end on 4xx replies are
   // "not usually classified as hard"): the address may well exist.
   // Except a domain that publishes it takes no mail (RFC 7505 null MX): no retry will change that.

@@ -11,9 +11,18 @@ type Rule = readonly [RegExp, BounceClass];
  *  your envelope sender domain must exist"; the receivers' texts in KumoMTA's assets/community/bounces.toml:
  *  "Sender Domain Resolve Fail", "Domain of sender address x does not exist", "Sender x has no A, AAAA, or MX DNS records";
  *  Coremail's "Fake sender", "host denies the sender"; AT&T's published block_enduser page, "550 [permfail] bellsouth.net
- *  requires valid sender domain"). */
+ *  requires valid sender domain"; Haraka's "550 No MX for your FROM address", "Null MX: x does not send mail", "That sender
+ *  cannot send mail here"; hMailServer's "Sender domain does not have any MX records."; rspamd's mx_check on our sender's
+ *  domain, "Domain published RFC 7505 Null MX"). */
 export const SENDER_REFUSED =
-  /\bsender denied\b|\bsender was rejected\b|\bfake sender\b|denies the sender|sender (address )?domain (must exist|does not exist|not found|resolve fail)|domain of sender address \S* ?does not exist|\bsender \S* ?has no (a, aaaa,? or mx|a or mx|mx) (dns )?records|requires (a )?valid sender domain|without a valid sender domain/i;
+  /\bsender denied\b|\bsender was rejected\b|\bfake sender\b|denies the sender|sender (address )?domain (must exist|does not exist|not found|resolve fail)|domain of sender address \S* ?does not exist|\bsender \S* ?has no (a, aaaa,? or mx|a or mx|mx) (dns )?records|requires (a )?valid sender domain|without a valid sender domain|no mx for your (envelope )?from address|sender domain does not have any mx|\bdoes not send (e-?)?mail\b|\bsender cannot send mail|domain published rfc ?7505 null mx/i;
+
+/** Our HELO name refused (mox "your ehlo domain does not resolve to an IP address", Stalwart "Invalid EHLO domain.",
+ *  Apache James "Provided EHLO/HELO x can not resolved.", Haraka's helo.checks "HELO host name invalid", "Invalid address
+ *  format in HELO", "HELO is dynamic", "HELO host has no forward DNS match"; hMailServer "The host name specified in HELO
+ *  does not match IP address."; their sources). Servers that delay their refusals send these at RCPT: still our host. */
+export const HELO_REFUSED =
+  /\b(e?hlo|helo)\b[^;:]{0,50}?\b(invalid|dynamic|(does not|doesn't) match|no forward dns|(does not|doesn't) resolve|(can ?not|could not) (be )?resolved?)|\binvalid\b[^.;:]{0,30}\b(e?hlo|helo)\b/i;
 
 /** Our IP named as listed on a blocklist ("Your IP address x is blacklisted using SPAMHAUS-XBL", Postfix's "Client host
  *  [x] blocked using zen.spamhaus.org", "listed by Invaluement"; ZoneMTA's config/bounces.txt examples): a spam block,
@@ -25,12 +34,17 @@ export const LISTED_SOURCE =
  *  invalid recipients", sisimai lib/sisimai/rhost/cox.rb: blocked; ZoneMTA config/bounces.txt: defer, not recipient). */
 export const TOO_MANY_BAD_RECIPIENTS = /too many (invalid|bad|unknown|illegal|nonexistent) (recipients|rcpts|addresses|users)|excessive (userid|user) unknowns/i;
 
+/** Relaying refused: our MX choice or their configuration, not the address (SparkPost class 54). classify.ts lets it
+ *  outrank sisimai's status table too, which reads Stalwart's "550 5.1.2 Relay not allowed." as an unknown host. */
+export const RELAY_REFUSED =
+  /relay(ing)? (access )?(denied|not (permitted|allowed))|(unable|not permitted|not allowed) to relay|we do not relay|(isn't|not) in my list of allowed rcpthosts|relaying (is )?(disallowed|prohibited)|no relaying|relay not allowed|attr36|5\.7\.64/i;
+
 /** Phrases that cannot mean anything else, checked before everything. */
 const DECISIVE: Rule[] = [
   // Challenge-response systems answering instead of delivering.
   [/challenge[- ]response|boxbe|spamarrest|mailblocks|choicemail|sanebox|verify (that )?you are (a )?human|confirm (that )?you are not a robot|sender verification (request|required)/i, 100],
   // Relaying refused: our MX choice or their configuration, not the address.
-  [/relay(ing)? (access )?(denied|not (permitted|allowed))|(unable|not permitted|not allowed) to relay|we do not relay|(isn't|not) in my list of allowed rcpthosts|relaying (is )?(disallowed|prohibited)|no relaying|relay not allowed|attr36|5\.7\.64/i, 54],
+  [RELAY_REFUSED, 54],
   // Attachments and dangerous content.
   // AOL "...could not be delivered because they are not accepting mail with attachments or embedded images".
   [/not accepting (mail|messages|e-?mail) with attachments|prohibited attachment|attachment (type )?(is )?(not allowed|blocked|rejected|forbidden|prohibited)|file (type|extension|name) (is )?(not allowed|blocked|prohibited|forbidden)|banned (file|attachment|extension)|potential security issue|executable (file|attachment|content)|blocked extension/i, 53],
@@ -51,6 +65,7 @@ const DECISIVE: Rule[] = [
   [/\b(invalid|black|bad) ip\b|remote ip check error|\bip check (error|fail)/i, 50],
   [/too many (same|similar)[- ]size (mails|messages)/i, 52],
   [TOO_MANY_BAD_RECIPIENTS, 50],
+  [HELO_REFUSED, 50],
   [/not accepting (mail|messages|e-?mail) from|sender address rejected|sender (domain|address) (must exist|not verified|does not exist|is not|rejected)|sender verify failed|verification failed for|helo command rejected|client host rejected|badmailfrom|bad outbound sender|turn on smtp authentication|envelope sender (is )?(in|on|not|rejected)/i, 50],
   // Google Groups refusing a post (the group does not exist or the sender may not post): the list's
   // policy, not the sender's address (sisimai lib/sisimai/lhost/googlegroups.rb: reason "rejected").
@@ -59,7 +74,9 @@ const DECISIVE: Rule[] = [
   // sisimai lib/sisimai/lhost/fml.rb: reason "rejected").
   [/not a member of (this|the) (mailing )?list|posting (is )?restricted to members|only members (can|may) post/i, 50],
   // Exim "malformed address": our message's header was wrong (sisimai reason "syntaxerror").
-  [/malformed (recipient )?address|incorrectly constructed/i, 40],
+  // So is Exim's default configuration refusing our message's form ("550 header syntax", "550 maximum allowed line
+  // length is 998 octets, got 1200"; configure.default, acl_check_data): soft, never the address.
+  [/malformed (recipient )?address|incorrectly constructed|^\d{3} header syntax\b|maximum allowed line length is \d+/i, 40],
   // A mail loop caught by a list server (fml "Duplicated Message-ID", sisimai: "systemerror").
   [/duplicated message-id|loop alert/i, 40],
   // The receiver's own delivery set-up failed (Exim "delivery to file forbidden", sisimai lhost/exim.rb: systemerror),
@@ -85,9 +102,10 @@ const DECISIVE: Rule[] = [
  *  Yahoo "This mailbox is disabled (554.30)", i.ua "Mailbox is frozen", La Poste "Le compte du
  *  destinataire est bloque", vpopmail "account is locked", qmail-ldap "Mailaddress is administratively disabled"
  *  (lib/sisimai/lhost/qmail.rb), Yandex "Policy rejection on the target address" (its bounce help: the recipient's
- *  account is blocked for breaking the user agreement); sisimai lib/sisimai/reason/suspend.rb. */
+ *  account is blocked for breaking the user agreement), Stalwart's "This account is not authorized to receive email."
+ *  (its local delivery); sisimai lib/sisimai/reason/suspend.rb. */
 const DISABLED: Rule[] = [
-  [/\bsuspend(s|ed)?\b|(account|mailbox|user|address|recipient)( has been| is| was)?( temporarily)? (disabled|deactivated|suspended|inactive|locked|frozen|on hold)|(account|mailbox)( is| has been)? blocked|(disabled|deactivated|inactive|suspended|locked|frozen) (account|mailbox|user)|this (mailbox|account|address) is (disabled|inactive|suspended)|disabled or discontinued|tried to reach is (disabled|inactive)|temporar(y|ily) locked|administrativ\w* disabled|compte du destinataire est bloqu|estado:? inactiv[oa]|konto jest zablokowane|nieaktywne|bloccato per inutilizzo|mailbox (is )?(currently )?(inactive|disabled)|policy rejection on the target address/i, 10],
+  [/\bsuspend(s|ed)?\b|(account|mailbox|user|address|recipient)( has been| is| was)?( temporarily)? (disabled|deactivated|suspended|inactive|locked|frozen|on hold)|(account|mailbox)( is| has been)? blocked|(disabled|deactivated|inactive|suspended|locked|frozen) (account|mailbox|user)|this (mailbox|account|address) is (disabled|inactive|suspended)|disabled or discontinued|tried to reach is (disabled|inactive)|temporar(y|ily) locked|administrativ\w* disabled|compte du destinataire est bloqu|estado:? inactiv[oa]|konto jest zablokowane|nieaktywne|bloccato per inutilizzo|mailbox (is )?(currently )?(inactive|disabled)|policy rejection on the target address|account is not authorized to receive/i, 10],
 ];
 
 /** The receiving system (not the mailbox) is full: it may take mail later (sisimai "systemfull", RFC 3463 X.3.1;
@@ -173,7 +191,7 @@ const MAIL_BLOCK: Rule[] = [
 ];
 
 const TOO_LARGE: Rule[] = [
-  [/exceeds? (the )?administrative limit|message (is )?too (large|big)|message size|size (limit|exceeds|exceeded)|exceeds? (the )?(maximum|max|fixed|allowed) (message )?size|too large|message length exceeds|exceeded .*size limit/i, 23],
+  [/exceeds? (the )?administrative limit|message (is )?too (large|big|long)|message size|size (limit|exceeds|exceeded)|exceeds? (the )?(maximum|max|fixed|allowed) (message )?size|too large|message length exceeds|exceeded .*size limit/i, 23],
 ];
 
 const TIMEOUT: Rule[] = [

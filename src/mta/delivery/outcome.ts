@@ -15,6 +15,8 @@ export interface DeliveryOutcome {
   enhancedCode?: string;
   /** The reply text on one line (multi-line replies joined), or the local error. */
   message: string;
+  /** For a refusal: the command it answered, as nodemailer names it ("MAIL FROM", "RCPT TO", "DATA"). */
+  command?: string;
 }
 
 /** What a delivery attempt produced; the fields of a nodemailer error or SMTP reply. */
@@ -112,7 +114,7 @@ function classifyCode(code: number, text: string, command: string): DeliveryOutc
   // 3xx as a final answer means the dialogue broke (e.g. 354 without end of data): retry.
   if (replyClass === 3 || replyClass === 4) return { kind: "deferred", permanent: false, ...base };
   if (isTemporaryDespite5xx(code, enhancedCode, command)) return { kind: "deferred", permanent: false, ...base };
-  return { kind: "failed", permanent: true, ...base };
+  return { kind: "failed", permanent: true, ...base, ...(command ? { command } : {}) };
 }
 
 /** The 5xx replies we retry anyway, each for a documented reason. */

@@ -56,7 +56,11 @@ export function applyOutcome(rcpt: StoredRecipient, msg: StoredMessage, outcome:
   }
   const expired = outcome.kind === "deferred";
   const description = expired ? `gave up after ${attempts} attempts: ${outcome.message}` : outcome.message;
-  const { bounceClass } = classifyBounce({ code: outcome.code, enhancedCode: outcome.enhancedCode, text: outcome.message, expired });
+  // A refusal of MAIL FROM is about our sender, never the recipient (maddy's "501 5.7.27 Domain in MAIL FROM has null MX
+  // record", Haraka's "550 No MX for your FROM address"): the classifier is told so. Replies to RCPT and DATA keep
+  // postern's own rules without a command (docs/bounces.md).
+  const command = /^MAIL\b/i.test(outcome.command ?? "") ? "MAIL" : undefined;
+  const { bounceClass } = classifyBounce({ code: outcome.code, enhancedCode: outcome.enhancedCode, text: outcome.message, expired, ...(command ? { command } : {}) });
   const failed = event("failed", { severity: "permanent", description, bounceClass, ...(expired ? { code: outcome.code ?? 498, reason: "old" } : {}) });
   return { update: { ...base, status: "failed", nextAttemptAt: now }, events: [failed] };
 }

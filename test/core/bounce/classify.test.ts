@@ -49,6 +49,20 @@ describe("classification of published texts", () => {
   }
 });
 
+describe("the refused command", () => {
+  test("a refusal of MAIL FROM or HELO is about our sender or host, never a hard bounce, unless it names a missing mailbox", () => {
+    // Haraka's access plugin on a listed sender domain: words that name nothing, so the command decides.
+    expect(classifyBounce({ text: "550 You are not welcome here.", command: "MAIL" }).bounceClass).toBe(50);
+    expect(classifyBounce({ text: "550 You are not welcome here.", command: "HELO" }).bounceClass).toBe(50);
+    expect(classifyBounce({ text: "550 You are not welcome here.", command: "RCPT" }).category).toBe("hard");
+    expect(classifyBounce({ text: "550 <a@b.example>... User unknown", command: "MAIL" }).bounceClass).toBe(10);
+  });
+  test("X.7.27 is our sender's null MX only with words about our sender (Postfix and Sendmail send it for a recipient's too)", () => {
+    expect(classifyBounce({ text: "550 5.7.27 Domain in MAIL FROM has null MX record", command: "RCPT" }).bounceClass).toBe(50);
+    expect(classifyBounce({ text: "550 Host does not accept mail", status: "5.7.27", enhancedCode: "5.7.27", command: "RCPT" }).category).toBe("hard");
+  });
+});
+
 describe("temporary refusals and expiry", () => {
   test("a 4xx about the address is soft, never hard", () => {
     expect(classifyBounce({ text: "450 4.1.1 <a@b.example>: Recipient address rejected: User unknown" })).toMatchObject({ bounceClass: 20, category: "soft" });

@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { applyHold, applyOutcome, PAUSED_RECHECK_MS, spreadOf, WAIT_SPREAD_MS } from "../../../src/mta/queue/policy.ts";
 import { suppressionsFor } from "../../../src/core/suppression-policy.ts";
+import { classifyReply } from "../../../src/mta/delivery/outcome.ts";
 import type { StoredMessage, StoredRecipient } from "../../../src/core/store-port.ts";
 
 const T = 1_800_000_000_000;
@@ -62,5 +63,20 @@ describe("waiting for a warm-up's next hour", () => {
     const late = { ...waitOutcome, retryAt: T + 3_600_000 };
     expect(applyOutcome(rcpt, msg, late, T, policy).update.nextAttemptAt).toBe(rcpt.expiresAt);
     expect(applyOutcome(rcpt, msg, late, rcpt.expiresAt, policy).update.status).toBe("failed");
+  });
+});
+
+describe("a refusal of our sender", () => {
+  const policy = { schedule: [1000], lifetimeMs: 86_400_000 };
+  // Haraka's access plugin refuses a listed sender domain with words that name nothing (haraka-plugin-access).
+  const reply = { responseCode: 550, response: "550 You are not welcome here.", errorCode: "EENVELOPE" };
+
+  test("at MAIL FROM it is a block (SendGrid's blocks list, no bounce suppression); the same reply to RCPT TO is a refused address", () => {
+    const atMail = applyOutcome(rcpt, msg, classifyReply({ ...reply, command: "MAIL FROM" }), T, policy).events;
+    expect(atMail).toMatchObject([{ type: "failed", severity: "permanent", bounceClass: 50 }]);
+    expect(suppressionsFor(atMail).map((x) => x.type)).toEqual(["blocks"]);
+    const atRcpt = applyOutcome(rcpt, msg, classifyReply({ ...reply, command: "RCPT TO" }), T, policy).events;
+    expect(atRcpt).toMatchObject([{ type: "failed", bounceClass: 10 }]);
+    expect(suppressionsFor(atRcpt).map((x) => x.type)).toEqual(["bounces"]);
   });
 });
