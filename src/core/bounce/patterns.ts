@@ -13,9 +13,11 @@ type Rule = readonly [RegExp, BounceClass];
  *  Coremail's "Fake sender", "host denies the sender"; AT&T's published block_enduser page, "550 [permfail] bellsouth.net
  *  requires valid sender domain"; Haraka's "550 No MX for your FROM address", "Null MX: x does not send mail", "That sender
  *  cannot send mail here"; hMailServer's "Sender domain does not have any MX records."; rspamd's mx_check on our sender's
- *  domain, "Domain published RFC 7505 Null MX"). */
+ *  domain, "Domain published RFC 7505 Null MX"; Sendmail's cf rulesets "Domain name required for sender address" and FEATURE
+ *  badmx's "Illegal MX record for host"; qmail's chkuser "can't find a valid MX for sender domain"; Debian's Exim ACLs
+ *  "Sender verification failed", "No verifiable sender address in message headers"). */
 export const SENDER_REFUSED =
-  /\bsender denied\b|\bsender was rejected\b|\bfake sender\b|denies the sender|sender (address )?domain (must exist|does not exist|not found|resolve fail)|domain of sender address \S* ?does not exist|\bsender \S* ?has no (a, aaaa,? or mx|a or mx|mx) (dns )?records|requires (a )?valid sender domain|without a valid sender domain|no mx for your (envelope )?from address|sender domain does not have any mx|\bdoes not send (e-?)?mail\b|\bsender cannot send mail|domain published rfc ?7505 null mx/i;
+  /\bsender denied\b|\bsender was rejected\b|\bfake sender\b|denies the sender|sender (address )?domain (must exist|does not exist|not found|resolve fail)|domain of sender address \S* ?does not exist|\bsender \S* ?has no (a, aaaa,? or mx|a or mx|mx) (dns )?records|requires (a )?valid sender domain|without a valid sender domain|no mx for your (envelope )?from address|sender domain does not have any mx|\bdoes not send (e-?)?mail\b|\bsender cannot send mail|domain published rfc ?7505 null mx|domain name required for sender address|illegal mx record for host|valid mx for (the )?sender domain|sender verification failed|no verifiable sender address/i;
 
 /** Our HELO name refused (mox "your ehlo domain does not resolve to an IP address", Stalwart "Invalid EHLO domain.",
  *  Apache James "Provided EHLO/HELO x can not resolved.", Haraka's helo.checks "HELO host name invalid", "Invalid address
@@ -31,13 +33,16 @@ export const LISTED_SOURCE =
   /\b(black|block|deny)listed (using|by|at|on|in)\b|\bblocked using\b(?! [\w.-]*(dbl|uribl|surbl))|\blisted (at|on|in|by) (?![\w.-]*(dbl|uribl|surbl))[\w.-]*(spamhaus|spamcop|sorbs|barracuda|uceprotect|invaluement|abuseat|mailspike|psbl)|\byour ip( address)? \S+ (is |has been )?(black|block)?listed\b/i;
 
 /** Refused for having sent to too many bad addresses: a verdict on our traffic, not on this address (Cox "too many
- *  invalid recipients", sisimai lib/sisimai/rhost/cox.rb: blocked; ZoneMTA config/bounces.txt: defer, not recipient). */
-export const TOO_MANY_BAD_RECIPIENTS = /too many (invalid|bad|unknown|illegal|nonexistent) (recipients|rcpts|addresses|users)|excessive (userid|user) unknowns/i;
+ *  invalid recipients", sisimai lib/sisimai/rhost/cox.rb: blocked; ZoneMTA config/bounces.txt: defer, not recipient; qmail's
+ *  chkuser "sorry, you are violating our security policies (#5.1.1 - chkuser)", sent when a session passed its limit of
+ *  bad recipients). */
+export const TOO_MANY_BAD_RECIPIENTS =
+  /too many (invalid|bad|unknown|illegal|nonexistent) (recipients|rcpts|addresses|users)|excessive (userid|user) unknowns|violating our security policies/i;
 
 /** Relaying refused: our MX choice or their configuration, not the address (SparkPost class 54). classify.ts lets it
  *  outrank sisimai's status table too, which reads Stalwart's "550 5.1.2 Relay not allowed." as an unknown host. */
 export const RELAY_REFUSED =
-  /relay(ing)? (access )?(denied|not (permitted|allowed))|(unable|not permitted|not allowed) to relay|we do not relay|(isn't|not) in my list of allowed rcpthosts|relaying (is )?(disallowed|prohibited)|no relaying|relay not allowed|attr36|5\.7\.64/i;
+  /relay(ing)? (access )?(denied|not (permitted|allowed))|(unable|not permitted|not allowed) to relay|we do not relay|(isn't|not) in my list of allowed rcpthosts|relaying (is )?(disallowed|prohibited)|no relaying|relay not allowed|mailing to remote domains not supported|attr36|5\.7\.64/i;
 
 /** Phrases that cannot mean anything else, checked before everything. */
 const DECISIVE: Rule[] = [
@@ -138,6 +143,8 @@ const INVALID: Rule[] = [
   // Postfix's reject_non_fqdn_recipient: the address itself can never be delivered (Yandex's bounce help lists it
   // among the replies for a non-existing address).
   [/recipient address rejected: need fully[- ]qualified address/i, 10],
+  // qmail's validrcptto patch: the address is not on the server's list of valid recipients.
+  [/not in my validrcptto list/i, 10],
   // Proofpoint Essentials: "550 5.7.1 Recipient address rejected: User email address is marked as invalid" (its help
   // page: the recipient is on the organisation's list of invalid addresses).
   [/(e-?mail )?address is marked as invalid/i, 10],
@@ -195,7 +202,7 @@ const TOO_LARGE: Rule[] = [
 ];
 
 const TIMEOUT: Rule[] = [
-  [/all hosts have been failing|host (is )?(not reachable|unreachable)|did not accept our requests to connect|delivery failed \d+ attempts|timed? ?out|timeout|time-out|expired|too long in (the )?queue|retry time(out)? exceeded|(could not|couldn't) be delivered (within|for|in) \d|giving up|gave up|delivery time expired|in the queue too long|no answer from host|not going to try again/i, 24],
+  [/all hosts have been failing|host (is )?(not reachable|unreachable)|did not accept our requests to connect|delivery failed \d+ attempts|timed? ?out|timeout|time-out|expired|too long in (the )?queue|retry time(out)? exceeded|(could not|couldn't) be delivered (within|for|in) \d|giving up|gave up|delivery time expired|in the queue too long|no answer from host|not going to try again|retried for the maximum period/i, 24],
   // Postfix "connect to x[ip]:25: Connection refused", Sendmail "Deferred: Connection refused by x": nobody answered,
   // so no verdict on our mail was given (sisimai's Microsoft table: networkerror), whatever "refused" suggests.
   [/(connect to \S+|deferred): connection refused|connection refused by \S|no route to host|network is unreachable/i, 24],
@@ -209,8 +216,9 @@ const DNS: Rule[] = [
 const TRANSIENT: Rule[] = [
   [/try again|temporar(y|ily)|too many (connections|messages|recipients|concurrent|sessions)|rate (limit|exceeded|control)|throttl|deferred|try later|unexpected volume|sending (quota|limit) exceeded|receiving mail at a rate|resources? (temporarily )?unavailable|service (temporarily |currently )?(not )?(un)?available|busy|overloaded|local error in processing|please retry/i, 70],
   [/loop(s| detected|ing)? (back )?|hop count|too many hops|mail loop|routing loop/i, 40],
-  // The receiver's own fault (Yandex "E2: Cannot accept your message due to internal error"): soft.
-  [/internal (server |system )?error/i, 40],
+  // The receiver's own fault (Yandex "E2: Cannot accept your message due to internal error"; ImprovMX's published
+  // "5.9.3 Database Error"): soft.
+  [/internal (server |system )?error|\bdatabase error\b/i, 40],
 ];
 
 /** A decisive phrase that is about something other than the address (relaying, a rate, our sender,
