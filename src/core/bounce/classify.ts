@@ -155,8 +155,10 @@ export function classifyBounce(input: BounceInput): BounceVerdict {
   const fromCode = codes.enhancedCode ? classFromEnhanced(codes.enhancedCode) : undefined;
   const decided = decidedClass(input, codes, text, fromText?.strong ?? false);
   const own = fromText && (fromText.strong || fromCode === undefined) ? fromText.cls : (fromCode ?? fromText?.cls);
-  // The decided category wins; postern's finer class stays when it agrees (a DNSBL listing is a spam block, 51).
-  let cls: BounceClass | undefined = decided !== undefined && (own === undefined || bounceCategory(own) !== bounceCategory(decided)) ? decided : (own ?? decided);
+  // A receiver's own number is the most specific of all (Sophos' XGEMAIL_0004 is an RBL listing, 51, in generic words).
+  const numbered = classFromProviderCode(text);
+  // Otherwise the decided category wins; postern's finer class stays when it agrees (a DNSBL listing is a spam block, 51).
+  let cls: BounceClass | undefined = numbered ?? (decided !== undefined && (own === undefined || bounceCategory(own) !== bounceCategory(decided)) ? decided : (own ?? decided));
   if (cls === undefined && codes.code !== undefined) cls = classFromReply(codes.code);
   // A failure known to be permanent whose words say nothing recognisable failed "for unspecified
   // reasons": SparkPost's Generic Bounce (40); Undetermined (1) is left for failures with no code at all.
@@ -164,7 +166,7 @@ export function classifyBounce(input: BounceInput): BounceVerdict {
   cls ??= input.expired ? 24 : isPermanent ? 40 : 1;
   // What the failure states (status, command, the receiver's own text) outranks tables and phrase lists;
   // a receiver's own error number (Orange, Exchange 2003) is more specific still.
-  if (!transient && !input.expired && classFromProviderCode(text) === undefined && !/^x-unix/i.test(input.diagnosticType ?? "")) {
+  if (!transient && !input.expired && numbered === undefined && !/^x-unix/i.test(input.diagnosticType ?? "")) {
     const stated = statedClass(codes, text, input.command) ?? (hostTableDecides(input, codes, text) ? undefined : statedByText(text));
     if (stated) cls = stated.categoryOnly && bounceCategory(cls) === "block" ? cls : stated.cls;
   }

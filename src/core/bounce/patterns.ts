@@ -35,9 +35,9 @@ export const LISTED_SOURCE =
 /** Refused for having sent to too many bad addresses: a verdict on our traffic, not on this address (Cox "too many
  *  invalid recipients", sisimai lib/sisimai/rhost/cox.rb: blocked; ZoneMTA config/bounces.txt: defer, not recipient; qmail's
  *  chkuser "sorry, you are violating our security policies (#5.1.1 - chkuser)", sent when a session passed its limit of
- *  bad recipients). */
+ *  bad recipients; MailChannels' "[BR] ... excessively high number of invalid recipients originating from your account"). */
 export const TOO_MANY_BAD_RECIPIENTS =
-  /too many (invalid|bad|unknown|illegal|nonexistent) (recipients|rcpts|addresses|users)|excessive (userid|user) unknowns|violating our security policies/i;
+  /too many (invalid|bad|unknown|illegal|nonexistent) (recipients|rcpts|addresses|users)|excessive (userid|user) unknowns|violating our security policies|(excessively |unusually )?high (number|amount|rate) of (invalid|unknown|bad) recipients|excessive unknown recipients/i;
 
 /** Relaying refused: our MX choice or their configuration, not the address (SparkPost class 54). classify.ts lets it
  *  outrank sisimai's status table too, which reads Stalwart's "550 5.1.2 Relay not allowed." as an unknown host. */
@@ -57,8 +57,9 @@ const DECISIVE: Rule[] = [
   [/grey ?list|gray ?list|greylisted|graylisted|please come back later/i, 70],
   // Sending too fast is a rate limit, even when the words around it say "rejected".
   // Gmail "receiving mail at a rate that prevents additional messages" (5.2.1), GoDaddy "has sent to too many
-  // recipients this hour" (IB607, with 5.1.1): sisimai reason "speeding", whatever the code says.
-  [/try again slower|slow down|sending too fast|too fast|too many (messages|mails)(?! (on|in) (the |this )?(server|mailbox|inbox))|too many connections|receiving mail at a rate|receivingrate(perm|temp)|sent to too many recipients/i, 70],
+  // recipients this hour" (IB607, with 5.1.1), Tencent's "550 Sender frequency limited" (its Exmail help): sisimai
+  // reason "speeding", whatever the code says.
+  [/try again slower|slow down|sending too fast|too fast|too many (messages|mails)(?! (on|in) (the |this )?(server|mailbox|inbox))|too many connections|receiving mail at a rate|receivingrate(perm|temp)|sent to too many recipients|\bfrequency limited\b/i, 70],
   // Our sender, HELO or host was refused: the recipient address is not in question.
   // AOL "...could not be delivered because they are not accepting mail from x": the recipient refuses our sender.
   // Exchange Online's NDR table "550 5.1.0 Sender denied"; qmail-remote "Connected to x but sender was rejected".

@@ -40,6 +40,18 @@ const NETEASE: Record<string, BounceClass | "rate"> = {
 };
 const NETEASE_RE = /(?:\b([245])\d\d[ -](?:[245]\.\d{1,3}\.\d{1,3} )?)?\b(HL|MI|RP|DT|WM):([A-Z]{3})\b/;
 
+// Sophos Email refuses with "550 5.7.1 XGEMAIL_0011 Command rejected": only the number says why (Sophos Central's
+// published SMTP error codes, docs.sophos.com ManageYourProducts/EmailSecurity/SMTPErrorCodes).
+const SOPHOS: Record<string, BounceClass> = {
+  "0001": 50, "0002": 50, "0003": 50, "0006": 50, // DKIM, SPF, DMARC, the recipient's TLS policy
+  "0004": 51, "0005": 51, // our IP on an RBL, our domain on a DBL
+  "0008": 50, "0009": 50, // the organisation's or the user's block list
+  "0011": 10, // the recipient does not exist in the protected domain
+  "0012": 23, // the message is larger than allowed
+  "0014": 50, "0015": 50, // the recipient's inbound rate limits, refused permanently
+};
+const SOPHOS_RE = /\bXGEMAIL_(\d{4})\b/;
+
 // MTAs' own fixed sentences that say which failure it was, as sisimai's MTA modules read them (BSD-2):
 const MTA_SENTENCES: readonly (readonly [RegExp, BounceClass])[] = [
   // Exchange 2000/2003: the sentence of diagnostic 000C05A6 (lib/sisimai/lhost/exchange2003.rb).
@@ -56,6 +68,8 @@ export function classFromProviderCode(text: string): BounceClass | undefined {
   const n = NETEASE_RE.exec(text);
   const netease = n ? NETEASE[`${n[2]}:${n[3]}`] : undefined;
   if (netease !== undefined) return netease !== "rate" ? netease : n![1] === "5" ? 50 : 70;
+  const sophos = SOPHOS[SOPHOS_RE.exec(text)?.[1] ?? ""];
+  if (sophos !== undefined) return sophos;
   const x = EXCHANGE_RE.exec(text);
   if (x && EXCHANGE[x[1]!] !== undefined) return EXCHANGE[x[1]!];
   return MTA_SENTENCES.find(([re]) => re.test(text))?.[1];
