@@ -106,10 +106,10 @@ const UNDECIDED = new Set(["onhold", "undefined", "vacation", "delivered", "feed
  * then, for a bounce report (a caller that tracks the command), sisimai's reason lists in sisimai's
  * order (sisimai-reason.ts), since a report's words are all there is to go on.
  */
-function decidedClass(input: BounceInput, codes: Codes, text: string, saidStrongly: boolean): BounceClass | undefined {
+function decidedClass(input: BounceInput, codes: Codes, text: string, saidStrongly: boolean, numbered: BounceClass | undefined): BounceClass | undefined {
   const fromHost = rhostReason({ ...input, ...codes, text });
   const fromMta = input.mtaCategory ? reasonOfMtaCategory(input.mtaCategory) : undefined;
-  const own = classFromProviderCode(text) ?? [fromHost, fromMta].map((r) => (r ? classOfReason(r) : undefined)).find((c) => c !== undefined);
+  const own = numbered ?? [fromHost, fromMta].map((r) => (r ? classOfReason(r) : undefined)).find((c) => c !== undefined);
   if (own !== undefined || input.command === undefined) return own;
   // Our HELO refused: the receiver will not talk to our host, a block (sisimai lhost/qmail.rb, reason.rb anotherone).
   if (/^(HELO|EHLO)$/i.test(input.command)) return 50;
@@ -153,10 +153,10 @@ export function classifyBounce(input: BounceInput): BounceVerdict {
   const transient = codes.code !== undefined ? codes.code < 500 : codes.enhancedCode?.startsWith("4") ?? false;
   const fromText = classFromText(text);
   const fromCode = codes.enhancedCode ? classFromEnhanced(codes.enhancedCode) : undefined;
-  const decided = decidedClass(input, codes, text, fromText?.strong ?? false);
-  const own = fromText && (fromText.strong || fromCode === undefined) ? fromText.cls : (fromCode ?? fromText?.cls);
   // A receiver's own number is the most specific of all (Sophos' XGEMAIL_0004 is an RBL listing, 51, in generic words).
   const numbered = classFromProviderCode(text);
+  const decided = decidedClass(input, codes, text, fromText?.strong ?? false, numbered);
+  const own = fromText && (fromText.strong || fromCode === undefined) ? fromText.cls : (fromCode ?? fromText?.cls);
   // Otherwise the decided category wins; postern's finer class stays when it agrees (a DNSBL listing is a spam block, 51).
   let cls: BounceClass | undefined = numbered ?? (decided !== undefined && (own === undefined || bounceCategory(own) !== bounceCategory(decided)) ? decided : (own ?? decided));
   if (cls === undefined && codes.code !== undefined) cls = classFromReply(codes.code);
