@@ -74,7 +74,9 @@ describe("real bounces through the inbound SMTP listener", () => {
     for (const to of rcpts) await send(to);
     const delivered = await sink.waitFor(all.length, 60_000);
     const returnPath = new Map(delivered.map((m) => [m.to[0]!, m.from]));
-    const smtp = nodemailer.createTransport({ host: "127.0.0.1", port: smtpPort, secure: false, ignoreTLS: true });
+    // One pooled connection, as a bouncing MTA keeps: a new connection per bounce would pass the listener's
+    // 120-a-minute limit per address now that there are more cases than that.
+    const smtp = nodemailer.createTransport({ host: "127.0.0.1", port: smtpPort, secure: false, ignoreTLS: true, pool: true, maxConnections: 1, maxMessages: Infinity });
     let right = 0, suppressionRight = 0;
     const disagreements: string[] = [];
     for (const [i, c] of all.entries()) {
@@ -94,10 +96,11 @@ describe("real bounces through the inbound SMTP listener", () => {
         if (inProcess && inProcess.category !== category) disagreements.push(`${c.name}: ${category} through SMTP, ${inProcess.category} in process`);
       }
     }
+    smtp.close();
     console.log(`inbound bounces: ${right}/${all.length} in the right category, ${suppressionRight}/${all.length} suppression right`);
     expect(all.length).toBeGreaterThan(corpusPresent(SISIMAI_DIR) ? 60 : 20);
     expect(disagreements.filter((d) => d.includes("through SMTP"))).toEqual([]);
-    expect(right / all.length).toBeGreaterThan(0.88); // measured 76/83 on 2026-11-26, 78/83 on 2026-11-28 (#38)
-    expect(suppressionRight / all.length).toBeGreaterThan(0.92); // measured 80/83 (79, then 80 on 2026-11-28)
+    expect(right / all.length).toBeGreaterThan(0.88); // measured 76/83 on 2026-11-26, 168/173 on 2026-11-29 (#38)
+    expect(suppressionRight / all.length).toBeGreaterThan(0.92); // measured 80/83, 170/173 on 2026-11-29
   }, 180_000);
 });
