@@ -23,8 +23,11 @@ export async function startSpamd(): Promise<Spamd> {
   const until = Date.now() + 60_000;
   while (!(await answers(port))) {
     if (proc.exitCode !== null || Date.now() > until) {
-      proc.kill();
-      throw new Error(`spamd did not start: ${(await new Response(proc.stderr as ReadableStream).text()).slice(-500)}`);
+      // KILL, and a bounded read: a spamd busy loading its rules may hold TERM and its stderr open,
+      // and the hook's own timeout would then hide this message.
+      proc.kill("SIGKILL");
+      const stderr = await Promise.race([new Response(proc.stderr as ReadableStream).text(), Bun.sleep(2_000).then(() => "(stderr still open)")]);
+      throw new Error(`spamd did not start in 60 s (exit ${proc.exitCode}): ${stderr.slice(-500)}`);
     }
     await Bun.sleep(100);
   }
