@@ -38,6 +38,9 @@ function replies(): { cls: number; code: number; text: string }[] {
     if (!line || line.startsWith("#") || !SECTIONS.some((s) => section.includes(s))) continue;
     const [cls, text] = line.split("\t");
     const code = Number(/^(\d{3})/.exec(text ?? "")?.[1]);
+    // A reply in raw UTF-8 (QQ's "550 收件人空间不足") reaches Postfix's DSN as question marks: SMTP replies are
+    // US-ASCII (RFC 5321 §2.4), so such a DSN says nothing but its code, and is not a fixture of the words.
+    if (/[^\x00-\x7f]/.test(text ?? "")) continue;
     if ((code >= 500 || TEMPORARY) && code >= 400 && text) out.push({ cls: Number(cls), code, text: text.replace(/^\d{3}[ -]/, "") });
   }
   return out;

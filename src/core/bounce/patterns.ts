@@ -15,9 +15,10 @@ type Rule = readonly [RegExp, BounceClass];
  *  cannot send mail here"; hMailServer's "Sender domain does not have any MX records."; rspamd's mx_check on our sender's
  *  domain, "Domain published RFC 7505 Null MX"; Sendmail's cf rulesets "Domain name required for sender address" and FEATURE
  *  badmx's "Illegal MX record for host"; qmail's chkuser "can't find a valid MX for sender domain"; Debian's Exim ACLs
- *  "Sender verification failed", "No verifiable sender address in message headers"). */
+ *  "Sender verification failed", "No verifiable sender address in message headers"; ASPone's published "550 5.1.1 <x>
+ *  sender is blacklisted", a recipient's own list matching our sender whatever its 5.1.1 says). */
 export const SENDER_REFUSED =
-  /\bsender denied\b|\bsender was rejected\b|\bfake sender\b|denies the sender|sender (address )?domain (must exist|does not exist|not found|resolve fail)|domain of sender address \S* ?does not exist|\bsender \S* ?has no (a, aaaa,? or mx|a or mx|mx) (dns )?records|requires (a )?valid sender domain|without a valid sender domain|no mx for your (envelope )?from address|sender domain does not have any mx|\bdoes not send (e-?)?mail\b|\bsender cannot send mail|domain published rfc ?7505 null mx|domain name required for sender address|illegal mx record for host|valid mx for (the )?sender domain|sender verification failed|no verifiable sender address/i;
+  /\bsender denied\b|\bsender was rejected\b|\bfake sender\b|denies the sender|sender (address )?domain (must exist|does not exist|not found|resolve fail)|domain of sender address \S* ?does not exist|\bsender \S* ?has no (a, aaaa,? or mx|a or mx|mx) (dns )?records|requires (a )?valid sender domain|without a valid sender domain|no mx for your (envelope )?from address|sender domain does not have any mx|\bdoes not send (e-?)?mail\b|\bsender cannot send mail|domain published rfc ?7505 null mx|domain name required for sender address|illegal mx record for host|valid mx for (the )?sender domain|sender verification failed|no verifiable sender address|\bsender (address |domain )?(is )?(black|block)listed\b/i;
 
 /** Our HELO name refused (mox "your ehlo domain does not resolve to an IP address", Stalwart "Invalid EHLO domain.",
  *  Apache James "Provided EHLO/HELO x can not resolved.", Haraka's helo.checks "HELO host name invalid", "Invalid address
@@ -28,9 +29,10 @@ export const HELO_REFUSED =
 
 /** Our IP named as listed on a blocklist ("Your IP address x is blacklisted using SPAMHAUS-XBL", Postfix's "Client host
  *  [x] blocked using zen.spamhaus.org", "listed by Invaluement"; ZoneMTA's config/bounces.txt examples): a spam block,
- *  even behind words that alone would mean an unknown mailbox ("550 5.2.1 Mailbox unavailable. Your IP address ..."). */
+ *  even behind words that alone would mean an unknown mailbox ("550 5.2.1 Mailbox unavailable. Your IP address ...");
+ *  Aruba's PEC help "Indirizzo IP bloccato temporaneamente per sospetto abuso". */
 export const LISTED_SOURCE =
-  /\b(black|block|deny)listed (using|by|at|on|in)\b|\bblocked using\b(?! [\w.-]*(dbl|uribl|surbl))|\blisted (at|on|in|by) (?![\w.-]*(dbl|uribl|surbl))[\w.-]*(spamhaus|spamcop|sorbs|barracuda|uceprotect|invaluement|abuseat|mailspike|psbl)|\byour ip( address)? \S+ (is |has been )?(black|block)?listed\b/i;
+  /\b(black|block|deny)listed (using|by|at|on|in)\b|\bblocked using\b(?! [\w.-]*(dbl|uribl|surbl))|\blisted (at|on|in|by) (?![\w.-]*(dbl|uribl|surbl))[\w.-]*(spamhaus|spamcop|sorbs|barracuda|uceprotect|invaluement|abuseat|mailspike|psbl)|\byour ip( address)? \S+ (is |has been )?(black|block)?listed\b|\bindirizzo ip bloccato\b/i;
 
 /** Refused for having sent to too many bad addresses: a verdict on our traffic, not on this address (Cox "too many
  *  invalid recipients", sisimai lib/sisimai/rhost/cox.rb: blocked; ZoneMTA config/bounces.txt: defer, not recipient; qmail's
@@ -107,26 +109,31 @@ const DECISIVE: Rule[] = [
  *  Sources: Gmail "The email account that you tried to reach is disabled / inactive" (5.2.1),
  *  Yahoo "This mailbox is disabled (554.30)", i.ua "Mailbox is frozen", La Poste "Le compte du
  *  destinataire est bloque", vpopmail "account is locked", qmail-ldap "Mailaddress is administratively disabled"
- *  (lib/sisimai/lhost/qmail.rb), Yandex "Policy rejection on the target address" (its bounce help: the recipient's
+ *  (lib/sisimai/lhost/qmail.rb), 163.net "User x@163.net is disabled" (help.szhot.com), Yandex "Policy rejection on the target address" (its bounce help: the recipient's
  *  account is blocked for breaking the user agreement), Stalwart's "This account is not authorized to receive email."
  *  (its local delivery); sisimai lib/sisimai/reason/suspend.rb. */
 const DISABLED: Rule[] = [
-  [/\bsuspend(s|ed)?\b|(account|mailbox|user|address|recipient)( has been| is| was)?( temporarily)? (disabled|deactivated|suspended|inactive|locked|frozen|on hold)|(account|mailbox)( is| has been)? blocked|(disabled|deactivated|inactive|suspended|locked|frozen) (account|mailbox|user)|this (mailbox|account|address) is (disabled|inactive|suspended)|disabled or discontinued|tried to reach is (disabled|inactive)|temporar(y|ily) locked|administrativ\w* disabled|compte du destinataire est bloqu|estado:? inactiv[oa]|konto jest zablokowane|nieaktywne|bloccato per inutilizzo|mailbox (is )?(currently )?(inactive|disabled)|policy rejection on the target address|account is not authorized to receive/i, 10],
+  [/\bsuspend(s|ed)?\b|\buser \S+@\S+ is disabled\b|(account|mailbox|user|address|recipient)( has been| is| was)?( temporarily)? (disabled|deactivated|suspended|inactive|locked|frozen|on hold)|(account|mailbox)( is| has been)? blocked|(disabled|deactivated|inactive|suspended|locked|frozen) (account|mailbox|user)|this (mailbox|account|address) is (disabled|inactive|suspended)|disabled or discontinued|tried to reach is (disabled|inactive)|temporar(y|ily) locked|administrativ\w* disabled|compte du destinataire est bloqu|estado:? inactiv[oa]|konto jest zablokowane|nieaktywne|bloccato per inutilizzo|mailbox (is )?(currently )?(inactive|disabled)|policy rejection on the target address|account is not authorized to receive/i, 10],
 ];
 
 /** The receiving system (not the mailbox) is full: it may take mail later (sisimai "systemfull", RFC 3463 X.3.1;
  *  qmail's "mailbox unavailable (not enough free space)", lib/sisimai/lhost/qmail.rb). */
 const SYSTEM_FULL: Rule[] = [[/(mail )?system (is )?full|insufficient system storage|not enough free space/i, 20]];
 
-/** The recipient's mailbox is full (before "invalid" and "timeout": "mailbox full: retry timeout exceeded"). */
+/** The recipient's mailbox is full (before "invalid" and "timeout": "mailbox full: retry timeout exceeded"). WEB.DE
+ *  says it in both languages with a 550: "Benutzer hat das Speichervolumen ueberschritten. / User has exhausted allowed
+ *  storage space." (sitepackage.de's list of providers' typical bounce texts). */
 const MAILBOX_FULL: Rule[] = [
-  [/over ?quota|quota (exceeded|exceed|full|reached|violation)|exceed(s|ed)? (the |his |her |their )?(mailbox |storage |disk )?(quota|storage allocation)|mailbox (is |was )?(full|over|at capacity|size limit)|mail ?box (has )?exceeded|full mailbox|mailbox full|(insufficient|out of) (disk |system )?(storage|space)|storage (allocation|limit) (exceeded|reached)|mailfolder is (over|full)|user('s)? (mailbox|disk|account) is (full|over)|disk quota|no space left|(mail ?box|disk|storage) space (is )?not enough|not enough (disk |mail ?box |storage )?space|postfach (ist )?voll|bo[iî]te (aux lettres )?pleine|buz[oó]n lleno|casella (piena|di posta piena)|mailbox size limit exceeded|overquota|quota de messagerie|too many messages (in|on) (this |the )?(mailbox|server|inbox)/i, 22],
+  [/over ?quota|quota (exceeded|exceed|full|reached|violation)|exceed(s|ed)? (the |his |her |their )?(mailbox |storage |disk )?(quota|storage allocation)|mailbox (is |was )?(full|over|at capacity|size limit)|mail ?box (has )?exceeded|full mailbox|mailbox full|(insufficient|out of) (disk |system )?(storage|space)|storage (allocation|limit) (exceeded|reached)|mailfolder is (over|full)|user('s)? (mailbox|disk|account) is (full|over)|disk quota|no space left|(mail ?box|disk|storage) space (is )?not enough|not enough (disk |mail ?box |storage )?space|postfach (ist )?voll|speichervolumen (ue|ü)berschritten|exhausted (the )?allowed storage|bo[iî]te (aux lettres )?pleine|(buz[oó]n|correo) lleno|casella (piena|di posta piena)|mailbox size limit exceeded|overquota|quota de messagerie|too many messages (in|on) (this |the )?(mailbox|server|inbox)|空间不足|邮箱已满|邮箱空间已满|容量不足/i, 22],
 ];
 
 /** A missing mailbox in other languages' words (German, French, Spanish, Italian, Portuguese, Dutch, Polish, Czech,
- *  Scandinavian, Turkish, Japanese, Korean; Russian and Chinese are receivers' texts, receiver-texts.ts). */
+ *  Scandinavian, Turkish, Japanese, Korean; Russian and Chinese are receivers' texts, receiver-texts.ts). Exchange's
+ *  French and Italian NDRs ("L'adresse de messagerie que vous avez entrée est introuvable", "Non sono riuscito a trovare
+ *  l'indirizzo e-mail", "n'accepte plus de messages"), Orange's "Adresse d au moins un destinataire invalide" and
+ *  Domino's Spanish "no se encuentra en la Libreta" are read even where a bounce carries no code. */
 const OTHER_LANGUAGES_RE =
-  /utilisateur inconnu|destinataire inconnu|adresse (e-?mail )?(inconnue|invalide|introuvable|inexistante)|n'existe pas|inexistant|unbekannt|existiert nicht|non r[ée]pertori[ée] dans l'annuaire|no se encuentra en el directorio|nicht vorhanden|ung[üu]ltige (adresse|empf[äa]nger)|usuario (desconocido|no existe|inexistente)|no existe|(casilla|cuenta|buz[oó]n)( de correo)? (ha expirado|ha sido (dada de baja|eliminada|cerrada|desactivada|deshabilitada)|expirad[ao]|inexistente|dad[ao] de baja|desactivad[ao]|deshabilitad[ao]|cerrad[ao])|direcci[oó]n (no v[aá]lida|inexistente)|destinatario (inesistente|sconosciuto|errato)|destin\. sconosciuto|indirizzo (inesistente|errato)|nie ma takiego (konta|u[zż]ytkownika|adresu)|utente (sconosciuto|inesistente)|onbekende (gebruiker|ontvanger)|bestaat niet|nieznany (u[zż]ytkownik|adresat)|nie istnieje|usu[aá]rio (desconhecido|inexistente)|n[aã]o existe|inexistente|(ist )?nicht bekannt|(utente|destinatario|indirizzo|casella)( di posta)? non (trovat[oa]|esistente|valid[oa])|neexistuje|finns inte|findes ikke|finnes ikke|kullan[ıi]c[ıi] bulunamad[ıi]|存在しません|존재하지 않는/i;
+  /utilisateur inconnu|destinataire inconnu|adresse (e-?mail )?(inconnue|invalide|introuvable|inexistante)|adresse de messagerie [^.]{0,40}\bintrouvable|destinataire invalide|n'accepte plus de messages|non (sono riuscito|è stato possibile) a trovare l'indirizzo|n'existe pas|inexistant|unbekannt|existiert nicht|non r[ée]pertori[ée] dans l'annuaire|no se encuentra en (el directorio|la libreta)|nicht vorhanden|ung[üu]ltige (adresse|empf[äa]nger)|usuario (desconocido|no existe|inexistente)|no existe|(casilla|cuenta|buz[oó]n)( de correo)? (ha expirado|ha sido (dada de baja|eliminada|cerrada|desactivada|deshabilitada)|expirad[ao]|inexistente|dad[ao] de baja|desactivad[ao]|deshabilitad[ao]|cerrad[ao])|direcci[oó]n (no v[aá]lida|inexistente)|destinatario (inesistente|sconosciuto|errato)|destin\. sconosciuto|indirizzo (inesistente|errato)|nie ma takiego (konta|u[zż]ytkownika|adresu)|utente (sconosciuto|inesistente)|onbekende (gebruiker|ontvanger)|bestaat niet|nieznany (u[zż]ytkownik|adresat)|nie istnieje|usu[aá]rio (desconhecido|inexistente)|n[aã]o existe|inexistente|(ist )?nicht bekannt|(utente|destinatario|indirizzo|casella)( di posta)? non (trovat[oa]|esistente|valid[oa])|neexistuje|finns inte|findes ikke|finnes ikke|kullan[ıi]c[ıi] bulunamad[ıi]|存在しません|존재하지 않는/i;
 const OTHER_LANGUAGES: Rule = [OTHER_LANGUAGES_RE, 10];
 
 /** More phrasings of a missing mailbox, from CwsMailBounceHandler's phrase table (Handler.php getStatusCodeFromPattern,
@@ -182,12 +189,14 @@ const SPAM_SOURCE: Rule[] = [
   [/(refused|rejected|blocked) (due to|for|because of) (bad|abusive|suspicious) behaviou?r/i, 51],
   // A listed URL or domain in the body is about content.
   [/uribl|surbl|dbl\.spamhaus|spamhaus dbl|url (is |was )?(listed|blocked|blacklisted)|(link|url|domain) in (the )?(message|body)|phish/i, 52],
-  [/black ?list|block ?list|blocklisted|blacklisted|deny ?list|denylist|\bdnsbl\b|\brbl\b|spamhaus|spamcop|sorbs|barracudacentral|b\.barracuda|uceprotect|psbl|invaluement|mailspike|cbl\.abuseat|proofpoint.*dnsbl|dnsbl-lookup|listed (at|on|in|by)|is listed|(ip|sender|sending|domain|your) reputation|(poor|bad|low|negative) reputation|reputation (is )?too low|\bsbrs\b|email reputation (services|database)|banned sending ip|traffic not accepted from this ip|unusual rate of unsolicited|(high|unusual) (volume|rate) of (spam|unsolicited|complaints)|user complaints|\[ts0[1-4]\]|\[tss0[1-9]\]|\[tss1\d\]|\[gl0?1\]|\[rl0?1\]|s3140|s3150|s3115|sc-00\d|ou-00\d|dy-00\d|bl0000\d\d|aup#|5\.7\.60\d|5\.7\.70\d|5\.7\.750|dynamic ip|residential ip|dial-?up|client host .* blocked|blocked using|ip (address )?(is )?(blocked|banned|rejected)|your ip|sender ip|sending ip|ip .* (has been )?(blocked|listed)|rejected (due to|because of) (ip|sender) reputation|compromised|botnet/i, 51],
+  // Korean receivers' "550 You are registered as spammer (by user's reject list)" (puffinknight.tistory.com's list);
+  // Tencent's "Suspected bounce attacks" (sisimai's Tencent table, from QQ's bounce help): our traffic, not the address.
+  [/\bregistered as (a )?spammer\b|bounce attacks?|black ?list|block ?list|blocklisted|blacklisted|deny ?list|denylist|\bdnsbl\b|\brbl\b|spamhaus|spamcop|sorbs|barracudacentral|b\.barracuda|uceprotect|psbl|invaluement|mailspike|cbl\.abuseat|proofpoint.*dnsbl|dnsbl-lookup|listed (at|on|in|by)|is listed|(ip|sender|sending|domain|your) reputation|(poor|bad|low|negative) reputation|reputation (is )?too low|\bsbrs\b|email reputation (services|database)|banned sending ip|traffic not accepted from this ip|unusual rate of unsolicited|(high|unusual) (volume|rate) of (spam|unsolicited|complaints)|user complaints|\[ts0[1-4]\]|\[tss0[1-9]\]|\[tss1\d\]|\[gl0?1\]|\[rl0?1\]|s3140|s3150|s3115|sc-00\d|ou-00\d|dy-00\d|bl0000\d\d|aup#|5\.7\.60\d|5\.7\.70\d|5\.7\.750|dynamic ip|residential ip|dial-?up|client host .* blocked|blocked using|ip (address )?(is )?(blocked|banned|rejected)|your ip|sender ip|sending ip|ip .* (has been )?(blocked|listed)|rejected (due to|because of) (ip|sender) reputation|compromised|botnet/i, 51],
 ];
 
 /** Blocked because of what the message says. */
 const SPAM_CONTENT: Rule[] = [
-  [/\bspam\b|spammy|system antyspamowy|anti-?spam (system|filter)|unsolicited (mail|e-?mail|bulk|commercial)|likely unsolicited|junk (mail|e-?mail)|content (filter|rejected|policy|restriction)|message content (rejected|not accepted)|(rejected|blocked) (due to|because of|for) (its )?content|bulk mail|virus|malware|infected|trojan|worm|suspicious (content|message|url|link)|\[ph0?1\]|5\.7\.350|message (looks|appears|considered|classified|identified|flagged|detected)( as)? (like )?(spam|suspicious|bulk|junk)|spamassassin|high (spam )?score|score (too high|exceeded)|policy violation detected|\[hm08\]|\[p2\]/i, 52],
+  [/(?<![a-z])spam(?![a-z])|spammy|system antyspamowy|anti-?spam (system|filter)|unsolicited (mail|e-?mail|bulk|commercial)|likely unsolicited|junk (mail|e-?mail)|content (filter|rejected|policy|restriction)|message content (rejected|not accepted)|(rejected|blocked) (due to|because of|for) (its )?content|bulk mail|virus|malware|infected|trojan|worm|suspicious (content|message|url|link)|\[ph0?1\]|5\.7\.350|message (looks|appears|considered|classified|identified|flagged|detected)( as)? (like )?(spam|suspicious|bulk|junk)|spamassassin|high (spam )?score|score (too high|exceeded)|policy violation detected|\[hm08\]|\[p2\]/i, 52],
 ];
 
 /** Refused by the receiver's policy: authentication, PTR, sender checks, generic blocks. */
@@ -199,7 +208,7 @@ const MAIL_BLOCK: Rule[] = [
 ];
 
 const TOO_LARGE: Rule[] = [
-  [/exceeds? (the )?administrative limit|message (is )?too (large|big|long)|message size|size (limit|exceeds|exceeded)|exceeds? (the )?(maximum|max|fixed|allowed) (message )?size|too large|message length exceeds|exceeded .*size limit/i, 23],
+  [/exceeds? (the )?administrative limit|message (is )?too (large|big|long)|message size|size (limit|exceeds|exceeded)|exceeds? (the )?(maximum|max|fixed|allowed) (message )?size|too large|message length exceeds|exceeded .*size limit|taille limite du message/i, 23],
 ];
 
 const TIMEOUT: Rule[] = [
