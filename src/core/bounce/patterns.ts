@@ -109,9 +109,10 @@ const DECISIVE: Rule[] = [
  *  Sources: Gmail "The email account that you tried to reach is disabled / inactive" (5.2.1),
  *  Yahoo "This mailbox is disabled (554.30)", i.ua "Mailbox is frozen", La Poste "Le compte du
  *  destinataire est bloque", vpopmail "account is locked", qmail-ldap "Mailaddress is administratively disabled"
- *  (lib/sisimai/lhost/qmail.rb), 163.net "User x@163.net is disabled" (help.szhot.com), Yandex "Policy rejection on the target address" (its bounce help: the recipient's
- *  account is blocked for breaking the user agreement), Stalwart's "This account is not authorized to receive email."
- *  (its local delivery); sisimai lib/sisimai/reason/suspend.rb. */
+ *  (lib/sisimai/lhost/qmail.rb), 163.net "User x@163.net is disabled" (help.szhot.com), Yandex "Policy rejection on
+ *  the target address" (its bounce help: the recipient's account is blocked for breaking the user agreement),
+ *  Stalwart's "This account is not authorized to receive email." (its local delivery); sisimai
+ *  lib/sisimai/reason/suspend.rb. */
 const DISABLED: Rule[] = [
   [/\bsuspend(s|ed)?\b|\buser \S+@\S+ is disabled\b|(account|mailbox|user|address|recipient)( has been| is| was)?( temporarily)? (disabled|deactivated|suspended|inactive|locked|frozen|on hold)|(account|mailbox)( is| has been)? blocked|(disabled|deactivated|inactive|suspended|locked|frozen) (account|mailbox|user)|this (mailbox|account|address) is (disabled|inactive|suspended)|disabled or discontinued|tried to reach is (disabled|inactive)|temporar(y|ily) locked|administrativ\w* disabled|compte du destinataire est bloqu|estado:? inactiv[oa]|konto jest zablokowane|nieaktywne|bloccato per inutilizzo|mailbox (is )?(currently )?(inactive|disabled)|policy rejection on the target address|account is not authorized to receive/i, 10],
 ];
@@ -194,7 +195,8 @@ const SPAM_SOURCE: Rule[] = [
   [/\bregistered as (a )?spammer\b|bounce attacks?|black ?list|block ?list|blocklisted|blacklisted|deny ?list|denylist|\bdnsbl\b|\brbl\b|spamhaus|spamcop|sorbs|barracudacentral|b\.barracuda|uceprotect|psbl|invaluement|mailspike|cbl\.abuseat|proofpoint.*dnsbl|dnsbl-lookup|listed (at|on|in|by)|is listed|(ip|sender|sending|domain|your) reputation|(poor|bad|low|negative) reputation|reputation (is )?too low|\bsbrs\b|email reputation (services|database)|banned sending ip|traffic not accepted from this ip|unusual rate of unsolicited|(high|unusual) (volume|rate) of (spam|unsolicited|complaints)|user complaints|\[ts0[1-4]\]|\[tss0[1-9]\]|\[tss1\d\]|\[gl0?1\]|\[rl0?1\]|s3140|s3150|s3115|sc-00\d|ou-00\d|dy-00\d|bl0000\d\d|aup#|5\.7\.60\d|5\.7\.70\d|5\.7\.750|dynamic ip|residential ip|dial-?up|client host .* blocked|blocked using|ip (address )?(is )?(blocked|banned|rejected)|your ip|sender ip|sending ip|ip .* (has been )?(blocked|listed)|rejected (due to|because of) (ip|sender) reputation|compromised|botnet/i, 51],
 ];
 
-/** Blocked because of what the message says. */
+/** Blocked because of what the message says. "spam" stands alone or beside an underscore (Paran's "Transaction failed.
+ *  (SPAM_SUSPECT:IP_CONTROL)"), not inside a word. */
 const SPAM_CONTENT: Rule[] = [
   [/(?<![a-z])spam(?![a-z])|spammy|system antyspamowy|anti-?spam (system|filter)|unsolicited (mail|e-?mail|bulk|commercial)|likely unsolicited|junk (mail|e-?mail)|content (filter|rejected|policy|restriction)|message content (rejected|not accepted)|(rejected|blocked) (due to|because of|for) (its )?content|bulk mail|virus|malware|infected|trojan|worm|suspicious (content|message|url|link)|\[ph0?1\]|5\.7\.350|message (looks|appears|considered|classified|identified|flagged|detected)( as)? (like )?(spam|suspicious|bulk|junk)|spamassassin|high (spam )?score|score (too high|exceeded)|policy violation detected|\[hm08\]|\[p2\]/i, 52],
 ];
