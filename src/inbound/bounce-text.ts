@@ -55,7 +55,7 @@ const RECIPIENT_PATTERNS = [
   new RegExp(String.raw`^[ \t]*(?:unknown user|user unknown|no such user|invalid (?:recipient|user|address)|mailbox (?:unavailable|full|not found)|user mailbox exceeded quota)[^:\n]{0,40}:\s*<?(${ADDRESS})>?`, "gim"),
   // An address alone on its line: Exim's indented list, Exchange's "user@host<mailto:user@host>".
   new RegExp(String.raw`^[ \t]*<?(${ADDRESS})>?(?:<mailto:[^>\s]*>)?[ \t]*$`, "gm"),
-  new RegExp(String.raw`^[ \t]*(${ADDRESS}) on `, "gm"), // Exchange 2003: "user@host on <date>"
+  new RegExp(String.raw`^[ \t]*'?(${ADDRESS})'? on `, "gm"), // Exchange 2003 "user@host on <date>", 5.5's IMC "'user@host' on <date>"
   new RegExp(String.raw`(?:delivered|delivery|message) to:?\s*<?(${ADDRESS})>?`, "gi"), // O365, Gmail prose
   // DragonFly, OpenSMTPD, IMail, Zoho, GMX prose: "error delivering your mail to <x>", "sending to x".
   new RegExp(String.raw`(?:deliver(?:ing|ed)?|send(?:ing)?|sent)\s+(?:your\s+|the\s+)?(?:mail|message|e-?mail)?\s*(?:to|for):?\s*<?(${ADDRESS})>?`, "gi"),
@@ -68,6 +68,9 @@ const RECIPIENT_PATTERNS = [
 /** A 4xx/5xx SMTP reply code in running text (RFC 5321 §4.2: 421-455, 500-556). */
 /** ... and "550:" at the start of a line, as Yahoo's qmail-based MTA writes it ("550: <x@y>: User unknown"). */
 const SMTP_CODE_RE = /(?:^|[\s:;('"])([45][0-5]\d)(?=[ -]|$)|^([45][0-5]\d):(?=\s)/;
+/** Said when an MTA gives up, whatever reply it quotes: qmail-send's "I'm not going to try again; this message has
+ *  been in the queue too long." after a (#4.4.1), and its "This is a permanent error; I've given up." */
+const GAVE_UP_RE = /not going to try again|been in the queue too long|this is a permanent error; i've given up/i;
 const DELAY_PHRASE_RE = /delayed|will (be )?retr(y|ied)|still being retried|warning only|not yet been delivered|could not send message for past|still undelivered|will (keep|continue) trying|delivery attempts will continue/i;
 const LIST_NOTICE_RE = /not a member of (this|the) (mailing )?list|duplicated message-id/i;
 const MAX_CONTINUATION_LINES = 6;
@@ -202,7 +205,7 @@ function readRecipient(notice: string, address: string, mentions: Mention[]): Bo
         : DELAY_PHRASE_RE.test(notice) ? "4.0.0" : "5.0.0";
   return {
     finalRecipient: address,
-    action: status.startsWith("4") ? "delayed" : "failed",
+    action: status.startsWith("4") && !GAVE_UP_RE.test(notice) ? "delayed" : "failed",
     status,
     ...(diagnostic ? { diagnostic } : {}),
   };

@@ -54,3 +54,31 @@ describe("a notice from a mailer with no daemon name (JetMail)", () => {
     expect(out?.recipients[0]?.diagnostic?.text).toContain("mail box space not enough");
   });
 });
+
+describe("old mailers' notices (their own sentences, 2026-11-29)", () => {
+  test("qmail-send gives up on a temporary reply: a failure, not a delay warning", async () => {
+    const { parseBounceText } = await import("../../src/inbound/bounce-text.ts");
+    const text = "Hi. This is the qmail-send program at mx.sender.example.\nI'm afraid I wasn't able to deliver your message to the following addresses.\n" +
+      "This is a permanent error; I've given up. Sorry it didn't work out.\n\n<a@x.example>:\n" +
+      "Connected to 192.0.2.1 but connection died. (#4.4.2)\nI'm not going to try again; this message has been in the queue too long.\n";
+    const r = parseBounceText({ text, excluded: [], fromAddress: "MAILER-DAEMON@sender.example", subject: "failure notice" })?.recipients[0];
+    expect(r).toMatchObject({ finalRecipient: "a@x.example", action: "failed" });
+  });
+  test("an Exim warning with the same 4xx reply stays a delay", async () => {
+    const { parseBounceText } = await import("../../src/inbound/bounce-text.ts");
+    const text = "This message was created automatically by mail delivery software.\nA message that you sent has not yet been delivered to one or more of its\n" +
+      "recipients after more than 24 hours on the queue on mx.sender.example.\n\n  a@x.example\n    Delay reason: SMTP error from remote mail server after RCPT TO:<a@x.example>:\n" +
+      "    451 4.4.2 Connection died\n\nNo action is required on your part. Delivery attempts will continue for\nsome time.\n";
+    const r = parseBounceText({ text, excluded: [], fromAddress: "MAILER-DAEMON@sender.example", subject: "Warning: message 1abc-000001-XY delayed 24 hours" })?.recipients[0];
+    expect(r).toMatchObject({ finalRecipient: "a@x.example", action: "delayed" });
+  });
+  test("Exchange 5.5's Internet Mail Connector quotes the address: \"'x' on <date>\" (Microsoft KB Q168557)", async () => {
+    const { parseBounceText } = await import("../../src/inbound/bounce-text.ts");
+    const text = "Your message did not reach some or all of the intended recipients.\n\n   Subject:hello\n      Sent: 3/27/97 11:18 AM\n\n" +
+      "   The following recipient(s) could not be reached:\n\n      'a@x.example' on 3/27/97 11:18 AM\n            The recipient name is not recognized\n" +
+      "            MSEXCH:IMC:LINKAGE:Toronto:WWW 3902 Host Unknown\n";
+    const out = parseBounceText({ text, excluded: [], fromAddress: "postmaster@mx.x.example", fromName: "System Administrator", subject: "Undeliverable: hello" });
+    expect(out?.recipients.map((r) => r.finalRecipient)).toEqual(["a@x.example"]);
+    expect(out?.recipients[0]?.diagnostic?.text).toContain("recipient name is not recognized");
+  });
+});

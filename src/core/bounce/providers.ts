@@ -18,7 +18,7 @@ const ORANGE_RE = /\b(?:LPN|LPNAAA|OFR|OUK)(?:_(\d{3})|\d{3}[-_](\d{3}))\b/i;
 // hexadecimal diagnostic names the failure (sisimai lib/sisimai/lhost/exchange2003.rb ErrorCodes, BSD-2).
 const EXCHANGE: Record<string, BounceClass> = {
   "000C05A6": 10, // Unknown Recipient
-  "000C0595": 50, // Ambiguous Recipient (sisimai: filtered)
+  "000C0595": 10, // Ambiguous Recipient: RFC 3463 X.1.4, an address problem (Microsoft KB 251152), not our traffic
   "000B099C": 40, "000B09AA": 40, "000B09B6": 40, // host unknown, relay, remote MTA errors (sisimai: onhold)
   "00010256": 40, "000D06B5": 40, // too many recipients, no proxy for recipient (systemerror)
   "00120270": 40, // too many hops (networkerror)

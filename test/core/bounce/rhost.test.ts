@@ -40,6 +40,8 @@ describe("user unknown is an invalid recipient whatever command it answered (the
   test("an Exchange 2003 diagnostic number decides", () => {
     const t = "The recipient name is not recognized MSEXCH:IMS:NNN:CAT:NEKO 0 (000C05A6) Unknown Recipient";
     expect(classifyBounce({ text: t, command: "unknown" }).bounceClass).toBe(10);
+    // "Ambiguous Recipient": two directory entries match the address (RFC 3463 X.1.4), not a refusal of our mail.
+    expect(classifyBounce({ text: "The recipient name is ambiguous MSEXCH:IMS:NNN:CAT:NEKO 0 (000C0595) Ambiguous Recipient", command: "unknown" }).bounceClass).toBe(10);
   });
 });
 
