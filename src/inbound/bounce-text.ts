@@ -248,7 +248,11 @@ function findDiagnostic(segment: string): Diagnostic | undefined {
     }
     if (smtp) {
       const codeAt = line.indexOf(smtp[1] ?? smtp[2] ?? "", smtp.index);
-      let text = [line.slice(codeAt), ...continuation].join(" ").trim();
+      // Sendmail's transcript puts its local mailer's complaint above the summary it answers with:
+      // "mail.local: unknown user: x" then "554 <x>... Service unavailable". The two say one thing.
+      const above = i > 0 ? (lines[i - 1] ?? "").trim() : "";
+      const local = /^(mail\.local|procmail):\s/i.test(above) ? [above] : [];
+      let text = [line.slice(codeAt), ...continuation, ...local].join(" ").trim();
       // Exchange quotes the reply: "Remote Server returned '550 5.4.1 ...'".
       const quote = line[codeAt - 1];
       if ((quote === "'" || quote === '"') && text.endsWith(quote)) text = text.slice(0, -1);

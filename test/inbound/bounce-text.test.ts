@@ -82,3 +82,13 @@ describe("old mailers' notices (their own sentences, 2026-11-29)", () => {
     expect(out?.recipients[0]?.diagnostic?.text).toContain("recipient name is not recognized");
   });
 });
+
+describe("Sendmail's transcript", () => {
+  test("the local mailer's complaint above the summary line is kept with it (\"mail.local: unknown user\")", () => {
+    const text = "   ----- The following addresses had permanent fatal errors -----\n<a@x.example>\n\n   ----- Transcript of session follows -----\n" +
+      "mail.local: unknown user: a\n554 <a@x.example>... Service unavailable\n";
+    const [r] = withTextEvidence([failed("a@x.example", { status: "5.5.0" })], text);
+    expect(r?.diagnostic).toMatchObject({ code: 554 });
+    expect(r?.diagnostic?.text).toContain("mail.local: unknown user");
+  });
+});
