@@ -2,14 +2,7 @@
 // send plain-text NDRs): recipients, status and diagnostic from the human-readable text, and
 // the returned headers when they are quoted inline. reports.ts flags all of it heuristic.
 import type { BounceRecipient } from "./dsn.ts";
-import {
-  ENHANCED_CODE_RE,
-  normalizeEnhancedCode,
-  parseDiagnostic,
-  parseHeaderBlock,
-  type Diagnostic,
-  type OriginalMessage,
-} from "./report-fields.ts";
+import { ENHANCED_CODE_RE, normalizeEnhancedCode, parseDiagnostic, parseHeaderBlock, type Diagnostic, type OriginalMessage } from "./report-fields.ts";
 import { smtpCommandOf } from "./smtp-command.ts";
 
 export interface BounceTextInput {
@@ -65,8 +58,8 @@ const RECIPIENT_PATTERNS = [
   new RegExp(String.raw`^[ \t]*(?:In:[ \t]*)?RCPT TO:\s*<?(${ADDRESS})>?`, "gim"),
   new RegExp(String.raw`(?:failed|bad|invalid|unknown|undeliverable)?\s*recipient(?:s|\(s\))?(?:\s+address)?\s*:\s*<?(${ADDRESS})>?`, "gi"),
 ];
-/** A 4xx/5xx SMTP reply code in running text (RFC 5321 §4.2: 421-455, 500-556). */
-/** ... and "550:" at the start of a line, as Yahoo's qmail-based MTA writes it ("550: <x@y>: User unknown"). */
+/** A 4xx/5xx SMTP reply code in running text (RFC 5321 §4.2: 421-455, 500-556), and "550:" at the start of a line,
+ *  as Yahoo's qmail-based MTA writes it ("550: <x@y>: User unknown"). */
 const SMTP_CODE_RE = /(?:^|[\s:;('"])([45][0-5]\d)(?=[ -]|$)|^([45][0-5]\d):(?=\s)/;
 /** Said when an MTA gives up, whatever reply it quotes: qmail-send's "I'm not going to try again; this message has
  *  been in the queue too long." after a (#4.4.1), and its "This is a permanent error; I've given up." */
@@ -96,8 +89,9 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
   const addresses = findRecipients(notice, input.failedRecipients ?? "", input.excluded);
   const mentions = findMentions(notice, addresses);
   const isGoogleGroups = /groups\.google\.com\/support|^google groups\b/im.test(notice);
-  // A list server's notice (fml) says why at its start; the addresses it names come later.
-  const opening = LIST_NOTICE_RE.test(notice.slice(0, 500)) ? sentenceAfter(notice, 0) : undefined;
+  // A list server's notice (fml) says why at its start; the addresses it names come later. So does
+  // Post.Office / InterMail: "undeliverable due to the following reason:", the reason, then the recipients.
+  const opening = LIST_NOTICE_RE.test(notice.slice(0, 500)) ? sentenceAfter(notice, 0) : reasonFirst(notice);
   const recipients = addresses.map((address) => {
     const read = readRecipient(notice, address, mentions);
     const r = asGoogleGroups(opening && !read.diagnostic?.code ? { ...read, diagnostic: opening } : read, isGoogleGroups);
@@ -264,6 +258,15 @@ function findDiagnostic(segment: string): Diagnostic | undefined {
     return { type: "text", text, enhancedCode: normalizeEnhancedCode(enhanced?.[0] ?? "") };
   }
   return undefined;
+}
+
+/** Post.Office's reason block, between "due to the following reason:" and its list of recipients (bounded). */
+function reasonFirst(notice: string): Diagnostic | undefined {
+  const start = /undeliverable due to the following reason:/i.exec(notice.slice(0, 2000));
+  if (!start) return undefined;
+  const rest = notice.slice(start.index + start[0].length, start.index + start[0].length + 1500);
+  const text = rest.split(/the following recipients? did not receive/i)[0]!.replace(/\s+/g, " ").trim();
+  return /[a-z]{3}/i.test(text) ? { type: "text", text } : undefined;
 }
 
 /** Up to four non-empty lines of the notice from `at` on, as a text diagnostic (no reply code). */

@@ -92,3 +92,15 @@ describe("Sendmail's transcript", () => {
     expect(r?.diagnostic?.text).toContain("mail.local: unknown user");
   });
 });
+
+describe("Post.Office / InterMail's notice", () => {
+  test("the reason comes first and the recipients after it: the reason is the recipient's", async () => {
+    const { parseBounceText } = await import("../../src/inbound/bounce-text.ts");
+    const text = "This Message was undeliverable due to the following reason:\n\nYour message was not delivered because the destination computer\n" +
+      "was not found.\n\n     Host x.example not found\n\nThe following recipients did not receive this message:\n\n     <a@x.example>\n\n" +
+      "Please reply to Postmaster@mx.sender.example\nif you feel this message to be in error.\n";
+    const r = parseBounceText({ text, excluded: [], fromAddress: "Postmaster@mx.sender.example", fromName: "Mail Administrator", subject: "Mail System Error - Returned Mail" })?.recipients[0];
+    expect(r?.finalRecipient).toBe("a@x.example");
+    expect(r?.diagnostic?.text).toContain("Host x.example not found");
+  });
+});
