@@ -64,7 +64,10 @@ const SMTP_CODE_RE = /(?:^|[\s:;('"])([45][0-5]\d)(?=[ -]|$)|^([45][0-5]\d):(?=\
 /** Said when an MTA gives up, whatever reply it quotes: qmail-send's "I'm not going to try again; this message has
  *  been in the queue too long." after a (#4.4.1), and its "This is a permanent error; I've given up." */
 const GAVE_UP_RE = /not going to try again|been in the queue too long|this is a permanent error; i've given up/i;
-const DELAY_PHRASE_RE = /delayed|will (be )?retr(y|ied)|still being retried|warning only|not yet been delivered|could not send message for past|still undelivered|will (keep|continue) trying|delivery attempts will continue/i;
+const DELAY_PHRASE_RE = /delayed|will (be )?retr(y|ied)|still being retried|warning only|not yet been delivered|could not send message for past|still undelivered|will (keep|continue) trying|delivery attempts will continue|continue to (be )?attempt/i;
+/** A warning's subject: Exim's "Warning: message x delayed 2 hours", the "(Delay)" of Gmail and Exchange, Postfix's
+ *  "Delayed Mail" and RFC 3464's example "WARNING: message delayed at ...", read when the body says nothing of it. */
+const DELAY_SUBJECT_RE = /^\s*warning\b.{0,80}\bdelayed\b|\(delay\)|^\s*delayed mail\b|^\s*delivery delayed\b/i;
 const LIST_NOTICE_RE = /not a member of (this|the) (mailing )?list|duplicated message-id/i;
 const MAX_CONTINUATION_LINES = 6;
 /** A bounce lists the recipients of one message to one host; more is noise (and quadratic). */
@@ -86,6 +89,7 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
     (BOUNCE_SUBJECT_RE.test(subject) || BOUNCE_PHRASE_RE.test(notice) || Boolean(findDiagnostic(notice)?.code));
   const isVouched = isFromDaemon || hasFailedHeader || isTrustedBounce;
   if (!isVouched && !BOUNCE_SUBJECT_RE.test(subject)) return null;
+  const delayed = DELAY_PHRASE_RE.test(notice) || DELAY_SUBJECT_RE.test(subject);
   const addresses = findRecipients(notice, input.failedRecipients ?? "", input.excluded);
   const mentions = findMentions(notice, addresses);
   const isGoogleGroups = /groups\.google\.com\/support|^google groups\b/im.test(notice);
@@ -93,7 +97,7 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
   // Post.Office / InterMail: "undeliverable due to the following reason:", the reason, then the recipients.
   const opening = LIST_NOTICE_RE.test(notice.slice(0, 500)) ? sentenceAfter(notice, 0) : reasonFirst(notice);
   const recipients = addresses.map((address) => {
-    const read = readRecipient(notice, address, mentions);
+    const read = readRecipient(notice, address, mentions, delayed);
     const r = asGoogleGroups(opening && !read.diagnostic?.code ? { ...read, diagnostic: opening } : read, isGoogleGroups);
     const command = smtpCommandOf(notice, address);
     return command ? { ...r, command } : r;
@@ -102,7 +106,7 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
   // address still counts, and so does any bounce by its sender or subject (MAILER-DAEMON, a null
   // sender, "Undeliverable"): it is accepted and classified on whatever it says, never refused.
   if (recipients.length === 0 && input.trusted && !isHumanReply && (isTrustedBounce || isVouched)) {
-    const read = readRecipient(notice, "", []);
+    const read = readRecipient(notice, "", [], delayed);
     const anonymous = read.diagnostic ? read : { ...read, diagnostic: { type: "text", text: subject.trim() || "undeliverable" } };
     const command = smtpCommandOf(notice, "");
     recipients.push(command ? { ...anonymous, command } : anonymous);
@@ -173,7 +177,7 @@ function findRecipients(notice: string, failedRecipients: string, excluded: stri
  * next mention of another recipient, carries a code. Exchange lists every recipient first and
  * gives the diagnostics later, so the first mention alone is not enough.
  */
-function readRecipient(notice: string, address: string, mentions: Mention[]): BounceRecipient {
+function readRecipient(notice: string, address: string, mentions: Mention[], delayed = DELAY_PHRASE_RE.test(notice)): BounceRecipient {
   const key = address.toLowerCase();
   let diagnostic: Diagnostic | undefined;
   for (let i = 0; i < mentions.length && !diagnostic; i++) {
@@ -196,7 +200,7 @@ function readRecipient(notice: string, address: string, mentions: Mention[]): Bo
       ? enhanced
       : codeClass
         ? `${codeClass}.0.0`
-        : DELAY_PHRASE_RE.test(notice) ? "4.0.0" : "5.0.0";
+        : delayed ? "4.0.0" : "5.0.0";
   return {
     finalRecipient: address,
     action: status.startsWith("4") && !GAVE_UP_RE.test(notice) ? "delayed" : "failed",

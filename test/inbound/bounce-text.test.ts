@@ -104,3 +104,24 @@ describe("Post.Office / InterMail's notice", () => {
     expect(r?.diagnostic?.text).toContain("Host x.example not found");
   });
 });
+
+describe("delay warnings in words of their own", () => {
+  test("a site's own Exim warning text, known by Exim's fixed subject", async () => {
+    const { parseBounceText } = await import("../../src/inbound/bounce-text.ts");
+    const text = "Your message to a@x.example could not be delivered yet. We will continue to try for a while.\n";
+    const r = parseBounceText({ text, excluded: [], fromAddress: "MAILER-DAEMON@mx.sender.example", subject: "Warning: message 1Zb92h-0002aX-BS delayed 2 hours" })?.recipients[0];
+    expect(r).toMatchObject({ finalRecipient: "a@x.example", action: "delayed" });
+  });
+  test("\"Delivery will continue to be attempted\" (RFC 3464's example warning, Exchange) is a delay", async () => {
+    const { parseBounceText } = await import("../../src/inbound/bounce-text.ts");
+    const text = "Your message has not been delivered to a@x.example. Delivery will continue to be attempted.\n";
+    const r = parseBounceText({ text, excluded: [], fromAddress: "MAILER-DAEMON@mx.sender.example", subject: "Returned mail" })?.recipients[0];
+    expect(r).toMatchObject({ finalRecipient: "a@x.example", action: "delayed" });
+  });
+  test("without such words or subject, a codeless notice is a failure", async () => {
+    const { parseBounceText } = await import("../../src/inbound/bounce-text.ts");
+    const text = "Your message to a@x.example could not be delivered.\n";
+    const r = parseBounceText({ text, excluded: [], fromAddress: "MAILER-DAEMON@mx.sender.example", subject: "Undeliverable: hello" })?.recipients[0];
+    expect(r).toMatchObject({ finalRecipient: "a@x.example", action: "failed" });
+  });
+});
