@@ -68,6 +68,8 @@ const DELAY_PHRASE_RE = /delayed|will (be )?retr(y|ied)|still being retried|warn
 /** A warning's subject: Exim's "Warning: message x delayed 2 hours", the "(Delay)" of Gmail and Exchange, Postfix's
  *  "Delayed Mail" and RFC 3464's example "WARNING: message delayed at ...", read when the body says nothing of it. */
 const DELAY_SUBJECT_RE = /^\s*warning\b.{0,80}\bdelayed\b|\(delay\)|^\s*delayed mail\b|^\s*delivery delayed\b/i;
+/** What the whole notice says of its failures, read once: a warning (still retrying), or a give-up. */
+const toneOf = (notice: string, subject: string) => ({ delayed: DELAY_PHRASE_RE.test(notice) || DELAY_SUBJECT_RE.test(subject), gaveUp: GAVE_UP_RE.test(notice) });
 const LIST_NOTICE_RE = /not a member of (this|the) (mailing )?list|duplicated message-id/i;
 const MAX_CONTINUATION_LINES = 6;
 /** A bounce lists the recipients of one message to one host; more is noise (and quadratic). */
@@ -89,7 +91,7 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
     (BOUNCE_SUBJECT_RE.test(subject) || BOUNCE_PHRASE_RE.test(notice) || Boolean(findDiagnostic(notice)?.code));
   const isVouched = isFromDaemon || hasFailedHeader || isTrustedBounce;
   if (!isVouched && !BOUNCE_SUBJECT_RE.test(subject)) return null;
-  const delayed = DELAY_PHRASE_RE.test(notice) || DELAY_SUBJECT_RE.test(subject);
+  const tone = toneOf(notice, subject);
   const addresses = findRecipients(notice, input.failedRecipients ?? "", input.excluded);
   const mentions = findMentions(notice, addresses);
   const isGoogleGroups = /groups\.google\.com\/support|^google groups\b/im.test(notice);
@@ -97,7 +99,7 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
   // Post.Office / InterMail: "undeliverable due to the following reason:", the reason, then the recipients.
   const opening = LIST_NOTICE_RE.test(notice.slice(0, 500)) ? sentenceAfter(notice, 0) : reasonFirst(notice);
   const recipients = addresses.map((address) => {
-    const read = readRecipient(notice, address, mentions, delayed);
+    const read = readRecipient(notice, address, mentions, tone);
     const r = asGoogleGroups(opening && !read.diagnostic?.code ? { ...read, diagnostic: opening } : read, isGoogleGroups);
     const command = smtpCommandOf(notice, address);
     return command ? { ...r, command } : r;
@@ -106,7 +108,7 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
   // address still counts, and so does any bounce by its sender or subject (MAILER-DAEMON, a null
   // sender, "Undeliverable"): it is accepted and classified on whatever it says, never refused.
   if (recipients.length === 0 && input.trusted && !isHumanReply && (isTrustedBounce || isVouched)) {
-    const read = readRecipient(notice, "", [], delayed);
+    const read = readRecipient(notice, "", [], tone);
     const anonymous = read.diagnostic ? read : { ...read, diagnostic: { type: "text", text: subject.trim() || "undeliverable" } };
     const command = smtpCommandOf(notice, "");
     recipients.push(command ? { ...anonymous, command } : anonymous);
@@ -177,7 +179,7 @@ function findRecipients(notice: string, failedRecipients: string, excluded: stri
  * next mention of another recipient, carries a code. Exchange lists every recipient first and
  * gives the diagnostics later, so the first mention alone is not enough.
  */
-function readRecipient(notice: string, address: string, mentions: Mention[], delayed = DELAY_PHRASE_RE.test(notice)): BounceRecipient {
+function readRecipient(notice: string, address: string, mentions: Mention[], tone: ReturnType<typeof toneOf> = toneOf(notice, "")): BounceRecipient {
   const key = address.toLowerCase();
   let diagnostic: Diagnostic | undefined;
   for (let i = 0; i < mentions.length && !diagnostic; i++) {
@@ -200,10 +202,10 @@ function readRecipient(notice: string, address: string, mentions: Mention[], del
       ? enhanced
       : codeClass
         ? `${codeClass}.0.0`
-        : delayed ? "4.0.0" : "5.0.0";
+        : tone.delayed ? "4.0.0" : "5.0.0";
   return {
     finalRecipient: address,
-    action: status.startsWith("4") && !GAVE_UP_RE.test(notice) ? "delayed" : "failed",
+    action: status.startsWith("4") && !tone.gaveUp ? "delayed" : "failed",
     status,
     ...(diagnostic ? { diagnostic } : {}),
   };
