@@ -1,7 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { withTextEvidence } from "../../src/inbound/bounce-text.ts";
+import { parseBounceText, withTextEvidence } from "../../src/inbound/bounce-text.ts";
 import type { BounceRecipient } from "../../src/inbound/dsn.ts";
 
+/** The first recipient of a notice the sending MTA's own mailer daemon wrote. */
+const fromDaemon = (text: string, subject: string) =>
+  parseBounceText({ text, excluded: [], fromAddress: "MAILER-DAEMON@mx.sender.example", subject })?.recipients[0];
 const failed = (finalRecipient: string, extra: Partial<BounceRecipient> = {}): BounceRecipient => ({ finalRecipient, action: "failed", status: "5.0.0", ...extra });
 
 describe("a DSN's text part fills in what its fields leave out", () => {
@@ -27,7 +30,6 @@ describe("a DSN's text part fills in what its fields leave out", () => {
 
 describe("Yahoo's qmail-based notice", () => {
   test('"550: <x@y>: User unknown" is read as the reply, address and all (the receiver\'s table reads ">: user unknown")', async () => {
-    const { parseBounceText } = await import("../../src/inbound/bounce-text.ts");
     const text = "Sorry, we were unable to deliver your message to the following address.\n\n<a@x.example>:\n550: <a@x.example>: User unknown\n";
     const r = parseBounceText({ text, excluded: [], fromAddress: "mailer-daemon@yahoo.com", subject: "Failure Notice" })?.recipients[0];
     expect(r?.diagnostic?.text).toBe("550: <a@x.example>: User unknown");
@@ -36,7 +38,6 @@ describe("Yahoo's qmail-based notice", () => {
 
 describe("Postfix's text for an alias", () => {
   test('"<x> (expanded from <alias>): ..." names the expanded recipient and keeps the reason', async () => {
-    const { parseBounceText } = await import("../../src/inbound/bounce-text.ts");
     const text = "This is the mail system at host mx.sender.example.\n\n                   The mail system\n\n" +
       "<a@gone.example> (expanded from <list@sender.example>): Host or domain\n    name not found. Name service error for name=gone.example type=A: Host not\n    found\n";
     const out = parseBounceText({ text, excluded: [], fromAddress: "MAILER-DAEMON@sender.example", subject: "Undelivered Mail Returned to Sender" });
@@ -47,7 +48,6 @@ describe("Postfix's text for an alias", () => {
 
 describe("a notice from a mailer with no daemon name (JetMail)", () => {
   test('"Your mail cannot be delivered" to a VERP path is a bounce, even with a plain "Mail Error" subject', async () => {
-    const { parseBounceText } = await import("../../src/inbound/bounce-text.ts");
     const text = 'Your mail cannot be delivered to the following address(es):\n\n dylan "(0), ErrMsg=mail box space not enough, account=dylan "\n\nPlease check the above address(es) and then try again.\n';
     const out = parseBounceText({ text, excluded: [], fromName: "Jetmail System", subject: "Mail Error", trusted: true });
     expect(out?.recipients).toHaveLength(1);
@@ -57,23 +57,20 @@ describe("a notice from a mailer with no daemon name (JetMail)", () => {
 
 describe("old mailers' notices (their own sentences, 2026-11-29)", () => {
   test("qmail-send gives up on a temporary reply: a failure, not a delay warning", async () => {
-    const { parseBounceText } = await import("../../src/inbound/bounce-text.ts");
     const text = "Hi. This is the qmail-send program at mx.sender.example.\nI'm afraid I wasn't able to deliver your message to the following addresses.\n" +
       "This is a permanent error; I've given up. Sorry it didn't work out.\n\n<a@x.example>:\n" +
       "Connected to 192.0.2.1 but connection died. (#4.4.2)\nI'm not going to try again; this message has been in the queue too long.\n";
-    const r = parseBounceText({ text, excluded: [], fromAddress: "MAILER-DAEMON@sender.example", subject: "failure notice" })?.recipients[0];
+    const r = fromDaemon(text, "failure notice");
     expect(r).toMatchObject({ finalRecipient: "a@x.example", action: "failed" });
   });
   test("an Exim warning with the same 4xx reply stays a delay", async () => {
-    const { parseBounceText } = await import("../../src/inbound/bounce-text.ts");
     const text = "This message was created automatically by mail delivery software.\nA message that you sent has not yet been delivered to one or more of its\n" +
       "recipients after more than 24 hours on the queue on mx.sender.example.\n\n  a@x.example\n    Delay reason: SMTP error from remote mail server after RCPT TO:<a@x.example>:\n" +
       "    451 4.4.2 Connection died\n\nNo action is required on your part. Delivery attempts will continue for\nsome time.\n";
-    const r = parseBounceText({ text, excluded: [], fromAddress: "MAILER-DAEMON@sender.example", subject: "Warning: message 1abc-000001-XY delayed 24 hours" })?.recipients[0];
+    const r = fromDaemon(text, "Warning: message 1abc-000001-XY delayed 24 hours");
     expect(r).toMatchObject({ finalRecipient: "a@x.example", action: "delayed" });
   });
   test("Exchange 5.5's Internet Mail Connector quotes the address: \"'x' on <date>\" (Microsoft KB Q168557)", async () => {
-    const { parseBounceText } = await import("../../src/inbound/bounce-text.ts");
     const text = "Your message did not reach some or all of the intended recipients.\n\n   Subject:hello\n      Sent: 3/27/97 11:18 AM\n\n" +
       "   The following recipient(s) could not be reached:\n\n      'a@x.example' on 3/27/97 11:18 AM\n            The recipient name is not recognized\n" +
       "            MSEXCH:IMC:LINKAGE:Toronto:WWW 3902 Host Unknown\n";
@@ -95,7 +92,6 @@ describe("Sendmail's transcript", () => {
 
 describe("Post.Office / InterMail's notice", () => {
   test("the reason comes first and the recipients after it: the reason is the recipient's", async () => {
-    const { parseBounceText } = await import("../../src/inbound/bounce-text.ts");
     const text = "This Message was undeliverable due to the following reason:\n\nYour message was not delivered because the destination computer\n" +
       "was not found.\n\n     Host x.example not found\n\nThe following recipients did not receive this message:\n\n     <a@x.example>\n\n" +
       "Please reply to Postmaster@mx.sender.example\nif you feel this message to be in error.\n";
@@ -107,21 +103,18 @@ describe("Post.Office / InterMail's notice", () => {
 
 describe("delay warnings in words of their own", () => {
   test("a site's own Exim warning text, known by Exim's fixed subject", async () => {
-    const { parseBounceText } = await import("../../src/inbound/bounce-text.ts");
     const text = "Your message to a@x.example could not be delivered yet. We will continue to try for a while.\n";
-    const r = parseBounceText({ text, excluded: [], fromAddress: "MAILER-DAEMON@mx.sender.example", subject: "Warning: message 1Zb92h-0002aX-BS delayed 2 hours" })?.recipients[0];
+    const r = fromDaemon(text, "Warning: message 1Zb92h-0002aX-BS delayed 2 hours");
     expect(r).toMatchObject({ finalRecipient: "a@x.example", action: "delayed" });
   });
   test("\"Delivery will continue to be attempted\" (RFC 3464's example warning, Exchange) is a delay", async () => {
-    const { parseBounceText } = await import("../../src/inbound/bounce-text.ts");
     const text = "Your message has not been delivered to a@x.example. Delivery will continue to be attempted.\n";
-    const r = parseBounceText({ text, excluded: [], fromAddress: "MAILER-DAEMON@mx.sender.example", subject: "Returned mail" })?.recipients[0];
+    const r = fromDaemon(text, "Returned mail");
     expect(r).toMatchObject({ finalRecipient: "a@x.example", action: "delayed" });
   });
   test("without such words or subject, a codeless notice is a failure", async () => {
-    const { parseBounceText } = await import("../../src/inbound/bounce-text.ts");
     const text = "Your message to a@x.example could not be delivered.\n";
-    const r = parseBounceText({ text, excluded: [], fromAddress: "MAILER-DAEMON@mx.sender.example", subject: "Undeliverable: hello" })?.recipients[0];
+    const r = fromDaemon(text, "Undeliverable: hello");
     expect(r).toMatchObject({ finalRecipient: "a@x.example", action: "failed" });
   });
 });

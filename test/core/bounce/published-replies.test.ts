@@ -4,12 +4,12 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { bounceCategory, classifyBounce } from "../../../src/core/bounce/index.ts";
+import { bounceCategory, classifyBounce, type BounceCategory } from "../../../src/core/bounce/index.ts";
 
 const rows = readFileSync(join(import.meta.dir, "../../fixtures/bounces/published-replies.tsv"), "utf8").split("\n")
   .filter((l) => l.trim() && !l.startsWith("#")).map((l) => {
     const [want, reply, source] = l.split("\t");
-    return { want: want!, reply: reply!, source: source ?? "" };
+    return { want: want! as BounceCategory, reply: reply!, source: source ?? "" };
   });
 
 /** The reply code and the status a DSN would carry for it ("550 5.7.1 ..." → 5.7.1; "550 ..." → 5.0.0). */
