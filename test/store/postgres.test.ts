@@ -1,7 +1,7 @@
 // The store contract on PostgreSQL: the process's shared test cluster, one database for the
 // contract (emptied, not re-created, before each test's store: the tests expect an empty store),
 // and a peer store (another node, its own node id) on the same database.
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { pgSkipReason, sharedPostgres, type PgCluster } from "../helpers/postgres.ts";
 import { OUTCOME_CONNECTIONS, openPostgresStore } from "../../src/store/postgres/index.ts";
@@ -17,6 +17,16 @@ const pg: PgCluster | null = pgSkipReason ? null : await sharedPostgres();
 afterAll(async () => { await pg?.stop(); }, 60_000);
 
 const opened = new WeakMap<Store, { url: string; nodeId: string }>();
+/** Stores a test opened and has not closed: a test that fails before its close() would otherwise leave its
+ *  connections open, and the next tests would meet "too many clients" instead of their own result. */
+const live = new Set<Store>();
+function tracked(store: Store): Store {
+  live.add(store);
+  const close = store.close.bind(store);
+  store.close = async () => { live.delete(store); await close(); };
+  return store;
+}
+afterEach(async () => { for (const s of [...live]) await s.close().catch(() => {}); });
 let nodes = 0;
 let contractUrl = "";
 const SCHEMAS = "'control', 'zone_us', 'zone_eu'";
@@ -56,14 +66,14 @@ async function openFresh(): Promise<Store> {
   else await emptyDatabase(contractUrl);
   const url = contractUrl;
   const nodeId = `node-${++nodes}`;
-  const store = await openPostgresStore({ postgresUrl: url, zones: ["us", "eu"], nodeId });
+  const store = tracked(await openPostgresStore({ postgresUrl: url, zones: ["us", "eu"], nodeId }));
   opened.set(store, { url, nodeId });
   return store;
 }
 /** Another node on the same database; `sameId` gives it `a`'s node id (a second process of one node). */
 async function openPeer(a: Store, sameId: boolean): Promise<Store> {
   const { url, nodeId } = opened.get(a)!;
-  const store = await openPostgresStore({ postgresUrl: url, zones: ["us", "eu"], nodeId: sameId ? nodeId : `node-${++nodes}` });
+  const store = tracked(await openPostgresStore({ postgresUrl: url, zones: ["us", "eu"], nodeId: sameId ? nodeId : `node-${++nodes}` }));
   opened.set(store, { url, nodeId: sameId ? nodeId : `node-${nodes}` });
   return store;
 }

@@ -29,7 +29,7 @@ function claimKeysSql(wants: ClaimWant[]): string {
   // A locking clause may not sit in a UNION's arm: each arm is its own CTE, the union reads them.
   // Two arms per key: the longest due rows and the most recently due (claimKeys' `newest`); a row
   // both take (fewer due than asked) is picked once by the UNION.
-  const arm = (name: string, w: ClaimWant, order: string, limit: number) => `${name} AS (SELECT id FROM recipients WHERE ${PENDING}
+  const arm = (name: string, w: ClaimWant, order: string, limit: number) => `${name} AS MATERIALIZED (SELECT id FROM recipients WHERE ${PENDING}
     AND rcpt_domain = ${literal(w.key)} AND next_attempt_at <= $1 ORDER BY ${order} LIMIT ${Math.floor(limit)} FOR UPDATE SKIP LOCKED)`;
   const newest = (w: ClaimWant) => Math.min(w.limit, w.newest ?? 0);
   const arms = wants.flatMap((w, i) => [arm(`a${i}`, w, "rcpt_domain, next_attempt_at", w.limit - newest(w)),

@@ -46,7 +46,7 @@ export function createOutboxStatements(sql: Sql) {
     // takes and come back empty. In turn, each sees the others' claims committed and takes the next.
     claim: (now: number, limit: number, lease: ClaimLease, perUrl = limit, skipUrls: string[] = []): Promise<OutboxItem[]> => sql.begin(async (tx) => {
       await exec(tx, "SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.outbox.claim'))", []);
-      const list = await rows(tx, `WITH scanned AS (
+      const list = await rows(tx, `WITH scanned AS MATERIALIZED (
           SELECT id, url, next_attempt_at FROM outbox WHERE status = 'pending' AND next_attempt_at <= $1 AND url <> ALL($5::text[])
           ORDER BY next_attempt_at LIMIT $6 FOR UPDATE SKIP LOCKED),
         picked AS (SELECT id FROM (SELECT id, next_attempt_at, row_number() OVER (PARTITION BY url ORDER BY next_attempt_at) AS n FROM scanned) s

@@ -16,12 +16,16 @@ const UNCLAIMED = "(owner IS NULL OR next_attempt_at <= $1)";
 const FAIR_SCAN_FACTOR = 8;
 
 export function createQueueStatements(sql: Sql) {
-  const claimPlain = `UPDATE recipients SET next_attempt_at = $1 + $3, owner = $4 WHERE id IN (
+  // The rows are picked in a materialized CTE, run once. As `WHERE id IN (SELECT ... LIMIT ... FOR UPDATE SKIP LOCKED)`
+  // the planner may put the subquery inside a nested loop and run it again for each row (statistics of a table that
+  // was near empty when analysed): each run skips the rows already taken and picks more, and the claim takes every
+  // due row whatever its limit (a known PostgreSQL pitfall; test/store/postgres/queue.test.ts reproduces it).
+  const claimPlain = `WITH picked AS MATERIALIZED (
       SELECT id FROM recipients WHERE ${PENDING} AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-    RETURNING *`;
+    UPDATE recipients r SET next_attempt_at = $1 + $3, owner = $4 FROM picked WHERE r.id = picked.id RETURNING r.*`;
   // Window functions cannot lock rows: lock a window of due rows first (skipping other claimers'),
   // then keep at most $5 of each domain.
-  const claimFair = `WITH scanned AS (
+  const claimFair = `WITH scanned AS MATERIALIZED (
       SELECT id, rcpt_domain, next_attempt_at FROM recipients WHERE ${PENDING} AND next_attempt_at <= $1
         AND rcpt_domain <> ALL($6::text[]) ORDER BY next_attempt_at LIMIT $7 FOR UPDATE SKIP LOCKED),
     picked AS (SELECT id FROM (SELECT id, next_attempt_at, row_number() OVER (PARTITION BY rcpt_domain ORDER BY next_attempt_at) AS n

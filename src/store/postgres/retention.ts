@@ -31,8 +31,9 @@ async function foldAndDelete(tx: Sql, ids: string[], statFold: StatFold) {
 export function createRetentionStatements(sql: Sql): RetentionStore {
   return {
     async sweepOutbox(before, limit) {
-      return exec(sql, `DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE id < $1 AND created_at < $2 AND status <> 'pending'
-        ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED)`, [idPrefixAt(before), before, limit]);
+      // A materialized CTE, run once: as an IN subquery it may run per row and delete past its limit (queue.ts, claimPlain).
+      return exec(sql, `WITH batch AS MATERIALIZED (SELECT id FROM outbox WHERE id < $1 AND created_at < $2 AND status <> 'pending'
+        ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED) DELETE FROM outbox o USING batch WHERE o.id = batch.id`, [idPrefixAt(before), before, limit]);
     },
     statRollups: (q) => readStatRollups(sql, q),
     async sweepEvents(before, limit, statFold) {
