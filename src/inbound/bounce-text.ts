@@ -4,6 +4,7 @@
 import type { BounceRecipient } from "./dsn.ts";
 import { ENHANCED_CODE_RE, normalizeEnhancedCode, parseDiagnostic, parseHeaderBlock, type Diagnostic, type OriginalMessage } from "./report-fields.ts";
 import { smtpCommandOf } from "./smtp-command.ts";
+import { openingSentence, reasonFirst, sentenceAfter, sentenceAround } from "./notice-sentences.ts";
 
 export interface BounceTextInput {
   /** The report's From address and display name. */
@@ -194,7 +195,7 @@ function readRecipient(notice: string, address: string, mentions: Mention[], ton
   // No code anywhere (Exchange 2003, IMail, carriers): the sentence after the address says why;
   // Exchange names the recipient first in the quoted header, so the last mention is tried first.
   for (let i = mentions.length - 1; i >= 0 && !diagnostic; i--) if (mentions[i]!.key === key) diagnostic = sentenceAround(notice, mentions[i]!.at, key.length);
-  diagnostic ??= sentenceAfter(notice, 0);
+  diagnostic ??= openingSentence(notice);
   const enhanced = diagnostic?.enhancedCode;
   const codeClass = diagnostic?.code ? String(diagnostic.code)[0] : undefined;
   const status =
@@ -264,35 +265,6 @@ function findDiagnostic(segment: string): Diagnostic | undefined {
     return { type: "text", text, enhancedCode: normalizeEnhancedCode(enhanced?.[0] ?? "") };
   }
   return undefined;
-}
-
-/** Post.Office's reason block, between "due to the following reason:" and its list of recipients (bounded). */
-function reasonFirst(notice: string): Diagnostic | undefined {
-  const start = /undeliverable due to the following reason:/i.exec(notice.slice(0, 2000));
-  if (!start) return undefined;
-  const rest = notice.slice(start.index + start[0].length, start.index + start[0].length + 1500);
-  const text = rest.split(/the following recipients? did not receive/i)[0]!.replace(/\s+/g, " ").trim();
-  return /[a-z]{3}/i.test(text) ? { type: "text", text } : undefined;
-}
-
-/** Up to four non-empty lines of the notice from `at` on, as a text diagnostic (no reply code). */
-function sentenceAfter(notice: string, at: number): Diagnostic | undefined {
-  const lines = notice.slice(at).split("\n").map((l) => l.trim()).filter(Boolean).slice(0, 4);
-  const text = lines.join(" ").replace(/^[>:,.\s]+/, "").replace(/\s+/g, " ").slice(0, 500);
-  return /[a-z]{3}/i.test(text) ? { type: "text", text } : undefined;
-}
-
-/** The sentence after a mention, preceded by the line before it when that line is its heading
- *  (Lotus Notes: "User not listed in public Name & Address Book" above the address). */
-function sentenceAround(notice: string, at: number, length: number): Diagnostic | undefined {
-  const after = sentenceAfter(notice, at + length);
-  const lineStart = notice.lastIndexOf("\n", at - 1);
-  // The nearest non-empty line above, looked for in a bounded window (linear in hostile text).
-  const window = notice.slice(Math.max(0, lineStart - 400), Math.max(lineStart, 0));
-  const before = window.split("\n").map((l) => l.trim()).filter(Boolean).at(-1) ?? "";
-  const heading = lineStart > 0 && notice.slice(lineStart, at).trim() === "" && /^[A-Za-z][^:]{8,120}$/.test(before) && !/-{3,}/.test(before) ? before : "";
-  if (!heading) return after;
-  return { type: "text", text: `${heading} ${after?.text ?? ""}`.trim().slice(0, 500) };
 }
 
 function indentOf(line: string): number {

@@ -26,6 +26,7 @@ export const PUBLIC_CORPORA: Record<string, PublicCorpus> = {
   "fresh-suites-b": { needs: "cws-mbh/bounce_511_001.eml", floor: { tune: 99, holdout: 99 } },
   "fresh-suites-c2": { needs: "zammad/mail055.box", floor: { tune: 99, holdout: 99 } },
   "fresh-suites-e": { needs: "emailengine/zoho.eml", floor: { tune: 99, holdout: 99 } },
+  "fresh-suites-f": { needs: "dada/bounces-disabled.eml", floor: { tune: 99, holdout: 99 } },
 };
 
 /** A text part alone, given the header a mailer daemon's bounce carries. */

@@ -5,7 +5,7 @@
 // (sisimai's phrase lists, patterns.ts), then the enhanced and the reply code alone. Pure.
 import { bounceCategory, type BounceCategory, type BounceClass } from "./classes.ts";
 import { readCodes, type Codes } from "./codes.ts";
-import { classFromText, HELO_REFUSED, isDisabledAccountText, isMailboxUnknownText, LISTED_SOURCE, RELAY_REFUSED, SENDER_REFUSED, TOO_MANY_BAD_RECIPIENTS } from "./patterns.ts";
+import { classFromText, HELO_REFUSED, isDecisiveNonAddressText, isDisabledAccountText, isMailboxUnknownText, LISTED_SOURCE, RELAY_REFUSED, SENDER_REFUSED, TOO_MANY_BAD_RECIPIENTS } from "./patterns.ts";
 import { classFromProviderCode } from "./providers.ts";
 import { classOfReason, reasonOfMtaCategory } from "./reasons.ts";
 import { rhostReason } from "./rhost.ts";
@@ -130,6 +130,9 @@ function decidedClass(input: BounceInput, codes: Codes, text: string, saidStrong
   // words outrank it, in the order this file follows ("550 5.0.2 Mail rejected. DMARC check failed" is our authentication).
   if (byCodeAlone && saidStrongly) return undefined;
   if (reason === "filtered" && isBareMailboxDisabled(codes.enhancedCode ?? input.status, text)) return undefined;
+  // sisimai files a missing mailbox refused after RCPT, or where the report names no command, under "filtered"; the
+  // vendors call it an invalid recipient (stated.ts). Its own list of such words says so here.
+  if (reason === "filtered" && matchesReason("userunknown", text.toLowerCase()) && !isDecisiveNonAddressText(text)) return 10;
   return UNDECIDED.has(reason) ? undefined : classOfReason(reason);
 }
 

@@ -29,6 +29,15 @@ describe("the enhanced status code first", () => {
   });
 });
 
+describe("sisimai's \"filtered\" for a missing mailbox is the vendors' invalid recipient", () => {
+  test("its own list's words for an unknown user, where the report names no command, are hard, \"domain\" or not", () => {
+    expect(cls("The message contained at least one invalid address in the @uni.example domain.")).toBe(10);
+  });
+  test("relaying refused stays a relaying refusal", () => {
+    expect(cls("554 5.7.1 <a@x.example>: Relay access denied")).toBe(54);
+  });
+});
+
 describe("the refused command next", () => {
   test("a recipient refused at RCPT is invalid; the same words after DATA say nothing of the address", () => {
     expect(statedClass({ code: 550 }, "550 <a@x.example> recipient rejected", "RCPT")?.cls).toBe(10);

@@ -1,0 +1,45 @@
+// The sentence that says why, in a notice that gives no reply code for a recipient: the words around where it is
+// named, the notice's opening, or a reason block that comes before the recipients (Post.Office).
+import type { Diagnostic } from "./report-fields.ts";
+
+/** A leading banner that is never a reason: "THIS IS AN AUTOMATED MESSAGE - PLEASE DO NOT REPLY ...",
+ *  "This is an automatically generated message". Only a short first paragraph that states no failure. */
+const BANNER_RE = /^\W*(this is an? )?(automated|automatic(ally generated)?|auto-?generated|system[- ]generated) (message|notification|e-?mail|reply|response)\b|^\W*(please )?do not reply\b/i;
+const FAILURE_WORDS_RE = /deliver|invalid|unknown|not exist|rejected|refused|blocked|full|quota|failed|error/i;
+
+/** Post.Office's reason block, between "due to the following reason:" and its list of recipients (bounded). */
+export function reasonFirst(notice: string): Diagnostic | undefined {
+  const start = /undeliverable due to the following reason:/i.exec(notice.slice(0, 2000));
+  if (!start) return undefined;
+  const rest = notice.slice(start.index + start[0].length, start.index + start[0].length + 1500);
+  const text = rest.split(/the following recipients? did not receive/i)[0]!.replace(/\s+/g, " ").trim();
+  return /[a-z]{3}/i.test(text) ? { type: "text", text } : undefined;
+}
+
+/** The notice's opening as a text diagnostic, after a banner paragraph that only says it is automated. */
+export function openingSentence(notice: string): Diagnostic | undefined {
+  const head = notice.slice(0, 2000);
+  const paragraph = /^\s*\S[^]*?(?:\n[ \t]*\n|$)/.exec(head)?.[0] ?? "";
+  const isBanner = BANNER_RE.test(paragraph) && !FAILURE_WORDS_RE.test(paragraph) && paragraph.trim().split("\n").length <= 3;
+  return sentenceAfter(notice, isBanner ? paragraph.length : 0);
+}
+
+/** Up to four non-empty lines of the notice from `at` on, as a text diagnostic (no reply code). */
+export function sentenceAfter(notice: string, at: number): Diagnostic | undefined {
+  const lines = notice.slice(at).split("\n").map((l) => l.trim()).filter(Boolean).slice(0, 4);
+  const text = lines.join(" ").replace(/^[>:,.\s]+/, "").replace(/\s+/g, " ").slice(0, 500);
+  return /[a-z]{3}/i.test(text) ? { type: "text", text } : undefined;
+}
+
+/** The sentence after a mention, preceded by the line before it when that line is its heading
+ *  (Lotus Notes: "User not listed in public Name & Address Book" above the address). */
+export function sentenceAround(notice: string, at: number, length: number): Diagnostic | undefined {
+  const after = sentenceAfter(notice, at + length);
+  const lineStart = notice.lastIndexOf("\n", at - 1);
+  // The nearest non-empty line above, looked for in a bounded window (linear in hostile text).
+  const window = notice.slice(Math.max(0, lineStart - 400), Math.max(lineStart, 0));
+  const before = window.split("\n").map((l) => l.trim()).filter(Boolean).at(-1) ?? "";
+  const heading = lineStart > 0 && notice.slice(lineStart, at).trim() === "" && /^[A-Za-z][^:]{8,120}$/.test(before) && !/-{3,}/.test(before) ? before : "";
+  if (!heading) return after;
+  return { type: "text", text: `${heading} ${after?.text ?? ""}`.trim().slice(0, 500) };
+}
