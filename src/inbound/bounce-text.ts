@@ -189,7 +189,7 @@ function readRecipient(notice: string, address: string, mentions: Mention[], ton
     if (mention?.key !== key || mentions[i - 1]?.key === key) continue;
     let end = i + 1;
     while (mentions[end]?.key === key) end++;
-    diagnostic = findDiagnostic(notice.slice(mention.at, mentions[end]?.at ?? notice.length));
+    diagnostic = findDiagnostic(notice.slice(lineStartWithCode(notice, mention.at), mentions[end]?.at ?? notice.length));
   }
   diagnostic ??= findDiagnostic(notice);
   // No code anywhere (Exchange 2003, IMail, carriers): the sentence after the address says why;
@@ -265,6 +265,14 @@ function findDiagnostic(segment: string): Diagnostic | undefined {
     return { type: "text", text, enhancedCode: normalizeEnhancedCode(enhanced?.[0] ?? "") };
   }
   return undefined;
+}
+
+/** Where a mention's reply starts: its line's start when a reply code comes before the address on that line
+ *  (Sendmail's "554 <x>... Remote protocol error"), else the mention itself. Otherwise the code of the next line
+ *  would be read, another host's failure. */
+function lineStartWithCode(notice: string, at: number): number {
+  const start = notice.lastIndexOf("\n", at - 1) + 1;
+  return at - start <= 200 && SMTP_CODE_RE.test(notice.slice(start, at)) ? start : at;
 }
 
 function indentOf(line: string): number {

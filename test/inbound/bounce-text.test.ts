@@ -90,6 +90,18 @@ describe("Sendmail's transcript", () => {
   });
 });
 
+describe("Sendmail 5's transcript (one line per recipient, \"NNN <x>... text\")", () => {
+  test("a recipient's own line is its reply, not the next line's, which is another host's failure", () => {
+    const text = "   ----- Transcript of session follows -----\nWhile talking to x.example:\n>>> DATA\n<<< 550 Refused by policy\n" +
+      "554 <a@x.example>... Remote protocol error: Connection reset by peer during result wait with x.example\n" +
+      "550 y.example (smtp)... 550 Host unknown\n554 <b@y.example>... 550 Host unknown (Authoritative answer from name server)\n";
+    const r = parseBounceText({ text, excluded: [], fromAddress: "MAILER-DAEMON@mx.sender.example", subject: "Returned mail: User unknown" });
+    expect(r?.recipients.map((x) => [x.finalRecipient, x.diagnostic?.text])).toEqual([
+      ["a@x.example", "554 <a@x.example>... Remote protocol error: Connection reset by peer during result wait with x.example"],
+      ["b@y.example", "554 <b@y.example>... 550 Host unknown (Authoritative answer from name server)"]]);
+  });
+});
+
 describe("Post.Office / InterMail's notice", () => {
   test("the reason comes first and the recipients after it: the reason is the recipient's", async () => {
     const text = "This Message was undeliverable due to the following reason:\n\nYour message was not delivered because the destination computer\n" +

@@ -30,9 +30,10 @@ export const HELO_REFUSED =
 /** Our IP named as listed on a blocklist ("Your IP address x is blacklisted using SPAMHAUS-XBL", Postfix's "Client host
  *  [x] blocked using zen.spamhaus.org", "listed by Invaluement"; ZoneMTA's config/bounces.txt examples): a spam block,
  *  even behind words that alone would mean an unknown mailbox ("550 5.2.1 Mailbox unavailable. Your IP address ...");
- *  Aruba's PEC help "Indirizzo IP bloccato temporaneamente per sospetto abuso". */
+ *  Aruba's PEC help "Indirizzo IP bloccato temporaneamente per sospetto abuso"; a reply that is a blocklist's lookup page
+ *  for our IP (GoDaddy's "553 http://www.spamhaus.org/query/bl?ip=x", sisimai's GoDaddy table: blocked), not a domain list's. */
 export const LISTED_SOURCE =
-  /\b(black|block|deny)listed (using|by|at|on|in)\b|\bblocked using\b(?! [\w.-]*(dbl|uribl|surbl))|\blisted (at|on|in|by) (?![\w.-]*(dbl|uribl|surbl))[\w.-]*(spamhaus|spamcop|sorbs|barracuda|uceprotect|invaluement|abuseat|mailspike|psbl)|\byour ip( address)? \S+ (is |has been )?(black|block)?listed\b|\bindirizzo ip bloccato\b/i;
+  /\b(black|block|deny)listed (using|by|at|on|in)\b|\bblocked using\b(?! [\w.-]*(dbl|uribl|surbl))|\blisted (at|on|in|by) (?![\w.-]*(dbl|uribl|surbl))[\w.-]*(spamhaus|spamcop|sorbs|barracuda|uceprotect|invaluement|abuseat|mailspike|psbl)|\byour ip( address)? \S+ (is |has been )?(black|block)?listed\b|\bindirizzo ip bloccato\b|\b(spamhaus\.org\/(query\/(bl|ip)|lookup|sbl|xbl|pbl)|spamcop\.net\/(bl\.shtml|w3m)|barracudacentral\.org\/(lookups|rbl)|sorbs\.net\/lookup|abuseat\.org\/lookup)\b/i;
 
 /** Refused for having sent to too many bad addresses: a verdict on our traffic, not on this address (Cox "too many
  *  invalid recipients", sisimai lib/sisimai/rhost/cox.rb: blocked; ZoneMTA config/bounces.txt: defer, not recipient; qmail's

@@ -6,7 +6,7 @@
 // Temporary failures never come here: they may pass later (classify.ts keeps them soft). Pure.
 import type { BounceClass } from "./classes.ts";
 import type { Codes } from "./codes.ts";
-import { classFromText, isDecisiveNonAddressText, isDisabledAccountText, isMailboxUnknownText } from "./patterns.ts";
+import { classFromText, isDecisiveNonAddressText, isDisabledAccountText, isMailboxUnknownText, LISTED_SOURCE } from "./patterns.ts";
 import { statesUnknownHost, statesUnknownRecipient } from "./receiver-texts.ts";
 
 /** RFC 3463: X.1.1 bad destination mailbox, X.1.2 bad destination system, X.1.3 bad mailbox syntax,
@@ -30,8 +30,9 @@ export interface Stated {
 /** The class a permanent failure states by its status or the command it refused, or undefined. */
 export function statedClass(codes: Codes, text: string, command?: string): Stated | undefined {
   const status = codes.enhancedCode ?? "";
-  // Relaying, a rate limit, our sender refused: about our traffic, whatever status came with it.
-  if (isDecisiveNonAddressText(text)) return undefined;
+  // Relaying, a rate limit, our sender refused, our IP on a blocklist: about our traffic, whatever status came with it
+  // (Sendmail answers a 553 with X.1.3, bad mailbox syntax, whatever the 553 said).
+  if (isDecisiveNonAddressText(text) || LISTED_SOURCE.test(text)) return undefined;
   // A size, quota or full-system refusal worded as one outweighs the address status or words it came with
   // ("550 RCPT TO:<x> max message size exceeded" under 5.1.1; qmail's "mailbox unavailable (not enough free
   // space)"): the address exists.

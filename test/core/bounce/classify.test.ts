@@ -154,6 +154,12 @@ describe("a blocklist named beside other words (ZoneMTA's examples)", () => {
     expect(atRcpt("550 5.2.1 Mailbox unavailable").bounceClass).not.toBe(51);
     expect(atRcpt("550 5.7.1 Message blocked: URL in message is listed on dbl.spamhaus.org").bounceClass).toBe(52);
   });
+  test("a reply that is a blocklist's lookup page for our IP is a spam block, whatever address status Sendmail gave its 553", () => {
+    const godaddy = "553 http://www.spamhaus.org/query/bl?ip=192.0.2.222"; // sisimai's GoDaddy table: blocked
+    expect(classifyBounce({ text: godaddy, code: 553, enhancedCode: "5.1.3", status: "5.1.3", command: "unknown" }).bounceClass).toBe(51);
+    expect(atRcpt("550 5.7.1 Rejected, see https://www.spamcop.net/bl.shtml?192.0.2.1").bounceClass).toBe(51);
+    expect(atRcpt("550 5.1.1 <a@x.example>: Recipient address rejected: User unknown").bounceClass).toBe(10);
+  });
   test("refused for too many invalid recipients is a block on our traffic, not an unknown user, even under 5.1.1", () => {
     expect(atRcpt("550 Too many invalid recipients").bounceClass).toBe(50);
     expect(classifyBounce({ text: "550 5.1.1 Too many invalid recipients", code: 550, enhancedCode: "5.1.1", status: "5.1.1", command: "RCPT" }).bounceClass).toBe(50);
