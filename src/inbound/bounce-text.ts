@@ -4,7 +4,7 @@
 import type { BounceRecipient } from "./dsn.ts";
 import { ENHANCED_CODE_RE, normalizeEnhancedCode, parseDiagnostic, parseHeaderBlock, type Diagnostic, type OriginalMessage } from "./report-fields.ts";
 import { smtpCommandOf } from "./smtp-command.ts";
-import { openingSentence, reasonFirst, sentenceAfter, sentenceAround } from "./notice-sentences.ts";
+import { openingSentence, reasonAfterMarker, reasonFirst, sentenceAfter, sentenceAround } from "./notice-sentences.ts";
 
 export interface BounceTextInput {
   /** The report's From address and display name. */
@@ -195,7 +195,7 @@ function readRecipient(notice: string, address: string, mentions: Mention[], ton
   // No code anywhere (Exchange 2003, IMail, carriers): the sentence after the address says why;
   // Exchange names the recipient first in the quoted header, so the last mention is tried first.
   for (let i = mentions.length - 1; i >= 0 && !diagnostic; i--) if (mentions[i]!.key === key) diagnostic = sentenceAround(notice, mentions[i]!.at, key.length);
-  diagnostic ??= openingSentence(notice);
+  diagnostic ??= reasonAfterMarker(notice) ?? openingSentence(notice);
   const enhanced = diagnostic?.enhancedCode;
   const codeClass = diagnostic?.code ? String(diagnostic.code)[0] : undefined;
   const status =

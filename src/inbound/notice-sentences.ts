@@ -16,17 +16,30 @@ export function reasonFirst(notice: string): Diagnostic | undefined {
   return /[a-z]{3}/i.test(text) ? { type: "text", text } : undefined;
 }
 
+/** "cannot be delivered due to the following error:" (FTGate, Mycom's and other sites' own notices): the paragraph
+ *  after it is the reason, where nothing nearer the recipient gave one. */
+const REASON_MARKER_RE = /(?:undeliverable|(?:can ?not|could not|couldn't) be delivered|was not delivered) (?:due to|because of) the following (?:reason|error|problem)s?:?/i;
+
+export function reasonAfterMarker(notice: string): Diagnostic | undefined {
+  const marker = REASON_MARKER_RE.exec(notice.slice(0, 4000));
+  if (!marker) return undefined;
+  const rest = notice.slice(marker.index + marker[0].length, marker.index + marker[0].length + 1000);
+  const paragraph = /^\s*\S[^]*?(?=\n[ \t]*\n|$)/.exec(rest)?.[0] ?? "";
+  const text = paragraph.replace(/\s+/g, " ").trim().slice(0, 500);
+  return /[a-z]{3}/i.test(text) ? { type: "text", text } : undefined;
+}
+
 /** The notice's opening as a text diagnostic, after a banner paragraph that only says it is automated. */
 export function openingSentence(notice: string): Diagnostic | undefined {
   const head = notice.slice(0, 2000);
   const paragraph = /^\s*\S[^]*?(?:\n[ \t]*\n|$)/.exec(head)?.[0] ?? "";
   const isBanner = BANNER_RE.test(paragraph) && !FAILURE_WORDS_RE.test(paragraph) && paragraph.trim().split("\n").length <= 3;
-  return sentenceAfter(notice, isBanner ? paragraph.length : 0);
+  return sentenceAfter(notice, isBanner ? paragraph.length : 0, 8);
 }
 
 /** Up to four non-empty lines of the notice from `at` on, as a text diagnostic (no reply code). */
-export function sentenceAfter(notice: string, at: number): Diagnostic | undefined {
-  const lines = notice.slice(at).split("\n").map((l) => l.trim()).filter(Boolean).slice(0, 4);
+export function sentenceAfter(notice: string, at: number, maxLines = 4): Diagnostic | undefined {
+  const lines = notice.slice(at, at + 4000).split("\n").map((l) => l.trim()).filter(Boolean).slice(0, maxLines);
   const text = lines.join(" ").replace(/^[>:,.\s]+/, "").replace(/\s+/g, " ").slice(0, 500);
   return /[a-z]{3}/i.test(text) ? { type: "text", text } : undefined;
 }

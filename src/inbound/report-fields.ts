@@ -37,8 +37,8 @@ export interface OriginalMessage {
   headers: Record<string, string>;
 }
 
-/** RFC 3463 §2 status code; not part of a longer dotted number (IPs, versions). */
-export const ENHANCED_CODE_RE = /(?<![\d.])([245])\.(\d{1,3})\.(\d{1,3})(?![\d.])/;
+/** RFC 3463 §2 status code; not part of a longer dotted number (IPs, versions) nor of a word ("McAfee VirusScan v4.32.0"). */
+export const ENHANCED_CODE_RE = /(?<![\w.])([245])\.(\d{1,3})\.(\d{1,3})(?![\d.])/;
 const DIAGNOSTIC_PREFIX_RE = /^([2-5]\d\d)(?:[ \-]+|$)(?:([245]\.\d{1,3}\.\d{1,3})(?![\d.])\s*)?/;
 const FIELD_NAME_RE = /^[!-9;-~]+$/;
 const MAX_DIAGNOSTIC_CHARS = 1000;

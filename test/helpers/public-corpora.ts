@@ -17,7 +17,7 @@ export interface PublicCorpus {
 
 export const PUBLIC_CORPORA: Record<string, PublicCorpus> = {
   "bounceparser": { needs: "postfix.msg", floor: { tune: 97, holdout: 92 } },
-  "flufl-bounce": { needs: "postfix_01.txt", floor: { tune: 99, holdout: 93.5 } },
+  "flufl-bounce": { needs: "postfix_01.txt", floor: { tune: 99, holdout: 95.5 } },
   "bounce-email": { needs: "tt_bounce_01.txt", floor: { tune: 99, holdout: 99 } },
   "php-bounce-handler": { needs: "1.eml", floor: { tune: 99, holdout: 99 } },
   "small-suites": { needs: "baunsu/bounce_aol.txt", floor: { tune: 99, holdout: 99 } },
@@ -27,6 +27,7 @@ export const PUBLIC_CORPORA: Record<string, PublicCorpus> = {
   "fresh-suites-c2": { needs: "zammad/mail055.box", floor: { tune: 99, holdout: 99 } },
   "fresh-suites-e": { needs: "emailengine/zoho.eml", floor: { tune: 99, holdout: 99 } },
   "fresh-suites-f": { needs: "dada/bounces-disabled.eml", floor: { tune: 99, holdout: 99 } },
+  "fresh-suites-g": { needs: "mwbounce/email1", floor: { tune: 99, holdout: 99 } },
 };
 
 /** A text part alone, given the header a mailer daemon's bounce carries. */

@@ -102,6 +102,14 @@ describe("Sendmail 5's transcript (one line per recipient, \"NNN <x>... text\")"
   });
 });
 
+describe("a version number is not a status code", () => {
+  test("\"McAfee VirusScan for Win32 v4.32.0\" does not make a final notice a delay (4.32.0)", () => {
+    const text = "Your message to a@x.example was infected with a virus.\n\nScanned by McAfee VirusScan for Win32 v4.32.0\n";
+    const r = fromDaemon(text, "Message Bounced - Virus Infection");
+    expect(r).toMatchObject({ finalRecipient: "a@x.example", action: "failed", status: "5.0.0" });
+  });
+});
+
 describe("Post.Office / InterMail's notice", () => {
   test("the reason comes first and the recipients after it: the reason is the recipient's", async () => {
     const text = "This Message was undeliverable due to the following reason:\n\nYour message was not delivered because the destination computer\n" +

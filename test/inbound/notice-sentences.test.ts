@@ -1,6 +1,6 @@
 // The sentence that says why in a notice with no reply code (src/inbound/notice-sentences.ts).
 import { describe, expect, test } from "bun:test";
-import { openingSentence, sentenceAfter } from "../../src/inbound/notice-sentences.ts";
+import { openingSentence, reasonAfterMarker, sentenceAfter } from "../../src/inbound/notice-sentences.ts";
 import { parseBounceText } from "../../src/inbound/bounce-text.ts";
 
 describe("a notice's opening", () => {
@@ -24,5 +24,31 @@ describe("a notice's opening", () => {
   test("through a VERP path, the whole canned notice reads as the address it names in no words", () => {
     const r = parseBounceText({ text: canned, excluded: [], fromAddress: "unknown_account+canned.response@uni.example", subject: "Re: News", trusted: true });
     expect(r?.recipients[0]?.diagnostic?.text).toContain("invalid address");
+  });
+});
+
+describe("a reason given after \"due to the following error:\"", () => {
+  // A site's own notice (Courriel's stress-test mailbox keeps one, FTGate 2004), sent back to the list address it names.
+  const notice = "----- THIS IS AN AUTOMATED ERROR REPLY ---\nPLEASE CHECK THE SPELLING OF THE EMAIL-ADDRESS\n\nDear sender,\n\nYour message\n" +
+    "\"Hello\", sent to <list@lists.example>\n\ncannot be delivered due to the following error:\nlist@lists.example - no such mailbox at SITE.EXAMPLE.\n\n" +
+    "Generally this means that\na) There really isn't such an address here\n";
+  test("the paragraph after the marker is the reason", () => {
+    expect(reasonAfterMarker(notice)?.text).toBe("list@lists.example - no such mailbox at SITE.EXAMPLE.");
+    expect(reasonAfterMarker("Your message could not be delivered.\n")).toBeUndefined();
+  });
+  test("a notice naming no recipient of its own (the address is the report's own To) is read from it", () => {
+    const r = parseBounceText({ text: notice, excluded: ["list@lists.example"], fromAddress: "mailerror@site.example", subject: "Mail Delivery Error", trusted: true });
+    expect(r?.recipients[0]?.diagnostic?.text).toContain("no such mailbox");
+  });
+});
+
+describe("an opening of a few more lines, where no reply code and no recipient's sentence says why", () => {
+  test("a virus scanner's notice names the virus after its greeting and the address (sent to both sender and recipient)", () => {
+    const text = "Hello, this is a message from Mail Delivery Subsystem of vscan.example.\n\n*** ATTENTION ***\n\n" +
+      "There were problems delivering your message to the following recipient:\n\n\n<office@rcpt.example>\n\n" +
+      "Your message was infected with a virus. You should download a virus\nscanner and check your computer for viruses.\n";
+    expect(openingSentence(text)?.text).toContain("infected with a virus");
+    const r = parseBounceText({ text, excluded: ["office@rcpt.example"], fromAddress: "MAILER-DAEMON@vscan.example", subject: "Message Bounced - Virus Infection", trusted: true });
+    expect(r?.recipients[0]?.diagnostic?.text).toContain("infected with a virus");
   });
 });

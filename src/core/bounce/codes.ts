@@ -10,7 +10,7 @@ export interface Codes {
   enhancedCode?: string;
 }
 
-const ENHANCED_RE = /(?<![\d.])#?([245])\.(\d{1,3})\.(\d{1,3})(?![\d.]|\.\d)/g;
+const ENHANCED_RE = /(?<![\w.])#?([245])\.(\d{1,3})\.(\d{1,3})(?![\d.]|\.\d)/g;
 /** A reply code at the start, possibly repeated ("550 550", "550-550") or after a DSN type. */
 const LEADING_REPLY_RE = /^\s*(?:[a-z][\w-]*\s*;\s*)?(?:#\s*)?([45]\d\d)(?=[\s\-:;,.)#]|$)/i;
 /** A reply code in running text ("host said: 550 ...", "(554.30)" is not one). */
