@@ -65,7 +65,7 @@ const SMTP_CODE_RE = /(?:^|[\s:;('"])([45][0-5]\d)(?=[ -]|$)|^([45][0-5]\d):(?=\
 /** Said when an MTA gives up, whatever reply it quotes: qmail-send's "I'm not going to try again; this message has
  *  been in the queue too long." after a (#4.4.1), and its "This is a permanent error; I've given up." */
 const GAVE_UP_RE = /not going to try again|been in the queue too long|this is a permanent error; i've given up/i;
-const DELAY_PHRASE_RE = /delayed|will (be )?retr(y|ied)|still being retried|warning only|not yet been delivered|could not send message for past|still undelivered|will (keep|continue) trying|delivery attempts will continue|continue to (be )?attempt/i;
+const DELAY_PHRASE_RE = /delayed|will (be )?retr(y|ied)|still being retried|warning only|not yet been delivered|could not send message for past|still undelivered|will (keep|continue) trying|delivery attempts will continue|continue to (be )?attempt|address\(es\) deferred|will be re-?attempted|this is a temporary error/i;
 /** A warning's subject: Exim's "Warning: message x delayed 2 hours", the "(Delay)" of Gmail and Exchange, Postfix's
  *  "Delayed Mail" and RFC 3464's example "WARNING: message delayed at ...", read when the body says nothing of it. */
 const DELAY_SUBJECT_RE = /^\s*warning\b.{0,80}\bdelayed\b|\(delay\)|^\s*delayed mail\b|^\s*delivery delayed\b/i;
@@ -73,6 +73,7 @@ const DELAY_SUBJECT_RE = /^\s*warning\b.{0,80}\bdelayed\b|\(delay\)|^\s*delayed 
 const toneOf = (notice: string, subject: string) => ({ delayed: DELAY_PHRASE_RE.test(notice) || DELAY_SUBJECT_RE.test(subject), gaveUp: GAVE_UP_RE.test(notice) });
 const LIST_NOTICE_RE = /not a member of (this|the) (mailing )?list|duplicated message-id/i;
 const MAX_CONTINUATION_LINES = 6;
+const BARE_CODE_RE = /^[45]\d\d(?:[ -][245]\.\d{1,3}\.\d{1,3})?\s*$/;
 /** A bounce lists the recipients of one message to one host; more is noise (and quadratic). */
 const MAX_RECIPIENTS = 100;
 const MAX_MENTIONS = 1000;
@@ -249,6 +250,9 @@ function findDiagnostic(segment: string): Diagnostic | undefined {
     }
     if (smtp) {
       const codeAt = line.indexOf(smtp[1] ?? smtp[2] ?? "", smtp.index);
+      // A reply code with no words ends its line only when the words were wrapped onto the next one: that line
+      // continues it, indented or not (a page quoting Postfix's "said: 550 5.7.1" lost the indentation).
+      if (!continuation.length && BARE_CODE_RE.test(line.slice(codeAt)) && lines[i + 1]?.trim()) continuation.push(lines[i + 1]!.trim());
       // Sendmail's transcript puts its local mailer's complaint above the summary it answers with:
       // "mail.local: unknown user: x" then "554 <x>... Service unavailable". The two say one thing.
       const above = i > 0 ? (lines[i - 1] ?? "").trim() : "";

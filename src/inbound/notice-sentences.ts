@@ -13,6 +13,8 @@ export function reasonFirst(notice: string): Diagnostic | undefined {
   if (!start) return undefined;
   const rest = notice.slice(start.index + start[0].length, start.index + start[0].length + 1500);
   const text = rest.split(/the following recipients? did not receive/i)[0]!.replace(/\s+/g, " ").trim();
+  // "Each of the following recipients was rejected ... Recipient: <x> / Reason: ...": a reason per recipient follows.
+  if (/^each of the following recipients/i.test(text)) return undefined;
   return /[a-z]{3}/i.test(text) ? { type: "text", text } : undefined;
 }
 
@@ -23,8 +25,10 @@ const REASON_MARKER_RE = /(?:undeliverable|(?:can ?not|could not|couldn't) be de
 export function reasonAfterMarker(notice: string): Diagnostic | undefined {
   const marker = REASON_MARKER_RE.exec(notice.slice(0, 4000));
   if (!marker) return undefined;
-  const rest = notice.slice(marker.index + marker[0].length, marker.index + marker[0].length + 1000);
-  const paragraph = /^\s*\S[^]*?(?=\n[ \t]*\n|$)/.exec(rest)?.[0] ?? "";
+  const rest = notice.slice(marker.index + marker[0].length, marker.index + marker[0].length + 1500);
+  const [first = "", second = ""] = rest.split(/\n[ \t]*\n/).map((p) => p.trim()).filter(Boolean);
+  // Post.Office: "Each of the following recipients was rejected ...", then "Recipient: <x>" and "Reason: ..." below.
+  const paragraph = /^each of the following recipients/i.test(first) ? second : first;
   const text = paragraph.replace(/\s+/g, " ").trim().slice(0, 500);
   return /[a-z]{3}/i.test(text) ? { type: "text", text } : undefined;
 }

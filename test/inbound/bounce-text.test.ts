@@ -102,6 +102,26 @@ describe("Sendmail 5's transcript (one line per recipient, \"NNN <x>... text\")"
   });
 });
 
+describe("notices people published (GitHub issues, ISPs' pages), 2026-11-29", () => {
+  test("Exim's \"The following address(es) deferred\" (a sending-rate limit, \"will be reattempted later\") is a delay", () => {
+    const text = "A message that you sent could not be delivered to one or more of its\nrecipients. This is a temporary error. The following address(es) deferred:\n\n" +
+      "  a@x.example\n    Domain sender.example has exceeded the max emails per hour (101/100 (101%)) allowed.  Message will be reattempted later\n";
+    expect(fromDaemon(text, "Mail delivery deferred: returning message to sender")).toMatchObject({ finalRecipient: "a@x.example", action: "delayed" });
+  });
+  test("a reply code alone on its line is continued by the next line, indented or not (a page lost Postfix's indentation)", () => {
+    const text = "The mail system\n<a@x.example>: host\nmx.x.example[] said: 550 5.7.1\n<a@x.example>: Recipient address rejected: Unknown user (in reply to RCPT TO command)\n";
+    expect(fromDaemon(text, "Undelivered Mail Returned to Sender")?.diagnostic?.text).toBe("550 5.7.1 <a@x.example>: Recipient address rejected: Unknown user (in reply to RCPT TO command)");
+  });
+  test("Post.Office's \"Each of the following recipients was rejected\" gives each recipient's reason below it", () => {
+    const text = "This Message was undeliverable due to the following reason:\n\nEach of the following recipients was rejected by a remote mail server.\n" +
+      "The reasons given by the server are included to help you determine why\neach recipient was rejected.\n\n" +
+      "Recipient: <a@x.example>\nReason: <a@x.example> ...User unknown\n\nPlease reply to Postmaster@mx.example\n";
+    expect(fromDaemon(text, "Returned mail")?.diagnostic?.text).toStartWith("User unknown");
+    const anonymous = parseBounceText({ text, excluded: ["a@x.example"], fromAddress: "Postmaster@mx.example", subject: "Returned mail", trusted: true });
+    expect(anonymous?.recipients[0]?.diagnostic?.text).toContain("User unknown");
+  });
+});
+
 describe("a version number is not a status code", () => {
   test("\"McAfee VirusScan for Win32 v4.32.0\" does not make a final notice a delay (4.32.0)", () => {
     const text = "Your message to a@x.example was infected with a virus.\n\nScanned by McAfee VirusScan for Win32 v4.32.0\n";
