@@ -33,7 +33,8 @@ export function reasonAfterMarker(notice: string): Diagnostic | undefined {
   return /[a-z]{3}/i.test(text) ? { type: "text", text } : undefined;
 }
 
-/** The notice's opening as a text diagnostic, after a banner paragraph that only says it is automated. */
+/** The notice's opening as a text diagnostic, after a banner paragraph that only says it is automated: eight lines, as
+ *  a notice may greet, name the address and only then say why (a virus scanner's "Your message was infected"). */
 export function openingSentence(notice: string): Diagnostic | undefined {
   const head = notice.slice(0, 2000);
   const paragraph = /^\s*\S[^]*?(?:\n[ \t]*\n|$)/.exec(head)?.[0] ?? "";
@@ -41,7 +42,7 @@ export function openingSentence(notice: string): Diagnostic | undefined {
   return sentenceAfter(notice, isBanner ? paragraph.length : 0, 8);
 }
 
-/** Up to four non-empty lines of the notice from `at` on, as a text diagnostic (no reply code). */
+/** Up to `maxLines` non-empty lines of the notice from `at` on (bounded), as a text diagnostic (no reply code). */
 export function sentenceAfter(notice: string, at: number, maxLines = 4): Diagnostic | undefined {
   const lines = notice.slice(at, at + 4000).split("\n").map((l) => l.trim()).filter(Boolean).slice(0, maxLines);
   const text = lines.join(" ").replace(/^[>:,.\s]+/, "").replace(/\s+/g, " ").slice(0, 500);
