@@ -63,8 +63,10 @@ const RECIPIENT_PATTERNS = [
  *  as Yahoo's qmail-based MTA writes it ("550: <x@y>: User unknown"). */
 const SMTP_CODE_RE = /(?:^|[\s:;('"])([45][0-5]\d)(?=[ -]|$)|^([45][0-5]\d):(?=\s)/;
 /** Said when an MTA gives up, whatever reply it quotes: qmail-send's "I'm not going to try again; this message has
- *  been in the queue too long." after a (#4.4.1), and its "This is a permanent error; I've given up." */
-const GAVE_UP_RE = /not going to try again|been in the queue too long|this is a permanent error; i've given up/i;
+ *  been in the queue too long." after a (#4.4.1), and its "This is a permanent error; I've given up."; Postfix's
+ *  bounce template "I'm sorry to have to inform you that your message could not be delivered" (its delay warning
+ *  says "THIS IS A WARNING ONLY" instead). */
+const GAVE_UP_RE = /not going to try again|been in the queue too long|this is a permanent error; i've given up|i'm sorry to have to inform you that your message could not\s+be\s+delivered/i;
 const DELAY_PHRASE_RE = /delayed|will (be )?retr(y|ied)|still being retried|warning only|not yet been delivered|could not send message for past|still undelivered|will (keep|continue) trying|delivery attempts will continue|continue to (be )?attempt|address\(es\) deferred|will be re-?attempted|this is a temporary error/i;
 /** A warning's subject: Exim's "Warning: message x delayed 2 hours", the "(Delay)" of Gmail and Exchange, Postfix's
  *  "Delayed Mail" and RFC 3464's example "WARNING: message delayed at ...", read when the body says nothing of it. */
@@ -263,8 +265,10 @@ function findDiagnostic(segment: string): Diagnostic | undefined {
       if ((quote === "'" || quote === '"') && text.endsWith(quote)) text = text.slice(0, -1);
       return parseDiagnostic(text, "smtp");
     }
-    // A bare "<host #5.1.1>" line (Exchange) follows its explanation; keep the two together.
-    const previous = i > 1 ? (lines[i - 1] ?? "").trim() : "";
+    // A bare "<host #5.1.1>" line (Exchange) follows its explanation; keep the two together. Exchange 2003 puts its
+    // "If that fails, contact your administrator." between them: the line above that is the explanation.
+    const above = (k: number) => (k >= 0 ? (lines[k] ?? "").trim() : "");
+    const previous = i > 1 ? (/^if that fails, contact your administrator/i.test(above(i - 1)) ? `${above(i - 2)} ${above(i - 1)}` : above(i - 1)) : "";
     const text = [previous, line.trim(), ...continuation].filter(Boolean).join(" ").replace(/\s+/g, " ");
     return { type: "text", text, enhancedCode: normalizeEnhancedCode(enhanced?.[0] ?? "") };
   }

@@ -122,6 +122,20 @@ describe("notices people published (GitHub issues, ISPs' pages), 2026-11-29", ()
   });
 });
 
+describe("a second set of published notices, 2026-11-29", () => {
+  test("Postfix's final notice (\"I'm sorry to have to inform you ...\") quoting a 421 gave up: a failure, not a delay", () => {
+    const text = "This is the mail system at host mx.sender.example.\n\nI'm sorry to have to inform you that your message could not\nbe delivered to one or more recipients. It's attached below.\n\n" +
+      "<a@x.example>: host mx.x.example[192.0.2.1] said: 421\n    4.7.0 [TSS04] Messages from 192.0.2.9 temporarily deferred due to\n    unexpected volume or user complaints (in reply to MAIL FROM command)\n";
+    expect(fromDaemon(text, "Undelivered Mail Returned to Sender")).toMatchObject({ finalRecipient: "a@x.example", action: "failed", status: "4.7.0" });
+  });
+  test("Exchange 2003 puts \"If that fails, contact your administrator.\" between its reason and the #5.4.0 line", () => {
+    const text = "Your message\n\ndid not reach the following recipient(s):\n\na@x.example on 1/1/2010 10:00 AM\n" +
+      "The destination server for this recipient could not be found in Domain Name Service (DNS). Please verify the email address and retry.\n" +
+      "If that fails, contact your administrator.\n<mx.sender.example #5.4.0>\n";
+    expect(fromDaemon(text, "Undeliverable: hello")?.diagnostic?.text).toStartWith("The destination server for this recipient could not be found");
+  });
+});
+
 describe("a version number is not a status code", () => {
   test("\"McAfee VirusScan for Win32 v4.32.0\" does not make a final notice a delay (4.32.0)", () => {
     const text = "Your message to a@x.example was infected with a virus.\n\nScanned by McAfee VirusScan for Win32 v4.32.0\n";
