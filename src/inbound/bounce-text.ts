@@ -61,7 +61,7 @@ const RECIPIENT_PATTERNS = [
 ];
 /** A 4xx/5xx SMTP reply code in running text (RFC 5321 §4.2: 421-455, 500-556), and "550:" at the start of a line,
  *  as Yahoo's qmail-based MTA writes it ("550: <x@y>: User unknown"). */
-const SMTP_CODE_RE = /(?:^|[\s:;('"])([45][0-5]\d)(?=[ -]|$)|^([45][0-5]\d):(?=\s)/;
+const SMTP_CODE_RE = /(?:^|[\s:;('"#])([45][0-5]\d)(?=[ -]|$)|^([45][0-5]\d):(?=\s)/;
 /** Said when an MTA gives up, whatever reply it quotes: qmail-send's "I'm not going to try again; this message has
  *  been in the queue too long." after a (#4.4.1), and its "This is a permanent error; I've given up."; Postfix's
  *  bounce template "I'm sorry to have to inform you that your message could not be delivered" (its delay warning
@@ -75,7 +75,8 @@ const DELAY_SUBJECT_RE = /^\s*warning\b.{0,80}\bdelayed\b|\(delay\)|^\s*delayed 
 const toneOf = (notice: string, subject: string) => ({ delayed: DELAY_PHRASE_RE.test(notice) || DELAY_SUBJECT_RE.test(subject), gaveUp: GAVE_UP_RE.test(notice) });
 const LIST_NOTICE_RE = /not a member of (this|the) (mailing )?list|duplicated message-id/i;
 const MAX_CONTINUATION_LINES = 6;
-const BARE_CODE_RE = /^[45]\d\d(?:[ -][245]\.\d{1,3}\.\d{1,3})?\s*$/;
+/** A reply code, its status and at most the address with a colon, and nothing more: its words are on the next line. */
+const BARE_CODE_RE = /^[45]\d\d(?:[ -][245]\.\d{1,3}\.\d{1,3})?(?:\s+<[^<>\s]{1,320}>:?)?\s*$/;
 /** A bounce lists the recipients of one message to one host; more is noise (and quadratic). */
 const MAX_RECIPIENTS = 100;
 const MAX_MENTIONS = 1000;
@@ -253,7 +254,8 @@ function findDiagnostic(segment: string): Diagnostic | undefined {
     if (smtp) {
       const codeAt = line.indexOf(smtp[1] ?? smtp[2] ?? "", smtp.index);
       // A reply code with no words ends its line only when the words were wrapped onto the next one: that line
-      // continues it, indented or not (a page quoting Postfix's "said: 550 5.7.1" lost the indentation).
+      // continues it, indented or not (a page quoting Postfix's "said: 550 5.7.1" lost the indentation; Exchange
+      // Online's "x #550 5.7.1 <a@b>:" then "Recipient address rejected: Invalid recipient ##").
       if (!continuation.length && BARE_CODE_RE.test(line.slice(codeAt)) && lines[i + 1]?.trim()) continuation.push(lines[i + 1]!.trim());
       // Sendmail's transcript puts its local mailer's complaint above the summary it answers with:
       // "mail.local: unknown user: x" then "554 <x>... Service unavailable". The two say one thing.

@@ -80,12 +80,19 @@ export function parseDeliveryStatus(body: string): DeliveryStatus | null {
   };
 }
 
+/** Oracle / Sun Messaging Server's X-Supplementary-Info ("<host #5.0.0 smtp; 550 5.4.1 ...>"), where a report gives
+ *  the remote reply there and no Diagnostic-Code: read as the Diagnostic-Code "smtp; 550 5.4.1 ..." it holds. */
+function supplementaryReply(value: string | undefined): string | undefined {
+  const reply = value ? /\bsmtp\s*;\s*([^]*?)>?\s*$/i.exec(value)?.[1] : undefined;
+  return reply ? `smtp; ${reply}` : undefined;
+}
+
 function readRecipient(group: Field[]): BounceRecipient | null {
   const original = fieldValue(group, "original-recipient");
   const final = fieldValue(group, "final-recipient") ?? fieldValue(group, "x-actual-recipient") ?? original;
   const finalRecipient = final ? cleanAddress(final) : "";
   if (!finalRecipient) return null;
-  const diagnosticValue = fieldValue(group, "diagnostic-code");
+  const diagnosticValue = fieldValue(group, "diagnostic-code") ?? supplementaryReply(fieldValue(group, "x-supplementary-info"));
   const diagnostic = diagnosticValue ? parseDiagnostic(diagnosticValue) : undefined;
   const { action, status } = readActionAndStatus(group, diagnostic);
   const remoteMta = fieldValue(group, "remote-mta");

@@ -136,6 +136,15 @@ describe("a second set of published notices, 2026-11-29", () => {
   });
 });
 
+describe("a third set of published notices, 2026-11-29", () => {
+  test("Exchange Online's \"#550 5.7.1 <x>:\" is a reply code, continued by the receiver's words on the next line", () => {
+    const text = "Delivery has failed to these recipients or distribution lists:\n\nYour message wasn't delivered because of security policies.\n\n" +
+      "Diagnostic information for administrators:\n\nGenerating server: mx.sender.example\na@x.example\n" +
+      "mx.x.example #550 5.7.1 <a@x.example>:\nRecipient address rejected: Invalid recipient ##\n";
+    expect(fromDaemon(text, "Undeliverable: hello")?.diagnostic).toMatchObject({ code: 550, text: "550 5.7.1 <a@x.example>: Recipient address rejected: Invalid recipient ##" });
+  });
+});
+
 describe("a version number is not a status code", () => {
   test("\"McAfee VirusScan for Win32 v4.32.0\" does not make a final notice a delay (4.32.0)", () => {
     const text = "Your message to a@x.example was infected with a virus.\n\nScanned by McAfee VirusScan for Win32 v4.32.0\n";

@@ -5,7 +5,7 @@
 // (sisimai's phrase lists, patterns.ts), then the enhanced and the reply code alone. Pure.
 import { bounceCategory, type BounceCategory, type BounceClass } from "./classes.ts";
 import { readCodes, type Codes } from "./codes.ts";
-import { classFromText, HELO_REFUSED, isDecisiveNonAddressText, isDisabledAccountText, isMailboxUnknownText, LISTED_SOURCE, RELAY_REFUSED, SENDER_REFUSED, TOO_MANY_BAD_RECIPIENTS } from "./patterns.ts";
+import { classFromText, DNSBL_ERROR, HELO_REFUSED, isDecisiveNonAddressText, isDisabledAccountText, isMailboxUnknownText, LISTED_SOURCE, RELAY_REFUSED, SENDER_REFUSED, TOO_MANY_BAD_RECIPIENTS } from "./patterns.ts";
 import { classFromProviderCode } from "./providers.ts";
 import { classOfReason, reasonOfMtaCategory } from "./reasons.ts";
 import { rhostReason } from "./rhost.ts";
@@ -76,6 +76,9 @@ function classFromReply(code: number): BounceClass {
 /** A domain that says it takes no mail (RFC 7505; Gmail's wording of it). */
 const NO_MAIL_DOMAIN = /doesn't receive email according to the administrator|null ?mx|does not accept (e-?)?mail|accepts no mail/i;
 
+/** A mailbox said to be out of use for now ("550 4.2.1 mailbox temporarily disabled", Exchange): it may come back. */
+const TEMPORARILY_GONE = /\btemporar(il)?y (disabled|unavailable|suspended|deactivated|inactive)\b/i;
+
 /** Words of a rate or volume limit (as opposed to a busy or broken server). */
 const RATE_WORDS = /rate|too many|too fast|slow(er| down)|volume|limit|throttl/i;
 
@@ -122,7 +125,7 @@ function decidedClass(input: BounceInput, codes: Codes, text: string, saidStrong
   // addresses ("Too many invalid recipients"): not an unknown user, whatever address status or words sisimai reads.
   if (POLICY_REFUSAL.test(text) || SENDER_REFUSED.test(text) || HELO_REFUSED.test(text) || TOO_MANY_BAD_RECIPIENTS.test(text)) return 50;
   // Our IP named as listed on a blocklist: a spam block, whatever address words sisimai's lists find beside it.
-  if (LISTED_SOURCE.test(text)) return 51;
+  if (LISTED_SOURCE.test(text) && !DNSBL_ERROR.test(text)) return 51;
   const type = /^x-/i.test(input.diagnosticType ?? "") ? input.diagnosticType! : "SMTP";
   const { reason, byCodeAlone } = sisimaiReasonOf({ status: input.status ?? input.enhancedCode, statusInText: readCodes({ text }).enhancedCode,
     reply: codes.code, text, command: COMMAND_FOR_LISTS[input.command] ?? input.command, diagnosticType: type, delayed: input.expired });
@@ -188,7 +191,7 @@ export function classifyBounce(input: BounceInput): BounceVerdict {
   // A temporary refusal never makes a hard bounce (SparkPost: retries that end on 4xx replies are
   // "not usually classified as hard"): the address may well exist.
   // Except a domain that publishes it takes no mail (RFC 7505 null MX): no retry will change that.
-  if (bounceCategory(cls) === "hard" && (transient || input.expired) && !NO_MAIL_DOMAIN.test(text)) cls = input.expired ? 24 : 20;
+  if (bounceCategory(cls) === "hard" && (transient || input.expired || TEMPORARILY_GONE.test(text)) && !NO_MAIL_DOMAIN.test(text)) cls = input.expired ? 24 : 20;
   if (input.expired && (cls === 70 || cls === 20 || cls === 1)) cls = 24;
   return { bounceClass: cls, category: bounceCategory(cls), ...codes };
 }

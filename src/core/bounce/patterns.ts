@@ -47,8 +47,14 @@ export const TOO_MANY_BAD_RECIPIENTS =
 export const RELAY_REFUSED =
   /relay(ing)? (access )?(denied|not (permitted|allowed))|(unable|not permitted|not allowed) to relay|we do not relay|(isn't|not) in my list of allowed rcpthosts|relaying (is )?(disallowed|prohibited)|no relaying|relay not allowed|mailing to remote domains not supported|attr36|5\.7\.64/i;
 
+/** A blocklist's error answer, not a listing: Spamhaus answers a query sent through a public resolver with an error
+ *  code (its return codes page, spamhaus.org/returnc/pub: "open resolver", "excessive number of queries", "typing error
+ *  in DNSBL name"), and a receiver that takes any answer as a listing refuses everyone. The receiver's fault, soft. */
+export const DNSBL_ERROR = /spamhaus\.org\/returnc\b|\berror: (open|public) resolver\b|excessive number of queries|typing error in dnsbl name/i;
+
 /** Phrases that cannot mean anything else, checked before everything. */
 const DECISIVE: Rule[] = [
+  [DNSBL_ERROR, 40],
   // Challenge-response systems answering instead of delivering.
   [/challenge[- ]response|boxbe|spamarrest|mailblocks|choicemail|sanebox|verify (that )?you are (a )?human|confirm (that )?you are not a robot|sender verification (request|required)/i, 100],
   // Relaying refused: our MX choice or their configuration, not the address.
@@ -84,8 +90,9 @@ const DECISIVE: Rule[] = [
   [/not a member of (this|the) (mailing )?list|posting (is )?restricted to members|only members (can|may) post/i, 50],
   // Exim "malformed address": our message's header was wrong (sisimai reason "syntaxerror").
   // So is Exim's default configuration refusing our message's form ("550 header syntax", "550 maximum allowed line
-  // length is 998 octets, got 1200"; configure.default, acl_check_data): soft, never the address.
-  [/malformed (recipient )?address|incorrectly constructed|^\d{3} header syntax\b|maximum allowed line length is \d+/i, 40],
+  // length is 998 octets, got 1200"; configure.default, acl_check_data): soft, never the address. QQ's "550 The "From"
+  // header is missing or invalid. Please follow RFC5322" (its help, service.mail.qq.com/detail/124/995) likewise.
+  [/malformed (recipient )?address|incorrectly constructed|^\d{3} header syntax\b|maximum allowed line length is \d+|"?from"? header is (missing|invalid)|(missing|invalid) "?from"? header/i, 40],
   // A mail loop caught by a list server (fml "Duplicated Message-ID", sisimai: "systemerror").
   [/duplicated message-id|loop alert/i, 40],
   // The receiver's own delivery set-up failed (Exim "delivery to file forbidden", sisimai lhost/exim.rb: systemerror),
@@ -140,7 +147,7 @@ const OTHER_LANGUAGES: Rule = [OTHER_LANGUAGES_RE, 10];
 
 /** More phrasings of a missing mailbox, from CwsMailBounceHandler's phrase table (Handler.php getStatusCodeFromPattern,
  *  all 5.1.x there): Gmail's "address_not_found", "no one with that email address here", "no such mail drop", LDAP lookups. */
-const MAILBOX_UNKNOWN_MORE: Rule = [/address[_ ]not[_ ]found|(e-?mail )?address (was|is) not found|no mail ?box (here|available)|no one with (that|this) (e-?mail )?address|no such mail ?drop|(doesn't|does not) handle mail for (that|this) user|not found in (the )?ldap|unable to find (alias )?user|no longer on (this |the )?server|(invalid|unknown)( or (invalid|unknown))? virtual user/i, 10];
+const MAILBOX_UNKNOWN_MORE: Rule = [/address[_ ]not[_ ]found|(e-?mail )?address (was|is) not found|no mail ?box (here|available)|no one with (that|this) (e-?mail )?address|no such mail ?drop|(doesn't|does not) handle mail for (that|this) user|not found in (the )?ldap|unable to find (alias )?user|no longer on (this |the )?server|(invalid|unknown)( or (invalid|unknown))? virtual user|the name was not found at the remote site/i, 10];
 
 /** The address does not exist, never existed or is closed for good. */
 const INVALID: Rule[] = [

@@ -1,0 +1,26 @@
+// Per-recipient fields of a DSN beyond RFC 3464's own (src/inbound/dsn.ts).
+import { expect, test } from "bun:test";
+import { parseReport } from "../../src/inbound/reports.ts";
+
+const dsn = (fields: string) => Buffer.from("From: Mail Delivery System <MAILER-DAEMON@mx.sender.example>\r\nTo: bounces@sender.example\r\n" +
+  "Subject: Delivery Status Notification\r\nMIME-Version: 1.0\r\nContent-Type: multipart/report; report-type=delivery-status; boundary=\"B\"\r\n\r\n" +
+  "--B\r\nContent-Type: text/plain\r\n\r\nYour message could not be delivered.\r\n\r\n--B\r\nContent-Type: message/delivery-status\r\n\r\n" +
+  "Reporting-MTA: dns; mx.sender.example\r\n\r\n" + fields + "\r\n--B--\r\n");
+
+// Oracle / Sun Messaging Server's form, as quoted in sisimai/p5-sisimai issue 312: the reply only in X-Supplementary-Info.
+test("X-Supplementary-Info gives the remote reply where there is no Diagnostic-Code", async () => {
+  const report = await parseReport(dsn("Final-recipient: RFC822; a@x.example\r\nAction: failed\r\nStatus: 5.0.0\r\n" +
+    "Remote-MTA: dns; x-example.mail.protection.outlook.com\r\nX-Supplementary-Info: <x-example.mail.protection.outlook.com #5.0.0 smtp;\r\n" +
+    " 550 5.4.1 [a@x.example]: Recipient address rejected: Access\r\n denied [x.eop-APC01.prod.protection.outlook.com]>\r\n"), { trusted: true });
+  expect(report?.kind).toBe("bounce");
+  const r = report?.kind === "bounce" ? report.recipients[0] : undefined;
+  expect(r?.diagnostic).toMatchObject({ type: "smtp", code: 550, enhancedCode: "5.4.1" });
+  expect(r?.diagnostic?.text).toContain("Recipient address rejected: Access denied");
+});
+
+test("a Diagnostic-Code, when there is one, is the reply", async () => {
+  const report = await parseReport(dsn("Final-Recipient: rfc822; a@x.example\r\nAction: failed\r\nStatus: 5.1.1\r\n" +
+    "Diagnostic-Code: smtp; 550 5.1.1 no such user\r\nX-Supplementary-Info: <mx #5.0.0 smtp; 550 something else>\r\n"), { trusted: true });
+  const r = report?.kind === "bounce" ? report.recipients[0] : undefined;
+  expect(r?.diagnostic?.text).toBe("550 5.1.1 no such user");
+});
