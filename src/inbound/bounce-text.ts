@@ -261,7 +261,9 @@ function findDiagnostic(segment: string): Diagnostic | undefined {
       // "mail.local: unknown user: x" then "554 <x>... Service unavailable". The two say one thing.
       const above = i > 0 ? (lines[i - 1] ?? "").trim() : "";
       const local = /^(mail\.local|procmail):\s/i.test(above) ? [above] : [];
-      let text = [line.slice(codeAt), ...continuation, ...local].join(" ").trim();
+      // Office 365 puts the remote's words before its code: "Remote server returned message detected as spam -> 550 ...".
+      const said = /remote server returned\s+'?([^'>]{3,200}?)\s*->\s*$/i.exec(line.slice(0, codeAt))?.[1];
+      let text = [line.slice(codeAt), ...continuation, ...local, ...(said ? [`(${said})`] : [])].join(" ").trim();
       // Exchange quotes the reply: "Remote Server returned '550 5.4.1 ...'".
       const quote = line[codeAt - 1];
       if ((quote === "'" || quote === '"') && text.endsWith(quote)) text = text.slice(0, -1);

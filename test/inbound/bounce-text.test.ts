@@ -145,6 +145,15 @@ describe("a third set of published notices, 2026-11-29", () => {
   });
 });
 
+describe("a fourth set of published notices, 2026-11-29", () => {
+  test("Office 365's \"Remote server returned message detected as spam -> 550 ...\" keeps the words before the code", () => {
+    const text = "Your message couldn't be delivered because the recipient's email server (outside Office 365) suspected that your message was spam.\n\n" +
+      "a@x.example\nRemote server returned message detected as spam -> 550 permanent failure for one or more recipients\n";
+    const r = fromDaemon(text, "Undeliverable: hello");
+    expect(r?.diagnostic?.text).toBe("550 permanent failure for one or more recipients (message detected as spam)");
+  });
+});
+
 describe("a version number is not a status code", () => {
   test("\"McAfee VirusScan for Win32 v4.32.0\" does not make a final notice a delay (4.32.0)", () => {
     const text = "Your message to a@x.example was infected with a virus.\n\nScanned by McAfee VirusScan for Win32 v4.32.0\n";
