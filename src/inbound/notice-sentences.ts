@@ -6,6 +6,9 @@ import type { Diagnostic } from "./report-fields.ts";
  *  "This is an automatically generated message". Only a short first paragraph that states no failure. */
 const BANNER_RE = /^\W*(this is an? )?(automated|automatic(ally generated)?|auto-?generated|system[- ]generated) (message|notification|e-?mail|reply|response)\b|^\W*(please )?do not reply\b/i;
 const FAILURE_WORDS_RE = /deliver|invalid|unknown|not exist|rejected|refused|blocked|full|quota|failed|error/i;
+/** Post.Office: "Each of the following recipients was rejected ...", then "Recipient: <x>" and "Reason: ..." below it:
+ *  not itself a reason. */
+const EACH_RECIPIENT_RE = /^each of the following recipients/i;
 
 /** Post.Office's reason block, between "due to the following reason:" and its list of recipients (bounded). */
 export function reasonFirst(notice: string): Diagnostic | undefined {
@@ -13,8 +16,7 @@ export function reasonFirst(notice: string): Diagnostic | undefined {
   if (!start) return undefined;
   const rest = notice.slice(start.index + start[0].length, start.index + start[0].length + 1500);
   const text = rest.split(/the following recipients? did not receive/i)[0]!.replace(/\s+/g, " ").trim();
-  // "Each of the following recipients was rejected ... Recipient: <x> / Reason: ...": a reason per recipient follows.
-  if (/^each of the following recipients/i.test(text)) return undefined;
+  if (EACH_RECIPIENT_RE.test(text)) return undefined;
   return /[a-z]{3}/i.test(text) ? { type: "text", text } : undefined;
 }
 
@@ -27,8 +29,7 @@ export function reasonAfterMarker(notice: string): Diagnostic | undefined {
   if (!marker) return undefined;
   const rest = notice.slice(marker.index + marker[0].length, marker.index + marker[0].length + 1500);
   const [first = "", second = ""] = rest.split(/\n[ \t]*\n/).map((p) => p.trim()).filter(Boolean);
-  // Post.Office: "Each of the following recipients was rejected ...", then "Recipient: <x>" and "Reason: ..." below.
-  const paragraph = /^each of the following recipients/i.test(first) ? second : first;
+  const paragraph = EACH_RECIPIENT_RE.test(first) ? second : first;
   const text = paragraph.replace(/\s+/g, " ").trim().slice(0, 500);
   return /[a-z]{3}/i.test(text) ? { type: "text", text } : undefined;
 }
