@@ -165,8 +165,11 @@ export interface QueueStore {
    */
   purgeQueue(now: number, items: PurgeItem[]): Promise<string[]>;
   nextDueAt(): Promise<number | null>;
-  /** Makes the unfinished recipients `owner` claimed due now: run once by a starting node (its own claims, at once). */
-  releaseClaims(now: number, owner: string): Promise<number>;
+  /**
+   * Makes the unfinished recipients `owner` claimed due now: run once by a starting node (its own claims, at once),
+   * and, with `ids`, for claimed rows a node will not attempt after all (its destination has no room left).
+   */
+  releaseClaims(now: number, owner: string, ids?: string[]): Promise<number>;
   /** Live claims of recipients and webhook posts, per owning node. */
   claimsHeld(now: number): Promise<ClaimsHeld[]>;
 }

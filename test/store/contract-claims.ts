@@ -59,6 +59,18 @@ export function claimsContract(open: Open, peer?: Peer) {
     await close();
   });
 
+  test("a node hands back named claims of its own, due at once; another node's and finished rows stay as they are", async () => {
+    const { a, b, close } = await twoNodes(open, peer);
+    await queueOf(a, 4);
+    const mine = ids(await a.claimDue(NOW, 2, N1));
+    const theirs = ids(await b.claimDue(NOW, 2, N2));
+    expect(await a.releaseClaims(NOW + 5, "n1", [mine[0]!, theirs[0]!])).toBe(1);
+    expect(await a.releaseClaims(NOW + 5, "n1", [])).toBe(0);
+    expect(await a.claimsHeld(NOW + 6)).toEqual([{ owner: "n1", recipients: 1, webhooks: 0 }, { owner: "n2", recipients: 2, webhooks: 0 }]);
+    expect(ids(await b.claimDue(NOW + 6, 10, N2))).toEqual([mine[0]!]);
+    await close();
+  });
+
   test("purging spares live claims and takes those of a node whose lease ended", async () => {
     const { a, b, close } = await twoNodes(open, peer);
     await queueOf(a, 2);

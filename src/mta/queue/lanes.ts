@@ -2,8 +2,8 @@
 // runs at most as many workers as the destination allows now (its concurrency, one while
 // throttled, none while suspended). The scheduler claims up to twice that, so a worker that ends
 // an attempt starts the next at once instead of waiting for a claim; the connections open to the
-// destination stay bounded by the workers. Rows a suspended destination cannot run are handed
-// back (their lease brings them back later). The rows next in line, one per worker, have their
+// destination stay bounded by the workers. Rows a destination cannot run now (suspended, or its
+// connections taken by the zone's other nodes) are handed back, due again at once. The rows next in line, one per worker, have their
 // messages built while the workers' connections wait for replies (delivery/lookahead.ts).
 import type { StoredRecipient } from "../../core/store-port.ts";
 import type { DestinationState, DestinationTable } from "./destinations.ts";
@@ -14,7 +14,7 @@ export interface LaneDeps {
   table: DestinationTable;
   /** Attempts one recipient and writes its outcome (never throws). */
   attempt: (zone: string, dest: DestinationState, row: StoredRecipient) => Promise<void>;
-  /** Gives back claimed rows that will not be attempted now. */
+  /** Gives back claimed rows that will not be attempted now (the store makes them due again). */
   giveBack: (zone: string, dest: DestinationState, rows: StoredRecipient[]) => void;
   /** Builds a row's message ahead of its attempt (idempotent). */
   prepare?: (zone: string, row: StoredRecipient) => void;

@@ -100,7 +100,24 @@ export function createScheduler(deps: SchedulerDeps) {
     poke();
   }
 
-  const lanes = createLanes({ table, attempt, giveBack, prepare: (zone, row) => deps.delivery.prepare(deps.store.zone(zone), row), track: (p) => { active.add(p); void p.finally(() => active.delete(p)); } });
+  /**
+   * Rows a lane hands back because their destination has no room now (suspended, or its connections
+   * taken by the zone's other nodes): due again at once, for another node or for this one when room
+   * comes back. Left to their lease they would wait it out (30 s by default) while nothing else
+   * could send them.
+   */
+  function handBack(zone: string, dest: DestinationState, rows: StoredRecipient[]) {
+    giveBack(zone, dest, rows);
+    const p = deps.store.zone(zone).releaseClaims(deps.now(), deps.lease.owner, rows.map((r) => r.id)).then(() => undefined, (err) => {
+      deps.log.warn("could not hand claims back; their lease brings them back", { zone, error: String(err) });
+    });
+    track(p);
+  }
+
+  /** Keeps a promise the scheduler waits for on stop and drain. */
+  function track(p: Promise<void>) { active.add(p); void p.finally(() => active.delete(p)); }
+
+  const lanes = createLanes({ table, attempt, giveBack: handBack, prepare: (zone, row) => deps.delivery.prepare(deps.store.zone(zone), row), track });
 
   /** The claims of one zone: keys due now whose destination has room share that room (claim-plan.ts). */
   async function claimZone(zone: string, room: number): Promise<number> {

@@ -66,8 +66,10 @@ export function createQueueStatements(sql: Sql) {
       return (await rows(sql, `UPDATE recipients SET next_attempt_at = $1 + $2 WHERE id = ANY($4::text[]) AND owner = $3 AND ${PENDING} RETURNING id`,
         [now, lease.leaseMs, lease.owner, ids])).map((r) => r.id as string);
     },
-    /** Takes back this node's own claims (a restart after a crash); other nodes' claims run out by their lease. */
-    async releaseClaims(now: number, owner: string): Promise<number> {
+    /** Takes back this node's own claims (a restart after a crash, or `ids` it will not attempt); other nodes' run out by their lease. */
+    async releaseClaims(now: number, owner: string, ids?: string[]): Promise<number> {
+      if (ids) return ids.length ? exec(sql, `UPDATE recipients SET owner = NULL, next_attempt_at = $1 WHERE owner = $2 AND ${PENDING}
+        AND id = ANY($3::text[])`, [now, owner, ids]) : 0;
       return exec(sql, `UPDATE recipients SET owner = NULL, next_attempt_at = $1 WHERE owner = $2 AND ${PENDING}`, [now, owner]);
     },
     /** Live claims (lease not ended) per owner. */

@@ -46,7 +46,7 @@ export function createZoneStore(zone: string, sql: Sql, outcomes: Sql = sql): Zo
       });
     },
     nextDueAt: () => queue.nextDueAt(),
-    releaseClaims: (now, owner) => queue.releaseClaims(now, owner),
+    releaseClaims: (now, owner, ids) => queue.releaseClaims(now, owner, ids),
     claimsHeld: async (now) => mergeHeld(await queue.held(now), await outbox.held(now)),
     searchEvents: (q) => events.search(q),
     countEvents: (q) => events.count(q),

@@ -127,7 +127,7 @@ export function createZoneStore(zone: string, db: Database, commits: GroupCommit
     },
     nextDueAt: async () => queue.nextDueAt(),
     renewClaims: async (ids, now, lease) => queue.renew(ids, now, lease),
-    releaseClaims: async (now, owner) => queue.releaseClaims(now, owner),
+    releaseClaims: async (now, owner, ids) => queue.releaseClaims(now, owner, ids),
     claimsHeld: async (now) => mergeHeld(queue.held(now), outbox.held(now)),
     searchEvents: async (q) => events.search(q),
     countEvents: async (q) => events.count(q),
