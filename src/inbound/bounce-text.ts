@@ -60,8 +60,9 @@ const RECIPIENT_PATTERNS = [
   new RegExp(String.raw`(?:failed|bad|invalid|unknown|undeliverable)?\s*recipient(?:s|\(s\))?(?:\s+address)?\s*:\s*<?(${ADDRESS})>?`, "gi"),
 ];
 /** A 4xx/5xx SMTP reply code in running text (RFC 5321 §4.2: 421-455, 500-556), and "550:" at the start of a line,
- *  as Yahoo's qmail-based MTA writes it ("550: <x@y>: User unknown"). */
-const SMTP_CODE_RE = /(?:^|[\s:;('"#])([45][0-5]\d)(?=[ -]|$)|^([45][0-5]\d):(?=\s)/;
+ *  as Yahoo's qmail-based MTA writes it ("550: <x@y>: User unknown"). "#550" is Exchange's ("#550 5.1.1 ..."), not a
+ *  URL's fragment (Mimecast's "https://community.mimecast.com/docs/DOC-1369#550"). */
+const SMTP_CODE_RE = /(?:^|[\s:;('"]|(?<!\S)#)([45][0-5]\d)(?=[ -]|$)|^([45][0-5]\d):(?=\s)/;
 /** Said when an MTA gives up, whatever reply it quotes: qmail-send's "I'm not going to try again; this message has
  *  been in the queue too long." after a (#4.4.1), and its "This is a permanent error; I've given up."; Postfix's
  *  bounce template "I'm sorry to have to inform you that your message could not be delivered" (its delay warning
@@ -248,7 +249,7 @@ function findDiagnostic(segment: string): Diagnostic | undefined {
     for (let j = i + 1; j < lines.length && continuation.length < MAX_CONTINUATION_LINES; j++) {
       const next = lines[j] ?? "";
       const nextIndent = indentOf(next);
-      if (next.trim() === "" || nextIndent === 0 || nextIndent < indentOf(line)) break;
+      if (next.trim() === "" || ((nextIndent === 0 || nextIndent < indentOf(line)) && !sameReply(line, next))) break;
       continuation.push(next.trim());
     }
     if (smtp) {
@@ -285,6 +286,13 @@ function findDiagnostic(segment: string): Diagnostic | undefined {
 function lineStartWithCode(notice: string, at: number): number {
   const start = notice.lastIndexOf("\n", at - 1) + 1;
   return at - start <= 200 && SMTP_CODE_RE.test(notice.slice(start, at)) ? start : at;
+}
+
+/** A multi-line reply's next line (RFC 5321 §4.2.1: "554-No SMTP service" after "554-gmx.net ... Service not
+ *  available"), where a page or a relay dropped the indentation. */
+function sameReply(line: string, next: string): boolean {
+  const code = /(?:^|\s)([45]\d\d)-/.exec(line)?.[1];
+  return code !== undefined && next.trimStart().startsWith(code) && /^[ -]/.test(next.trimStart().slice(3));
 }
 
 function indentOf(line: string): number {

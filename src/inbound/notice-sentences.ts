@@ -50,10 +50,15 @@ export function sentenceAfter(notice: string, at: number, maxLines = 4): Diagnos
   return /[a-z]{3}/i.test(text) ? { type: "text", text } : undefined;
 }
 
+/** The returned message's own fields listed under the recipient ("Envelope Recipient: x" then "Date: 12/25/15",
+ *  "Subject: ..."): they say nothing of why, so the notice's other sentences are read instead. */
+const MESSAGE_FIELD_RE = /^(date|time|subject|sent|from|to|cc|message-id)\s*:/i;
+
 /** The sentence after a mention, preceded by the line before it when that line is its heading
  *  (Lotus Notes: "User not listed in public Name & Address Book" above the address). */
 export function sentenceAround(notice: string, at: number, length: number): Diagnostic | undefined {
-  const after = sentenceAfter(notice, at + length);
+  const next = notice.slice(at + length, at + length + 400).split("\n").map((l) => l.trim()).find(Boolean) ?? "";
+  const after = MESSAGE_FIELD_RE.test(next) ? undefined : sentenceAfter(notice, at + length);
   const lineStart = notice.lastIndexOf("\n", at - 1);
   // The nearest non-empty line above, looked for in a bounded window (linear in hostile text).
   const window = notice.slice(Math.max(0, lineStart - 400), Math.max(lineStart, 0));

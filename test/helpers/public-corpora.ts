@@ -28,6 +28,7 @@ export const PUBLIC_CORPORA: Record<string, PublicCorpus> = {
   "fresh-suites-e": { needs: "emailengine/zoho.eml", floor: { tune: 99, holdout: 99 } },
   "fresh-suites-f": { needs: "dada/bounces-disabled.eml", floor: { tune: 99, holdout: 99 } },
   "fresh-suites-g": { needs: "mwbounce/email1", floor: { tune: 99, holdout: 99 } },
+  "fresh-suites-h": { needs: "deltachat/gmail_ndn.eml", floor: { tune: 99, holdout: 99 } },
 };
 
 /** A text part alone, given the header a mailer daemon's bounce carries. */

@@ -190,3 +190,29 @@ describe("delay warnings in words of their own", () => {
     expect(r).toMatchObject({ finalRecipient: "a@x.example", action: "failed" });
   });
 });
+
+/** A notice that came to a VERP address (it names the recipient): read whatever it names. */
+const throughVerp = (text: string, subject: string) =>
+  parseBounceText({ text, excluded: [], fromAddress: "MAILER-DAEMON@mx.sender.example", subject, trusted: true })?.recipients[0];
+
+describe("reply codes in a notice's text", () => {
+  test("a URL's \"#550\" fragment is not a reply code (Mimecast's help links)", () => {
+    const r = throughVerp("Envelope blocked - User Entry - https://community.mimecast.com/docs/DOC-1369#550\n", "Returned mail");
+    expect(r?.diagnostic?.code).toBeUndefined();
+    expect(r?.diagnostic?.text).toContain("Envelope blocked");
+  });
+  test("a multi-line reply whose lines lost their indentation is read whole (GMX's \"554-\" lines)", () => {
+    const reply = "554-gmx.net (mxgmx104) Nemesis ESMTP Service not available\n554-No SMTP service\n554-IP address is block listed.\n" +
+      "554 For explanation visit https://postmaster.gmx.net/en/case?c=r0201\n";
+    const r = throughVerp(reply, "Returned mail");
+    expect(r?.diagnostic?.code).toBe(554);
+    expect(r?.diagnostic?.text).toContain("IP address is block listed");
+  });
+  test("the returned message's own fields under the recipient are not its reason (the opening sentence is)", () => {
+    const notice = "You have received this notification, as the recipient e-mail Address has been deactivated.\n\n" +
+      "Original Envelope Sender: a@sender.example\nEnvelope Recipient: b@x.example\nDate: 12/25/15\nTime: 20:47:07\nSubject: Hello\n\nMessage Administrator\n";
+    const r = fromDaemon(notice, "Delivery Notification");
+    expect(r?.finalRecipient).toBe("b@x.example");
+    expect(r?.diagnostic?.text).toContain("has been deactivated");
+  });
+});

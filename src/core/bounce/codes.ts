@@ -26,8 +26,14 @@ function findEnhanced(text: string): string | undefined {
 }
 
 /** Reads the codes of a failure from what is known: given codes win when well-formed. */
+/** Exchange Online's front end quoting the reply of the server behind it, which is the failure: "550 5.7.0 Proxy
+ *  session setup failed on Frontend with '554 5.4.4 SMTPSEND.DNS.NonExistentDomain; nonexistent domain'". */
+const PROXIED_REPLY_RE = /proxy session setup failed on frontend with '([45]\d\d)[ -]([45]\.\d{1,3}\.\d{1,3})\b/i;
+
 export function readCodes(input: { code?: number; enhancedCode?: string; text?: string }): Codes {
   const text = input.text ?? "";
+  const proxied = PROXIED_REPLY_RE.exec(text);
+  if (proxied && proxied[1]![0] === proxied[2]![0]) return { code: Number(proxied[1]), enhancedCode: normalizeEnhanced(proxied[2]!) };
   let code = input.code !== undefined && input.code >= 400 && input.code < 600 ? input.code : undefined;
   code ??= Number(LEADING_REPLY_RE.exec(text)?.[1] ?? REPLY_IN_TEXT_RE.exec(text)?.[1]) || undefined;
   const given = input.enhancedCode && /^#?[245]\.\d{1,3}\.\d{1,3}$/.test(input.enhancedCode.trim()) ? normalizeEnhanced(input.enhancedCode.trim()) : undefined;

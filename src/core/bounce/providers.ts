@@ -4,8 +4,9 @@
 // Numbers that only say "Service refusé, veuillez essayer plus tard" refuse our traffic: a block.
 import type { BounceClass } from "./classes.ts";
 
-const ORANGE: Record<string, BounceClass> = {
-  "101": 51, "102": 51, "103": 51, "104": 50, // blocked IP, too many connections
+const ORANGE: Record<string, BounceClass | "rate"> = {
+  "101": 51, "102": 51, "103": 51, // blocked IP
+  "104": "rate", // "Trop de connexions ... / Too many connections, slow down" (OFR004_104): a count per connection
   "105": 50, "107": 50, "108": 50, "109": 50, "201": 50, "423": 50, "424": 50, "513": 50, // "service refusé"
   "305": 50, "402": 50, "401": 50, "517": 50, // security and SPF/DNS checks
   "403": 50, "405": 50, "415": 50, "421": 50, "630": 50, "510": 51, "999": 51, // rejected, policy, blocked
@@ -61,13 +62,18 @@ const MTA_SENTENCES: readonly (readonly [RegExp, BounceClass])[] = [
   [/Please check if address is correct/i, 10],
 ];
 
+/** A rate or a count per connection is a deferral (70) under 4xx; its permanent form (or no reply code) refuses our
+ *  traffic (50), as classify.ts reads a permanent rate limit. */
+const rated = (replyClass: string | undefined): BounceClass => (replyClass === "4" ? 70 : 50);
+
 /** The class a numbered provider refusal or an MTA's fixed sentence carries, or undefined. */
 export function classFromProviderCode(text: string): BounceClass | undefined {
   const m = ORANGE_RE.exec(text);
-  if (m) return ORANGE[m[1] ?? m[2] ?? ""];
+  const orange = m ? ORANGE[m[1] ?? m[2] ?? ""] : undefined;
+  if (m) return orange !== "rate" ? orange : rated(/^\s*([45])\d\d\b/.exec(text)?.[1]);
   const n = NETEASE_RE.exec(text);
   const netease = n ? NETEASE[`${n[2]}:${n[3]}`] : undefined;
-  if (netease !== undefined) return netease !== "rate" ? netease : n![1] === "5" ? 50 : 70;
+  if (netease !== undefined) return netease !== "rate" ? netease : rated(n![1]);
   const sophos = SOPHOS[SOPHOS_RE.exec(text)?.[1] ?? ""];
   if (sophos !== undefined) return sophos;
   const x = EXCHANGE_RE.exec(text);

@@ -165,3 +165,16 @@ describe("a blocklist named beside other words (ZoneMTA's examples)", () => {
     expect(classifyBounce({ text: "550 5.1.1 Too many invalid recipients", code: 550, enhancedCode: "5.1.1", status: "5.1.1", command: "RCPT" }).bounceClass).toBe(50);
   });
 });
+
+describe("Exchange Online's own sentences and its front end's quoted reply", () => {
+  test("the reply a front end quotes is the failure: a domain that does not exist is hard, whatever the outer 5.7.0", () => {
+    const text = "550 5.7.0 Proxy session setup failed on Frontend with '554 5.4.4 SMTPSEND.DNS.NonExistentDomain; nonexistent domain";
+    expect(classifyBounce({ text, code: 550, enhancedCode: "5.7.0" })).toMatchObject({ bounceClass: 10, enhancedCode: "5.4.4" });
+  });
+  test("a recipient or a group that takes mail only from senders it allows refuses our sender: a block", () => {
+    for (const text of ["Your message can't be delivered because delivery to this address is restricted.",
+      "The group omexconeint only accepts messages from people in its organization or on its allowed senders list, and your email address isn't on the list."]) {
+      expect(classifyBounce({ text, enhancedCode: "5.0.0" }).category).toBe("block");
+    }
+  });
+});

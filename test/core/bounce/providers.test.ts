@@ -9,6 +9,12 @@ describe("numbered provider refusals (Orange / La Poste)", () => {
     expect(classFromProviderCode("421 mwinf5c77 ME Service refuse. Veuillez essayer plus tard. OFR_999 [999]")).toBe(51);
     expect(classFromProviderCode("552 5.2.2 Boite du destinataire pleine. Recipient overquota. OFR_417")).toBe(22);
   });
+  test("Orange's \"Too many connections, slow down\" (OFR004_104) is a rate: deferred under 421, a block when permanent", () => {
+    const text = "421 OFR004_104 Trop de connexions, veuillez verifier votre configuration / Too many connections, slow down";
+    expect(classFromProviderCode(text)).toBe(70);
+    expect(classFromProviderCode(text.replace("421", "550"))).toBe(50);
+    expect(classifyBounce({ text }).category).toBe("soft");
+  });
   test("no number, or one not in the table, says nothing", () => {
     expect(classFromProviderCode("550 5.1.1 user unknown")).toBeUndefined();
     expect(classFromProviderCode("550 LPN001_777")).toBeUndefined();
