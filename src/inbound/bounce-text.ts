@@ -2,7 +2,8 @@
 // send plain-text NDRs): recipients, status and diagnostic from the human-readable text, and
 // the returned headers when they are quoted inline. reports.ts flags all of it heuristic.
 import type { BounceRecipient } from "./dsn.ts";
-import { ENHANCED_CODE_RE, normalizeEnhancedCode, parseDiagnostic, parseHeaderBlock, type Diagnostic, type OriginalMessage } from "./report-fields.ts";
+import { parseHeaderBlock, type Diagnostic, type OriginalMessage } from "./report-fields.ts";
+import { findDiagnostic, lineStartWithCode } from "./reply-lines.ts";
 import { smtpCommandOf } from "./smtp-command.ts";
 import { openingSentence, reasonAfterMarker, reasonFirst, sentenceAfter, sentenceAround } from "./notice-sentences.ts";
 
@@ -59,10 +60,6 @@ const RECIPIENT_PATTERNS = [
   new RegExp(String.raw`^[ \t]*(?:In:[ \t]*)?RCPT TO:\s*<?(${ADDRESS})>?`, "gim"),
   new RegExp(String.raw`(?:failed|bad|invalid|unknown|undeliverable)?\s*recipient(?:s|\(s\))?(?:\s+address)?\s*:\s*<?(${ADDRESS})>?`, "gi"),
 ];
-/** A 4xx/5xx SMTP reply code in running text (RFC 5321 §4.2: 421-455, 500-556), and "550:" at the start of a line,
- *  as Yahoo's qmail-based MTA writes it ("550: <x@y>: User unknown"). "#550" is Exchange's ("#550 5.1.1 ..."), not a
- *  URL's fragment (Mimecast's "https://community.mimecast.com/docs/DOC-1369#550"). */
-const SMTP_CODE_RE = /(?:^|[\s:;('"]|(?<!\S)#)([45][0-5]\d)(?=[ -]|$)|^([45][0-5]\d):(?=\s)/;
 /** Said when an MTA gives up, whatever reply it quotes: qmail-send's "I'm not going to try again; this message has
  *  been in the queue too long." after a (#4.4.1), and its "This is a permanent error; I've given up."; Postfix's
  *  bounce template "I'm sorry to have to inform you that your message could not be delivered" (its delay warning
@@ -75,9 +72,6 @@ const DELAY_SUBJECT_RE = /^\s*warning\b.{0,80}\bdelayed\b|\(delay\)|^\s*delayed 
 /** What the whole notice says of its failures, read once: a warning (still retrying), or a give-up. */
 const toneOf = (notice: string, subject: string) => ({ delayed: DELAY_PHRASE_RE.test(notice) || DELAY_SUBJECT_RE.test(subject), gaveUp: GAVE_UP_RE.test(notice) });
 const LIST_NOTICE_RE = /not a member of (this|the) (mailing )?list|duplicated message-id/i;
-const MAX_CONTINUATION_LINES = 6;
-/** A reply code, its status and at most the address with a colon, and nothing more: its words are on the next line. */
-const BARE_CODE_RE = /^[45]\d\d(?:[ -][245]\.\d{1,3}\.\d{1,3})?(?:\s+<[^<>\s]{1,320}>:?)?\s*$/;
 /** A bounce lists the recipients of one message to one host; more is noise (and quadratic). */
 const MAX_RECIPIENTS = 100;
 const MAX_MENTIONS = 1000;
@@ -235,66 +229,3 @@ function findMentions(notice: string, addresses: string[]): Mention[] {
   return mentions.sort((a, b) => a.at - b.at);
 }
 
-/** The first line with a reply code or enhanced code, plus its indented continuation lines. */
-function findDiagnostic(segment: string): Diagnostic | undefined {
-  const lines = segment.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? "";
-    const smtp = SMTP_CODE_RE.exec(line);
-    const enhanced = ENHANCED_CODE_RE.exec(line);
-    // A success line of a quoted transcript ("Out: 250 2.0.0 Ok") says nothing about the failure.
-    if (!smtp && (!enhanced || enhanced[1] === "2")) continue;
-    // Wrapped text (Postfix) and multi-line replies (Exim) continue on indented lines.
-    const continuation: string[] = [];
-    for (let j = i + 1; j < lines.length && continuation.length < MAX_CONTINUATION_LINES; j++) {
-      const next = lines[j] ?? "";
-      const nextIndent = indentOf(next);
-      if (next.trim() === "" || ((nextIndent === 0 || nextIndent < indentOf(line)) && !sameReply(line, next))) break;
-      continuation.push(next.trim());
-    }
-    if (smtp) {
-      const codeAt = line.indexOf(smtp[1] ?? smtp[2] ?? "", smtp.index);
-      // A reply code with no words ends its line only when the words were wrapped onto the next one: that line
-      // continues it, indented or not (a page quoting Postfix's "said: 550 5.7.1" lost the indentation; Exchange
-      // Online's "x #550 5.7.1 <a@b>:" then "Recipient address rejected: Invalid recipient ##").
-      if (!continuation.length && BARE_CODE_RE.test(line.slice(codeAt)) && lines[i + 1]?.trim()) continuation.push(lines[i + 1]!.trim());
-      // Sendmail's transcript puts its local mailer's complaint above the summary it answers with:
-      // "mail.local: unknown user: x" then "554 <x>... Service unavailable". The two say one thing.
-      const above = i > 0 ? (lines[i - 1] ?? "").trim() : "";
-      const local = /^(mail\.local|procmail):\s/i.test(above) ? [above] : [];
-      // Office 365 puts the remote's words before its code: "Remote server returned message detected as spam -> 550 ...".
-      const said = /remote server returned\s+'?([^'>]{3,200}?)\s*->\s*$/i.exec(line.slice(0, codeAt))?.[1];
-      let text = [line.slice(codeAt), ...continuation, ...local, ...(said ? [`(${said})`] : [])].join(" ").trim();
-      // Exchange quotes the reply: "Remote Server returned '550 5.4.1 ...'".
-      const quote = line[codeAt - 1];
-      if ((quote === "'" || quote === '"') && text.endsWith(quote)) text = text.slice(0, -1);
-      return parseDiagnostic(text, "smtp");
-    }
-    // A bare "<host #5.1.1>" line (Exchange) follows its explanation; keep the two together. Exchange 2003 puts its
-    // "If that fails, contact your administrator." between them: the line above that is the explanation.
-    const above = (k: number) => (k >= 0 ? (lines[k] ?? "").trim() : "");
-    const previous = i > 1 ? (/^if that fails, contact your administrator/i.test(above(i - 1)) ? `${above(i - 2)} ${above(i - 1)}` : above(i - 1)) : "";
-    const text = [previous, line.trim(), ...continuation].filter(Boolean).join(" ").replace(/\s+/g, " ");
-    return { type: "text", text, enhancedCode: normalizeEnhancedCode(enhanced?.[0] ?? "") };
-  }
-  return undefined;
-}
-
-/** Where a mention's reply starts: its line's start when a reply code comes before the address on that line
- *  (Sendmail's "554 <x>... Remote protocol error"), else the mention itself. Otherwise the code of the next line
- *  would be read, another host's failure. */
-function lineStartWithCode(notice: string, at: number): number {
-  const start = notice.lastIndexOf("\n", at - 1) + 1;
-  return at - start <= 200 && SMTP_CODE_RE.test(notice.slice(start, at)) ? start : at;
-}
-
-/** A multi-line reply's next line (RFC 5321 §4.2.1: "554-No SMTP service" after "554-gmx.net ... Service not
- *  available"), where a page or a relay dropped the indentation. */
-function sameReply(line: string, next: string): boolean {
-  const code = /(?:^|\s)([45]\d\d)-/.exec(line)?.[1];
-  return code !== undefined && next.trimStart().startsWith(code) && /^[ -]/.test(next.trimStart().slice(3));
-}
-
-function indentOf(line: string): number {
-  return /^[ \t]*/.exec(line)?.[0].length ?? 0;
-}

@@ -1,0 +1,28 @@
+// A notice's reply lines (src/inbound/reply-lines.ts): which line holds the reply, and which lines continue it.
+import { describe, expect, test } from "bun:test";
+import { findDiagnostic, lineStartWithCode } from "../../src/inbound/reply-lines.ts";
+
+describe("the reply a notice quotes", () => {
+  test("indented lines continue a wrapped reply (Postfix)", () => {
+    const d = findDiagnostic("host mx.x.example said: 550 5.1.1 <a@x.example>: Recipient address\n    rejected: User unknown (in reply to RCPT TO command)\n\nnext");
+    expect(d).toMatchObject({ code: 550, enhancedCode: "5.1.1" });
+    expect(d?.text).toContain("rejected: User unknown");
+  });
+  test("a multi-line reply's lines continue it even without indentation (GMX's \"554-\" lines on a help page)", () => {
+    const d = findDiagnostic("554-gmx.net (mxgmx104) Nemesis ESMTP Service not available\n554-No SMTP service\n554-IP address is block listed.\n554 For explanation visit x\nThe mail system");
+    expect(d?.code).toBe(554);
+    expect(d?.text).toContain("IP address is block listed.");
+    expect(d?.text).not.toContain("The mail system");
+  });
+  test("an unindented line after a reply that is not multi-line does not continue it", () => {
+    expect(findDiagnostic("550 5.1.1 User unknown\nReporting-MTA: dns; x")?.text).toBe("550 5.1.1 User unknown");
+  });
+  test("\"#550\" is Exchange's reply code, but not a URL's fragment (Mimecast's help links)", () => {
+    expect(findDiagnostic("x@y.example\n#550 5.1.1 RESOLVER.ADR.RecipNotFound; not found ##")?.code).toBe(550);
+    expect(findDiagnostic("Envelope blocked - User Entry - https://community.mimecast.com/docs/DOC-1369#550")?.code).toBeUndefined();
+  });
+  test("a reply code before the address on its line starts that recipient's reply (Sendmail 5)", () => {
+    const notice = "554 <a@x.example>... Service unavailable\n";
+    expect(lineStartWithCode(notice, notice.indexOf("a@x.example"))).toBe(0);
+  });
+});
