@@ -216,3 +216,12 @@ describe("reply codes in a notice's text", () => {
     expect(r?.diagnostic?.text).toContain("has been deactivated");
   });
 });
+
+describe("1&1's notice (kundenserver.de)", () => {
+  test("the returned message starts at \"--- The header of the original message is following. ---\": not part of the reason", () => {
+    const notice = "This message was created automatically by mail delivery software.\nA message that you sent could not be delivered to one or more of\n" +
+      "its recipients. This is a permanent error. The following address(es)\nfailed:\n<a@x.example>\nReason:\nmultiple delivery attempts failed\n" +
+      "--- The header of the original message is following. ---\nReceived: from [192.168.0.243] by mrelayeu.kundenserver.de\nSubject: test\n";
+    expect(fromDaemon(notice, "Mail delivery failed: returning message to sender")?.diagnostic?.text).toBe("Reason: multiple delivery attempts failed");
+  });
+});

@@ -5,7 +5,7 @@
 // (sisimai's phrase lists, patterns.ts), then the enhanced and the reply code alone. Pure.
 import { bounceCategory, type BounceCategory, type BounceClass } from "./classes.ts";
 import { readCodes, type Codes } from "./codes.ts";
-import { classFromText, DNSBL_ERROR, HELO_REFUSED, isDecisiveNonAddressText, isDisabledAccountText, isMailboxUnknownText, LISTED_SOURCE, RELAY_REFUSED, SENDER_REFUSED, TOO_MANY_BAD_RECIPIENTS } from "./patterns.ts";
+import { classFromText, DNSBL_ERROR, HELO_REFUSED, POLICY_REFUSAL, isDecisiveNonAddressText, isDisabledAccountText, isMailboxUnknownText, LISTED_SOURCE, RELAY_REFUSED, SENDER_REFUSED, TOO_MANY_BAD_RECIPIENTS } from "./patterns.ts";
 import { classFromProviderCode } from "./providers.ts";
 import { classOfReason, reasonOfMtaCategory } from "./reasons.ts";
 import { rhostReason } from "./rhost.ts";
@@ -93,10 +93,6 @@ const MAIL_LOOP = /hop count|too many hops|exceeded \d+ hops|mail loop|routing l
  *  "Connection was dropped by remote host"): a network failure nobody stated a verdict in, soft, where sisimai's
  *  lists say "blocked". */
 const CONNECTION_LOST = /could not initiate smtp conversation|connection (was )?dropped|temp_failure/i;
-/** A refusal that names policy as its reason (GMX, postmaster.gmx.net error messages: "554 Transaction failed Reject
- *  due to policy restrictions") is a verdict on our mail: a block, where sisimai's lists read "transaction failed" as
- *  the receiver's own system error. */
-const POLICY_REFUSAL = /\b(reject(ed)?|refused|denied|blocked|not accepted)\s+(due to|for|by|because of|per)\s+((local|our|security|organi[sz]ational|content)\s+)?polic(y|ies)\b/i;
 /** A temporary refusal, or retries that ran out: SparkPost's soft classes, not sisimai's reason, say it. */
 const isTemporary = (input: BounceInput, codes: Codes) =>
   Boolean(input.expired) || (codes.code !== undefined ? codes.code < 500 : codes.enhancedCode?.startsWith("4") ?? false);

@@ -18,7 +18,14 @@ type Rule = readonly [RegExp, BounceClass];
  *  "Sender verification failed", "No verifiable sender address in message headers"; ASPone's published "550 5.1.1 <x>
  *  sender is blacklisted", a recipient's own list matching our sender whatever its 5.1.1 says). */
 export const SENDER_REFUSED =
-  /\bsender denied\b|\binvalid sender\b|invalid dns mx or a\/aaaa resource record|\bsender was rejected\b|\bfake sender\b|denies the sender|sender (address )?domain (must exist|does not exist|not found|resolve fail)|domain of sender address \S* ?does not exist|\bsender \S* ?has no (a, aaaa,? or mx|a or mx|mx) (dns )?records|requires (a )?valid sender domain|without a valid sender domain|no mx for your (envelope )?from address|sender domain does not have any mx|\bdoes not send (e-?)?mail\b|\bsender cannot send mail|domain published rfc ?7505 null mx|domain name required for sender address|illegal mx record for host|valid mx for (the )?sender domain|sender verification failed|no verifiable sender address|\bsender (address |domain )?(is )?(black|block)listed\b/i;
+  /\bsender denied\b|\binvalid sender\b|\bsender verify failed\b|invalid dns mx or a\/aaaa resource record|\bsender was rejected\b|\bfake sender\b|denies the sender|sender (address )?domain (must exist|does not exist|not found|resolve fail)|domain of sender address \S* ?does not exist|\bsender \S* ?has no (a, aaaa,? or mx|a or mx|mx) (dns )?records|requires (a )?valid sender domain|without a valid sender domain|no mx for your (envelope )?from address|sender domain does not have any mx|\bdoes not send (e-?)?mail\b|\bsender cannot send mail|domain published rfc ?7505 null mx|domain name required for sender address|illegal mx record for host|valid mx for (the )?sender domain|sender verification failed|no verifiable sender address|\bsender (address |domain )?(is )?(black|block)listed\b/i;
+
+/** A refusal that names policy as its reason (GMX, postmaster.gmx.net error messages: "554 Transaction failed Reject
+ *  due to policy restrictions") is a verdict on our mail: a block, where sisimai's lists read "transaction failed" as
+ *  the receiver's own system error. Under a 4xx too ("421 Reject due to policy violations": a German host's published
+ *  reply for a sending IP it bars), where the code alone would say only "try later". Forpsi (konto.pl) says it in
+ *  Polish: "550 5.1.0 Naruszenie zasad" (its help page: a policy violation, the account blocked for spam). */
+export const POLICY_REFUSAL = /\b(reject(ed)?|refused|denied|blocked|not accepted)\s+(due to|for|by|because of|per)\s+((local|our|security|organi[sz]ational|content)\s+)?polic(y|ies)\b|\bnaruszenie zasad\b/i;
 
 /** Our HELO name refused (mox "your ehlo domain does not resolve to an IP address", Stalwart "Invalid EHLO domain.",
  *  Apache James "Provided EHLO/HELO x can not resolved.", Haraka's helo.checks "HELO host name invalid", "Invalid address
@@ -73,6 +80,13 @@ const DECISIVE: Rule[] = [
   // AOL "...could not be delivered because they are not accepting mail from x": the recipient refuses our sender.
   // Exchange Online's NDR table "550 5.1.0 Sender denied"; qmail-remote "Connected to x but sender was rejected".
   [SENDER_REFUSED, 50],
+  // Receivers' own codes for a message refused as spam, whatever policy words come with them: Yahoo's "[PH01] Email not
+  // accepted for policy reasons", Apple's "[HM08] Message rejected due to local policy", Exchange Online's 5.7.350,
+  // "policy violation detected (AS345)", and "[P2]".
+  [/\[ph0?1\]|5\.7\.350|policy violation detected|\[hm08\]|\[p2\]/i, 52],
+  // A refusal that names policy (POLICY_REFUSAL, above) outranks RFC 5321's generic "mailbox unavailable" beside it
+  // (GMX's "550-Requested action not taken: mailbox unavailable / 550-Reject due to policy restrictions.").
+  [POLICY_REFUSAL, 50],
   [LISTED_SOURCE, 51],
   // Coremail's and NetEase's refusals of our IP or of look-alike bulk mail (Coremail's published bounce prompts,
   // icoremail.vip "Requested mail action not taken: Invalid IP"; "550 black ip.", "556 remote ip check error.",
@@ -127,7 +141,12 @@ const DISABLED: Rule[] = [
 
 /** The receiving system (not the mailbox) is full: it may take mail later (sisimai "systemfull", RFC 3463 X.3.1;
  *  qmail's "mailbox unavailable (not enough free space)", lib/sisimai/lhost/qmail.rb). */
-const SYSTEM_FULL: Rule[] = [[/(mail )?system (is )?full|insufficient system storage|not enough free space/i, 20]];
+const SYSTEM_FULL: Rule[] = [
+  [/(mail )?system (is )?full|insufficient system storage|not enough free space/i, 20],
+  // Sendmail's text for EX_CANTCREAT (sysexits.h 73, "can't create (user) output file"): the receiver's local delivery
+  // could not write the mailbox, its own failure, whatever its 550.
+  [/can'?t create (user )?output/i, 40],
+];
 
 /** The recipient's mailbox is full (before "invalid" and "timeout": "mailbox full: retry timeout exceeded"). WEB.DE
  *  says it in both languages with a 550: "Benutzer hat das Speichervolumen ueberschritten. / User has exhausted allowed
@@ -155,7 +174,7 @@ const INVALID: Rule[] = [
   [/(invalid|unknown|bad|nonexistent|non-existent|unrecognized|illegal|unverified|undeliverable) (recipient|receiver|mailbox|user|address|account|e-?mail address|destination( mailbox)?( address)?|addressee|local[- ]?part)|addressee unknown|no mailbox (here )?(by that name|found)|mailbox name not allowed|mailbox (not found|unavailable|does not exist|is (not available|unavailable))|requested action not taken: mailbox unavailable|mailbox not available|mailbox unavailable|not a valid ([\w.-]+ )?(recipient|user|mailbox|address|e-?mail address|account)|unknown (or illegal )?alias|(doesn't|does not) have an? ([\w.-]+ )?(e-?mail )?account|address you entered (couldn't|could not|cannot|can't) be found|(recipient|user|addressee) (has )?left the (company|organi[sz]ation)|(account|mailbox) (is )?(unavailable|not active|not in use|inactive)|(account|mailbox) (has been |is |was )?(closed|deleted|removed|deactivated)|account (has )?expired|(do not|don't) know (this|that|the) (user|recipient|address)|no one (at|by) (this|that) (address|name)|no longer (accepts|receives) (e-?)?mail|(address|mailbox) (does not|doesn't) receive (e-?)?mail/i, 10],
   [/doesn't have an? [\w.-]+ account|not our customer|no longer (accepts|receives|accepting|available|active|valid|in use|with)|account (has been |is |was )?(closed|terminated|deleted|expired|removed|discontinued)|(closed|expired|deleted) (account|mailbox|user|address)|this (mailbox|account|address) is closed|mailbox (is )?closed|not listed in (the )?(domino |public |address )?(name (& |and )?)?(directory|address book)|bad destination|not a valid (recipient|user|mailbox|address|subscriber|number|phone)|recipient (rejected|invalid|unknown|not (found|accepted|valid))|invalid (number|subscriber|mdn|phone)|subscriber (does not exist|unknown|not found)|not enabled for (e-?mail|messaging)|no (valid|such) recipients?|(unrouteable|unroutable) address|mailbox moved|has moved|address (has )?changed|mailbox owner has changed/i, 10],
   // The domain takes no mail: no such domain, no mail exchanger, or a null MX (RFC 7505).
-  [/(host|domain)( name)? (or domain name )?not found(?!.*try again)|host unknown|unknown host|host name is unknown|no such domain|non-?existent ?domain|domain (does not exist|doesn'?t exist|not found|is not valid|invalid|unknown|not exist)|(couldn't|could not|can't|cannot) find any host (named|by that name)|all relevant mx records point to non-existent hosts|all host address lookups failed permanently|nowhere to deliver mail to|the domain [\w.-]+ (couldn't|could not|can't|cannot) be found|could not be found in (the )?domain name (service|system)|lookup of [\w.-]+ had no relevant answers|dns server returned answer with no data|no (mx|mail exchanger|mail server)s?( or a)?( record)?s? (were )?(record )?(for|found)|does not accept (e-?)?mail|accepts no mail|null mx|nullmx|no mail servers? for|unknown domain|invalid domain|domain (has been )?(disabled|expired)|dns (error|failure).*(nxdomain|does not exist)|nxdomain|mail for .* (not|isn't) accepted|couldn't find a mail exchanger/i, 10],
+  [/(host|domain)( name)? (or domain name )?not found(?!.*try again)|host unknown|unknown host|host name is unknown|no such domain|non-?existent ?domain|domain (does not exist|doesn'?t exist|not found|is not valid|invalid|unknown|not exist)|(couldn't|could not|can't|cannot) find any host (named|by that name)|all relevant mx records point to non-existent hosts|all host address lookups failed permanently|nowhere to deliver mail to|the domain [\w.-]+ (couldn't|could not|can't|cannot) be found|could not be found in (the )?domain name (service|system)|lookup of [\w.-]+ had no relevant answers|dns server returned answer with no data|no (mx|mail exchanger|mail server)s?( or a)?( record)?s? (were )?(record )?(for|found)|does not accept (e-?)?mail|accepts no mail|null mx|nullmx|no mail servers? for|unknown domain|invalid domain|domain (has been )?(disabled|expired)|dns (error|failure).*(nxdomain|does not exist)|(?<!\w)nxdomain|mail for .* (not|isn't) accepted|couldn't find a mail exchanger/i, 10],
   MAILBOX_UNKNOWN_MORE,
   // Postfix's reject_non_fqdn_recipient: the address itself can never be delivered (Yandex's bounce help lists it
   // among the replies for a non-existing address).
@@ -206,7 +225,7 @@ const SPAM_SOURCE: Rule[] = [
 /** Blocked because of what the message says. "spam" stands alone or beside an underscore (Paran's "Transaction failed.
  *  (SPAM_SUSPECT:IP_CONTROL)"), not inside a word. */
 const SPAM_CONTENT: Rule[] = [
-  [/(?<![a-z])spam(?![a-z])|spammy|system antyspamowy|anti-?spam (system|filter)|unsolicited (mail|e-?mail|bulk|commercial)|likely unsolicited|junk (mail|e-?mail)|content (filter|rejected|policy|restriction)|message content (rejected|not accepted)|(rejected|blocked) (due to|because of|for) (its )?content|bulk mail|virus|malware|infected|trojan|worm|suspicious (content|message|url|link)|\[ph0?1\]|5\.7\.350|message (looks|appears|considered|classified|identified|flagged|detected)( as)? (like )?(spam|suspicious|bulk|junk)|spamassassin|high (spam )?score|score (too high|exceeded)|policy violation detected|\[hm08\]|\[p2\]/i, 52],
+  [/(?<![a-z])spam(?![a-z])|spammy|system antyspamowy|anti-?spam (system|filter)|unsolicited (mail|e-?mail|bulk|commercial)|likely unsolicited|junk (mail|e-?mail)|content (filter|rejected|policy|restriction)|message content (rejected|not accepted)|(rejected|blocked) (due to|because of|for) (its )?content|bulk mail|virus|malware|infected|trojan|worm|suspicious (content|message|url|link)|\bquarantined\b|message (looks|appears|considered|classified|identified|flagged|detected)( as)? (like )?(spam|suspicious|bulk|junk)|spamassassin|high (spam )?score|score (too high|exceeded)/i, 52],
 ];
 
 /** Refused by the receiver's policy: authentication, PTR, sender checks, generic blocks. */
@@ -217,6 +236,9 @@ const MAIL_BLOCK: Rule[] = [
   // Exchange Online's NDR sentences for a recipient or group that takes mail only from senders it allows
   // (learn.microsoft.com, "Fix NDR error 550 5.7.1", "5.7.133 through 5.7.136 in Exchange Online").
   [/delivery to this (address|recipient|group) is restricted|only accepts messages from (people|senders)|(isn't|is not|not) on (the|its) allowed senders list/i, 50],
+  // Winmail's "the message matches up to the filter rule(level: system, ...)", 163.net's "This Message is not welcome"
+  // (a Tencent Exmail forum's list of such replies: the receiver's filter refused the mail).
+  [/\bfilter rules?\b|\bmessage is not welcome\b/i, 50],
   [/spoof|not authorized|unauthorized|not permitted|administrative prohibition|prohibited|policy|access denied|denied|refused|rejected|blocked|banned|not allowed|not accepted|forbidden|5\.7\.1\b|\[cs0\d\]/i, 50],
 ];
 
@@ -225,7 +247,7 @@ const TOO_LARGE: Rule[] = [
 ];
 
 const TIMEOUT: Rule[] = [
-  [/all hosts have been failing|host (is )?(not reachable|unreachable)|did not accept our requests to connect|delivery failed \d+ attempts|timed? ?out|timeout|time-out|expired|too long in (the )?queue|retry time(out)? exceeded|(could not|couldn't) be delivered (within|for|in) \d|giving up|gave up|delivery time expired|in the queue too long|no answer from host|not going to try again|retried for the maximum period/i, 24],
+  [/all hosts have been failing|(multiple|repeated) delivery attempts failed|host (is )?(not reachable|unreachable)|did not accept our requests to connect|delivery failed \d+ attempts|timed? ?out|timeout|time-out|expired|too long in (the )?queue|retry time(out)? exceeded|(could not|couldn't) be delivered (within|for|in) \d|giving up|gave up|delivery time expired|in the queue too long|no answer from host|not going to try again|retried for the maximum period/i, 24],
   // Postfix "connect to x[ip]:25: Connection refused", Sendmail "Deferred: Connection refused by x": nobody answered,
   // so no verdict on our mail was given (sisimai's Microsoft table: networkerror), whatever "refused" suggests.
   [/(connect to \S+|deferred): connection refused|connection refused by \S|no route to host|network is unreachable/i, 24],

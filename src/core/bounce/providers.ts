@@ -62,6 +62,10 @@ const MTA_SENTENCES: readonly (readonly [RegExp, BounceClass])[] = [
   [/Please check if address is correct/i, 10],
 ];
 
+// AOL's postmaster codes in its refusals of our IP (its error pages, as Word to the Wise quotes them, "AOL updates spam
+// filtering", 2013-05): CON:B1, a spike in unfavourable statistics; RLY:B1-B3, HVU:B1 and RTR:BB, the IP blocked.
+const AOL_IP_BLOCK_RE = /\b(?:CON|RLY|HVU):B\d\b|\bRTR:BB\b/;
+
 /** A rate or a count per connection is a deferral (70) under 4xx; its permanent form (or no reply code) refuses our
  *  traffic (50), as classify.ts reads a permanent rate limit. */
 const rated = (replyClass: string | undefined): BounceClass => (replyClass === "4" ? 70 : 50);
@@ -74,6 +78,7 @@ export function classFromProviderCode(text: string): BounceClass | undefined {
   const n = NETEASE_RE.exec(text);
   const netease = n ? NETEASE[`${n[2]}:${n[3]}`] : undefined;
   if (netease !== undefined) return netease !== "rate" ? netease : rated(n![1]);
+  if (AOL_IP_BLOCK_RE.test(text)) return 51;
   const sophos = SOPHOS[SOPHOS_RE.exec(text)?.[1] ?? ""];
   if (sophos !== undefined) return sophos;
   const x = EXCHANGE_RE.exec(text);

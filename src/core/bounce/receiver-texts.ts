@@ -52,7 +52,7 @@ export const UNKNOWN_RECIPIENT_TEXTS: readonly ReceiverText[] = [
 export const UNKNOWN_HOST_TEXTS: readonly ReceiverText[] = [
   { re: /unrouteable (mail domain|address)|all relevant mx records point to non-existent hosts|no (valid )?(mx|mail exchanger)s?( hosts?| or a)?( records?)? (for|found)|(couldn't|could not|can't|cannot) find any host named/i,
     source: "Exim \"Unrouteable address\" / \"unrouteable mail domain\" / \"all relevant MX records point to non-existent hosts\", Sendmail \"Can't find any host named\", 1&1 \"no valid MX hosts found\"" },
-  { re: /host unknown|unknown host|no such domain|name or service not known|host or domain name not found(?!.*try again)|domain (does not exist|not found)|doesn't receive email according to the administrator|nxdomain|host does not accept (e-?)?mail|accepts no mail|null ?mx/i,
+  { re: /host unknown|unknown host|no such domain|name or service not known|host or domain name not found(?!.*try again)|domain (does not exist|not found)|doesn't receive email according to the administrator|(?<!\w)nxdomain|host does not accept (e-?)?mail|accepts no mail|null ?mx/i,
     source: "Sendmail \"Host unknown\", Postfix \"Host or domain name not found\", Gmail RFC 7505 null MX \"doesn't receive email according to the administrator\"" },
 ];
 

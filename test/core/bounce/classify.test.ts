@@ -178,3 +178,48 @@ describe("Exchange Online's own sentences and its front end's quoted reply", () 
     }
   });
 });
+
+describe("national receivers' replies (an eighth published set, 2026-11-29)", () => {
+  test("a refusal that names policy is a block under a 4xx too (deferred, never hard)", () => {
+    for (const text of ["421 Reject due to policy violations", "450 Reject due to policy violations."]) {
+      expect(classifyBounce({ text, enhancedCode: "4.0.0" })).toMatchObject({ bounceClass: 50, category: "block" });
+    }
+  });
+  test("a refusal for policy outranks RFC 5321's generic \"mailbox unavailable\" beside it (GMX), and receivers' spam codes stay spam (52)", () => {
+    expect(classifyBounce({ text: "550 Requested action not taken: mailbox unavailable Reject due to policy restrictions. For explanation visit x" }).category).toBe("block");
+    expect(classifyBounce({ text: "554 5.7.1 [HM08] Message rejected due to local policy. Please visit https://support.apple.com/en-us/HT204137" }).bounceClass).toBe(52);
+  });
+  test("Forpsi's Polish \"Naruszenie zasad\" (policy violation) is a block, not the bad address its 5.1.0 would say", () => {
+    expect(classifyBounce({ text: "550 5.1.0 Naruszenie zasad cNkj1y0022zrrQM01NkjaD, zobacz https://support.forpsi.com/kb/a4071", command: "RCPT" }).category).toBe("block");
+  });
+  test("Sendmail's \"Can't create output\" is the receiver's own failure, soft, not the hard bounce its 550 would say", () => {
+    expect(classifyBounce({ text: "550 5.0.0 <x@alpha.example>... Can't create output", command: "RCPT" }).category).toBe("soft");
+    expect(classifyBounce({ text: "mail.x.example [192.0.2.1] can't create user output file", enhancedCode: "5.0.0" }).category).toBe("soft");
+  });
+  test("a receiver's filter refusing the mail (Winmail's filter rule, 163.net's \"not welcome\") is a block", () => {
+    expect(classifyBounce({ text: "delivery failure: the message matches up to the filter rule(level: system, name:xxx)", enhancedCode: "5.0.0" }).category).toBe("block");
+    expect(classifyBounce({ text: "<x@163.net>: This Message is not welcome", enhancedCode: "5.0.0" }).category).toBe("block");
+  });
+});
+
+describe("whole bounces pasted on pastebin (a seventh published set, 2026-11-29)", () => {
+  test("Exim's \"Sender verify failed\" is our sender refused, whatever \"No Such User Here\" its callout quotes", () => {
+    const text = "550-Verification failed for <a@sender.example>\n550-No Such User Here\n550 Sender verify failed";
+    expect(classifyBounce({ text, command: "RCPT" }).category).toBe("block");
+    expect(classifyBounce({ text }).category).toBe("block");
+  });
+  test("Barracuda's per-recipient \"(x:quarantined)\" is a spam block, not the hard bounce its 550 would say", () => {
+    expect(classifyBounce({ text: "550 permanent failure for one or more recipients (support@x.example:quarantined)" }).category).toBe("block");
+  });
+  test("a SpamAssassin rule name (DKIM_ADSP_NXDOMAIN) is not a domain that does not exist", () => {
+    const text = "554 5.7.1 Content filter rejection: SpamAssassin score 21.673 (DEAR_SOMETHING,DKIM_ADSP_NXDOMAIN,DNSBL_AND_URIBL,HTML_MESSAGE)";
+    expect(classifyBounce({ text, command: "DATA" }).category).toBe("block");
+    expect(classifyBounce({ text: "550 5.1.2 NXDOMAIN for x.example" }).category).toBe("hard");
+  });
+  test("1&1's \"multiple delivery attempts failed\" is retries that ran out, soft", () => {
+    expect(classifyBounce({ text: "Reason: multiple delivery attempts failed", code: 550, enhancedCode: "5.0.0", command: "unknown" }).category).toBe("soft");
+  });
+  test("AOL's CON:B1 (a spike in complaints) refuses our IP, whatever its 5.2.1", () => {
+    expect(classifyBounce({ text: "521 5.2.1 : (CON:B1) http://postmaster.info.aol.com/errors/554conb1.html" })).toMatchObject({ bounceClass: 51 });
+  });
+});
