@@ -16,7 +16,8 @@ type Rule = readonly [RegExp, BounceClass];
  *  domain, "Domain published RFC 7505 Null MX"; Sendmail's cf rulesets "Domain name required for sender address" and FEATURE
  *  badmx's "Illegal MX record for host"; qmail's chkuser "can't find a valid MX for sender domain"; Debian's Exim ACLs
  *  "Sender verification failed", "No verifiable sender address in message headers"; ASPone's published "550 5.1.1 <x>
- *  sender is blacklisted", a recipient's own list matching our sender whatever its 5.1.1 says). */
+ *  sender is blacklisted", a recipient's own list matching our sender whatever its 5.1.1 says; Exim's callout "Sender verify
+ *  failed", whatever "No Such User Here" it quotes of our sender; a Chinese host's published "553 Invalid sender"). */
 export const SENDER_REFUSED =
   /\bsender denied\b|\binvalid sender\b|\bsender verify failed\b|invalid dns mx or a\/aaaa resource record|\bsender was rejected\b|\bfake sender\b|denies the sender|sender (address )?domain (must exist|does not exist|not found|resolve fail)|domain of sender address \S* ?does not exist|\bsender \S* ?has no (a, aaaa,? or mx|a or mx|mx) (dns )?records|requires (a )?valid sender domain|without a valid sender domain|no mx for your (envelope )?from address|sender domain does not have any mx|\bdoes not send (e-?)?mail\b|\bsender cannot send mail|domain published rfc ?7505 null mx|domain name required for sender address|illegal mx record for host|valid mx for (the )?sender domain|sender verification failed|no verifiable sender address|\bsender (address |domain )?(is )?(black|block)listed\b/i;
 
