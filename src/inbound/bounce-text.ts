@@ -101,7 +101,7 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
   const opening = LIST_NOTICE_RE.test(notice.slice(0, 500)) ? sentenceAfter(notice, 0) : reasonFirst(notice);
   const recipients = addresses.map((address) => {
     const read = readRecipient(notice, address, mentions, tone);
-    const r = asGoogleGroups(opening && !read.diagnostic?.code ? { ...read, diagnostic: opening } : read, isGoogleGroups);
+    const r = withSubjectReason(asGoogleGroups(opening && !read.diagnostic?.code ? { ...read, diagnostic: opening } : read, isGoogleGroups), subject);
     const command = smtpCommandOf(notice, address);
     return command ? { ...r, command } : r;
   });
@@ -110,7 +110,7 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
   // sender, "Undeliverable"): it is accepted and classified on whatever it says, never refused.
   if (recipients.length === 0 && input.trusted && !isHumanReply && (isTrustedBounce || isVouched)) {
     const read = readRecipient(notice, "", [], tone);
-    const anonymous = read.diagnostic ? read : { ...read, diagnostic: { type: "text", text: subject.trim() || "undeliverable" } };
+    const anonymous = read.diagnostic ? withSubjectReason(read, subject) : { ...read, diagnostic: { type: "text", text: subject.trim() || "undeliverable" } };
     const command = smtpCommandOf(notice, "");
     recipients.push(command ? { ...anonymous, command } : anonymous);
   }
@@ -119,6 +119,18 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
   if (!isVouched && recipients.every((r) => !r.diagnostic?.code && !r.diagnostic?.enhancedCode)) return null;
   const original = originalText ? parseHeaderBlock(originalText) : undefined;
   return { recipients, ...(original ? { original } : {}) };
+}
+
+/** Sendmail names the failure in its subject ("Returned mail: User unknown", "Returned mail: Host unknown (Name server:
+ *  x: host not found)"); its usual "see transcript for details" says nothing. */
+const SENDMAIL_SUBJECT_RE = /^\s*returned mail:\s*(?!see transcript)(\S.{2,150})$/i;
+
+/** A notice whose body gives no reply code (a transcript left out or cut off, AOL's own wording around it) is read
+ *  with the reason Sendmail's subject gives, ahead of its sentences. */
+function withSubjectReason(r: BounceRecipient, subject: string): BounceRecipient {
+  const reason = SENDMAIL_SUBJECT_RE.exec(subject)?.[1]?.trim();
+  if (!reason || r.diagnostic?.code || r.diagnostic?.enhancedCode) return r;
+  return { ...r, diagnostic: { type: "text", text: `${reason}. ${r.diagnostic?.text ?? ""}`.trim().slice(0, 600) } };
 }
 
 /** Google Groups answers a refused post in the poster's language, with a link to its help centre:

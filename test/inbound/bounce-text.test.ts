@@ -225,3 +225,13 @@ describe("1&1's notice (kundenserver.de)", () => {
     expect(fromDaemon(notice, "Mail delivery failed: returning message to sender")?.diagnostic?.text).toBe("Reason: multiple delivery attempts failed");
   });
 });
+
+describe("Sendmail's subject", () => {
+  test("names the failure when the body gives no reply code (AOL's notice with its transcript left out)", () => {
+    const notice = "The original message was received at Thu, 9 Oct 2003 09:42:29 -0400 (EDT)\n\n*** ATTENTION ***\n\n" +
+      "Your e-mail is being returned to you because there was a problem with its\ndelivery.  The address which was undeliverable is listed in the section\n" +
+      "labeled: \"----- The following addresses had permanent fatal errors -----\".\n\n----- The following addresses had permanent fatal errors -----\n<a@x.example>\n";
+    expect(fromDaemon(notice, "Returned mail: User unknown")?.diagnostic?.text).toStartWith("User unknown.");
+    expect(fromDaemon(notice, "Returned mail: see transcript for details")?.diagnostic?.text).not.toContain("see transcript");
+  });
+});

@@ -122,6 +122,9 @@ function decidedClass(input: BounceInput, codes: Codes, text: string, saidStrong
   if (POLICY_REFUSAL.test(text) || SENDER_REFUSED.test(text) || HELO_REFUSED.test(text) || TOO_MANY_BAD_RECIPIENTS.test(text)) return 50;
   // Our IP named as listed on a blocklist: a spam block, whatever address words sisimai's lists find beside it.
   if (LISTED_SOURCE.test(text) && !DNSBL_ERROR.test(text)) return 51;
+  // Any other phrase that cannot mean anything else (an attachment or content type refused, greylisting, a rate) is
+  // about our mail, whatever status sisimai's lists read (ezmlm's "don't accept messages of MIME Content-Type" under #5.2.3).
+  if (isDecisiveNonAddressText(text)) return undefined;
   const type = /^x-/i.test(input.diagnosticType ?? "") ? input.diagnosticType! : "SMTP";
   const { reason, byCodeAlone } = sisimaiReasonOf({ status: input.status ?? input.enhancedCode, statusInText: readCodes({ text }).enhancedCode,
     reply: codes.code, text, command: COMMAND_FOR_LISTS[input.command] ?? input.command, diagnosticType: type, delayed: input.expired });

@@ -223,3 +223,14 @@ describe("whole bounces pasted on pastebin (a seventh published set, 2026-11-29)
     expect(classifyBounce({ text: "521 5.2.1 : (CON:B1) http://postmaster.info.aol.com/errors/554conb1.html" })).toMatchObject({ bounceClass: 51 });
   });
 });
+
+describe("mailing-list archives and Q&A pages (a ninth published set, 2026-11-29)", () => {
+  test("ezmlm's refusal of a content type is about the message, whatever size its #5.2.3 names", () => {
+    const text = "ezmlm-reject: fatal: Sorry, I don't accept messages of MIME Content-Type 'text/html' (#5.2.3)";
+    expect(classifyBounce({ text, code: 550, enhancedCode: "5.2.3", command: "unknown", status: "5.2.3" }).category).toBe("block");
+  });
+  test("\"is listed in the section labeled\" (Sendmail and AOL's own explanation) is not a blocklist listing", () => {
+    const text = "The address which was undeliverable is listed in the section labeled: \"----- The following addresses had permanent fatal errors -----\".";
+    expect(classifyBounce({ text, enhancedCode: "5.0.0" }).category).not.toBe("block");
+  });
+});
