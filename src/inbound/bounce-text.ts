@@ -3,7 +3,7 @@
 // the returned headers when they are quoted inline. reports.ts flags all of it heuristic.
 import type { BounceRecipient } from "./dsn.ts";
 import { parseHeaderBlock, type Diagnostic, type OriginalMessage } from "./report-fields.ts";
-import { findDiagnostic, lineStartWithCode } from "./reply-lines.ts";
+import { findDiagnostic, isWithinReply, lineStartWithCode } from "./reply-lines.ts";
 import { smtpCommandOf } from "./smtp-command.ts";
 import { openingSentence, reasonAfterMarker, reasonFirst, sentenceAfter, sentenceAround } from "./notice-sentences.ts";
 
@@ -200,7 +200,7 @@ function readRecipient(notice: string, address: string, mentions: Mention[], ton
     // Only the first of a run of mentions: the later ones' text is a suffix of its text.
     if (mention?.key !== key || mentions[i - 1]?.key === key) continue;
     let end = i + 1;
-    while (mentions[end]?.key === key) end++;
+    while (mentions[end] && (mentions[end]!.key === key || isWithinReply(notice, mentions[end]!.at))) end++;
     diagnostic = findDiagnostic(notice.slice(lineStartWithCode(notice, mention.at), mentions[end]?.at ?? notice.length));
   }
   diagnostic ??= findDiagnostic(notice);

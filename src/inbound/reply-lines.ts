@@ -63,6 +63,16 @@ export function lineStartWithCode(notice: string, at: number): number {
   return at - start <= 200 && SMTP_CODE_RE.test(notice.slice(start, at)) ? start : at;
 }
 
+/** A mention inside a reply's own words ("554 delivery error: dd Sorry your message to y@x cannot be delivered", an
+ *  alias's forwarded address): it goes on with that reply rather than starting another recipient's. Sendmail 5's
+ *  "554 <x>... Service unavailable" has no words between its code and the address, and starts its own. */
+export function isWithinReply(notice: string, at: number): boolean {
+  const start = notice.lastIndexOf("\n", at - 1) + 1;
+  if (at - start > 400) return false;
+  const code = SMTP_CODE_RE.exec(notice.slice(start, at));
+  return code !== null && /[a-z]{2,}\W+[a-z]{2,}/i.test(notice.slice(start + code.index + code[0].length, at));
+}
+
 /** A multi-line reply's next line (RFC 5321 §4.2.1: "554-No SMTP service" after "554-gmx.net ... Service not
  *  available"), where a page or a relay dropped the indentation. */
 function sameReply(line: string, next: string): boolean {

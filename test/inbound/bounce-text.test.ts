@@ -235,3 +235,12 @@ describe("Sendmail's subject", () => {
     expect(fromDaemon(notice, "Returned mail: see transcript for details")?.diagnostic?.text).not.toContain("see transcript");
   });
 });
+
+describe("a reply that names another address in its words (an alias's forwarded address)", () => {
+  test("the reply stays the notice's recipient's, not cut at the other address", () => {
+    const notice = "Sorry, we were unable to deliver your message to the following address.\n\n<alias@x.example>:\n" +
+      "554 delivery error: dd Sorry your message to forwarded@y.example cannot be delivered. This account has been disabled or discontinued [#102]. - mta1.y.example\n";
+    const r = parseBounceText({ text: notice, excluded: [], fromAddress: "MAILER-DAEMON@x.example", subject: "Failure Notice" })?.recipients.find((x) => x.finalRecipient === "alias@x.example");
+    expect(r?.diagnostic?.text).toContain("has been disabled or discontinued");
+  });
+});

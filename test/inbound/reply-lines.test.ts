@@ -1,6 +1,6 @@
 // A notice's reply lines (src/inbound/reply-lines.ts): which line holds the reply, and which lines continue it.
 import { describe, expect, test } from "bun:test";
-import { findDiagnostic, lineStartWithCode } from "../../src/inbound/reply-lines.ts";
+import { findDiagnostic, isWithinReply, lineStartWithCode } from "../../src/inbound/reply-lines.ts";
 
 describe("the reply a notice quotes", () => {
   test("indented lines continue a wrapped reply (Postfix)", () => {
@@ -24,5 +24,12 @@ describe("the reply a notice quotes", () => {
   test("a reply code before the address on its line starts that recipient's reply (Sendmail 5)", () => {
     const notice = "554 <a@x.example>... Service unavailable\n";
     expect(lineStartWithCode(notice, notice.indexOf("a@x.example"))).toBe(0);
+  });
+  test("an address inside a reply's words goes on with that reply; Sendmail 5's \"554 <x>...\" starts its own", () => {
+    const yahoo = "554 delivery error: dd Sorry your message to y@x.example cannot be delivered.";
+    expect(isWithinReply(yahoo, yahoo.indexOf("y@x.example"))).toBe(true);
+    const sendmail = "554 <y@x.example>... Service unavailable";
+    expect(isWithinReply(sendmail, sendmail.indexOf("y@x.example"))).toBe(false);
+    expect(isWithinReply("<y@x.example>: host mx said:", 1)).toBe(false);
   });
 });
