@@ -160,8 +160,12 @@ function withEvidenceOf(r: BounceRecipient, notice: string, isOnly: boolean): Bo
   return { ...r, ...(diagnostic ? { diagnostic } : {}), ...(command ? { command } : {}) };
 }
 
+/** A bounce a person forwarded (Outlook's "-----Original Message-----" and its From:/Sent:/To:/Subject: lines at the
+ *  top): the notice is what follows them, not the returned message. */
+const FORWARDED_RE = /^\s*-+ ?original message ?-+[ \t]*\n(?:[A-Za-z-]{2,20}:[^\n]*\n){1,8}/i;
+
 function splitAtOriginal(text: string): { notice: string; originalText?: string } {
-  const normalized = text.replace(/\r\n?/g, "\n");
+  const normalized = text.replace(/\r\n?/g, "\n").replace(FORWARDED_RE, "");
   const marker = ORIGINAL_MARKER_RE.exec(normalized);
   const searchFrom = marker ? marker.index + marker[0].length : 0;
   const rest = normalized.slice(searchFrom);
@@ -204,6 +208,13 @@ function readRecipient(notice: string, address: string, mentions: Mention[], ton
     diagnostic = findDiagnostic(notice.slice(lineStartWithCode(notice, mention.at), mentions[end]?.at ?? notice.length));
   }
   diagnostic ??= findDiagnostic(notice);
+  // A DSN flattened into text: its bare "Status: 5.0.0" field says only "permanent"; the words under the address say why
+  // (Exim's "me@x\n  Unrouteable address").
+  if (diagnostic && !diagnostic.code && /^5\.0\.0$/.test(diagnostic.enhancedCode ?? "") && /^[\w-]+:/.test(diagnostic.text)) {
+    const said = mentions.find((m) => m.key === key);
+    const words = said ? sentenceAround(notice, said.at, key.length) : undefined;
+    if (words && !/^[\w-]+:/.test(words.text)) diagnostic = { ...words, enhancedCode: diagnostic.enhancedCode };
+  }
   // No code anywhere (Exchange 2003, IMail, carriers): the sentence after the address says why;
   // Exchange names the recipient first in the quoted header, so the last mention is tried first.
   for (let i = mentions.length - 1; i >= 0 && !diagnostic; i--) if (mentions[i]!.key === key) diagnostic = sentenceAround(notice, mentions[i]!.at, key.length);

@@ -244,3 +244,21 @@ describe("a reply that names another address in its words (an alias's forwarded 
     expect(r?.diagnostic?.text).toContain("has been disabled or discontinued");
   });
 });
+
+describe("bounces passed on by people and relays (an eleventh published set, pastebin, 2026-11-29)", () => {
+  const exim = "This message was created automatically by mail delivery software.\nA message that you sent could not be delivered to one or more of its\n" +
+    "recipients. This is a permanent error. The following address(es) failed:\nrstewart@x.example\nSMTP error from remote mail server after RCPT TO:<rstewart@x.example>:\n" +
+    "host mail.x.example [192.0.2.7]: 550 Blocked\n------ This is a copy of the message, including all the headers. ------\nReturn-path: <a@sender.example>\n";
+  test("a bounce forwarded from Outlook (\"-----Original Message-----\" and its fields on top) is read from the notice below them", () => {
+    const forwarded = "-----Original Message-----\nFrom: Mail Delivery System [mailto:Mailer-Daemon@relay.example]\nSent: Tuesday, September 09, 2008 11:23 AM\n" +
+      "To: Eric\nSubject: Mail delivery failed: returning message to sender\n\n" + exim;
+    expect(fromDaemon(forwarded, "Mail delivery failed: returning message to sender")?.diagnostic).toMatchObject({ code: 550 });
+  });
+  test("a DSN flattened into text: a bare \"Status: 5.0.0\" field gives way to the words under the address", () => {
+    const flat = "The following address(es) failed:\n\n  me@x.example\n    Unrouteable address\n\nReporting-MTA: dns; relay.example\nAction: failed\n" +
+      "Final-Recipient: rfc822;me@x.example\nStatus: 5.0.0\n";
+    const d = fromDaemon(flat, "Mail delivery failed: returning message to sender")?.diagnostic;
+    expect(d?.text).toStartWith("Unrouteable address");
+    expect(d?.enhancedCode).toBe("5.0.0");
+  });
+});
