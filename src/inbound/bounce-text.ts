@@ -95,7 +95,8 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
   const tone = toneOf(notice, subject);
   const addresses = findRecipients(notice, input.failedRecipients ?? "", input.excluded);
   const mentions = findMentions(notice, addresses);
-  const isGoogleGroups = /groups\.google\.com\/support|^google groups\b/im.test(notice);
+  // Its link to the help centre, its name, or its fixed English opening ("the group you tried to contact (x) may not exist").
+  const isGoogleGroups = /groups\.google\.com\/support|^google groups\b|the group you tried to contact\s+\(/im.test(notice);
   // A list server's notice (fml) says why at its start; the addresses it names come later. So does
   // Post.Office / InterMail: "undeliverable due to the following reason:", the reason, then the recipients.
   const opening = LIST_NOTICE_RE.test(notice.slice(0, 500)) ? sentenceAfter(notice, 0) : reasonFirst(notice);
@@ -110,7 +111,7 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
   // sender, "Undeliverable"): it is accepted and classified on whatever it says, never refused.
   if (recipients.length === 0 && input.trusted && !isHumanReply && (isTrustedBounce || isVouched)) {
     const read = readRecipient(notice, "", [], tone);
-    const anonymous = read.diagnostic ? withSubjectReason(read, subject) : { ...read, diagnostic: { type: "text", text: subject.trim() || "undeliverable" } };
+    const anonymous = read.diagnostic ? asGoogleGroups(withSubjectReason(read, subject), isGoogleGroups) : { ...read, diagnostic: { type: "text", text: subject.trim() || "undeliverable" } };
     const command = smtpCommandOf(notice, "");
     recipients.push(command ? { ...anonymous, command } : anonymous);
   }

@@ -262,3 +262,12 @@ describe("bounces passed on by people and relays (an eleventh published set, pas
     expect(d?.enhancedCode).toBe("5.0.0");
   });
 });
+
+describe("Google Groups' refusal of a post", () => {
+  test("known by its fixed opening when the help-centre link is not there, and read as the group's refusal", () => {
+    const notice = "We're writing to let you know that the group you tried to contact\n(pks-feedback) may not exist, or you may not have permission to post\n" +
+      "messages to the group. A few more details on why you weren't able to post:\n\n* You might have spelled or formatted the group name incorrectly.\n";
+    const r = parseBounceText({ text: notice, excluded: [], fromAddress: "mailer-daemon@googlemail.com", subject: "Delivery Status Notification (Failure)", trusted: true })?.recipients[0];
+    expect(r?.diagnostic?.text).toStartWith("Google Groups: the group refused the post.");
+  });
+});
