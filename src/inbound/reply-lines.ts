@@ -10,11 +10,18 @@ const MAX_CONTINUATION_LINES = 6;
 /** A reply code, its status and at most the address with a colon, and nothing more: its words are on the next line. */
 const BARE_CODE_RE = /^[45]\d\d(?:[ -][245]\.\d{1,3}\.\d{1,3})?(?:\s+<[^<>\s]{1,320}>:?)?\s*$/;
 
+const STATUS_FIELD_RE = /^\s*status:\s*[245]\.\d{1,3}\.\d{1,3}\s*$/i;
+
 /** The first line with a reply code or enhanced code, plus its indented continuation lines. */
 export function findDiagnostic(segment: string): Diagnostic | undefined {
   const lines = segment.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? "";
+    // A DSN's fields pasted as text: its "Status:" line comes before the Diagnostic-Code that holds the reply.
+    if (STATUS_FIELD_RE.test(line)) {
+      const diagnosticAt = lines.findIndex((l, k) => k > i && k <= i + 6 && /^\s*diagnostic-code:/i.test(l));
+      if (diagnosticAt > 0) { i = diagnosticAt - 1; continue; }
+    }
     const smtp = SMTP_CODE_RE.exec(line);
     const enhanced = ENHANCED_CODE_RE.exec(line);
     // A success line of a quoted transcript ("Out: 250 2.0.0 Ok") says nothing about the failure.

@@ -32,4 +32,10 @@ describe("the reply a notice quotes", () => {
     expect(isWithinReply(sendmail, sendmail.indexOf("y@x.example"))).toBe(false);
     expect(isWithinReply("<y@x.example>: host mx said:", 1)).toBe(false);
   });
+  test("a DSN's fields pasted as text: the Diagnostic-Code holds the reply, not the Status line above it", () => {
+    const d = findDiagnostic("Final-Recipient: rfc822; a@x.example\nAction: failed\nStatus: 5.0.0\nRemote-MTA: dns; mx.x.example\n" +
+      "Diagnostic-Code: smtp; 550-Verification failed for <s@sender.example>\n    550-No Such User Here\n    550 Sender verify failed\n");
+    expect(d?.code).toBe(550);
+    expect(d?.text).toContain("Sender verify failed");
+  });
 });

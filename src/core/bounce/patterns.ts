@@ -76,8 +76,9 @@ const DECISIVE: Rule[] = [
   // Sending too fast is a rate limit, even when the words around it say "rejected".
   // Gmail "receiving mail at a rate that prevents additional messages" (5.2.1), GoDaddy "has sent to too many
   // recipients this hour" (IB607, with 5.1.1), Tencent's "550 Sender frequency limited" (its Exmail help): sisimai
-  // reason "speeding", whatever the code says.
-  [/try again slower|slow down|sending too fast|too fast|too many (messages|mails)(?! (on|in) (the |this )?(server|mailbox|inbox))|too many connections|receiving mail at a rate|receivingrate(perm|temp)|sent to too many recipients|\bfrequency limited\b/i, 70],
+  // reason "speeding", whatever the code says. Exchange Online's "550 5.1.90 ... you've reached your daily limit for message
+  // recipients" is our sending account's limit (learn.microsoft.com, Exchange Online limits: 10,000 recipients a day).
+  [/try again slower|slow down|sending too fast|too fast|too many (messages|mails)(?! (on|in) (the |this )?(server|mailbox|inbox))|too many connections|receiving mail at a rate|receivingrate(perm|temp)|sent to too many recipients|\bfrequency limited\b|reached (your|the) daily limit|daily limit for message recipients/i, 70],
   // Our sender, HELO or host was refused: the recipient address is not in question.
   // AOL "...could not be delivered because they are not accepting mail from x": the recipient refuses our sender.
   // Exchange Online's NDR table "550 5.1.0 Sender denied"; qmail-remote "Connected to x but sender was rejected".
@@ -92,8 +93,8 @@ const DECISIVE: Rule[] = [
   [LISTED_SOURCE, 51],
   // Coremail's and NetEase's refusals of our IP or of look-alike bulk mail (Coremail's published bounce prompts,
   // icoremail.vip "Requested mail action not taken: Invalid IP"; "550 black ip.", "556 remote ip check error.",
-  // "552 too many same size mails.").
-  [/\b(invalid|black|bad) ip\b|remote ip check error|\bip check (error|fail)/i, 50],
+  // "552 too many same size mails."); "550 ip in prison" (a receiver's reply in ActiveCampaign's smtp-field-manual, issue 11).
+  [/\b(invalid|black|bad) ip\b|remote ip check error|\bip check (error|fail)|\bip in prison\b/i, 50],
   [/too many (same|similar)[- ]size (mails|messages)/i, 52],
   [TOO_MANY_BAD_RECIPIENTS, 50],
   [HELO_REFUSED, 50],
@@ -154,7 +155,7 @@ const SYSTEM_FULL: Rule[] = [
  *  says it in both languages with a 550: "Benutzer hat das Speichervolumen ueberschritten. / User has exhausted allowed
  *  storage space." (sitepackage.de's list of providers' typical bounce texts). */
 const MAILBOX_FULL: Rule[] = [
-  [/over ?quota|quota (exceeded|exceed|full|reached|violation)|exceed(s|ed)? (the |his |her |their )?(mailbox |storage |disk )?(quota|storage allocation)|mailbox (is |was )?(full|over|at capacity|size limit)|mail ?box (has )?exceeded|full mailbox|mailbox full|(insufficient|out of) (disk |system )?(storage|space)|storage (allocation|limit) (exceeded|reached)|mailfolder is (over|full)|user('s)? (mailbox|disk|account) is (full|over)|disk quota|no space left|(mail ?box|disk|storage) space (is )?not enough|not enough (disk |mail ?box |storage )?space|postfach (ist )?voll|speichervolumen (ue|ü)berschritten|exhausted (the )?allowed storage|bo[iî]te (aux lettres )?pleine|(buz[oó]n|correo) lleno|casella (piena|di posta piena)|mailbox size limit exceeded|overquota|quota de messagerie|too many messages (in|on) (this |the )?(mailbox|server|inbox)|空间不足|邮箱已满|邮箱空间已满|容量不足/i, 22],
+  [/over ?quota|quota (exceeded|exceed|full|reached|violation)|exceed(s|ed)? (the |his |her |their )?(mailbox |storage |disk )?(quota|storage allocation)|mailbox (is |was )?(full|over|at capacity|size limit)|mail ?box (has )?exceeded|full mailbox|mailbox full|(insufficient|out of) (disk |system )?(storage|space)|storage (allocation|limit) (exceeded|reached)|mailfolder is (over|full)|\bfolder (is )?full\b|user('s)? (mailbox|disk|account) is (full|over)|disk quota|no space left|(mail ?box|disk|storage) space (is )?not enough|not enough (disk |mail ?box |storage )?space|postfach (ist )?voll|speichervolumen (ue|ü)berschritten|exhausted (the )?allowed storage|bo[iî]te (aux lettres )?pleine|(buz[oó]n|correo) lleno|casella (piena|di posta piena)|mailbox size limit exceeded|overquota|quota de messagerie|too many messages (in|on) (this |the )?(mailbox|server|inbox)|空间不足|邮箱已满|邮箱空间已满|容量不足/i, 22],
 ];
 
 /** A missing mailbox in other languages' words (German, French, Spanish, Italian, Portuguese, Dutch, Polish, Czech,

@@ -234,3 +234,17 @@ describe("mailing-list archives and Q&A pages (a ninth published set, 2026-11-29
     expect(classifyBounce({ text, enhancedCode: "5.0.0" }).category).not.toBe("block");
   });
 });
+
+describe("replies pasted in GitHub threads (a thirteenth published set, 2026-11-29)", () => {
+  test("\"Folder full\" is a full mailbox (22), not the hard bounce its 550 would say", () => {
+    expect(classifyBounce({ text: "550 5.2.5 Folder full", command: "RCPT" })).toMatchObject({ bounceClass: 22 });
+  });
+  test("Exchange Online's daily recipient limit is our sending account's limit, never a hard bounce, whatever its 5.1.90", () => {
+    const text = "550 5.1.90 Your message can't be sent because you've reached your daily limit for message recipients";
+    expect(classifyBounce({ text, command: "RCPT" }).category).not.toBe("hard");
+    expect(classifyBounce({ text }).category).not.toBe("hard");
+  });
+  test("\"550 ip in prison\" refuses our IP", () => {
+    expect(classifyBounce({ text: "550 ip in prison", command: "RCPT" }).category).toBe("block");
+  });
+});
