@@ -162,8 +162,10 @@ function withEvidenceOf(r: BounceRecipient, notice: string, isOnly: boolean): Bo
 }
 
 /** A bounce a person forwarded (Outlook's "-----Original Message-----" and its From:/Sent:/To:/Subject: lines at the
- *  top): the notice is what follows them, not the returned message. */
-const FORWARDED_RE = /^\s*-+ ?original message ?-+[ \t]*\n(?:[A-Za-z-]{2,20}:[^\n]*\n){1,8}/i;
+ *  top, or its Spanish, German, French, Portuguese or Italian forms: "-----Mensaje original-----" with De:/Enviado el:/
+ *  Para:/Asunto:): the notice is what follows them, not the returned message. */
+const FORWARDED_RE =
+  /^\s*-+ ?(original message|mensaje original|ursprüngliche nachricht|message d'origine|mensagem original|messaggio originale) ?-+[ \t]*\n(?:[\p{L} -]{2,20} ?:[^\n]*\n){1,8}/iu;
 
 function splitAtOriginal(text: string): { notice: string; originalText?: string } {
   const normalized = text.replace(/\r\n?/g, "\n").replace(FORWARDED_RE, "");

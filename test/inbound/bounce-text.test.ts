@@ -254,6 +254,13 @@ describe("bounces passed on by people and relays (an eleventh published set, pas
       "To: Eric\nSubject: Mail delivery failed: returning message to sender\n\n" + exim;
     expect(fromDaemon(forwarded, "Mail delivery failed: returning message to sender")?.diagnostic).toMatchObject({ code: 550 });
   });
+  test("a bounce forwarded from a Spanish Outlook (\"-----Mensaje original-----\", De:/Enviado el:/Para:/Asunto:) likewise", () => {
+    const forwarded = "-----Mensaje original-----\nDe: Mail Delivery System [mailto:mailer-daemon@relay.example]\nEnviado el: miércoles, 13 de diciembre de 2017 14:52\n" +
+      "Para: a@sender.example\nAsunto: Mail delivery failed: returning message to sender\nThis message was created automatically by mail delivery software.\n" +
+      "A message that you sent could not be delivered to one or more of its recipients. This is a permanent error. The following address(es)\nfailed:\n" +
+      "j@x.example:\nno valid MX hosts found\n";
+    expect(throughVerp(forwarded, "Mail delivery failed: returning message to sender")?.diagnostic?.text).toContain("no valid MX hosts found");
+  });
   test("a DSN flattened into text: a bare \"Status: 5.0.0\" field gives way to the words under the address", () => {
     const flat = "The following address(es) failed:\n\n  me@x.example\n    Unrouteable address\n\nReporting-MTA: dns; relay.example\nAction: failed\n" +
       "Final-Recipient: rfc822;me@x.example\nStatus: 5.0.0\n";

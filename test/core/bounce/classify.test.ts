@@ -248,3 +248,10 @@ describe("replies pasted in GitHub threads (a thirteenth published set, 2026-11-
     expect(classifyBounce({ text: "550 ip in prison", command: "RCPT" }).category).toBe("block");
   });
 });
+
+describe("pastes again (a twelfth published set, 2026-11-29)", () => {
+  test("Postfix's \"Sender address rejected: mailbox disabled\" is our sender refused, not a disabled recipient", () => {
+    const text = "550 5.7.1 <s@sender.example>: Sender address rejected: mailbox disabled";
+    for (const command of [undefined, "RCPT", "unknown"]) expect(classifyBounce({ text, command }).category).toBe("block");
+  });
+});
