@@ -212,7 +212,7 @@ const AUTH: Rule[] = [
   [/does not support (starttls|tls)|(starttls|tls|encryption) (is )?required|must issue a starttls|requires (encryption|tls|high-strength ciphers)/i, 50],
   // Outlook.com: "domain [x] mismatches client ip" (sisimai rhost/outlook.rb: requireptr).
   [/mismatches client ip/i, 50],
-  [/dmarc|\bspf\b|dkim|domainkeys|unauthenticated|authentication (check|fail|required|information)|not authenticated|fails? to pass authentication|5\.7\.2[0-9]\b|\bptr\b|reverse dns|rdns|reverse (dns|lookup|mapping)|cannot find your hostname|fully-qualified hostname/i, 50],
+  [/dmarc|\bspf\b|dkim|domainkeys|unauthenticated|authentication (check|fail|required|information)|\b(smtp )?auth required\b|not authenticated|fails? to pass authentication|5\.7\.2[0-9]\b|\bptr\b|reverse dns|rdns|reverse (dns|lookup|mapping)|cannot find your hostname|fully-qualified hostname/i, 50],
 ];
 
 /** Blocked because of where the mail comes from: listed IP or domain, reputation, volume from a bad source. */
@@ -229,7 +229,7 @@ const SPAM_SOURCE: Rule[] = [
 /** Blocked because of what the message says. "spam" stands alone or beside an underscore (Paran's "Transaction failed.
  *  (SPAM_SUSPECT:IP_CONTROL)"), not inside a word. */
 const SPAM_CONTENT: Rule[] = [
-  [/(?<![a-z])spam(?![a-z])|spammy|system antyspamowy|anti-?spam (system|filter)|unsolicited (mail|e-?mail|bulk|commercial)|likely unsolicited|junk (mail|e-?mail)|content (filter|rejected|policy|restriction)|message content (rejected|not accepted)|(rejected|blocked) (due to|because of|for) (its )?content|bulk mail|virus|malware|infected|trojan|worm|suspicious (content|message|url|link)|\bquarantined\b|message (looks|appears|considered|classified|identified|flagged|detected)( as)? (like )?(spam|suspicious|bulk|junk)|spamassassin|high (spam )?score|score (too high|exceeded)/i, 52],
+  [/(?<![a-z])spam(?![a-z])|spammy|system antyspamowy|anti-?spam (system|filter)|unsolicited (mail|e-?mail|bulk|commercial)|likely unsolicited|junk (mail|e-?mail)|content (filter|rejected|policy|restriction)|message content (rejected|not accepted)|(rejected|blocked) (due to|because of|for) (its )?content|bulk mail|virus|malware|infected|trojan|worm|suspicious (content|message|url|link)|\bquarantined\b|message ((was|is|has been) )?(looks|appears|considered|classified|identified|flagged|detected)( as)? (like )?(r?spam|suspicious|bulk|junk)|spamassassin|high (spam )?score|score (too high|exceeded)/i, 52],
 ];
 
 /** Refused by the receiver's policy: authentication, PTR, sender checks, generic blocks. */

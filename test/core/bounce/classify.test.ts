@@ -255,3 +255,12 @@ describe("pastes again (a twelfth published set, 2026-11-29)", () => {
     for (const command of [undefined, "RCPT", "unknown"]) expect(classifyBounce({ text, command }).category).toBe("block");
   });
 });
+
+describe("GitHub threads, a third pass (a fourteenth published set, 2026-11-29)", () => {
+  test("cPanel's rspamd verdict \"This message was classified as rSPAM\" is spam content, not the hard bounce its 550 would say", () => {
+    expect(classifyBounce({ text: "550 This message was classified as rSPAM", command: "DATA" }).bounceClass).toBe(52);
+  });
+  test("\"smtp auth required\" at RCPT asks us to authenticate: a block, never a hard bounce", () => {
+    expect(classifyBounce({ text: "550 smtp auth required", command: "RCPT" }).category).toBe("block");
+  });
+});
