@@ -17,12 +17,12 @@ export interface PublicCorpus {
 
 export const PUBLIC_CORPORA: Record<string, PublicCorpus> = {
   "bounceparser": { needs: "postfix.msg", floor: { tune: 97, holdout: 92 } },
-  "flufl-bounce": { needs: "postfix_01.txt", floor: { tune: 99, holdout: 95.5 } },
+  "flufl-bounce": { needs: "postfix_01.txt", floor: { tune: 99, holdout: 97.5 } },
   "bounce-email": { needs: "tt_bounce_01.txt", floor: { tune: 99, holdout: 99 } },
   "php-bounce-handler": { needs: "1.eml", floor: { tune: 99, holdout: 99 } },
   "small-suites": { needs: "baunsu/bounce_aol.txt", floor: { tune: 99, holdout: 99 } },
   "more-suites": { needs: "flanker/zed.eml", floor: { tune: 99, holdout: 99 } },
-  "crisp-bounce": { needs: "550_5_1_1_no_such_recipient.txt", floor: { tune: 95, holdout: 97.5 }, bodyOnly: true },
+  "crisp-bounce": { needs: "550_5_1_1_no_such_recipient.txt", floor: { tune: 95, holdout: 99 }, bodyOnly: true },
   "fresh-suites-b": { needs: "cws-mbh/bounce_511_001.eml", floor: { tune: 99, holdout: 99 } },
   "fresh-suites-c2": { needs: "zammad/mail055.box", floor: { tune: 99, holdout: 99 } },
   "fresh-suites-e": { needs: "emailengine/zoho.eml", floor: { tune: 99, holdout: 99 } },
