@@ -20,7 +20,7 @@ type Rule = readonly [RegExp, BounceClass];
  *  failed", whatever "No Such User Here" it quotes of our sender; a Chinese host's published "553 Invalid sender"; Postfix's
  *  "Sender address rejected:" is about MAIL FROM whatever follows, "mailbox disabled" included). */
 export const SENDER_REFUSED =
-  /\bsender denied\b|\binvalid sender\b|\bsender verify failed\b|\bsender address rejected\b|invalid dns mx or a\/aaaa resource record|\bsender was rejected\b|\bfake sender\b|denies the sender|sender (address )?domain (must exist|does not exist|not found|resolve fail)|domain of sender address \S* ?does not exist|\bsender \S* ?has no (a, aaaa,? or mx|a or mx|mx) (dns )?records|requires (a )?valid sender domain|without a valid sender domain|no mx for your (envelope )?from address|sender domain does not have any mx|\bdoes not send (e-?)?mail\b|\bsender cannot send mail|domain published rfc ?7505 null mx|domain name required for sender address|illegal mx record for host|valid mx for (the )?sender domain|sender verification failed|no verifiable sender address|\bsender (address |domain )?(is )?(black|block)listed\b/i;
+  /\bsender denied\b|\binvalid sender\b|\bsender verify failed\b|\bsender address rejected\b|mail originating from (that|this|your) domain is not (welcome|accepted)|invalid dns mx or a\/aaaa resource record|\bsender was rejected\b|\bfake sender\b|denies the sender|sender (address )?domain (must exist|does not exist|not found|resolve fail)|domain of sender address \S* ?does not exist|\bsender \S* ?has no (a, aaaa,? or mx|a or mx|mx) (dns )?records|requires (a )?valid sender domain|without a valid sender domain|no mx for your (envelope )?from address|sender domain does not have any mx|\bdoes not send (e-?)?mail\b|\bsender cannot send mail|domain published rfc ?7505 null mx|domain name required for sender address|illegal mx record for host|valid mx for (the )?sender domain|sender verification failed|no verifiable sender address|\bsender (address |domain )?(is )?(black|block)listed\b/i;
 
 /** A refusal that names policy as its reason (GMX, postmaster.gmx.net error messages: "554 Transaction failed Reject
  *  due to policy restrictions") is a verdict on our mail: a block, where sisimai's lists read "transaction failed" as
@@ -91,6 +91,9 @@ const DECISIVE: Rule[] = [
   // A refusal that names policy (POLICY_REFUSAL, above) outranks RFC 5321's generic "mailbox unavailable" beside it
   // (GMX's "550-Requested action not taken: mailbox unavailable / 550-Reject due to policy restrictions.").
   [POLICY_REFUSAL, 50],
+  // Refused by our authentication's result, whatever address status came with it (grhosting.cz's published
+  // "550 5.1.0 ... blocked by SPF").
+  [/\b(blocked|rejected|refused) (by|due to) (spf|dkim|dmarc)\b/i, 50],
   [LISTED_SOURCE, 51],
   // Coremail's and NetEase's refusals of our IP or of look-alike bulk mail (Coremail's published bounce prompts,
   // icoremail.vip "Requested mail action not taken: Invalid IP"; "550 black ip.", "556 remote ip check error.",

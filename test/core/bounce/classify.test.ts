@@ -264,3 +264,12 @@ describe("GitHub threads, a third pass (a fourteenth published set, 2026-11-29)"
     expect(classifyBounce({ text: "550 smtp auth required", command: "RCPT" }).category).toBe("block");
   });
 });
+
+describe("pages in other languages, a second pass (a fifteenth published set, 2026-11-29)", () => {
+  test("Coremail's \"Mail originating from that domain is not welcome here\" refuses our sender's domain, not the address", () => {
+    expect(classifyBounce({ text: "550 5.0.0 <s@sender.example> : Mail originating from that domain is not welcome here", command: "RCPT" }).category).toBe("block");
+  });
+  test("\"blocked by SPF\" is our authentication refused, whatever the 5.1.0 beside it", () => {
+    expect(classifyBounce({ text: "550 5.1.0 0bcW1i00G0jifNx01bcmHa blocked by SPF", command: "RCPT" }).category).toBe("block");
+  });
+});
