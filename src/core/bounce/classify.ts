@@ -5,7 +5,8 @@
 // (sisimai's phrase lists, patterns.ts), then the enhanced and the reply code alone. Pure.
 import { bounceCategory, type BounceCategory, type BounceClass } from "./classes.ts";
 import { readCodes, type Codes } from "./codes.ts";
-import { classFromText, DNSBL_ERROR, HELO_REFUSED, POLICY_REFUSAL, isDecisiveNonAddressText, isDisabledAccountText, isMailboxUnknownText, LISTED_SOURCE, RELAY_REFUSED, SENDER_REFUSED, TOO_MANY_BAD_RECIPIENTS } from "./patterns.ts";
+import { classFromText, isDecisiveNonAddressText, isDisabledAccountText, isMailboxUnknownText } from "./patterns.ts";
+import { DNSBL_ERROR, HELO_REFUSED, LISTED_SOURCE, POLICY_REFUSAL, RELAY_REFUSED, SENDER_REFUSED, TOO_MANY_BAD_RECIPIENTS } from "./our-traffic.ts";
 import { classFromProviderCode } from "./providers.ts";
 import { classOfReason, reasonOfMtaCategory } from "./reasons.ts";
 import { rhostReason } from "./rhost.ts";

@@ -6,7 +6,8 @@
 // Temporary failures never come here: they may pass later (classify.ts keeps them soft). Pure.
 import type { BounceClass } from "./classes.ts";
 import type { Codes } from "./codes.ts";
-import { classFromText, isDecisiveNonAddressText, isDisabledAccountText, isMailboxUnknownText, LISTED_SOURCE } from "./patterns.ts";
+import { classFromText, isDecisiveNonAddressText, isDisabledAccountText, isMailboxUnknownText } from "./patterns.ts";
+import { LISTED_SOURCE } from "./our-traffic.ts";
 import { statesUnknownHost, statesUnknownRecipient } from "./receiver-texts.ts";
 
 /** RFC 3463: X.1.1 bad destination mailbox, X.1.2 bad destination system, X.1.3 bad mailbox syntax,
