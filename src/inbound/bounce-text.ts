@@ -64,8 +64,8 @@ const RECIPIENT_PATTERNS = [
 /** Said when an MTA gives up, whatever reply it quotes: qmail-send's "I'm not going to try again; this message has
  *  been in the queue too long." after a (#4.4.1), and its "This is a permanent error; I've given up."; Postfix's
  *  bounce template "I'm sorry to have to inform you that your message could not be delivered" (its delay warning
- *  says "THIS IS A WARNING ONLY" instead). */
-const GAVE_UP_RE = /not going to try again|been in the queue too long|this is a permanent error; i've given up|i'm sorry to have to inform you that your message could not\s+be\s+delivered/i;
+ *  says "THIS IS A WARNING ONLY" instead); Exim's "retry timeout exceeded" under a quoted 4xx. */
+const GAVE_UP_RE = /not going to try again|been in the queue too long|retry timeout exceeded|this is a permanent error; i've given up|i'm sorry to have to inform you that your message could not\s+be\s+delivered/i;
 const DELAY_PHRASE_RE = /delayed|will (be )?retr(y|ied)|still being retried|warning only|not yet been delivered|could not send message for past|still undelivered|will (keep|continue) trying|delivery attempts will continue|continue to (be )?attempt|address\(es\) deferred|will be re-?attempted|this is a temporary error/i;
 /** A warning's subject: Exim's "Warning: message x delayed 2 hours", the "(Delay)" of Gmail and Exchange, Postfix's
  *  "Delayed Mail" and RFC 3464's example "WARNING: message delayed at ...", read when the body says nothing of it. */

@@ -278,3 +278,12 @@ describe("Google Groups' refusal of a post", () => {
     expect(r?.diagnostic?.text).toStartWith("Google Groups: the group refused the post.");
   });
 });
+
+describe("Exim's give-up", () => {
+  test("\"retry timeout exceeded\" under a quoted 4xx is a final failure, not a delay", () => {
+    const notice = "This message was created automatically by mail delivery software.\n\nA message that you sent could not be delivered to one or more of\n" +
+      "its recipients. This is a permanent error. The following address(es) failed:\n\n  a@x.example\n    retry timeout exceeded\n" +
+      "    SMTP error from remote mail server after MAIL FROM:<s@sender.example>:\n    host mx.x.example [192.0.2.1]: 421 4.7.0 [TS01] Messages from 192.0.2.9 temporarily deferred\n";
+    expect(fromDaemon(notice, "Mail delivery failed: returning message to sender")?.action).toBe("failed");
+  });
+});

@@ -21,9 +21,10 @@ export const SENDER_REFUSED =
 /** A refusal that names policy as its reason (GMX, postmaster.gmx.net error messages: "554 Transaction failed Reject
  *  due to policy restrictions") is a verdict on our mail: a block, where sisimai's lists read "transaction failed" as
  *  the receiver's own system error. Under a 4xx too ("421 Reject due to policy violations": a German host's published
- *  reply for a sending IP it bars), where the code alone would say only "try later". Forpsi (konto.pl) says it in
+ *  reply for a sending IP it bars; Zoho's "452 ... Mailbox delivery restricted by policy error"), where the code alone
+ *  would say only "try later". Forpsi (konto.pl) says it in
  *  Polish: "550 5.1.0 Naruszenie zasad" (its help page: a policy violation, the account blocked for spam). */
-export const POLICY_REFUSAL = /\b(reject(ed)?|refused|denied|blocked|not accepted)\s+(due to|for|by|because of|per)\s+((local|our|security|organi[sz]ational|content)\s+)?polic(y|ies)\b|\bnaruszenie zasad\b/i;
+export const POLICY_REFUSAL = /\b(reject(ed)?|refused|denied|blocked|not accepted|restricted)\s+(due to|for|by|because of|per)\s+((local|our|security|organi[sz]ational|content)\s+)?polic(y|ies)\b|\bnaruszenie zasad\b/i;
 
 /** Our HELO name refused (mox "your ehlo domain does not resolve to an IP address", Stalwart "Invalid EHLO domain.",
  *  Apache James "Provided EHLO/HELO x can not resolved.", Haraka's helo.checks "HELO host name invalid", "Invalid address

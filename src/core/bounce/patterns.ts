@@ -37,6 +37,9 @@ const DECISIVE: Rule[] = [
   // A refusal that names policy (POLICY_REFUSAL, above) outranks RFC 5321's generic "mailbox unavailable" beside it
   // (GMX's "550-Requested action not taken: mailbox unavailable / 550-Reject due to policy restrictions.").
   [POLICY_REFUSAL, 50],
+  // AOL's "521 5.2.1 : AOL will not accept delivery of this message." after DATA: its filter, not a disabled mailbox
+  // (Word to the Wise, "When did the reject happen?", 2015-11).
+  [/will not accept delivery of this message/i, 50],
   // Refused by our authentication's result, whatever address status came with it (grhosting.cz's published
   // "550 5.1.0 ... blocked by SPF").
   [/\b(blocked|rejected|refused) (by|due to) (spf|dkim|dmarc)\b/i, 50],
@@ -196,7 +199,7 @@ const MAIL_BLOCK: Rule[] = [
 ];
 
 const TOO_LARGE: Rule[] = [
-  [/exceeds? (the )?administrative limit|message (is )?too (large|big|long)|message size|size (limit|exceeds|exceeded)|exceeds? (the )?(maximum|max|fixed|allowed) (message )?size|too large|message length exceeds|exceeded .*size limit|taille limite du message/i, 23],
+  [/exceeds? (the )?administrative limit|message (is )?too (large|big|long)|message size|size (limit|exceeds|exceeded)|exceeds? (the )?(maximum|max|fixed|allowed) (message )?size|too large|message length exceeds|exceeded .*size limit|taille limite du message|\b(is )?more than \d+ bytes\b/i, 23],
 ];
 
 const TIMEOUT: Rule[] = [

@@ -273,3 +273,18 @@ describe("pages in other languages, a second pass (a fifteenth published set, 20
     expect(classifyBounce({ text: "550 5.1.0 0bcW1i00G0jifNx01bcmHa blocked by SPF", command: "RCPT" }).category).toBe("block");
   });
 });
+
+describe("blogs and help pages (a seventeenth published set, 2026-11-29)", () => {
+  test("AOL's \"will not accept delivery of this message\" after DATA is its filter, not the disabled mailbox its 5.2.1 names", () => {
+    expect(classifyBounce({ text: "521 5.2.1 : AOL will not accept delivery of this message.", command: "DATA" }).category).toBe("block");
+  });
+  test("Zoho's \"Mailbox delivery restricted by policy error\" is a block under its 452", () => {
+    expect(classifyBounce({ text: "452 4.2.2 Mailbox delivery restricted by policy error", enhancedCode: "4.2.2" }).category).toBe("block");
+  });
+});
+
+describe("GitHub threads in other languages (a sixteenth published set, 2026-11-29)", () => {
+  test("\"Stream is more than 10485760 bytes long\" is a size limit (23), not a block by its \"rejected\"", () => {
+    expect(classifyBounce({ text: "554 Message rejected: Stream is more than 10485760 bytes long.", command: "DATA" }).bounceClass).toBe(23);
+  });
+});
