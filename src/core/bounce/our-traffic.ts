@@ -51,7 +51,7 @@ export const TOO_MANY_BAD_RECIPIENTS =
 /** Relaying refused: our MX choice or their configuration, not the address (SparkPost class 54). classify.ts lets it
  *  outrank sisimai's status table too, which reads Stalwart's "550 5.1.2 Relay not allowed." as an unknown host. */
 export const RELAY_REFUSED =
-  /relay(ing)? (access )?(denied|not (permitted|allowed))|(unable|not permitted|not allowed) to relay|we do not relay|(isn't|not) in my list of allowed rcpthosts|relaying (is )?(disallowed|prohibited)|no relaying|relay not allowed|mailing to remote domains not supported|attr36|5\.7\.64/i;
+  /relay(ing)? (access )?(denied|not (permitted|allowed))|(unable|not permitted|not allowed) to relay|we do not relay|(isn't|not) in my list of allowed rcpthosts|relaying (is )?(disallowed|prohibited)|no relaying|relay not allowed|mailing to remote domains not supported|authentication (is )?required for relay|attr36|5\.7\.64/i;
 
 /** A blocklist's error answer, not a listing: Spamhaus answers a query sent through a public resolver with an error
  *  code (its return codes page, spamhaus.org/returnc/pub: "open resolver", "excessive number of queries", "typing error

@@ -181,7 +181,7 @@ const SPAM_SOURCE: Rule[] = [
 /** Blocked because of what the message says. "spam" stands alone or beside an underscore (Paran's "Transaction failed.
  *  (SPAM_SUSPECT:IP_CONTROL)"), not inside a word. */
 const SPAM_CONTENT: Rule[] = [
-  [/(?<![a-z])spam(?![a-z])|spammy|system antyspamowy|anti-?spam (system|filter)|unsolicited (mail|e-?mail|bulk|commercial)|likely unsolicited|junk (mail|e-?mail)|content (filter|rejected|policy|restriction)|message content (rejected|not accepted)|(rejected|blocked) (due to|because of|for) (its )?content|bulk mail|virus|malware|infected|trojan|worm|suspicious (content|message|url|link)|\bquarantined\b|message ((was|is|has been) )?(looks|appears|considered|classified|identified|flagged|detected)( as)? (like )?(r?spam|suspicious|bulk|junk)|spamassassin|high (spam )?score|score (too high|exceeded)/i, 52],
+  [/(?<![a-z])spam(?![a-z])|spammy|system antyspamowy|anti-?spam (system|filter)|unsolicited (mail|e-?mail|bulk|commercial)|likely unsolicited|junk (mail|e-?mail)|content (filter|rejected|policy|restriction)|message content (rejected|not accepted)|(rejected|blocked) (due to|because of|for) (its )?content|bulk mail|virus|malware|infected|trojan|worm|suspicious (content|message|url|link)|\bquarantined\b|inappropriate (words|content)|message ((was|is|has been) )?(looks|appears|considered|classified|identified|flagged|detected)( as)? (like )?(r?spam|suspicious|bulk|junk)|spamassassin|high (spam )?score|score (too high|exceeded)/i, 52],
 ];
 
 /** Refused by the receiver's policy: authentication, PTR, sender checks, generic blocks. */

@@ -288,3 +288,12 @@ describe("GitHub threads in other languages (a sixteenth published set, 2026-11-
     expect(classifyBounce({ text: "554 Message rejected: Stream is more than 10485760 bytes long.", command: "DATA" }).bounceClass).toBe(23);
   });
 });
+
+describe("mail logs and library errors pasted in GitHub threads (an eighteenth published set, 2026-11-29)", () => {
+  test("\"550 Authentication is required for relay\" is relaying refused (54), never a hard bounce", () => {
+    expect(classifyBounce({ text: "550 Authentication is required for relay", command: "RCPT" }).bounceClass).toBe(54);
+  });
+  test("QQ's \"The mail may contain inappropriate words or content\" is spam content", () => {
+    expect(classifyBounce({ text: "550 The mail may contain inappropriate words or content.", command: "DATA" }).category).toBe("block");
+  });
+});
