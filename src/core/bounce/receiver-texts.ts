@@ -16,6 +16,8 @@ export const UNKNOWN_RECIPIENT_TEXTS: readonly ReceiverText[] = [
     source: "Yahoo Mail, postmaster.yahooinc.com SMTP error codes: \"554 delivery error: dd This user doesn't have a yahoo.com account\"" },
   { re: /resolver\.adr\.(ex)?recip(ient)?notfound|recipient not found by smtp address lookup|recipientnotfound/i,
     source: "Microsoft Exchange Online NDR 5.1.1 / 5.1.10 (learn.microsoft.com, \"Fix NDR error 550 5.1.1\", \"550 5.1.10\")" },
+  { re: /\bunknown to address\b/i,
+    source: "Microsoft 365 NDR status box for 5.1.1 / 5.1.10 (\"Action Required ... Unknown To address\" beside \"x wasn't found at y\"; learn.microsoft.com, \"Fix email delivery issues for error code 550 5.1.1 through 5.1.20 in Exchange Online\")" },
   { re: /\bwasn't found at [a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}\b/i,
     source: "Microsoft 365 / Outlook.com NDR for 5.1.1 / 5.1.10, learn.microsoft.com \"Fix NDR error 550 5.1.10 in Exchange Online\": \"Your message to x couldn't be delivered. x wasn't found at contoso.com.\"" },
   { re: /e-?mail address was not found in the recipient's e-?mail system|destination e-?mail system is unknown or invalid/i,

@@ -297,3 +297,10 @@ describe("mail logs and library errors pasted in GitHub threads (an eighteenth p
     expect(classifyBounce({ text: "550 The mail may contain inappropriate words or content.", command: "DATA" }).category).toBe("block");
   });
 });
+
+describe("Office 365's NDR status box (a twenty-first published set, 2026-11-29)", () => {
+  test("\"Action Required ... Unknown To address\" is an unknown recipient, also without the sentence that names the domain", () => {
+    const text = "koninkrijk.amsterdam | Office 365 | Constituent -- | -- | -- Action Required | | Recipient | | | | | | | | | Unknown To address | |";
+    expect(classifyBounce({ text, enhancedCode: "5.0.0", status: "5.0.0", command: "unknown" }).category).toBe("hard");
+  });
+});
