@@ -10,7 +10,9 @@ const MAX_CONTINUATION_LINES = 6;
 /** A reply code, its status and at most the address with a colon, and nothing more: its words are on the next line. */
 const BARE_CODE_RE = /^[45]\d\d(?:[ -][245]\.\d{1,3}\.\d{1,3})?(?:\s+<[^<>\s]{1,320}>:?)?\s*$/;
 
+/** A DSN's Status field alone on its line, and how far below it its Diagnostic-Code may be (the fields between). */
 const STATUS_FIELD_RE = /^\s*status:\s*[245]\.\d{1,3}\.\d{1,3}\s*$/i;
+const FIELDS_TO_DIAGNOSTIC = 6;
 
 /** The first line with a reply code or enhanced code, plus its indented continuation lines. */
 export function findDiagnostic(segment: string): Diagnostic | undefined {
@@ -19,8 +21,8 @@ export function findDiagnostic(segment: string): Diagnostic | undefined {
     const line = lines[i] ?? "";
     // A DSN's fields pasted as text: its "Status:" line comes before the Diagnostic-Code that holds the reply.
     if (STATUS_FIELD_RE.test(line)) {
-      const diagnosticAt = lines.findIndex((l, k) => k > i && k <= i + 6 && /^\s*diagnostic-code:/i.test(l));
-      if (diagnosticAt > 0) { i = diagnosticAt - 1; continue; }
+      const below = lines.slice(i + 1, i + 1 + FIELDS_TO_DIAGNOSTIC).findIndex((l) => /^\s*diagnostic-code:/i.test(l));
+      if (below >= 0) { i += below; continue; }
     }
     const smtp = SMTP_CODE_RE.exec(line);
     const enhanced = ENHANCED_CODE_RE.exec(line);

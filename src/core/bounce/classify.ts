@@ -114,14 +114,15 @@ function decidedClass(input: BounceInput, codes: Codes, text: string, saidStrong
   // Our HELO refused: the receiver will not talk to our host, a block (sisimai lhost/qmail.rb, reason.rb anotherone).
   if (/^(HELO|EHLO)$/i.test(input.command)) return 50;
   if (isTemporary(input, codes) || MAIL_LOOP.test(text) || CONNECTION_LOST.test(text)) return undefined;
-  // Our sender refused, whatever state of a mailbox it names ("Sender address rejected: mailbox disabled" is ours).
+  // Our sender refused (Exchange Online's "550 5.1.0 Sender denied"), whatever state of a mailbox it names
+  // ("Sender address rejected: mailbox disabled" is ours).
   if (SENDER_REFUSED.test(text)) return 50;
   // A disabled or suspended account is hard (#33), in words sisimai's lists may not know ("account suspended").
   if (isDisabledAccountText(text)) return 10;
   // A relay refusal is SparkPost's Relaying Denied, whatever address status came with it (Stalwart sends 5.1.2).
   if (RELAY_REFUSED.test(text)) return 54;
-  // A refusal for policy, of our sender (Exchange Online's "550 5.1.0 Sender denied") or of our traffic for its bad
-  // addresses ("Too many invalid recipients"): not an unknown user, whatever address status or words sisimai reads.
+  // A refusal for policy, of our HELO name, or of our traffic for its bad addresses ("Too many invalid recipients"):
+  // not an unknown user, whatever address status or words sisimai reads.
   if (POLICY_REFUSAL.test(text) || HELO_REFUSED.test(text) || TOO_MANY_BAD_RECIPIENTS.test(text)) return 50;
   // Our IP named as listed on a blocklist: a spam block, whatever address words sisimai's lists find beside it.
   if (LISTED_SOURCE.test(text) && !DNSBL_ERROR.test(text)) return 51;

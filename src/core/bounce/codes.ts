@@ -25,11 +25,11 @@ function findEnhanced(text: string): string | undefined {
   return all.find((c) => !c.endsWith(".0.0")) ?? all[0];
 }
 
-/** Reads the codes of a failure from what is known: given codes win when well-formed. */
 /** Exchange Online's front end quoting the reply of the server behind it, which is the failure: "550 5.7.0 Proxy
  *  session setup failed on Frontend with '554 5.4.4 SMTPSEND.DNS.NonExistentDomain; nonexistent domain'". */
 const PROXIED_REPLY_RE = /proxy session setup failed on frontend with '([45]\d\d)[ -]([45]\.\d{1,3}\.\d{1,3})\b/i;
 
+/** Reads the codes of a failure from what is known: given codes win when well-formed (a proxied reply wins over them). */
 export function readCodes(input: { code?: number; enhancedCode?: string; text?: string }): Codes {
   const text = input.text ?? "";
   const proxied = PROXIED_REPLY_RE.exec(text);

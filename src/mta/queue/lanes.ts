@@ -3,8 +3,9 @@
 // throttled, none while suspended). The scheduler claims up to twice that, so a worker that ends
 // an attempt starts the next at once instead of waiting for a claim; the connections open to the
 // destination stay bounded by the workers. Rows a destination cannot run now (suspended, or its
-// connections taken by the zone's other nodes) are handed back, due again at once. The rows next in line, one per worker, have their
-// messages built while the workers' connections wait for replies (delivery/lookahead.ts).
+// connections taken by the zone's other nodes) are handed back, due again at once. The rows next in
+// line, one per worker, have their messages built while the workers' connections wait for replies
+// (delivery/lookahead.ts).
 import type { StoredRecipient } from "../../core/store-port.ts";
 import type { DestinationState, DestinationTable } from "./destinations.ts";
 
