@@ -34,7 +34,7 @@ const DECISIVE: Rule[] = [
   // accepted for policy reasons", Apple's "[HM08] Message rejected due to local policy", Exchange Online's 5.7.350,
   // "policy violation detected (AS345)", and "[P2]".
   [/\[ph0?1\]|5\.7\.350|policy violation detected|\[hm08\]|\[p2\]/i, 52],
-  // A refusal that names policy (POLICY_REFUSAL, above) outranks RFC 5321's generic "mailbox unavailable" beside it
+  // A refusal that names policy (POLICY_REFUSAL, our-traffic.ts) outranks RFC 5321's generic "mailbox unavailable" beside it
   // (GMX's "550-Requested action not taken: mailbox unavailable / 550-Reject due to policy restrictions.").
   [POLICY_REFUSAL, 50],
   // AOL's "521 5.2.1 : AOL will not accept delivery of this message." after DATA: its filter, not a disabled mailbox
