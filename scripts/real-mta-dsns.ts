@@ -9,6 +9,10 @@
 //   bun scripts/real-mta-dsns.ts postfix-expired   (and the 4xx replies, given up after two seconds)
 //   EXIM=/path/to/exim4 EXIM_LIBS=/path/to/libs bun scripts/real-mta-dsns.ts exim
 //
+// REPLIES=published takes the replies of test/fixtures/bounces/published-replies.tsv instead (a thousand, each
+// with its category), writes the DSNs to /tmp/postern-dsns-<mta> unless OUT says otherwise, and scores them as the
+// inbound listener reads them: every permanent reply in its category, every given-up temporary one never hard.
+//
 // OpenSMTPD needs its users (Debian build: opensmtpd, opensmtpq), /var/spool/smtpd (mode 711) and /var/lib/opensmtpd/empty, and runs
 // as root; it can run beside Postfix (own port, own spool). It was run from Debian's opensmtpd
 // 6.8.0p2-4+b4 .deb unpacked with `dpkg -x` (installing it would replace the machine's Postfix).
@@ -18,10 +22,12 @@ import { createTransport } from "nodemailer";
 import { startSink } from "../test/helpers/smtp-sink.ts";
 import { startPostfix } from "../bench/postfix.ts";
 import { bounceCategory, isBounceClass } from "../src/core/bounce/index.ts";
+import { figures, pct, scoreMessage, VIEWS, type Expected, type Scored } from "../test/helpers/bounce-score.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const MTA = ["postfix", "postfix-expired", "exim"].includes(process.argv[2] ?? "") ? process.argv[2]! : "opensmtpd";
-const OUT = process.env.OUT ?? join(ROOT, "test/fixtures/bounces/mta", MTA);
+const PUBLISHED = process.env.REPLIES === "published";
+const OUT = process.env.OUT ?? (PUBLISHED ? `/tmp/postern-dsns-${MTA}` : join(ROOT, "test/fixtures/bounces/mta", MTA));
 /** Every section of replies.tsv (the big receivers, MTAs, gateways, smaller receivers, carriers); BIG_FOUR=1 for
  *  the Gmail, Microsoft, Yahoo and Apple sections alone, as the first fixtures were made. */
 const SECTIONS = process.env.BIG_FOUR ? ["Gmail", "Microsoft", "Yahoo", "Apple"] : ["# ---"];
@@ -29,9 +35,12 @@ const PORT = 25251;
 /** `postfix-expired`: temporary replies too, with a queue lifetime of seconds, so that Postfix gives up and bounces. */
 const TEMPORARY = process.argv[2] === "postfix-expired";
 
+interface Reply { want: string; code: number; text: string }
+
 /** Permanent replies of the chosen sections, with the category each should get. */
-function replies(): { cls: number; code: number; text: string }[] {
-  const out: { cls: number; code: number; text: string }[] = [];
+function replies(): Reply[] {
+  if (PUBLISHED) return publishedReplies();
+  const out: Reply[] = [];
   let section = "";
   for (const line of readFileSync(join(ROOT, "test/fixtures/bounces/replies.tsv"), "utf8").split("\n")) {
     if (line.startsWith("# ---")) section = line;
@@ -41,9 +50,38 @@ function replies(): { cls: number; code: number; text: string }[] {
     // A reply in raw UTF-8 (QQ's "550 收件人空间不足") reaches Postfix's DSN as question marks: SMTP replies are
     // US-ASCII (RFC 5321 §2.4), so such a DSN says nothing but its code, and is not a fixture of the words.
     if (/[^\x00-\x7f]/.test(text ?? "")) continue;
-    if ((code >= 500 || TEMPORARY) && code >= 400 && text) out.push({ cls: Number(cls), code, text: text.replace(/^\d{3}[ -]/, "") });
+    // A reply whose class is no bounce is still sent (the files keep their numbers) but not written.
+    const bounceClass = Number(cls);
+    const want = isBounceClass(bounceClass) ? bounceCategory(bounceClass) : "";
+    if ((code >= 500 || TEMPORARY) && code >= 400 && text) out.push({ want, code, text: text.replace(/^\d{3}[ -]/, "") });
   }
   return out;
+}
+
+/** The published replies, each with its category; a temporary one (kept only for postfix-expired) must not read as hard. */
+function publishedReplies(): Reply[] {
+  const out: Reply[] = [];
+  for (const line of readFileSync(join(ROOT, "test/fixtures/bounces/published-replies.tsv"), "utf8").split("\n")) {
+    const [want, text] = line.split("\t");
+    const code = Number(/^(\d{3})/.exec(text ?? "")?.[1]);
+    if (line.startsWith("#") || !text || /[^\x00-\x7f]/.test(text) || !(code >= 500 || (TEMPORARY && code >= 400))) continue;
+    out.push({ want: code < 500 ? "nothard" : want!, code, text: text.replace(/^\d{3}[ -]/, "") });
+  }
+  return out;
+}
+
+/** Reads each DSN as a report reaching a VERP address is read, and prints the figures in the vendors' views. */
+async function score(rows: string[]) {
+  const scored: Scored[] = [];
+  let temporary = 0, hard = 0;
+  for (const [file, want, reply] of rows.map((r) => r.split("\t"))) {
+    const [s] = await scoreMessage(OUT, { file: file!, split: "tune", reasons: [reply!], categories: [(want === "nothard" ? "soft" : want) as Expected] });
+    if (want === "nothard") { temporary++; if (s!.category === "hard" || s!.suppressed) { hard++; console.log(`HARD\t${file}\t${reply}`); } continue; }
+    scored.push(s!);
+    if (!Object.values(VIEWS).every((ok) => ok(s!))) console.log(`MISS\t${file}\twant ${want}, read ${s!.category}\t${reply}`);
+  }
+  for (const f of figures(scored)) console.log(`${f.view.padEnd(34)} ${f.right}/${f.n} ${pct(f).toFixed(1)} %`);
+  if (temporary) console.log(`temporary replies given up: ${temporary - hard}/${temporary} not hard`);
 }
 
 function startOpenSmtpd(sinkPort: number): { stop(): void } {
@@ -109,19 +147,20 @@ async function main() {
       await transport.sendMail({ envelope: { from: `sender${i}@capture.test`, to: [`r${i}@receiver.test`] },
         from: `sender${i}@capture.test`, to: `r${i}@receiver.test`, subject: `reply ${i}`, text: "hello" });
     }
-    const got = await sink.waitFor(list.length, 60_000);
+    const got = await sink.waitFor(list.length, PUBLISHED ? 600_000 : 60_000);
     mkdirSync(OUT, { recursive: true });
-    const rows = ["# file\tcategory\tSMTP reply the receiver sent (from replies.tsv)"];
+    const rows = [`# file\tcategory\tSMTP reply the receiver sent (from ${PUBLISHED ? "published-replies" : "replies"}.tsv)`];
     for (const m of got) {
       const i = Number(/^sender(\d+)@/.exec(m.to[0] ?? "")?.[1]);
       const r = list[i];
-      if (!r || !isBounceClass(r.cls)) continue;
-      const file = `reply-${String(i).padStart(list.length > 100 ? 3 : 2, "0")}.eml`;
+      if (!r?.want) continue;
+      const file = `reply-${String(i).padStart(list.length > 1000 ? 4 : list.length > 100 ? 3 : 2, "0")}.eml`;
       writeFileSync(join(OUT, file), m.raw);
-      rows.push(`${file}\t${bounceCategory(r.cls)}\t${r.code} ${r.text}`);
+      rows.push(`${file}\t${r.want}\t${r.code} ${r.text}`);
     }
     writeFileSync(join(OUT, "expected.tsv"), rows.sort().join("\n") + "\n");
     console.log(`${rows.length - 1} DSNs written to ${OUT}`);
+    if (PUBLISHED) await score(rows.slice(1));
   } finally {
     mta.stop();
     await sink.close();
