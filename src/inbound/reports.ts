@@ -4,6 +4,7 @@
 import PostalMime, { type Address, type Attachment, type Email } from "postal-mime";
 import { parseFeedbackFields, type FeedbackFields } from "./arf.ts";
 import { parseBounceText, withTextEvidence } from "./bounce-text.ts";
+import { htmlToText } from "./html-text.ts";
 import { parseDeliveryStatus, type BounceRecipient, type DeliveryStatus } from "./dsn.ts";
 import { parseHeaderBlock, type OriginalMessage } from "./report-fields.ts";
 
@@ -252,15 +253,4 @@ function readReportMessage(email: Email): ReportMessage {
 
 function flattenAddresses(addresses: Address[]): string[] {
   return addresses.flatMap((entry) => (entry.group ? entry.group.map((member) => member.address) : [entry.address]));
-}
-
-/** Enough HTML-to-text for finding addresses and codes in HTML-only bounces (linear time). */
-function htmlToText(html: string): string {
-  return html
-    .replace(/<br\s*\/?>|<\/(p|div|tr|li|h\d)>/gi, "\n")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/&nbsp;/gi, " ")
-    .replace(/&lt;/gi, "<")
-    .replace(/&gt;/gi, ">")
-    .replace(/&amp;/gi, "&");
 }
