@@ -1,8 +1,10 @@
 // The same bounce in the layouts real MTAs give it: CRLF line ends, its text parts re-encoded base64 or
 // quoted-printable (as Exchange and Gmail send them), or its plain text sent as HTML alone (as webmail and some
-// Exchange set-ups do). Only the outer message's own parts change; a returned message inside stays as it was.
+// Exchange set-ups do), or its delivery-status part as RFC 6533's message/global-delivery-status in base64 (which that
+// type, unlike message/delivery-status, may be). Only the outer message's own parts change; a returned message
+// inside stays as it was.
 
-export type Layout = "crlf" | "base64" | "quoted-printable" | "html";
+export type Layout = "crlf" | "base64" | "quoted-printable" | "html" | "global-base64";
 
 export function relayout(raw: Buffer, layout: Layout): Buffer {
   const text = raw.toString("latin1");
@@ -32,6 +34,12 @@ function recode(entity: string, layout: Exclude<Layout, "crlf">): string {
     }).join("");
   }
   const encoding = /^content-transfer-encoding:\s*(\S+)/im.exec(unfolded)?.[1]?.toLowerCase();
+  if (layout === "global-base64") {
+    if (!/^message\/(global-)?delivery-status$/.test(type) || (encoding && encoding !== "7bit" && encoding !== "8bit")) return entity;
+    const relabelled = head.replace(/^content-transfer-encoding:.*(\r?\n)?/im, "").replace(/\s*$/, "")
+      .replace(/^(content-type:\s*)message\/(global-)?delivery-status/im, "$1message/global-delivery-status");
+    return `${relabelled}\nContent-Transfer-Encoding: base64\n\n${Buffer.from(body, "latin1").toString("base64").replace(/.{76}/g, "$&\n")}\n`;
+  }
   if (!type.startsWith("text/") || (encoding && encoding !== "7bit" && encoding !== "8bit")) return entity;
   const rest = head.replace(/^content-transfer-encoding:.*(\r?\n)?/im, "").replace(/\s*$/, "");
   if (layout === "html") {
