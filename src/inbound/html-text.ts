@@ -13,17 +13,25 @@ const NAMED: Record<string, string> = { nbsp: " ", lt: "<", gt: ">", amp: "&", q
   lsquo: "'", rsquo: "'", ldquo: '"', rdquo: '"', laquo: "«", raquo: "»", hellip: "...", middot: "·", bull: "•", shy: "" };
 
 export function htmlToText(html: string): string {
-  const lower = html.toLowerCase();
+  // ASCII letters only: a full toLowerCase can change the length ("İ" is two code units lowered), and the positions
+  // found in this copy slice the original.
+  const lower = html.replace(/[A-Z]+/g, (upper) => upper.toLowerCase());
   const next = nextSearch(lower);
   const out: string[] = [];
+  // Flowed text is read as one piece up to each <pre>, so a hidden element between two paragraphs leaves no gap.
+  let flowing = "";
   let at = 0;
   while (at < html.length) {
     const el = next(at);
-    if (!el) { out.push(flow(html.slice(at))); break; }
-    out.push(flow(html.slice(at, el.start)));
-    if (el.tag === "pre") out.push("\n" + decode(html.slice(el.contentStart, el.contentEnd).replace(/<[^<>]*>/g, "")) + "\n");
+    flowing += html.slice(at, el ? el.start : html.length);
+    if (!el) break;
+    if (el.tag === "pre") {
+      out.push(flow(flowing), "\n" + decode(html.slice(el.contentStart, el.contentEnd).replace(/<[^<>]*>/g, "")) + "\n");
+      flowing = "";
+    }
     at = el.resume;
   }
+  out.push(flow(flowing));
   return out.join("").replace(/\n{3,}/g, "\n\n").trim();
 }
 

@@ -67,3 +67,7 @@ describe("an HTML-only notice reads as its plain-text twin", () => {
     expect(differ).toEqual([]);
   });
 });
+
+test("letters that change length when lowered do not shift what is cut out", () => {
+  expect(htmlToText("<p>İİİİ</p><STYLE>x</STYLE><p>550 5.1.1 user unknown</p>")).toBe("İİİİ\n550 5.1.1 user unknown");
+});
