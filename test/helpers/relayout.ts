@@ -1,10 +1,11 @@
 // The same bounce in the layouts real MTAs give it: CRLF line ends, its text parts re-encoded base64 or
 // quoted-printable (as Exchange and Gmail send them), or its plain text sent as HTML alone (as webmail and some
 // Exchange set-ups do), or its delivery-status part as RFC 6533's message/global-delivery-status in base64 (which that
-// type, unlike message/delivery-status, may be). Only the outer message's own parts change; a returned message
-// inside stays as it was.
+// type, unlike message/delivery-status, may be), or its plain text wrapped at 76 columns with Postfix's four-space
+// continuation, or unwrapped (Postfix's continuations joined, as MTAs that never wrap write them). Only the outer
+// message's own parts change; a returned message inside stays as it was.
 
-export type Layout = "crlf" | "base64" | "quoted-printable" | "html" | "global-base64";
+export type Layout = "crlf" | "base64" | "quoted-printable" | "html" | "global-base64" | "wrapped" | "unwrapped";
 
 export function relayout(raw: Buffer, layout: Layout): Buffer {
   const text = raw.toString("latin1");
@@ -42,6 +43,10 @@ function recode(entity: string, layout: Exclude<Layout, "crlf">): string {
   }
   if (!type.startsWith("text/") || (encoding && encoding !== "7bit" && encoding !== "8bit")) return entity;
   const rest = head.replace(/^content-transfer-encoding:.*(\r?\n)?/im, "").replace(/\s*$/, "");
+  if (layout === "wrapped" || layout === "unwrapped") {
+    if (type !== "text/plain") return entity;
+    return head + split[0] + (layout === "wrapped" ? wrap(body) : unwrap(body));
+  }
   if (layout === "html") {
     if (type !== "text/plain") return entity;
     const withType = rest && /^content-type:/im.test(rest) ? rest.replace(/^(content-type:\s*)text\/plain/im, "$1text/html")
@@ -51,6 +56,30 @@ function recode(entity: string, layout: Exclude<Layout, "crlf">): string {
   const bytes = Buffer.from(body, "latin1");
   const encoded = layout === "base64" ? bytes.toString("base64").replace(/.{76}/g, "$&\n") : quotedPrintable(bytes);
   return `${rest ? rest + "\n" : ""}Content-Transfer-Encoding: ${layout}\n\n${encoded}\n`;
+}
+
+/** Lines over 76 characters cut at a space, each later piece indented by four, as Postfix writes its notices. */
+function wrap(body: string): string {
+  return body.split("\n").map((line) => {
+    const eol = line.endsWith("\r") ? "\r" : "";
+    let rest = line.slice(0, line.length - eol.length);
+    const pieces: string[] = [];
+    for (let width = 76, cut = rest.lastIndexOf(" ", width); rest.length > width && cut > 0; width = 72, cut = rest.lastIndexOf(" ", width)) {
+      pieces.push(rest.slice(0, cut));
+      rest = rest.slice(cut + 1);
+    }
+    return [...pieces, rest].join(`${eol}\n    `) + eol;
+  }).join("\n");
+}
+
+/** A line indented by four spaces after a line with words is that line's continuation: joined to it. */
+function unwrap(body: string): string {
+  const out: string[] = [];
+  for (const line of body.split(/\r?\n/)) {
+    if (/^ {4}\S/.test(line) && out.length && out[out.length - 1]!.trim()) out[out.length - 1] += " " + line.trim();
+    else out.push(line);
+  }
+  return out.join("\n");
 }
 
 /** Each line a paragraph, an empty one for a blank line, in an indented document with a style sheet. */

@@ -1,6 +1,6 @@
 // A bounce gets the same verdict whatever layout its MTA gave it (test/helpers/relayout.ts): CRLF line ends, text
-// parts in base64 or quoted-printable, the delivery-status part as RFC 6533's global one in base64, and, for
-// sisimai's set, the plain text re-sent as HTML alone. Verdicts are
+// parts in base64 or quoted-printable, the delivery-status part as RFC 6533's global one in base64, plain text
+// wrapped as Postfix wraps it or unwrapped, and, for sisimai's set, the plain text re-sent as HTML alone. Verdicts are
 // compared with themselves, not with labels, so the held-out corpora only add to the count. Plain texts that continue
 // a reply on lines indented below it (Exim's and Postfix's notices without a DSN part) lose that indentation as
 // HTML paragraphs; no MTA sends those as HTML, so the HTML layout is checked on sisimai's set alone.
@@ -26,13 +26,14 @@ async function changed(dir: string, labels: Labelled[], layouts: Layout[], befor
 }
 
 describe("the layout an MTA gives a bounce does not change its verdict", () => {
-  test.skipIf(!corpusPresent(SISIMAI_DIR))("sisimai's set: CRLF, base64, quoted-printable, global DSN, HTML alone", async () => {
-    expect(await changed(SISIMAI_DIR, loadLabels(SISIMAI_DIR), ["crlf", "base64", "quoted-printable", "global-base64", "html"])).toEqual([]);
+  test.skipIf(!corpusPresent(SISIMAI_DIR))("sisimai's set: CRLF, base64, quoted-printable, global DSN, wrapped, unwrapped, HTML alone", async () => {
+    const layouts: Layout[] = ["crlf", "base64", "quoted-printable", "global-base64", "wrapped", "unwrapped", "html"];
+    expect(await changed(SISIMAI_DIR, loadLabels(SISIMAI_DIR), layouts)).toEqual([]);
   }, 120_000);
   for (const [name, corpus] of Object.entries(PUBLIC_CORPORA)) {
     const dir = join(CORPORA_DIR, name);
-    test.skipIf(!corpusPresent(dir, corpus.needs))(`${name}: CRLF, base64, quoted-printable, global DSN`, async () => {
-      const layouts: Layout[] = ["crlf", "base64", "quoted-printable", "global-base64"];
+    test.skipIf(!corpusPresent(dir, corpus.needs))(`${name}: CRLF, base64, quoted-printable, global DSN, wrapped, unwrapped`, async () => {
+      const layouts: Layout[] = ["crlf", "base64", "quoted-printable", "global-base64", "wrapped", "unwrapped"];
       expect(await changed(dir, publicLabels(name), layouts, corpus.bodyOnly ? asBounce : undefined)).toEqual([]);
     }, 60_000);
   }
