@@ -1,6 +1,6 @@
-// Makes DSNs with real MTAs: a private OpenSMTPD or Postfix instance on loopback relays one message per
-// published receiver reply (test/fixtures/bounces/replies.tsv, every section; OUT=dir writes elsewhere)
-// to a local SMTP sink that refuses the recipient with that reply; OpenSMTPD then writes
+// Makes DSNs with real MTAs: a private OpenSMTPD, Postfix, Exim or Sendmail instance on loopback relays one message
+// per published receiver reply (test/fixtures/bounces/replies.tsv, every section; OUT=dir writes elsewhere)
+// to a local SMTP sink that refuses the recipient with that reply; the MTA then writes
 // its DSN to the sender, which the sink captures. Each DSN is saved with the category its reply
 // should get, as test/fixtures/bounces/mta/<mta>/*.eml and expected.tsv.
 //
@@ -8,6 +8,7 @@
 //   bun scripts/real-mta-dsns.ts postfix      (Debian's postfix, isolated as bench/postfix.ts does)
 //   bun scripts/real-mta-dsns.ts postfix-expired   (and the 4xx replies, given up after two seconds)
 //   EXIM=/path/to/exim4 EXIM_LIBS=/path/to/libs bun scripts/real-mta-dsns.ts exim
+//   SENDMAIL=/path/to/sendmail SENDMAIL_CF=/path/to/cf SENDMAIL_LIBS=/path/to/libs bun scripts/real-mta-dsns.ts sendmail
 //
 // REPLIES=published takes the replies of test/fixtures/bounces/published-replies.tsv instead (a thousand, each
 // with its category), writes the DSNs to /tmp/postern-dsns-<mta> unless OUT says otherwise, and scores them as the
@@ -25,7 +26,7 @@ import { bounceCategory, isBounceClass } from "../src/core/bounce/index.ts";
 import { figures, pct, scoreMessage, VIEWS, type Expected, type Scored } from "../test/helpers/bounce-score.ts";
 
 const ROOT = join(import.meta.dir, "..");
-const MTA = ["postfix", "postfix-expired", "exim"].includes(process.argv[2] ?? "") ? process.argv[2]! : "opensmtpd";
+const MTA = ["postfix", "postfix-expired", "exim", "sendmail"].includes(process.argv[2] ?? "") ? process.argv[2]! : "opensmtpd";
 const PUBLISHED = process.env.REPLIES === "published";
 const OUT = process.env.OUT ?? (PUBLISHED ? `/tmp/postern-dsns-${MTA}` : join(ROOT, "test/fixtures/bounces/mta", MTA));
 /** Every section of replies.tsv (the big receivers, MTAs, gateways, smaller receivers, carriers); BIG_FOUR=1 for
@@ -109,6 +110,31 @@ function startExpiringPostfix(sinkPort: number): { stop(): void } | null {
   return pf;
 }
 
+/** Sendmail with a private configuration made from its own m4 macros (SENDMAIL_CF: the sendmail-cf package's cf
+ *  directory): everything relayed to the sink as smart host, its own queue, no submission port, no DNS. */
+function startSendmail(sinkPort: number): { stop(): void } {
+  const dir = `/tmp/postern-sendmail-${process.pid}`;
+  mkdirSync(join(dir, "mqueue"), { recursive: true, mode: 0o700 });
+  writeFileSync(join(dir, "service.switch"), "hosts files\naliases files\n");
+  writeFileSync(join(dir, "aliases"), "postmaster: root\n");
+  const define = (name: string, value: string) => "define(`" + name + "', `" + value + "')dnl";
+  const mc = ["include(`" + (process.env.SENDMAIL_CF ?? "/usr/share/sendmail/cf") + "/m4/cf.m4')dnl", "OSTYPE(`linux')dnl",
+    define("confDOMAIN_NAME", "sendmail.postern.test"), define("SMART_HOST", "[127.0.0.1]"),
+    ...["RELAY", "SMTP", "ESMTP"].map((m) => define(`${m}_MAILER_ARGS`, `TCP $h ${sinkPort}`)),
+    define("QUEUE_DIR", join(dir, "mqueue")), define("confSERVICE_SWITCH_FILE", join(dir, "service.switch")),
+    define("ALIAS_FILE", join(dir, "aliases")), define("confPID_FILE", join(dir, "sendmail.pid")),
+    define("confBIND_OPTS", "-DNSRCH -DEFNAMES"), define("confDONT_PROBE_INTERFACES", "True"),
+    `DAEMON_OPTIONS(\`Port=${PORT}, Addr=127.0.0.1, Name=MTA')dnl`, "FEATURE(`no_default_msa')dnl", "FEATURE(`promiscuous_relay')dnl",
+    "FEATURE(`accept_unresolvable_domains')dnl", "FEATURE(`nocanonify')dnl", "MAILER(`local')dnl", "MAILER(`smtp')dnl", ""].join("\n");
+  writeFileSync(join(dir, "sendmail.mc"), mc);
+  writeFileSync(join(dir, "sendmail.cf"), Bun.spawnSync(["m4", join(dir, "sendmail.mc")]).stdout);
+  // Sendmail waits a minute at start for a host name with a dot; in a UTS namespace of its own it has one.
+  const bin = process.env.SENDMAIL ?? "/usr/sbin/sendmail";
+  const sendmail = Bun.spawn(["unshare", "--uts", "sh", "-c", `hostname sendmail.postern.test && exec ${bin} -C ${join(dir, "sendmail.cf")} -bD -q2s`],
+    { stdout: "ignore", stderr: "ignore", env: { ...process.env, LD_LIBRARY_PATH: process.env.SENDMAIL_LIBS ?? "" } });
+  return { stop: () => sendmail.kill() };
+}
+
 /** Exim with a private configuration (-C, allowed for root): accept from loopback, route all to the sink. */
 function startExim(sinkPort: number): { stop(): void } {
   const dir = `/tmp/postern-exim-${process.pid}`;
@@ -138,7 +164,7 @@ async function main() {
     },
   });
   const mta = MTA.startsWith("postfix") ? startExpiringPostfix(sink.port)
-    : MTA === "exim" ? startExim(sink.port) : startOpenSmtpd(sink.port);
+    : MTA === "exim" ? startExim(sink.port) : MTA === "sendmail" ? startSendmail(sink.port) : startOpenSmtpd(sink.port);
   if (!mta) throw new Error("postfix is not installed, or not root");
   try {
     await Bun.sleep(1500);

@@ -112,6 +112,23 @@ function readRecipient(group: Field[]): BounceRecipient | null {
   };
 }
 
+/** Sendmail's Status for a refusal: a fixed one per reply code, whatever enhanced code the reply had, with its own
+ *  words "<r>... User unknown" for every 550 (seen in the DSNs Sendmail 8.17 wrote for the receivers' published
+ *  replies, test/fixtures/bounces/mta/sendmail/: "550 Administrative prohibition" became Status 5.1.1). */
+const SENDMAIL_STATUS_OF_CODE: Record<number, string> = { 500: "5.5.2", 501: "5.5.4", 504: "5.5.4", 550: "5.1.1", 551: "5.1.6",
+  552: "5.2.2", 553: "5.1.3" };
+
+/**
+ * The Status as the receiver gave it: when the reply in the Diagnostic-Code has a code and the Status is only the
+ * reporting MTA's fixed choice for that code (the reply stating no such status itself), the Status says no more than
+ * the code, so the reply's words decide. Any other Status is kept as reported.
+ */
+export function receiverStatus(recipient: BounceRecipient): string {
+  const reply = recipient.diagnostic;
+  if (reply?.type !== "smtp" || !reply.code || SENDMAIL_STATUS_OF_CODE[reply.code] !== recipient.status) return recipient.status;
+  return reply.enhancedCode === recipient.status ? recipient.status : `${recipient.status[0]}.0.0`;
+}
+
 /** Action and Status are both required (RFC 3464 §2.3.3-4); each is derived from the other if absent. */
 function readActionAndStatus(group: Field[], diagnostic: Diagnostic | undefined): { action: DsnAction; status: string } {
   const actionWord = (fieldValue(group, "action") ?? "").toLowerCase().split(/[\s(;]/)[0] ?? "";

@@ -7,6 +7,7 @@ import { newId } from "../core/ids.ts";
 import { decodeReturnPath } from "./verp.ts";
 import { classifyBounce, type BounceClass } from "../core/bounce/index.ts";
 import type { BounceRecipient, BounceReport, ComplaintReport } from "./reports.ts";
+import { receiverStatus } from "./dsn.ts";
 
 export interface ReportOutcome {
   zone: string;
@@ -105,9 +106,10 @@ export type ReportHandler = ReturnType<typeof createReportHandler>;
 export function verdictFor(br: BounceRecipient, reportingMta?: string): { kind: "deferred" | "failed"; code: number; enhancedCode: string; text: string; bounceClass: BounceClass } {
   const diagnostic = br.diagnostic?.text ?? "";
   const gaveUp = br.action === "failed" && br.status.startsWith("4");
-  const verdict = classifyBounce({ code: br.diagnostic?.code, enhancedCode: br.diagnostic?.enhancedCode ?? br.status, text: diagnostic,
+  const status = receiverStatus(br);
+  const verdict = classifyBounce({ code: br.diagnostic?.code, enhancedCode: br.diagnostic?.enhancedCode ?? status, text: diagnostic,
     expired: gaveUp || /expired|too long|retry time|timed? ?out/i.test(diagnostic), command: br.command ?? "unknown",
-    status: br.status, recipientDomain: br.finalRecipient.split("@").pop(),
+    status, recipientDomain: br.finalRecipient.split("@").pop(),
     ...(br.mtaCategory ? { mtaCategory: br.mtaCategory } : {}), ...(br.diagnostic?.type ? { diagnosticType: br.diagnostic.type } : {}),
     ...(br.remoteMta ? { remoteHost: br.remoteMta } : {}), ...(reportingMta ? { reportingHost: reportingMta } : {}) });
   const isTemporary = br.action === "delayed" || (br.action !== "failed" && (br.status.startsWith("4") || Boolean(verdict.enhancedCode?.startsWith("4"))));

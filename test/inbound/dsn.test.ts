@@ -1,6 +1,8 @@
 // Per-recipient fields of a DSN beyond RFC 3464's own (src/inbound/dsn.ts).
 import { expect, test } from "bun:test";
 import { parseReport } from "../../src/inbound/reports.ts";
+import { receiverStatus } from "../../src/inbound/dsn.ts";
+import { verdictFor } from "../../src/inbound/report-handler.ts";
 
 const dsn = (fields: string) => Buffer.from("From: Mail Delivery System <MAILER-DAEMON@mx.sender.example>\r\nTo: bounces@sender.example\r\n" +
   "Subject: Delivery Status Notification\r\nMIME-Version: 1.0\r\nContent-Type: multipart/report; report-type=delivery-status; boundary=\"B\"\r\n\r\n" +
@@ -23,4 +25,25 @@ test("a Diagnostic-Code, when there is one, is the reply", async () => {
     "Diagnostic-Code: smtp; 550 5.1.1 no such user\r\nX-Supplementary-Info: <mx #5.0.0 smtp; 550 something else>\r\n"), { trusted: true });
   const r = report?.kind === "bounce" ? report.recipients[0] : undefined;
   expect(r?.diagnostic?.text).toBe("550 5.1.1 no such user");
+});
+
+// Sendmail 8.17 writes Status 5.1.1 ("<r>... User unknown") for every 550 refusal whose reply has no enhanced code,
+// 5.2.2 for a 552 and 5.1.3 for a 553 (test/fixtures/bounces/mta/sendmail/): the receiver's words decide, not that.
+test("a Status that is only the reporting MTA's fixed choice for the reply's code says no more than the code", async () => {
+  const recipient = async (status: string, reply: string) => {
+    const report = await parseReport(dsn(`Final-Recipient: RFC822; a@x.example\r\nAction: failed\r\nStatus: ${status}\r\n` +
+      `Diagnostic-Code: SMTP; ${reply}\r\n`), { trusted: true });
+    return report?.kind === "bounce" ? report.recipients[0]! : undefined;
+  };
+  const prohibited = (await recipient("5.1.1", "550 Administrative prohibition"))!;
+  expect(receiverStatus(prohibited)).toBe("5.0.0");
+  expect(verdictFor(prohibited).bounceClass).not.toBe(10);
+  expect(receiverStatus((await recipient("5.2.2", "552 message rejected by anti-spam engine."))!)).toBe("5.0.0");
+  expect(receiverStatus((await recipient("5.1.3", "553 5.3.0 Rejected - see http://www.spamhaus.org"))!)).toBe("5.0.0");
+  // The receiver's own status, or a Status no MTA picks by the code alone, stays.
+  expect(receiverStatus((await recipient("5.1.1", "550 5.1.1 no such user"))!)).toBe("5.1.1");
+  expect(receiverStatus((await recipient("5.1.1", "550 no such user here"))!)).toBe("5.0.0");
+  expect(verdictFor((await recipient("5.1.1", "550 no such user here"))!).bounceClass).toBe(10);
+  expect(receiverStatus((await recipient("5.7.1", "550 Administrative prohibition"))!)).toBe("5.7.1");
+  expect(receiverStatus((await recipient("5.2.1", "550 account disabled"))!)).toBe("5.2.1");
 });

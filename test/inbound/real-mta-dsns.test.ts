@@ -1,4 +1,4 @@
-// DSNs written by real MTAs run on this machine (scripts/real-mta-dsns.ts: a private OpenSMTPD, Postfix or Exim
+// DSNs written by real MTAs run on this machine (scripts/real-mta-dsns.ts: a private OpenSMTPD, Postfix, Exim or Sendmail
 // relaying to a sink that answers with the big receivers' published replies), read the way a
 // report reaching a VERP return path is read: each in the category its reply should get.
 import { describe, expect, test } from "bun:test";
