@@ -9,6 +9,7 @@
 //   bun scripts/real-mta-dsns.ts postfix-expired   (and the 4xx replies, given up after two seconds)
 //   EXIM=/path/to/exim4 EXIM_LIBS=/path/to/libs bun scripts/real-mta-dsns.ts exim
 //   SENDMAIL=/path/to/sendmail SENDMAIL_CF=/path/to/cf SENDMAIL_LIBS=/path/to/libs bun scripts/real-mta-dsns.ts sendmail
+//     (sendmail-expired: and the 4xx replies, returned after five seconds)
 //
 // REPLIES=published takes the replies of test/fixtures/bounces/published-replies.tsv instead (a thousand, each
 // with its category), writes the DSNs to /tmp/postern-dsns-<mta> unless OUT says otherwise, and scores them as the
@@ -26,7 +27,7 @@ import { bounceCategory, isBounceClass } from "../src/core/bounce/index.ts";
 import { figures, pct, scoreMessage, VIEWS, type Expected, type Scored } from "../test/helpers/bounce-score.ts";
 
 const ROOT = join(import.meta.dir, "..");
-const MTA = ["postfix", "postfix-expired", "exim", "sendmail"].includes(process.argv[2] ?? "") ? process.argv[2]! : "opensmtpd";
+const MTA = ["postfix", "postfix-expired", "exim", "sendmail", "sendmail-expired"].includes(process.argv[2] ?? "") ? process.argv[2]! : "opensmtpd";
 const PUBLISHED = process.env.REPLIES === "published";
 const OUT = process.env.OUT ?? (PUBLISHED ? `/tmp/postern-dsns-${MTA}` : join(ROOT, "test/fixtures/bounces/mta", MTA));
 /** Every section of replies.tsv (the big receivers, MTAs, gateways, smaller receivers, carriers); BIG_FOUR=1 for
@@ -34,7 +35,7 @@ const OUT = process.env.OUT ?? (PUBLISHED ? `/tmp/postern-dsns-${MTA}` : join(RO
 const SECTIONS = process.env.BIG_FOUR ? ["Gmail", "Microsoft", "Yahoo", "Apple"] : ["# ---"];
 const PORT = 25251;
 /** `postfix-expired`: temporary replies too, with a queue lifetime of seconds, so that Postfix gives up and bounces. */
-const TEMPORARY = process.argv[2] === "postfix-expired";
+const TEMPORARY = (process.argv[2] ?? "").endsWith("-expired");
 
 interface Reply { want: string; code: number; text: string }
 
@@ -124,6 +125,8 @@ function startSendmail(sinkPort: number): { stop(): void } {
     define("QUEUE_DIR", join(dir, "mqueue")), define("confSERVICE_SWITCH_FILE", join(dir, "service.switch")),
     define("ALIAS_FILE", join(dir, "aliases")), define("confPID_FILE", join(dir, "sendmail.pid")),
     define("confBIND_OPTS", "-DNSRCH -DEFNAMES"), define("confDONT_PROBE_INTERFACES", "True"),
+    // sendmail-expired: no delay warning, and a temporary refusal returned after seconds instead of five days.
+    ...(TEMPORARY ? [define("confTO_QUEUEWARN", "1d"), define("confTO_QUEUERETURN", "5s"), define("confMIN_QUEUE_AGE", "0")] : []),
     `DAEMON_OPTIONS(\`Port=${PORT}, Addr=127.0.0.1, Name=MTA')dnl`, "FEATURE(`no_default_msa')dnl", "FEATURE(`promiscuous_relay')dnl",
     "FEATURE(`accept_unresolvable_domains')dnl", "FEATURE(`nocanonify')dnl", "MAILER(`local')dnl", "MAILER(`smtp')dnl", ""].join("\n");
   writeFileSync(join(dir, "sendmail.mc"), mc);
@@ -164,7 +167,7 @@ async function main() {
     },
   });
   const mta = MTA.startsWith("postfix") ? startExpiringPostfix(sink.port)
-    : MTA === "exim" ? startExim(sink.port) : MTA === "sendmail" ? startSendmail(sink.port) : startOpenSmtpd(sink.port);
+    : MTA === "exim" ? startExim(sink.port) : MTA.startsWith("sendmail") ? startSendmail(sink.port) : startOpenSmtpd(sink.port);
   if (!mta) throw new Error("postfix is not installed, or not root");
   try {
     await Bun.sleep(1500);

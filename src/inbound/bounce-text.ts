@@ -156,8 +156,10 @@ export function withTextEvidence(recipients: BounceRecipient[], text: string): B
 /** A recipient the text does not name borrows no one else's reply, unless it is the only one. */
 function withEvidenceOf(r: BounceRecipient, notice: string, isOnly: boolean): BounceRecipient {
   const command = r.command ?? smtpCommandOf(notice, r.finalRecipient);
-  const mentions = r.diagnostic ? [] : findMentions(notice, [r.finalRecipient]);
-  const diagnostic = r.diagnostic ?? (mentions.length > 0 || isOnly ? readRecipient(notice, r.finalRecipient, mentions).diagnostic : undefined);
+  // An empty Diagnostic-Code ("SMTP; ", Sendmail's when the receiver's 421 closed the connection) states nothing.
+  const stated = r.diagnostic?.text.trim() ? r.diagnostic : undefined;
+  const mentions = stated ? [] : findMentions(notice, [r.finalRecipient]);
+  const diagnostic = stated ?? (mentions.length > 0 || isOnly ? readRecipient(notice, r.finalRecipient, mentions).diagnostic : undefined);
   return { ...r, ...(diagnostic ? { diagnostic } : {}), ...(command ? { command } : {}) };
 }
 
