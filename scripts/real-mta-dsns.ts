@@ -7,7 +7,7 @@
 //   OPENSMTPD=/path/to/smtpd bun scripts/real-mta-dsns.ts opensmtpd
 //   bun scripts/real-mta-dsns.ts postfix      (Debian's postfix, isolated as bench/postfix.ts does)
 //   bun scripts/real-mta-dsns.ts postfix-expired   (and the 4xx replies, given up after two seconds)
-//   EXIM=/path/to/exim4 EXIM_LIBS=/path/to/libs bun scripts/real-mta-dsns.ts exim
+//   EXIM=/path/to/exim4 EXIM_LIBS=/path/to/libs bun scripts/real-mta-dsns.ts exim   (exim-expired: and the 4xx replies)
 //   SENDMAIL=/path/to/sendmail SENDMAIL_CF=/path/to/cf SENDMAIL_LIBS=/path/to/libs bun scripts/real-mta-dsns.ts sendmail
 //     (sendmail-expired: and the 4xx replies, returned after five seconds)
 //
@@ -27,7 +27,7 @@ import { bounceCategory, isBounceClass } from "../src/core/bounce/index.ts";
 import { figures, pct, scoreMessage, VIEWS, type Expected, type Scored } from "../test/helpers/bounce-score.ts";
 
 const ROOT = join(import.meta.dir, "..");
-const MTA = ["postfix", "postfix-expired", "exim", "sendmail", "sendmail-expired"].includes(process.argv[2] ?? "") ? process.argv[2]! : "opensmtpd";
+const MTA = ["postfix", "postfix-expired", "exim", "exim-expired", "sendmail", "sendmail-expired"].includes(process.argv[2] ?? "") ? process.argv[2]! : "opensmtpd";
 const PUBLISHED = process.env.REPLIES === "published";
 const OUT = process.env.OUT ?? (PUBLISHED ? `/tmp/postern-dsns-${MTA}` : join(ROOT, "test/fixtures/bounces/mta", MTA));
 /** Every section of replies.tsv (the big receivers, MTAs, gateways, smaller receivers, carriers); BIG_FOUR=1 for
@@ -151,8 +151,9 @@ function startExim(sinkPort: number): { stop(): void } {
     "begin acl", "acl_check_rcpt:", "  accept",
     "begin routers", "smarthost:", "  driver = manualroute", `  route_list = * 127.0.0.1::${sinkPort}`, "  transport = remote_smtp", "  self = send", "  no_more",
     "begin transports", "remote_smtp:", "  driver = smtp", "  allow_localhost", "  hosts_avoid_tls = *",
-    "begin retry", "* * F,1m,1m", ""].join("\n"));
-  const exim = Bun.spawn([process.env.EXIM ?? "/usr/sbin/exim4", "-C", join(dir, "exim.conf"), "-bdf", "-q10s"],
+    // exim-expired: retried every two seconds for six, then given up ("retry timeout exceeded").
+    "begin retry", TEMPORARY ? "* * F,6s,2s" : "* * F,1m,1m", ""].join("\n"));
+  const exim = Bun.spawn([process.env.EXIM ?? "/usr/sbin/exim4", "-C", join(dir, "exim.conf"), "-bdf", TEMPORARY ? "-q2s" : "-q10s"],
     { stdout: "ignore", stderr: "ignore", env: { ...process.env, LD_LIBRARY_PATH: process.env.EXIM_LIBS ?? "" } });
   return { stop: () => exim.kill() };
 }
@@ -167,7 +168,7 @@ async function main() {
     },
   });
   const mta = MTA.startsWith("postfix") ? startExpiringPostfix(sink.port)
-    : MTA === "exim" ? startExim(sink.port) : MTA.startsWith("sendmail") ? startSendmail(sink.port) : startOpenSmtpd(sink.port);
+    : MTA.startsWith("exim") ? startExim(sink.port) : MTA.startsWith("sendmail") ? startSendmail(sink.port) : startOpenSmtpd(sink.port);
   if (!mta) throw new Error("postfix is not installed, or not root");
   try {
     await Bun.sleep(1500);
