@@ -27,7 +27,8 @@ import { bounceCategory, isBounceClass } from "../src/core/bounce/index.ts";
 import { figures, pct, scoreMessage, VIEWS, type Expected, type Scored } from "../test/helpers/bounce-score.ts";
 
 const ROOT = join(import.meta.dir, "..");
-const MTA = ["postfix", "postfix-expired", "exim", "exim-expired", "sendmail", "sendmail-expired"].includes(process.argv[2] ?? "") ? process.argv[2]! : "opensmtpd";
+const MTA = ["postfix", "postfix-expired", "exim", "exim-expired", "sendmail", "sendmail-expired"].includes(process.argv[2] ?? "")
+  ? process.argv[2]! : "opensmtpd";
 const PUBLISHED = process.env.REPLIES === "published";
 const OUT = process.env.OUT ?? (PUBLISHED ? `/tmp/postern-dsns-${MTA}` : join(ROOT, "test/fixtures/bounces/mta", MTA));
 /** Every section of replies.tsv (the big receivers, MTAs, gateways, smaller receivers, carriers); BIG_FOUR=1 for
@@ -177,7 +178,7 @@ async function main() {
       await transport.sendMail({ envelope: { from: `sender${i}@capture.test`, to: [`r${i}@receiver.test`] },
         from: `sender${i}@capture.test`, to: `r${i}@receiver.test`, subject: `reply ${i}`, text: "hello" });
     }
-    const got = await sink.waitFor(list.length, PUBLISHED ? 600_000 : 60_000);
+    const got = await sink.waitFor(list.length, PUBLISHED || TEMPORARY ? 600_000 : 60_000);
     mkdirSync(OUT, { recursive: true });
     const rows = [`# file\tcategory\tSMTP reply the receiver sent (from ${PUBLISHED ? "published-replies" : "replies"}.tsv)`];
     for (const m of got) {

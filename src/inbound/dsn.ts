@@ -125,8 +125,18 @@ const SENDMAIL_STATUS_OF_CODE: Record<number, string> = { 500: "5.5.2", 501: "5.
  */
 export function receiverStatus(recipient: BounceRecipient): string {
   const reply = recipient.diagnostic;
-  if (reply?.type !== "smtp" || !reply.code || SENDMAIL_STATUS_OF_CODE[reply.code] !== recipient.status) return recipient.status;
+  if (reply?.type !== "smtp" || !reply.code) return recipient.status;
+  // nullmailer takes the first "d.d.d" anywhere in the reply as its Status (its send.cc), so an address quoted in a
+  // reply with no status of its own gives one: 45.1.1.3 made 5.1.1, 104.4.5.6 made 4.4.5.
+  if (!reply.enhancedCode && onlyInsideDottedNumbers(reply.text, recipient.status)) return `${String(reply.code)[0]}.0.0`;
+  if (SENDMAIL_STATUS_OF_CODE[reply.code] !== recipient.status) return recipient.status;
   return reply.enhancedCode === recipient.status ? recipient.status : `${recipient.status[0]}.0.0`;
+}
+
+/** Whether a status's digits stand in a text only as part of longer dotted numbers (an IP address, a version). */
+function onlyInsideDottedNumbers(text: string, status: string): boolean {
+  const escaped = status.replace(/\./g, "\\.");
+  return new RegExp(escaped).test(text) && !new RegExp(`(?<![\\d.])${escaped}(?![\\d.]*\\d)`).test(text);
 }
 
 /** Action and Status are both required (RFC 3464 §2.3.3-4); each is derived from the other if absent. */

@@ -2,10 +2,11 @@
 // it (wrapped, multi-line, or words of a bare code on the next line), and where a recipient's reply starts. Pure.
 import { ENHANCED_CODE_RE, normalizeEnhancedCode, parseDiagnostic, type Diagnostic } from "./report-fields.ts";
 
-/** A 4xx/5xx SMTP reply code in running text (RFC 5321 §4.2: 421-455, 500-556), and "550:" at the start of a line,
+/** A 4xx/5xx SMTP reply code in running text (RFC 5321 §4.2: 421-455, 500-556, and 57x, outside that range but sent:
+ *  Courier's and qmail's chkuser "571 ...", La Poste's "571 5.7.1 ..."), and "550:" at the start of a line,
  *  as Yahoo's qmail-based MTA writes it ("550: <x@y>: User unknown"). "#550" is Exchange's ("#550 5.1.1 ..."), not a
  *  URL's fragment (Mimecast's "https://community.mimecast.com/docs/DOC-1369#550"). */
-const SMTP_CODE_RE = /(?:^|[\s:;('"]|(?<!\S)#)([45][0-5]\d)(?=[ -]|$)|^([45][0-5]\d):(?=\s)/;
+const SMTP_CODE_RE = /(?:^|[\s:;('"]|(?<!\S)#)([45][0-5]\d|57\d)(?=[ -]|$)|^([45][0-5]\d):(?=\s)/;
 const MAX_CONTINUATION_LINES = 6;
 /** A reply code, its status and at most the address with a colon, and nothing more: its words are on the next line. */
 const BARE_CODE_RE = /^[45]\d\d(?:[ -][245]\.\d{1,3}\.\d{1,3})?(?:\s+<[^<>\s]{1,320}>:?)?\s*$/;

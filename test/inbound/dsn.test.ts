@@ -47,3 +47,20 @@ test("a Status that is only the reporting MTA's fixed choice for the reply's cod
   expect(receiverStatus((await recipient("5.7.1", "550 Administrative prohibition"))!)).toBe("5.7.1");
   expect(receiverStatus((await recipient("5.2.1", "550 account disabled"))!)).toBe("5.2.1");
 });
+
+// nullmailer 2.2 (src/send.cc) takes the first "d.d.d" anywhere in the reply as its Status: a receiver's reply quoting
+// our address 45.1.1.3, with no status of its own, came back as Status 5.1.1.
+test("a Status found only inside an address the reply quotes is no status of the receiver's", async () => {
+  const recipient = async (status: string, reply: string) => {
+    const report = await parseReport(dsn(`Final-Recipient: rfc822; a@x.example\r\nAction: failed\r\nStatus: ${status}\r\n` +
+      `Diagnostic-Code: SMTP; ${reply}\r\n`), { trusted: true });
+    return report?.kind === "bounce" ? report.recipients[0]! : undefined;
+  };
+  const listed = (await recipient("5.1.1", "554 mx.x.example 45.1.1.3 found on one or more DNSBLs"))!;
+  expect(receiverStatus(listed)).toBe("5.0.0");
+  expect(verdictFor(listed).bounceClass).not.toBe(10);
+  expect(receiverStatus((await recipient("4.4.5", "521 <104.4.5.6> is blocked"))!)).toBe("5.0.0");
+  // The same digits standing alone, or a status the reply gives itself, stay.
+  expect(receiverStatus((await recipient("5.1.1", "554 no such user (#5.1.1)"))!)).toBe("5.1.1");
+  expect(receiverStatus((await recipient("5.1.1", "554 5.1.1 no such user at 45.1.1.3"))!)).toBe("5.1.1");
+});

@@ -21,6 +21,12 @@ describe("the reply a notice quotes", () => {
     expect(findDiagnostic("x@y.example\n#550 5.1.1 RESOLVER.ADR.RecipNotFound; not found ##")?.code).toBe(550);
     expect(findDiagnostic("Envelope blocked - User Entry - https://community.mimecast.com/docs/DOC-1369#550")?.code).toBeUndefined();
   });
+  test("57x is a reply code though RFC 5321 stops at 55x: Courier's and chkuser's \"571 ...\" (masqmail's notice quotes it)", () => {
+    const d = findDiagnostic("while connected with mx.x.example, the server replied\n\t571 Delivery not authorized, message refused.\n");
+    expect(d).toMatchObject({ code: 571 });
+    expect(d?.text).toContain("Delivery not authorized");
+    expect(findDiagnostic("Message size 580 KB\n")?.code).toBeUndefined();
+  });
   test("a reply code before the address on its line starts that recipient's reply (Sendmail 5)", () => {
     const notice = "554 <a@x.example>... Service unavailable\n";
     expect(lineStartWithCode(notice, notice.indexOf("a@x.example"))).toBe(0);

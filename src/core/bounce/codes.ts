@@ -13,8 +13,8 @@ export interface Codes {
 const ENHANCED_RE = /(?<![\w.])#?([245])\.(\d{1,3})\.(\d{1,3})(?![\d.]|\.\d)/g;
 /** A reply code at the start, possibly repeated ("550 550", "550-550") or after a DSN type. */
 const LEADING_REPLY_RE = /^\s*(?:[a-z][\w-]*\s*;\s*)?(?:#\s*)?([45]\d\d)(?=[\s\-:;,.)#]|$)/i;
-/** A reply code in running text ("host said: 550 ...", "(554.30)" is not one). */
-const REPLY_IN_TEXT_RE = /(?:^|[\s:;('"[<])([45][0-5]\d)(?=[\s\-:;]|$)(?![-]?\d)/;
+/** A reply code in running text ("host said: 550 ...", "(554.30)" is not one; 57x as SMTP_CODE_RE in reply-lines.ts). */
+const REPLY_IN_TEXT_RE = /(?:^|[\s:;('"[<])([45][0-5]\d|57\d)(?=[\s\-:;]|$)(?![-]?\d)/;
 
 /** Normalises "5.01.1" → "5.1.1". */
 export const normalizeEnhanced = (c: string) => c.replace(/^#/, "").split(".").map((p) => String(Number(p))).join(".");
