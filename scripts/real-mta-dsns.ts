@@ -11,6 +11,9 @@
 //   SENDMAIL=/path/to/sendmail SENDMAIL_CF=/path/to/cf SENDMAIL_LIBS=/path/to/libs bun scripts/real-mta-dsns.ts sendmail
 //     (sendmail-expired: and the 4xx replies, returned after five seconds)
 //
+// MULTILINE=1 has the sink send each reply as several lines ("550-5.1.1 ...", "550 5.1.1 ..."), as Gmail does, and
+// writes the set as <mta>-multiline.
+//
 // REPLIES=published takes the replies of test/fixtures/bounces/published-replies.tsv instead (a thousand, each
 // with its category), writes the DSNs to /tmp/postern-dsns-<mta> unless OUT says otherwise, and scores them as the
 // inbound listener reads them: every permanent reply in its category, every given-up temporary one never hard.
@@ -22,6 +25,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createTransport } from "nodemailer";
 import { startSink } from "../test/helpers/smtp-sink.ts";
+import { startMultilineSink } from "./multiline-sink.ts";
 import { startPostfix } from "../bench/postfix.ts";
 import { bounceCategory, isBounceClass } from "../src/core/bounce/index.ts";
 import { figures, pct, scoreMessage, VIEWS, type Expected, type Scored } from "../test/helpers/bounce-score.ts";
@@ -30,7 +34,10 @@ const ROOT = join(import.meta.dir, "..");
 const MTA = ["postfix", "postfix-expired", "exim", "exim-expired", "sendmail", "sendmail-expired"].includes(process.argv[2] ?? "")
   ? process.argv[2]! : "opensmtpd";
 const PUBLISHED = process.env.REPLIES === "published";
-const OUT = process.env.OUT ?? (PUBLISHED ? `/tmp/postern-dsns-${MTA}` : join(ROOT, "test/fixtures/bounces/mta", MTA));
+/** MULTILINE=1: each reply sent as several lines, as the big receivers send theirs (scripts/multiline-sink.ts). */
+const MULTILINE = Boolean(process.env.MULTILINE);
+const SET = MULTILINE ? `${MTA}-multiline` : MTA;
+const OUT = process.env.OUT ?? (PUBLISHED ? `/tmp/postern-dsns-${SET}` : join(ROOT, "test/fixtures/bounces/mta", SET));
 /** Every section of replies.tsv (the big receivers, MTAs, gateways, smaller receivers, carriers); BIG_FOUR=1 for
  *  the Gmail, Microsoft, Yahoo and Apple sections alone, as the first fixtures were made. */
 const SECTIONS = process.env.BIG_FOUR ? ["Gmail", "Microsoft", "Yahoo", "Apple"] : ["# ---"];
@@ -161,13 +168,12 @@ function startExim(sinkPort: number): { stop(): void } {
 
 async function main() {
   const list = replies();
-  const sink = await startSink({
-    script: (rcpt) => {
-      const n = /^r(\d+)@receiver\.test$/.exec(rcpt)?.[1];
-      const r = n === undefined ? undefined : list[Number(n)];
-      return r ? { code: r.code, message: r.text } : null;
-    },
-  });
+  const refuse = (rcpt: string) => {
+    const n = /^r(\d+)@receiver\.test$/.exec(rcpt)?.[1];
+    const r = n === undefined ? undefined : list[Number(n)];
+    return r ? { code: r.code, message: r.text } : null;
+  };
+  const sink = MULTILINE ? await startMultilineSink(refuse) : await startSink({ script: refuse });
   const mta = MTA.startsWith("postfix") ? startExpiringPostfix(sink.port)
     : MTA.startsWith("exim") ? startExim(sink.port) : MTA.startsWith("sendmail") ? startSendmail(sink.port) : startOpenSmtpd(sink.port);
   if (!mta) throw new Error("postfix is not installed, or not root");

@@ -3,7 +3,7 @@
 // the returned headers when they are quoted inline. reports.ts flags all of it heuristic.
 import type { BounceRecipient } from "./dsn.ts";
 import { parseHeaderBlock, type Diagnostic, type OriginalMessage } from "./report-fields.ts";
-import { findDiagnostic, isWithinReply, lineStartWithCode } from "./reply-lines.ts";
+import { findDiagnostic, isWithinReply, lineStartWithCode, wholeReply } from "./reply-lines.ts";
 import { smtpCommandOf } from "./smtp-command.ts";
 import { openingSentence, reasonAfterMarker, reasonFirst, sentenceAfter, sentenceAround } from "./notice-sentences.ts";
 
@@ -156,8 +156,9 @@ export function withTextEvidence(recipients: BounceRecipient[], text: string): B
 /** A recipient the text does not name borrows no one else's reply, unless it is the only one. */
 function withEvidenceOf(r: BounceRecipient, notice: string, isOnly: boolean): BounceRecipient {
   const command = r.command ?? smtpCommandOf(notice, r.finalRecipient);
-  // An empty Diagnostic-Code ("SMTP; ", Sendmail's when the receiver's 421 closed the connection) states nothing.
-  const stated = r.diagnostic?.text.trim() ? r.diagnostic : undefined;
+  // An empty Diagnostic-Code ("SMTP; ", Sendmail's when the receiver's 421 closed the connection) states nothing; a
+  // multi-line reply's first line alone (Sendmail's too) is completed from the transcript.
+  const stated = r.diagnostic?.continues ? (wholeReply(r.diagnostic, notice) ?? r.diagnostic) : r.diagnostic?.text.trim() ? r.diagnostic : undefined;
   const mentions = stated ? [] : findMentions(notice, [r.finalRecipient]);
   const diagnostic = stated ?? (mentions.length > 0 || isOnly ? readRecipient(notice, r.finalRecipient, mentions).diagnostic : undefined);
   return { ...r, ...(diagnostic ? { diagnostic } : {}), ...(command ? { command } : {}) };

@@ -93,3 +93,25 @@ function sameReply(line: string, next: string): boolean {
 function indentOf(line: string): number {
   return /^[ \t]*/.exec(line)?.[0].length ?? 0;
 }
+
+/**
+ * The whole of a multi-line reply whose first line alone is in a report's Diagnostic-Code, from the transcript in its
+ * text ("<<< 554-delivery error: dd Sorry your message to x cannot", "<<< 554-be delivered. ...", "<<< 554 [#102]."),
+ * as Sendmail writes them; undefined when the text does not hold that first line.
+ */
+export function wholeReply(first: Diagnostic, notice: string): Diagnostic | undefined {
+  // A transcript line wrapped by whatever carried the report goes on indented below: joined back first.
+  const lines = notice.replace(/\n[ \t]+/g, " ").split("\n").map((line) => line.replace(/^\s*<<<\s*/, "").trim());
+  const words = first.text.split(" ").slice(first.enhancedCode ? 2 : 1).join(" ").slice(0, 40);
+  const start = lines.findIndex((line) => line.startsWith(`${first.code}-`) && line.includes(words));
+  if (start < 0) return undefined;
+  const reply: string[] = [];
+  for (const line of lines.slice(start, start + MAX_CONTINUATION_LINES * 4)) {
+    if (!line.startsWith(`${first.code}-`) && !line.startsWith(`${first.code} `)) break;
+    reply.push(line);
+    // The transcript's reply, when it says more than the report's field (which may already hold all its lines).
+    const whole = line.startsWith(`${first.code} `) ? parseDiagnostic(`${first.type}; ${reply.join(" ")}`) : undefined;
+    if (whole) return whole.text.length > first.text.length ? whole : undefined;
+  }
+  return undefined;
+}

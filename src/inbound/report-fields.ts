@@ -20,6 +20,9 @@ export interface Diagnostic {
   code?: number;
   /** RFC 3463 code found right after the reply code. */
   enhancedCode?: string;
+  /** The reply starts as a multi-line one ("554-delivery error: ..."): Sendmail's Diagnostic-Code holds its first line
+   *  alone, and its transcript the rest. */
+  continues?: true;
 }
 
 /** The headers of the message a report is about (text/rfc822-headers or message/rfc822). */
@@ -114,7 +117,8 @@ export function parseDiagnostic(value: string, defaultType = ""): Diagnostic {
   const repeats = new RegExp(`\\s${code}[ -](?:[245]\\.\\d{1,3}\\.\\d{1,3}(?![\\d.]))?`, "g");
   const rest = text.slice(prefix[0].length).replace(repeats, " ").replace(/\s+/g, " ").trim();
   const clean = [String(code), enhancedCode, rest].filter(Boolean).join(" ");
-  return { type, text: clean.slice(0, MAX_DIAGNOSTIC_CHARS), code, ...(enhancedCode ? { enhancedCode } : {}) };
+  const continues = /^\d{3}-/.test(text);
+  return { type, text: clean.slice(0, MAX_DIAGNOSTIC_CHARS), code, ...(enhancedCode ? { enhancedCode } : {}), ...(continues ? { continues: true as const } : {}) };
 }
 
 /** "5.01.1" → "5.1.1" (RFC 3463 §2: no leading zeros). */

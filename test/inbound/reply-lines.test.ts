@@ -1,6 +1,7 @@
 // A notice's reply lines (src/inbound/reply-lines.ts): which line holds the reply, and which lines continue it.
 import { describe, expect, test } from "bun:test";
-import { findDiagnostic, isWithinReply, lineStartWithCode } from "../../src/inbound/reply-lines.ts";
+import { findDiagnostic, isWithinReply, lineStartWithCode, wholeReply } from "../../src/inbound/reply-lines.ts";
+import { parseDiagnostic } from "../../src/inbound/report-fields.ts";
 
 describe("the reply a notice quotes", () => {
   test("indented lines continue a wrapped reply (Postfix)", () => {
@@ -43,5 +44,25 @@ describe("the reply a notice quotes", () => {
       "Diagnostic-Code: smtp; 550-Verification failed for <s@sender.example>\n    550-No Such User Here\n    550 Sender verify failed\n");
     expect(d?.code).toBe(550);
     expect(d?.text).toContain("Sender verify failed");
+  });
+});
+
+describe("a multi-line reply cut to its first line in a report's Diagnostic-Code (Sendmail's)", () => {
+  // The shape of Sendmail's report of a Gmail refusal (sisimai's lhost-sendmail-34 is one), with a Yahoo reply.
+  const first = parseDiagnostic("SMTP; 554-delivery error: dd Sorry your message to a@x.example cannot");
+  const transcript = "... while talking to mx.x.example.:\n>>> DATA\n<<< 554-delivery error: dd Sorry your message to a@x.example cannot\n" +
+    "<<< 554-be delivered. This account has been disabled or discontinued\n<<< 554 [#102]. - mta115.mail.x.example\n554 5.0.0 Service unavailable\n";
+  test("the first line says more lines follow", () => {
+    expect(first.continues).toBe(true);
+    expect(parseDiagnostic("smtp; 550 5.1.1 no such user").continues).toBeUndefined();
+  });
+  test("the transcript gives the whole reply", () => {
+    expect(wholeReply(first, transcript)?.text).toBe("554 delivery error: dd Sorry your message to a@x.example cannot be delivered. " +
+      "This account has been disabled or discontinued [#102]. - mta115.mail.x.example");
+  });
+  test("nothing when the text does not hold it, or holds no more than the field", () => {
+    expect(wholeReply(first, "The mail system\n")).toBeUndefined();
+    const all = parseDiagnostic("smtp; 550-5.1.1 no such 550 5.1.1 user");
+    expect(wholeReply(all, "550-5.1.1 no such\n550 5.1.1 user\n")).toBeUndefined();
   });
 });
