@@ -27,14 +27,16 @@ test("a Diagnostic-Code, when there is one, is the reply", async () => {
   expect(r?.diagnostic?.text).toBe("550 5.1.1 no such user");
 });
 
+/** The one recipient of a failed DSN with this Status and this reply in its Diagnostic-Code. */
+async function recipient(status: string, reply: string) {
+  const report = await parseReport(dsn(`Final-Recipient: rfc822; a@x.example\r\nAction: failed\r\nStatus: ${status}\r\n` +
+    `Diagnostic-Code: SMTP; ${reply}\r\n`), { trusted: true });
+  return report?.kind === "bounce" ? report.recipients[0]! : undefined;
+}
+
 // Sendmail 8.17 writes Status 5.1.1 ("<r>... User unknown") for every 550 refusal whose reply has no enhanced code,
 // 5.2.2 for a 552 and 5.1.3 for a 553 (test/fixtures/bounces/mta/sendmail/): the receiver's words decide, not that.
 test("a Status that is only the reporting MTA's fixed choice for the reply's code says no more than the code", async () => {
-  const recipient = async (status: string, reply: string) => {
-    const report = await parseReport(dsn(`Final-Recipient: RFC822; a@x.example\r\nAction: failed\r\nStatus: ${status}\r\n` +
-      `Diagnostic-Code: SMTP; ${reply}\r\n`), { trusted: true });
-    return report?.kind === "bounce" ? report.recipients[0]! : undefined;
-  };
   const prohibited = (await recipient("5.1.1", "550 Administrative prohibition"))!;
   expect(receiverStatus(prohibited)).toBe("5.0.0");
   expect(verdictFor(prohibited).bounceClass).not.toBe(10);
@@ -51,11 +53,6 @@ test("a Status that is only the reporting MTA's fixed choice for the reply's cod
 // nullmailer 2.2 (src/send.cc) takes the first "d.d.d" anywhere in the reply as its Status: a receiver's reply quoting
 // our address 45.1.1.3, with no status of its own, came back as Status 5.1.1.
 test("a Status found only inside an address the reply quotes is no status of the receiver's", async () => {
-  const recipient = async (status: string, reply: string) => {
-    const report = await parseReport(dsn(`Final-Recipient: rfc822; a@x.example\r\nAction: failed\r\nStatus: ${status}\r\n` +
-      `Diagnostic-Code: SMTP; ${reply}\r\n`), { trusted: true });
-    return report?.kind === "bounce" ? report.recipients[0]! : undefined;
-  };
   const listed = (await recipient("5.1.1", "554 mx.x.example 45.1.1.3 found on one or more DNSBLs"))!;
   expect(receiverStatus(listed)).toBe("5.0.0");
   expect(verdictFor(listed).bounceClass).not.toBe(10);
