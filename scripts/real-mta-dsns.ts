@@ -12,7 +12,8 @@
 //     (sendmail-expired: and the 4xx replies, returned after five seconds)
 //
 // MULTILINE=1 has the sink send each reply as several lines ("550-5.1.1 ...", "550 5.1.1 ..."), as Gmail does, and
-// writes the set as <mta>-multiline.
+// writes the set as <mta>-multiline; STAGE=data refuses at the end of DATA instead of RCPT TO, STAGE=mail a block at
+// MAIL FROM (<mta>-data, <mta>-mail).
 //
 // REPLIES=published takes the replies of test/fixtures/bounces/published-replies.tsv instead (a thousand, each
 // with its category), writes the DSNs to /tmp/postern-dsns-<mta> unless OUT says otherwise, and scores them as the
@@ -25,7 +26,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createTransport } from "nodemailer";
 import { startSink } from "../test/helpers/smtp-sink.ts";
-import { startMultilineSink } from "./multiline-sink.ts";
+import { startBareSink, type Stage } from "./bare-sink.ts";
 import { startPostfix } from "../bench/postfix.ts";
 import { bounceCategory, isBounceClass } from "../src/core/bounce/index.ts";
 import { figures, pct, scoreMessage, VIEWS, type Expected, type Scored } from "../test/helpers/bounce-score.ts";
@@ -34,9 +35,11 @@ const ROOT = join(import.meta.dir, "..");
 const MTA = ["postfix", "postfix-expired", "exim", "exim-expired", "sendmail", "sendmail-expired"].includes(process.argv[2] ?? "")
   ? process.argv[2]! : "opensmtpd";
 const PUBLISHED = process.env.REPLIES === "published";
-/** MULTILINE=1: each reply sent as several lines, as the big receivers send theirs (scripts/multiline-sink.ts). */
+/** MULTILINE=1: each reply sent as several lines, as the big receivers send theirs (scripts/bare-sink.ts). */
 const MULTILINE = Boolean(process.env.MULTILINE);
-const SET = MULTILINE ? `${MTA}-multiline` : MTA;
+/** STAGE=data: every reply given at the end of DATA instead of RCPT TO; STAGE=mail: a block's at MAIL FROM. */
+const STAGE = process.env.STAGE === "data" || process.env.STAGE === "mail" ? process.env.STAGE : undefined;
+const SET = [MTA, ...(MULTILINE ? ["multiline"] : []), ...(STAGE ? [STAGE] : [])].join("-");
 const OUT = process.env.OUT ?? (PUBLISHED ? `/tmp/postern-dsns-${SET}` : join(ROOT, "test/fixtures/bounces/mta", SET));
 /** Every section of replies.tsv (the big receivers, MTAs, gateways, smaller receivers, carriers); BIG_FOUR=1 for
  *  the Gmail, Microsoft, Yahoo and Apple sections alone, as the first fixtures were made. */
@@ -168,15 +171,19 @@ function startExim(sinkPort: number): { stop(): void } {
 
 async function main() {
   const list = replies();
-  const refuse = (rcpt: string) => {
-    const n = /^r(\d+)@receiver\.test$/.exec(rcpt)?.[1];
+  const refuse = (address: string, stage: Stage = "rcpt") => {
+    const n = (stage === "mail" ? /^sender(\d+)@capture\.test$/ : /^r(\d+)@receiver\.test$/).exec(address)?.[1];
     const r = n === undefined ? undefined : list[Number(n)];
-    return r ? { code: r.code, message: r.text } : null;
+    // Only a block is the sender's or IP's to refuse at MAIL FROM; every other reply keeps to RCPT TO there.
+    const at = STAGE === "mail" && r?.want !== "block" ? "rcpt" : STAGE ?? "rcpt";
+    return r && stage === at ? { code: r.code, message: r.text } : null;
   };
-  const sink = MULTILINE ? await startMultilineSink(refuse) : await startSink({ script: refuse });
+  const sink = MULTILINE || STAGE ? await startBareSink(refuse, MULTILINE) : await startSink({ script: (rcpt) => refuse(rcpt) });
   const mta = MTA.startsWith("postfix") ? startExpiringPostfix(sink.port)
     : MTA.startsWith("exim") ? startExim(sink.port) : MTA.startsWith("sendmail") ? startSendmail(sink.port) : startOpenSmtpd(sink.port);
   if (!mta) throw new Error("postfix is not installed, or not root");
+  // Stopped from outside (a timeout, ^C), the MTA goes too: a Postfix left behind would take the next run's messages.
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => { mta.stop(); process.exit(1); });
   try {
     await Bun.sleep(1500);
     const transport = createTransport({ host: "127.0.0.1", port: PORT, secure: false, ignoreTLS: true });

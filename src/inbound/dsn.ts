@@ -112,11 +112,12 @@ function readRecipient(group: Field[]): BounceRecipient | null {
   };
 }
 
-/** Sendmail's Status for a refusal: a fixed one per reply code, whatever enhanced code the reply had, with its own
- *  words "<r>... User unknown" for every 550 (seen in the DSNs Sendmail 8.17 wrote for the receivers' published
- *  replies, test/fixtures/bounces/mta/sendmail/: "550 Administrative prohibition" became Status 5.1.1). */
-const SENDMAIL_STATUS_OF_CODE: Record<number, string> = { 500: "5.5.2", 501: "5.5.4", 504: "5.5.4", 550: "5.1.1", 551: "5.1.6",
-  552: "5.2.2", 553: "5.1.3" };
+/** Sendmail's Status for a refusal: a fixed one per reply code, whatever enhanced code the reply had, the first for a
+ *  refusal at RCPT TO (with its own words "<r>... User unknown" for every 550), the second after DATA or at MAIL FROM
+ *  (seen in the DSNs Sendmail 8.17 wrote for the receivers' published replies, test/fixtures/bounces/mta/sendmail/,
+ *  sendmail-data/ and STAGE=mail: "550 Administrative prohibition" became 5.1.1 at RCPT, 5.2.0 after DATA). */
+const SENDMAIL_STATUS_OF_CODE: Record<number, string[]> = { 500: ["5.5.2"], 501: ["5.5.4", "5.5.2"], 502: ["5.5.1"],
+  503: ["5.5.1"], 504: ["5.5.4"], 550: ["5.1.1", "5.2.0"], 551: ["5.1.6"], 552: ["5.2.2", "5.3.4"], 553: ["5.1.3", "5.1.0"] };
 
 /**
  * The Status as the receiver gave it: when the reply in the Diagnostic-Code has a code and the Status is only the
@@ -129,7 +130,7 @@ export function receiverStatus(recipient: BounceRecipient): string {
   // nullmailer takes the first "d.d.d" anywhere in the reply as its Status (its send.cc), so an address quoted in a
   // reply with no status of its own gives one: 45.1.1.3 made 5.1.1, 104.4.5.6 made 4.4.5.
   if (!reply.enhancedCode && onlyInsideDottedNumbers(reply.text, recipient.status)) return `${String(reply.code)[0]}.0.0`;
-  if (SENDMAIL_STATUS_OF_CODE[reply.code] !== recipient.status) return recipient.status;
+  if (!SENDMAIL_STATUS_OF_CODE[reply.code]?.includes(recipient.status)) return recipient.status;
   return reply.enhancedCode === recipient.status ? recipient.status : `${recipient.status[0]}.0.0`;
 }
 

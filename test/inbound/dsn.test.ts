@@ -34,14 +34,17 @@ async function recipient(status: string, reply: string) {
   return report?.kind === "bounce" ? report.recipients[0]! : undefined;
 }
 
-// Sendmail 8.17 writes Status 5.1.1 ("<r>... User unknown") for every 550 refusal whose reply has no enhanced code,
-// 5.2.2 for a 552 and 5.1.3 for a 553 (test/fixtures/bounces/mta/sendmail/): the receiver's words decide, not that.
+// Sendmail 8.17 writes Status 5.1.1 ("<r>... User unknown") for every 550 refusal at RCPT TO, 5.2.2 for a 552 and
+// 5.1.3 for a 553, and 5.2.0 and 5.1.0 after DATA (test/fixtures/bounces/mta/sendmail*/): the receiver's words decide.
 test("a Status that is only the reporting MTA's fixed choice for the reply's code says no more than the code", async () => {
   const prohibited = (await recipient("5.1.1", "550 Administrative prohibition"))!;
   expect(receiverStatus(prohibited)).toBe("5.0.0");
   expect(verdictFor(prohibited).bounceClass).not.toBe(10);
   expect(receiverStatus((await recipient("5.2.2", "552 message rejected by anti-spam engine."))!)).toBe("5.0.0");
   expect(receiverStatus((await recipient("5.1.3", "553 5.3.0 Rejected - see http://www.spamhaus.org"))!)).toBe("5.0.0");
+  // After DATA, Sendmail's choice for a 550 is 5.2.0, for a 553 5.1.0.
+  expect(receiverStatus((await recipient("5.2.0", "550 5.7.1 Message rejected as spam"))!)).toBe("5.0.0");
+  expect(receiverStatus((await recipient("5.1.0", "553 This route requires encryption (TLS)"))!)).toBe("5.0.0");
   // The receiver's own status, or a Status no MTA picks by the code alone, stays.
   expect(receiverStatus((await recipient("5.1.1", "550 5.1.1 no such user"))!)).toBe("5.1.1");
   expect(receiverStatus((await recipient("5.1.1", "550 no such user here"))!)).toBe("5.0.0");
