@@ -4,7 +4,7 @@
 import PostalMime, { type Address, type Attachment, type Email } from "postal-mime";
 import { parseFeedbackFields, type FeedbackFields } from "./arf.ts";
 import { parseBounceText, withTextEvidence } from "./bounce-text.ts";
-import { htmlToText } from "./html-text.ts";
+import { htmlToText } from "../core/html-text.ts";
 import { parseDeliveryStatus, type BounceRecipient, type DeliveryStatus } from "./dsn.ts";
 import { parseHeaderBlock, type OriginalMessage } from "./report-fields.ts";
 

@@ -5,7 +5,7 @@ import type { Address, SendEnvelope, SendRequest, SendResult } from "../../core/
 import { invalid } from "../../core/errors.ts";
 import type { TemplateParts } from "../../core/templates.ts";
 import { parseYesNo, type Form } from "./form.ts";
-import { plainFromHtml } from "../../core/plain-text.ts";
+import { htmlToText } from "../../core/html-text.ts";
 import { parseRecipientVariables, substitute, substituteAll, variablesOf, type RecipientVariables } from "../../core/recipient-variables.ts";
 import { readAttachments, readOptions, recipientsOf, senderOf, type MessageOptions } from "./message-options.ts";
 import { QUEUED_MESSAGE } from "./model.ts";
@@ -55,7 +55,7 @@ async function readContent(form: Form, opts: MessageOptions, templates: MgTempla
   const rendered = await templates(name, data, version);
   if (!rendered) throw invalid(version ? `template "${name}" has no version "${version}"` : `template "${name}" not found`, "template");
   // t:text=yes: a text part made from the rendered HTML.
-  const text = content.text ?? rendered.text ?? (parseYesNo(form.get("t:text")) && rendered.html ? plainFromHtml(rendered.html) : undefined);
+  const text = content.text ?? rendered.text ?? (parseYesNo(form.get("t:text")) && rendered.html ? htmlToText(rendered.html) : undefined);
   return { subject: form.get("subject") ?? rendered.subject ?? "", text, html: rendered.html, amp: content.amp };
 }
 

@@ -6,7 +6,7 @@
 import type { TemplateParts } from "../../core/templates.ts";
 import { sendScope, type TemplateService } from "../../core/template-service.ts";
 import { PREFERENCES_PLACEHOLDER, UNSUBSCRIBE_PLACEHOLDER } from "../../tracking/rewrite.ts";
-import { plainFromHtml } from "../../core/plain-text.ts";
+import { htmlToText } from "../../core/html-text.ts";
 
 export interface TemplateRenderer {
   render(id: string, data: Record<string, unknown>): Promise<TemplateParts | null>;
@@ -20,7 +20,7 @@ export function sendgridTemplates(service: TemplateService, domain: { id: number
       if (t.generation === "legacy") return t.parts;
       const out = service.render(t, { ...data, unsubscribe: UNSUBSCRIBE_PLACEHOLDER, unsubscribe_preferences: PREFERENCES_PLACEHOLDER }, "comparisons");
       // generate_plain_content: the text part is made from the rendered HTML.
-      if (t.extra.generate_plain_content === true && out.html !== undefined) out.text = plainFromHtml(out.html);
+      if (t.extra.generate_plain_content === true && out.html !== undefined) out.text = htmlToText(out.html);
       return out;
     },
   };

@@ -3,7 +3,7 @@
 // throws here: the raw message is still posted, with a parse note.
 import PostalMime from "postal-mime";
 import type { Address, Email } from "postal-mime";
-import { htmlToText } from "./strip.ts";
+import { htmlToText } from "../../core/html-text.ts";
 
 export type { InboundAuth, ReceivedEnvelope } from "../../core/inbound/model.ts";
 

@@ -1,7 +1,7 @@
-// Reply and signature stripping for Mailgun's stripped-text / stripped-signature / stripped-html,
-// and a text version of HTML-only mail. Heuristics in the spirit of Mailgun's talon: the quoted
-// part starts at an attribution line ("On … wrote:"), an Outlook "Original Message" or header
-// block, or a run of ">" lines; the signature follows a "-- " line.
+// Reply and signature stripping for Mailgun's stripped-text / stripped-signature / stripped-html. Heuristics in the
+// spirit of Mailgun's talon: the quoted part starts at an attribution line ("On … wrote:"), an Outlook "Original
+// Message" or header block, or a run of ">" lines to the end; the signature follows a "-- " line. The input is a
+// stranger's message, so each line and each tag is read a bounded number of times (linear time).
 
 const QUOTE_START = [
   /^\s*On\b.{0,300}\bwrote:\s*$/i,
@@ -15,11 +15,12 @@ const QUOTE_START = [
 export function stripReply(text: string): { text: string; signature: string } {
   const lines = text.replace(/\r\n/g, "\n").split("\n");
   let cut = lines.length;
+  const quotedToEnd = firstOfQuotedTail(lines);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const twoLine = i + 1 < lines.length ? `${line} ${lines[i + 1]}` : line;
     if (QUOTE_START.some((re) => re.test(line)) || (/^\s*On\b/i.test(line) && /\bwrote:\s*$/i.test(twoLine))) { cut = i; break; }
-    if (/^\s*>/.test(line) && lines.slice(i).every((l) => /^\s*(>|$)/.test(l))) { cut = i; break; }
+    if (i >= quotedToEnd && /^\s*>/.test(line)) { cut = i; break; }
   }
   const body = lines.slice(0, cut);
   const sig = body.findIndex((l) => l === "-- " || l === "--");
@@ -27,25 +28,58 @@ export function stripReply(text: string): { text: string; signature: string } {
   return { text: (sig >= 0 ? body.slice(0, sig) : body).join("\n").trim(), signature };
 }
 
+/** Where the run of quoted or empty lines that lasts to the end begins. */
+function firstOfQuotedTail(lines: string[]): number {
+  let i = lines.length;
+  while (i > 0 && /^\s*(>|$)/.test(lines[i - 1]!)) i--;
+  return i;
+}
+
 /** HTML without quoted blocks (blockquote, Gmail's and Outlook's quote containers). */
 export function stripHtmlReply(html: string): string {
-  return html
-    .replace(/<blockquote\b[\s\S]*?<\/blockquote>/gi, "")
-    .replace(/<div[^>]*class="?gmail_(quote|extra)[^>]*>[\s\S]*$/i, "")
-    .replace(/<div[^>]*id="?(divRplyFwdMsg|appendonsend)[^>]*>[\s\S]*$/i, "")
-    .trim();
+  const cut = (text: string) => {
+    const at = containerAt(text);
+    return at < 0 ? text : text.slice(0, at);
+  };
+  return cut(withoutBlockquotes(html)).trim();
 }
 
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
-
-export function htmlToText(html: string): string {
-  return html
-    .replace(/<(script|style|head)\b[\s\S]*?<\/\1>/gi, "")
-    .replace(/<br\s*\/?>/gi, "\n").replace(/<\/(p|div|li|tr|h[1-6])>/gi, "\n")
-    .replace(/<[^>]+>/g, "")
-    .replace(/&(#x?[0-9a-f]+|[a-z]+);/gi, (m, e: string) => {
-      if (e[0] === "#") { const n = e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : Number(e.slice(1)); return Number.isFinite(n) && n < 0x110000 ? String.fromCodePoint(n) : m; }
-      return ENTITIES[e.toLowerCase()] ?? m;
-    })
-    .replace(/[ \t]+\n/g, "\n").replace(/\n{3,}/g, "\n\n").trim();
+/** Each <blockquote> through the first </blockquote> after it goes; one left open stays, as does what follows it. */
+function withoutBlockquotes(html: string): string {
+  const lower = asciiLower(html);
+  const out: string[] = [];
+  let at = 0;
+  for (let open = opening(lower, "blockquote", 0); open >= 0; open = opening(lower, "blockquote", at)) {
+    const close = lower.indexOf("</blockquote>", open);
+    if (close < 0) break;
+    out.push(html.slice(at, open));
+    at = close + "</blockquote>".length;
+  }
+  out.push(html.slice(at));
+  return out.join("");
 }
+
+const CONTAINER = /class="?gmail_(quote|extra)|id="?(divRplyFwdMsg|appendonsend)/i;
+
+/** The first <div> whose start tag marks Gmail's or Outlook's quoted part, or -1. A start tag is read once: a "<div"
+ *  inside another's unclosed tag has only a part of that tag's text, so it cannot mark what the whole did not. */
+function containerAt(html: string): number {
+  const lower = asciiLower(html);
+  for (let at = lower.indexOf("<div"); at >= 0;) {
+    const end = lower.indexOf(">", at);
+    if (end < 0) return -1;
+    if (CONTAINER.test(html.slice(at, end))) return at;
+    at = lower.indexOf("<div", end);
+  }
+  return -1;
+}
+
+/** The next "<tag" that is the whole tag name ("<blockquote", not "<blockquotes"). */
+function opening(lower: string, tag: string, from: number): number {
+  let i = lower.indexOf(`<${tag}`, from);
+  while (i >= 0 && /\w/.test(lower[i + tag.length + 1] ?? "")) i = lower.indexOf(`<${tag}`, i + 1);
+  return i;
+}
+
+/** ASCII letters lowered only, so positions found in the copy slice the original. */
+const asciiLower = (text: string) => text.replace(/[A-Z]+/g, (upper) => upper.toLowerCase());

@@ -111,6 +111,9 @@ describe("malformed and partial mail", () => {
     const raw = new TextEncoder().encode("Subject: only html\r\nContent-Type: text/html\r\n\r\n<p>Hi &amp; bye</p>");
     const mail = await parseReceived(raw);
     expect(mail.text).toBe("Hi & bye");
+    // As a client shows it: the source's indentation and line breaks are not the text's.
+    const indented = await parseReceived(new TextEncoder().encode("Content-Type: text/html\r\n\r\n<html>\r\n  <body>\r\n    <p>\r\n      Hi,\r\n      there\r\n    </p>\r\n  </body>\r\n</html>"));
+    expect(indented.text).toBe("Hi, there");
     const junk = await parseReceived(new Uint8Array([0xff, 0xfe, 0x00, 0x41]));
     expect(typeof junk.text).toBe("string");
   });

@@ -1,7 +1,8 @@
-// The text of an HTML-only bounce, as a mail client would show it: a notice that comes as HTML alone says the same
-// as its plain-text twin, so the readers after this one must see the same lines. Blocks start lines, runs of white
+// The text a mail client shows for HTML: an HTML-only bounce, which says the same as its plain-text twin so the
+// readers after this one see the same lines; Mailgun's body-plain and SendGrid's text for HTML-only inbound mail; and
+// the text part that SendGrid's generate_plain_content and Mailgun's t:text make. Blocks start lines, runs of white
 // space are one space (kept as written inside <pre>), each line starts at its first word, entities are decoded, and
-// what is never shown (<head>, <style>, <script>, <title>, comments) is left out. Linear time: the input is a
+// what is never shown (<head>, <style>, <script>, <title>, comments) is left out. Linear time: the input is often a
 // stranger's message, so no pattern here can scan past the next "<" and each search position only moves forward.
 
 const HIDDEN = ["head", "style", "script", "title"];
@@ -71,7 +72,8 @@ function nextSearch(lower: string): (from: number) => Element | null {
 /** Flowed HTML: white space collapsed, blocks on lines of their own, cells apart, every other tag dropped. */
 function flow(html: string): string {
   const text = html.replace(/[ \t\r\n\f]+/g, " ").replace(BLOCKS, "\n").replace(/<br\b[^<>]*>/gi, "\n").replace(/<\/?t[dh]\b[^<>]*>/gi, " ").replace(/<[^<>]*>/g, "");
-  return decode(text).replace(/ {2,}/g, " ").replace(/[ \t]*\n[ \t]*/g, "\n");
+  // A decoded &nbsp; or &#9; is white space like any other here, and one run at a time keeps the line-end trim linear.
+  return decode(text).replace(/[ \t]+/g, " ").replace(/ ?\n ?/g, "\n");
 }
 
 function decode(text: string): string {
