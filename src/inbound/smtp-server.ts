@@ -70,7 +70,12 @@ export interface InboundDeps {
   stopping?: () => boolean;
 }
 
-type Session = SMTPServerSession & { user?: unknown; inboundRcpts?: string[] };
+type Session = SMTPServerSession & { user?: unknown };
+
+// RFC 5321 §4.5.3.1.8 asks for at least 100; Postfix's smtpd_recipient_limit and the HTTP APIs' cap
+// are 1000. Past it RCPT gets 452 (smtp-server), so one connection cannot grow a recipient list,
+// and the lookups and posts each recipient costs, without end.
+const MAX_RECIPIENTS = 1000;
 
 const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
 // RFC 3463 4.3.1 "mail system full", Postfix's words for the same refusal.
@@ -82,7 +87,7 @@ export function createInboundServer(deps: InboundDeps) {
   const certificates = deps.tls ? undefined : deps.certificates;
   const shared = certificates?.current() ?? null;
   const server = new SMTPServer({
-    name: deps.hostname, banner: "postern ESMTP", logger: false, size: deps.maxMessageBytes,
+    name: deps.hostname, banner: "postern ESMTP", logger: false, size: deps.maxMessageBytes, maxRecipients: MAX_RECIPIENTS,
     // A client's FIN after a pipelined QUIT does not end our side: its replies are still owed (half-close.ts).
     allowHalfOpen: true,
     authMethods: ["PLAIN", "LOGIN"], authOptional: true,
@@ -110,14 +115,15 @@ export function createInboundServer(deps: InboundDeps) {
       inData++;
       const cb: typeof done = (...args) => { inData--; done(...args); };
       const s = session as Session;
+      const inboundRcpts = [...(receivingRcpts.get(s.envelope)?.values() ?? [])];
       // Mail for a receiving domain streams into the store (bounded memory per connection).
-      if (!s.user && s.inboundRcpts?.length && deps.inbound) {
+      if (!s.user && inboundRcpts.length && deps.inbound) {
         const closed = new AbortController();
         receiving.set(s.id, closed);
         return void receiveStream(stream, deps.inbound, {
-          mailFrom: s.envelope.mailFrom ? s.envelope.mailFrom.address : "", rcptTo: s.inboundRcpts, remoteIp: s.remoteAddress,
+          mailFrom: s.envelope.mailFrom ? s.envelope.mailFrom.address : "", rcptTo: inboundRcpts, remoteIp: s.remoteAddress,
           heloName: s.hostNameAppearsAs ?? "",
-        }, { reportBytes: s.envelope.rcptTo.length > s.inboundRcpts.length ? deps.maxReportBytes : 0, log: deps.log, closed: closed.signal })
+        }, { reportBytes: s.envelope.rcptTo.length > inboundRcpts.length ? deps.maxReportBytes : 0, log: deps.log, closed: closed.signal })
           .then(async (r) => (r.reportRaw ? report(r.reportRaw, s) : `2.0.0 received as ${r.ids.join(" ")}`))
           .finally(() => receiving.delete(s.id))
           .then((msg) => cb(null, msg), (e) => cb(storageOr(e)));
@@ -147,6 +153,11 @@ export function createInboundServer(deps: InboundDeps) {
 
   server.server.on("connection", answerAfterHalfClose);
   let inData = 0;
+  // The recipients at receiving domains, by transaction: smtp-server keeps one session object per
+  // connection but makes a new envelope for each transaction (after DATA, RSET, a new EHLO), so
+  // the next message on the connection does not inherit them. Keyed as smtp-server keys
+  // envelope.rcptTo: a repeated RCPT, in any case, replaces the earlier one.
+  const receivingRcpts = new WeakMap<object, Map<string, string>>();
   // Messages streaming in, by session: a closed connection aborts its message.
   const receiving = new Map<string, AbortController>();
 
@@ -187,7 +198,8 @@ export function createInboundServer(deps: InboundDeps) {
     if (deps.reports.isReturnPath(address) || deps.unsubscribes?.isAddress(address) || (await deps.isReportMailbox(address))) return;
     if (await deps.receiverReports?.kindOf(address)) return;
     if (deps.inbound && (await deps.inbound.accepts(address))) {
-      session.inboundRcpts = [...(session.inboundRcpts ?? []), address];
+      const rcpts = receivingRcpts.get(session.envelope) ?? new Map<string, string>();
+      receivingRcpts.set(session.envelope, rcpts.set(address.toLowerCase(), address));
       return;
     }
     throw smtpError(554, "5.7.1 relay access denied");
