@@ -14,13 +14,31 @@ function phrase(name: string): string {
   return /^[\x20-\x7e]*$/.test(clean) ? `"${clean}"` : `=?UTF-8?B?${Buffer.from(clean, "utf8").toString("base64")}?=`;
 }
 
+/**
+ * The display name of a From value: what comes before its `<`, or between its quotes when `<`
+ * follows them. A hand search: as a regex (`^\s*"?([^"<]*?)"?\s*<`) every extra character of a
+ * long phrase rescanned the white space after it.
+ */
+function displayName(from: string): string {
+  const rest = from.replace(/^\s*"?/, "");
+  const end = rest.search(/["<]/);
+  if (end < 0 || (rest[end] === '"' && !/^\s*</.test(rest.slice(end + 1)))) return "";
+  return rest.slice(0, end).trim();
+}
+
+/** The first word (no white space or angle brackets) with an @ between two of its characters, or "". */
+function firstAddress(from: string): string {
+  for (const [word] of from.matchAll(/[^<>\s]+/g)) if (word.slice(1, -1).includes("@")) return word;
+  return "";
+}
+
 export function forwardCopy(raw: Uint8Array, receivingAddress: string, domain: string): Uint8Array {
   const text = Buffer.from(raw).toString("latin1");
   const split = /\r?\n\r?\n/.exec(text);
   const bodyStart = split ? split.index + split[0].length : text.length;
   const headers = headerBlock(raw);
   const from = headers.find(([k]) => k.toLowerCase() === "from")?.[1] ?? "";
-  const name = /^\s*"?([^"<]*?)"?\s*</.exec(from)?.[1]?.trim() || /<?([^<>\s]+@[^<>\s]+)>?/.exec(from)?.[1] || "unknown sender";
+  const name = displayName(from) || firstAddress(from) || "unknown sender";
   const kept = headers.filter(([k]) => !DROP.test(k));
   const out = [`From: ${phrase(`${decodeWords(name)} via ${domain}`)} <${receivingAddress}>`];
   if (!headers.some(([k]) => k.toLowerCase() === "reply-to") && from) out.push(`Reply-To: ${from.replace(/[\r\n]/g, " ")}`);
