@@ -13,7 +13,16 @@ function rfc822(raw: Uint8Array): { text: string; base64: boolean } {
   }
 }
 
-const bare = (from: string) => /<([^>]+)>/.exec(from)?.[1] ?? from;
+/** What the first `<…>` holding something encloses, else `from` itself. Searched by hand: the
+ *  regex /<([^>]+)>/ scanned to the end from every `<` of a From with no `>`. */
+function bare(from: string): string {
+  for (let open = from.indexOf("<"); open >= 0; open = from.indexOf("<", open + 1)) {
+    const close = from.indexOf(">", open + 1);
+    if (close < 0) break;
+    if (close > open + 1) return from.slice(open + 1, close);
+  }
+  return from;
+}
 
 export function relayMessage(env: ReceivedEnvelope, mail: ParsedMail, raw: Uint8Array, recipient: string, hook: RelayWebhook): Record<string, unknown> {
   const body = rfc822(raw);
