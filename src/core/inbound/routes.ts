@@ -34,8 +34,21 @@ export function sortRoutes(routes: InboundRoute[]): InboundRoute[] {
 }
 
 type Captures = { groups: string[]; named: Record<string, string> };
+type HeaderReader = (name: string) => string[];
 
-function matchFilters(filters: Filter[], recipient: string, header: (name: string) => string[]): Captures | null {
+// A header filter's match depends on the message alone, so it is worked out once per message (per
+// reader), not again for each of its recipients: up to 1000 recipients times tens of thousands of
+// header fields a stranger chose.
+const headerMatches = new WeakMap<HeaderReader, Map<Filter, RegExpExecArray | null>>();
+
+function matchHeader(f: Extract<Filter, { kind: "header" }>, header: HeaderReader): RegExpExecArray | null {
+  let known = headerMatches.get(header);
+  if (!known) headerMatches.set(header, (known = new Map()));
+  if (!known.has(f)) known.set(f, header(f.name).map((v) => f.re.exec(v)).find((x) => x) ?? null);
+  return known.get(f)!;
+}
+
+function matchFilters(filters: Filter[], recipient: string, header: HeaderReader): Captures | null {
   const captures: Captures = { groups: [], named: {} };
   const take = (m: RegExpExecArray) => {
     captures.groups.push(...m.slice(1).map((g) => g ?? ""));
@@ -47,7 +60,7 @@ function matchFilters(filters: Filter[], recipient: string, header: (name: strin
       if (!m) return null;
       take(m);
     } else if (f.kind === "header") {
-      const m = header(f.name).map((v) => f.re.exec(v)).find((x) => x);
+      const m = matchHeader(f, header);
       if (!m) return null;
       take(m);
     }
@@ -55,8 +68,12 @@ function matchFilters(filters: Filter[], recipient: string, header: (name: strin
   return captures;
 }
 
-/** What the routes do with one recipient, in order. Routes that no longer parse are skipped. */
-export function routeRecipient(routes: InboundRoute[], recipient: string, header: (name: string) => string[]): RouteAction[] {
+/**
+ * What the routes do with one recipient, in order. Routes that no longer parse are skipped.
+ * `header` reads one message's fields: passing the same reader for each of its recipients has its
+ * header filters matched once.
+ */
+export function routeRecipient(routes: InboundRoute[], recipient: string, header: HeaderReader): RouteAction[] {
   const out: RouteAction[] = [];
   let matched = false;
   for (const route of sortRoutes(routes)) {
