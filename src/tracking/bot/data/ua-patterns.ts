@@ -78,8 +78,11 @@ export const UA_PATTERNS: readonly UaPattern[] = [
   {
     kind: "unfurler",
     family: "link-unfurler",
+    // "Teams/<version> …Preview" on one line, looked for from the line's first Teams/<version>
+    // only (an atomic lookahead): as `Teams\/[\d.]+ .*Preview` each Teams/1 of a UA a stranger
+    // writes rescanned the rest of it (16 KB: 47 ms a request, 64 KB: 0.4 s).
     pattern:
-      /Slackbot|Slack-ImgProxy|facebookexternalhit|Facebot|BingPreview|Twitterbot|LinkedInBot|Discordbot|TelegramBot|WhatsApp\/|SkypeUriPreview|MicrosoftPreview|Teams\/[\d.]+ .*Preview|redditbot|Embedly|Iframely|vkShare|Pinterestbot|Applebot/i,
+      /Slackbot|Slack-ImgProxy|facebookexternalhit|Facebot|BingPreview|Twitterbot|LinkedInBot|Discordbot|TelegramBot|WhatsApp\/|SkypeUriPreview|MicrosoftPreview|(?:^|[\n\r\u2028\u2029])(?=([^\n\r\u2028\u2029]*?Teams\/[\d.]+ ))\1[^\n\r\u2028\u2029]*Preview|redditbot|Embedly|Iframely|vkShare|Pinterestbot|Applebot/i,
     source: "research §1.2 generic non-human traffic; isbot pattern list (npm isbot 5.2.3)",
   },
   {
