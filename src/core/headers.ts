@@ -10,7 +10,11 @@ const RESERVED = new Set(["from", "to", "cc", "bcc", "subject", "date", "mime-ve
   "content-transfer-encoding", "dkim-signature", "return-path", "received"]);
 // RFC 5322 §3.6.4 msg-id, the brackets optional on input (some clients leave them out).
 const MSG_ID_RE = /^\s*<?([^<>\s@]+@[^<>\s@]+)>?\s*$/;
-const ADDR_RE = /<([^<>\s]+@[^<>\s]+)>\s*$|^\s*([^<>\s"]+@[^<>\s]+)\s*$/;
+// A Sender value's address: the <…> that ends it, or the value alone, one word without white space
+// or angle brackets. Its @ is then looked for by hand: as one regex each @ of a long word was
+// tried as the split, the rest of the word rescanned each time.
+const ANGLE_RE = /<([^<>\s]+)>\s*$/;
+const BARE_RE = /^\s*([^<>\s]+)\s*$/;
 
 /** The value of header `name` (any case) in `headers`. */
 export function headerValue(headers: Record<string, string> | undefined, name: string): string | undefined {
@@ -35,8 +39,12 @@ export function customMessageId(headers: Record<string, string> | undefined): st
 
 /** The address of a Sender header value (`Name <a@b>` or `a@b`), or null when it names none. */
 export function senderAddress(value: string): string | null {
-  const m = ADDR_RE.exec(value);
-  return m ? (m[1] ?? m[2])! : null;
+  const angled = ANGLE_RE.exec(value)?.[1];
+  const word = angled ?? BARE_RE.exec(value)?.[1] ?? "";
+  // An @ with something on both sides; a bare address may not quote its local part.
+  const at = word.indexOf("@", 1);
+  if (at < 0 || at > word.length - 2) return null;
+  return angled !== undefined || !word.slice(0, at).includes('"') ? word : null;
 }
 
 /** Returns the issues of `headers` (field path `prefix.<name>`); values must not contain CR or LF. */
