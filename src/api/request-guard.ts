@@ -150,6 +150,26 @@ export function checkDeclaredLength(headers: Headers): void {
   if (declared > LIMITS.maxBodyBytes) throw tooLarge();
 }
 
+/**
+ * At most `max` bytes of a body as text; the rest is never read (the connection is closed on it).
+ * For the few bodies taken before anyone is authenticated (unsubscribe forms, console sign-in),
+ * which checkBody's limits are too wide for.
+ */
+export async function readCapped(req: Request, max: number): Promise<string> {
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size < max) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.length;
+  }
+  void reader.cancel().catch(() => undefined);
+  return Buffer.concat(chunks).subarray(0, max).toString("utf8");
+}
+
 /** The JSON text checkBody decoded, by the request it returned: the surface's reader parses it
  *  instead of reading and decoding the same bytes a second time. */
 const checkedJson = new WeakMap<Request, { text: string; bytes: number }>();

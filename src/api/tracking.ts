@@ -11,6 +11,7 @@ import type { ListService } from "../core/list-service.ts";
 import type { Preferences } from "../tracking/preferences.ts";
 import { PREFERENCES_SCOPE } from "../tracking/rewrite.ts";
 import { preferencesPage, readPreferencesForm } from "./preferences-page.ts";
+import { readCapped } from "./request-guard.ts";
 
 // The smallest transparent GIF (43 bytes).
 const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
@@ -25,22 +26,6 @@ const page = (title: string, body: string, status = 200) => new Response(
 /** RFC 8058's one-click body is `List-Unsubscribe=One-Click`; a confirmation form is as small. */
 const MAX_UNSUBSCRIBE_BODY_BYTES = 4096;
 const MAX_ID_CHARS = 256;
-
-/** At most `max` bytes of a body as text; the rest is never read (the connection is closed on it). */
-async function readCapped(req: Request, max: number): Promise<string> {
-  if (!req.body) return "";
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (size < max) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.length;
-  }
-  void reader.cancel().catch(() => undefined);
-  return Buffer.concat(chunks).subarray(0, max).toString("utf8");
-}
 
 /** A malformed %-escape in a path is the client's problem: keep the raw text rather than fail. */
 const safeDecode = (s: string) => { try { return decodeURIComponent(s); } catch { return s; } };

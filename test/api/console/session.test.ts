@@ -31,6 +31,16 @@ describe("console sessions", () => {
     expect((await post(JSON.stringify({ key: env.t.accountKey }), { "content-type": "application/json", origin: "https://evil.test" })).status).toBe(403);
   });
 
+  // Read whole and parsed before anyone was signed in: a 50 MB JSON array cost 0.6 s and some 400 MB a request.
+  test("a sign-in body is read only to its first 16 KB: a key past them, or a 50 MB body, signs nobody in", async () => {
+    const post = (body: string) => fetch(`${env.base}/ui/api/session`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    expect((await post(`{${" ".repeat(16_000)}"key":"${env.t.accountKey}"}`)).status).toBe(200);
+    expect((await post(`{${" ".repeat(17_000)}"key":"${env.t.accountKey}"}`)).status).toBe(401);
+    expect((await post(`[${"0,".repeat(25_000_000)}0]`)).status).toBe(401);
+    const accept = await fetch(`${env.base}/ui/api/invitations/accept`, { method: "POST", headers: { "content-type": "application/json" }, body: `{${" ".repeat(17_000)}"token":"x"}` });
+    expect(await accept.json()).toMatchObject({ field: "password" });
+  });
+
   test("without a session the API answers 401 and GET /session says signed out", async () => {
     expect((await fetch(`${env.base}/ui/api/domains`)).status).toBe(401);
     expect(await (await fetch(`${env.base}/ui/api/session`)).json()).toEqual({ signedIn: false });
