@@ -7,6 +7,7 @@ import { PassThrough } from "node:stream";
 import { once } from "node:events";
 import { toMailauthResolver, type Resolver } from "../../dns.ts";
 import type { InboundAuth } from "../../core/inbound/model.ts";
+import { createHeadCensus } from "./head-census.ts";
 
 export interface AuthInput { ip: string; helo: string; mailFrom: string; hostname: string; resolver: Resolver; now: number }
 
@@ -29,9 +30,15 @@ function summarise(out: AuthOut, input: AuthInput): { auth: InboundAuth; trace: 
   return { auth, trace: `${out.headers ?? ""}${received}` };
 }
 
-/** Checks a message fed piece by piece; never throws: a DNS failure reads as temperror, not as a lost message. */
+/**
+ * Checks a message fed piece by piece; never throws: a DNS failure reads as temperror, not as a lost
+ * message. A header block past head-census.ts's limits is not checked at all (auth=none, the trace
+ * says why): mailauth would take the square of its size.
+ */
 export function startAuthentication(input: AuthInput) {
   const stream = new PassThrough();
+  const census = createHeadCensus();
+  let unchecked: string | null = null;
   let settled = false;
   const { authenticate } = require("mailauth") as typeof import("mailauth");
   const result: Promise<AuthOut> = (authenticate(stream, {
@@ -42,10 +49,14 @@ export function startAuthentication(input: AuthInput) {
   return {
     /** Resolves once mailauth took the piece (its backpressure), or at once when it already gave up. */
     async write(chunk: Uint8Array): Promise<void> {
-      if (settled || stream.write(chunk)) return;
+      if (settled || unchecked) return;
+      unchecked = census.push(chunk);
+      if (unchecked) return void stream.destroy();
+      if (stream.write(chunk)) return;
       await Promise.race([once(stream, "drain"), result]);
     },
     async end(): Promise<{ auth: InboundAuth; trace: string }> {
+      if (unchecked) return summarise({ headers: `Authentication-Results: ${input.hostname}; auth=none (not checked: ${unchecked})\r\n` }, input);
       stream.end();
       return summarise(await result, input);
     },
