@@ -170,6 +170,12 @@ describe("text part links", () => {
       "https://a.example/x?y=1",
       "http://b.example",
     ]);
+    expect(findTextLinks("see (https://en.example/wiki/Foo_(bar)).").map((l) => l.url)).toEqual(["https://en.example/wiki/Foo_(bar)"]);
+  });
+
+  test("a tail of hundreds of thousands of closers or dots is read once", () => {
+    expect(findTextLinks(`https://a.example/x${")".repeat(200_000)}`).map((l) => l.url)).toEqual(["https://a.example/x"]);
+    expect(findTextLinks(`https://a.example/${".".repeat(300_000)}x.`).map((l) => l.url.length)).toEqual([300_019]);
   });
 });
 
