@@ -2,7 +2,7 @@
 // (to every zone the message goes to), so a connection holds at most one piece, never the message.
 // The header block is kept aside (up to HEAD_BYTES) for routing on header values.
 import type { InboundMessageStore } from "../../core/inbound/model.ts";
-import { headerBlock } from "../../webhooks/inbound/received.ts";
+import { headerBlock } from "../../core/header-block.ts";
 
 export const PIECE_BYTES = 256 * 1024;
 const HEAD_BYTES = 256 * 1024;

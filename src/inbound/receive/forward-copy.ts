@@ -4,7 +4,7 @@
 // trace fields are dropped (they would no longer verify). postern's own return path and DKIM
 // signature then apply, so bounces of the copy come back as events of that domain.
 import { decodeWords } from "postal-mime";
-import { headerBlock } from "../../webhooks/inbound/received.ts";
+import { fieldText, rawFields } from "../../core/header-block.ts";
 
 const DROP = /^(dkim-signature|arc-[a-z-]+|return-path|delivered-to|received|received-spf|authentication-results|from|sender|x-postern-[a-z-]+)$/i;
 
@@ -33,15 +33,15 @@ function firstAddress(from: string): string {
 }
 
 export function forwardCopy(raw: Uint8Array, receivingAddress: string, domain: string): Uint8Array {
-  const text = Buffer.from(raw).toString("latin1");
+  // One latin1 character per byte throughout: the fields kept and the body go on byte for byte (raw UTF-8 included).
+  const text = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("latin1");
   const split = /\r?\n\r?\n/.exec(text);
   const bodyStart = split ? split.index + split[0].length : text.length;
-  const headers = headerBlock(raw);
-  const from = headers.find(([k]) => k.toLowerCase() === "from")?.[1] ?? "";
-  const name = displayName(from) || firstAddress(from) || "unknown sender";
-  const kept = headers.filter(([k]) => !DROP.test(k));
+  const fields = rawFields(raw);
+  const from = fields.find((f) => f.name.toLowerCase() === "from")?.value ?? "";
+  const name = fieldText(displayName(from) || firstAddress(from)) || "unknown sender";
   const out = [`From: ${phrase(`${decodeWords(name)} via ${domain}`)} <${receivingAddress}>`];
-  if (!headers.some(([k]) => k.toLowerCase() === "reply-to") && from) out.push(`Reply-To: ${from.replace(/[\r\n]/g, " ")}`);
-  for (const [k, v] of kept) out.push(`${k}: ${v}`);
+  if (!fields.some((f) => f.name.toLowerCase() === "reply-to") && from) out.push(`Reply-To: ${from}`);
+  for (const f of fields) if (!DROP.test(f.name)) out.push(f.raw);
   return new Uint8Array(Buffer.from(`${out.join("\r\n")}\r\n\r\n${text.slice(bodyStart)}`, "latin1"));
 }

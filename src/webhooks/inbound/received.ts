@@ -4,6 +4,7 @@
 import PostalMime from "postal-mime";
 import type { Address, Email } from "postal-mime";
 import { htmlToText } from "../../core/html-text.ts";
+import { headerBlock } from "../../core/header-block.ts";
 
 export type { InboundAuth, ReceivedEnvelope } from "../../core/inbound/model.ts";
 
@@ -23,22 +24,6 @@ export interface ParsedMail {
 
 const fmt = (list: Address[] | undefined) => (list ?? []).flatMap((a) => (a.group ? a.group : [a]))
   .map((m) => (m.name ? `${m.name} <${m.address}>` : m.address ?? "")).join(", ");
-
-/** The unfolded header block in order; continuation lines joined with a space. */
-export function headerBlock(raw: Uint8Array): [string, string][] {
-  const text = new TextDecoder("latin1").decode(raw.subarray(0, Math.min(raw.length, 256 * 1024)));
-  const end = text.search(/\r?\n\r?\n/);
-  const lines = (end < 0 ? text : text.slice(0, end)).split(/\r?\n/);
-  const out: [string, string][] = [];
-  for (const line of lines) {
-    if (/^[ \t]/.test(line) && out.length) out[out.length - 1]![1] += " " + line.trim();
-    else {
-      const i = line.indexOf(":");
-      if (i > 0) out.push([line.slice(0, i).trim(), line.slice(i + 1).trim()]);
-    }
-  }
-  return out;
-}
 
 export async function parseReceived(raw: Uint8Array): Promise<ParsedMail> {
   const headerLines = headerBlock(raw);
