@@ -19,10 +19,11 @@ async function messageBytes(form: Form): Promise<Uint8Array> {
 
 /** Parses only the header block: From and Subject are all the send needs, attachments can be large. */
 async function readHeaders(raw: Uint8Array): Promise<{ from: string; name?: string; subject: string }> {
-  const text = new TextDecoder("latin1").decode(raw.subarray(0, Math.min(raw.byteLength, 256 * 1024)));
-  const end = HEADER_END.exec(text);
-  const head = end ? text.slice(0, end.index) : text;
-  const parsed = await PostalMime.parse(`${head}\r\n\r\n`);
+  // One latin1 character per byte, so the header block's end found here is its byte offset too: postal-mime is given
+  // the bytes, and reads raw UTF-8 in From and Subject (RFC 6532) as UTF-8.
+  const text = Buffer.from(raw.buffer, raw.byteOffset, Math.min(raw.byteLength, 256 * 1024)).toString("latin1");
+  const end = HEADER_END.exec(text)?.index ?? text.length;
+  const parsed = await PostalMime.parse(Buffer.concat([raw.subarray(0, end), Buffer.from("\r\n\r\n")]));
   const address = parsed.from?.address ?? "";
   if (!address) throw invalid("the MIME message has no From header", "message");
   const from = parseAddress(address, { shouldCheckSyntax: false });
