@@ -200,3 +200,23 @@ describe("line breaks inside an address", () => {
     expect(parseAddressList("a@x.test,\r\n b@y.test").parsed.map((p) => p.email)).toEqual(["a@x.test", "b@y.test"]);
   });
 });
+
+describe("shapes nobody writes cost what ordinary ones do", () => {
+  test("a mailbox longer than a header line (998 characters) is not one, and says so", () => {
+    expect(parseAddress(`${"a".repeat(980)} <zoe@example.com>`)).not.toBeNull();
+    expect(parseAddress(`${"a".repeat(990)} <zoe@example.com>`)).toBeNull();
+    expect(checkSyntax(`${"a".repeat(1000)}@example.com`)).toEqual([{ message: "is longer than 998 characters" }]);
+  });
+  test("comments that do not close or nest deeper than four are no mailbox; ordinary ones still name it", () => {
+    expect(parseAddress("zoe@example.com (Zoe (home))")).toMatchObject({ email: "zoe@example.com", name: "Zoe (home)" });
+    expect(parseAddress("zoe@example.com (((((Zoe)))))")).toBeNull();
+    expect(parseAddress("zoe@example.com (Zoe")).toBeNull();
+  });
+  test("a thousand mailboxes of a thousand blanks, brackets or quotes each are read in one pass each", () => {
+    const list = (one: string) => parseAddressList(Array(1000).fill(one).join(", "));
+    for (const one of [`Zoe <a${" ".repeat(980)}b@x.example>`, `z@x.example ${"(".repeat(980)}`, `"${"a".repeat(990)} <z@x.example>`]) {
+      expect(list(one).parsed).toHaveLength(0);
+    }
+    expect(list(`a${" ".repeat(900)}b <z@x.example>`).parsed[999]).toMatchObject({ email: "z@x.example", name: "a b" });
+  });
+});
