@@ -92,15 +92,22 @@ export function splitTyped(value: string): { type: string; value: string } {
 
 /** An address from a field value: type, angle brackets and trailing comments removed. */
 export function cleanAddress(value: string): string {
-  const bare = splitTyped(value).value.replace(/\([^)]*\)/g, " ").trim();
+  const bare = withoutComments(splitTyped(value).value).trim();
   const bracketed = /<([^<>]*)>/.exec(bare);
   return (bracketed ? (bracketed[1] ?? "") : (bare.split(/\s+/)[0] ?? "")).trim();
 }
 
 /** A host name from an mta-name field ("dns; mx.example.org. (comment)"), trailing dot removed. */
 export function cleanHost(value: string): string {
-  const host = splitTyped(value).value.replace(/\([^)]*\)/g, " ").trim().split(/\s+/)[0] ?? "";
+  const host = withoutComments(splitTyped(value).value).trim().split(/\s+/)[0] ?? "";
   return host.replace(/\.$/, "");
+}
+
+/** Each "(comment)" replaced by a space. Only up to the last ")": from each "(" of an unclosed run after it the
+ *  pattern would read on to the end (a hostile field of "((((..." took seconds per 100 KB). */
+function withoutComments(value: string): string {
+  const end = value.lastIndexOf(")") + 1;
+  return value.slice(0, end).replace(/\([^)]*\)/g, " ") + value.slice(end);
 }
 
 /** Reads "smtp; 550-5.1.1 ..." into type, one-line text, reply code and enhanced code. */
