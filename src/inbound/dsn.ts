@@ -83,7 +83,10 @@ export function parseDeliveryStatus(body: string): DeliveryStatus | null {
 /** Oracle / Sun Messaging Server's X-Supplementary-Info ("<host #5.0.0 smtp; 550 5.4.1 ...>"), where a report gives
  *  the remote reply there and no Diagnostic-Code: read as the Diagnostic-Code "smtp; 550 5.4.1 ..." it holds. */
 function supplementaryReply(value: string | undefined): string | undefined {
-  const reply = value ? /\bsmtp\s*;\s*([^]*?)>?\s*$/i.exec(value)?.[1] : undefined;
+  const start = value ? /\bsmtp\s*;\s*/i.exec(value) : null;
+  // Its closing ">" and the spaces after it cut without a pattern: one ending in \s*$ is tried from each space of a run.
+  const rest = value && start ? value.slice(start.index + start[0].length).trimEnd() : "";
+  const reply = rest.endsWith(">") ? rest.slice(0, -1) : rest;
   return reply ? `smtp; ${reply}` : undefined;
 }
 

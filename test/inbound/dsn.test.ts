@@ -20,6 +20,13 @@ test("X-Supplementary-Info gives the remote reply where there is no Diagnostic-C
   expect(r?.diagnostic?.text).toContain("Recipient address rejected: Access denied");
 });
 
+test("an X-Supplementary-Info with a long run of spaces inside is read once", async () => {
+  const report = await parseReport(dsn("Final-Recipient: rfc822; a@x.example\r\nAction: failed\r\nStatus: 5.0.0\r\n" +
+    `X-Supplementary-Info: <mx #5.0.0 smtp; 550 5.1.1 no such${" ".repeat(300_000)}user >  \r\n`), { trusted: true });
+  const r = report?.kind === "bounce" ? report.recipients[0] : undefined;
+  expect(r?.diagnostic).toMatchObject({ type: "smtp", code: 550, enhancedCode: "5.1.1", text: "550 5.1.1 no such user" });
+});
+
 test("a Diagnostic-Code, when there is one, is the reply", async () => {
   const report = await parseReport(dsn("Final-Recipient: rfc822; a@x.example\r\nAction: failed\r\nStatus: 5.1.1\r\n" +
     "Diagnostic-Code: smtp; 550 5.1.1 no such user\r\nX-Supplementary-Info: <mx #5.0.0 smtp; 550 something else>\r\n"), { trusted: true });
