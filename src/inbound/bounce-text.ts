@@ -54,12 +54,15 @@ const RECIPIENT_PATTERNS = [
   new RegExp(String.raw`^[ \t]*'?(${ADDRESS})'? on `, "gm"), // Exchange 2003 "user@host on <date>", 5.5's IMC "'user@host' on <date>"
   new RegExp(String.raw`(?:delivered|delivery|message) to:?\s*<?(${ADDRESS})>?`, "gi"), // O365, Gmail prose
   // DragonFly, OpenSMTPD, IMail, Zoho, GMX prose: "error delivering your mail to <x>", "sending to x".
-  new RegExp(String.raw`(?:deliver(?:ing|ed)?|send(?:ing)?|sent)\s+(?:your\s+|the\s+)?(?:mail|message|e-?mail)?\s*(?:to|for):?\s*<?(${ADDRESS})>?`, "gi"),
+  // (Its words after the verb each take their own spaces: "\s+" then an optional word and "\s*" would split a run of
+  // spaces every way before failing.)
+  new RegExp(String.raw`(?:deliver(?:ing|ed)?|send(?:ing)?|sent)\s+(?:(?:your|the)\s+)?(?:(?:mail|message|e-?mail)\s*)?(?:to|for):?\s*<?(${ADDRESS})>?`, "gi"),
   // DSN fields quoted in text, and "Failed recipient: x" / "Recipient address: x" lines.
   new RegExp(String.raw`^[ \t]*(?:final|original)-recipient:\s*(?:rfc822\s*;\s*)?<?(${ADDRESS})>?`, "gim"),
   // Apache James / Verizon "Message details": "  RCPT TO: user@host"; Postfix transcripts " In:  RCPT TO:<x>".
   new RegExp(String.raw`^[ \t]*(?:In:[ \t]*)?RCPT TO:\s*<?(${ADDRESS})>?`, "gim"),
-  new RegExp(String.raw`(?:failed|bad|invalid|unknown|undeliverable)?\s*recipient(?:s|\(s\))?(?:\s+address)?\s*:\s*<?(${ADDRESS})>?`, "gi"),
+  // (Found from "recipient" on: an optional "failed" and "\s*" before it would read a run of spaces from each space.)
+  new RegExp(String.raw`recipient(?:s|\(s\))?(?:\s+address)?\s*:\s*<?(${ADDRESS})>?`, "gi"),
 ];
 /** Said when an MTA gives up, whatever reply it quotes: qmail-send's "I'm not going to try again; this message has
  *  been in the queue too long." after a (#4.4.1), and its "This is a permanent error; I've given up."; Postfix's

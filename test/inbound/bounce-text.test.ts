@@ -287,3 +287,15 @@ describe("Exim's give-up", () => {
     expect(fromDaemon(notice, "Mail delivery failed: returning message to sender")?.action).toBe("failed");
   });
 });
+
+describe("a stranger's notice is read in one pass however it is shaped", () => {
+  const spaces = " ".repeat(300_000);
+  test("a long run of spaces inside a reply", () => {
+    expect(fromDaemon(`a@x.example\n550 5.1.1 no such${spaces}user\n`, "Undeliverable")).toMatchObject({ finalRecipient: "a@x.example",
+      diagnostic: { code: 550, enhancedCode: "5.1.1", text: "550 5.1.1 no such user" } });
+  });
+  test("a long run of spaces after \"sent\"", () => {
+    expect(fromDaemon(`Your message was sent${spaces}to <a@x.example> and refused.\n`, "Undeliverable")?.finalRecipient).toBe("a@x.example");
+    expect(fromDaemon(`Failed recipient:${spaces}a@x.example\n`, "Undeliverable")?.finalRecipient).toBe("a@x.example");
+  });
+});
