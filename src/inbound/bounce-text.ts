@@ -36,9 +36,10 @@ const BOUNCE_PHRASE_RE =
   /could not be delivered|couldn't be delivered|can(not|'t) be delivered|undeliverable|delivery (to the following recipients? )?(has )?failed|permanent(ly)? (error|fail)|(message|mail) (was )?(rejected|refused|blocked|returned)|does not exist|no such (user|mailbox|address)|(user|recipient|address) unknown|unknown (user|recipient|address)|mailbox (is )?(full|unavailable|disabled)|over quota|not a valid|was not delivered|failed to deliver|delivery failure|returned to sender|\b(was|were|been) (blocked|rejected|refused)\b|identified as spam|not a member of (this|the) (mailing )?list|duplicated message-id|malformed (recipient )?address/i;
 const AUTO_REPLY_SUBJECT_RE = /^\s*(auto(matic)?[- ]?(reply|response)|out of (the )?office|autoreply)\b/i;
 /** Lines that introduce the returned message in Exim, qmail, Exchange, Sendmail and 1&1 (kundenserver.de: "--- The
- *  header of the original message is following. ---") texts. */
+ *  header of the original message is following. ---") texts. The dashes before "original message" are the leading
+ *  [ \t-]*'s: a "-+" of its own would split a line of dashes every way. */
 const ORIGINAL_MARKER_RE =
-  /^[ \t-]*(this is a copy of the message|below this line is a copy of the message|original message (headers|follows)|-+ ?original message ?-+|undelivered message headers|text of the returned message|the header of the original message is following)/im;
+  /^[ \t-]*(this is a copy of the message|below this line is a copy of the message|original message (headers|follows)|- ?original message ?-+|undelivered message headers|text of the returned message|the header of the original message is following)/im;
 const HEADER_START_RE = /^(Return-Path|Received|DKIM-Signature|Message-ID|MIME-Version):[ \t]/im;
 /** Bounded by RFC 5321 §4.5.3.1 sizes so that hostile text cannot make matching quadratic. */
 const ADDRESS = String.raw`[^\s<>()"',;:@\[\]]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,10}\.[A-Za-z]{2,63}`;

@@ -298,4 +298,8 @@ describe("a stranger's notice is read in one pass however it is shaped", () => {
     expect(fromDaemon(`Your message was sent${spaces}to <a@x.example> and refused.\n`, "Undeliverable")?.finalRecipient).toBe("a@x.example");
     expect(fromDaemon(`Failed recipient:${spaces}a@x.example\n`, "Undeliverable")?.finalRecipient).toBe("a@x.example");
   });
+  test("a line of dashes", () => {
+    const r = fromDaemon(`a@x.example\n550 5.1.1 no such user\n${"-".repeat(300_000)}\n--- Original message ---\nSubject: hi\n`, "Undeliverable");
+    expect(r?.diagnostic?.text).toBe("550 5.1.1 no such user");
+  });
 });
