@@ -2,7 +2,7 @@
 // send plain-text NDRs): recipients, status and diagnostic from the human-readable text, and
 // the returned headers when they are quoted inline. reports.ts flags all of it heuristic.
 import type { BounceRecipient } from "./dsn.ts";
-import { parseHeaderBlock, type Diagnostic, type OriginalMessage } from "./report-fields.ts";
+import { MAX_DIAGNOSTIC_CHARS, parseHeaderBlock, type Diagnostic, type OriginalMessage } from "./report-fields.ts";
 import { findDiagnostic, isWithinReply, lineStartWithCode, wholeReply } from "./reply-lines.ts";
 import { smtpCommandOf } from "./smtp-command.ts";
 import { openingSentence, reasonAfterMarker, reasonFirst, sentenceAfter, sentenceAround } from "./notice-sentences.ts";
@@ -115,7 +115,7 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
   // sender, "Undeliverable"): it is accepted and classified on whatever it says, never refused.
   if (recipients.length === 0 && input.trusted && !isHumanReply && (isTrustedBounce || isVouched)) {
     const read = readRecipient(notice, "", [], tone);
-    const anonymous = read.diagnostic ? asGoogleGroups(withSubjectReason(read, subject), isGoogleGroups) : { ...read, diagnostic: { type: "text", text: subject.trim() || "undeliverable" } };
+    const anonymous = read.diagnostic ? asGoogleGroups(withSubjectReason(read, subject), isGoogleGroups) : { ...read, diagnostic: { type: "text", text: subject.trim().slice(0, MAX_DIAGNOSTIC_CHARS) || "undeliverable" } };
     const command = smtpCommandOf(notice, "");
     recipients.push(command ? { ...anonymous, command } : anonymous);
   }

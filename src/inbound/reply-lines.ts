@@ -1,6 +1,6 @@
 // A notice's reply lines: the first line with a reply code or an enhanced status code, with the lines that continue
 // it (wrapped, multi-line, or words of a bare code on the next line), and where a recipient's reply starts. Pure.
-import { ENHANCED_CODE_RE, normalizeEnhancedCode, parseDiagnostic, type Diagnostic } from "./report-fields.ts";
+import { ENHANCED_CODE_RE, MAX_DIAGNOSTIC_CHARS, normalizeEnhancedCode, parseDiagnostic, type Diagnostic } from "./report-fields.ts";
 
 /** A 4xx/5xx SMTP reply code in running text (RFC 5321 §4.2: 421-455, 500-556, and 57x, outside that range but sent:
  *  Courier's and qmail's chkuser "571 ...", La Poste's "571 5.7.1 ..."), and "550:" at the start of a line,
@@ -59,7 +59,7 @@ export function findDiagnostic(segment: string): Diagnostic | undefined {
     // "If that fails, contact your administrator." between them: the line above that is the explanation.
     const above = (k: number) => (k >= 0 ? (lines[k] ?? "").trim() : "");
     const previous = i > 1 ? (/^if that fails, contact your administrator/i.test(above(i - 1)) ? `${above(i - 2)} ${above(i - 1)}` : above(i - 1)) : "";
-    const text = [previous, line.trim(), ...continuation].filter(Boolean).join(" ").replace(/\s+/g, " ");
+    const text = [previous, line.trim(), ...continuation].filter(Boolean).join(" ").replace(/\s+/g, " ").slice(0, MAX_DIAGNOSTIC_CHARS);
     return { type: "text", text, enhancedCode: normalizeEnhancedCode(enhanced?.[0] ?? "") };
   }
   return undefined;

@@ -44,7 +44,9 @@ export interface OriginalMessage {
 export const ENHANCED_CODE_RE = /(?<![\w.])([245])\.(\d{1,3})\.(\d{1,3})(?![\d.])/;
 const DIAGNOSTIC_PREFIX_RE = /^([2-5]\d\d)(?:[ \-]+|$)(?:([245]\.\d{1,3}\.\d{1,3})(?![\d.])\s*)?/;
 const FIELD_NAME_RE = /^[!-9;-~]+$/;
-const MAX_DIAGNOSTIC_CHARS = 1000;
+/** Where a reply's text is cut, in a Diagnostic-Code or a notice's line: a reply is a line or a few (RFC 5321
+ *  §4.5.3.1.5: 512 octets each), and the classifier reads it whole. */
+export const MAX_DIAGNOSTIC_CHARS = 1000;
 
 /**
  * Splits a header-style body into groups separated by blank lines (RFC 3464 §2.1, RFC 5965

@@ -302,4 +302,9 @@ describe("a stranger's notice is read in one pass however it is shaped", () => {
     const r = fromDaemon(`a@x.example\n550 5.1.1 no such user\n${"-".repeat(300_000)}\n--- Original message ---\nSubject: hi\n`, "Undeliverable");
     expect(r?.diagnostic?.text).toBe("550 5.1.1 no such user");
   });
+  test("a subject of any length, when it is all a notice says", () => {
+    const subject = `Undeliverable: ${"ip ".repeat(100_000)}`;
+    const r = parseBounceText({ text: "..\n", excluded: [], fromAddress: "MAILER-DAEMON@x.example", subject, trusted: true })?.recipients[0];
+    expect(r?.diagnostic?.text).toBe(subject.slice(0, 1000));
+  });
 });

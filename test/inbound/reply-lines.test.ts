@@ -66,3 +66,11 @@ describe("a multi-line reply cut to its first line in a report's Diagnostic-Code
     expect(wholeReply(all, "550-5.1.1 no such\n550 5.1.1 user\n")).toBeUndefined();
   });
 });
+
+describe("a stranger's long line", () => {
+  test("a line with an enhanced code and no reply code is cut like a reply (the classifier reads it whole)", () => {
+    const d = findDiagnostic(`a@x.example\n#5.1.1 ${"ip ".repeat(100_000)}\n`);
+    expect(d).toMatchObject({ type: "text", enhancedCode: "5.1.1" });
+    expect(d?.text).toBe(`#5.1.1 ${"ip ".repeat(400)}`.slice(0, 1000));
+  });
+});

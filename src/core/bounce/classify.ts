@@ -43,6 +43,10 @@ export interface BounceVerdict {
   enhancedCode?: string;
 }
 
+/** The text read: longer than any caller's (replies and reports' diagnostics are cut at 1000 to 1500 characters), and
+ *  short enough that phrase rules which scan on from each start ("client host .* blocked") stay cheap on any text. */
+const MAX_TEXT_CHARS = 2000;
+
 /** RFC 3463 subject.detail → class, for failures whose text says nothing recognisable. */
 const PERMANENT_DETAIL: Record<string, BounceClass> = {
   "1.0": 10, "1.1": 10, "1.2": 10, "1.3": 10, "1.4": 10, "1.5": 10, "1.6": 10, "1.10": 10, "1.7": 50, "1.8": 50, "1.9": 40,
@@ -158,7 +162,7 @@ function isBareMailboxDisabled(status: string | undefined, text: string): boolea
 
 export function classifyBounce(input: BounceInput): BounceVerdict {
   const codes = readCodes(input);
-  const text = input.text ?? "";
+  const text = (input.text ?? "").slice(0, MAX_TEXT_CHARS);
   const transient = codes.code !== undefined ? codes.code < 500 : codes.enhancedCode?.startsWith("4") ?? false;
   const fromText = classFromText(text);
   const fromCode = codes.enhancedCode ? classFromEnhanced(codes.enhancedCode) : undefined;

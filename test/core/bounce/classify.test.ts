@@ -304,3 +304,10 @@ describe("Office 365's NDR status box (a twenty-first published set, 2026-11-29)
     expect(classifyBounce({ text, enhancedCode: "5.0.0", status: "5.0.0", command: "unknown" }).category).toBe("hard");
   });
 });
+
+describe("a stranger's long text", () => {
+  test("is read up to the longest a report gives, so phrase rules that scan on from each word stay cheap", () => {
+    expect(classifyBounce({ code: 550, text: `550 5.7.1 ${"client host ".repeat(30_000)}` }).bounceClass).toBe(50);
+    expect(classifyBounce({ code: 550, text: `550 5.7.1 client host [192.0.2.1] blocked ${"ip ".repeat(40_000)}` }).bounceClass).toBe(51);
+  });
+});
