@@ -99,6 +99,8 @@ export function createLineEndingInspector() {
   };
   return {
     push(chunk: Uint8Array) {
+      // A smuggling sequence is the answer whatever follows: the rest is not kept (each piece would copy all before it).
+      if (smuggling) return;
       const next = new Uint8Array(window.length + chunk.length);
       next.set(window); next.set(chunk, window.length);
       window = next;

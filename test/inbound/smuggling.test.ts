@@ -61,4 +61,12 @@ describe("createLineEndingInspector (DATA as it streams in)", () => {
       expect(inspector.end()).toEqual(inspectDataLineEndings(data));
     }
   });
+  test("a message that goes on in small pieces after a smuggling sequence is not kept whole nor copied per piece", () => {
+    const inspector = createLineEndingInspector();
+    const start = bytes(`${HEAD}Hello\n.\nMAIL FROM:<x@evil.example>\r\n`);
+    inspector.push(start);
+    const piece = bytes("x".repeat(62) + "\r\n");
+    for (let i = 0; i < 60_000; i++) inspector.push(piece);
+    expect(inspector.end()).toEqual({ problem: "smuggling", offset: `${HEAD}Hello\n`.length, reason: "SMTP smuggling sequence <LF>.<LF>" });
+  });
 });
