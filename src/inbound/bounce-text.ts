@@ -3,8 +3,8 @@
 // the returned headers when they are quoted inline. reports.ts flags all of it heuristic.
 import type { BounceRecipient } from "./dsn.ts";
 import { MAX_DIAGNOSTIC_CHARS, parseHeaderBlock, type Diagnostic, type OriginalMessage } from "./report-fields.ts";
-import { findDiagnostic, isWithinReply, lineStartWithCode, wholeReply } from "./reply-lines.ts";
-import { smtpCommandOf } from "./smtp-command.ts";
+import { findDiagnostic, isWithinReply, lineStartWithCode, transcriptOf, wholeReply } from "./reply-lines.ts";
+import { smtpCommandOf, smtpCommandsOf } from "./smtp-command.ts";
 import { openingSentence, reasonAfterMarker, reasonFirst, sentenceAfter, sentenceAround } from "./notice-sentences.ts";
 
 export interface BounceTextInput {
@@ -76,6 +76,13 @@ const DELAY_PHRASE_RE = /delayed|will (be )?retr(y|ied)|still being retried|warn
 const DELAY_SUBJECT_RE = /^\s*warning\b.{0,80}\bdelayed\b|\(delay\)|^\s*delayed mail\b|^\s*delivery delayed\b/i;
 /** What the whole notice says of its failures, read once: a warning (still retrying), or a give-up. */
 const toneOf = (notice: string, subject: string) => ({ delayed: DELAY_PHRASE_RE.test(notice) || DELAY_SUBJECT_RE.test(subject), gaveUp: GAVE_UP_RE.test(notice) });
+
+/** What the recipients of one notice read alike, each read once: a hundred recipients each reading a notice of MBs
+ *  again would cost a hundred times its length. */
+interface Reading { notice: string; lower: () => string; tone: () => ReturnType<typeof toneOf>; firstReply: () => Diagnostic | undefined; transcript: () => string[] }
+const once = <T>(read: () => T): (() => T) => { let kept: { value: T } | undefined; return () => (kept ??= { value: read() }).value; };
+const readingOf = (notice: string, subject: string): Reading => ({ notice, lower: once(() => notice.toLowerCase()),
+  tone: once(() => toneOf(notice, subject)), firstReply: once(() => findDiagnostic(notice)), transcript: once(() => transcriptOf(notice)) });
 const LIST_NOTICE_RE = /not a member of (this|the) (mailing )?list|duplicated message-id/i;
 /** A bounce lists the recipients of one message to one host; more is noise (and quadratic). */
 const MAX_RECIPIENTS = 100;
@@ -96,25 +103,26 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
     (BOUNCE_SUBJECT_RE.test(subject) || BOUNCE_PHRASE_RE.test(notice) || Boolean(findDiagnostic(notice)?.code));
   const isVouched = isFromDaemon || hasFailedHeader || isTrustedBounce;
   if (!isVouched && !BOUNCE_SUBJECT_RE.test(subject)) return null;
-  const tone = toneOf(notice, subject);
+  const reading = readingOf(notice, subject);
   const addresses = findRecipients(notice, input.failedRecipients ?? "", input.excluded);
-  const mentions = findMentions(notice, addresses);
+  const mentions = findMentions(reading.lower(), addresses);
   // Its link to the help centre, its name, or its fixed English opening ("the group you tried to contact (x) may not exist").
   const isGoogleGroups = /groups\.google\.com\/support|^google groups\b|the group you tried to contact\s+\(/im.test(notice);
   // A list server's notice (fml) says why at its start; the addresses it names come later. So does
   // Post.Office / InterMail: "undeliverable due to the following reason:", the reason, then the recipients.
   const opening = LIST_NOTICE_RE.test(notice.slice(0, 500)) ? sentenceAfter(notice, 0) : reasonFirst(notice);
-  const recipients = addresses.map((address) => {
-    const read = readRecipient(notice, address, mentions, tone);
+  const commands = smtpCommandsOf(notice, addresses);
+  const recipients = addresses.map((address, i) => {
+    const read = readRecipient(reading, address, mentions);
     const r = withSubjectReason(asGoogleGroups(opening && !read.diagnostic?.code ? { ...read, diagnostic: opening } : read, isGoogleGroups), subject);
-    const command = smtpCommandOf(notice, address);
+    const command = commands[i];
     return command ? { ...r, command } : r;
   });
   // Through a VERP path the token names the recipient: a carrier's "message blocked" without any
   // address still counts, and so does any bounce by its sender or subject (MAILER-DAEMON, a null
   // sender, "Undeliverable"): it is accepted and classified on whatever it says, never refused.
   if (recipients.length === 0 && input.trusted && !isHumanReply && (isTrustedBounce || isVouched)) {
-    const read = readRecipient(notice, "", [], tone);
+    const read = readRecipient(reading, "", []);
     const anonymous = read.diagnostic ? asGoogleGroups(withSubjectReason(read, subject), isGoogleGroups) : { ...read, diagnostic: { type: "text", text: subject.trim().slice(0, MAX_DIAGNOSTIC_CHARS) || "undeliverable" } };
     const command = smtpCommandOf(notice, "");
     recipients.push(command ? { ...anonymous, command } : anonymous);
@@ -152,19 +160,20 @@ function asGoogleGroups(r: BounceRecipient, isGoogleGroups: boolean): BounceReci
  */
 export function withTextEvidence(recipients: BounceRecipient[], text: string): BounceRecipient[] {
   if (!text) return recipients;
-  const { notice } = splitAtOriginal(text);
+  const reading = readingOf(splitAtOriginal(text).notice, "");
   // Bounded like a text bounce's recipients: a hostile report's thousands of groups are not each read.
-  return recipients.map((r, i) => (i < MAX_RECIPIENTS ? withEvidenceOf(r, notice, recipients.length === 1) : r));
+  const commands = smtpCommandsOf(reading.notice, recipients.slice(0, MAX_RECIPIENTS).map((r) => r.finalRecipient));
+  return recipients.map((r, i) => (i < MAX_RECIPIENTS ? withEvidenceOf(r, reading, commands[i], recipients.length === 1) : r));
 }
 
 /** A recipient the text does not name borrows no one else's reply, unless it is the only one. */
-function withEvidenceOf(r: BounceRecipient, notice: string, isOnly: boolean): BounceRecipient {
-  const command = r.command ?? smtpCommandOf(notice, r.finalRecipient);
+function withEvidenceOf(r: BounceRecipient, reading: Reading, named: string | undefined, isOnly: boolean): BounceRecipient {
+  const command = r.command ?? named;
   // An empty Diagnostic-Code ("SMTP; ", Sendmail's when the receiver's 421 closed the connection) states nothing; a
   // multi-line reply's first line alone (Sendmail's too) is completed from the transcript.
-  const stated = r.diagnostic?.continues ? (wholeReply(r.diagnostic, notice) ?? r.diagnostic) : r.diagnostic?.text.trim() ? r.diagnostic : undefined;
-  const mentions = stated ? [] : findMentions(notice, [r.finalRecipient]);
-  const diagnostic = stated ?? (mentions.length > 0 || isOnly ? readRecipient(notice, r.finalRecipient, mentions).diagnostic : undefined);
+  const stated = r.diagnostic?.continues ? (wholeReply(r.diagnostic, reading.transcript()) ?? r.diagnostic) : r.diagnostic?.text.trim() ? r.diagnostic : undefined;
+  const mentions = stated ? [] : findMentions(reading.lower(), [r.finalRecipient]);
+  const diagnostic = stated ?? (mentions.length > 0 || isOnly ? readRecipient(reading, r.finalRecipient, mentions).diagnostic : undefined);
   return { ...r, ...(diagnostic ? { diagnostic } : {}), ...(command ? { command } : {}) };
 }
 
@@ -206,7 +215,8 @@ function findRecipients(notice: string, failedRecipients: string, excluded: stri
  * next mention of another recipient, carries a code. Exchange lists every recipient first and
  * gives the diagnostics later, so the first mention alone is not enough.
  */
-function readRecipient(notice: string, address: string, mentions: Mention[], tone: ReturnType<typeof toneOf> = toneOf(notice, "")): BounceRecipient {
+function readRecipient(reading: Reading, address: string, mentions: Mention[]): BounceRecipient {
+  const { notice } = reading;
   const key = address.toLowerCase();
   let diagnostic: Diagnostic | undefined;
   for (let i = 0; i < mentions.length && !diagnostic; i++) {
@@ -217,7 +227,7 @@ function readRecipient(notice: string, address: string, mentions: Mention[], ton
     while (mentions[end] && (mentions[end]!.key === key || isWithinReply(notice, mentions[end]!.at))) end++;
     diagnostic = findDiagnostic(notice.slice(lineStartWithCode(notice, mention.at), mentions[end]?.at ?? notice.length));
   }
-  diagnostic ??= findDiagnostic(notice);
+  diagnostic ??= reading.firstReply();
   // A DSN flattened into text: its bare "Status: 5.0.0" field says only "permanent"; the words under the address say why
   // (Exim's "me@x\n  Unrouteable address").
   if (diagnostic && !diagnostic.code && /^5\.0\.0$/.test(diagnostic.enhancedCode ?? "") && /^[\w-]+:/.test(diagnostic.text)) {
@@ -230,6 +240,7 @@ function readRecipient(notice: string, address: string, mentions: Mention[], ton
   for (let i = mentions.length - 1; i >= 0 && !diagnostic; i--) if (mentions[i]!.key === key) diagnostic = sentenceAround(notice, mentions[i]!.at, key.length);
   diagnostic ??= reasonAfterMarker(notice) ?? openingSentence(notice);
   const enhanced = diagnostic?.enhancedCode;
+  const tone = reading.tone();
   const codeClass = diagnostic?.code ? String(diagnostic.code)[0] : undefined;
   const status =
     enhanced && enhanced[0] !== "2"
@@ -250,9 +261,8 @@ interface Mention {
   at: number;
 }
 
-/** Every position where a recipient is named, in text order. */
-function findMentions(notice: string, addresses: string[]): Mention[] {
-  const lower = notice.toLowerCase();
+/** Every position where a recipient is named in a notice (lower case), in text order. */
+function findMentions(lower: string, addresses: string[]): Mention[] {
   const mentions: Mention[] = [];
   for (const address of addresses) {
     const key = address.toLowerCase();

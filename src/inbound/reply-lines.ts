@@ -94,14 +94,18 @@ function indentOf(line: string): number {
   return /^[ \t]*/.exec(line)?.[0].length ?? 0;
 }
 
+/** A notice's lines as a transcript's replies, "<<< " gone; a line wrapped by whatever carried the report goes on
+ *  indented below, and is joined back first. */
+export function transcriptOf(notice: string): string[] {
+  return notice.replace(/\n[ \t]+/g, " ").split("\n").map((line) => line.replace(/^\s*<<<\s*/, "").trim());
+}
+
 /**
  * The whole of a multi-line reply whose first line alone is in a report's Diagnostic-Code, from the transcript in its
- * text ("<<< 554-delivery error: dd Sorry your message to x cannot", "<<< 554-be delivered. ...", "<<< 554 [#102]."),
- * as Sendmail writes them; undefined when the text does not hold that first line.
+ * text's transcript ("<<< 554-delivery error: dd Sorry your message to x cannot", "<<< 554-be delivered. ...", "<<< 554
+ * [#102]."), as Sendmail writes them; undefined when the text does not hold that first line.
  */
-export function wholeReply(first: Diagnostic, notice: string): Diagnostic | undefined {
-  // A transcript line wrapped by whatever carried the report goes on indented below: joined back first.
-  const lines = notice.replace(/\n[ \t]+/g, " ").split("\n").map((line) => line.replace(/^\s*<<<\s*/, "").trim());
+export function wholeReply(first: Diagnostic, lines: readonly string[]): Diagnostic | undefined {
   const words = first.text.split(" ").slice(first.enhancedCode ? 2 : 1).join(" ").slice(0, 40);
   const start = lines.findIndex((line) => line.startsWith(`${first.code}-`) && line.includes(words));
   if (start < 0) return undefined;

@@ -307,4 +307,11 @@ describe("a stranger's notice is read in one pass however it is shaped", () => {
     const r = parseBounceText({ text: "..\n", excluded: [], fromAddress: "MAILER-DAEMON@x.example", subject, trusted: true })?.recipients[0];
     expect(r?.diagnostic?.text).toBe(subject.slice(0, 1000));
   });
+  test("a hundred recipients named above a long text each read it once", () => {
+    const addresses = Array.from({ length: 100 }, (_, i) => `u${i}@x.example`);
+    const text = addresses.map((a) => `<${a}>:\n`).join("") + "the message could not be delivered\n".repeat(400_000);
+    const r = parseBounceText({ text, excluded: [], fromAddress: "MAILER-DAEMON@q.example", subject: "Undeliverable" });
+    expect(r?.recipients.map((x) => x.finalRecipient)).toEqual(addresses);
+    expect(r?.recipients[99]?.diagnostic?.text).toBe(Array(3).fill("the message could not be delivered").join(" "));
+  });
 });

@@ -1,6 +1,6 @@
 // A notice's reply lines (src/inbound/reply-lines.ts): which line holds the reply, and which lines continue it.
 import { describe, expect, test } from "bun:test";
-import { findDiagnostic, isWithinReply, lineStartWithCode, wholeReply } from "../../src/inbound/reply-lines.ts";
+import { findDiagnostic, isWithinReply, lineStartWithCode, transcriptOf, wholeReply } from "../../src/inbound/reply-lines.ts";
 import { parseDiagnostic } from "../../src/inbound/report-fields.ts";
 
 describe("the reply a notice quotes", () => {
@@ -57,13 +57,13 @@ describe("a multi-line reply cut to its first line in a report's Diagnostic-Code
     expect(parseDiagnostic("smtp; 550 5.1.1 no such user").continues).toBeUndefined();
   });
   test("the transcript gives the whole reply", () => {
-    expect(wholeReply(first, transcript)?.text).toBe("554 delivery error: dd Sorry your message to a@x.example cannot be delivered. " +
+    expect(wholeReply(first, transcriptOf(transcript))?.text).toBe("554 delivery error: dd Sorry your message to a@x.example cannot be delivered. " +
       "This account has been disabled or discontinued [#102]. - mta115.mail.x.example");
   });
   test("nothing when the text does not hold it, or holds no more than the field", () => {
-    expect(wholeReply(first, "The mail system\n")).toBeUndefined();
+    expect(wholeReply(first, transcriptOf("The mail system\n"))).toBeUndefined();
     const all = parseDiagnostic("smtp; 550-5.1.1 no such 550 5.1.1 user");
-    expect(wholeReply(all, "550-5.1.1 no such\n550 5.1.1 user\n")).toBeUndefined();
+    expect(wholeReply(all, transcriptOf("550-5.1.1 no such\n550 5.1.1 user\n"))).toBeUndefined();
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { smtpCommandOf } from "../../src/inbound/smtp-command.ts";
+import { smtpCommandOf, smtpCommandsOf } from "../../src/inbound/smtp-command.ts";
 
 describe("the SMTP command a refusal answered", () => {
   test("Postfix, Exim and Sendmail transcripts", () => {
@@ -23,5 +23,15 @@ describe("the SMTP command a refusal answered", () => {
 
   test("the details of the returned message are not a refused command", () => {
     expect(smtpCommandOf("550 - Requested action not taken: no such user here\n\nMessage details:\n  RCPT TO: a@x.example", "a@x.example")).toBeUndefined();
+  });
+
+  test("each of a hundred addresses gets its command, a long notice read once for all", () => {
+    const addresses = Array.from({ length: 100 }, (_, i) => `u${i}@x.example`);
+    const text = "<u0@x.example>: 550 no (in reply to RCPT TO command)\n" + addresses.slice(1).map((a) => `<${a}>:\n`).join("") +
+      "after for in reply to did not like our x\n".repeat(400_000) + "<u99@x.example>: (in reply to end of DATA command)\n";
+    // Each address's own command is the first said after its mention; the notice's first serves one it does not name.
+    expect(smtpCommandsOf(text, [...addresses, "", "v@x.example"])).toEqual(["RCPT", ...addresses.slice(1).map(() => "DATA"), "RCPT", "RCPT"]);
+    expect(smtpCommandsOf("x <a@x.example> (in reply to MAIL FROM command) <b@x.example> in reply to DATA", ["b@x.example", "a@x.example", "c@x.example"]))
+      .toEqual(["DATA", "MAIL", "MAIL"]);
   });
 });
