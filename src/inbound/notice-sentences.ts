@@ -59,11 +59,14 @@ const MESSAGE_FIELD_RE = /^(date|time|subject|sent|from|to|cc|message-id)\s*:/i;
 export function sentenceAround(notice: string, at: number, length: number): Diagnostic | undefined {
   const next = notice.slice(at + length, at + length + 400).split("\n").map((l) => l.trim()).find(Boolean) ?? "";
   const after = MESSAGE_FIELD_RE.test(next) ? undefined : sentenceAfter(notice, at + length);
-  const lineStart = notice.lastIndexOf("\n", at - 1);
+  // The line break before the mention when only spaces stand between them (read back over those alone, not a long line).
+  let start = at;
+  while (start > 0 && notice[start - 1] !== "\n" && /\s/.test(notice[start - 1]!)) start--;
+  const lineStart = notice[start - 1] === "\n" ? start - 1 : -1;
   // The nearest non-empty line above, looked for in a bounded window (linear in hostile text).
   const window = notice.slice(Math.max(0, lineStart - 400), Math.max(lineStart, 0));
   const before = window.split("\n").map((l) => l.trim()).filter(Boolean).at(-1) ?? "";
-  const heading = lineStart > 0 && notice.slice(lineStart, at).trim() === "" && /^[A-Za-z][^:]{8,120}$/.test(before) && !/-{3,}/.test(before) ? before : "";
+  const heading = lineStart > 0 && /^[A-Za-z][^:]{8,120}$/.test(before) && !/-{3,}/.test(before) ? before : "";
   if (!heading) return after;
   return { type: "text", text: `${heading} ${after?.text ?? ""}`.trim().slice(0, 500) };
 }

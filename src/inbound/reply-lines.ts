@@ -69,18 +69,26 @@ export function findDiagnostic(segment: string): Diagnostic | undefined {
  *  (Sendmail's "554 <x>... Remote protocol error"), else the mention itself. Otherwise the code of the next line
  *  would be read, another host's failure. */
 export function lineStartWithCode(notice: string, at: number): number {
-  const start = notice.lastIndexOf("\n", at - 1) + 1;
-  return at - start <= 200 && SMTP_CODE_RE.test(notice.slice(start, at)) ? start : at;
+  const start = lineStartNear(notice, at, 200);
+  return start !== undefined && SMTP_CODE_RE.test(notice.slice(start, at)) ? start : at;
 }
 
 /** A mention inside a reply's own words ("554 delivery error: dd Sorry your message to y@x cannot be delivered", an
  *  alias's forwarded address): it goes on with that reply rather than starting another recipient's. Sendmail 5's
  *  "554 <x>... Service unavailable" has no words between its code and the address, and starts its own. */
 export function isWithinReply(notice: string, at: number): boolean {
-  const start = notice.lastIndexOf("\n", at - 1) + 1;
-  if (at - start > 400) return false;
+  const start = lineStartNear(notice, at, 400);
+  if (start === undefined) return false;
   const code = SMTP_CODE_RE.exec(notice.slice(start, at));
   return code !== null && /[a-z]{2,}\W+[a-z]{2,}/i.test(notice.slice(start + code.index + code[0].length, at));
+}
+
+/** Where the line holding `at` starts, when at most `max` characters before it: a longer line is not read back to its
+ *  start (from each of a thousand mentions on a line of MBs). */
+function lineStartNear(notice: string, at: number, max: number): number | undefined {
+  const from = Math.max(0, at - max - 1);
+  const start = from + notice.slice(from, at).lastIndexOf("\n") + 1;
+  return at - start <= max ? start : undefined;
 }
 
 /** A multi-line reply's next line (RFC 5321 §4.2.1: "554-No SMTP service" after "554-gmx.net ... Service not

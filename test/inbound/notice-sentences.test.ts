@@ -1,6 +1,6 @@
 // The sentence that says why in a notice with no reply code (src/inbound/notice-sentences.ts).
 import { describe, expect, test } from "bun:test";
-import { openingSentence, reasonAfterMarker, sentenceAfter } from "../../src/inbound/notice-sentences.ts";
+import { openingSentence, reasonAfterMarker, sentenceAfter, sentenceAround } from "../../src/inbound/notice-sentences.ts";
 import { parseBounceText } from "../../src/inbound/bounce-text.ts";
 
 describe("a notice's opening", () => {
@@ -50,5 +50,18 @@ describe("an opening of a few more lines, where no reply code and no recipient's
     expect(openingSentence(text)?.text).toContain("infected with a virus");
     const r = parseBounceText({ text, excluded: ["office@rcpt.example"], fromAddress: "MAILER-DAEMON@vscan.example", subject: "Message Bounced - Virus Infection", trusted: true });
     expect(r?.recipients[0]?.diagnostic?.text).toContain("infected with a virus");
+  });
+});
+
+describe("the sentence around a mention", () => {
+  test("the line above is its heading when only spaces stand before the mention (Lotus Notes)", () => {
+    const text = "User not listed in public Name & Address Book\n   a@x.example\nnext words here\n";
+    expect(sentenceAround(text, text.indexOf("a@x"), 11)?.text).toBe("User not listed in public Name & Address Book next words here");
+    expect(sentenceAround(text.replace("   a@x", "to a@x"), text.indexOf("a@x"), 11)?.text).toBe("next words here");
+  });
+  test("mentions far along a line of MBs do not each read back to its start", () => {
+    const text = `${"1".repeat(8_000_000)} 1@2.ab`.repeat(2) + "\n";
+    const at = text.lastIndexOf("1@2.ab");
+    for (let i = 0; i < 60_000; i++) expect(sentenceAround(text, at, 6)).toBeUndefined();
   });
 });

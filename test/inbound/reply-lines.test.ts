@@ -73,4 +73,10 @@ describe("a stranger's long line", () => {
     expect(d).toMatchObject({ type: "text", enhancedCode: "5.1.1" });
     expect(d?.text).toBe(`#5.1.1 ${"ip ".repeat(400)}`.slice(0, 1000));
   });
+  test("mentions far along a line of MBs do not each read back to its start", () => {
+    const text = `550 x ${"y".repeat(16_000_000)} a@x.example b@x.example\n`;
+    const at = text.indexOf("b@x");
+    for (let i = 0; i < 20_000; i++) expect([lineStartWithCode(text, at), isWithinReply(text, at)]).toEqual([at, false]);
+    expect([lineStartWithCode(text, 6), isWithinReply(text, 6)]).toEqual([0, false]);
+  });
 });
