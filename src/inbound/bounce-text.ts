@@ -3,7 +3,7 @@
 // the returned headers when they are quoted inline. reports.ts flags all of it heuristic.
 import type { BounceRecipient } from "./dsn.ts";
 import { MAX_DIAGNOSTIC_CHARS, parseHeaderBlock, type Diagnostic, type OriginalMessage } from "./report-fields.ts";
-import { findDiagnostic, isWithinReply, lineStartWithCode, transcriptOf, wholeReply } from "./reply-lines.ts";
+import { findDiagnostic, isWithinReply, lineStartWithCode, replyReader, transcriptOf, wholeReply } from "./reply-lines.ts";
 import { smtpCommandOf, smtpCommandsOf } from "./smtp-command.ts";
 import { openingSentence, reasonAfterMarker, reasonFirst, sentenceAfter, sentenceAround } from "./notice-sentences.ts";
 
@@ -79,10 +79,14 @@ const toneOf = (notice: string, subject: string) => ({ delayed: DELAY_PHRASE_RE.
 
 /** What the recipients of one notice read alike, each read once: a hundred recipients each reading a notice of MBs
  *  again would cost a hundred times its length. */
-interface Reading { notice: string; lower: () => string; tone: () => ReturnType<typeof toneOf>; firstReply: () => Diagnostic | undefined; transcript: () => string[] }
+interface Reading { notice: string; lower: () => string; tone: () => ReturnType<typeof toneOf>; firstReply: () => Diagnostic | undefined;
+  replyFrom: (from: number) => Diagnostic | undefined; transcript: () => string[] }
 const once = <T>(read: () => T): (() => T) => { let kept: { value: T } | undefined; return () => (kept ??= { value: read() }).value; };
-const readingOf = (notice: string, subject: string): Reading => ({ notice, lower: once(() => notice.toLowerCase()),
-  tone: once(() => toneOf(notice, subject)), firstReply: once(() => findDiagnostic(notice)), transcript: once(() => transcriptOf(notice)) });
+function readingOf(notice: string, subject: string): Reading {
+  const reader = once(() => replyReader(notice));
+  return { notice, lower: once(() => notice.toLowerCase()), tone: once(() => toneOf(notice, subject)), firstReply: once(() => findDiagnostic(notice)),
+    replyFrom: (from) => reader()(from), transcript: once(() => transcriptOf(notice)) };
+}
 const LIST_NOTICE_RE = /not a member of (this|the) (mailing )?list|duplicated message-id/i;
 /** A bounce lists the recipients of one message to one host; more is noise (and quadratic). */
 const MAX_RECIPIENTS = 100;
@@ -225,7 +229,9 @@ function readRecipient(reading: Reading, address: string, mentions: Mention[]): 
     if (mention?.key !== key || mentions[i - 1]?.key === key) continue;
     let end = i + 1;
     while (mentions[end] && (mentions[end]!.key === key || isWithinReply(notice, mentions[end]!.at))) end++;
-    diagnostic = findDiagnostic(notice.slice(lineStartWithCode(notice, mention.at), mentions[end]?.at ?? notice.length));
+    const start = lineStartWithCode(notice, mention.at);
+    const stop = mentions[end]?.at;
+    diagnostic = stop === undefined ? reading.replyFrom(start) : findDiagnostic(notice.slice(start, stop));
   }
   diagnostic ??= reading.firstReply();
   // A DSN flattened into text: its bare "Status: 5.0.0" field says only "permanent"; the words under the address say why

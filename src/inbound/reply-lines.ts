@@ -19,50 +19,94 @@ const FIELDS_TO_DIAGNOSTIC = 6;
 export function findDiagnostic(segment: string): Diagnostic | undefined {
   const lines = segment.split("\n");
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? "";
-    // A DSN's fields pasted as text: its "Status:" line comes before the Diagnostic-Code that holds the reply.
-    if (STATUS_FIELD_RE.test(line)) {
-      const below = lines.slice(i + 1, i + 1 + FIELDS_TO_DIAGNOSTIC).findIndex((l) => /^\s*diagnostic-code:/i.test(l));
-      if (below >= 0) { i += below; continue; }
-    }
-    const smtp = SMTP_CODE_RE.exec(line);
-    const enhanced = ENHANCED_CODE_RE.exec(line);
-    // A success line of a quoted transcript ("Out: 250 2.0.0 Ok") says nothing about the failure.
-    if (!smtp && (!enhanced || enhanced[1] === "2")) continue;
-    // Wrapped text (Postfix) and multi-line replies (Exim) continue on indented lines.
-    const continuation: string[] = [];
-    for (let j = i + 1; j < lines.length && continuation.length < MAX_CONTINUATION_LINES; j++) {
-      const next = lines[j] ?? "";
-      const nextIndent = indentOf(next);
-      if (next.trim() === "" || ((nextIndent === 0 || nextIndent < indentOf(line)) && !sameReply(line, next))) break;
-      continuation.push(next.trim());
-    }
-    if (smtp) {
-      const codeAt = line.indexOf(smtp[1] ?? smtp[2] ?? "", smtp.index);
-      // A reply code with no words ends its line only when the words were wrapped onto the next one: that line
-      // continues it, indented or not (a page quoting Postfix's "said: 550 5.7.1" lost the indentation; Exchange
-      // Online's "x #550 5.7.1 <a@b>:" then "Recipient address rejected: Invalid recipient ##").
-      if (!continuation.length && BARE_CODE_RE.test(line.slice(codeAt)) && lines[i + 1]?.trim()) continuation.push(lines[i + 1]!.trim());
-      // Sendmail's transcript puts its local mailer's complaint above the summary it answers with:
-      // "mail.local: unknown user: x" then "554 <x>... Service unavailable". The two say one thing.
-      const above = i > 0 ? (lines[i - 1] ?? "").trim() : "";
-      const local = /^(mail\.local|procmail):\s/i.test(above) ? [above] : [];
-      // Office 365 puts the remote's words before its code: "Remote server returned message detected as spam -> 550 ...".
-      const said = /remote server returned\s+'?([^'>]{3,200}?)\s*->\s*$/i.exec(line.slice(0, codeAt))?.[1];
-      let text = [line.slice(codeAt), ...continuation, ...local, ...(said ? [`(${said})`] : [])].join(" ").trim();
-      // Exchange quotes the reply: "Remote Server returned '550 5.4.1 ...'".
-      const quote = line[codeAt - 1];
-      if ((quote === "'" || quote === '"') && text.endsWith(quote)) text = text.slice(0, -1);
-      return parseDiagnostic(text, "smtp");
-    }
-    // A bare "<host #5.1.1>" line (Exchange) follows its explanation; keep the two together. Exchange 2003 puts its
-    // "If that fails, contact your administrator." between them: the line above that is the explanation.
-    const above = (k: number) => (k >= 0 ? (lines[k] ?? "").trim() : "");
-    const previous = i > 1 ? (/^if that fails, contact your administrator/i.test(above(i - 1)) ? `${above(i - 2)} ${above(i - 1)}` : above(i - 1)) : "";
-    const text = [previous, line.trim(), ...continuation].filter(Boolean).join(" ").replace(/\s+/g, " ").slice(0, MAX_DIAGNOSTIC_CHARS);
-    return { type: "text", text, enhancedCode: normalizeEnhancedCode(enhanced?.[0] ?? "") };
+    const kind = kindOf(lines, i);
+    if (kind === true) return replyOn(lines, i);
+    if (kind !== false) i += kind;
   }
   return undefined;
+}
+
+/** findDiagnostic(notice.slice(from)) for each `from` asked, the notice's lines read once for all (a hundred recipients
+ *  each reading a notice of MBs from their mention to its end cost a hundred times its length). */
+export function replyReader(notice: string): (from: number) => Diagnostic | undefined {
+  const lines = notice.split("\n");
+  const starts: number[] = [];
+  for (let i = 0, at = 0; i < lines.length; at += lines[i]!.length + 1, i++) starts.push(at);
+  // The line a scan that comes to line i returns on (lines.length: none), each Status field's skip followed.
+  const stop: number[] = [];
+  stop[lines.length] = lines.length;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const kind = kindOf(lines, i);
+    stop[i] = kind === true ? i : stop[Math.min(lines.length, i + 1 + (kind === false ? 0 : kind))]!;
+  }
+  return (from) => {
+    let first = 0; // the line `from` falls on
+    for (let step = 1 << 30; step > 0; step >>= 1) if (first + step < lines.length && starts[first + step]! <= from) first += step;
+    // The slice's first lines have other lines above them (its first one cut at `from`): read as the slice has them.
+    // From its fourth line on, a line and the two above it are the notice's own.
+    const head = [notice.slice(from, starts[first]! + lines[first]!.length), ...lines.slice(first + 1, first + 9)];
+    let i = 0;
+    for (; i < 3 && i < head.length; i++) {
+      const kind = kindOf(head, i);
+      if (kind === true) return replyOn(head, i);
+      if (kind !== false) i += kind;
+    }
+    const at = stop[Math.min(lines.length, first + i)]!;
+    return at < lines.length ? replyOn(lines, at) : undefined;
+  };
+}
+
+/** What a scan makes of line i: a reply on it (true), a Status field whose Diagnostic-Code is that many lines further
+ *  down (those between are passed over), or nothing (false). */
+function kindOf(lines: readonly string[], i: number): boolean | number {
+  const line = lines[i] ?? "";
+  // A DSN's fields pasted as text: its "Status:" line comes before the Diagnostic-Code that holds the reply.
+  if (STATUS_FIELD_RE.test(line)) {
+    const below = lines.slice(i + 1, i + 1 + FIELDS_TO_DIAGNOSTIC).findIndex((l) => /^\s*diagnostic-code:/i.test(l));
+    if (below >= 0) return below;
+  }
+  const enhanced = ENHANCED_CODE_RE.exec(line);
+  // A success line of a quoted transcript ("Out: 250 2.0.0 Ok") says nothing about the failure.
+  return SMTP_CODE_RE.test(line) || (enhanced !== null && enhanced[1] !== "2");
+}
+
+/** The reply on line i, a line with a reply code or an enhanced code, with the lines that continue it. */
+function replyOn(lines: readonly string[], i: number): Diagnostic {
+  const line = lines[i] ?? "";
+  const smtp = SMTP_CODE_RE.exec(line);
+  const enhanced = ENHANCED_CODE_RE.exec(line);
+  // Wrapped text (Postfix) and multi-line replies (Exim) continue on indented lines.
+  const continuation: string[] = [];
+  for (let j = i + 1; j < lines.length && continuation.length < MAX_CONTINUATION_LINES; j++) {
+    const next = lines[j] ?? "";
+    const nextIndent = indentOf(next);
+    if (next.trim() === "" || ((nextIndent === 0 || nextIndent < indentOf(line)) && !sameReply(line, next))) break;
+    continuation.push(next.trim());
+  }
+  if (smtp) {
+    const codeAt = line.indexOf(smtp[1] ?? smtp[2] ?? "", smtp.index);
+    // A reply code with no words ends its line only when the words were wrapped onto the next one: that line
+    // continues it, indented or not (a page quoting Postfix's "said: 550 5.7.1" lost the indentation; Exchange
+    // Online's "x #550 5.7.1 <a@b>:" then "Recipient address rejected: Invalid recipient ##").
+    if (!continuation.length && BARE_CODE_RE.test(line.slice(codeAt)) && lines[i + 1]?.trim()) continuation.push(lines[i + 1]!.trim());
+    // Sendmail's transcript puts its local mailer's complaint above the summary it answers with:
+    // "mail.local: unknown user: x" then "554 <x>... Service unavailable". The two say one thing.
+    const above = i > 0 ? (lines[i - 1] ?? "").trim() : "";
+    const local = /^(mail\.local|procmail):\s/i.test(above) ? [above] : [];
+    // Office 365 puts the remote's words before its code: "Remote server returned message detected as spam -> 550 ...".
+    const said = /remote server returned\s+'?([^'>]{3,200}?)\s*->\s*$/i.exec(line.slice(0, codeAt))?.[1];
+    let text = [line.slice(codeAt), ...continuation, ...local, ...(said ? [`(${said})`] : [])].join(" ").trim();
+    // Exchange quotes the reply: "Remote Server returned '550 5.4.1 ...'".
+    const quote = line[codeAt - 1];
+    if ((quote === "'" || quote === '"') && text.endsWith(quote)) text = text.slice(0, -1);
+    return parseDiagnostic(text, "smtp");
+  }
+  // A bare "<host #5.1.1>" line (Exchange) follows its explanation; keep the two together. Exchange 2003 puts its
+  // "If that fails, contact your administrator." between them: the line above that is the explanation.
+  const above = (k: number) => (k >= 0 ? (lines[k] ?? "").trim() : "");
+  const previous = i > 1 ? (/^if that fails, contact your administrator/i.test(above(i - 1)) ? `${above(i - 2)} ${above(i - 1)}` : above(i - 1)) : "";
+  const text = [previous, line.trim(), ...continuation].filter(Boolean).join(" ").replace(/\s+/g, " ").slice(0, MAX_DIAGNOSTIC_CHARS);
+  return { type: "text", text, enhancedCode: normalizeEnhancedCode(enhanced?.[0] ?? "") };
 }
 
 /** Where a mention's reply starts: its line's start when a reply code comes before the address on that line
@@ -110,12 +154,13 @@ export function transcriptOf(notice: string): string[] {
 
 /**
  * The whole of a multi-line reply whose first line alone is in a report's Diagnostic-Code, from the transcript in its
- * text's transcript ("<<< 554-delivery error: dd Sorry your message to x cannot", "<<< 554-be delivered. ...", "<<< 554
+ * text (transcriptOf: "<<< 554-delivery error: dd Sorry your message to x cannot", "<<< 554-be delivered. ...", "<<< 554
  * [#102]."), as Sendmail writes them; undefined when the text does not hold that first line.
  */
 export function wholeReply(first: Diagnostic, lines: readonly string[]): Diagnostic | undefined {
   const words = first.text.split(" ").slice(first.enhancedCode ? 2 : 1).join(" ").slice(0, 40);
-  const start = lines.findIndex((line) => line.startsWith(`${first.code}-`) && line.includes(words));
+  const opening = `${first.code}-`; // made once: per line, for each of a report's recipients, it was most of the cost
+  const start = lines.findIndex((line) => line.startsWith(opening) && line.includes(words));
   if (start < 0) return undefined;
   const reply: string[] = [];
   for (const line of lines.slice(start, start + MAX_CONTINUATION_LINES * 4)) {

@@ -18,6 +18,12 @@ describe("a DSN's text part fills in what its fields leave out", () => {
     const given = { type: "smtp", text: "550 5.1.1 no such user", code: 550, enhancedCode: "5.1.1" };
     expect(withTextEvidence([failed("a@x.example", { diagnostic: given })], opensmtpd)[0]?.diagnostic).toEqual(given);
   });
+  test("a hundred recipients named once above a long text each find their reply without reading all of it again", () => {
+    const many = Array.from({ length: 100 }, (_, i) => failed(`u${i}@x.example`));
+    const text = many.map((r) => `<${r.finalRecipient}>:\n`).join("") + "x\n".repeat(2_500_000) + "550 5.1.1 no such user\n";
+    const out = withTextEvidence(many, text);
+    expect(out.map((r) => r.diagnostic?.text)).toEqual(many.map(() => "550 5.1.1 no such user"));
+  });
   test("only the first hundred recipients of a report are read against its text", () => {
     const many = Array.from({ length: 500 }, (_, i) => failed(`u${i}@x.example`));
     const out = withTextEvidence(many, opensmtpd.replace("a@x.example", "u0@x.example"));

@@ -1,6 +1,6 @@
 // A notice's reply lines (src/inbound/reply-lines.ts): which line holds the reply, and which lines continue it.
 import { describe, expect, test } from "bun:test";
-import { findDiagnostic, isWithinReply, lineStartWithCode, transcriptOf, wholeReply } from "../../src/inbound/reply-lines.ts";
+import { findDiagnostic, isWithinReply, lineStartWithCode, replyReader, transcriptOf, wholeReply } from "../../src/inbound/reply-lines.ts";
 import { parseDiagnostic } from "../../src/inbound/report-fields.ts";
 
 describe("the reply a notice quotes", () => {
@@ -78,5 +78,14 @@ describe("a stranger's long line", () => {
     const at = text.indexOf("b@x");
     for (let i = 0; i < 20_000; i++) expect([lineStartWithCode(text, at), isWithinReply(text, at)]).toEqual([at, false]);
     expect([lineStartWithCode(text, 6), isWithinReply(text, 6)]).toEqual([0, false]);
+  });
+});
+
+describe("a notice read from many places at once", () => {
+  test("each place reads as the notice from there on does", () => {
+    const notice = "If that fails, contact your administrator.\n<host #5.1.1>\nStatus: 5.0.0\nRemote-MTA: dns; 550.x\n" +
+      "Diagnostic-Code: smtp; 550 5.1.1 no such user\n    (wrapped)\nmail.local: unknown user: a\n<a@x.example>: 552 full\nwords\n";
+    const read = replyReader(notice);
+    for (let from = 0; from <= notice.length; from++) expect(read(from)).toEqual(findDiagnostic(notice.slice(from)));
   });
 });
