@@ -39,6 +39,15 @@ export function replyReader(notice: string): (from: number) => Diagnostic | unde
     const kind = kindOf(lines, i);
     stop[i] = kind === true ? i : stop[Math.min(lines.length, i + 1 + (kind === false ? 0 : kind))]!;
   }
+  // A reply read once however many recipients come to it (its lines may be long): by its line, and by its text for
+  // those that start reading on its own line, each elsewhere.
+  const onLine = new Map<number, Diagnostic>();
+  const parsed = new Map<string, Diagnostic>();
+  const parse = (text: string) => {
+    let reply = parsed.get(text);
+    if (!reply) parsed.set(text, (reply = parseDiagnostic(text, "smtp")));
+    return reply;
+  };
   return (from) => {
     let first = 0; // the line `from` falls on
     for (let step = 1 << 30; step > 0; step >>= 1) if (first + step < lines.length && starts[first + step]! <= from) first += step;
@@ -48,11 +57,13 @@ export function replyReader(notice: string): (from: number) => Diagnostic | unde
     let i = 0;
     for (; i < 3 && i < head.length; i++) {
       const kind = kindOf(head, i);
-      if (kind === true) return replyOn(head, i);
+      if (kind === true) return replyOn(head, i, parse);
       if (kind !== false) i += kind;
     }
     const at = stop[Math.min(lines.length, first + i)]!;
-    return at < lines.length ? replyOn(lines, at) : undefined;
+    if (at >= lines.length) return undefined;
+    if (!onLine.has(at)) onLine.set(at, replyOn(lines, at, parse));
+    return onLine.get(at);
   };
 }
 
@@ -71,7 +82,7 @@ function kindOf(lines: readonly string[], i: number): boolean | number {
 }
 
 /** The reply on line i, a line with a reply code or an enhanced code, with the lines that continue it. */
-function replyOn(lines: readonly string[], i: number): Diagnostic {
+function replyOn(lines: readonly string[], i: number, parse = (text: string) => parseDiagnostic(text, "smtp")): Diagnostic {
   const line = lines[i] ?? "";
   const smtp = SMTP_CODE_RE.exec(line);
   const enhanced = ENHANCED_CODE_RE.exec(line);
@@ -99,14 +110,23 @@ function replyOn(lines: readonly string[], i: number): Diagnostic {
     // Exchange quotes the reply: "Remote Server returned '550 5.4.1 ...'".
     const quote = line[codeAt - 1];
     if ((quote === "'" || quote === '"') && text.endsWith(quote)) text = text.slice(0, -1);
-    return parseDiagnostic(text, "smtp");
+    return parse(text);
   }
   // A bare "<host #5.1.1>" line (Exchange) follows its explanation; keep the two together. Exchange 2003 puts its
   // "If that fails, contact your administrator." between them: the line above that is the explanation.
   const above = (k: number) => (k >= 0 ? (lines[k] ?? "").trim() : "");
   const previous = i > 1 ? (/^if that fails, contact your administrator/i.test(above(i - 1)) ? `${above(i - 2)} ${above(i - 1)}` : above(i - 1)) : "";
-  const text = [previous, line.trim(), ...continuation].filter(Boolean).join(" ").replace(/\s+/g, " ").slice(0, MAX_DIAGNOSTIC_CHARS);
+  const text = collapsed([previous, line.trim(), ...continuation].filter(Boolean).join(" "), MAX_DIAGNOSTIC_CHARS);
   return { type: "text", text, enhancedCode: normalizeEnhancedCode(enhanced?.[0] ?? "") };
+}
+
+/** text.replace(/\s+/g, " ").slice(0, n), reading only as far into a long text as those n characters need. */
+function collapsed(text: string, n: number): string {
+  for (let read = 4 * n; ; read *= 4) {
+    // Spaces cut at the end of what was read make one space, as they would with the rest: this is the whole's start.
+    const start = text.slice(0, read).replace(/\s+/g, " ");
+    if (start.length >= n || read >= text.length) return start.slice(0, n);
+  }
 }
 
 /** Where a mention's reply starts: its line's start when a reply code comes before the address on that line

@@ -24,6 +24,15 @@ describe("a DSN's text part fills in what its fields leave out", () => {
     const out = withTextEvidence(many, text);
     expect(out.map((r) => r.diagnostic?.text)).toEqual(many.map(() => "550 5.1.1 no such user"));
   });
+  test("a long reply that a hundred recipients come to is read once", () => {
+    const many = Array.from({ length: 100 }, (_, i) => failed(`u${i}@x.example`));
+    const words = (n: number) => "w ".repeat(n);
+    const reply = `550 5.1.1 no such user ${words(500)}`.slice(0, 1000);
+    const own = many.map((r) => `<${r.finalRecipient}>:\n`).join("") + `550 5.1.1 no such user\n${Array(6).fill(`  ${words(500_000)}`).join("\n")}\n`;
+    expect(withTextEvidence(many, own).map((r) => r.diagnostic?.text)).toEqual(many.map(() => reply));
+    const sameLine = `${many.map((r) => `<${r.finalRecipient}>`).join(" ")} 550 5.1.1 no such user ${words(2_000_000)}\n`;
+    expect(withTextEvidence(many, sameLine).map((r) => r.diagnostic?.text)).toEqual(many.map(() => reply));
+  });
   test("only the first hundred recipients of a report are read against its text", () => {
     const many = Array.from({ length: 500 }, (_, i) => failed(`u${i}@x.example`));
     const out = withTextEvidence(many, opensmtpd.replace("a@x.example", "u0@x.example"));
