@@ -35,6 +35,11 @@ export function smtpError(code: string, message: string, command: string, reply?
   return err;
 }
 
+/** Postfix reads a reply line under its line_length_limit (2048); RFC 5321 §4.5.3.1.5 allows 512 octets. */
+const MAX_LINE_CHARS = 2048;
+/** Lines kept of one multi-line reply: an EHLO answer has a dozen, a receiver's policy text a few more. */
+const MAX_REPLY_LINES = 100;
+
 /**
  * Matches replies to commands in the order they were sent (RFC 2920 §3.1: a pipelining server
  * answers in order). A reply that arrives before anyone waits (the greeting, a 421 before
@@ -47,21 +52,31 @@ export class ReplyReader {
   private waiters: { resolve: (r: Reply) => void; reject: (e: SmtpError) => void }[] = [];
   private failure: SmtpError | null = null;
 
-  /** Feeds bytes read from the socket. */
+  /** Feeds bytes read from the socket. Only the new bytes are searched for line ends, and what is kept of a reply is
+   *  bounded: a receiver's line past MAX_LINE_CHARS is cut, and a reply's lines past MAX_REPLY_LINES are dropped
+   *  (the last, which carries the code, is kept), so an MX that never ends a line or a reply costs neither time
+   *  nor memory without end. */
   push(chunk: Buffer) {
-    // latin1 keeps every byte one character: a UTF-8 reply text is re-decoded per finished reply.
-    this.partial += chunk.toString("latin1");
-    let i: number;
-    while ((i = this.partial.indexOf("\n")) >= 0) {
-      const line = this.partial.slice(0, this.partial[i - 1] === "\r" ? i - 1 : i);
-      this.partial = this.partial.slice(i + 1);
-      this.lines.push(line);
-      // "250-" continues a reply; "250 " or a bare "250" ends it.
-      if (line[3] === "-") continue;
-      const text = Buffer.from(this.lines.join("\n"), "latin1").toString("utf8");
-      this.lines = [];
-      this.deliver({ code: Number(line.slice(0, 3)) || 0, text });
+    for (let at = 0; at < chunk.length;) {
+      const lf = chunk.indexOf(0x0a, at);
+      const end = lf < 0 ? chunk.length : lf;
+      // latin1 keeps every byte one character: a UTF-8 reply text is re-decoded per finished reply.
+      if (this.partial.length < MAX_LINE_CHARS) this.partial += chunk.toString("latin1", at, Math.min(end, at + MAX_LINE_CHARS - this.partial.length));
+      if (lf < 0) return;
+      this.endLine(this.partial.endsWith("\r") ? this.partial.slice(0, -1) : this.partial);
+      this.partial = "";
+      at = lf + 1;
     }
+  }
+
+  private endLine(line: string) {
+    // "250-" continues a reply; "250 " or a bare "250" ends it.
+    const continues = line[3] === "-";
+    if (this.lines.length < MAX_REPLY_LINES || !continues) this.lines.push(line);
+    if (continues) return;
+    const text = Buffer.from(this.lines.join("\n"), "latin1").toString("utf8");
+    this.lines = [];
+    this.deliver({ code: Number(line.slice(0, 3)) || 0, text });
   }
 
   private deliver(reply: Reply) {

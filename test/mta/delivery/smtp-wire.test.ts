@@ -22,6 +22,21 @@ describe("ReplyReader", () => {
     expect((await reader.next()).text).toBe("554 5.7.1 refusé");
   });
 
+  test("an MX that never ends a line or a reply is read once and kept short: 2048 characters a line, 100 lines", async () => {
+    const reader = new ReplyReader();
+    const long = reader.next();
+    // 16 MB without a line end, in the 64 KB pieces a socket gives: each piece used to search all kept so far again.
+    const piece = Buffer.alloc(65_536, "x");
+    reader.push(Buffer.from("550 5.7.1 "));
+    for (let i = 0; i < 256; i++) reader.push(piece);
+    reader.push(Buffer.from("\r\n"));
+    expect(await long).toEqual({ code: 550, text: `550 5.7.1 ${"x".repeat(2038)}` });
+    const many = reader.next();
+    reader.push(Buffer.from("250-more\r\n".repeat(500_000) + "250 last\r\n"));
+    const reply = await many;
+    expect(reply.text.split("\n")).toEqual([...Array(100).fill("250-more"), "250 last"]);
+  });
+
   test("a lost connection fails the waiting and every later read", async () => {
     const reader = new ReplyReader();
     const waiting = reader.next();
