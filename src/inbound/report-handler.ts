@@ -52,10 +52,7 @@ export function createReportHandler(deps: { store: Store; secret: string; now: (
 
   function bounce(m: Match, report: BounceReport): ReportOutcome {
     const out: ReportOutcome = { zone: m.zone.zone, updates: [], events: [] };
-    for (const br of report.recipients) {
-      const r = m.recipients.find((x) => x.email.toLowerCase() === br.finalRecipient.toLowerCase() || x.email.toLowerCase() === br.originalRecipient?.toLowerCase())
-        ?? (m.recipients.length === 1 ? m.recipients[0] : undefined);
-      if (!r || (br.action !== "failed" && br.action !== "delayed")) continue;
+    for (const [r, br] of reportedRecipients(m, report)) {
       const v = verdictFor(br, report.reportingMta);
       // The address the bounced mail went out from (kept with the recipient's last attempt).
       const source = r.sourceIp ? { sendingIp: r.sourceIp, ...(r.ipPool ? { ipPool: r.ipPool } : {}) } : {};
@@ -65,6 +62,22 @@ export function createReportHandler(deps: { store: Store; secret: string; now: (
       out.updates.push(update(r, "failed", v.code, v.text));
     }
     return out;
+  }
+
+  /** Each of our recipients a report is about, once, with the report's first failure for it (else its first delay).
+   *  A DSN may repeat a recipient, and with one recipient matched every group stands for it: a stranger's report of
+   *  thousands of groups must not become thousands of events and webhooks. */
+  function reportedRecipients(m: Match, report: BounceReport): Map<StoredRecipient, BounceRecipient> {
+    const byEmail = new Map<string, StoredRecipient>();
+    for (const x of m.recipients) if (!byEmail.has(x.email.toLowerCase())) byEmail.set(x.email.toLowerCase(), x);
+    const chosen = new Map<StoredRecipient, BounceRecipient>();
+    for (const br of report.recipients) {
+      if (br.action !== "failed" && br.action !== "delayed") continue;
+      const r = byEmail.get(br.finalRecipient.toLowerCase()) ?? byEmail.get(br.originalRecipient?.toLowerCase() ?? "")
+        ?? (m.recipients.length === 1 ? m.recipients[0] : undefined);
+      if (r && (!chosen.has(r) || (br.action === "failed" && chosen.get(r)!.action === "delayed"))) chosen.set(r, br);
+    }
+    return chosen;
   }
 
   function complaint(m: Match, report: ComplaintReport): ReportOutcome {
