@@ -9,6 +9,9 @@ export type GreetingOutcome =
   | { kind: "refused"; error: string }
   | { kind: "silent"; stage: "connect" | "greeting"; ms: number };
 
+/** RFC 5321 §4.5.3.1.5 allows 512 octets a reply line; a multi-line greeting of a few lines fits. */
+const MAX_GREETING_CHARS = 4096;
+
 /** Connects and reads the first reply line; closes the connection with QUIT after a greeting. */
 export function probeGreeting(host: string, port: number, timeoutMs: number, clock: () => number): Promise<GreetingOutcome> {
   return new Promise((resolve) => {
@@ -31,10 +34,13 @@ export function probeGreeting(host: string, port: number, timeoutMs: number, clo
     sock.on("error", (e) => done({ kind: "refused", error: (e as NodeJS.ErrnoException).code ?? e.message }));
     sock.on("close", () => done({ kind: "refused", error: connected ? "closed before a greeting" : "closed" }));
     sock.on("data", (chunk: Buffer) => {
-      buf += chunk.toString("latin1");
+      buf += chunk.toString("latin1", 0, Math.max(0, MAX_GREETING_CHARS - buf.length));
       // A multi-line greeting ("220-…") ends with the line whose code is followed by a space.
       const last = buf.split("\r\n").find((l) => /^\d{3}( |$)/.test(l));
       if (last) done({ kind: "greeted", code: Number(last.slice(0, 3)), line: last.slice(0, 200), ms: clock() - started });
+      // A server that talks on without ending its greeting still answered: port 25 is open. What it says past the
+      // first few KB is neither kept nor read again.
+      else if (buf.length >= MAX_GREETING_CHARS) done({ kind: "greeted", code: Number(buf.slice(0, 3)) || 0, line: buf.split("\r\n")[0]!.slice(0, 200), ms: clock() - started });
     });
   });
 }

@@ -28,3 +28,8 @@ test("a closed port is refused; a listener that never greets is silent at the gr
   const silent = await listen(() => {});
   expect(await probeGreeting("127.0.0.1", silent, 300, clock)).toMatchObject({ kind: "silent", stage: "greeting" });
 });
+
+test("a server that never ends its greeting still answered: greeted, after its first 4 KB", async () => {
+  const port = await listen((s) => { s.write("220-mx.example\r\n".repeat(200_000)); });
+  expect(await probeGreeting("127.0.0.1", port, 1500, clock)).toMatchObject({ kind: "greeted", code: 220, line: "220-mx.example" });
+});
