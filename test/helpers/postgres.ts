@@ -73,6 +73,18 @@ export interface PgOptions {
   durable?: boolean;
 }
 
+/** The clusters not stopped yet. `bun test` runs no "exit" handler, so the preload's global afterAll stops them
+ *  (stopAllClusters), and a stop by signal does here: a cluster never outlives the run that started it. */
+const running = new Set<() => void>();
+
+export function stopAllClusters(): void {
+  for (const stop of [...running]) { try { stop(); } catch { /* stopping the others matters more */ } }
+}
+
+for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+  process.once(signal, () => { stopAllClusters(); process.exit(code); });
+}
+
 /** Starts a cluster; throws when the binaries are absent (check pgSkipReason first). */
 export async function startPostgres(opts: PgOptions = {}): Promise<PgCluster> {
   const durable = opts.durable ?? process.env.POSTERN_TEST_PG_DURABLE === "1";
@@ -88,10 +100,10 @@ export async function startPostgres(opts: PgOptions = {}): Promise<PgCluster> {
   const stopSync = () => {
     if (stopped) return;
     stopped = true;
+    running.delete(stopSync);
     try { run([join(PG_BIN, "pg_ctl"), "-D", data, "-m", "fast", "-w", "stop"], "pg_ctl stop"); } finally { rmSync(dir, { recursive: true, force: true }); }
   };
-  // A test file that dies early still takes its cluster down.
-  process.once("exit", stopSync);
+  running.add(stopSync);
   let n = 0;
   const url = (db = "postgres") => `postgres://postgres@127.0.0.1:${port}/${db}`;
   return {
