@@ -35,20 +35,9 @@ export function sortRoutes(routes: InboundRoute[]): InboundRoute[] {
 
 type Captures = { groups: string[]; named: Record<string, string> };
 type HeaderReader = (name: string) => string[];
+type HeaderFilter = Extract<Filter, { kind: "header" }>;
 
-// A header filter's match depends on the message alone, so it is worked out once per message (per
-// reader), not again for each of its recipients: up to 1000 recipients times tens of thousands of
-// header fields a stranger chose.
-const headerMatches = new WeakMap<HeaderReader, Map<Filter, RegExpExecArray | null>>();
-
-function matchHeader(f: Extract<Filter, { kind: "header" }>, header: HeaderReader): RegExpExecArray | null {
-  let known = headerMatches.get(header);
-  if (!known) headerMatches.set(header, (known = new Map()));
-  if (!known.has(f)) known.set(f, header(f.name).map((v) => f.re.exec(v)).find((x) => x) ?? null);
-  return known.get(f)!;
-}
-
-function matchFilters(filters: Filter[], recipient: string, header: HeaderReader): Captures | null {
+function matchFilters(filters: Filter[], recipient: string, matchHeader: (f: HeaderFilter) => RegExpExecArray | null): Captures | null {
   const captures: Captures = { groups: [], named: {} };
   const take = (m: RegExpExecArray) => {
     captures.groups.push(...m.slice(1).map((g) => g ?? ""));
@@ -60,7 +49,7 @@ function matchFilters(filters: Filter[], recipient: string, header: HeaderReader
       if (!m) return null;
       take(m);
     } else if (f.kind === "header") {
-      const m = matchHeader(f, header);
+      const m = matchHeader(f);
       if (!m) return null;
       take(m);
     }
@@ -69,26 +58,37 @@ function matchFilters(filters: Filter[], recipient: string, header: HeaderReader
 }
 
 /**
- * What the routes do with one recipient, in order. Routes that no longer parse are skipped.
- * `header` reads one message's fields: passing the same reader for each of its recipients has its
- * header filters matched once.
+ * The routes of one message, asked for each of its recipients: sorted and compiled once, and each header filter
+ * matched once, since its answer depends on the message alone (up to 1000 recipients times tens of thousands of
+ * header fields a stranger chose). Routes that no longer parse are skipped.
  */
-export function routeRecipient(routes: InboundRoute[], recipient: string, header: HeaderReader): RouteAction[] {
-  const out: RouteAction[] = [];
-  let matched = false;
-  for (const route of sortRoutes(routes)) {
-    let c: Compiled;
-    try { c = compile(route); } catch { continue; }
-    const captures = c.filters[0]?.kind === "catch_all" ? (matched ? null : { groups: [], named: {} }) : matchFilters(c.filters, recipient, header);
-    if (!captures) continue;
-    matched = true;
-    let stop = false;
-    for (const a of c.actions) {
-      if (a.kind === "stop") stop = true;
-      else if (a.kind === "forward") out.push({ kind: "forward", destination: fillCaptures(a.destination, captures), routeId: route.id });
-      else out.push({ kind: "store", notify: a.notify ? fillCaptures(a.notify, captures) : null, routeId: route.id });
+export function routerFor(routes: InboundRoute[], header: HeaderReader): (recipient: string) => RouteAction[] {
+  const compiled = sortRoutes(routes).flatMap((route) => { try { return [compile(route)]; } catch { return []; } });
+  const headerMatches = new Map<HeaderFilter, RegExpExecArray | null>();
+  const matchHeader = (f: HeaderFilter) => {
+    if (!headerMatches.has(f)) headerMatches.set(f, header(f.name).map((v) => f.re.exec(v)).find((x) => x) ?? null);
+    return headerMatches.get(f)!;
+  };
+  return (recipient) => {
+    const out: RouteAction[] = [];
+    let matched = false;
+    for (const c of compiled) {
+      const captures = c.filters[0]?.kind === "catch_all" ? (matched ? null : { groups: [], named: {} }) : matchFilters(c.filters, recipient, matchHeader);
+      if (!captures) continue;
+      matched = true;
+      let stop = false;
+      for (const a of c.actions) {
+        if (a.kind === "stop") stop = true;
+        else if (a.kind === "forward") out.push({ kind: "forward", destination: fillCaptures(a.destination, captures), routeId: c.route.id });
+        else out.push({ kind: "store", notify: a.notify ? fillCaptures(a.notify, captures) : null, routeId: c.route.id });
+      }
+      if (stop) break;
     }
-    if (stop) break;
-  }
-  return out;
+    return out;
+  };
+}
+
+/** What the routes do with one recipient of a message, in order. */
+export function routeRecipient(routes: InboundRoute[], recipient: string, header: HeaderReader): RouteAction[] {
+  return routerFor(routes, header)(recipient);
 }

@@ -6,7 +6,7 @@
 import { AppError } from "../../core/errors.ts";
 import { newId, newSecret } from "../../core/ids.ts";
 import type { Domain } from "../../core/model.ts";
-import { routeRecipient } from "../../core/inbound/routes.ts";
+import { routerFor } from "../../core/inbound/routes.ts";
 import type { InboundMessageStore, InboundPostItem, InboundRuleStore, ReceivedEnvelope } from "../../core/inbound/model.ts";
 import type { Resolver } from "../../dns.ts";
 import { createSubscribers, type OutboxSubscriber } from "../../core/subscribers.ts";
@@ -62,11 +62,12 @@ export function createReceiver(deps: ReceiverDeps) {
     const forwards: [string, string][] = [];
     const id = () => newId(deps.now());
     const routes = domain.inbound ? (await deps.rules.listRules("route", domain.tenantId ?? 0)).map((r) => ({ ...r.spec, id: r.id, createdAt: r.createdAt })) : [];
+    const route = routerFor(routes, header);
     const parseHosts = new Set<string>();
     for (const rcpt of rcpts) {
       const host = hostOf(rcpt);
       if (domain.inbound && host === domain.name) {
-        for (const a of routeRecipient(routes, rcpt.slice(0, 320), header)) {
+        for (const a of route(rcpt.slice(0, 320))) {
           if (a.kind === "forward" && a.destination.includes("@") && !/^https?:/i.test(a.destination)) forwards.push([rcpt, a.destination]);
           else if (a.kind === "forward") posts.push({ id: id(), format: FORMAT.mailgunRoute, url: a.destination, recipient: rcpt, ruleId: a.routeId, options: {} });
           else if (a.notify) posts.push({ id: id(), format: FORMAT.mailgunStore, url: a.notify, recipient: rcpt, ruleId: a.routeId, options: {} });
