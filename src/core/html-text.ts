@@ -13,10 +13,12 @@ const BLOCKS = /(?:\s*<\/?(?:p|div|tr|li|ul|ol|h\d|table|tbody|thead|blockquote|
 const NAMED: Record<string, string> = { nbsp: " ", lt: "<", gt: ">", amp: "&", quot: '"', apos: "'", ndash: "-", mdash: "-",
   lsquo: "'", rsquo: "'", ldquo: '"', rdquo: '"', laquo: "«", raquo: "»", hellip: "...", middot: "·", bull: "•", shy: "" };
 
+/** ASCII letters lowered only: a full toLowerCase can change the length ("İ" is two code units lowered), and the
+ *  positions found in the lowered copy slice the original. */
+export const asciiLower = (text: string) => text.replace(/[A-Z]+/g, (upper) => upper.toLowerCase());
+
 export function htmlToText(html: string): string {
-  // ASCII letters only: a full toLowerCase can change the length ("İ" is two code units lowered), and the positions
-  // found in this copy slice the original.
-  const lower = html.replace(/[A-Z]+/g, (upper) => upper.toLowerCase());
+  const lower = asciiLower(html);
   const next = nextSearch(lower);
   const out: string[] = [];
   // Flowed text is read as one piece up to each <pre>, so a hidden element between two paragraphs leaves no gap.

@@ -2,6 +2,7 @@
 // spirit of Mailgun's talon: the quoted part starts at an attribution line ("On … wrote:"), an Outlook "Original
 // Message" or header block, or a run of ">" lines to the end; the signature follows a "-- " line. The input is a
 // stranger's message, so each line and each tag is read a bounded number of times (linear time).
+import { asciiLower } from "../../core/html-text.ts";
 
 const QUOTE_START = [
   /^\s*On\b.{0,300}\bwrote:\s*$/i,
@@ -37,38 +38,37 @@ function firstOfQuotedTail(lines: string[]): number {
 
 /** HTML without quoted blocks (blockquote, Gmail's and Outlook's quote containers). */
 export function stripHtmlReply(html: string): string {
-  const cut = (text: string) => {
-    const at = containerAt(text);
-    return at < 0 ? text : text.slice(0, at);
-  };
-  return cut(withoutBlockquotes(html)).trim();
+  const kept = withoutBlockquotes(html, asciiLower(html));
+  const at = containerAt(kept.lower);
+  return (at < 0 ? kept.html : kept.html.slice(0, at)).trim();
 }
 
-/** Each <blockquote> through the first </blockquote> after it goes; one left open stays, as does what follows it. */
-function withoutBlockquotes(html: string): string {
-  const lower = asciiLower(html);
-  const out: string[] = [];
+/** Each <blockquote> through the first </blockquote> after it goes; one left open stays, as does what follows it.
+ *  The lowered copy is cut alike, so the search after this one need not lower the text again. */
+function withoutBlockquotes(html: string, lower: string): { html: string; lower: string } {
+  const kept: [number, number][] = [];
   let at = 0;
   for (let open = opening(lower, "blockquote", 0); open >= 0; open = opening(lower, "blockquote", at)) {
     const close = lower.indexOf("</blockquote>", open);
     if (close < 0) break;
-    out.push(html.slice(at, open));
+    kept.push([at, open]);
     at = close + "</blockquote>".length;
   }
-  out.push(html.slice(at));
-  return out.join("");
+  kept.push([at, html.length]);
+  const cut = (text: string) => kept.map(([from, to]) => text.slice(from, to)).join("");
+  return { html: cut(html), lower: cut(lower) };
 }
 
-const CONTAINER = /class="?gmail_(quote|extra)|id="?(divRplyFwdMsg|appendonsend)/i;
+const CONTAINER = /class="?gmail_(quote|extra)|id="?(divrplyfwdmsg|appendonsend)/;
 
-/** The first <div> whose start tag marks Gmail's or Outlook's quoted part, or -1. A start tag is read once: a "<div"
- *  inside another's unclosed tag has only a part of that tag's text, so it cannot mark what the whole did not. */
-function containerAt(html: string): number {
-  const lower = asciiLower(html);
+/** Where the first <div> whose start tag marks Gmail's or Outlook's quoted part starts in lowered HTML, or -1. A
+ *  start tag is read once: a "<div" inside another's unclosed tag has only a part of that tag's text, so it cannot
+ *  mark what the whole did not. */
+function containerAt(lower: string): number {
   for (let at = lower.indexOf("<div"); at >= 0;) {
     const end = lower.indexOf(">", at);
     if (end < 0) return -1;
-    if (CONTAINER.test(html.slice(at, end))) return at;
+    if (CONTAINER.test(lower.slice(at, end))) return at;
     at = lower.indexOf("<div", end);
   }
   return -1;
@@ -80,6 +80,3 @@ function opening(lower: string, tag: string, from: number): number {
   while (i >= 0 && /\w/.test(lower[i + tag.length + 1] ?? "")) i = lower.indexOf(`<${tag}`, i + 1);
   return i;
 }
-
-/** ASCII letters lowered only, so positions found in the copy slice the original. */
-const asciiLower = (text: string) => text.replace(/[A-Z]+/g, (upper) => upper.toLowerCase());
