@@ -141,13 +141,20 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
 /** Sendmail names the failure in its subject ("Returned mail: User unknown", "Returned mail: Host unknown (Name server:
  *  x: host not found)"); its usual "see transcript for details" says nothing. */
 const SENDMAIL_SUBJECT_RE = /^\s*returned mail:\s*(?!see transcript)(\S.{2,150})$/i;
+/** Sendmail's own reasons: its sysexits texts (sendmail/sysexits.c SysExMsg) and the queue's give-up and warning lines
+ *  (savemail.c). Other systems copy the prefix but put the returned message's own subject after it (Prodigy, 2002:
+ *  "Returned mail: [SACVS] CVS: ..."), and a newsletter's subject must not outrank the notice's words. */
+const SENDMAIL_REASON_RE = /^(user unknown|host unknown|unknown host|service unavailable|deferred\b|cannot send message|can't create output|data format error|local configuration error|remote protocol error|insufficient permission|internal error|operating system error|system file missing|i\/o error|cannot open input|bad usage|unable to deliver|too many hops|mail loops back|unknown mailer error)/i;
 
 /** A notice whose body gives no reply code (a transcript left out or cut off, AOL's own wording around it) is read
- *  with the reason Sendmail's subject gives, ahead of its sentences. */
+ *  with the reason Sendmail's subject gives, ahead of its sentences; any other text after that prefix only when the
+ *  notice says nothing itself. */
 function withSubjectReason(r: BounceRecipient, subject: string): BounceRecipient {
   const reason = SENDMAIL_SUBJECT_RE.exec(subject)?.[1]?.trim();
   if (!reason || r.diagnostic?.code || r.diagnostic?.enhancedCode) return r;
-  return { ...r, diagnostic: { type: "text", text: `${reason}. ${r.diagnostic?.text ?? ""}`.trim().slice(0, 600) } };
+  const said = r.diagnostic?.text ?? "";
+  const text = SENDMAIL_REASON_RE.test(reason) ? `${reason}. ${said}` : said || reason;
+  return { ...r, diagnostic: { type: "text", text: text.trim().slice(0, 600) } };
 }
 
 /** Google Groups answers a refused post in the poster's language, with a link to its help centre:

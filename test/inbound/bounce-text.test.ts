@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { parseBounceText, withTextEvidence } from "../../src/inbound/bounce-text.ts";
 import type { BounceRecipient } from "../../src/inbound/dsn.ts";
+import { classifyBounce } from "../../src/core/bounce/index.ts";
 
 /** The first recipient of a notice the sending MTA's own mailer daemon wrote. */
 const fromDaemon = (text: string, subject: string) =>
@@ -233,6 +234,13 @@ describe("Sendmail's subject", () => {
       "labeled: \"----- The following addresses had permanent fatal errors -----\".\n\n----- The following addresses had permanent fatal errors -----\n<a@x.example>\n";
     expect(fromDaemon(notice, "Returned mail: User unknown")?.diagnostic?.text).toStartWith("User unknown.");
     expect(fromDaemon(notice, "Returned mail: see transcript for details")?.diagnostic?.text).not.toContain("see transcript");
+  });
+
+  test("the returned message's own subject after the prefix does not outrank the notice's words (Prodigy, 2002)", () => {
+    const notice = "Unable to find user: <a@x.example>\nPlease make sure the address is correct and resend your mail.\n";
+    const text = throughVerp(notice, "Returned mail: Your mailbox is full? Upgrade your plan today")?.diagnostic?.text ?? "";
+    expect(text).toStartWith("Unable to find user");
+    expect(classifyBounce({ text, command: "unknown" }).bounceClass).toBe(10);
   });
 });
 
