@@ -67,6 +67,15 @@ export function sentenceAround(notice: string, at: number, length: number): Diag
   const window = notice.slice(Math.max(0, lineStart - 400), Math.max(lineStart, 0));
   const before = window.split("\n").map((l) => l.trim()).filter(Boolean).at(-1) ?? "";
   const heading = lineStart > 0 && /^[A-Za-z][^:]{8,120}$/.test(before) && !/-{3,}/.test(before) ? before : "";
-  if (!heading) return after;
-  return { type: "text", text: `${heading} ${after?.text ?? ""}`.trim().slice(0, 500) };
+  // Words that lead up to the address on its own line, "<reason> - <address>" or "<reason>: <address>" (RFC 3464's
+  // example of a 1994 gateway: "Invalid address - nair_s"; "Unknown user: x", "No such user - x").
+  const lineHead = notice.slice(Math.max(0, at - 200), at);
+  const leading = LEAD_RE.exec(lineHead.slice(lineHead.lastIndexOf("\n") + 1))?.[1] ?? "";
+  // Only words that state a failure: a field's name ("Recipient: x", "Envelope Recipient: x") says nothing.
+  const lead = FAILURE_WORDS_RE.test(leading) || /no such|not found/i.test(leading) ? leading : "";
+  if (!heading && !lead) return after;
+  return { type: "text", text: `${heading} ${lead} ${after?.text ?? ""}`.replace(/\s+/g, " ").trim().slice(0, 500) };
 }
+
+/** A line's words before the address it names, ending in a dash or a colon. */
+const LEAD_RE = /^\s*([A-Za-z][A-Za-z' ]{2,80}?)\s*(?:-|:)\s*<?$/;

@@ -59,6 +59,12 @@ describe("the sentence around a mention", () => {
     expect(sentenceAround(text, text.indexOf("a@x"), 11)?.text).toBe("User not listed in public Name & Address Book next words here");
     expect(sentenceAround(text.replace("   a@x", "to a@x"), text.indexOf("a@x"), 11)?.text).toBe("next words here");
   });
+  test("words that lead up to the address on its line and state a failure come with it (RFC 3464's 1994 gateway example)", () => {
+    const text = "Invalid address - nair_s\n%DIR-E-NODIRMTCH, No matching Directory Entry\nEntry found\n";
+    expect(sentenceAround(text, text.indexOf("nair_s"), 6)?.text).toBe("Invalid address %DIR-E-NODIRMTCH, No matching Directory Entry Entry found");
+    const field = "Recipient: <a@x.example>\nReason: Mailbox full\n";
+    expect(sentenceAround(field, field.indexOf("a@x"), 11)?.text).toBe("Reason: Mailbox full");
+  });
   test("mentions far along a line of MBs do not each read back to its start", () => {
     const text = `${"1".repeat(8_000_000)} 1@2.ab`.repeat(2) + "\n";
     const at = text.lastIndexOf("1@2.ab");
