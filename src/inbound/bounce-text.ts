@@ -20,6 +20,9 @@ export interface BounceTextInput {
   excluded: string[];
   /** Came to a valid VERP return path: any sender and subject; the token names the recipient. */
   trusted?: boolean;
+  /** Carries a mailing list's or a bulk sender's own fields (List-Id, RFC 2919; List-Unsubscribe, RFC 2369): a post
+   *  or a newsletter (an auto-reply's or spam's way to a return path), never an MTA's own report. */
+  isListMail?: boolean;
 }
 
 export interface BounceText {
@@ -103,8 +106,8 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
   // A VERP path vouches for where a message came from, not that it is a bounce: a person's reply
   // to the return path must still read like one (a reply code, or a failure sentence).
   const isHumanReply = /^\s*(re|aw|sv|antw|r)\s*:/i.test(subject) && /^(on .{4,200} wrote:|>)/im.test(input.text);
-  const isTrustedBounce = Boolean(input.trusted) && !isHumanReply &&
-    (BOUNCE_SUBJECT_RE.test(subject) || BOUNCE_PHRASE_RE.test(notice) || Boolean(findDiagnostic(notice)?.code));
+  const isTrustedBounce = Boolean(input.trusted) && !isHumanReply && !input.isListMail &&
+    (BOUNCE_SUBJECT_RE.test(subject) || BOUNCE_PHRASE_RE.test(notice) || isSmtpReply(findDiagnostic(notice)));
   const isVouched = isFromDaemon || hasFailedHeader || isTrustedBounce;
   if (!isVouched && !BOUNCE_SUBJECT_RE.test(subject)) return null;
   const reading = readingOf(notice, subject);
@@ -136,6 +139,13 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
   if (!isVouched && recipients.every((r) => !r.diagnostic?.code && !r.diagnostic?.enhancedCode)) return null;
   const original = originalText ? parseHeaderBlock(originalText) : undefined;
   return { recipients, ...(original ? { original } : {}) };
+}
+
+/** A reply code alone is any number at a line's start ("550 of each, and test once", "454 Shotwell Street"): in mail
+ *  that nothing else marks as a bounce, it counts only with an enhanced status code or words a server's reply uses. */
+const REPLY_WORDS_RE = /\b(user|mailbox|recipient|address|domain|host|relay(ing)?|rejected|refused|denied|blocked|unknown|unavailable|quota|spam|policy|message|mail|delivery|service|access|sender|smtp|rcpt|dns|connection|timed? ?out|not found|does not exist)\b/i;
+function isSmtpReply(d: Diagnostic | undefined): boolean {
+  return Boolean(d?.code) && (Boolean(d?.enhancedCode) || REPLY_WORDS_RE.test(d?.text.slice(0, 300) ?? ""));
 }
 
 /** Sendmail names the failure in its subject ("Returned mail: User unknown", "Returned mail: Host unknown (Name server:

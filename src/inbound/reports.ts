@@ -207,6 +207,7 @@ function readTextBounce(email: Email, raw: Uint8Array | string, opts: ParseOptio
     ...(email.subject ? { subject: email.subject } : {}),
     ...(failedRecipients ? { failedRecipients } : {}),
     ...(opts.trusted ? { trusted: true } : {}),
+    ...(email.headers.some((h) => h.key === "list-id" || h.key === "list-unsubscribe") ? { isListMail: true } : {}),
   });
   if (!parsed) return null;
   // A returned message attached as message/rfc822 beats headers quoted in the text.
