@@ -8,7 +8,12 @@ import { classifyInteraction, createClassifierContext, type BotVerdict } from ".
 import { createSharedBotMemory, type Recall } from "./bot/shared-memory.ts";
 
 const MX_CACHE_MS = 3_600_000;
+/** A failed look-up (SERVFAIL, a resolver's own timeout) is asked again this soon, not after an hour. */
+const MX_FAILED_CACHE_MS = 60_000;
+/** How long one interaction waits for its domain's MX; the look-up goes on and fills the cache for the next. */
 const MX_TIMEOUT_MS = 2_000;
+/** Look-ups in flight at once (a batch names up to 500 domains): more wait for none and go unjudged by MX. */
+const MAX_MX_IN_FLIGHT = 5_000;
 
 export interface Interaction {
   /** The zone of the sending domain: its store holds the memory this interaction is judged with. */
@@ -32,18 +37,38 @@ export interface Interaction {
 export function createBotDetector(deps: { resolver: Resolver; now: () => number; store: Store }) {
   const context = createClassifierContext();
   const memory = createSharedBotMemory({ now: deps.now });
-  const mxCache = new Map<string, { hosts: string[] | undefined; at: number }>();
+  const mxCache = new Map<string, { hosts: string[]; at: number; ttl: number }>();
   /** The zone's store when this node serves it; a zone served elsewhere has no memory here. */
   const zoneStore = (zone: string) => (deps.store.zoneNames().includes(zone) ? deps.store.zone(zone) : null);
 
+  const inFlight = new Map<string, Promise<string[] | undefined>>();
+  const overdue = new Set<string>();
+
+  /** The domain's MX hosts, most preferred first; undefined when not known in time. A slow answer is not cached as
+   *  "no MX": the look-up finishes in the background and the domain's next interaction has it. */
   async function mxHosts(domain: string): Promise<string[] | undefined> {
     const hit = mxCache.get(domain);
-    if (hit && deps.now() - hit.at < MX_CACHE_MS) return hit.hosts;
-    const timeout = new Promise<undefined>((r) => setTimeout(() => r(undefined), MX_TIMEOUT_MS));
-    const lookup = deps.resolver.mx(domain).then((mx) => mx.sort((a, b) => a.priority - b.priority).map((m) => m.exchange.toLowerCase()), () => [] as string[]);
-    const hosts = await Promise.race([lookup, timeout]);
+    if (hit && deps.now() - hit.at < hit.ttl) return hit.hosts;
+    // A look-up that already kept one interaction waiting keeps no other: a batch of hundreds judged one by one
+    // behind a dead resolver would otherwise wait MX_TIMEOUT_MS for each.
+    if (overdue.has(domain)) return undefined;
+    let lookup = inFlight.get(domain);
+    if (!lookup) {
+      if (inFlight.size >= MAX_MX_IN_FLIGHT) return undefined;
+      lookup = deps.resolver.mx(domain).then(
+        (mx) => remember(domain, mx.sort((a, b) => a.priority - b.priority).map((m) => m.exchange.toLowerCase()), MX_CACHE_MS),
+        () => remember(domain, [], MX_FAILED_CACHE_MS),
+      ).finally(() => { inFlight.delete(domain); overdue.delete(domain); });
+      inFlight.set(domain, lookup);
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<undefined>((r) => { timer = setTimeout(() => { if (inFlight.has(domain)) overdue.add(domain); r(undefined); }, MX_TIMEOUT_MS); });
+    return Promise.race([lookup, timeout]).finally(() => clearTimeout(timer));
+  }
+
+  function remember(domain: string, hosts: string[], ttl: number): string[] {
     if (mxCache.size > 50_000) mxCache.clear();
-    mxCache.set(domain, { hosts, at: deps.now() });
+    mxCache.set(domain, { hosts, at: deps.now(), ttl });
     return hosts;
   }
 

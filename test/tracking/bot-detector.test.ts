@@ -11,6 +11,7 @@ import { pgSkipReason, sharedPostgres, type PgCluster } from "../helpers/postgre
 import { startDnsmasq } from "../helpers/dnsmasq.ts";
 import { createSystemResolver } from "../../src/dns.ts";
 import { createBotDetector, type BotDetector } from "../../src/tracking/bot-detector.ts";
+import { createSocket } from "node:dgram";
 
 const CHROME = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const pg: PgCluster | null = pgSkipReason ? null : await sharedPostgres();
@@ -127,6 +128,48 @@ describe("MX looked up ahead for a batch", () => {
     } finally {
       await t.close();
       await dns.stop().catch(() => {});
+    }
+  }, 30_000);
+});
+
+/** A DNS server that answers late: each query is passed to `upstream` (dnsmasq) after `delayMs`, its answer relayed back. */
+async function lateDns(upstream: number, delayMs: number): Promise<{ server: string; close: () => void }> {
+  const front = createSocket("udp4");
+  const back = createSocket("udp4");
+  const askers = new Map<number, { port: number; address: string }>();
+  front.on("message", (query, from) => {
+    askers.set(query.readUInt16BE(0), from);
+    setTimeout(() => back.send(query, upstream, "127.0.0.1"), delayMs);
+  });
+  back.on("message", (answer) => {
+    const to = askers.get(answer.readUInt16BE(0));
+    if (to) front.send(answer, to.port, to.address);
+  });
+  await new Promise<void>((r) => front.bind(0, "127.0.0.1", r));
+  await new Promise<void>((r) => back.bind(0, "127.0.0.1", r));
+  return { server: `127.0.0.1:${front.address().port}`, close: () => { front.close(); back.close(); } };
+}
+
+// A slow answer is not "no MX" for an hour: the click that waited is judged without it, the look-up goes on, and the
+// domain's clicks after the answer have it. While it is overdue, other clicks of the domain do not wait for it too.
+describe("an MX that answers late", () => {
+  test("is used once it arrives, and keeps only the first click waiting", async () => {
+    const dns = await startDnsmasq([{ type: "MX", name: "late.test", value: "mx0a-00123456.pphosted.com", priority: 10 }]);
+    const late = await lateDns(dns.port, 2_600);
+    const t = await makeTestApp({});
+    try {
+      const now = Date.now();
+      const detector = createBotDetector({ resolver: createSystemResolver([late.server], { timeoutMs: 8_000 }), now: () => now, store: t.app.store });
+      const click = (n: number) => detector.classify({ zone: "us", ip: "35.156.8.243", userAgent: CHROME, action: "click", domain: "late.test",
+        messageId: `m-late-${n}`, recipientId: "r1", linkId: "l1", at: now, deliveredAt: now - 20_000 });
+      expect((await click(1)).isBot).toBe(false); // waited its 2 s; the answer comes at 2.6 s
+      expect((await click(2)).isBot).toBe(false); // the look-up is overdue: judged at once, without it
+      await Bun.sleep(1_500);
+      expect(await click(3)).toMatchObject({ isBot: true, family: "proofpoint", reasons: expect.arrayContaining(["timing:gateway-scan"]) });
+    } finally {
+      await t.close();
+      late.close();
+      await dns.stop();
     }
   }, 30_000);
 });
