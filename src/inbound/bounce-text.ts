@@ -143,7 +143,7 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
 
 /** A reply code alone is any number at a line's start ("550 of each, and test once", "454 Shotwell Street"): in mail
  *  that nothing else marks as a bounce, it counts only with an enhanced status code or words a server's reply uses. */
-const REPLY_WORDS_RE = /\b(user|mailbox|recipient|address|domain|host|relay(ing)?|rejected|refused|denied|blocked|unknown|unavailable|quota|spam|policy|message|mail|delivery|service|access|sender|smtp|rcpt|dns|connection|timed? ?out|not found|does not exist)\b/i;
+const REPLY_WORDS_RE = /\b(user|mailbox|recipient|address|domain|host|relay(ing)?|reject(ed)?|refused|denied|blocked|unknown|unavailable|quota|full|spam|virus|policy|message|mail|delivery|service|access|sender|smtp|rcpt|dns|connection|transaction|failed|failure|error|invalid|temporar(y|ily)|try again|greylist(ed|ing)?|limit|exceeded|size|timed? ?out|not found|does not exist)\b/i;
 function isSmtpReply(d: Diagnostic | undefined): boolean {
   return Boolean(d?.code) && (Boolean(d?.enhancedCode) || REPLY_WORDS_RE.test(d?.text.slice(0, 300) ?? ""));
 }

