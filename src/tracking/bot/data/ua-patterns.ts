@@ -39,6 +39,14 @@ export const UA_PATTERNS: readonly UaPattern[] = [
     source: "bird.com/en-us/blog/gmail-prefetching-images; gmass.co/blog/false-opens-in-gmail; mautic/mautic#10245",
   },
   {
+    // Gmail following links in received mail, announced in its own UA (the Chrome/42 Edge/12 build Gmail's image
+    // prefetch also sends, with this suffix instead of a second Mozilla/5.0).
+    kind: "scanner",
+    family: "gmail-content-sampling",
+    pattern: /Gmail-content-sampling/,
+    source: "mssola/user_agent#71 (2020: 'Gmail Bot User Agent are not handled as bot'), citing stackoverflow.com/questions/63184772",
+  },
+  {
     kind: "gmail-proxy",
     family: "gmail-image-proxy",
     pattern: /GoogleImageProxy/,
@@ -72,8 +80,8 @@ export const UA_PATTERNS: readonly UaPattern[] = [
     kind: "tool",
     family: "http-tool",
     pattern:
-      /^(?:curl|Wget|HTTPie|PostmanRuntime|axios|node-fetch|undici|got|Go-http-client|okhttp|Java|Apache-HttpClient|libwww-perl|python-requests|Python-urllib|aiohttp|python-httpx|Ruby|Faraday|Scrapy|Dart|reqwest|Deno|Bun)\b|python-requests|Go-http-client/i,
-    source: "jusso-dev/Collie; putyourlightson/craft-campaign#546 (Python Requests scanner)",
+      /^(?:curl|Wget|HTTPie|PostmanRuntime|axios|node-fetch|undici|got|Go-http-client|okhttp|Java|Apache-HttpClient|libwww-perl|python-requests|Python-urllib|aiohttp|python-httpx|Ruby|Faraday|Scrapy|Dart|reqwest|Deno|Bun)\b|python-requests|Go-http-client|\baiohttp\//i,
+    source: "jusso-dev/Collie; putyourlightson/craft-campaign#546 (Python Requests scanner); aiohttp's default UA 'Python/3.x aiohttp/3.y' (its client docs, SERVER_SOFTWARE)",
   },
   {
     kind: "unfurler",
