@@ -106,11 +106,12 @@ export function parseBounceText(input: BounceTextInput): BounceText | null {
   // A VERP path vouches for where a message came from, not that it is a bounce: a person's reply
   // to the return path must still read like one (a reply code, or a failure sentence).
   const isHumanReply = /^\s*(re|aw|sv|antw|r)\s*:/i.test(subject) && /^(on .{4,200} wrote:|>)/im.test(input.text);
+  // Read once: the notice's first reply decides here and is every unnamed recipient's below.
+  const reading = readingOf(notice, subject);
   const isTrustedBounce = Boolean(input.trusted) && !isHumanReply && !input.isListMail &&
-    (BOUNCE_SUBJECT_RE.test(subject) || BOUNCE_PHRASE_RE.test(notice) || isSmtpReply(findDiagnostic(notice)));
+    (BOUNCE_SUBJECT_RE.test(subject) || BOUNCE_PHRASE_RE.test(notice) || isSmtpReply(reading.firstReply()));
   const isVouched = isFromDaemon || hasFailedHeader || isTrustedBounce;
   if (!isVouched && !BOUNCE_SUBJECT_RE.test(subject)) return null;
-  const reading = readingOf(notice, subject);
   const addresses = findRecipients(notice, input.failedRecipients ?? "", input.excluded);
   const mentions = findMentions(reading.lower(), addresses);
   // Its link to the help centre, its name, or its fixed English opening ("the group you tried to contact (x) may not exist").
