@@ -7,7 +7,7 @@ import { AppError } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { BotVerdicts } from "../webhooks/bot-verdicts.ts";
 import type { BotDetector } from "./bot-detector.ts";
-import { burstGroup, withBurstsLookedAhead, type JudgedEvent } from "./bot-batch.ts";
+import { burstGroups, withLookAhead, type JudgedEvent } from "./bot-batch.ts";
 
 const SINGLE_MIN_LATENCY_MS = 1_000;
 const SINGLE_PER_SECOND = 5;
@@ -58,6 +58,16 @@ export function createBotApi(deps: { detector: BotDetector; verdicts: BotVerdict
     return { at, verdict };
   };
 
+  /** What the batch's look-ahead (bot-batch.ts) knows of a click besides its verdict. */
+  function lookAheadKeys(e: BotEvent): Omit<JudgedEvent, "at" | "verdict"> {
+    const ip = e.ip ?? "";
+    const groups = burstGroups(e, deps.detector.clientsOf(ip, e.uas ?? ""));
+    if (!groups.length) return { groups };
+    const checkSpace = deps.detector.checkSpaceOf(ip);
+    return { groups, message: `${e.message_id}\u0000${e.recipient_id ?? ""}`, ...(typeof e.url === "string" && e.url ? { link: e.url } : {}),
+      ...(checkSpace ? { checkSpace } : {}) };
+  }
+
   function limitSingle(domain: string) {
     const second = seconds(deps.now());
     const r = rate.get(domain);
@@ -93,8 +103,8 @@ export function createBotApi(deps: { detector: BotDetector; verdicts: BotVerdict
       const order = events.map((e, i) => ({ i, ts: typeof e.ts === "number" && Number.isFinite(e.ts) ? e.ts : Infinity })).sort((a, b) => a.ts - b.ts || a.i - b.i);
       await deps.detector.prefetchMx(events.flatMap((e) => (typeof e.domain === "string" ? [e.domain] : [])));
       const judgedInOrder: JudgedEvent[] = [];
-      for (const { i } of order) judgedInOrder[i] = { ...(await classify(domain, events[i]!)), group: burstGroup(events[i]!) };
-      const verdicts = withBurstsLookedAhead(judgedInOrder);
+      for (const { i } of order) judgedInOrder[i] = { ...(await classify(domain, events[i]!)), ...lookAheadKeys(events[i]!) };
+      const verdicts = withLookAhead(judgedInOrder);
       const judged = events.map((e, i) => ({ ...e, is_bot: verdicts[i]! }));
       await deps.verdicts.push(domain, webhookUrl, { batch: { batch_id: batchId, timeQueued: seconds(started) }, events: judged });
       return { batchId, count: judged.length };

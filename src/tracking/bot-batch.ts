@@ -1,36 +1,55 @@
 // How a batch of the bot API is judged beyond one event at a time. The events are judged in the
 // order they happened (bot-api.ts), each with the ones before it, as a live endpoint would judge
-// them. A batch, though, is a window the caller already saw: when a client's later fetches of a
-// message make a burst (a pattern verdict: several links within seconds), the fetches of that
-// client and message a few seconds before it were the same burst's first ones, which no live
-// endpoint could have known. Those are revised to bots; nothing else is.
+// them. A batch, though, is a window the caller already saw, and two things in it reach back to
+// fetches no live endpoint could have judged when they came:
+// - a burst (a pattern verdict: several links within seconds): the same client's fetches of that
+//   message a few seconds before it were the burst's first ones;
+// - a person's click right after a fetch of the same message from a security vendor's network or
+//   cloud space (where the gateways' sandboxes run): that fetch was the gateway's time-of-click
+//   check, which it makes before it lets the person through (Mimecast URL Protect, Trend Micro
+//   Time-of-Click, Proofpoint URL Defense rewrite the link to their own service, check the target
+//   when it is clicked, then redirect the browser).
+// Those are revised to bots; nothing else is.
 import type { BotVerdict } from "./bot/index.ts";
 
 /** The pattern's burst window: one client's fetches of a message this close belong to one burst. */
 const BURST_MS = 5_000;
+/** How long a vendor's check may come before the person's own click it lets through. */
+const CHECK_MS = 5_000;
 
 export interface JudgedEvent {
   /** When it happened (ms), or undefined when the caller gave no time (then it is not revised). */
   at: number | undefined;
-  /** The client's fetches of one message (message, recipient and user agent); undefined for opens. */
-  group: string | undefined;
+  /** One group per client the click belongs to (message, recipient and client: its UA, a vendor's network); none for opens. */
+  groups: readonly string[];
+  /** For a click: its message and recipient, the link when the caller named it, and the vendor's or cloud network it came from. */
+  message?: string;
+  link?: string;
+  checkSpace?: string;
   verdict: BotVerdict;
 }
 
 const isBurst = (v: BotVerdict) => v.isBot && v.reasons.some((r) => r.startsWith("pattern:"));
 
-/** Each event's verdict, with the fetches before a burst's verdict (same group, within the window) made bots. */
-export function withBurstsLookedAhead(events: readonly JudgedEvent[]): boolean[] {
-  const out = events.map((e) => e.verdict.isBot);
-  const groups = new Map<string, number[]>();
+/** Indices of timed events by key, each list in time order (the batch's order within one instant). */
+function byKey(events: readonly JudgedEvent[], keys: (e: JudgedEvent) => readonly string[]): number[][] {
+  const lists = new Map<string, number[]>();
   events.forEach((e, i) => {
-    if (e.group === undefined || e.at === undefined) return;
-    const list = groups.get(e.group);
-    if (list) list.push(i);
-    else groups.set(e.group, [i]);
+    if (e.at === undefined) return;
+    for (const key of keys(e)) {
+      const list = lists.get(key);
+      if (list) list.push(i);
+      else lists.set(key, [i]);
+    }
   });
-  for (const indices of groups.values()) {
-    indices.sort((a, b) => events[a]!.at! - events[b]!.at! || a - b);
+  const out = [...lists.values()];
+  for (const list of out) list.sort((a, b) => events[a]!.at! - events[b]!.at! || a - b);
+  return out;
+}
+
+/** Each event's verdict, with the fetches before a burst's verdict (same group, within the window) made bots. */
+export function withBurstsLookedAhead(events: readonly JudgedEvent[], out = events.map((e) => e.verdict.isBot)): boolean[] {
+  for (const indices of byKey(events, (e) => e.groups)) {
     let reach = Infinity;
     for (let k = indices.length - 1; k >= 0; k--) {
       const e = events[indices[k]!]!;
@@ -41,8 +60,28 @@ export function withBurstsLookedAhead(events: readonly JudgedEvent[]): boolean[]
   return out;
 }
 
-/** The group of a click: one client's fetches of one message of one recipient. */
-export function burstGroup(e: { action?: string; message_id?: string; recipient_id?: string; uas?: string }): string | undefined {
-  if ((e.action ?? "click") !== "click" || typeof e.message_id !== "string") return undefined;
-  return `${e.message_id}\u0000${e.recipient_id ?? ""}\u0000${e.uas ?? ""}`;
+/** Each event's verdict, with a fetch from a vendor's or cloud network made a bot when a person's click from elsewhere follows it within seconds. */
+export function withChecksLookedAhead(events: readonly JudgedEvent[], out = events.map((e) => e.verdict.isBot)): boolean[] {
+  for (const indices of byKey(events, (e) => (e.message !== undefined ? [e.message] : []))) {
+    let next: JudgedEvent | undefined;
+    for (let k = indices.length - 1; k >= 0; k--) {
+      const e = events[indices[k]!]!;
+      const sameLink = next !== undefined && (e.link === undefined || next.link === undefined || e.link === next.link);
+      if (e.checkSpace !== undefined && next !== undefined && sameLink && next.at! - e.at! <= CHECK_MS) out[indices[k]!] = true;
+      // The person let through: a click from outside that space that nothing else calls a bot.
+      if (e.checkSpace === undefined && !e.verdict.isBot) next = e;
+    }
+  }
+  return out;
+}
+
+/** The batch's verdicts with both look-aheads. */
+export function withLookAhead(events: readonly JudgedEvent[]): boolean[] {
+  return withChecksLookedAhead(events, withBurstsLookedAhead(events));
+}
+
+/** The groups of a click: one client's fetches of one message of one recipient, for each client it belongs to. */
+export function burstGroups(e: { action?: string; message_id?: string; recipient_id?: string }, clients: readonly string[]): string[] {
+  if ((e.action ?? "click") !== "click" || typeof e.message_id !== "string") return [];
+  return clients.map((client) => `${e.message_id}\u0000${e.recipient_id ?? ""}\u0000${client}`);
 }

@@ -86,6 +86,13 @@ export function createBotDetector(deps: { resolver: Resolver; now: () => number;
   }
 
   return {
+    /** The clients one fetch belongs to (its UA, and a vendor's network): what a batch's look-ahead groups by. */
+    clientsOf: (ip: string, userAgent: string) => context.clientsOf(ip, userAgent),
+    /** The network a gateway's check of a link may come from: a security vendor's, or cloud space (AWS, Azure), where their sandboxes run. */
+    checkSpaceOf(ip: string): string | undefined {
+      const cloud = ip ? context.networks.lookup(ip) : undefined;
+      return context.vendorOf(ip) ?? (cloud?.role === "cloud" ? cloud.family : undefined);
+    },
     /** Looks up the MX of these recipient domains at once, as many as a batch holds (it is then judged one event at a time, from the cache). */
     async prefetchMx(domains: Iterable<string>) {
       await Promise.all([...new Set(domains)].filter((d) => d).slice(0, 500).map(mxHosts));
@@ -98,14 +105,15 @@ export function createBotDetector(deps: { resolver: Resolver; now: () => number;
     async honeypotHit(ip: string, userAgent: string, domain: string, messageId?: string) {
       const d = await deps.store.control.getDomain(domain);
       const zone = d && zoneStore(d.zone);
-      if (zone) await memory.honeypotHit(zone, ip, userAgent, messageId);
+      if (zone) await memory.honeypotHit(zone, ip, userAgent, messageId, context.clientsOf(ip, userAgent));
     },
     async classify(i: Interaction): Promise<BotVerdict> {
       const at = i.at ?? deps.now();
       const zone = zoneStore(i.zone);
       const link = i.action === "click" ? i.linkId ?? i.action : null;
       const [recalled, mx, deliveredAt] = await Promise.all([
-        zone ? memory.recall(zone, { ip: i.ip, userAgent: i.userAgent, messageId: i.messageId, recipientId: i.recipientId, domain: i.domain, link, at }) : ({ hasHoneypotHit: false } as Recall),
+        zone ? memory.recall(zone, { ip: i.ip, userAgent: i.userAgent, messageId: i.messageId, recipientId: i.recipientId, domain: i.domain, link, at,
+          clients: context.clientsOf(i.ip, i.userAgent) }) : ({ hasHoneypotHit: false } as Recall),
         i.domain ? mxHosts(i.domain) : undefined,
         datedBy(zone, i),
       ]);

@@ -1,12 +1,12 @@
 // A bot-API batch seen as a window: a burst verdict makes bots of the same client's fetches of the
 // message just before it, and of nothing else.
 import { describe, expect, test } from "bun:test";
-import { burstGroup, withBurstsLookedAhead, type JudgedEvent } from "../../src/tracking/bot-batch.ts";
+import { burstGroups, withBurstsLookedAhead, withChecksLookedAhead, withLookAhead, type JudgedEvent } from "../../src/tracking/bot-batch.ts";
 
 const person = { isBot: false, verdict: "human", reasons: [] } as unknown as JudgedEvent["verdict"];
 const burst = { isBot: true, verdict: "bot", reasons: ["pattern:links-in-one-second"] } as unknown as JudgedEvent["verdict"];
 const byNetwork = { isBot: true, verdict: "bot", reasons: ["network:microsoft-eop"] } as unknown as JudgedEvent["verdict"];
-const ev = (at: number | undefined, group: string | undefined, verdict: JudgedEvent["verdict"]): JudgedEvent => ({ at, group, verdict });
+const ev = (at: number | undefined, group: string | undefined, verdict: JudgedEvent["verdict"]): JudgedEvent => ({ at, groups: group === undefined ? [] : [group], verdict });
 
 describe("withBurstsLookedAhead", () => {
   test("a burst's earlier fetches of the same group within 5 s become bots; other groups, later ones and older ones do not", () => {
@@ -24,10 +24,42 @@ describe("withBurstsLookedAhead", () => {
     expect(withBurstsLookedAhead([ev(12_000, "g", burst), ev(8_000, "g", person), ev(3_000, "g", person)])).toEqual([true, true, false]);
   });
 
-  test("the group is one client's fetches of one message of one recipient; opens and unnamed messages have none", () => {
-    expect(burstGroup({ message_id: "m", recipient_id: "r", uas: "ua" })).toBe(burstGroup({ action: "click", message_id: "m", recipient_id: "r", uas: "ua" }));
-    expect(burstGroup({ message_id: "m", recipient_id: "r", uas: "other" })).not.toBe(burstGroup({ message_id: "m", recipient_id: "r", uas: "ua" }));
-    expect(burstGroup({ action: "open", message_id: "m" })).toBeUndefined();
-    expect(burstGroup({ uas: "ua" })).toBeUndefined();
+  test("a fetch belongs to each of its clients' groups: a vendor's burst reaches its fetches made with another UA", () => {
+    const vendorFetch = (at: number, ua: string, verdict: JudgedEvent["verdict"]): JudgedEvent => ({ at, groups: [ua, "net:proofpoint"], verdict });
+    expect(withBurstsLookedAhead([vendorFetch(0, "chrome", person), vendorFetch(1_000, "ie", person), ev(1_500, "firefox", person), vendorFetch(2_000, "", burst)]))
+      .toEqual([true, true, false, true]);
+  });
+
+  test("the groups are one client's fetches of one message of one recipient, one per client; opens and unnamed messages have none", () => {
+    expect(burstGroups({ message_id: "m", recipient_id: "r" }, ["ua"])).toEqual(burstGroups({ action: "click", message_id: "m", recipient_id: "r" }, ["ua"]));
+    expect(burstGroups({ message_id: "m", recipient_id: "r" }, ["other"])).not.toEqual(burstGroups({ message_id: "m", recipient_id: "r" }, ["ua"]));
+    expect(burstGroups({ message_id: "m", recipient_id: "r" }, ["ua", "net:mimecast"])).toHaveLength(2);
+    expect(burstGroups({ action: "open", message_id: "m" }, ["ua"])).toEqual([]);
+    expect(burstGroups({}, ["ua"])).toEqual([]);
+  });
+});
+
+describe("withChecksLookedAhead (a gateway's time-of-click check, then the person it lets through)", () => {
+  const click = (at: number | undefined, o: Partial<JudgedEvent> = {}): JudgedEvent => ({ at, groups: ["g"], message: "m\u0000r", verdict: person, ...o });
+  test("a fetch from a vendor's or cloud network is a bot when a person's click of the same message from elsewhere follows within 5 s", () => {
+    expect(withChecksLookedAhead([click(0, { checkSpace: "mimecast" }), click(3_000)])).toEqual([true, false]);
+    expect(withChecksLookedAhead([click(0, { checkSpace: "aws" }), click(2_000)])).toEqual([true, false]);
+    expect(withChecksLookedAhead([click(0, { checkSpace: "mimecast" }), click(0)])).toEqual([true, false]);
+  });
+
+  test("not when the click comes later than 5 s, is another message's, another link's, before it, from that space too, or a bot itself", () => {
+    expect(withChecksLookedAhead([click(0, { checkSpace: "mimecast" }), click(5_001)])).toEqual([false, false]);
+    expect(withChecksLookedAhead([click(0, { checkSpace: "mimecast" }), click(1_000, { message: "other" })])).toEqual([false, false]);
+    expect(withChecksLookedAhead([click(0, { checkSpace: "mimecast", link: "a" }), click(1_000, { link: "b" })])).toEqual([false, false]);
+    expect(withChecksLookedAhead([click(1_000, { checkSpace: "mimecast" }), click(0)])).toEqual([false, false]);
+    expect(withChecksLookedAhead([click(0, { checkSpace: "mimecast" }), click(1_000, { checkSpace: "mimecast" })])).toEqual([false, false]);
+    expect(withChecksLookedAhead([click(undefined, { checkSpace: "mimecast" }), click(1_000)])).toEqual([false, false]);
+    expect(withChecksLookedAhead([click(0, { checkSpace: "aws" }), click(1_000, { verdict: byNetwork })])).toEqual([false, true]);
+  });
+
+  test("the same link named on both sides, or on neither, pairs them; both look-aheads apply together", () => {
+    expect(withChecksLookedAhead([click(0, { checkSpace: "proofpoint", link: "a" }), click(2_000, { link: "a" })])).toEqual([true, false]);
+    expect(withLookAhead([click(0, { checkSpace: "proofpoint", groups: ["v"] }), click(1_000), ev(4_000, "v", person), ev(6_000, "v", burst)]))
+      .toEqual([true, false, true, true]);
   });
 });

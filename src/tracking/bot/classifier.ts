@@ -12,7 +12,8 @@ interface Facts {
   gateway: MxMatch | undefined;
   seconds: number | undefined;
   isEmptyUa: boolean;
-  isStaleChrome: boolean;
+  /** A browser no person runs any more: a pinned old Windows Chrome, or Internet Explorer. */
+  staleUa: "ua:stale-chrome" | "ua:retired-ie" | undefined;
   isHead: boolean;
   /** Ranges that carry many people: a honeypot hit from them says nothing about this request. */
   isSharedHumanNetwork: boolean;
@@ -22,9 +23,18 @@ type Decision = BotVerdict | undefined;
 
 const CHROME_MAJOR = /\bChrome\/(\d+)\./;
 const WINDOWS = /Windows NT/;
+/**
+ * Internet Explorer: Microsoft retired the IE 11 desktop application on 15 June 2022 and disabled it
+ * for good through an Edge update on 14 February 2023 ("Internet Explorer 11 has retired and is
+ * officially out of support", Microsoft Lifecycle FAQ). Edge's IE mode sends this UA only to sites
+ * on an organisation's IE-mode list, which a tracking host is not; scanners still send it.
+ */
+const INTERNET_EXPLORER = /\bTrident\/\d|\bMSIE \d/;
 const DECLARED_BOT_KINDS = new Set(["tool", "headless", "crawler", "unfurler", "scanner"]);
 const IMAGE_FETCHER_KINDS = new Set(["gmail-prefetch", "gmail-proxy", "yahoo-proxy", "bare-mozilla"]);
 const SHARED_HUMAN_ROLES = new Set(["apple-egress", "google", "mail-proxy-human"]);
+/** Networks of mail services' proxies and crawlers: people's opens come through them, people's clicks never do. */
+const MAIL_SERVICE_ROLES = new Set(["google", "mail-proxy-human"]);
 /** Distinct links within the burst window that mark a vendor-network click as a sandbox's outside the delivery window. */
 const UNDATED_VENDOR_BURST_LINKS = 2;
 /**
@@ -46,10 +56,11 @@ function unknown(...reasons: string[]): BotVerdict {
   return { verdict: "unknown", isBot: false, reasons };
 }
 
-function isStaleWindowsChrome(userAgent: string, belowMajor: number): boolean {
-  if (!WINDOWS.test(userAgent)) return false;
+function staleUaOf(userAgent: string, belowMajor: number): Facts["staleUa"] {
+  if (INTERNET_EXPLORER.test(userAgent)) return "ua:retired-ie";
+  if (!WINDOWS.test(userAgent)) return undefined;
   const major = CHROME_MAJOR.exec(userAgent)?.[1];
-  return major !== undefined && Number(major) < belowMajor;
+  return major !== undefined && Number(major) < belowMajor ? "ua:stale-chrome" : undefined;
 }
 
 function collectFacts(s: InteractionSignals, ctx: ClassifierContext): Facts {
@@ -62,7 +73,7 @@ function collectFacts(s: InteractionSignals, ctx: ClassifierContext): Facts {
     gateway: s.mxHosts && s.mxHosts.length > 0 ? ctx.matchMx(s.mxHosts) : undefined,
     seconds: seconds !== undefined && Number.isFinite(seconds) ? Math.max(0, seconds) : undefined,
     isEmptyUa: userAgent === "",
-    isStaleChrome: isStaleWindowsChrome(userAgent, ctx.thresholds.staleChromeBelowMajor),
+    staleUa: staleUaOf(userAgent, ctx.thresholds.staleChromeBelowMajor),
     isHead: (s.method ?? "GET").toUpperCase() === "HEAD",
     isSharedHumanNetwork: network !== undefined && SHARED_HUMAN_ROLES.has(network.role),
   };
@@ -95,7 +106,7 @@ function decideProbableNetwork(s: InteractionSignals, f: Facts, ctx: ClassifierC
   if ((s.pattern?.distinctLinksInBurst ?? 0) >= UNDATED_VENDOR_BURST_LINKS) {
     return bot(f.network.family, reason, timing, "pattern:two-links-in-burst");
   }
-  if (f.isEmptyUa || f.isStaleChrome) return bot(f.network.family, reason, timing, f.isEmptyUa ? "ua:empty" : "ua:stale-chrome");
+  if (f.isEmptyUa || f.staleUa) return bot(f.network.family, reason, timing, f.staleUa ?? "ua:empty");
   return f.seconds === undefined ? unknown(reason, timing) : human(reason, "timing:after-window(browser-isolation)");
 }
 
@@ -118,10 +129,10 @@ function decideGatewayPrior(f: Facts, ctx: ClassifierContext): Decision {
  * it detonates with at delivery. A person on an Azure cloud desktop runs a managed, current browser.
  */
 function decideCloudStaleBrowser(f: Facts): Decision {
-  if (f.network?.role !== "cloud" || !f.isStaleChrome) return undefined;
+  if (f.network?.role !== "cloud" || !f.staleUa) return undefined;
   // AWS is left out: the set has a person with an old Chrome on AWS egress, and no AWS re-crawler.
   if (f.network.family !== "azure") return undefined;
-  return bot("microsoft-defender", "network:azure", "ua:stale-chrome");
+  return bot("microsoft-defender", "network:azure", f.staleUa);
 }
 
 function decideHoneypot(s: InteractionSignals, f: Facts, ctx: ClassifierContext): Decision {
@@ -146,8 +157,8 @@ function decideTiming(f: Facts, ctx: ClassifierContext): Decision {
   // A mailbox with no delivery-time scanning in front of it (MX role "mailbox": Gmail, Workspace,
   // Yahoo, iCloud) has no sandbox to detonate its links: an old Chrome there is a person's.
   const isUnscannedMailbox = f.gateway?.role === "mailbox";
-  if (f.seconds < t.scanWindowSeconds && (f.isEmptyUa || f.isStaleChrome) && !isUnscannedMailbox) {
-    return bot(expectedScanner(f), "timing:scan-window", f.isEmptyUa ? "ua:empty" : "ua:stale-chrome");
+  if (f.seconds < t.scanWindowSeconds && (f.isEmptyUa || f.staleUa) && !isUnscannedMailbox) {
+    return bot(expectedScanner(f), "timing:scan-window", f.staleUa ?? "ua:empty");
   }
   return undefined;
 }
@@ -223,8 +234,13 @@ function classifyClick(s: InteractionSignals, f: Facts, ctx: ClassifierContext):
   if (kind === "office-preflight" || kind === "outlook-webview") {
     return bot("outlook-preflight", `ua:${kind}`, "action:click");
   }
+  // The Office app's own fetch of the link; the person's click follows from the browser, with its UA.
+  if (kind === "office-app") return bot("office-prefetch", "ua:office-app", "action:click");
   if (f.isHead) return bot(expectedScanner(f), "method:head");
   if (kind && IMAGE_FETCHER_KINDS.has(kind)) return bot(f.ua?.family ?? "unknown-scanner", `ua:${kind}`, "action:click");
+  // Google's and Exchange Online's service netblocks carry their image proxies and crawlers, not people's
+  // browsers: a link fetched from them is the mail service checking it (Gmail's link checks, Safe Links).
+  if (f.network && MAIL_SERVICE_ROLES.has(f.network.role)) return bot(f.network.family, `network:${f.network.family}`, "action:click");
   const rest =
     decidePattern(s, ctx) ??
     decideSpread(s, ctx) ??

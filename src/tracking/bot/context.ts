@@ -33,7 +33,18 @@ export interface ClassifierContext {
   matchMx(mxHosts: readonly string[]): MxMatch | undefined;
   /** A gateway vendor's documented delivery-to-scan delay by family (data/mx-gateways.ts), if any. */
   scanSecondsOf(family: string): number | undefined;
+  /**
+   * Which clients a fetch belongs to, for the per-message patterns: its UA (pattern.ts has why not
+   * the IP) and, from a security vendor's network (role `scanner` or `scanner-probable`), the vendor
+   * too, whatever UA each fetch sends: those sandboxes spread one message's fetches over many
+   * addresses and user agents (Proofpoint: mautic#9798). The pattern is the widest of them.
+   */
+  clientsOf(ip: string, userAgent: string): string[];
+  /** The security vendor whose network (role `scanner` or `scanner-probable`) `ip` is in, if any. */
+  vendorOf(ip: string): string | undefined;
 }
+
+const VENDOR_ROLES = new Set(["scanner", "scanner-probable"]);
 
 export interface ClassifierOptions {
   /** Ranges added to (and, being inserted later, overriding on equal prefixes) the shipped ones. */
@@ -133,12 +144,22 @@ export function createClassifierContext(options: ClassifierOptions = {}): Classi
   const builtin = options.omitBuiltinRanges ? [] : [...CLOUD_RANGES, ...NETWORK_RANGES, ...GATEWAY_RANGES];
   const sets = [...builtin, ...(options.extraRanges ?? [])];
   const scanSeconds = new Map(MX_GATEWAYS.flatMap((g) => (g.scanSeconds ? [[g.family, g.scanSeconds] as const] : [])));
+  const networks = createIpRangeMatcher(rangeEntries(sets));
+  const vendorOf = (ip: string) => {
+    const network = ip ? networks.lookup(ip) : undefined;
+    return network && VENDOR_ROLES.has(network.role) ? network.family : undefined;
+  };
   return {
-    networks: createIpRangeMatcher(rangeEntries(sets)),
+    networks,
     thresholds: Object.freeze({ ...DEFAULT_THRESHOLDS, ...options.thresholds }),
     matchUserAgent: compileUaMatcher(),
     matchMx: compileMxMatcher(),
     scanSecondsOf: (family) => scanSeconds.get(family),
+    clientsOf(ip, userAgent) {
+      const vendor = vendorOf(ip);
+      return vendor ? [userAgent, `\u0000net:${vendor}`] : [userAgent];
+    },
+    vendorOf,
   };
 }
 

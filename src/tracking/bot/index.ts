@@ -13,7 +13,7 @@ export {
 } from "./context.ts";
 export { createIpRangeMatcher, parseCidr, parseIp, type IpRangeMatcher } from "./cidr.ts";
 export { createHoneypotMemory, HONEYPOT_TTL_MS, type HoneypotMemory } from "./honeypot.ts";
-export { createInteractionTracker, HONEYPOT_LINK_ID, type InteractionTracker } from "./pattern.ts";
+export { createInteractionTracker, widestPattern, HONEYPOT_LINK_ID, type InteractionTracker } from "./pattern.ts";
 export { createSpreadTracker, SPREAD_WINDOW_MS, OPENED_TTL_MS, type SpreadTracker } from "./spread.ts";
 export type {
   BotVerdict,

@@ -115,3 +115,15 @@ export function createInteractionTracker(options: InteractionTrackerOptions): In
     },
   };
 }
+
+/** The widest of one fetch's patterns, one per client it belongs to (ClassifierContext.clientsOf). */
+export function widestPattern(patterns: readonly InteractionPattern[]): InteractionPattern {
+  const [first, ...rest] = patterns;
+  const out: InteractionPattern = { ...first! };
+  for (const p of rest) {
+    out.distinctLinksInSecond = Math.max(out.distinctLinksInSecond, p.distinctLinksInSecond);
+    out.distinctLinksInBurst = Math.max(out.distinctLinksInBurst, p.distinctLinksInBurst);
+    out.distinctLinksInWindow = Math.max(out.distinctLinksInWindow, p.distinctLinksInWindow);
+  }
+  return out;
+}

@@ -8,7 +8,7 @@
 // clicks (recipient and domain) are kept for the 30-minute spread window.
 import type { ZoneStore } from "../../core/store-port.ts";
 import { HONEYPOT_TTL_MS } from "./honeypot.ts";
-import { HONEYPOT_LINK_ID } from "./pattern.ts";
+import { HONEYPOT_LINK_ID, widestPattern } from "./pattern.ts";
 import { OPENED_TTL_MS, SPREAD_WINDOW_MS } from "./spread.ts";
 import type { InteractionPattern, SpreadPattern } from "./types.ts";
 
@@ -39,6 +39,16 @@ const patternKey = (messageId: string, recipientId: string | undefined, userAgen
 /** A hit on a message's hidden link, kept per visitor (ip and UA): it joins only that visitor's own patterns of the message. */
 const hiddenLinkKey = (messageId: string, ip: string, userAgent: string) => hash(messageId, "\u0000hidden", ip.slice(0, MAX_IP_CHARS), userAgent);
 
+/**
+ * One interaction asked of the memory. `clients` are the clients its fetch belongs to (the
+ * classifier context's `clientsOf`: its UA, and a vendor's network as one client); the pattern is
+ * the widest of theirs. Without it, the client is the UA.
+ */
+export interface RecallOf {
+  ip: string; userAgent: string; messageId?: string; recipientId?: string; domain?: string; link: string | null; at?: number;
+  clients?: readonly string[];
+}
+
 export interface Recall { hasHoneypotHit: boolean; pattern?: InteractionPattern; wasOpened?: boolean; spread?: SpreadPattern }
 
 export function createSharedBotMemory(deps: { now: () => number }) {
@@ -56,7 +66,7 @@ export function createSharedBotMemory(deps: { now: () => number }) {
    * happened, when the caller knows (the bot API's `ts`): its windows are counted back from there,
    * so a batch read at once is judged as its clicks came, not as one burst.
    */
-  async function recall(zone: ZoneStore, i: { ip: string; userAgent: string; messageId?: string; recipientId?: string; domain?: string; link: string | null; at?: number }): Promise<Recall> {
+  async function recall(zone: ZoneStore, i: RecallOf): Promise<Recall> {
     const now = i.at ?? deps.now();
     const key = i.messageId !== undefined ? messageKey(i.messageId, i.recipientId) : null;
     const link = key !== null && i.link !== null ? hash(i.link) : null;
@@ -72,13 +82,23 @@ export function createSharedBotMemory(deps: { now: () => number }) {
       : isHiddenLink ? hiddenLinkKey(i.messageId, i.ip, i.userAgent) : patternKey(i.messageId, i.recipientId, i.userAgent);
     const honeypotRow = i.messageId !== undefined && !isHiddenLink
       ? { patternKey: hiddenLinkKey(i.messageId, i.ip, i.userAgent), link: hash(HONEYPOT_LINK_ID) } : undefined;
-    const r = await zone.recallInteraction({ visitor: visitorKey(i.ip, i.userAgent), messageKey: key, patternKey: pattern, link, now,
-      ...(honeypotRow ? { honeypotRow } : {}),
-      since: { second: now - SECOND_MS, burst: now - BURST_MS, window: now - WINDOW_MS }, maxPerMessage: MAX_PER_MESSAGE, ...(across ? { across } : {}) });
+    const since = { second: now - SECOND_MS, burst: now - BURST_MS, window: now - WINDOW_MS };
+    const visitor = visitorKey(i.ip, i.userAgent);
+    const r = await zone.recallInteraction({ visitor, messageKey: key, patternKey: pattern, link, now,
+      ...(honeypotRow ? { honeypotRow } : {}), since, maxPerMessage: MAX_PER_MESSAGE, ...(across ? { across } : {}) });
     if (link !== null || across) wrote(zone, deps.now());
     if (key === null) return { hasHoneypotHit: r.honeypot };
-    const out: Recall = { hasHoneypotHit: r.honeypot,
-      pattern: { distinctLinksInSecond: r.linksInSecond, distinctLinksInBurst: r.linksInBurst, distinctLinksInWindow: r.linksInWindow } };
+    const patterns = [r];
+    // The fetch's other clients (a vendor's network): one more row and read each, only for such fetches.
+    for (const client of i.clients ?? []) {
+      if (client === i.userAgent || i.messageId === undefined) continue;
+      const clientKey = isHiddenLink ? hiddenLinkKey(i.messageId, "\u0000client", client) : patternKey(i.messageId, i.recipientId, client);
+      const clientHoneypotRow = isHiddenLink ? undefined : { patternKey: hiddenLinkKey(i.messageId, "\u0000client", client), link: hash(HONEYPOT_LINK_ID) };
+      patterns.push(await zone.recallInteraction({ visitor, messageKey: key, patternKey: clientKey, link, now, since, maxPerMessage: MAX_PER_MESSAGE,
+        ...(clientHoneypotRow ? { honeypotRow: clientHoneypotRow } : {}) }));
+    }
+    const out: Recall = { hasHoneypotHit: r.honeypot, pattern: widestPattern(patterns.map((p) => (
+      { distinctLinksInSecond: p.linksInSecond, distinctLinksInBurst: p.linksInBurst, distinctLinksInWindow: p.linksInWindow }))) };
     if (across && link !== null) {
       out.wasOpened = r.wasOpened;
       out.spread = { recipients: r.recipients, domains: r.domains, unopened: r.unopened };
@@ -88,11 +108,11 @@ export function createSharedBotMemory(deps: { now: () => number }) {
 
   return {
     /** Remembers a honeypot visitor for 30 minutes; with its message, the hit is one more link of that message. */
-    async honeypotHit(zone: ZoneStore, ip: string, userAgent: string, messageId?: string) {
+    async honeypotHit(zone: ZoneStore, ip: string, userAgent: string, messageId?: string, clients?: readonly string[]) {
       const now = deps.now();
       await zone.rememberHoneypotHit(visitorKey(ip, userAgent), now + HONEYPOT_TTL_MS);
       wrote(zone, now);
-      if (messageId !== undefined) await recall(zone, { ip, userAgent, messageId, link: HONEYPOT_LINK_ID });
+      if (messageId !== undefined) await recall(zone, { ip, userAgent, messageId, link: HONEYPOT_LINK_ID, ...(clients ? { clients } : {}) });
     },
     /** Whether this visitor hit a honeypot, and (with a message) the pattern this interaction completes; `link` null for an open. */
     recall,

@@ -62,6 +62,33 @@ describe("POST /{domain}/bot", () => {
       .toEqual({ u1: true, u2: true, v1: false, v2: false });
   });
 
+  test("a security vendor's network is one client whatever UA it sends, and a gateway's time-of-click check before a person's click is a bot, the person not", async () => {
+    const t0 = 1_800_100_000;
+    // Undated, no recipient domain: after the vendor's scan window nothing but the batch can decide.
+    const click = (id: string, ts: number, message: string, ip: string, uas = CHROME) =>
+      ({ ip, uas, event_id: id, action: "click", ts, message_id: message, recipient_id: `${message}-r` });
+    const seen = receiver.received.length;
+    const proofpoint = "148.163.130.5", mimecast = "207.211.31.120";
+    const ie11 = "Mozilla/5.0 (Windows NT 10.0; WOW64; Trident/7.0; rv:11.0) like Gecko";
+    const linux = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+    const events = [
+      // Proofpoint fetching two links of one message within seconds, a different UA each: one client, a burst.
+      click("v1", t0, "m-vendor", proofpoint), click("v2", t0 + 2, "m-vendor", proofpoint, linux),
+      // Mimecast checking the link as the person clicks it, then the person, let through from their own network.
+      click("c1", t0 + 100, "m-check", mimecast), click("c2", t0 + 102, "m-check", "24.5.9.1"),
+      // A gateway's sandbox in AWS checking the link (Trend Micro's relay sits in AWS), then the person.
+      click("a1", t0 + 150, "m-cloud-check", "18.208.22.10"), click("a2", t0 + 153, "m-cloud-check", "24.5.9.2"),
+      // A person behind Mimecast's isolation: one click from its space, nobody after it.
+      click("i1", t0 + 200, "m-isolation", mimecast),
+      // Internet Explorer from Proofpoint's space: a browser no person runs any more.
+      click("e1", t0 + 300, "m-ie", proofpoint, ie11),
+    ];
+    expect((await post({ events, webhook_url: receiver.url })).status).toBe(200);
+    const pushes = await receiver.waitFor((r) => r.length > seen);
+    const verdicts = Object.fromEntries((pushes[seen]!.json as { events: { event_id: string; is_bot: boolean }[] }).events.map((e) => [e.event_id, e.is_bot]));
+    expect(verdicts).toEqual({ v1: true, v2: true, c1: true, c2: false, a1: true, a2: false, i1: false, e1: true });
+  });
+
   test("a hit on the message's hidden link counts as one of its links for the client's clicks of any recipient", async () => {
     const t0 = Math.floor(Date.now() / 1000);
     const ip = "24.77.88.99";

@@ -86,7 +86,7 @@ describe("signature data", () => {
     [UA.iosSafari, undefined],
     [UA.androidChrome, undefined],
     [UA.outlookDesktop, undefined],
-    [UA.msOffice, undefined],
+    [UA.msOffice, "office-app"],
     [UA.appleMailMac, undefined],
     [UA.gmailProxy, "gmail-proxy"],
     [UA.gmailPrefetch, "gmail-prefetch"],

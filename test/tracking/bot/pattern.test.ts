@@ -2,7 +2,9 @@
 // link, expiry and the memory bound, all with an injected clock.
 
 import { describe, expect, test } from "bun:test";
-import { createInteractionTracker } from "../../../src/tracking/bot/pattern.ts";
+import { createClassifierContext } from "../../../src/tracking/bot/context.ts";
+import { createInteractionTracker, widestPattern } from "../../../src/tracking/bot/pattern.ts";
+import { IP, UA } from "./signals.ts";
 
 function clock(): { now: () => number; at: (ms: number) => void } {
   let t = 0;
@@ -72,5 +74,34 @@ describe("createInteractionTracker", () => {
     c.at(100_000);
     tracker.record({ messageId: "late", action: "click", linkId: "a" });
     expect(tracker.size).toBe(1);
+  });
+});
+
+describe("one client per vendor network (issue #38: sandboxes rotate addresses and user agents)", () => {
+  const ctx = createClassifierContext();
+  test("a fetch from a vendor's network belongs to its UA and to the vendor; elsewhere to its UA alone", () => {
+    expect(ctx.clientsOf(IP.proofpoint, UA.chromeWin)).toEqual([UA.chromeWin, "\u0000net:proofpoint"]);
+    expect(ctx.vendorOf(IP.proofpoint)).toBe("proofpoint");
+    expect(ctx.clientsOf(IP.home, UA.chromeWin)).toEqual([UA.chromeWin]);
+    expect(ctx.vendorOf(IP.home)).toBeUndefined();
+    // Cloud space is not a vendor: people on cloud desktops share it.
+    expect(ctx.clientsOf(IP.azure, UA.chromeWin)).toEqual([UA.chromeWin]);
+    expect(ctx.vendorOf("")).toBeUndefined();
+  });
+
+  test("a vendor's fetches of one message with a new UA each still make a burst, and the pattern is the widest", () => {
+    let t = 0;
+    const tracker = createInteractionTracker({ now: () => t });
+    const fetch = (ms: number, link: string, ua: string) => {
+      t = ms;
+      return widestPattern(ctx.clientsOf(IP.proofpoint, ua).map((client) =>
+        tracker.record({ messageId: "m", recipientId: "r", action: "click", linkId: link, userAgent: client })));
+    };
+    fetch(0, "a", UA.chromeWin);
+    fetch(800, "b", UA.ie11);
+    expect(fetch(1_500, "c", "")).toEqual({ distinctLinksInSecond: 2, distinctLinksInBurst: 3, distinctLinksInWindow: 3 });
+    // A person's browser elsewhere is not counted with them.
+    t = 2_000;
+    expect(tracker.record({ messageId: "m", recipientId: "r", action: "click", linkId: "d", userAgent: UA.androidChrome }).distinctLinksInBurst).toBe(1);
   });
 });

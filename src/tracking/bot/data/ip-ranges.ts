@@ -40,6 +40,18 @@ export const NETWORK_RANGES: readonly NetworkRangeSet[] = [
     ],
   },
   {
+    // Not in Microsoft's endpoint list, nor in Azure's published AzureCloud space (azure-ranges.ts), where
+    // people's cloud desktops egress: no person browses from it.
+    family: "microsoft-defender",
+    role: "scanner",
+    source:
+      "LUCY Security documentation, Campaign > Advanced Settings > Filters ('The IP ranges for O365 ATP service are " +
+      "40.94.0.0/16 and 104.47.0.0/16'); gophish/gophish#2646 (Defender fetching a link and its page's scripts from " +
+      "40.94.89.19-23 with Chrome/101 seconds after delivery, 2022-10-28); opencollective/opencollective#3656 (Safe Links " +
+      "fetching magic links from 40.94.16.x with pinned Chrome 64-72); read 2026-11-29 (not a Microsoft page)",
+    cidrs: ["40.94.0.0/16"],
+  },
+  {
     family: "barracuda",
     role: "scanner",
     source:

@@ -8,6 +8,8 @@
  * - gmail-proxy / yahoo-proxy: image proxy fetch when the person opens (human open).
  * - office-preflight: Office "existence discovery" checks; never a person's click.
  * - outlook-webview: new Outlook for Windows; renders mail for a person (open), preflights links (click).
+ * - office-app: an Office application's own WinINet requests; Outlook desktop loading a person's images
+ *   (open), an Office app fetching a link itself before it hands it to the browser (click).
  * - bare-mozilla: exactly `Mozilla/5.0`, the Apple MPP fetcher; no browser sends it.
  */
 export type UaKind =
@@ -21,6 +23,7 @@ export type UaKind =
   | "yahoo-proxy"
   | "office-preflight"
   | "outlook-webview"
+  | "office-app"
   | "bare-mozilla";
 
 export interface UaPattern {
@@ -69,6 +72,14 @@ export const UA_PATTERNS: readonly UaPattern[] = [
     family: "outlook-preflight",
     pattern: /OneOutlook\//,
     source: "nextauthjs/next-auth#1840 (Edg/117 ... OneOutlook/1.2023.927.100 with x-native-host)",
+  },
+  {
+    kind: "office-app",
+    family: "office-prefetch",
+    pattern: /\(compatible; ms-office; MSOffice \d+/,
+    source:
+      "wpo365/wpo365-login#21 (links clicked in Word or PowerPoint reach the site first from the Office app's own " +
+      "connection, UA ms-office); IdentityServer/IdentityServer3#2627 (Office URL pre-fetching before the browser)",
   },
   {
     kind: "headless",
