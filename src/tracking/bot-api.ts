@@ -53,7 +53,7 @@ export function createBotApi(deps: { detector: BotDetector; verdicts: BotVerdict
     const verdict = await deps.detector.classify({
       zone: domain.zone, ip: e.ip ?? "", userAgent: e.uas ?? "", action: e.action ?? "click", domain: e.domain, messageId: e.message_id, recipientId: e.recipient_id,
       // message_ts is placed like ts (the end of its second) only when ts is: the difference stays whole seconds.
-      linkId: linkOf(e, at), at, deliveredAt: e.message_ts ? Math.floor(e.message_ts) * 1000 + (at === undefined ? 0 : 999) : undefined, sendingDomain: domain.name,
+      linkId: linkOf(e, at), isLinkInferred: !(typeof e.url === "string" && e.url), at, deliveredAt: e.message_ts ? Math.floor(e.message_ts) * 1000 + (at === undefined ? 0 : 999) : undefined, sendingDomain: domain.name,
     });
     return { at, verdict };
   };

@@ -27,6 +27,8 @@ export interface Interaction {
   messageId?: string;
   recipientId?: string;
   linkId?: string;
+  /** The link is the caller's guess (the bot API's second of a click), not the link clicked: see InteractionPattern.linksInferred. */
+  isLinkInferred?: boolean;
   /** Interaction and delivery times in ms, when known. */
   at?: number;
   deliveredAt?: number;
@@ -120,7 +122,8 @@ export function createBotDetector(deps: { resolver: Resolver; now: () => number;
       return classifyInteraction({
         ip: i.ip, userAgent: i.userAgent, action: i.action, method: i.method,
         secondsSinceDelivery: deliveredAt !== undefined ? Math.max(0, (at - deliveredAt) / 1000) : undefined,
-        mxHosts: mx, hasHoneypotHit: recalled.hasHoneypotHit, pattern: recalled.pattern,
+        mxHosts: mx, hasHoneypotHit: recalled.hasHoneypotHit,
+        pattern: recalled.pattern && i.isLinkInferred ? { ...recalled.pattern, linksInferred: true } : recalled.pattern,
         ...(recalled.spread ? { spread: recalled.spread, wasOpened: recalled.wasOpened } : {}),
       }, context);
     },

@@ -87,6 +87,20 @@ describe("a message's pattern is kept per client", () => {
   }));
 });
 
+// A caller's batch of the bot API may replay interactions of weeks ago: the memory is pruned back from the
+// interactions' own time, not the wall clock, so their windows still hold the rows they need.
+describe("interactions timed in the past", () => {
+  test("a burst of a week ago stays a burst when the memory is pruned in the middle of it", () => withDetector(async (detector, clock) => {
+    const weekAgo = clock.now - 7 * 86_400_000;
+    const click = (messageId: string, linkId: string, at: number) => detector.classify({ zone: "us", ip: "192.0.2.40", userAgent: CHROME,
+      action: "click", messageId, recipientId: "r1", linkId, at, deliveredAt: at - 3_600_000 });
+    expect((await click("m-old", "a", weekAgo)).isBot).toBe(false);
+    // Enough other messages' clicks for the memory to prune itself (every 256 writes), within the same second.
+    for (let i = 0; i < 300; i++) await click(`m-other-${i}`, "x", weekAgo + i);
+    expect(await click("m-old", "b", weekAgo + 900)).toMatchObject({ isBot: true, reasons: expect.arrayContaining(["pattern:links-in-one-second"]) });
+  }));
+});
+
 // The MX prior end to end: the detector looks the recipient domain's MX up in real DNS (dnsmasq);
 // a click from AWS space 20 s after delivery is the gateway's sandbox only behind a gateway.
 describe("the recipient's MX as a prior for clicks", () => {

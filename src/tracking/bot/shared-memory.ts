@@ -86,7 +86,9 @@ export function createSharedBotMemory(deps: { now: () => number }) {
     const visitor = visitorKey(i.ip, i.userAgent);
     const r = await zone.recallInteraction({ visitor, messageKey: key, patternKey: pattern, link, now,
       ...(honeypotRow ? { honeypotRow } : {}), since, maxPerMessage: MAX_PER_MESSAGE, ...(across ? { across } : {}) });
-    if (link !== null || across) wrote(zone, deps.now());
+    // Pruned back from the interaction's own time when it is earlier (a caller replaying last week's
+    // events): from the wall clock, every row of such a batch would be older than the windows it fills.
+    if (link !== null || across) wrote(zone, Math.min(deps.now(), now));
     if (key === null) return { hasHoneypotHit: r.honeypot };
     const patterns = [r];
     // The fetch's other clients (a vendor's network): one more row and read each, only for such fetches.

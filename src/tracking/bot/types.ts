@@ -15,6 +15,12 @@ export interface InteractionPattern {
   distinctLinksInWindow: number;
   /** Number of tracked links in the message, when the sender knows it (honeypot excluded). */
   linkCount?: number;
+  /**
+   * The links are the caller's guesses, not the links clicked (the bot API without a `url`: a second
+   * of a client's clicks counts as one link). Then two of them are a person clicking one link again as
+   * well as a scanner's two links, and no rule condemns a pair; three still make a burst.
+   */
+  linksInferred?: boolean;
 }
 
 /** What one visitor (ip and UA) clicked across messages within the spread window (30 min), this click included. */

@@ -29,7 +29,7 @@ describe("POST /{domain}/bot", () => {
     expect(createHmac("sha256", key).update(body.signature.timestamp + body.signature.token).digest("hex")).toBe(body.signature.signature);
   });
 
-  test("a batch is judged as its clicks happened, and as a window: a client's fetches in consecutive seconds are a scanner's, its first fetch too; the same clicks an hour apart or a double click are a person's; order in the batch does not matter", async () => {
+  test("a batch is judged as its clicks happened, and as a window: a client's three fetches in consecutive seconds are a scanner's, its first fetch too; the same clicks an hour apart, a double click or a link clicked again a second later are a person's; order in the batch does not matter", async () => {
     const t0 = 1_800_000_000;
     // A broadband address, a current browser, mail delivered two days before, no recipient domain: only the pattern can decide.
     const click = (id: string, ts: number, message: string, ip = "73.12.34.56") =>
@@ -47,7 +47,11 @@ describe("POST /{domain}/bot", () => {
     // Out of order, the same.
     expect(await verdicts([click("r3", t0 + 2, "m-rev"), click("r1", t0, "m-rev"), click("r2", t0 + 1, "m-rev")])).toEqual({ r1: true, r2: true, r3: true });
     // A fetch more than the burst window (5 s) before the burst is not part of it.
-    expect(await verdicts([click("e1", t0, "m-early"), click("e2", t0 + 20, "m-early"), click("e3", t0 + 21, "m-early")])).toEqual({ e1: false, e2: true, e3: true });
+    expect(await verdicts([click("e1", t0, "m-early"), click("e2", t0 + 20, "m-early"), click("e3", t0 + 21, "m-early"), click("e4", t0 + 22, "m-early")]))
+      .toEqual({ e1: false, e2: true, e3: true, e4: true });
+    // Two clicks in consecutive seconds, without a url to tell their links apart: one link clicked again as
+    // likely as two links (issue #38), so a pair condemns neither; the third above made the burst.
+    expect(await verdicts([click("t1", t0, "m-twice", "24.5.6.12"), click("t2", t0 + 1, "m-twice", "24.5.6.12")])).toEqual({ t1: false, t2: false });
     const person = [click("p1", t0, "m-person", "24.5.6.7"), click("p2", t0 + 3_600, "m-person", "24.5.6.7"), click("p3", t0 + 7_200, "m-person", "24.5.6.7"),
       // A double click: two events in the same second are one fetch.
       click("d1", t0, "m-double", "24.5.6.8"), click("d2", t0, "m-double", "24.5.6.8"), click("d3", t0 + 40, "m-double", "24.5.6.8")];
@@ -73,7 +77,7 @@ describe("POST /{domain}/bot", () => {
     const linux = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
     const events = [
       // Proofpoint fetching two links of one message within seconds, a different UA each: one client, a burst.
-      click("v1", t0, "m-vendor", proofpoint), click("v2", t0 + 2, "m-vendor", proofpoint, linux),
+      { ...click("v1", t0, "m-vendor", proofpoint), url: "https://shop.test/a" }, { ...click("v2", t0 + 2, "m-vendor", proofpoint, linux), url: "https://shop.test/b" },
       // Mimecast checking the link as the person clicks it, then the person, let through from their own network.
       click("c1", t0 + 100, "m-check", mimecast), click("c2", t0 + 102, "m-check", "24.5.9.1"),
       // A gateway's sandbox in AWS checking the link (Trend Micro's relay sits in AWS), then the person.
