@@ -85,11 +85,11 @@ function expectedScanner(f: Facts): string {
 }
 
 /**
- * One more link a pair rule needs when the links are guesses (InteractionPattern.linksInferred): two
- * guessed links may be one link clicked twice. Not when the client hit the hidden link, which no
+ * One more link each pattern rule needs when the links are guesses (InteractionPattern.linksInferred):
+ * two guessed links may be one link clicked twice. Not when the client hit the hidden link, which no
  * visible link can be.
  */
-function guessedPair(s: InteractionSignals): number {
+function guessedLinkMargin(s: InteractionSignals): number {
   return s.pattern?.linksInferred && !s.hasHoneypotHit ? 1 : 0;
 }
 
@@ -112,7 +112,7 @@ function decideProbableNetwork(s: InteractionSignals, f: Facts, ctx: ClassifierC
   const windowSeconds = ctx.scanSecondsOf(f.network.family) ?? ctx.thresholds.probableNetworkWindowSeconds;
   if (f.seconds !== undefined && f.seconds < windowSeconds) return bot(f.network.family, reason, "timing:delivery-window");
   const timing = f.seconds === undefined ? "timing:unknown" : "timing:after-window";
-  if ((s.pattern?.distinctLinksInBurst ?? 0) >= UNDATED_VENDOR_BURST_LINKS + guessedPair(s)) {
+  if ((s.pattern?.distinctLinksInBurst ?? 0) >= UNDATED_VENDOR_BURST_LINKS + guessedLinkMargin(s)) {
     return bot(f.network.family, reason, timing, "pattern:two-links-in-burst");
   }
   if (f.isEmptyUa || f.staleUa) return bot(f.network.family, reason, timing, f.staleUa ?? "ua:empty");
@@ -176,8 +176,8 @@ function decidePattern(s: InteractionSignals, ctx: ClassifierContext): Decision 
   const p = s.pattern;
   if (!p) return undefined;
   const t = ctx.thresholds;
-  if (p.distinctLinksInSecond >= t.linksInSecond + guessedPair(s)) return bot("unknown-scanner", "pattern:links-in-one-second");
-  if (p.distinctLinksInBurst >= t.linksInBurst) return bot("unknown-scanner", "pattern:link-burst");
+  if (p.distinctLinksInSecond >= t.linksInSecond + guessedLinkMargin(s)) return bot("unknown-scanner", "pattern:links-in-one-second");
+  if (p.distinctLinksInBurst >= t.linksInBurst + guessedLinkMargin(s)) return bot("unknown-scanner", "pattern:link-burst");
   const isAllLinks = p.linkCount !== undefined && p.linkCount >= t.allLinksMinimum;
   if (isAllLinks && p.distinctLinksInWindow > (p.linkCount ?? Infinity)) {
     // More distinct links than the message has means the honeypot was among them.
@@ -198,7 +198,7 @@ function decideEarlyPair(s: InteractionSignals, f: Facts, ctx: ClassifierContext
   if (f.seconds !== undefined && f.seconds >= ctx.thresholds.probableNetworkWindowSeconds) return undefined;
   if (!f.gateway || f.gateway.role === "mailbox") return undefined;
   // The hidden link counts as a link; a person who taps it and then clicks is left to the honeypot rule.
-  const pair = UNDATED_VENDOR_BURST_LINKS + (s.hasHoneypotHit ? 1 : 0) + guessedPair(s);
+  const pair = UNDATED_VENDOR_BURST_LINKS + (s.hasHoneypotHit ? 1 : 0) + guessedLinkMargin(s);
   if ((s.pattern?.distinctLinksInBurst ?? 0) < pair) return undefined;
   const timing = f.seconds === undefined ? "timing:unknown" : "timing:delivery-window";
   return bot(f.gateway.family, `mx:${f.gateway.family}`, timing, "pattern:two-links-in-burst");

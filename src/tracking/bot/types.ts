@@ -18,7 +18,8 @@ export interface InteractionPattern {
   /**
    * The links are the caller's guesses, not the links clicked (the bot API without a `url`: a second
    * of a client's clicks counts as one link). Then two of them are a person clicking one link again as
-   * well as a scanner's two links, and no rule condemns a pair; three still make a burst.
+   * well as a scanner's two links, and each pattern rule needs one more of them: no pair condemns,
+   * and a burst is four within 5 s.
    */
   linksInferred?: boolean;
 }
