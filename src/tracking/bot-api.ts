@@ -63,9 +63,8 @@ export function createBotApi(deps: { detector: BotDetector; verdicts: BotVerdict
     const ip = e.ip ?? "";
     const groups = burstGroups(e, deps.detector.clientsOf(ip, e.uas ?? ""));
     if (!groups.length) return { groups };
-    const checkSpace = deps.detector.checkSpaceOf(ip);
     return { groups, message: `${e.message_id}\u0000${e.recipient_id ?? ""}`, ...(typeof e.url === "string" && e.url ? { link: e.url } : {}),
-      ...(checkSpace ? { checkSpace } : {}) };
+      ...deps.detector.checkSpaceOf(ip) };
   }
 
   function limitSingle(domain: string) {

@@ -25,7 +25,8 @@ export interface JudgedEvent {
   /** For a click: its message and recipient, the link when the caller named it, and the vendor's or cloud network it came from. */
   message?: string;
   link?: string;
-  checkSpace?: string;
+  vendor?: string;
+  cloud?: string;
   verdict: BotVerdict;
 }
 
@@ -60,17 +61,28 @@ export function withBurstsLookedAhead(events: readonly JudgedEvent[], out = even
   return out;
 }
 
-/** Each event's verdict, with a fetch from a vendor's or cloud network made a bot when a person's click from elsewhere follows it within seconds. */
+/**
+ * Each event's verdict, with a fetch from a vendor's or cloud network made a bot when a person's click
+ * follows it within seconds from elsewhere. The person is never in vendor space; after a vendor's
+ * check the person may be on a cloud desktop, after a cloud sandbox's check not.
+ */
 export function withChecksLookedAhead(events: readonly JudgedEvent[], out = events.map((e) => e.verdict.isBot)): boolean[] {
+  const isPersonAfter = (check: JudgedEvent, next: JudgedEvent) =>
+    !next.verdict.isBot && next.vendor === undefined && (check.vendor !== undefined || next.cloud === undefined);
   for (const indices of byKey(events, (e) => (e.message !== undefined ? [e.message] : []))) {
-    let next: JudgedEvent | undefined;
-    for (let k = indices.length - 1; k >= 0; k--) {
-      const e = events[indices[k]!]!;
-      const sameLink = next !== undefined && (e.link === undefined || next.link === undefined || e.link === next.link);
-      if (e.checkSpace !== undefined && next !== undefined && sameLink && next.at! - e.at! <= CHECK_MS) out[indices[k]!] = true;
-      // The person let through: a click from outside that space that nothing else calls a bot.
-      if (e.checkSpace === undefined && !e.verdict.isBot) next = e;
-    }
+    indices.forEach((i, k) => {
+      const e = events[i]!;
+      if (e.vendor === undefined && e.cloud === undefined) return;
+      for (const j of indices.slice(k + 1)) {
+        const next = events[j]!;
+        if (next.at! - e.at! > CHECK_MS) break;
+        const isSameLink = e.link === undefined || next.link === undefined || e.link === next.link;
+        if (isSameLink && isPersonAfter(e, next)) {
+          out[i] = true;
+          break;
+        }
+      }
+    });
   }
   return out;
 }

@@ -90,10 +90,12 @@ export function createBotDetector(deps: { resolver: Resolver; now: () => number;
   return {
     /** The clients one fetch belongs to (its UA, and a vendor's network): what a batch's look-ahead groups by. */
     clientsOf: (ip: string, userAgent: string) => context.clientsOf(ip, userAgent),
-    /** The network a gateway's check of a link may come from: a security vendor's, or cloud space (AWS, Azure), where their sandboxes run. */
-    checkSpaceOf(ip: string): string | undefined {
-      const cloud = ip ? context.networks.lookup(ip) : undefined;
-      return context.vendorOf(ip) ?? (cloud?.role === "cloud" ? cloud.family : undefined);
+    /** Where a gateway's check of a link may come from: a security vendor's network, or cloud space (AWS, Azure) where their sandboxes run. */
+    checkSpaceOf(ip: string): { vendor?: string; cloud?: string } {
+      const vendor = context.vendorOf(ip);
+      if (vendor) return { vendor };
+      const network = ip ? context.networks.lookup(ip) : undefined;
+      return network?.role === "cloud" ? { cloud: network.family } : {};
     },
     /** Looks up the MX of these recipient domains at once, as many as a batch holds (it is then judged one event at a time, from the cache). */
     async prefetchMx(domains: Iterable<string>) {

@@ -42,24 +42,28 @@ describe("withBurstsLookedAhead", () => {
 describe("withChecksLookedAhead (a gateway's time-of-click check, then the person it lets through)", () => {
   const click = (at: number | undefined, o: Partial<JudgedEvent> = {}): JudgedEvent => ({ at, groups: ["g"], message: "m\u0000r", verdict: person, ...o });
   test("a fetch from a vendor's or cloud network is a bot when a person's click of the same message from elsewhere follows within 5 s", () => {
-    expect(withChecksLookedAhead([click(0, { checkSpace: "mimecast" }), click(3_000)])).toEqual([true, false]);
-    expect(withChecksLookedAhead([click(0, { checkSpace: "aws" }), click(2_000)])).toEqual([true, false]);
-    expect(withChecksLookedAhead([click(0, { checkSpace: "mimecast" }), click(0)])).toEqual([true, false]);
+    expect(withChecksLookedAhead([click(0, { vendor: "mimecast" }), click(3_000)])).toEqual([true, false]);
+    expect(withChecksLookedAhead([click(0, { cloud: "aws" }), click(2_000)])).toEqual([true, false]);
+    // A person on a cloud desktop let through a vendor's check; a vendor's click after a cloud desktop's is no person.
+    expect(withChecksLookedAhead([click(0, { vendor: "mimecast" }), click(2_000, { cloud: "azure" })])).toEqual([true, false]);
+    expect(withChecksLookedAhead([click(0, { cloud: "azure" }), click(1_000, { vendor: "proofpoint" })])).toEqual([false, false]);
+    expect(withChecksLookedAhead([click(0, { vendor: "mimecast" }), click(0)])).toEqual([true, false]);
   });
 
   test("not when the click comes later than 5 s, is another message's, another link's, before it, from that space too, or a bot itself", () => {
-    expect(withChecksLookedAhead([click(0, { checkSpace: "mimecast" }), click(5_001)])).toEqual([false, false]);
-    expect(withChecksLookedAhead([click(0, { checkSpace: "mimecast" }), click(1_000, { message: "other" })])).toEqual([false, false]);
-    expect(withChecksLookedAhead([click(0, { checkSpace: "mimecast", link: "a" }), click(1_000, { link: "b" })])).toEqual([false, false]);
-    expect(withChecksLookedAhead([click(1_000, { checkSpace: "mimecast" }), click(0)])).toEqual([false, false]);
-    expect(withChecksLookedAhead([click(0, { checkSpace: "mimecast" }), click(1_000, { checkSpace: "mimecast" })])).toEqual([false, false]);
-    expect(withChecksLookedAhead([click(undefined, { checkSpace: "mimecast" }), click(1_000)])).toEqual([false, false]);
-    expect(withChecksLookedAhead([click(0, { checkSpace: "aws" }), click(1_000, { verdict: byNetwork })])).toEqual([false, true]);
+    expect(withChecksLookedAhead([click(0, { vendor: "mimecast" }), click(5_001)])).toEqual([false, false]);
+    expect(withChecksLookedAhead([click(0, { vendor: "mimecast" }), click(1_000, { message: "other" })])).toEqual([false, false]);
+    expect(withChecksLookedAhead([click(0, { vendor: "mimecast", link: "a" }), click(1_000, { link: "b" })])).toEqual([false, false]);
+    expect(withChecksLookedAhead([click(1_000, { vendor: "mimecast" }), click(0)])).toEqual([false, false]);
+    expect(withChecksLookedAhead([click(0, { vendor: "mimecast" }), click(1_000, { vendor: "mimecast" })])).toEqual([false, false]);
+    expect(withChecksLookedAhead([click(0, { cloud: "aws" }), click(1_000, { cloud: "aws" })])).toEqual([false, false]);
+    expect(withChecksLookedAhead([click(undefined, { vendor: "mimecast" }), click(1_000)])).toEqual([false, false]);
+    expect(withChecksLookedAhead([click(0, { cloud: "aws" }), click(1_000, { verdict: byNetwork })])).toEqual([false, true]);
   });
 
   test("the same link named on both sides, or on neither, pairs them; both look-aheads apply together", () => {
-    expect(withChecksLookedAhead([click(0, { checkSpace: "proofpoint", link: "a" }), click(2_000, { link: "a" })])).toEqual([true, false]);
-    expect(withLookAhead([click(0, { checkSpace: "proofpoint", groups: ["v"] }), click(1_000), ev(4_000, "v", person), ev(6_000, "v", burst)]))
+    expect(withChecksLookedAhead([click(0, { vendor: "proofpoint", link: "a" }), click(2_000, { link: "a" })])).toEqual([true, false]);
+    expect(withLookAhead([click(0, { vendor: "proofpoint", groups: ["v"] }), click(1_000), ev(4_000, "v", person), ev(6_000, "v", burst)]))
       .toEqual([true, false, true, true]);
   });
 });
