@@ -8,7 +8,8 @@
 //   cloud space (where the gateways' sandboxes run): that fetch was the gateway's time-of-click
 //   check, which it makes before it lets the person through (Mimecast URL Protect, Trend Micro
 //   Time-of-Click, Proofpoint URL Defense rewrite the link to their own service, check the target
-//   when it is clicked, then redirect the browser).
+//   when it is clicked, then redirect the browser); a vendor's fetch just after the person's click
+//   is its check as well.
 // Those are revised to bots; nothing else is.
 import type { BotVerdict } from "./bot/index.ts";
 
@@ -63,25 +64,22 @@ export function withBurstsLookedAhead(events: readonly JudgedEvent[], out = even
 
 /**
  * Each event's verdict, with a fetch from a vendor's or cloud network made a bot when a person's click
- * follows it within seconds from elsewhere. The person is never in vendor space; after a vendor's
- * check the person may be on a cloud desktop, after a cloud sandbox's check not.
+ * of the link follows it within seconds from elsewhere. The person is never in vendor space; after a
+ * vendor's check the person may be on a cloud desktop, after a cloud sandbox's check not. A vendor's
+ * fetch within seconds after the person's click is its check too (some re-check what was let through),
+ * while a cloud click then may be a person's own.
  */
 export function withChecksLookedAhead(events: readonly JudgedEvent[], out = events.map((e) => e.verdict.isBot)): boolean[] {
-  const isPersonAfter = (check: JudgedEvent, next: JudgedEvent) =>
-    !next.verdict.isBot && next.vendor === undefined && (check.vendor !== undefined || next.cloud === undefined);
+  const isPersonBeside = (check: JudgedEvent, other: JudgedEvent) =>
+    !other.verdict.isBot && other.vendor === undefined && (check.vendor !== undefined || other.cloud === undefined)
+    && (check.link === undefined || other.link === undefined || check.link === other.link);
   for (const indices of byKey(events, (e) => (e.message !== undefined ? [e.message] : []))) {
     indices.forEach((i, k) => {
       const e = events[i]!;
       if (e.vendor === undefined && e.cloud === undefined) return;
-      for (const j of indices.slice(k + 1)) {
-        const next = events[j]!;
-        if (next.at! - e.at! > CHECK_MS) break;
-        const isSameLink = e.link === undefined || next.link === undefined || e.link === next.link;
-        if (isSameLink && isPersonAfter(e, next)) {
-          out[i] = true;
-          break;
-        }
-      }
+      const after = indices.slice(k + 1).filter((j) => events[j]!.at! - e.at! <= CHECK_MS);
+      const before = e.vendor === undefined ? [] : indices.slice(0, k).filter((j) => e.at! - events[j]!.at! <= CHECK_MS);
+      if ([...after, ...before].some((j) => isPersonBeside(e, events[j]!))) out[i] = true;
     });
   }
   return out;

@@ -39,22 +39,26 @@ describe("withBurstsLookedAhead", () => {
   });
 });
 
-describe("withChecksLookedAhead (a gateway's time-of-click check, then the person it lets through)", () => {
+describe("withChecksLookedAhead (a gateway's time-of-click check beside the person it lets through)", () => {
   const click = (at: number | undefined, o: Partial<JudgedEvent> = {}): JudgedEvent => ({ at, groups: ["g"], message: "m\u0000r", verdict: person, ...o });
   test("a fetch from a vendor's or cloud network is a bot when a person's click of the same message from elsewhere follows within 5 s", () => {
     expect(withChecksLookedAhead([click(0, { vendor: "mimecast" }), click(3_000)])).toEqual([true, false]);
     expect(withChecksLookedAhead([click(0, { cloud: "aws" }), click(2_000)])).toEqual([true, false]);
-    // A person on a cloud desktop let through a vendor's check; a vendor's click after a cloud desktop's is no person.
+    // A person on a cloud desktop let through a vendor's check, or re-checked by the vendor just after.
     expect(withChecksLookedAhead([click(0, { vendor: "mimecast" }), click(2_000, { cloud: "azure" })])).toEqual([true, false]);
-    expect(withChecksLookedAhead([click(0, { cloud: "azure" }), click(1_000, { vendor: "proofpoint" })])).toEqual([false, false]);
+    expect(withChecksLookedAhead([click(0, { cloud: "azure" }), click(1_000, { vendor: "proofpoint" })])).toEqual([false, true]);
+    // A vendor's fetch within 5 s after the person's click; a cloud click then may be the person's own.
+    expect(withChecksLookedAhead([click(0), click(4_000, { vendor: "mimecast" })])).toEqual([false, true]);
+    expect(withChecksLookedAhead([click(0), click(1_000, { cloud: "aws" })])).toEqual([false, false]);
     expect(withChecksLookedAhead([click(0, { vendor: "mimecast" }), click(0)])).toEqual([true, false]);
   });
 
-  test("not when the click comes later than 5 s, is another message's, another link's, before it, from that space too, or a bot itself", () => {
+  test("not when the click comes more than 5 s apart, is another message's, another link's, from that space too, or a bot itself", () => {
     expect(withChecksLookedAhead([click(0, { vendor: "mimecast" }), click(5_001)])).toEqual([false, false]);
+    expect(withChecksLookedAhead([click(0), click(5_001, { vendor: "mimecast" })])).toEqual([false, false]);
     expect(withChecksLookedAhead([click(0, { vendor: "mimecast" }), click(1_000, { message: "other" })])).toEqual([false, false]);
     expect(withChecksLookedAhead([click(0, { vendor: "mimecast", link: "a" }), click(1_000, { link: "b" })])).toEqual([false, false]);
-    expect(withChecksLookedAhead([click(1_000, { vendor: "mimecast" }), click(0)])).toEqual([false, false]);
+    expect(withChecksLookedAhead([click(1_000, { cloud: "aws" }), click(0)])).toEqual([false, false]);
     expect(withChecksLookedAhead([click(0, { vendor: "mimecast" }), click(1_000, { vendor: "mimecast" })])).toEqual([false, false]);
     expect(withChecksLookedAhead([click(0, { cloud: "aws" }), click(1_000, { cloud: "aws" })])).toEqual([false, false]);
     expect(withChecksLookedAhead([click(undefined, { vendor: "mimecast" }), click(1_000)])).toEqual([false, false]);
