@@ -15,7 +15,7 @@ import type { BotVerdict } from "./bot/index.ts";
 
 /** The pattern's burst window: one client's fetches of a message this close belong to one burst. */
 const BURST_MS = 5_000;
-/** How long a vendor's check may come before the person's own click it lets through. */
+/** How far a gateway's check may come from the person's own click it lets through (or re-checks). */
 const CHECK_MS = 5_000;
 
 export interface JudgedEvent {

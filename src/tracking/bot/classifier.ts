@@ -24,10 +24,9 @@ type Decision = BotVerdict | undefined;
 const CHROME_MAJOR = /\bChrome\/(\d+)\./;
 const WINDOWS = /Windows NT/;
 /**
- * Internet Explorer: Microsoft retired the IE 11 desktop application on 15 June 2022 and disabled it
- * for good through an Edge update on 14 February 2023 ("Internet Explorer 11 has retired and is
- * officially out of support", Microsoft Lifecycle FAQ). Edge's IE mode sends this UA only to sites
- * on an organisation's IE-mode list, which a tracking host is not; scanners still send it.
+ * Internet Explorer: Microsoft retired the IE 11 desktop application on 15 June 2022 (its lifecycle
+ * FAQ) and disabled it for good through an Edge update on 14 February 2023. Edge's IE mode sends this
+ * UA only to sites on an organisation's IE-mode list, which a tracking host is not; scanners still send it.
  */
 const INTERNET_EXPLORER = /\bTrident\/\d|\bMSIE \d/;
 const DECLARED_BOT_KINDS = new Set(["tool", "headless", "crawler", "unfurler", "scanner"]);

@@ -38,6 +38,8 @@ const messageKey = (messageId: string, recipientId?: string) => hash(messageId, 
 const patternKey = (messageId: string, recipientId: string | undefined, userAgent: string) => hash(messageId, recipientId ?? "", userAgent);
 /** A hit on a message's hidden link, kept per visitor (ip and UA): it joins only that visitor's own patterns of the message. */
 const hiddenLinkKey = (messageId: string, ip: string, userAgent: string) => hash(messageId, "\u0000hidden", ip.slice(0, MAX_IP_CHARS), userAgent);
+/** The same, kept for a client that is a vendor's network (any of its addresses and UAs). */
+const clientHiddenLinkKey = (messageId: string, client: string) => hash(messageId, "\u0000hidden-client", client);
 
 /**
  * One interaction asked of the memory. `clients` are the clients its fetch belongs to (the
@@ -94,10 +96,9 @@ export function createSharedBotMemory(deps: { now: () => number }) {
     // The fetch's other clients (a vendor's network): one more row and read each, only for such fetches.
     for (const client of i.clients ?? []) {
       if (client === i.userAgent || i.messageId === undefined) continue;
-      const clientKey = isHiddenLink ? hiddenLinkKey(i.messageId, "\u0000client", client) : patternKey(i.messageId, i.recipientId, client);
-      const clientHoneypotRow = isHiddenLink ? undefined : { patternKey: hiddenLinkKey(i.messageId, "\u0000client", client), link: hash(HONEYPOT_LINK_ID) };
-      patterns.push(await zone.recallInteraction({ visitor, messageKey: key, patternKey: clientKey, link, now, since, maxPerMessage: MAX_PER_MESSAGE,
-        ...(clientHoneypotRow ? { honeypotRow: clientHoneypotRow } : {}) }));
+      const hidden = clientHiddenLinkKey(i.messageId, client);
+      patterns.push(await zone.recallInteraction({ visitor, messageKey: key, link, now, since, maxPerMessage: MAX_PER_MESSAGE,
+        ...(isHiddenLink ? { patternKey: hidden } : { patternKey: patternKey(i.messageId, i.recipientId, client), honeypotRow: { patternKey: hidden, link: hash(HONEYPOT_LINK_ID) } }) }));
     }
     const out: Recall = { hasHoneypotHit: r.honeypot, pattern: widestPattern(patterns.map((p) => (
       { distinctLinksInSecond: p.linksInSecond, distinctLinksInBurst: p.linksInBurst, distinctLinksInWindow: p.linksInWindow }))) };
