@@ -5,6 +5,7 @@ import { createIpRangeMatcher, parseCidr, type IpRangeMatcher } from "./cidr.ts"
 import { CLOUD_RANGES } from "./data/cloud-ranges.ts";
 import { GATEWAY_RANGES } from "./data/gateway-ranges.ts";
 import { NETWORK_RANGES, type NetworkRangeSet, type NetworkRole } from "./data/ip-ranges.ts";
+import { MAIL_NETBLOCKS } from "./data/mail-netblocks.ts";
 import { MX_GATEWAYS, type MxRole } from "./data/mx-gateways.ts";
 import { DEFAULT_STALE_CHROME_BELOW_MAJOR, UA_PATTERNS, type UaKind } from "./data/ua-patterns.ts";
 import type { ClassifierThresholds } from "./types.ts";
@@ -141,7 +142,7 @@ function* rangeEntries(sets: readonly NetworkRangeSet[]): Generator<readonly [st
 /** Builds a classifier context from the shipped data plus options; throws on malformed data. */
 export function createClassifierContext(options: ClassifierOptions = {}): ClassifierContext {
   // Cloud space first: a vendor range inside it (Barracuda EGD sits in AWS) is more specific and wins.
-  const builtin = options.omitBuiltinRanges ? [] : [...CLOUD_RANGES, ...NETWORK_RANGES, ...GATEWAY_RANGES];
+  const builtin = options.omitBuiltinRanges ? [] : [...CLOUD_RANGES, ...NETWORK_RANGES, ...GATEWAY_RANGES, ...MAIL_NETBLOCKS];
   const sets = [...builtin, ...(options.extraRanges ?? [])];
   const scanSeconds = new Map(MX_GATEWAYS.flatMap((g) => (g.scanSeconds ? [[g.family, g.scanSeconds] as const] : [])));
   const networks = createIpRangeMatcher(rangeEntries(sets));

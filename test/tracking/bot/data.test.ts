@@ -7,25 +7,34 @@ import { createClassifierContext, parseRangeList } from "../../../src/tracking/b
 import { CLOUD_RANGES } from "../../../src/tracking/bot/data/cloud-ranges.ts";
 import { GATEWAY_RANGES } from "../../../src/tracking/bot/data/gateway-ranges.ts";
 import { NETWORK_RANGES } from "../../../src/tracking/bot/data/ip-ranges.ts";
+import { MAIL_NETBLOCKS } from "../../../src/tracking/bot/data/mail-netblocks.ts";
 import { MX_GATEWAYS } from "../../../src/tracking/bot/data/mx-gateways.ts";
 import { UA_PATTERNS } from "../../../src/tracking/bot/data/ua-patterns.ts";
 import { UA } from "./signals.ts";
 
 describe("signature data", () => {
   test("every CIDR parses and every set names a source", () => {
-    for (const set of NETWORK_RANGES) {
+    for (const set of [...NETWORK_RANGES, ...MAIL_NETBLOCKS]) {
       expect(set.source.length).toBeGreaterThan(10);
       for (const cidr of set.cidrs) expect(parseCidr(cidr), `${set.family} ${cidr}`).toBeDefined();
     }
   });
 
   test("no range is listed under two roles (a human-carrying range must not hide under a scanner)", () => {
-    const seen = createIpRangeMatcher(NETWORK_RANGES.flatMap((s) => s.cidrs.map((c) => [c, s.family] as const)));
-    for (const set of NETWORK_RANGES) {
+    const sets = [...NETWORK_RANGES, ...MAIL_NETBLOCKS];
+    const seen = createIpRangeMatcher(sets.flatMap((s) => s.cidrs.map((c) => [c, s.family] as const)));
+    for (const set of sets) {
       for (const cidr of set.cidrs) {
         const first = cidr.split("/")[0] ?? "";
         expect(seen.lookup(first), cidr).toBe(set.family);
       }
+    }
+  });
+
+  test("Google's whole SPF netblocks are its service space: its mail and link checks, not people's clicks (issue #38)", () => {
+    const ctx = createClassifierContext();
+    for (const ip of ["2607:f8b0:4864:20::22a", "173.194.69.27", "108.177.15.26", "2a00:1450:4010:c05::1b", "66.249.84.22"]) {
+      expect(ctx.networks.lookup(ip), ip).toEqual({ family: "google", role: "google" });
     }
   });
 
