@@ -36,9 +36,11 @@ export interface ClassifierContext {
   scanSecondsOf(family: string): number | undefined;
   /**
    * Which clients a fetch belongs to, for the per-message patterns: its UA (pattern.ts has why not
-   * the IP) and, from a security vendor's network (role `scanner` or `scanner-probable`), the vendor
-   * too, whatever UA each fetch sends: those sandboxes spread one message's fetches over many
-   * addresses and user agents (Proofpoint: mautic#9798). The pattern is the widest of them.
+   * the IP alone) and, from a security vendor's network (role `scanner` or `scanner-probable`), the
+   * vendor too, whatever UA each fetch sends: those sandboxes spread one message's fetches over many
+   * addresses and user agents (Proofpoint: mautic#9798). From cloud space, the address too: a sandbox
+   * there may send a new UA with each fetch (Defender's several pinned Chrome builds, gophish#2446).
+   * The pattern is the widest of them.
    */
   clientsOf(ip: string, userAgent: string): string[];
   /** The security vendor whose network (role `scanner` or `scanner-probable`) `ip` is in, if any. */
@@ -158,7 +160,11 @@ export function createClassifierContext(options: ClassifierOptions = {}): Classi
     scanSecondsOf: (family) => scanSeconds.get(family),
     clientsOf(ip, userAgent) {
       const vendor = vendorOf(ip);
-      return vendor ? [userAgent, `\u0000net:${vendor}`] : [userAgent];
+      if (vendor) return [userAgent, `\u0000net:${vendor}`];
+      // One address in cloud space is one sandbox whatever UA it sends (people there each have their own
+      // recipient, so colleagues on one desktop pool are not counted together).
+      if (ip && networks.lookup(ip)?.role === "cloud") return [userAgent, `\u0000ip:${ip}`];
+      return [userAgent];
     },
     vendorOf,
   };

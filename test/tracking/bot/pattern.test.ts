@@ -77,15 +77,16 @@ describe("createInteractionTracker", () => {
   });
 });
 
-describe("one client per vendor network (issue #38: sandboxes rotate addresses and user agents)", () => {
+describe("one client per vendor network and per cloud address (issue #38: sandboxes rotate addresses and user agents)", () => {
   const ctx = createClassifierContext();
   test("a fetch from a vendor's network belongs to its UA and to the vendor; elsewhere to its UA alone", () => {
     expect(ctx.clientsOf(IP.proofpoint, UA.chromeWin)).toEqual([UA.chromeWin, "\u0000net:proofpoint"]);
     expect(ctx.vendorOf(IP.proofpoint)).toBe("proofpoint");
     expect(ctx.clientsOf(IP.home, UA.chromeWin)).toEqual([UA.chromeWin]);
     expect(ctx.vendorOf(IP.home)).toBeUndefined();
-    // Cloud space is not a vendor: people on cloud desktops share it.
-    expect(ctx.clientsOf(IP.azure, UA.chromeWin)).toEqual([UA.chromeWin]);
+    // Cloud space is not a vendor (people on cloud desktops share it), but one address there is one client.
+    expect(ctx.clientsOf(IP.azure, UA.chromeWin)).toEqual([UA.chromeWin, `\u0000ip:${IP.azure}`]);
+    expect(ctx.vendorOf(IP.azure)).toBeUndefined();
     expect(ctx.vendorOf("")).toBeUndefined();
   });
 
