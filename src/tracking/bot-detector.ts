@@ -91,12 +91,7 @@ export function createBotDetector(deps: { resolver: Resolver; now: () => number;
     /** The clients one fetch belongs to (its UA, and a vendor's network): what a batch's look-ahead groups by. */
     clientsOf: (ip: string, userAgent: string) => context.clientsOf(ip, userAgent),
     /** Where a gateway's check of a link may come from: a security vendor's network, or cloud space (AWS, Azure) where their sandboxes run. */
-    checkSpaceOf(ip: string): { vendor?: string; cloud?: string } {
-      const vendor = context.vendorOf(ip);
-      if (vendor) return { vendor };
-      const network = ip ? context.networks.lookup(ip) : undefined;
-      return network?.role === "cloud" ? { cloud: network.family } : {};
-    },
+    checkSpaceOf: (ip: string) => context.spaceOf(ip),
     /** Looks up the MX of these recipient domains at once, as many as a batch holds (it is then judged one event at a time, from the cache). */
     async prefetchMx(domains: Iterable<string>) {
       await Promise.all([...new Set(domains)].filter((d) => d).slice(0, 500).map(mxHosts));

@@ -45,6 +45,8 @@ export interface ClassifierContext {
   clientsOf(ip: string, userAgent: string): string[];
   /** The security vendor whose network (role `scanner` or `scanner-probable`) `ip` is in, if any. */
   vendorOf(ip: string): string | undefined;
+  /** Where a sandbox may fetch from: a security vendor's network, or else cloud space (AWS, Azure); one look-up. */
+  spaceOf(ip: string): { vendor?: string; cloud?: string };
 }
 
 const VENDOR_ROLES = new Set(["scanner", "scanner-probable"]);
@@ -148,9 +150,10 @@ export function createClassifierContext(options: ClassifierOptions = {}): Classi
   const sets = [...builtin, ...(options.extraRanges ?? [])];
   const scanSeconds = new Map(MX_GATEWAYS.flatMap((g) => (g.scanSeconds ? [[g.family, g.scanSeconds] as const] : [])));
   const networks = createIpRangeMatcher(rangeEntries(sets));
-  const vendorOf = (ip: string) => {
+  const spaceOf = (ip: string): { vendor?: string; cloud?: string } => {
     const network = ip ? networks.lookup(ip) : undefined;
-    return network && VENDOR_ROLES.has(network.role) ? network.family : undefined;
+    if (network && VENDOR_ROLES.has(network.role)) return { vendor: network.family };
+    return network?.role === "cloud" ? { cloud: network.family } : {};
   };
   return {
     networks,
@@ -159,14 +162,15 @@ export function createClassifierContext(options: ClassifierOptions = {}): Classi
     matchMx: compileMxMatcher(),
     scanSecondsOf: (family) => scanSeconds.get(family),
     clientsOf(ip, userAgent) {
-      const vendor = vendorOf(ip);
-      if (vendor) return [userAgent, `\u0000net:${vendor}`];
+      const space = spaceOf(ip);
+      if (space.vendor) return [userAgent, `\u0000net:${space.vendor}`];
       // One address in cloud space is one sandbox whatever UA it sends (people there each have their own
       // recipient, so colleagues on one desktop pool are not counted together).
-      if (ip && networks.lookup(ip)?.role === "cloud") return [userAgent, `\u0000ip:${ip}`];
+      if (space.cloud) return [userAgent, `\u0000ip:${ip}`];
       return [userAgent];
     },
-    vendorOf,
+    vendorOf: (ip) => spaceOf(ip).vendor,
+    spaceOf,
   };
 }
 
