@@ -63,8 +63,9 @@ export function createBotApi(deps: { detector: BotDetector; verdicts: BotVerdict
     const ip = e.ip ?? "";
     const groups = burstGroups(e, deps.detector.clientsOf(ip, e.uas ?? ""));
     if (!groups.length) return { groups };
+    const space = deps.detector.checkSpaceOf(ip);
     return { groups, message: `${e.message_id}\u0000${e.recipient_id ?? ""}`, ...(typeof e.url === "string" && e.url ? { link: e.url } : {}),
-      ...deps.detector.checkSpaceOf(ip) };
+      ...space, ...(space.cloud !== undefined ? { address: ip } : {}) };
   }
 
   function limitSingle(domain: string) {

@@ -10,6 +10,9 @@
 //   Time-of-Click, Proofpoint URL Defense rewrite the link to their own service, check the target
 //   when it is clicked, then redirect the browser); a vendor's fetch just after the person's click
 //   is its check as well.
+// - a bot verdict on a fetch from one address in cloud space: that address's fetches of the message a
+//   few seconds before it were the same sandbox's (its first fetch of a message can come before what
+//   gives it away: a pinned old browser, a second link).
 // Those are revised to bots; nothing else is.
 import type { BotVerdict } from "./bot/index.ts";
 
@@ -28,6 +31,8 @@ export interface JudgedEvent {
   link?: string;
   vendor?: string;
   cloud?: string;
+  /** For a click from cloud space: its address. */
+  address?: string;
   verdict: BotVerdict;
 }
 
@@ -85,9 +90,28 @@ export function withChecksLookedAhead(events: readonly JudgedEvent[], out = even
   return out;
 }
 
-/** The batch's verdicts with both look-aheads. */
+/**
+ * Each event's verdict, with a cloud address's fetches of a message made bots when a bot verdict on the
+ * same address's fetch of it follows within the burst window. One address in cloud space fetching one
+ * recipient's message is one sandbox, or one person on a cloud desktop whose later click was judged a
+ * bot anyway; a person elsewhere is never joined to it.
+ */
+export function withSandboxesLookedAhead(events: readonly JudgedEvent[], out = events.map((e) => e.verdict.isBot)): boolean[] {
+  const keyOf = (e: JudgedEvent) => (e.cloud !== undefined && e.address !== undefined && e.message !== undefined ? [`${e.message}\u0000${e.address}`] : []);
+  for (const indices of byKey(events, keyOf)) {
+    let reach = Infinity;
+    for (let k = indices.length - 1; k >= 0; k--) {
+      const e = events[indices[k]!]!;
+      if (e.at! >= reach) out[indices[k]!] = true;
+      if (e.verdict.isBot) reach = e.at! - BURST_MS;
+    }
+  }
+  return out;
+}
+
+/** The batch's verdicts with every look-ahead. */
 export function withLookAhead(events: readonly JudgedEvent[]): boolean[] {
-  return withChecksLookedAhead(events, withBurstsLookedAhead(events));
+  return withChecksLookedAhead(events, withSandboxesLookedAhead(events, withBurstsLookedAhead(events)));
 }
 
 /** The groups of a click: one client's fetches of one message of one recipient, for each client it belongs to. */

@@ -1,7 +1,8 @@
 // A bot-API batch seen as a window: a burst verdict makes bots of the same client's fetches of the
-// message just before it, and of nothing else.
+// message just before it; a gateway's check beside a person's click is the gateway's; a bot verdict on
+// one cloud address's fetch reaches that address's earlier fetches of the message; nothing else.
 import { describe, expect, test } from "bun:test";
-import { burstGroups, withBurstsLookedAhead, withChecksLookedAhead, withLookAhead, type JudgedEvent } from "../../src/tracking/bot-batch.ts";
+import { burstGroups, withBurstsLookedAhead, withChecksLookedAhead, withLookAhead, withSandboxesLookedAhead, type JudgedEvent } from "../../src/tracking/bot-batch.ts";
 
 const person = { isBot: false, verdict: "human", reasons: [] } as unknown as JudgedEvent["verdict"];
 const burst = { isBot: true, verdict: "bot", reasons: ["pattern:links-in-one-second"] } as unknown as JudgedEvent["verdict"];
@@ -69,5 +70,27 @@ describe("withChecksLookedAhead (a gateway's time-of-click check beside the pers
     expect(withChecksLookedAhead([click(0, { vendor: "proofpoint", link: "a" }), click(2_000, { link: "a" })])).toEqual([true, false]);
     expect(withLookAhead([click(0, { vendor: "proofpoint", groups: ["v"] }), click(1_000), ev(4_000, "v", person), ev(6_000, "v", burst)]))
       .toEqual([true, false, true, true]);
+  });
+});
+
+describe("withSandboxesLookedAhead (one cloud address fetching one recipient's message is one sandbox)", () => {
+  const click = (at: number | undefined, o: Partial<JudgedEvent> = {}): JudgedEvent =>
+    ({ at, groups: ["g"], message: "m\u0000r", cloud: "azure", address: "20.124.68.236", verdict: person, ...o });
+  test("a bot verdict on the address's fetch makes bots of its fetches of the message up to 5 s before, whatever the verdict's reason", () => {
+    expect(withSandboxesLookedAhead([click(0), click(500, { verdict: byNetwork }), click(3_000)])).toEqual([true, true, false]);
+    expect(withSandboxesLookedAhead([click(4_000, { verdict: burst }), click(0), click(-2_000)])).toEqual([true, true, false]);
+  });
+
+  test("not another address, another message, an address outside cloud space, an untimed fetch, or one after the verdict", () => {
+    expect(withSandboxesLookedAhead([click(0, { address: "20.124.68.237" }), click(1_000, { verdict: byNetwork })])).toEqual([false, true]);
+    expect(withSandboxesLookedAhead([click(0, { message: "other" }), click(1_000, { verdict: byNetwork })])).toEqual([false, true]);
+    const outside = { cloud: undefined, address: undefined };
+    expect(withSandboxesLookedAhead([click(0, outside), click(1_000, { ...outside, verdict: byNetwork })])).toEqual([false, true]);
+    expect(withSandboxesLookedAhead([click(undefined), click(1_000, { verdict: byNetwork })])).toEqual([false, true]);
+    expect(withSandboxesLookedAhead([click(1_000, { verdict: byNetwork }), click(2_000)])).toEqual([true, false]);
+  });
+
+  test("withLookAhead applies it with the other two", () => {
+    expect(withLookAhead([click(0, { groups: ["a"] }), click(200, { groups: ["b"], verdict: byNetwork })])).toEqual([true, true]);
   });
 });

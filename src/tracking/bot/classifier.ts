@@ -92,9 +92,12 @@ function guessedLinkMargin(s: InteractionSignals): number {
   return s.pattern?.linksInferred && !s.hasHoneypotHit ? 1 : 0;
 }
 
+/** Networks that are only machines: security vendors' scanners, and search engines' published crawlers. */
+const DECLARED_BOT_ROLES = new Set(["scanner", "crawler"]);
+
 function decideDeclared(f: Facts): Decision {
   if (f.ua && DECLARED_BOT_KINDS.has(f.ua.kind)) return bot(f.ua.family, `ua:${f.ua.kind}`);
-  if (f.network?.role === "scanner") return bot(f.network.family, `network:${f.network.family}`);
+  if (f.network && DECLARED_BOT_ROLES.has(f.network.role)) return bot(f.network.family, `network:${f.network.family}`);
   return undefined;
 }
 

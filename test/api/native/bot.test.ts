@@ -69,7 +69,7 @@ describe("POST /{domain}/bot", () => {
       .toEqual({ u1: true, u2: true, v1: false, v2: false });
   });
 
-  test("a security vendor's network is one client whatever UA it sends, and a gateway's time-of-click check before a person's click is a bot, the person not", async () => {
+  test("a security vendor's network is one client whatever UA it sends, a gateway's time-of-click check before a person's click is a bot, the person not, and a cloud address's fetch is a bot when its next fetch of the message gives it away", async () => {
     const t0 = 1_800_100_000;
     // Undated, no recipient domain: after the vendor's scan window nothing but the batch can decide.
     const click = (id: string, ts: number, message: string, ip: string, uas = CHROME) =>
@@ -78,6 +78,7 @@ describe("POST /{domain}/bot", () => {
     const proofpoint = "148.163.130.5", mimecast = "207.211.31.120";
     const ie11 = "Mozilla/5.0 (Windows NT 10.0; WOW64; Trident/7.0; rv:11.0) like Gecko";
     const linux = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+    const chrome97 = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/97.0.4692.99 Safari/537.36";
     const events = [
       // Proofpoint fetching two links of one message within seconds, a different UA each: one client, a burst.
       { ...click("v1", t0, "m-vendor", proofpoint), url: "https://shop.test/a" }, { ...click("v2", t0 + 2, "m-vendor", proofpoint, linux), url: "https://shop.test/b" },
@@ -89,11 +90,17 @@ describe("POST /{domain}/bot", () => {
       click("i1", t0 + 200, "m-isolation", mimecast),
       // Internet Explorer from Proofpoint's space: a browser no person runs any more.
       click("e1", t0 + 300, "m-ie", proofpoint, ie11),
+      // One Azure address: a current Chrome first, then a pinned old one that gives the sandbox away; another
+      // Azure address on the same message (a person on a cloud desktop) is not joined to it.
+      click("s1", t0 + 400, "m-sandbox", "20.124.68.236"), click("s2", t0 + 401, "m-sandbox", "20.124.68.236", chrome97),
+      click("s3", t0 + 402, "m-sandbox", "20.124.68.237"),
+      // Googlebot's and Cisco's published space: machines whatever they send.
+      click("g1", t0 + 500, "m-crawler", "66.249.66.1"), click("k1", t0 + 600, "m-cisco", "68.232.141.245"),
     ];
     expect((await post({ events, webhook_url: receiver.url })).status).toBe(200);
     const pushes = await receiver.waitFor((r) => r.length > seen);
     const verdicts = Object.fromEntries((pushes[seen]!.json as { events: { event_id: string; is_bot: boolean }[] }).events.map((e) => [e.event_id, e.is_bot]));
-    expect(verdicts).toEqual({ v1: true, v2: true, c1: true, c2: false, a1: true, a2: false, i1: false, e1: true });
+    expect(verdicts).toEqual({ v1: true, v2: true, c1: true, c2: false, a1: true, a2: false, i1: false, e1: true, s1: true, s2: true, s3: false, g1: true, k1: true });
   });
 
   test("a hit on the message's hidden link counts as one of its links for the client's clicks of any recipient", async () => {

@@ -5,12 +5,13 @@ import { describe, expect, test } from "bun:test";
 import { createIpRangeMatcher, parseCidr } from "../../../src/tracking/bot/cidr.ts";
 import { createClassifierContext, parseRangeList } from "../../../src/tracking/bot/context.ts";
 import { CLOUD_RANGES } from "../../../src/tracking/bot/data/cloud-ranges.ts";
-import { GATEWAY_RANGES } from "../../../src/tracking/bot/data/gateway-ranges.ts";
+import { CRAWLER_RANGES } from "../../../src/tracking/bot/data/crawler-ranges.ts";
+import { GATEWAY_RANGES, GATEWAY_SPACE_IN_SPF } from "../../../src/tracking/bot/data/gateway-ranges.ts";
 import { NETWORK_RANGES } from "../../../src/tracking/bot/data/ip-ranges.ts";
 import { MAIL_NETBLOCKS } from "../../../src/tracking/bot/data/mail-netblocks.ts";
 import { MX_GATEWAYS } from "../../../src/tracking/bot/data/mx-gateways.ts";
 import { UA_PATTERNS } from "../../../src/tracking/bot/data/ua-patterns.ts";
-import { UA } from "./signals.ts";
+import { IP, UA } from "./signals.ts";
 
 describe("signature data", () => {
   test("every CIDR parses and every set names a source", () => {
@@ -48,6 +49,30 @@ describe("signature data", () => {
     expect(ctx.networks.lookup("209.222.87.254")).toEqual({ family: "barracuda", role: "scanner" });
     expect(ctx.networks.lookup("68.232.143.124")).toEqual({ family: "cisco", role: "scanner" });
     expect(ctx.networks.lookup("41.74.203.10")?.role).toBe("scanner-probable");
+  });
+
+  test("Cisco's Threat Defense hosts and its Cloud Gateway space, as customers' SPF records publish it, are scanner space (issue #38)", () => {
+    const ctx = createClassifierContext();
+    for (const set of GATEWAY_SPACE_IN_SPF) expect(set.source, set.family).toMatch(/SPF.*read \d{4}-\d{2}-\d{2}/);
+    for (const ip of ["3.41.135.140", "18.96.45.100", "18.96.227.161", "68.232.141.245", "68.232.159.254", "216.71.150.10", "216.71.145.155"]) {
+      expect(ctx.networks.lookup(ip), ip).toEqual({ family: "cisco", role: "scanner" });
+    }
+    // Next to the hosts seen: not Cisco's as far as anything published shows.
+    for (const ip of ["3.41.135.160", "68.232.160.1", "216.71.143.1"]) expect(ctx.networks.lookup(ip)?.family, ip).not.toBe("cisco");
+  });
+
+  test("search engines' published crawler ranges are crawler space and never hide Google's mail netblocks", () => {
+    const ctx = createClassifierContext();
+    for (const set of CRAWLER_RANGES) {
+      expect(set.role).toBe("crawler");
+      expect(set.source).toMatch(/https:\/\/\S+\.json/);
+      for (const cidr of set.cidrs) expect(ctx.networks.lookup(cidr.split("/")[0] ?? ""), cidr).toEqual({ family: set.family, role: "crawler" });
+    }
+    expect(ctx.networks.lookup("66.249.66.1")).toEqual({ family: "googlebot", role: "crawler" });
+    expect(ctx.networks.lookup("2001:4860:4801:10::1")).toEqual({ family: "googlebot", role: "crawler" });
+    expect(ctx.networks.lookup("13.66.139.5")).toEqual({ family: "bingbot", role: "crawler" });
+    for (const set of MAIL_NETBLOCKS) for (const cidr of set.cidrs) expect(ctx.networks.lookup(cidr.split("/")[0] ?? "")?.role, cidr).toBe(set.role);
+    expect(ctx.networks.lookup(IP.googleProxy)?.role).toBe("google");
   });
 
   test("Proofpoint's published service networks are its probable-scanner space", () => {

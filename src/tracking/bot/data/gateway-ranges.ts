@@ -10,10 +10,15 @@
 // - Mimecast: its "Web Security Prerequisites" page names two addresses of Mimecast's web security
 //   service inside the space ip-ranges.ts already lists as Mimecast's: people browse through it, so
 //   Mimecast space stays "scanner-probable".
-// - Cisco Secure Email Cloud, Trend Micro Email Security and Sophos Email: no page with prefixes was
-//   found (Trend Micro KB 000199043 and Sophos' DomainsPorts page point at lists their stored
-//   copies do not carry; Sophos says its email service runs on AWS with non-static addresses).
-//   Nothing is shipped for them here; a range without a vendor source is not shipped.
+// - Trend Micro Email Security and Sophos Email: no page with prefixes was found (Trend Micro KB
+//   000199043 and Sophos' DomainsPorts page point at lists their stored copies do not carry; Sophos
+//   says its email service runs on AWS with non-static addresses). Nothing is shipped for them here.
+//
+// Read 2026-11-29:
+// - Cisco Secure Email Threat Defense: its user guide lists each region's delivery hosts by address.
+// - Cisco Secure Email Cloud Gateway (iphmx.com): Cisco sends each customer its addresses in a welcome
+//   mail, not on a page. Its customers publish them in their SPF records, and mail headers show the
+//   hosts: those are the facts used, each named below.
 
 import type { NetworkRangeSet } from "./ip-ranges.ts";
 
@@ -46,5 +51,42 @@ export const GATEWAY_RANGES: readonly NetworkRangeSet[] = [
       "https://mimecastsupport.zendesk.com/hc/en-us/articles/34000479767443-Web-Security-Prerequisites " +
       "(the web security gateway servers people's traffic goes through), read 2026-11-28",
     cidrs: ["41.74.203.10/32", "41.74.203.11/32"],
+  },
+  {
+    family: "cisco",
+    role: "scanner",
+    source:
+      "Cisco Secure Email Threat Defense user guide, 'SMTP' and 'Primary Gateway' message-source pages " +
+      "(https://docs.cmd.cisco.com/en/Content/secure-email-threat-defense-user-guide/Setup%20SMTP/Set%20up%20Your%20Message%20Source/SMTP.htm): " +
+      "the host.<region>.etd.cisco.com addresses of North America, Europe, India, Australia, UAE, beta and government, read 2026-11-29",
+    cidrs: [
+      "3.24.0.238/32", "3.41.135.128/29", "3.41.135.136/31", "3.41.135.138/32", "3.41.135.140/32", "3.41.135.142/31",
+      "3.41.135.148/32", "3.41.135.151/32", "3.83.181.165/32", "3.121.252.9/32", "3.122.146.98/32", "3.212.52.157/32",
+      "3.218.110.126/32", "3.233.202.39/32", "13.126.150.150/32", "13.235.117.17/32", "15.207.156.30/32",
+      "18.96.45.96/29", "18.96.45.104/30", "18.96.227.160/30", "18.158.246.66/32", "34.237.73.142/32",
+      "35.171.255.176/32", "40.172.72.5/32", "40.172.180.89/32", "40.172.203.161/32", "52.4.38.100/32",
+      "52.21.33.60/32", "52.62.51.239/32", "52.65.229.190/32", "195.146.171.50/31",
+    ],
+  },
+];
+
+/**
+ * A gateway's hosting space that its vendor gives each customer privately (Cisco sends its Cloud
+ * Gateway customers their addresses in a welcome mail) and the customers then publish: in their SPF
+ * records, and in the Received headers of the mail the gateway relays. Each set names what was read.
+ */
+export const GATEWAY_SPACE_IN_SPF: readonly NetworkRangeSet[] = [
+  {
+    family: "cisco",
+    // Mail-gateway hosts only, like the /24s in ip-ranges.ts: Cisco's web proxy and browser isolation
+    // run on Umbrella's address space, so no person browses from here.
+    role: "scanner",
+    source:
+      "Cisco Secure Email Cloud Gateway (IronPort, ASN 16417) hosting space as its customers publish it: SPF records " +
+      "authorising ip4:68.232.128.0/19 (deloitte.es, Dow Jones) and ip4:68.232.147.0/24 to 68.232.154.0/24 with " +
+      "216.71.150.0/24 to 216.71.154.0/24 (a Cisco-hosted sender's SPF quoted in public list archives), ip4:216.71.144.176 " +
+      "(another's); esa*.iphmx.com hosts at 68.232.141.245 and 216.71.145.142-155 in list headers. 216.71.144.0/20 is the smallest " +
+      "cover of the hosts seen there; read 2026-11-29",
+    cidrs: ["68.232.128.0/19", "216.71.144.0/20"],
   },
 ];

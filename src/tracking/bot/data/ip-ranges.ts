@@ -12,7 +12,7 @@
  * - cloud: public-cloud compute (data/cloud-ranges.ts); sandboxes and VDI users alike, so it counts
  *   only together with a gateway MX and a click within seconds of delivery.
  */
-export type NetworkRole = "scanner" | "scanner-probable" | "apple-egress" | "google" | "mail-proxy-human" | "cloud";
+export type NetworkRole = "scanner" | "scanner-probable" | "apple-egress" | "google" | "mail-proxy-human" | "cloud" | "crawler";
 
 export interface NetworkRangeSet {
   family: string;
