@@ -264,6 +264,9 @@ function classifyClick(s: InteractionSignals, f: Facts, ctx: ClassifierContext):
   if (rest) return rest;
   // Browsers always send a UA; a bare request is a script.
   if (f.isEmptyUa) return bot(expectedScanner(f), "ua:empty");
+  // Internet Explorer, from anywhere at any time: disabled on Windows 10 and 11 since February 2023, and
+  // Edge's IE mode sends its UA only to an organisation's listed sites. Outlook's MSIE-token UAs matched above.
+  if (f.staleUa === "ua:retired-ie") return bot(expectedScanner(f), "ua:retired-ie", "action:click");
   if (f.network?.role === "apple-egress") return human("network:apple-egress", "private-relay-click");
   return human("no-bot-signal");
 }

@@ -4,7 +4,7 @@
 import { createIpRangeMatcher, parseCidr, type IpRangeMatcher } from "./cidr.ts";
 import { CLOUD_RANGES } from "./data/cloud-ranges.ts";
 import { CRAWLER_RANGES } from "./data/crawler-ranges.ts";
-import { GATEWAY_RANGES, GATEWAY_SPACE_IN_SPF } from "./data/gateway-ranges.ts";
+import { GATEWAY_RANGES, GATEWAY_SPACE_OBSERVED } from "./data/gateway-ranges.ts";
 import { NETWORK_RANGES, type NetworkRangeSet, type NetworkRole } from "./data/ip-ranges.ts";
 import { MAIL_NETBLOCKS } from "./data/mail-netblocks.ts";
 import { MX_GATEWAYS, type MxRole } from "./data/mx-gateways.ts";
@@ -149,7 +149,7 @@ export function createClassifierContext(options: ClassifierOptions = {}): Classi
   // Cloud space first: a vendor range inside it (Barracuda EGD sits in AWS) is more specific and wins.
   const builtin = options.omitBuiltinRanges
     ? []
-    : [...CLOUD_RANGES, ...NETWORK_RANGES, ...GATEWAY_RANGES, ...GATEWAY_SPACE_IN_SPF, ...MAIL_NETBLOCKS, ...CRAWLER_RANGES];
+    : [...CLOUD_RANGES, ...NETWORK_RANGES, ...GATEWAY_RANGES, ...GATEWAY_SPACE_OBSERVED, ...MAIL_NETBLOCKS, ...CRAWLER_RANGES];
   const sets = [...builtin, ...(options.extraRanges ?? [])];
   const scanSeconds = new Map(MX_GATEWAYS.flatMap((g) => (g.scanSeconds ? [[g.family, g.scanSeconds] as const] : [])));
   const networks = createIpRangeMatcher(rangeEntries(sets));

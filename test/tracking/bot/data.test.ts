@@ -6,7 +6,7 @@ import { createIpRangeMatcher, parseCidr } from "../../../src/tracking/bot/cidr.
 import { createClassifierContext, parseRangeList } from "../../../src/tracking/bot/context.ts";
 import { CLOUD_RANGES } from "../../../src/tracking/bot/data/cloud-ranges.ts";
 import { CRAWLER_RANGES } from "../../../src/tracking/bot/data/crawler-ranges.ts";
-import { GATEWAY_RANGES, GATEWAY_SPACE_IN_SPF } from "../../../src/tracking/bot/data/gateway-ranges.ts";
+import { GATEWAY_RANGES, GATEWAY_SPACE_OBSERVED } from "../../../src/tracking/bot/data/gateway-ranges.ts";
 import { NETWORK_RANGES } from "../../../src/tracking/bot/data/ip-ranges.ts";
 import { MAIL_NETBLOCKS } from "../../../src/tracking/bot/data/mail-netblocks.ts";
 import { MX_GATEWAYS } from "../../../src/tracking/bot/data/mx-gateways.ts";
@@ -51,12 +51,16 @@ describe("signature data", () => {
     expect(ctx.networks.lookup("41.74.203.10")?.role).toBe("scanner-probable");
   });
 
-  test("Cisco's Threat Defense hosts and its Cloud Gateway space, as customers' SPF records publish it, are scanner space (issue #38)", () => {
+  test("Cisco's Threat Defense hosts, its Cloud Gateway space as customers' SPF records publish it, and Sophos' and Trend Micro's relays seen in headers are scanner space (issue #38)", () => {
     const ctx = createClassifierContext();
-    for (const set of GATEWAY_SPACE_IN_SPF) expect(set.source, set.family).toMatch(/SPF.*read \d{4}-\d{2}-\d{2}/);
+    for (const set of GATEWAY_SPACE_OBSERVED) expect(set.source, set.family).toMatch(/(SPF|Received headers).*read \d{4}-\d{2}-\d{2}/);
     for (const ip of ["3.41.135.140", "18.96.45.100", "18.96.227.161", "68.232.141.245", "68.232.159.254", "216.71.150.10", "216.71.145.155"]) {
       expect(ctx.networks.lookup(ip), ip).toEqual({ family: "cisco", role: "scanner" });
     }
+    // Sophos Email's and Trend Micro Email Security's relays seen in public mail headers.
+    for (const ip of ["94.140.18.111", "198.154.180.101", "35.159.27.143"]) expect(ctx.networks.lookup(ip), ip).toEqual({ family: "sophos", role: "scanner" });
+    expect(ctx.networks.lookup("18.208.22.119")).toEqual({ family: "trend-micro", role: "scanner" });
+    expect(ctx.networks.lookup("35.159.27.144")?.family).toBe("aws");
     // Next to the hosts seen: not Cisco's as far as anything published shows.
     for (const ip of ["3.41.135.160", "68.232.160.1", "216.71.143.1"]) expect(ctx.networks.lookup(ip)?.family, ip).not.toBe("cisco");
   });

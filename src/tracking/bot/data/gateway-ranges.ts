@@ -71,11 +71,12 @@ export const GATEWAY_RANGES: readonly NetworkRangeSet[] = [
 ];
 
 /**
- * A gateway's hosting space that its vendor gives each customer privately (Cisco sends its Cloud
- * Gateway customers their addresses in a welcome mail) and the customers then publish: in their SPF
- * records, and in the Received headers of the mail the gateway relays. Each set names what was read.
+ * A gateway's hosting space where its vendor gives no list on a page (Cisco sends its Cloud Gateway
+ * customers their addresses in a welcome mail) but the world sees it: its customers' SPF records, and
+ * the Received headers of the mail its hosts relay to public mailing lists. Each set names what was
+ * read; a prefix is the smallest cover of the hosts seen unless a customer's SPF names it whole.
  */
-export const GATEWAY_SPACE_IN_SPF: readonly NetworkRangeSet[] = [
+export const GATEWAY_SPACE_OBSERVED: readonly NetworkRangeSet[] = [
   {
     family: "cisco",
     // Mail-gateway hosts only, like the /24s in ip-ranges.ts: Cisco's web proxy and browser isolation
@@ -88,5 +89,24 @@ export const GATEWAY_SPACE_IN_SPF: readonly NetworkRangeSet[] = [
       "(another's); esa*.iphmx.com hosts at 68.232.141.245 and 216.71.145.142-155 in list headers. 216.71.144.0/20 is the smallest " +
       "cover of the hosts seen there; read 2026-11-29",
     cidrs: ["68.232.128.0/19", "216.71.144.0/20"],
+  },
+  {
+    family: "sophos",
+    // Sophos Email's relays (*.prod.hydra.sophos.com); its web protection runs elsewhere.
+    role: "scanner",
+    source:
+      "Sophos Email relay hosts in the Received headers of public mailing-list archives (lore.kernel.org, osuosl.org): " +
+      "ix/wx-euc1.prod.hydra.sophos.com 94.140.18.103-120, ix-euw1 198.154.180.101, mail51.euc1 and delivery-6-eu-central-1 " +
+      "35.159.27.143 and .102, rd/rx-use2 18.216.23.15 and .30; 94.140.18.96/27 is the smallest cover of the first; read 2026-11-29",
+    cidrs: ["94.140.18.96/27", "198.154.180.101/32", "35.159.27.102/32", "35.159.27.143/32", "18.216.23.15/32", "18.216.23.30/32"],
+  },
+  {
+    family: "trend-micro",
+    role: "scanner",
+    source:
+      "Trend Micro Email Security relay inpost.tmes.trendmicro.com at 18.208.22.104 and 18.208.22.119 in the Received " +
+      "headers of public mailing-list archives (sourceware.org) and a published header analysis; 18.208.22.96/27 is the " +
+      "smallest cover; read 2026-11-29",
+    cidrs: ["18.208.22.96/27"],
   },
 ];
