@@ -51,7 +51,7 @@ describe("signature data", () => {
     expect(ctx.networks.lookup("41.74.203.10")?.role).toBe("scanner-probable");
   });
 
-  test("Cisco's Threat Defense hosts, its Cloud Gateway space as customers' SPF records publish it, and Sophos' and Trend Micro's relays seen in headers are scanner space (issue #38)", () => {
+  test("Cisco's Threat Defense hosts, its Cloud Gateway space as customers' SPF records publish it, Sophos' relays seen in headers and Trend Micro's and Mimecast's own SPF netblocks are their space (issue #38)", () => {
     const ctx = createClassifierContext();
     for (const set of GATEWAY_SPACE_OBSERVED) expect(set.source, set.family).toMatch(/(SPF|Received headers).*read \d{4}-\d{2}-\d{2}/);
     for (const ip of ["3.41.135.140", "18.96.45.100", "18.96.227.161", "68.232.141.245", "68.232.159.254", "216.71.150.10", "216.71.145.155"]) {
@@ -60,6 +60,10 @@ describe("signature data", () => {
     // Sophos Email's and Trend Micro Email Security's relays seen in public mail headers.
     for (const ip of ["94.140.18.111", "198.154.180.101", "35.159.27.143"]) expect(ctx.networks.lookup(ip), ip).toEqual({ family: "sophos", role: "scanner" });
     expect(ctx.networks.lookup("18.208.22.119")).toEqual({ family: "trend-micro", role: "scanner" });
+    // Trend Micro's and Mimecast's own SPF records; Barracuda's egress beside Trend Micro's in one AWS /24 stays Barracuda's.
+    expect(ctx.networks.lookup("13.238.202.10")).toEqual({ family: "trend-micro", role: "scanner" });
+    expect(ctx.networks.lookup("18.185.115.202")?.family).toBe("barracuda");
+    for (const ip of ["124.47.189.1", "170.10.145.9", "216.145.216.20"]) expect(ctx.networks.lookup(ip), ip).toEqual({ family: "mimecast", role: "scanner-probable" });
     expect(ctx.networks.lookup("35.159.27.144")?.family).toBe("aws");
     // Next to the hosts seen: not Cisco's as far as anything published shows.
     for (const ip of ["3.41.135.160", "68.232.160.1", "216.71.143.1"]) expect(ctx.networks.lookup(ip)?.family, ip).not.toBe("cisco");
@@ -144,6 +148,15 @@ describe("signature data", () => {
 
   test("every UA pattern names a source", () => {
     for (const p of UA_PATTERNS) expect(p.source.length).toBeGreaterThan(5);
+  });
+
+  test("a UA naming a security vendor is its scanner, with or without the name's spaces (issue #38)", () => {
+    const ctx = createClassifierContext();
+    for (const ua of ["Mozilla/5.0 (compatible; CiscoSecureEmail)", "Mozilla/5.0 (compatible; TMES)", "Mozilla/5.0 (compatible; Cisco Secure Email)", "TrendMicro URL check"]) {
+      expect(ctx.matchUserAgent(ua)?.kind, ua).toBe("scanner");
+    }
+    expect(ctx.matchUserAgent(UA.chromeWin)).toBeUndefined();
+    expect(ctx.matchUserAgent("Mozilla/5.0 (compatible; TIMES reader)")?.kind).not.toBe("scanner");
   });
 
   test("Teams' link preview: Teams/<version>, a space, and Preview later on the same line", () => {

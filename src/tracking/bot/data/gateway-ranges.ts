@@ -104,9 +104,35 @@ export const GATEWAY_SPACE_OBSERVED: readonly NetworkRangeSet[] = [
     family: "trend-micro",
     role: "scanner",
     source:
-      "Trend Micro Email Security relay inpost.tmes.trendmicro.com at 18.208.22.104 and 18.208.22.119 in the Received " +
-      "headers of public mailing-list archives (sourceware.org) and a published header analysis; 18.208.22.96/27 is the " +
-      "smallest cover; read 2026-11-29",
-    cidrs: ["18.208.22.96/27"],
+      "Trend Micro Email Security's SPF record spf.tmes.trendmicro.com and its include spfb.tmes.trendmicro.com, as " +
+      "resolved in a public SPF scanner's test answers; its relays in the Received headers of public mailing-list " +
+      "archives fall inside (inpost.tmes.trendmicro.com 18.208.22.104 and .119, refb01/refb02.tmes.trendmicro.eu " +
+      "18.185.115.53-60, repost01 18.185.115.8); read 2026-11-29",
+    cidrs: [
+      "18.208.22.64/26", "18.208.22.128/25", "18.185.115.128/26", "18.185.115.0/25", "13.238.202.0/25", "13.238.202.128/26",
+      "18.176.203.128/25", "13.213.174.128/25", "18.177.156.0/25", "13.213.220.0/25", "107.22.223.18/32", "52.70.252.86/32",
+      "35.156.245.132/32", "18.156.0.20/32", "3.72.196.143/32", "54.146.4.63/32", "54.174.82.86/32",
+    ],
+  },
+  {
+    family: "mimecast",
+    // Browser isolation runs in Mimecast's data centres: its space carries people (see ip-ranges.ts).
+    role: "scanner-probable",
+    source:
+      "Mimecast's SPF netblocks _netblocks.mimecast.com and its regional includes eu, us, za, de, au and ca._netblocks, " +
+      "as resolved in apiverve's SPF Validator documentation (example response for myspace.com); read 2026-11-29",
+    cidrs: [
+      "195.130.217.0/24", "91.220.42.0/24", "146.101.78.0/24", "207.82.80.0/24", "213.167.81.0/25", "193.7.207.0/25",
+      "213.167.75.0/25", "185.58.85.0/24", "185.58.86.0/24", "193.7.206.0/25", "147.28.36.0/24", "207.211.31.0/25",
+      "205.139.110.0/24", "216.205.24.0/24", "170.10.129.0/24", "63.128.21.0/24", "170.10.133.0/24", "185.58.84.93/32",
+      "207.211.41.113/32", "207.211.30.64/26", "207.211.30.128/25", "216.145.221.0/24", "170.10.128.0/24",
+      "170.10.132.56/29", "170.10.132.64/29", "41.74.192.0/22", "41.74.200.0/23", "41.74.196.0/22", "41.74.204.0/23",
+      "41.74.206.0/24", "51.163.158.0/24", "194.104.109.0/24", "194.104.111.0/24", "194.104.110.21/32",
+      "194.104.110.240/28", "62.140.10.21/32", "62.140.7.0/24", "194.104.108.240/29", "194.104.108.21/32",
+      "103.13.69.0/24", "124.47.150.0/24", "124.47.189.0/24", "103.96.23.0/24", "103.96.21.0/24", "180.189.28.0/24",
+      "216.145.217.0/24", "103.96.22.96/28", "103.96.22.22/32", "103.96.20.22/32", "103.96.20.96/28", "170.10.145.0/24",
+      "170.10.147.0/24", "170.10.144.126/32", "170.10.146.126/32", "170.10.144.240/29", "170.10.146.240/29",
+      "216.145.216.0/24",
+    ],
   },
 ];

@@ -107,7 +107,9 @@ export const UA_PATTERNS: readonly UaPattern[] = [
   {
     kind: "scanner",
     family: "named-scanner",
-    pattern: /Barracuda|Proofpoint|urldefense|Mimecast|Symantec|Trend ?Micro|Sophos|IronPort|Cisco Secure|ZScaler|Forcepoint|Trustwave|Check ?Point|Avanan|Abnormal|Darktrace|VirusTotal|urlscan/i,
+    pattern: /Barracuda|Proofpoint|urldefense|Mimecast|Symantec|Trend ?Micro|\bTMES\b|Sophos|IronPort|Cisco ?Secure|ZScaler|Forcepoint|Trustwave|Check ?Point|Avanan|Abnormal|Darktrace|VirusTotal|urlscan/i,
+    // Vendors' names with or without their spaces, and Trend Micro Email Security's short name (its hosts
+    // are *.tmes.trendmicro.com): a person's browser names no security vendor (issue #38).
     source: "research §2.3 (Barracuda Sentinel UA missed by isbot); jusso-dev/Collie scanner list",
   },
   {
