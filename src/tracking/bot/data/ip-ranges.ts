@@ -11,6 +11,7 @@
  * - mail-proxy-human: Exchange Online client ranges; Outlook on the web fetches images from them.
  * - cloud: public-cloud compute (data/cloud-ranges.ts); sandboxes and VDI users alike, so it counts
  *   only together with a gateway MX and a click within seconds of delivery.
+ * - crawler: a search engine's published crawler ranges (data/crawler-ranges.ts); a match is the verdict.
  */
 export type NetworkRole = "scanner" | "scanner-probable" | "apple-egress" | "google" | "mail-proxy-human" | "cloud" | "crawler";
 
