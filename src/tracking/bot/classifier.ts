@@ -13,7 +13,7 @@ interface Facts {
   seconds: number | undefined;
   isEmptyUa: boolean;
   /** A browser no person runs any more: a pinned old Windows Chrome, or Internet Explorer. */
-  staleUa: "ua:stale-chrome" | "ua:retired-ie" | undefined;
+  staleUa: "ua:stale-chrome" | "ua:retired-ie" | "ua:no-such-browser" | undefined;
   isHead: boolean;
   /** Ranges that carry many people: a honeypot hit from them says nothing about this request. */
   isSharedHumanNetwork: boolean;
@@ -29,6 +29,12 @@ const WINDOWS = /Windows NT/;
  * UA only to sites on an organisation's IE-mode list, which a tracking host is not; scanners still send it.
  */
 const INTERNET_EXPLORER = /\bTrident\/\d|\bMSIE \d/;
+/**
+ * Windows 7, 8 and 8.1: Chrome 109 was the last Chrome (and Edge 109 the last Edge) for them (Google's and
+ * Microsoft's support notices, January 2023). A later Chrome on them is a UA no browser ever sent: a scanner's.
+ */
+const OLD_WINDOWS = /Windows NT 6\.[0-3]\b/;
+const LAST_CHROME_ON_OLD_WINDOWS = 109;
 const DECLARED_BOT_KINDS = new Set(["tool", "headless", "crawler", "unfurler", "scanner"]);
 const IMAGE_FETCHER_KINDS = new Set(["gmail-prefetch", "gmail-proxy", "yahoo-proxy", "bare-mozilla"]);
 const SHARED_HUMAN_ROLES = new Set(["apple-egress", "google", "mail-proxy-human"]);
@@ -59,7 +65,9 @@ function staleUaOf(userAgent: string, belowMajor: number): Facts["staleUa"] {
   if (INTERNET_EXPLORER.test(userAgent)) return "ua:retired-ie";
   if (!WINDOWS.test(userAgent)) return undefined;
   const major = CHROME_MAJOR.exec(userAgent)?.[1];
-  return major !== undefined && Number(major) < belowMajor ? "ua:stale-chrome" : undefined;
+  if (major === undefined) return undefined;
+  if (Number(major) > LAST_CHROME_ON_OLD_WINDOWS && OLD_WINDOWS.test(userAgent)) return "ua:no-such-browser";
+  return Number(major) < belowMajor ? "ua:stale-chrome" : undefined;
 }
 
 function collectFacts(s: InteractionSignals, ctx: ClassifierContext): Facts {
@@ -266,7 +274,8 @@ function classifyClick(s: InteractionSignals, f: Facts, ctx: ClassifierContext):
   if (f.isEmptyUa) return bot(expectedScanner(f), "ua:empty");
   // Internet Explorer, from anywhere at any time: disabled on Windows 10 and 11 since February 2023, and
   // Edge's IE mode sends its UA only to an organisation's listed sites. Outlook's MSIE-token UAs matched above.
-  if (f.staleUa === "ua:retired-ie") return bot(expectedScanner(f), "ua:retired-ie", "action:click");
+  // A Chrome its Windows never had is no browser at all.
+  if (f.staleUa === "ua:retired-ie" || f.staleUa === "ua:no-such-browser") return bot(expectedScanner(f), f.staleUa, "action:click");
   if (f.network?.role === "apple-egress") return human("network:apple-egress", "private-relay-click");
   return human("no-bot-signal");
 }

@@ -44,6 +44,7 @@ const scannerClicks: Row[] = [
   ["undated Proofpoint click in Internet Explorer 11 (retired by Microsoft in 2022)", click({ ip: IP.proofpoint, userAgent: UA.ie11 }), "bot", "ua:retired-ie", "proofpoint"],
   ["Internet Explorer 40 s after delivery to Microsoft 365", click({ userAgent: UA.ie11, secondsSinceDelivery: 40, mxHosts: MX.m365 }), "bot", "ua:retired-ie", "microsoft-365"],
   ["Internet Explorer hours after delivery from a home network: disabled on Windows 10 and 11 since 2023, no set has a person on it (issue #38)", click({ userAgent: UA.ie11, secondsSinceDelivery: 9000 }), "bot", "ua:retired-ie", "unknown-scanner"],
+  ["Chrome 114 on Windows 8.1: Chrome 109 was the last for Windows 7, 8 and 8.1 (a UA no browser sent)", click({ userAgent: "Mozilla/5.0 (Windows NT 6.3; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/114.0.5735.199 Safari/537.36", secondsSinceDelivery: 9000 }), "bot", "ua:no-such-browser"],
   ["Internet Explorer 9, undated, from an unlisted network (a crawler's pinned UA)", click({ userAgent: "Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1; Trident/5.0)" }), "bot", "ua:retired-ie"],
   ["undated Proofpoint click: a second link within seconds", click({ ip: IP.proofpoint, pattern: pattern(1, 2, 2, 6) }), "bot", "pattern:two-links-in-burst", "proofpoint"],
   ["two links in the same second", click({ secondsSinceDelivery: 9000, pattern: pattern(2, 2, 2, 6) }), "bot", "pattern:links-in-one-second"],
@@ -79,6 +80,7 @@ const scannerClicks: Row[] = [
 const humanClicks: Row[] = [
   ["iCloud Private Relay click from Apple egress", click({ ip: IP.appleV4, userAgent: UA.iosSafari, secondsSinceDelivery: 4000 }), "human", "private-relay-click"],
   ["Private Relay over IPv6", click({ ip: IP.appleV6, userAgent: UA.iosSafari, secondsSinceDelivery: 600 }), "human", "network:apple-egress"],
+  ["a person still on Windows 7 with its last Chrome (109), hours after delivery from home", click({ userAgent: "Mozilla/5.0 (Windows NT 6.1; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/109.0.0.0 Safari/537.36", secondsSinceDelivery: 9000 }), "human", "no-bot-signal"],
   ["Azure VDI user on a current browser", click({ ip: IP.azure, secondsSinceDelivery: 3000, mxHosts: MX.m365 }), "human", "no-bot-signal"],
   ["Azure VDI user, fast, current browser", click({ ip: IP.azure, secondsSinceDelivery: 60, mxHosts: MX.m365 }), "human", "no-bot-signal"],
   ["AWS address behind Mimecast, past its documented 2 minutes", click({ ip: IP.aws, secondsSinceDelivery: 120, mxHosts: MX.mimecast }), "human", "no-bot-signal"],
