@@ -10,14 +10,17 @@
 //   Time-of-Click, Proofpoint URL Defense rewrite the link to their own service, check the target
 //   when it is clicked, then redirect the browser); a vendor's fetch just after the person's click
 //   is its check as well.
-// - a bot verdict on a fetch from one address in cloud space: that address's fetches of the message a
-//   few seconds before it were the same sandbox's (its first fetch of a message can come before what
-//   gives it away: a pinned old browser, a second link).
+// - a bot verdict on a fetch from one address in cloud space, or from a security vendor's network:
+//   that address's (that vendor's) fetches of the message up to a minute before it were the same
+//   sandbox's. Its first fetches of a message can come before what gives it away: a pinned old
+//   browser, a second link within seconds.
 // Those are revised to bots; nothing else is.
 import type { BotVerdict } from "./bot/index.ts";
 
 /** The pattern's burst window: one client's fetches of a message this close belong to one burst. */
 const BURST_MS = 5_000;
+/** How far back one sandbox's bot verdict reaches over its fetches of the message: the pattern's window. */
+const SANDBOX_MS = 60_000;
 /** How far a gateway's check may come from the person's own click it lets through (or re-checks). */
 const CHECK_MS = 5_000;
 
@@ -91,19 +94,24 @@ export function withChecksLookedAhead(events: readonly JudgedEvent[], out = even
 }
 
 /**
- * Each event's verdict, with a cloud address's fetches of a message made bots when a bot verdict on the
- * same address's fetch of it follows within the burst window. One address in cloud space fetching one
- * recipient's message is one sandbox, or one person on a cloud desktop whose later click was judged a
- * bot anyway; a person elsewhere is never joined to it.
+ * Each event's verdict, with a sandbox's fetches of a message made bots when the classifier's bot verdict
+ * on the same sandbox's fetch of it follows within the pattern window (60 s). A sandbox is one address in
+ * cloud space, or one security vendor's network, the client the patterns count it as (context.clientsOf).
+ * A person on a cloud desktop or behind the vendor's isolation is joined to it only by a later click of
+ * that message the classifier itself called a bot; a person elsewhere never is. Revisions do not chain.
  */
 export function withSandboxesLookedAhead(events: readonly JudgedEvent[], out = events.map((e) => e.verdict.isBot)): boolean[] {
-  const keyOf = (e: JudgedEvent) => (e.cloud !== undefined && e.address !== undefined && e.message !== undefined ? [`${e.message}\u0000${e.address}`] : []);
+  const keyOf = (e: JudgedEvent) => {
+    if (e.message === undefined) return [];
+    if (e.vendor !== undefined) return [`${e.message}\u0000net:${e.vendor}`];
+    return e.cloud !== undefined && e.address !== undefined ? [`${e.message}\u0000ip:${e.address}`] : [];
+  };
   for (const indices of byKey(events, keyOf)) {
     let reach = Infinity;
     for (let k = indices.length - 1; k >= 0; k--) {
       const e = events[indices[k]!]!;
       if (e.at! >= reach) out[indices[k]!] = true;
-      if (e.verdict.isBot) reach = e.at! - BURST_MS;
+      if (e.verdict.isBot) reach = e.at! - SANDBOX_MS;
     }
   }
   return out;

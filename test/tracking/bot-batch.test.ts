@@ -73,12 +73,24 @@ describe("withChecksLookedAhead (a gateway's time-of-click check beside the pers
   });
 });
 
-describe("withSandboxesLookedAhead (one cloud address fetching one recipient's message is one sandbox)", () => {
+describe("withSandboxesLookedAhead (one cloud address, or one vendor's network, fetching one recipient's message is one sandbox)", () => {
   const click = (at: number | undefined, o: Partial<JudgedEvent> = {}): JudgedEvent =>
     ({ at, groups: ["g"], message: "m\u0000r", cloud: "azure", address: "20.124.68.236", verdict: person, ...o });
-  test("a bot verdict on the address's fetch makes bots of its fetches of the message up to 5 s before, whatever the verdict's reason", () => {
+  test("a bot verdict on the address's fetch makes bots of its fetches of the message up to 60 s before, whatever the verdict's reason", () => {
     expect(withSandboxesLookedAhead([click(0), click(500, { verdict: byNetwork }), click(3_000)])).toEqual([true, true, false]);
-    expect(withSandboxesLookedAhead([click(4_000, { verdict: burst }), click(0), click(-2_000)])).toEqual([true, true, false]);
+    expect(withSandboxesLookedAhead([click(4_000, { verdict: burst }), click(-55_000), click(-57_000)])).toEqual([true, true, false]);
+  });
+
+  test("a vendor's network is one sandbox: its bot verdict reaches the vendor's earlier fetches of the message, not another vendor's or a cloud address's", () => {
+    const vendor = (at: number, name: string, o: Partial<JudgedEvent> = {}) => click(at, { cloud: undefined, address: undefined, vendor: name, ...o });
+    expect(withSandboxesLookedAhead([vendor(0, "proofpoint"), vendor(30_000, "proofpoint", { verdict: byNetwork })])).toEqual([true, true]);
+    expect(withSandboxesLookedAhead([vendor(0, "mimecast"), vendor(30_000, "proofpoint", { verdict: byNetwork })])).toEqual([false, true]);
+    expect(withSandboxesLookedAhead([click(0), vendor(30_000, "proofpoint", { verdict: byNetwork })])).toEqual([false, true]);
+    expect(withSandboxesLookedAhead([vendor(0, "proofpoint"), vendor(61_000, "proofpoint", { verdict: byNetwork })])).toEqual([false, true]);
+  });
+
+  test("revisions do not chain: only the classifier's own bot verdicts reach back", () => {
+    expect(withSandboxesLookedAhead([click(0), click(50_000), click(100_000, { verdict: byNetwork })])).toEqual([false, true, true]);
   });
 
   test("not another address, another message, an address outside cloud space, an untimed fetch, or one after the verdict", () => {

@@ -94,13 +94,16 @@ describe("POST /{domain}/bot", () => {
       // Azure address on the same message (a person on a cloud desktop) is not joined to it.
       click("s1", t0 + 400, "m-sandbox", "20.124.68.236"), click("s2", t0 + 401, "m-sandbox", "20.124.68.236", chrome97),
       click("s3", t0 + 402, "m-sandbox", "20.124.68.237"),
+      // Proofpoint's space half an hour after delivery: one current-browser fetch alone could be a person behind its
+      // isolation, but the same network's Internet Explorer fetch of the message 40 s later shows its sandbox.
+      click("p1", t0 + 700, "m-vendor-sandbox", proofpoint), click("p2", t0 + 740, "m-vendor-sandbox", "148.163.130.6", ie11),
       // Googlebot's and Cisco's published space: machines whatever they send.
       click("g1", t0 + 500, "m-crawler", "66.249.66.1"), click("k1", t0 + 600, "m-cisco", "68.232.141.245"),
     ];
     expect((await post({ events, webhook_url: receiver.url })).status).toBe(200);
     const pushes = await receiver.waitFor((r) => r.length > seen);
     const verdicts = Object.fromEntries((pushes[seen]!.json as { events: { event_id: string; is_bot: boolean }[] }).events.map((e) => [e.event_id, e.is_bot]));
-    expect(verdicts).toEqual({ v1: true, v2: true, c1: true, c2: false, a1: true, a2: false, i1: false, e1: true, s1: true, s2: true, s3: false, g1: true, k1: true });
+    expect(verdicts).toEqual({ v1: true, v2: true, c1: true, c2: false, a1: true, a2: false, i1: false, e1: true, s1: true, s2: true, s3: false, p1: true, p2: true, g1: true, k1: true });
   });
 
   test("a hit on the message's hidden link counts as one of its links for the client's clicks of any recipient", async () => {
