@@ -57,17 +57,26 @@ function byKey(events: readonly JudgedEvent[], keys: (e: JudgedEvent) => readonl
   return out;
 }
 
-/** Each event's verdict, with the fetches before a burst's verdict (same group, within the window) made bots. */
-export function withBurstsLookedAhead(events: readonly JudgedEvent[], out = events.map((e) => e.verdict.isBot)): boolean[] {
-  for (const indices of byKey(events, (e) => e.groups)) {
+/**
+ * Marks bots, in each key's list, the events up to `windowMs` before an event whose verdict `reaches`
+ * (later ones first, so a revision never reaches further itself).
+ */
+function reachBack(events: readonly JudgedEvent[], out: boolean[], keys: (e: JudgedEvent) => readonly string[],
+  reaches: (v: BotVerdict) => boolean, windowMs: number): boolean[] {
+  for (const indices of byKey(events, keys)) {
     let reach = Infinity;
     for (let k = indices.length - 1; k >= 0; k--) {
       const e = events[indices[k]!]!;
       if (e.at! >= reach) out[indices[k]!] = true;
-      if (isBurst(e.verdict)) reach = e.at! - BURST_MS;
+      if (reaches(e.verdict)) reach = e.at! - windowMs;
     }
   }
   return out;
+}
+
+/** Each event's verdict, with the fetches before a burst's verdict (same group, within the window) made bots. */
+export function withBurstsLookedAhead(events: readonly JudgedEvent[], out = events.map((e) => e.verdict.isBot)): boolean[] {
+  return reachBack(events, out, (e) => e.groups, isBurst, BURST_MS);
 }
 
 /**
@@ -106,15 +115,7 @@ export function withSandboxesLookedAhead(events: readonly JudgedEvent[], out = e
     if (e.vendor !== undefined) return [`${e.message}\u0000net:${e.vendor}`];
     return e.cloud !== undefined && e.address !== undefined ? [`${e.message}\u0000ip:${e.address}`] : [];
   };
-  for (const indices of byKey(events, keyOf)) {
-    let reach = Infinity;
-    for (let k = indices.length - 1; k >= 0; k--) {
-      const e = events[indices[k]!]!;
-      if (e.at! >= reach) out[indices[k]!] = true;
-      if (e.verdict.isBot) reach = e.at! - SANDBOX_MS;
-    }
-  }
-  return out;
+  return reachBack(events, out, keyOf, (v) => v.isBot, SANDBOX_MS);
 }
 
 /** The batch's verdicts with every look-ahead. */

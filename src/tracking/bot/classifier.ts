@@ -12,7 +12,7 @@ interface Facts {
   gateway: MxMatch | undefined;
   seconds: number | undefined;
   isEmptyUa: boolean;
-  /** A browser no person runs any more: a pinned old Windows Chrome, or Internet Explorer. */
+  /** A browser no person runs any more (a pinned old Windows Chrome, Internet Explorer), or one that never existed. */
   staleUa: "ua:stale-chrome" | "ua:retired-ie" | "ua:no-such-browser" | undefined;
   isHead: boolean;
   /** Ranges that carry many people: a honeypot hit from them says nothing about this request. */
