@@ -9,6 +9,7 @@ import { NETWORK_RANGES, type NetworkRangeSet, type NetworkRole } from "./data/i
 import { MAIL_NETBLOCKS } from "./data/mail-netblocks.ts";
 import { MX_GATEWAYS, type MxRole } from "./data/mx-gateways.ts";
 import { DEFAULT_STALE_CHROME_BELOW_MAJOR, UA_PATTERNS, type UaKind } from "./data/ua-patterns.ts";
+import { burstOnlyClient } from "./pattern.ts";
 import type { ClassifierThresholds } from "./types.ts";
 
 export interface NetworkMatch {
@@ -169,7 +170,7 @@ export function createClassifierContext(options: ClassifierOptions = {}): Classi
       if (space.vendor) return [userAgent, `\u0000net:${space.vendor}`];
       // One address in cloud space is one sandbox whatever UA it sends (people there each have their own
       // recipient, so colleagues on one desktop pool are not counted together).
-      if (space.cloud) return [userAgent, `\u0000ip:${ip}`];
+      if (space.cloud) return [userAgent, `\u0000ip:${ip}`, burstOnlyClient(space.cloud)];
       return [userAgent];
     },
     vendorOf: (ip) => spaceOf(ip).vendor,

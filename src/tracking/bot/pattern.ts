@@ -116,14 +116,28 @@ export function createInteractionTracker(options: InteractionTrackerOptions): In
   };
 }
 
-/** The widest of one fetch's patterns, one per client it belongs to (ClassifierContext.clientsOf). */
-export function widestPattern(patterns: readonly InteractionPattern[]): InteractionPattern {
+/**
+ * A client counted for one second and the burst only: one cloud provider's space, whatever address
+ * and UA each fetch sends. A sandbox there spreads one message's fetches over many addresses and
+ * pinned Chrome builds (Defender's detonation: gophish#2446, emdash-cms/emdash#3298), so no address or
+ * UA joins them; a person on a cloud desktop has one address, and clicks three links in five seconds
+ * from three of the provider's addresses never. Over the whole window a person on a desktop there who
+ * reads at once would be counted with the sandbox's fetches of the links a minute earlier: not counted.
+ */
+export const burstOnlyClient = (space: string) => `\u0000burst:${space}`;
+const isBurstOnly = (client: string | undefined) => client?.startsWith("\u0000burst:") ?? false;
+
+/**
+ * The widest of one fetch's patterns, one per client it belongs to (ClassifierContext.clientsOf);
+ * `clients[i]` names the client of `patterns[i]`, and a burst-only one widens no window count.
+ */
+export function widestPattern(patterns: readonly InteractionPattern[], clients: readonly string[] = []): InteractionPattern {
   const [first, ...rest] = patterns;
   const out: InteractionPattern = { ...first! };
-  for (const p of rest) {
+  rest.forEach((p, i) => {
     out.distinctLinksInSecond = Math.max(out.distinctLinksInSecond, p.distinctLinksInSecond);
     out.distinctLinksInBurst = Math.max(out.distinctLinksInBurst, p.distinctLinksInBurst);
-    out.distinctLinksInWindow = Math.max(out.distinctLinksInWindow, p.distinctLinksInWindow);
-  }
+    if (!isBurstOnly(clients[i + 1])) out.distinctLinksInWindow = Math.max(out.distinctLinksInWindow, p.distinctLinksInWindow);
+  });
   return out;
 }

@@ -93,15 +93,17 @@ export function createSharedBotMemory(deps: { now: () => number }) {
     if (link !== null || across) wrote(zone, Math.min(deps.now(), now));
     if (key === null) return { hasHoneypotHit: r.honeypot };
     const patterns = [r];
-    // The fetch's other clients (a vendor's network): one more row and read each, only for such fetches.
+    const clients = [i.userAgent];
+    // The fetch's other clients (a vendor's network, a cloud address and its space): one more row and read each.
     for (const client of i.clients ?? []) {
       if (client === i.userAgent || i.messageId === undefined) continue;
       const hidden = clientHiddenLinkKey(i.messageId, client);
+      clients.push(client);
       patterns.push(await zone.recallInteraction({ visitor, messageKey: key, link, now, since, maxPerMessage: MAX_PER_MESSAGE,
         ...(isHiddenLink ? { patternKey: hidden } : { patternKey: patternKey(i.messageId, i.recipientId, client), honeypotRow: { patternKey: hidden, link: hash(HONEYPOT_LINK_ID) } }) }));
     }
     const out: Recall = { hasHoneypotHit: r.honeypot, pattern: widestPattern(patterns.map((p) => (
-      { distinctLinksInSecond: p.linksInSecond, distinctLinksInBurst: p.linksInBurst, distinctLinksInWindow: p.linksInWindow }))) };
+      { distinctLinksInSecond: p.linksInSecond, distinctLinksInBurst: p.linksInBurst, distinctLinksInWindow: p.linksInWindow })), clients) };
     if (across && link !== null) {
       out.wasOpened = r.wasOpened;
       out.spread = { recipients: r.recipients, domains: r.domains, unopened: r.unopened };

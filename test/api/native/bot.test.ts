@@ -69,7 +69,7 @@ describe("POST /{domain}/bot", () => {
       .toEqual({ u1: true, u2: true, v1: false, v2: false });
   });
 
-  test("a security vendor's network is one client whatever UA it sends, a gateway's time-of-click check before a person's click is a bot, the person not, and a cloud address's fetch is a bot when its next fetch of the message gives it away", async () => {
+  test("a security vendor's network is one client whatever UA it sends, a gateway's time-of-click check before a person's click is a bot, the person not, a cloud address's fetch is a bot when its next fetch of the message gives it away, and one cloud's addresses fetching three links within seconds are a sandbox", async () => {
     const t0 = 1_800_100_000;
     // Undated, no recipient domain: after the vendor's scan window nothing but the batch can decide.
     const click = (id: string, ts: number, message: string, ip: string, uas = CHROME) =>
@@ -97,13 +97,19 @@ describe("POST /{domain}/bot", () => {
       // Proofpoint's space half an hour after delivery: one current-browser fetch alone could be a person behind its
       // isolation, but the same network's Internet Explorer fetch of the message 40 s later shows its sandbox.
       click("p1", t0 + 700, "m-vendor-sandbox", proofpoint), click("p2", t0 + 740, "m-vendor-sandbox", "148.163.130.6", ie11),
+      // Defender's detonation: three links within seconds from three Azure addresses, a pinned Chrome build each,
+      // all of them the sandbox's; a person on an Azure desktop clicking one of them half a minute later stays a person.
+      { ...click("z1", t0 + 800, "m-spread", "20.115.193.1", chrome97), url: "https://shop.test/a" },
+      { ...click("z2", t0 + 802, "m-spread", "40.79.191.184", CHROME.replace(/Chrome\/[\d.]+/, "Chrome/130.0.0.0")), url: "https://shop.test/b" },
+      { ...click("z3", t0 + 804, "m-spread", "20.43.115.84", CHROME.replace(/Chrome\/[\d.]+/, "Chrome/129.0.0.0")), url: "https://shop.test/c" },
+      { ...click("z4", t0 + 834, "m-spread", "20.42.17.9"), url: "https://shop.test/a" },
       // Googlebot's and Cisco's published space: machines whatever they send.
       click("g1", t0 + 500, "m-crawler", "66.249.66.1"), click("k1", t0 + 600, "m-cisco", "68.232.141.245"),
     ];
     expect((await post({ events, webhook_url: receiver.url })).status).toBe(200);
     const pushes = await receiver.waitFor((r) => r.length > seen);
     const verdicts = Object.fromEntries((pushes[seen]!.json as { events: { event_id: string; is_bot: boolean }[] }).events.map((e) => [e.event_id, e.is_bot]));
-    expect(verdicts).toEqual({ v1: true, v2: true, c1: true, c2: false, a1: true, a2: false, i1: false, e1: true, s1: true, s2: true, s3: false, p1: true, p2: true, g1: true, k1: true });
+    expect(verdicts).toEqual({ v1: true, v2: true, c1: true, c2: false, a1: true, a2: false, i1: false, e1: true, s1: true, s2: true, s3: false, p1: true, p2: true, z1: true, z2: true, z3: true, z4: false, g1: true, k1: true });
   });
 
   test("a hit on the message's hidden link counts as one of its links for the client's clicks of any recipient", async () => {

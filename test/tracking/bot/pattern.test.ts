@@ -3,7 +3,7 @@
 
 import { describe, expect, test } from "bun:test";
 import { createClassifierContext } from "../../../src/tracking/bot/context.ts";
-import { createInteractionTracker, widestPattern } from "../../../src/tracking/bot/pattern.ts";
+import { burstOnlyClient, createInteractionTracker, widestPattern } from "../../../src/tracking/bot/pattern.ts";
 import { IP, UA } from "./signals.ts";
 
 function clock(): { now: () => number; at: (ms: number) => void } {
@@ -84,8 +84,9 @@ describe("one client per vendor network and per cloud address (issue #38: sandbo
     expect(ctx.vendorOf(IP.proofpoint)).toBe("proofpoint");
     expect(ctx.clientsOf(IP.home, UA.chromeWin)).toEqual([UA.chromeWin]);
     expect(ctx.vendorOf(IP.home)).toBeUndefined();
-    // Cloud space is not a vendor (people on cloud desktops share it), but one address there is one client.
-    expect(ctx.clientsOf(IP.azure, UA.chromeWin)).toEqual([UA.chromeWin, `\u0000ip:${IP.azure}`]);
+    // Cloud space is not a vendor (people on cloud desktops share it), but one address there is one client, and the
+    // provider's space one more for a second and a burst.
+    expect(ctx.clientsOf(IP.azure, UA.chromeWin)).toEqual([UA.chromeWin, `\u0000ip:${IP.azure}`, burstOnlyClient("azure")]);
     expect(ctx.vendorOf(IP.azure)).toBeUndefined();
     expect(ctx.vendorOf("")).toBeUndefined();
   });
@@ -105,4 +106,27 @@ describe("one client per vendor network and per cloud address (issue #38: sandbo
     t = 2_000;
     expect(tracker.record({ messageId: "m", recipientId: "r", action: "click", linkId: "d", userAgent: UA.androidChrome }).distinctLinksInBurst).toBe(1);
   });
+
+  test("a cloud provider's fetches of one message from a new address and UA each make a burst, never a window", () => {
+    let t = 0;
+    const tracker = createInteractionTracker({ now: () => t });
+    const fetch = (ms: number, link: string, ip: string, ua: string) => {
+      t = ms;
+      const clients = ctx.clientsOf(ip, ua);
+      return widestPattern(clients.map((client) =>
+        tracker.record({ messageId: "m", recipientId: "r", action: "click", linkId: link, userAgent: client, linkCount: 4 })), clients);
+    };
+    // Defender's detonation: four links, four Azure addresses, four pinned Chrome builds, within seconds.
+    fetch(0, "a", "20.115.193.1", UA.chromeWin.replace(/Chrome\/[\d.]+/, "Chrome/130.0.0.0"));
+    fetch(2_400, "b", "40.79.191.184", UA.chromeWin.replace(/Chrome\/[\d.]+/, "Chrome/131.0.0.0"));
+    expect(fetch(4_600, "c", "20.43.115.84", UA.chromeWin.replace(/Chrome\/[\d.]+/, "Chrome/132.0.0.0")))
+      .toEqual({ distinctLinksInSecond: 1, distinctLinksInBurst: 3, distinctLinksInWindow: 1, linkCount: 4 });
+    fetch(6_500, "d", "13.66.98.89", UA.chromeWin.replace(/Chrome\/[\d.]+/, "Chrome/133.0.0.0"));
+    // A person on a cloud desktop reading at once, 30 s later: the sandbox's four links are not theirs.
+    expect(fetch(36_000, "a", IP.azure, UA.chromeWin)).toEqual({ distinctLinksInSecond: 1, distinctLinksInBurst: 1, distinctLinksInWindow: 1, linkCount: 4 });
+    // Not counted with another provider's fetches, or with the vendor networks'.
+    t = 37_000;
+    expect(tracker.record({ messageId: "m", recipientId: "r", action: "click", linkId: "e", userAgent: burstOnlyClient("aws") }).distinctLinksInBurst).toBe(1);
+  });
 });
+
