@@ -93,7 +93,7 @@ describe("interactions timed in the past", () => {
   test("a burst of a week ago stays a burst when the memory is pruned in the middle of it", () => withDetector(async (detector, clock) => {
     const weekAgo = clock.now - 7 * 86_400_000;
     const click = (messageId: string, linkId: string, at: number) => detector.classify({ zone: "us", ip: "192.0.2.40", userAgent: CHROME,
-      action: "click", messageId, recipientId: "r1", linkId, at, deliveredAt: at - 3_600_000 });
+      action: "click", messageId, recipientId: "r1", linkId, at, deliveredAt: at - 60_000 });
     expect((await click("m-old", "a", weekAgo)).isBot).toBe(false);
     // Enough other messages' clicks for the memory to prune itself (every 256 writes), within the same second.
     for (let i = 0; i < 300; i++) await click(`m-other-${i}`, "x", weekAgo + i);
@@ -196,7 +196,7 @@ describe("a hit on the hidden link", () => {
     await detector.honeypotHit("192.0.2.50", CHROME, "example.com", "m-campaign");
     clock.now += 400;
     const click = (ip: string, recipientId: string) => detector.classify({ zone: "us", ip, userAgent: CHROME, action: "click",
-      messageId: "m-campaign", recipientId, linkId: "https://shop.example/", at: clock.now, deliveredAt: clock.now - 3_600_000 });
+      messageId: "m-campaign", recipientId, linkId: "https://shop.example/", at: clock.now, deliveredAt: clock.now - 60_000 });
     expect((await click("198.51.100.30", "r-person")).isBot).toBe(false);
     expect(await click("192.0.2.50", "r-scanned")).toMatchObject({ isBot: true, reasons: expect.arrayContaining(["pattern:links-in-one-second"]) });
   }));

@@ -182,12 +182,23 @@ function decideTiming(f: Facts, ctx: ClassifierContext): Decision {
   return undefined;
 }
 
-function decidePattern(s: InteractionSignals, ctx: ClassifierContext): Decision {
+/**
+ * One more link the one-second and burst rules need from where people are (no listed network, or
+ * Private Relay) after every delivery-time sandbox has finished: there a person opening three links
+ * in new tabs makes the same shape as a sandbox, and what still comes in bursts then is a crawl.
+ */
+function lateFromPeopleMargin(f: Facts, ctx: ClassifierContext): number {
+  const isPeoplesSpace = f.network === undefined || f.network.role === "apple-egress";
+  return isPeoplesSpace && f.seconds !== undefined && f.seconds >= ctx.thresholds.probableNetworkWindowSeconds ? 1 : 0;
+}
+
+function decidePattern(s: InteractionSignals, f: Facts, ctx: ClassifierContext): Decision {
   const p = s.pattern;
   if (!p) return undefined;
   const t = ctx.thresholds;
-  if (p.distinctLinksInSecond >= t.linksInSecond + guessedLinkMargin(s)) return bot("unknown-scanner", "pattern:links-in-one-second");
-  if (p.distinctLinksInBurst >= t.linksInBurst + guessedLinkMargin(s)) return bot("unknown-scanner", "pattern:link-burst");
+  const margin = guessedLinkMargin(s) + lateFromPeopleMargin(f, ctx);
+  if (p.distinctLinksInSecond >= t.linksInSecond + margin) return bot("unknown-scanner", "pattern:links-in-one-second");
+  if (p.distinctLinksInBurst >= t.linksInBurst + margin) return bot("unknown-scanner", "pattern:link-burst");
   const isAllLinks = p.linkCount !== undefined && p.linkCount >= t.allLinksMinimum;
   if (isAllLinks && p.distinctLinksInWindow > (p.linkCount ?? Infinity)) {
     // More distinct links than the message has means the honeypot was among them.
@@ -200,13 +211,14 @@ function decidePattern(s: InteractionSignals, ctx: ClassifierContext): Decision 
 }
 
 /**
- * One client fetching two links of a message within seconds, minutes after delivery (or undated),
- * for mail that passes a scanning MX: a sandbox working through the links it has no reputation for
- * (Cisco and Proofpoint fetch a subset). A person behind a plain mailbox, or reading later, is left alone.
+ * One client in cloud space fetching two links of a message within seconds, minutes after delivery
+ * (or undated), for mail that passes a scanning MX: a sandbox working through the links it has no
+ * reputation for (Cisco and Proofpoint fetch a subset). A person behind a plain mailbox, or reading
+ * later, is left alone; so is one at home or in an office, who opens two links in new tabs as fast.
  */
 function decideEarlyPair(s: InteractionSignals, f: Facts, ctx: ClassifierContext): Decision {
   if (f.seconds !== undefined && f.seconds >= ctx.thresholds.probableNetworkWindowSeconds) return undefined;
-  if (!f.gateway || f.gateway.role === "mailbox") return undefined;
+  if (!f.gateway || f.gateway.role === "mailbox" || f.network?.role !== "cloud") return undefined;
   // The hidden link counts as a link; a person who taps it and then clicks is left to the honeypot rule.
   const pair = UNDATED_VENDOR_BURST_LINKS + (s.hasHoneypotHit ? 1 : 0) + guessedLinkMargin(s);
   if ((s.pattern?.distinctLinksInBurst ?? 0) < pair) return undefined;
@@ -261,7 +273,7 @@ function classifyClick(s: InteractionSignals, f: Facts, ctx: ClassifierContext):
   // browsers: a link fetched from them is the mail service checking it (Gmail's link checks, Safe Links).
   if (f.network && MAIL_SERVICE_ROLES.has(f.network.role)) return bot(f.network.family, `network:${f.network.family}`, "action:click");
   const rest =
-    decidePattern(s, ctx) ??
+    decidePattern(s, f, ctx) ??
     decideSpread(s, ctx) ??
     decideProbableNetwork(s, f, ctx) ??
     decideEarlyPair(s, f, ctx) ??

@@ -29,11 +29,11 @@ describe("POST /{domain}/bot", () => {
     expect(createHmac("sha256", key).update(body.signature.timestamp + body.signature.token).digest("hex")).toBe(body.signature.signature);
   });
 
-  test("a batch is judged as its clicks happened, and as a window: a client's four fetches in consecutive seconds are a scanner's, its first fetch too; the same clicks an hour apart, a double click or a link clicked again a second later are a person's; order in the batch does not matter", async () => {
+  test("a batch is judged as its clicks happened, and as a window: a client's four fetches in consecutive seconds are a scanner's, its first fetch too; the same clicks an hour apart, a double click, a link clicked again a second later or links opened in tabs days later are a person's; order in the batch does not matter", async () => {
     const t0 = 1_800_000_000;
-    // A broadband address, a current browser, mail delivered two days before, no recipient domain: only the pattern can decide.
-    const click = (id: string, ts: number, message: string, ip = "73.12.34.56") =>
-      ({ ip, uas: CHROME, event_id: id, action: "click", ts, message_ts: t0 - 172_800, message_id: message, recipient_id: `${message}-r` });
+    // A broadband address, a current browser, mail delivered a minute before, no recipient domain: only the pattern can decide.
+    const click = (id: string, ts: number, message: string, ip = "73.12.34.56", deliveredAgo = 60) =>
+      ({ ip, uas: CHROME, event_id: id, action: "click", ts, message_ts: t0 - deliveredAgo, message_id: message, recipient_id: `${message}-r` });
     const verdicts = async (events: object[]) => {
       const seen = receiver.received.length;
       expect((await post({ events, webhook_url: receiver.url })).status).toBe(200);
@@ -44,6 +44,10 @@ describe("POST /{domain}/bot", () => {
     // With the fourth fetch, four guessed links within 5 s; the first ones, judged before the others existed,
     // are the same burst's, which the batch shows (bot-batch.ts).
     expect(await verdicts(burst)).toEqual({ s1: true, s2: true, s3: true, s4: true });
+    // Two days after delivery, from where people are, the same four are a person opening links in new tabs: a
+    // crawl then needs one link more.
+    expect(await verdicts(["k1", "k2", "k3", "k4"].map((id, i) => click(id, t0 + i, "m-tabs", "73.12.34.57", 172_800))))
+      .toEqual({ k1: false, k2: false, k3: false, k4: false });
     // Out of order, the same.
     expect(await verdicts([click("r3", t0 + 2, "m-rev"), click("r1", t0, "m-rev"), click("r4", t0 + 3, "m-rev"), click("r2", t0 + 1, "m-rev")]))
       .toEqual({ r1: true, r2: true, r3: true, r4: true });
@@ -117,9 +121,10 @@ describe("POST /{domain}/bot", () => {
     const ip = "24.77.88.99";
     const hit = await fetch(`${env.base}/example.com/m-hidden/hclick`, { headers: { "user-agent": CHROME, "x-forwarded-for": ip } });
     expect(hit.status).toBe(200);
-    const event = (id: string, message: string) => ({ ip, uas: CHROME, event_id: id, action: "click", ts: t0, message_ts: t0 - 172_800, message_id: message, recipient_id: "rcpt-1" });
+    const event = (id: string, message: string, deliveredAgo: number) =>
+      ({ ip, uas: CHROME, event_id: id, action: "click", ts: t0, message_ts: t0 - deliveredAgo, message_id: message, recipient_id: "rcpt-1" });
     const seen = receiver.received.length;
-    expect((await post({ events: [event("h1", "m-hidden"), event("h2", "m-elsewhere")], webhook_url: receiver.url })).status).toBe(200);
+    expect((await post({ events: [event("h1", "m-hidden", 120), event("h2", "m-elsewhere", 172_800)], webhook_url: receiver.url })).status).toBe(200);
     const pushes = await receiver.waitFor((r) => r.length > seen);
     const verdicts = (pushes[seen]!.json as { events: { event_id: string; is_bot: boolean }[] }).events.map((e) => [e.event_id, e.is_bot]);
     // The hidden link and the click: two links of m-hidden within a second. The same client on another message: only the honeypot memory, uncorroborated.
