@@ -41,7 +41,8 @@ export interface ClassifierContext {
    * the IP alone) and, from a security vendor's network (role `scanner` or `scanner-probable`), the
    * vendor too, whatever UA each fetch sends: those sandboxes spread one message's fetches over many
    * addresses and user agents (Proofpoint: mautic#9798). From cloud space, the address too: a sandbox
-   * there may send a new UA with each fetch (Defender's several pinned Chrome builds, gophish#2446).
+   * there may send a new UA with each fetch (Defender's several pinned Chrome builds, gophish#2446);
+   * and the provider's space, for the second and the burst only (pattern.ts, burstOnlyClient).
    * The pattern is the widest of them.
    */
   clientsOf(ip: string, userAgent: string): string[];
