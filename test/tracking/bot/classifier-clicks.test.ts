@@ -63,6 +63,7 @@ const scannerClicks: Row[] = [
   ["Outlook existence discovery", click({ userAgent: UA.officeDiscovery, method: "HEAD" }), "bot", "ua:office-preflight", "outlook-preflight"],
   ["a link fetched from Google's service netblocks with a browser UA (Gmail checking it, not a person)", click({ ip: "66.249.84.10", secondsSinceDelivery: 400 }), "bot", "network:google", "google"],
   ["a link fetched from Exchange Online's service space (Safe Links), current browser, hours later", click({ ip: "2603:1036:302:4a::2", secondsSinceDelivery: 9000 }), "bot", "network:exchange-online", "exchange-online"],
+  ["a link fetched from Microsoft 365's SharePoint front-ends (a Microsoft service, no person's browser), hours later", click({ ip: "52.105.18.4", secondsSinceDelivery: 9000 }), "bot", "network:microsoft-365", "microsoft-365"],
   ["a link fetched from Googlebot's published range with a browser UA (issue #38)", click({ ip: "66.249.66.1", secondsSinceDelivery: 40_000 }), "bot", "network:googlebot", "googlebot"],
   ["a link fetched from Cisco's Cloud Gateway space its customers' SPF names, hours later", click({ ip: "68.232.141.245", secondsSinceDelivery: 20_000 }), "bot", "network:cisco", "cisco"],
   ["an Office app fetching the link itself before the browser (ms-office WinINet UA)", click({ userAgent: UA.msOffice, secondsSinceDelivery: 4000 }), "bot", "ua:office-app", "office-prefetch"],

@@ -79,8 +79,19 @@ describe("signature data", () => {
     expect(ctx.networks.lookup("66.249.66.1")).toEqual({ family: "googlebot", role: "crawler" });
     expect(ctx.networks.lookup("2001:4860:4801:10::1")).toEqual({ family: "googlebot", role: "crawler" });
     expect(ctx.networks.lookup("13.66.139.5")).toEqual({ family: "bingbot", role: "crawler" });
-    for (const set of MAIL_NETBLOCKS) for (const cidr of set.cidrs) expect(ctx.networks.lookup(cidr.split("/")[0] ?? "")?.role, cidr).toBe(set.role);
+    for (const set of MAIL_NETBLOCKS.filter((m) => m.family === "google")) {
+      for (const cidr of set.cidrs) expect(ctx.networks.lookup(cidr.split("/")[0] ?? "")?.role, cidr).toBe(set.role);
+    }
     expect(ctx.networks.lookup(IP.googleProxy)?.role).toBe("google");
+  });
+
+  test("Microsoft 365's service front-ends and Exchange Online's IPv6 are service space; EOP keeps its own /48 (issue #38)", () => {
+    const ctx = createClassifierContext();
+    for (const ip of ["52.105.18.4", "52.110.3.3", "13.107.136.10", "40.108.130.1", "104.146.130.4", "2a01:111:f402:3::1"]) {
+      expect(ctx.networks.lookup(ip), ip).toEqual({ family: "microsoft-365", role: "mail-proxy-human" });
+    }
+    expect(ctx.networks.lookup("2603:1096:400::15")).toEqual({ family: "exchange-online", role: "mail-proxy-human" });
+    expect(ctx.networks.lookup("2a01:111:f400:7c10::1")).toEqual({ family: "microsoft-eop", role: "scanner" });
   });
 
   test("Proofpoint's published service networks are its probable-scanner space", () => {
