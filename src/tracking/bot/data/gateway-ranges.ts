@@ -14,6 +14,10 @@
 //   000199043 and Sophos' DomainsPorts page point at lists their stored copies do not carry; Sophos
 //   says its email service runs on AWS with non-static addresses). Nothing is shipped for them here.
 //
+// Read 2026-11-30:
+// - Hornetsecurity (which now also runs Vade Cloud): its support page for Vade Cloud customers lists the
+//   ranges to allow, the general worldwide one first.
+//
 // Read 2026-11-29:
 // - Cisco Secure Email Threat Defense: its user guide lists each region's delivery hosts by address.
 // - Cisco Secure Email Cloud Gateway (iphmx.com): Cisco sends each customer its addresses in a welcome
@@ -51,6 +55,16 @@ export const GATEWAY_RANGES: readonly NetworkRangeSet[] = [
       "https://mimecastsupport.zendesk.com/hc/en-us/articles/34000479767443-Web-Security-Prerequisites " +
       "(the web security gateway servers people's traffic goes through), read 2026-11-28",
     cidrs: ["41.74.203.10/32", "41.74.203.11/32"],
+  },
+  {
+    // Scanner-probable: Hornetsecurity sells a web filter too, whose people may browse through its space.
+    family: "hornetsecurity",
+    role: "scanner-probable",
+    source:
+      "Hornetsecurity support 'Migration for Vade Cloud Customers' " +
+      "https://support.hornetsecurity.com/hc/en-us/articles/45997388779537-Migration-for-Vade-Cloud-Customers " +
+      "(recommended IP ranges: the general worldwide range, Atlanta, Washington and Hannover), read 2026-11-30",
+    cidrs: ["94.100.128.0/20", "185.140.204.0/22", "173.45.18.0/24", "83.246.65.0/24"],
   },
   {
     family: "cisco",
