@@ -152,6 +152,12 @@ describe("signature data", () => {
     [UA.slackbot, "unfurler"],
     [UA.barracuda, "scanner"],
     [UA.googlebot, "crawler"],
+    // Korean services' own fetchers (issue #38): KakaoTalk's link preview, Naver's and Daum's crawlers; a person in
+    // KakaoTalk's in-app browser sends KAKAOTALK, not kakaotalk-scrap.
+    ["kakaotalk-scrap/1.0; +https://devtalk.kakao.com/", "unfurler"],
+    ["Mozilla/5.0 (compatible; Yeti/1.1; +https://naver.me/spd)", "crawler"],
+    ["Mozilla/5.0 (compatible; Daumoa/4.0; +http://cs.daum.net/)", "crawler"],
+    ["Mozilla/5.0 (Linux; Android 15; SM-S928N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/150.0.0.0 Mobile Safari/537.36 KAKAOTALK/11.2.0 (INAPP)", undefined],
   ];
   test.each(uaTable)("UA %p → %p", (ua, kind) => {
     expect(createClassifierContext().matchUserAgent(ua)?.kind as string | undefined).toBe(kind);

@@ -101,8 +101,9 @@ export const UA_PATTERNS: readonly UaPattern[] = [
     // only (an atomic lookahead): as `Teams\/[\d.]+ .*Preview` each Teams/1 of a UA a stranger
     // writes rescanned the rest of it (16 KB: 47 ms a request, 64 KB: 0.4 s).
     pattern:
-      /Slackbot|Slack-ImgProxy|facebookexternalhit|Facebot|BingPreview|Twitterbot|LinkedInBot|Discordbot|TelegramBot|WhatsApp\/|SkypeUriPreview|MicrosoftPreview|(?:^|[\n\r\u2028\u2029])(?=([^\n\r\u2028\u2029]*?Teams\/[\d.]+ ))\1[^\n\r\u2028\u2029]*Preview|redditbot|Embedly|Iframely|vkShare|Pinterestbot|Applebot/i,
-    source: "research §1.2 generic non-human traffic; isbot pattern list (npm isbot 5.2.3)",
+      /Slackbot|Slack-ImgProxy|facebookexternalhit|Facebot|BingPreview|Twitterbot|LinkedInBot|Discordbot|TelegramBot|WhatsApp\/|SkypeUriPreview|MicrosoftPreview|(?:^|[\n\r\u2028\u2029])(?=([^\n\r\u2028\u2029]*?Teams\/[\d.]+ ))\1[^\n\r\u2028\u2029]*Preview|redditbot|Embedly|Iframely|vkShare|Pinterestbot|Applebot|kakaotalk-scrap/i,
+    source: "research §1.2 generic non-human traffic; isbot pattern list (npm isbot 5.2.3); KakaoTalk's link preview " +
+      "'kakaotalk-scrap/1.0; +https://devtalk.kakao.com/' as sites' preview and bot filters match it (issue #38)",
   },
   {
     kind: "scanner",
@@ -115,8 +116,9 @@ export const UA_PATTERNS: readonly UaPattern[] = [
   {
     kind: "crawler",
     family: "crawler",
-    pattern: /\b(?:bot|crawler|spider|crawl|scanner|checker|monitor|validator|preview|fetcher)\b|bot\/|Googlebot|bingbot|YandexBot|Baiduspider|DuckDuckBot|AhrefsBot|SemrushBot|MJ12bot|DotBot|PetalBot|GPTBot|ClaudeBot|CCBot|Bytespider|Amazonbot/i,
-    source: "isbot 5.2.3 generic terms; Matomo bots.yml",
+    pattern: /\b(?:bot|crawler|spider|crawl|scanner|checker|monitor|validator|preview|fetcher)\b|bot\/|Googlebot|bingbot|YandexBot|Baiduspider|DuckDuckBot|AhrefsBot|SemrushBot|MJ12bot|DotBot|PetalBot|GPTBot|ClaudeBot|CCBot|Bytespider|Amazonbot|\bYeti\/\d|\bDaumoa\b/i,
+    source: "isbot 5.2.3 generic terms; Matomo bots.yml; Naver's crawler 'Yeti/1.1; +https://naver.me/spd' and Daum's 'Daumoa' " +
+      "as Korean sites' bot filters match them (issue #38)",
   },
   {
     kind: "bare-mozilla",
