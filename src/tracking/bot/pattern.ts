@@ -124,8 +124,9 @@ export function createInteractionTracker(options: InteractionTrackerOptions): In
  * from three of the provider's addresses never. Over the whole window a person on a desktop there who
  * reads at once would be counted with the sandbox's fetches of the links a minute earlier: not counted.
  */
-export const burstOnlyClient = (space: string) => `\u0000burst:${space}`;
-const isBurstOnly = (client: string | undefined) => client?.startsWith("\u0000burst:") ?? false;
+const BURST_ONLY = "\u0000burst:";
+export const burstOnlyClient = (space: string) => `${BURST_ONLY}${space}`;
+const isBurstOnly = (client: string | undefined) => client?.startsWith(BURST_ONLY) ?? false;
 
 /**
  * The widest of one fetch's patterns, one per client it belongs to (ClassifierContext.clientsOf);
