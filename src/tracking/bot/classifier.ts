@@ -132,15 +132,17 @@ function decideProbableNetwork(s: InteractionSignals, f: Facts, ctx: ClassifierC
 /**
  * The recipient's MX as a prior: mail behind a security gateway has its links fetched by the
  * gateway's sandbox within seconds of delivery, from cloud space. The same click minutes later, or
- * from an address outside cloud space, stays a person's (VDI, isolation, corporate NAT).
+ * from an address outside cloud space, stays a person's (VDI, isolation, corporate NAT). A consumer
+ * mailbox whose provider checks links from its own cloud (Outlook.com, Azure) has no people there.
  */
 function decideGatewayPrior(f: Facts, ctx: ClassifierContext): Decision {
-  if (!f.gateway || f.network?.role !== "cloud" || f.seconds === undefined) return undefined;
-  if (SANDBOX_CLOUD_BY_MX_ROLE[f.gateway.role] !== f.network.family) return undefined;
+  if (!f.gateway || f.network?.role !== "cloud") return undefined;
+  const reasons = [`mx:${f.gateway.family}`, `network:${f.network.family}`];
+  if (f.gateway.checksFrom === f.network.family) return bot(f.gateway.family, ...reasons, "mailbox:own-link-check");
+  if (f.seconds === undefined || SANDBOX_CLOUD_BY_MX_ROLE[f.gateway.role] !== f.network.family) return undefined;
   // The vendor's documented sandbox delay when longer: Proofpoint TAP detonates up to 5 minutes in.
   const window = Math.max(ctx.thresholds.gatewayCloudWindowSeconds, f.gateway.scanSeconds ?? ctx.thresholds.probableNetworkWindowSeconds);
-  if (f.seconds >= window) return undefined;
-  return bot(f.gateway.family, `mx:${f.gateway.family}`, `network:${f.network.family}`, "timing:gateway-scan");
+  return f.seconds < window ? bot(f.gateway.family, ...reasons, "timing:gateway-scan") : undefined;
 }
 
 /**
@@ -148,9 +150,8 @@ function decideGatewayPrior(f: Facts, ctx: ClassifierContext): Decision {
  * it detonates with at delivery. A person on an Azure cloud desktop runs a managed, current browser.
  */
 function decideCloudStaleBrowser(f: Facts): Decision {
-  if (f.network?.role !== "cloud" || !f.staleUa) return undefined;
   // AWS is left out: the set has a person with an old Chrome on AWS egress, and no AWS re-crawler.
-  if (f.network.family !== "azure") return undefined;
+  if (f.network?.role !== "cloud" || f.network.family !== "azure" || !f.staleUa) return undefined;
   return bot("microsoft-defender", "network:azure", f.staleUa);
 }
 

@@ -27,6 +27,8 @@ export interface MxMatch {
   role: MxRole;
   /** The gateway's documented delivery-to-scan delay, when known (data/mx-gateways.ts). */
   scanSeconds?: number;
+  /** The cloud the mailbox provider's own link checks come from (data/mx-gateways.ts). */
+  checksFrom?: string;
 }
 
 export interface ClassifierContext {
@@ -115,7 +117,7 @@ function normaliseHost(host: string): string {
 
 function compileMxMatcher(): (mxHosts: readonly string[]) => MxMatch | undefined {
   const bySuffix = new Map<string, MxMatch>();
-  for (const g of MX_GATEWAYS) bySuffix.set(g.suffix, { family: g.family, role: g.role, ...(g.scanSeconds ? { scanSeconds: g.scanSeconds } : {}) });
+  for (const { suffix, source: _, ...match } of MX_GATEWAYS) bySuffix.set(suffix, match);
   const matchHost = (host: string): MxMatch | undefined => {
     let rest = normaliseHost(host);
     while (rest.length > 0) {

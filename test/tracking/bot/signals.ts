@@ -53,6 +53,7 @@ export const MX = {
   proofpoint: ["mx0a-00123456.pphosted.com", "mx0b-00123456.pphosted.com"],
   mimecast: ["us-smtp-inbound-1.mimecast.com."],
   gmail: ["gmail-smtp-in.l.google.com"],
+  outlookCom: ["hotmail-com.olc.protection.outlook.com."],
 } as const;
 
 export function signals(overrides: Partial<InteractionSignals> & Pick<InteractionSignals, "action">): InteractionSignals {

@@ -21,13 +21,25 @@ export interface MxGateway {
    * Cisco 5 s-3 min). Only these vendors' documented delays are used, never a fitted figure.
    */
   scanSeconds?: number;
+  /**
+   * The cloud a consumer mailbox's own link checks come from, where its consumers have no desktop:
+   * any click from there, at any time, is the provider checking the link. Not for workspace mail,
+   * whose people sit on cloud desktops in the same space.
+   */
+  checksFrom?: string;
 }
 
 export const MX_GATEWAYS: readonly MxGateway[] = [
   { suffix: "mail.protection.outlook.com", family: "microsoft-365", role: "mailbox-scanning", source: "c7solutions.com/2024/02/what-is-mx-microsoft" },
   { suffix: "mx.microsoft", family: "microsoft-365", role: "mailbox-scanning", source: "Exchange blog 'Implementing Inbound SMTP DANE with DNSSEC'" },
   { suffix: "mail.eo.outlook.com", family: "microsoft-365", role: "mailbox-scanning", source: "retired 2018, vermasandeep.in" },
-  { suffix: "olc.protection.outlook.com", family: "outlook-consumer", role: "mailbox", source: "jace/mxsniff (from memory, verify)" },
+  {
+    // Outlook.com checks the links of its Microsoft 365 Personal and Family subscribers' mail "in the cloud" and
+    // again when they click (Microsoft Support, "Advanced Outlook.com security for Microsoft 365 subscribers").
+    suffix: "olc.protection.outlook.com", family: "outlook-consumer", role: "mailbox", checksFrom: "azure",
+    source: "reacherhq/check-if-email-exists core/src/smtp/outlook/mod.rs (outlook-com., hotmail-com. and eur.olc.protection.outlook.com " +
+      "for @outlook.* and @hotmail.*, B2C, against B2B's mail.protection.outlook.com), read 2026-11-30",
+  },
   { suffix: "hotmail.com", family: "outlook-consumer", role: "mailbox", source: "jace/mxsniff" },
   { suffix: "gmail-smtp-in.l.google.com", family: "gmail", role: "mailbox", source: "jace/mxsniff" },
   { suffix: "aspmx.l.google.com", family: "google-workspace", role: "mailbox", source: "jace/mxsniff" },
