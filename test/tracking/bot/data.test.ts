@@ -181,12 +181,22 @@ describe("signature data", () => {
     expect(kind("Mozilla/5.0 (Windows NT 10.0) Teams/1.5.00.2164 Electron/8.5.1 Preview")).toBe("unfurler");
     expect(kind("Teams/1.5 teams/2 x preview")).toBe("unfurler");
     expect(kind("Teams/1.5 Electron/8.5.1")).toBeUndefined();
-    expect(kind("Teams/1.5\nPreviews")).toBeUndefined(); // (a lone "Preview" word is a crawler's)
+    expect(kind("Teams/1.5\nPreviews")).not.toBe("unfurler"); // (a lone "Preview" is a crawler's, isbot's list says)
     expect(kind("Teams/1.5 x\nTeams/2 Previews")).toBe("unfurler");
   });
 
   // A user agent is the stranger's to write (16 KB over HTTP, any size through the bot API): as
   // `Teams\/[\d.]+ .*Preview` each "Teams/1 " rescanned the rest (64 KB: 0.4 s, 1 MB: minutes).
+  test("isbot's list, last, names the long tail that announces itself; browsers and mail UAs keep their kinds", () => {
+    const kind = (ua: string) => createClassifierContext().matchUserAgent(ua);
+    expect(kind("LinkChecker/10.5 (+https://linkchecker.github.io/linkchecker/)")).toEqual({ kind: "crawler", family: "declared-bot" });
+    expect(kind("Mozilla/5.0 (compatible)")?.kind).toBe("crawler");
+    expect(kind(UA.chromeWin)).toBeUndefined();
+    expect(kind(UA.iosSafari)).toBeUndefined();
+    expect(kind("Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)")?.kind).toBe("gmail-proxy");
+    expect(kind("Mozilla/4.0 (compatible; ms-office; MSOffice 16)")?.kind).toBe("office-app");
+  });
+
   test("a 1 MB user agent of repeated 'Teams/1 ' is read in one pass", () => {
     const ua = "Teams/1 ".repeat(125_000);
     expect(createClassifierContext().matchUserAgent(ua)).toBeUndefined();
