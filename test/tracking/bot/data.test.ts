@@ -51,9 +51,9 @@ describe("signature data", () => {
     expect(ctx.networks.lookup("41.74.203.10")?.role).toBe("scanner-probable");
   });
 
-  test("Cisco's Threat Defense hosts, its Cloud Gateway space as customers' SPF records publish it, Sophos' relays seen in headers and Trend Micro's and Mimecast's own SPF netblocks are their space (issue #38)", () => {
+  test("Cisco's Threat Defense hosts, its Cloud Gateway space as customers' SPF records publish it, Sophos' relays seen in headers, Trend Micro's and Mimecast's own SPF netblocks and Trend Micro's own block are their space (issue #38)", () => {
     const ctx = createClassifierContext();
-    for (const set of GATEWAY_SPACE_OBSERVED) expect(set.source, set.family).toMatch(/(SPF|Received headers).*read \d{4}-\d{2}-\d{2}/);
+    for (const set of GATEWAY_SPACE_OBSERVED) expect(set.source, set.family).toMatch(/(SPF|Received headers|block lists).*read \d{4}-\d{2}-\d{2}/);
     for (const ip of ["3.41.135.140", "18.96.45.100", "18.96.227.161", "68.232.141.245", "68.232.159.254", "216.71.150.10", "216.71.145.155"]) {
       expect(ctx.networks.lookup(ip), ip).toEqual({ family: "cisco", role: "scanner" });
     }
@@ -65,6 +65,8 @@ describe("signature data", () => {
     expect(ctx.networks.lookup("18.185.115.202")?.family).toBe("barracuda");
     for (const ip of ["124.47.189.1", "170.10.145.9", "216.145.216.20"]) expect(ctx.networks.lookup(ip), ip).toEqual({ family: "mimecast", role: "scanner-probable" });
     expect(ctx.networks.lookup("35.159.27.144")?.family).toBe("aws");
+    // Trend Micro's own block, where its web gateway may carry people: probable, like Mimecast's.
+    expect(ctx.networks.lookup("150.70.226.147")).toEqual({ family: "trend-micro", role: "scanner-probable" });
     // Next to the hosts seen: not Cisco's as far as anything published shows.
     for (const ip of ["3.41.135.160", "68.232.160.1", "216.71.143.1"]) expect(ctx.networks.lookup(ip)?.family, ip).not.toBe("cisco");
   });

@@ -15,6 +15,8 @@
 //   says its email service runs on AWS with non-static addresses). Nothing is shipped for them here.
 //
 // Read 2026-11-30:
+// - Trend Micro: still no page with prefixes; its own /16, as site operators' block lists name it, is in
+//   GATEWAY_SPACE_OBSERVED below.
 // - Hornetsecurity (which now also runs Vade Cloud): its support page for Vade Cloud customers lists the
 //   ranges to allow, the general worldwide one first.
 //
@@ -91,6 +93,19 @@ export const GATEWAY_RANGES: readonly NetworkRangeSet[] = [
  * read; a prefix is the smallest cover of the hosts seen unless a customer's SPF names it whole.
  */
 export const GATEWAY_SPACE_OBSERVED: readonly NetworkRangeSet[] = [
+  {
+    family: "trend-micro",
+    // Trend Micro's own block: its web-reputation crawler re-fetches the links its products see, from here. Not
+    // "scanner": Trend's web gateway may carry people, so the delivery window and a sandbox's habits decide.
+    role: "scanner-probable",
+    source:
+      "Trend Micro's address block as public lists name it (not a Trend Micro page): site operators' nginx and cloud " +
+      "network-ACL block lists ('150.70.0.0/16; # Trend Micro Bot', 'トレンドマイクロ拒否'), a Japanese site's crawler-IP " +
+      "list ('TrendMicro'), a WAF fingerprint map (trend_micro ips 150.70.0.0/16), found through public code search; " +
+      "Trend Micro Email Security's EU prefilter host (prefilter.emailsecurity.trendmicro.eu, 150.70.226.147) in a " +
+      "published Postfix log; read 2026-11-30 (unverified)",
+    cidrs: ["150.70.0.0/16"],
+  },
   {
     family: "cisco",
     // Mail-gateway hosts only, like the /24s in ip-ranges.ts: Cisco's web proxy and browser isolation
