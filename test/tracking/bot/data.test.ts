@@ -64,7 +64,9 @@ describe("signature data", () => {
     expect(ctx.networks.lookup("13.238.202.10")).toEqual({ family: "trend-micro", role: "scanner" });
     expect(ctx.networks.lookup("18.185.115.202")?.family).toBe("barracuda");
     for (const ip of ["124.47.189.1", "170.10.145.9", "216.145.216.20"]) expect(ctx.networks.lookup(ip), ip).toEqual({ family: "mimecast", role: "scanner-probable" });
-    expect(ctx.networks.lookup("35.159.27.144")?.family).toBe("aws");
+    // Sophos Email's production blocks, as its own infrastructure script lists them; AWS next to them stays AWS.
+    for (const ip of ["103.246.251.9", "198.154.181.77", "34.253.219.200", "18.216.13.70"]) expect(ctx.networks.lookup(ip), ip).toEqual({ family: "sophos", role: "scanner" });
+    expect(ctx.networks.lookup("35.159.28.144")?.family).toBe("aws");
     // Trend Micro's own block, where its web gateway may carry people: probable, like Mimecast's.
     expect(ctx.networks.lookup("150.70.226.147")).toEqual({ family: "trend-micro", role: "scanner-probable" });
     // Next to the hosts seen: not Cisco's as far as anything published shows.

@@ -15,6 +15,8 @@
 //   says its email service runs on AWS with non-static addresses). Nothing is shipped for them here.
 //
 // Read 2026-11-30:
+// - Sophos Email: its own infrastructure script (public) lists the production address blocks of each
+//   region; they replace the hosts seen in headers, which all fall inside.
 // - Trend Micro: still no page with prefixes; its own /16, as site operators' block lists name it, is in
 //   GATEWAY_SPACE_OBSERVED below.
 // - Hornetsecurity (which now also runs Vade Cloud): its support page for Vade Cloud customers lists the
@@ -124,10 +126,16 @@ export const GATEWAY_SPACE_OBSERVED: readonly NetworkRangeSet[] = [
     // Sophos Email's relays (*.prod.hydra.sophos.com); its web protection runs elsewhere.
     role: "scanner",
     source:
-      "Sophos Email relay hosts in the Received headers of public mailing-list archives (lore.kernel.org, osuosl.org): " +
-      "ix/wx-euc1.prod.hydra.sophos.com 94.140.18.103-120, ix-euw1 198.154.180.101, mail51.euc1 and delivery-6-eu-central-1 " +
-      "35.159.27.143 and .102, rd/rx-use2 18.216.23.15 and .30; 94.140.18.96/27 is the smallest cover of the first; read 2026-11-29",
-    cidrs: ["94.140.18.96/27", "198.154.180.101/32", "35.159.27.102/32", "35.159.27.143/32", "18.216.23.15/32", "18.216.23.30/32"],
+      "Sophos Email's production elastic-IP blocks per AWS region, as Sophos's own xgemail infrastructure script lists them " +
+      "(rakesh-gauswami/xgemail-infrastructure bamboo/xgemail/xgemail-tag-all-prod-eips.py, (c) 2018 Sophos Limited: us-west-2, " +
+      "eu-west-1, eu-central-1 and us-east-2, each a few /26s and one Sophos /24); the relay hosts in the Received headers of " +
+      "public mailing-list archives (lore.kernel.org, osuosl.org: ix/wx-euc1 94.140.18.103-120, ix-euw1 198.154.180.101, " +
+      "euc1 35.159.27.102 and .143, rd/rx-use2 18.216.23.15 and .30) all fall inside; read 2026-11-30",
+    cidrs: [
+      "94.140.18.0/24", "198.154.180.0/24", "198.154.181.0/24", "103.246.251.0/24", "35.159.27.0/24", "34.212.96.64/26",
+      "34.213.30.0/26", "34.213.30.64/26", "34.213.30.128/26", "34.253.219.128/25", "34.253.238.0/25", "18.216.13.64/26",
+      "18.216.13.128/25", "18.216.23.0/26",
+    ],
   },
   {
     family: "trend-micro",
