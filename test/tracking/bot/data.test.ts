@@ -67,6 +67,9 @@ describe("signature data", () => {
     // Sophos Email's production blocks, as its own infrastructure script lists them; AWS next to them stays AWS.
     for (const ip of ["103.246.251.9", "198.154.181.77", "34.253.219.200", "18.216.13.70"]) expect(ctx.networks.lookup(ip), ip).toEqual({ family: "sophos", role: "scanner" });
     expect(ctx.networks.lookup("35.159.28.144")?.family).toBe("aws");
+    // Microsoft's services IPv6 allocation is probable space; the /48s Microsoft publishes inside it keep their roles.
+    expect(ctx.networks.lookup("2a01:111:7148:f978::42")).toEqual({ family: "microsoft-services", role: "scanner-probable" });
+    expect(ctx.networks.lookup("2a01:111:f400::25")).toEqual({ family: "microsoft-eop", role: "scanner" });
     // Trend Micro's own block, where its web gateway may carry people: probable, like Mimecast's.
     expect(ctx.networks.lookup("150.70.226.147")).toEqual({ family: "trend-micro", role: "scanner-probable" });
     // Next to the hosts seen: not Cisco's as far as anything published shows.

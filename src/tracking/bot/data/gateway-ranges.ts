@@ -15,6 +15,7 @@
 //   says its email service runs on AWS with non-static addresses). Nothing is shipped for them here.
 //
 // Read 2026-11-30:
+// - Microsoft: 2a01:111::/32, the allocation around Microsoft 365's published IPv6 /48s, as public lists name it.
 // - Sophos Email: its own infrastructure script (public) lists the production address blocks of each
 //   region; they replace the hosts seen in headers, which all fall inside.
 // - Trend Micro: still no page with prefixes; its own /16, as site operators' block lists name it, is in
@@ -95,6 +96,18 @@ export const GATEWAY_RANGES: readonly NetworkRangeSet[] = [
  * read; a prefix is the smallest cover of the hosts seen unless a customer's SPF names it whole.
  */
 export const GATEWAY_SPACE_OBSERVED: readonly NetworkRangeSet[] = [
+  {
+    // Microsoft's online-services IPv6 allocation, around the /48s Microsoft 365's endpoint list names (EOP's f400
+    // and f403 in ip-ranges.ts, SharePoint's f402): Safe Links' and Outlook.com's checks come from the rest of it too.
+    // Not "scanner": Azure Front Door and Bing share it and nothing published says no person is behind it.
+    family: "microsoft-services",
+    role: "scanner-probable",
+    source:
+      "2a01:111::/32, Microsoft's RIPE allocation as open-source address classifiers and crawler block lists name it " +
+      "('Microsoft', Bing's fallback ranges beside 2620:1ec::/32 and 2001:4898::/32), found through public code search; " +
+      "every Microsoft 365 IPv6 prefix Microsoft publishes under 2a01:111 lies inside; read 2026-11-30 (not a Microsoft page)",
+    cidrs: ["2a01:111::/32"],
+  },
   {
     family: "trend-micro",
     // Trend Micro's own block: its web-reputation crawler re-fetches the links its products see, from here. Not
