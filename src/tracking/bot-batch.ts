@@ -8,8 +8,9 @@
 //   cloud space (where the gateways' sandboxes run): that fetch was the gateway's time-of-click
 //   check, which it makes before it lets the person through (Mimecast URL Protect, Trend Micro
 //   Time-of-Click, Proofpoint URL Defense rewrite the link to their own service, check the target
-//   when it is clicked, then redirect the browser); a vendor's fetch just after the person's click
-//   is its check as well.
+//   when it is clicked, then redirect the browser); a fetch from a vendor's network or cloud space
+//   up to 15 s after the person's click is its check as well (resend/resend-node#901: a scanner's
+//   fetch 12 s after a person's click, from another network, another OS, the same browser).
 // - a bot verdict on a fetch from one address in cloud space, or from a security vendor's network:
 //   that address's (that vendor's) fetches of the message up to a minute before it were the same
 //   sandbox's. Its first fetches of a message can come before what gives it away: a pinned old
@@ -23,6 +24,10 @@ const BURST_MS = 5_000;
 const SANDBOX_MS = 60_000;
 /** How far a gateway's check may come from the person's own click it lets through (or re-checks). */
 const CHECK_MS = 5_000;
+/** How long after the person's click a check of it may still come: Defender's came 12 s after (resend/resend-node#901). */
+const LATE_CHECK_MS = 15_000;
+/** Sooner than this after a person's click, a cloud click may be that person's own (an isolation browser starting). */
+const CLOUD_CHECK_AFTER_MS = 3_000;
 
 export interface JudgedEvent {
   /** When it happened (ms), or undefined when the caller gave no time (then it is not revised). */
@@ -82,9 +87,9 @@ export function withBurstsLookedAhead(events: readonly JudgedEvent[], out = even
 /**
  * Each event's verdict, with a fetch from a vendor's or cloud network made a bot when a person's click
  * of the link follows it within seconds from elsewhere. The person is never in vendor space; after a
- * vendor's check the person may be on a cloud desktop, after a cloud sandbox's check not. A vendor's
- * fetch within seconds after the person's click is its check too (some re-check what was let through),
- * while a cloud click then may be a person's own.
+ * vendor's check the person may be on a cloud desktop, after a cloud sandbox's check not. A vendor's or
+ * cloud fetch up to 15 s after the person's click is its check too (some check after they let the person
+ * through); a cloud click sooner than 3 s after may be the person's own, an isolation browser starting.
  */
 export function withChecksLookedAhead(events: readonly JudgedEvent[], out = events.map((e) => e.verdict.isBot)): boolean[] {
   const isPersonBeside = (check: JudgedEvent, other: JudgedEvent) =>
@@ -95,7 +100,10 @@ export function withChecksLookedAhead(events: readonly JudgedEvent[], out = even
       const e = events[i]!;
       if (e.vendor === undefined && e.cloud === undefined) return;
       const after = indices.slice(k + 1).filter((j) => events[j]!.at! - e.at! <= CHECK_MS);
-      const before = e.vendor === undefined ? [] : indices.slice(0, k).filter((j) => e.at! - events[j]!.at! <= CHECK_MS);
+      const before = indices.slice(0, k).filter((j) => {
+        const since = e.at! - events[j]!.at!;
+        return since <= LATE_CHECK_MS && (e.vendor !== undefined || since > CLOUD_CHECK_AFTER_MS);
+      });
       if ([...after, ...before].some((j) => isPersonBeside(e, events[j]!))) out[i] = true;
     });
   }

@@ -48,15 +48,22 @@ describe("withChecksLookedAhead (a gateway's time-of-click check beside the pers
     // A person on a cloud desktop let through a vendor's check, or re-checked by the vendor just after.
     expect(withChecksLookedAhead([click(0, { vendor: "mimecast" }), click(2_000, { cloud: "azure" })])).toEqual([true, false]);
     expect(withChecksLookedAhead([click(0, { cloud: "azure" }), click(1_000, { vendor: "proofpoint" })])).toEqual([false, true]);
-    // A vendor's fetch within 5 s after the person's click; a cloud click then may be the person's own.
+    // A vendor's or cloud fetch up to 15 s after the person's click is its check (resend-node#901: 12 s after);
+    // a cloud click sooner than 3 s after may be the person's own.
     expect(withChecksLookedAhead([click(0), click(4_000, { vendor: "mimecast" })])).toEqual([false, true]);
+    expect(withChecksLookedAhead([click(0), click(12_000, { vendor: "mimecast" })])).toEqual([false, true]);
+    expect(withChecksLookedAhead([click(0), click(12_000, { cloud: "azure" })])).toEqual([false, true]);
     expect(withChecksLookedAhead([click(0), click(1_000, { cloud: "aws" })])).toEqual([false, false]);
+    expect(withChecksLookedAhead([click(0), click(3_000, { cloud: "aws" })])).toEqual([false, false]);
     expect(withChecksLookedAhead([click(0, { vendor: "mimecast" }), click(0)])).toEqual([true, false]);
   });
 
-  test("not when the click comes more than 5 s apart, is another message's, another link's, from that space too, or a bot itself", () => {
+  test("not when the click comes more than 5 s before (15 s after), is another message's, another link's, from that space too, or a bot itself", () => {
     expect(withChecksLookedAhead([click(0, { vendor: "mimecast" }), click(5_001)])).toEqual([false, false]);
-    expect(withChecksLookedAhead([click(0), click(5_001, { vendor: "mimecast" })])).toEqual([false, false]);
+    expect(withChecksLookedAhead([click(0), click(15_001, { vendor: "mimecast" })])).toEqual([false, false]);
+    expect(withChecksLookedAhead([click(0), click(15_001, { cloud: "azure" })])).toEqual([false, false]);
+    expect(withChecksLookedAhead([click(0, { link: "a" }), click(12_000, { cloud: "azure", link: "b" })])).toEqual([false, false]);
+    expect(withChecksLookedAhead([click(0, { cloud: "aws" }), click(12_000, { cloud: "azure" })])).toEqual([false, false]);
     expect(withChecksLookedAhead([click(0, { vendor: "mimecast" }), click(1_000, { message: "other" })])).toEqual([false, false]);
     expect(withChecksLookedAhead([click(0, { vendor: "mimecast", link: "a" }), click(1_000, { link: "b" })])).toEqual([false, false]);
     expect(withChecksLookedAhead([click(1_000, { cloud: "aws" }), click(0)])).toEqual([false, false]);
