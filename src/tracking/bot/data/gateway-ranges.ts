@@ -15,6 +15,7 @@
 //   says its email service runs on AWS with non-static addresses). Nothing is shipped for them here.
 //
 // Read 2026-11-30:
+// - Microsoft 365 GCC High and DoD: their endpoint pages list their Exchange Online Protection ranges.
 // - Microsoft: 2a01:111::/32, the allocation around Microsoft 365's published IPv6 /48s, as public lists name it.
 // - Sophos Email: its own infrastructure script (public) lists the production address blocks of each
 //   region; they replace the hosts seen in headers, which all fall inside.
@@ -32,6 +33,21 @@
 import type { NetworkRangeSet } from "./ip-ranges.ts";
 
 export const GATEWAY_RANGES: readonly NetworkRangeSet[] = [
+  {
+    // Exchange Online Protection of Microsoft 365's US Government clouds, as ip-ranges.ts has the worldwide one.
+    family: "microsoft-eop",
+    role: "scanner",
+    source:
+      "Microsoft 365 U.S. Government GCC High and DoD endpoints, Exchange Online ID 6 (*.protection.office365.us) " +
+      "https://learn.microsoft.com/en-us/microsoft-365/enterprise/microsoft-365-u-s-government-gcc-high-endpoints " +
+      "and .../microsoft-365-u-s-government-dod-endpoints, as MicrosoftDocs/microsoft-365-docs' includes carry them; read 2026-11-30",
+    cidrs: [
+      "23.103.191.0/24", "23.103.199.0/24", "23.103.204.0/22", "23.103.208.0/22", "62.10.128.0/20", "62.10.144.0/20",
+      "52.227.182.149/32", "52.238.74.212/32", "52.244.65.13/32", "2001:489a:2202::/62", "2001:489a:2202:4::/62",
+      "2001:489a:2202:8::/62", "2001:489a:2202:c::/62", "2001:489a:2202:2000::/63", "2001:489a:2202:8000::/50",
+      "2001:489a:2202:c000::/50",
+    ],
+  },
   {
     family: "barracuda",
     role: "scanner",

@@ -33,6 +33,7 @@ export const MX_GATEWAYS: readonly MxGateway[] = [
   { suffix: "mail.protection.outlook.com", family: "microsoft-365", role: "mailbox-scanning", source: "c7solutions.com/2024/02/what-is-mx-microsoft" },
   { suffix: "mx.microsoft", family: "microsoft-365", role: "mailbox-scanning", source: "Exchange blog 'Implementing Inbound SMTP DANE with DNSSEC'" },
   { suffix: "mail.eo.outlook.com", family: "microsoft-365", role: "mailbox-scanning", source: "retired 2018, vermasandeep.in" },
+  { suffix: "mail.protection.office365.us", family: "microsoft-365", role: "mailbox-scanning", source: "MicrosoftDocs 'DNS records for Office 365 GCC High' and '... DoD' (MX tenant.mail.protection.office365.us), read 2026-11-30" },
   {
     // Outlook.com checks the links of its Microsoft 365 Personal and Family subscribers' mail "in the cloud" and
     // again when they click (Microsoft Support, "Advanced Outlook.com security for Microsoft 365 subscribers").
