@@ -36,7 +36,7 @@ const INTERNET_EXPLORER = /\bTrident\/\d|\bMSIE \d/;
 const OLD_WINDOWS = /Windows NT 6\.[0-3]\b/;
 const LAST_CHROME_ON_OLD_WINDOWS = 109;
 const DECLARED_BOT_KINDS = new Set(["tool", "headless", "crawler", "unfurler", "scanner"]);
-const IMAGE_FETCHER_KINDS = new Set(["gmail-prefetch", "gmail-proxy", "yahoo-proxy", "bare-mozilla"]);
+const NO_BROWSER_KINDS = new Set(["gmail-prefetch", "gmail-proxy", "yahoo-proxy", "bare-mozilla", "listed-bot"]);
 const SHARED_HUMAN_ROLES = new Set(["apple-egress", "google", "mail-proxy-human"]);
 /** Networks of mail services' proxies and crawlers: people's opens come through them, people's clicks never do. */
 const MAIL_SERVICE_ROLES = new Set(["google", "mail-proxy-human"]);
@@ -269,7 +269,7 @@ function classifyClick(s: InteractionSignals, f: Facts, ctx: ClassifierContext):
   // The Office app's own fetch of the link; the person's click follows from the browser, with its UA.
   if (kind === "office-app") return bot("office-prefetch", "ua:office-app", "action:click");
   if (f.isHead) return bot(expectedScanner(f), "method:head");
-  if (kind && IMAGE_FETCHER_KINDS.has(kind)) return bot(f.ua?.family ?? "unknown-scanner", `ua:${kind}`, "action:click");
+  if (kind && NO_BROWSER_KINDS.has(kind)) return bot(f.ua?.family ?? "unknown-scanner", `ua:${kind}`, "action:click");
   // Google's and Exchange Online's service netblocks carry their image proxies and crawlers, not people's
   // browsers: a link fetched from them is the mail service checking it (Gmail's link checks, Safe Links).
   if (f.network && MAIL_SERVICE_ROLES.has(f.network.role)) return bot(f.network.family, `network:${f.network.family}`, "action:click");

@@ -43,6 +43,7 @@ const scannerClicks: Row[] = [
   ["Outlook.com's link check from Azure, undated", click({ ip: IP.azure, mxHosts: MX.outlookCom }), "bot", "mailbox:own-link-check", "outlook-consumer"],
   ["Trend Micro's own block 40 s after delivery (its crawler's space, issue #38)", click({ ip: "150.70.226.147", secondsSinceDelivery: 40 }), "bot", "timing:delivery-window", "trend-micro"],
   ["Safe Links from Microsoft's IPv6 allocation outside the /48s it publishes, 20 s after delivery", click({ ip: "2a01:111:7148:f978::42", secondsSinceDelivery: 20, mxHosts: MX.m365 }), "bot", "timing:delivery-window", "microsoft-services"],
+  ["LinkChecker announcing itself, a UA only isbot's list names (issue #38)", click({ userAgent: "LinkChecker/10.5 (+https://linkchecker.github.io/linkchecker/)", secondsSinceDelivery: 90_000 }), "bot", "ua:listed-bot", "declared-bot"],
   ["Barracuda EGD egress inside AWS space stays Barracuda's", click({ ip: IP.barracudaInAws, secondsSinceDelivery: 5000 }), "bot", "network:barracuda", "barracuda"],
   ["Defender re-crawl hours later from Azure with a pinned old Chrome", click({ ip: IP.azure, userAgent: UA.chrome97Win, secondsSinceDelivery: 53_000, mxHosts: MX.mimecast }), "bot", "ua:stale-chrome", "microsoft-defender"],
   ["undated Proofpoint click in Internet Explorer 11 (retired by Microsoft in 2022)", click({ ip: IP.proofpoint, userAgent: UA.ie11 }), "bot", "ua:retired-ie", "proofpoint"],

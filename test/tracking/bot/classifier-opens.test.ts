@@ -39,6 +39,7 @@ const humanOpens: Row[] = [
   ["Outlook desktop from corporate NAT", open({ userAgent: UA.outlookDesktop, secondsSinceDelivery: 3600, mxHosts: MX.m365 }), "human", "no-bot-signal"],
   ["ms-office WinINet UA", open({ userAgent: UA.msOffice, secondsSinceDelivery: 300 }), "human", "no-bot-signal"],
   ["new Outlook renders the message for a person", open({ userAgent: UA.newOutlook, secondsSinceDelivery: 900 }), "human", "no-bot-signal"],
+  ["Outlook for iOS loading a person's images with its own product token (isbot's list names it)", open({ userAgent: "Outlook-iOS/2.0", secondsSinceDelivery: 900 }), "human", "no-bot-signal"],
   ["Apple Mail without MPP from the device", open({ userAgent: UA.appleMailMac, secondsSinceDelivery: 5000 }), "human", "no-bot-signal"],
   ["fast reader 30 s after delivery on a current browser", open({ ip: IP.mobileV6, userAgent: UA.androidChrome, secondsSinceDelivery: 30 }), "human", "no-bot-signal"],
   ["Azure VDI user later in the day", open({ ip: IP.azure, secondsSinceDelivery: 8000, mxHosts: MX.m365 }), "human", "no-bot-signal"],

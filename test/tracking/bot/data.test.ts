@@ -199,8 +199,8 @@ describe("signature data", () => {
   // `Teams\/[\d.]+ .*Preview` each "Teams/1 " rescanned the rest (64 KB: 0.4 s, 1 MB: minutes).
   test("isbot's list, last, names the long tail that announces itself; browsers and mail UAs keep their kinds", () => {
     const kind = (ua: string) => createClassifierContext().matchUserAgent(ua);
-    expect(kind("LinkChecker/10.5 (+https://linkchecker.github.io/linkchecker/)")).toEqual({ kind: "crawler", family: "declared-bot" });
-    expect(kind("Mozilla/5.0 (compatible)")?.kind).toBe("crawler");
+    expect(kind("LinkChecker/10.5 (+https://linkchecker.github.io/linkchecker/)")).toEqual({ kind: "listed-bot", family: "declared-bot" });
+    expect(kind("Mozilla/5.0 (compatible)")?.kind).toBe("listed-bot");
     expect(kind(UA.chromeWin)).toBeUndefined();
     expect(kind(UA.iosSafari)).toBeUndefined();
     expect(kind("Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)")?.kind).toBe("gmail-proxy");

@@ -13,6 +13,9 @@ import { getPattern as isbotPattern } from "isbot";
  * - office-app: an Office application's own WinINet requests; Outlook desktop loading a person's images
  *   (open), an Office app fetching a link itself before it hands it to the browser (click).
  * - bare-mozilla: exactly `Mozilla/5.0`, the Apple MPP fetcher; no browser sends it.
+ * - listed-bot: on isbot's list of web bots and no kind above. No browser sends it, so a click is a
+ *   bot's; an open says nothing, as mail apps' own image loads send bare product tokens the list names
+ *   (`Outlook-iOS/2.0`, `Thunderbird/128.0`).
  */
 export type UaKind =
   | "tool"
@@ -26,7 +29,8 @@ export type UaKind =
   | "office-preflight"
   | "outlook-webview"
   | "office-app"
-  | "bare-mozilla";
+  | "bare-mozilla"
+  | "listed-bot";
 
 export interface UaPattern {
   kind: UaKind;
@@ -132,7 +136,7 @@ export const UA_PATTERNS: readonly UaPattern[] = [
     // Last, after every UA whose meaning depends on the action (image proxies, Office, unfurlers): isbot's list
     // calls those bots too. What it adds is the long tail that announces itself, such as LinkChecker's
     // "+https://linkchecker.github.io/" or a bare "Mozilla/5.0 (compatible)".
-    kind: "crawler",
+    kind: "listed-bot",
     family: "declared-bot",
     pattern: isbotPattern(),
     source: "npm isbot 5.2.3, its maintained pattern list (omrilotan/isbot); no person's open or click in nineteen " +
