@@ -14,7 +14,9 @@
 // - a bot verdict on a fetch from one address in cloud space, or from a security vendor's network:
 //   that address's (that vendor's) fetches of the message up to a minute before it were the same
 //   sandbox's. Its first fetches of a message can come before what gives it away: a pinned old
-//   browser, a second link within seconds.
+//   browser, a second link within seconds;
+// - a vendor's bot fetch of one link: a cloud fetch of another link of the message within seconds of it,
+//   with the same browser build, was the same sandbox's (withCompanionsLookedAhead).
 // Those are revised to bots; nothing else is.
 import type { BotVerdict } from "./bot/index.ts";
 
@@ -126,9 +128,31 @@ export function withSandboxesLookedAhead(events: readonly JudgedEvent[], out = e
   return reachBack(events, out, keyOf, (v) => v.isBot, SANDBOX_MS);
 }
 
+/**
+ * Each event's verdict, with a fetch from cloud space made a bot when the same browser (the same UA)
+ * fetched another link of the message from a security vendor's network within seconds of it, and that
+ * fetch is a bot's: one sandbox spreading a message's links over the vendor's own addresses and the cloud
+ * it runs in (Safe Links fetches from Exchange Online's 40.94/16, mautic/mautic#9400, and from Azure's
+ * 172.176/14, fin3ss3g0d/evilgophish#81; a link per address, emdash-cms/emdash#3298). A person on a cloud
+ * desktop clicking while the scanner works is joined to it only on another link, in those seconds, with
+ * the scanner's browser build to the letter.
+ */
+export function withCompanionsLookedAhead(events: readonly JudgedEvent[], out = events.map((e) => e.verdict.isBot)): boolean[] {
+  const before = [...out];
+  const isOtherLink = (a: JudgedEvent, b: JudgedEvent) => (a.link !== undefined && b.link !== undefined ? a.link !== b.link : a.at !== b.at);
+  for (const indices of byKey(events, (e) => (e.message !== undefined && e.groups[0] !== undefined ? [e.groups[0]] : []))) {
+    for (const i of indices) {
+      const e = events[i]!;
+      if (out[i] || e.cloud === undefined) continue;
+      out[i] = indices.some((j) => before[j]! && events[j]!.vendor !== undefined && Math.abs(events[j]!.at! - e.at!) <= BURST_MS && isOtherLink(e, events[j]!));
+    }
+  }
+  return out;
+}
+
 /** The batch's verdicts with every look-ahead. */
 export function withLookAhead(events: readonly JudgedEvent[]): boolean[] {
-  return withChecksLookedAhead(events, withSandboxesLookedAhead(events, withBurstsLookedAhead(events)));
+  return withCompanionsLookedAhead(events, withChecksLookedAhead(events, withSandboxesLookedAhead(events, withBurstsLookedAhead(events))));
 }
 
 /** The groups of a click: one client's fetches of one message of one recipient, for each client it belongs to. */

@@ -1,8 +1,9 @@
 // A bot-API batch seen as a window: a burst verdict makes bots of the same client's fetches of the
 // message just before it; a gateway's check beside a person's click is the gateway's; a bot verdict on
-// one cloud address's fetch reaches that address's earlier fetches of the message; nothing else.
+// one cloud address's fetch reaches that address's earlier fetches of the message; a cloud fetch with a
+// vendor's bot browser build, seconds from it on another link of the message, is the vendor's; nothing else.
 import { describe, expect, test } from "bun:test";
-import { burstGroups, withBurstsLookedAhead, withChecksLookedAhead, withLookAhead, withSandboxesLookedAhead, type JudgedEvent } from "../../src/tracking/bot-batch.ts";
+import { burstGroups, withBurstsLookedAhead, withChecksLookedAhead, withCompanionsLookedAhead, withLookAhead, withSandboxesLookedAhead, type JudgedEvent } from "../../src/tracking/bot-batch.ts";
 
 const person = { isBot: false, verdict: "human", reasons: [] } as unknown as JudgedEvent["verdict"];
 const burst = { isBot: true, verdict: "bot", reasons: ["pattern:links-in-one-second"] } as unknown as JudgedEvent["verdict"];
@@ -111,5 +112,34 @@ describe("withSandboxesLookedAhead (one cloud address, or one vendor's network, 
 
   test("withLookAhead applies it with the other two", () => {
     expect(withLookAhead([click(0, { groups: ["a"] }), click(200, { groups: ["b"], verdict: byNetwork })])).toEqual([true, true]);
+  });
+});
+
+describe("withCompanionsLookedAhead (one sandbox spreading a message's links over its vendor's network and the cloud)", () => {
+  // groups[0] is the message, recipient and UA (burstGroups): the same string means the same browser build.
+  const click = (at: number | undefined, o: Partial<JudgedEvent> = {}): JudgedEvent =>
+    ({ at, groups: ["m\u0000r\u0000chrome-130"], message: "m\u0000r", cloud: "azure", address: "20.119.19.195", verdict: person, ...o });
+  const eop = (at: number, o: Partial<JudgedEvent> = {}) => click(at, { cloud: undefined, address: undefined, vendor: "microsoft-eop", verdict: byNetwork, ...o });
+  test("a cloud fetch within 5 s of the vendor's bot fetch of another link, with the same UA, is the vendor's: before it or after", () => {
+    expect(withCompanionsLookedAhead([eop(0), click(1_000), eop(2_000)])).toEqual([true, true, true]);
+    expect(withCompanionsLookedAhead([click(0), eop(5_000)])).toEqual([true, true]);
+    expect(withCompanionsLookedAhead([eop(0, { link: "a" }), click(0, { link: "b" })])).toEqual([true, true]);
+  });
+
+  test("not the same link (a person let through a check), another UA or message, further than 5 s, outside cloud space, or beside a person", () => {
+    expect(withCompanionsLookedAhead([eop(0), click(0)])).toEqual([true, false]);
+    expect(withCompanionsLookedAhead([eop(0, { link: "a" }), click(2_000, { link: "a" })])).toEqual([true, false]);
+    expect(withCompanionsLookedAhead([eop(0), click(1_000, { groups: ["m\u0000r\u0000chrome-131"] })])).toEqual([true, false]);
+    expect(withCompanionsLookedAhead([eop(0), click(1_000, { groups: ["n\u0000r\u0000chrome-130"], message: "n\u0000r" })])).toEqual([true, false]);
+    expect(withCompanionsLookedAhead([eop(0), click(5_001)])).toEqual([true, false]);
+    expect(withCompanionsLookedAhead([eop(0), click(1_000, { cloud: undefined, address: undefined })])).toEqual([true, false]);
+    expect(withCompanionsLookedAhead([eop(0, { verdict: person }), click(1_000)])).toEqual([false, false]);
+    expect(withCompanionsLookedAhead([click(0, { address: "20.119.19.196", verdict: byNetwork }), click(1_000)])).toEqual([true, false]);
+    expect(withCompanionsLookedAhead([eop(0), click(undefined)])).toEqual([true, false]);
+  });
+
+  test("revisions do not chain, and withLookAhead applies it after the others", () => {
+    expect(withCompanionsLookedAhead([eop(0), click(4_000), click(8_000, { address: "13.69.155.90" })])).toEqual([true, true, false]);
+    expect(withLookAhead([eop(0), click(1_000)])).toEqual([true, true]);
   });
 });

@@ -73,7 +73,7 @@ describe("POST /{domain}/bot", () => {
       .toEqual({ u1: true, u2: true, v1: false, v2: false });
   });
 
-  test("a security vendor's network is one client whatever UA it sends, a gateway's time-of-click check before a person's click is a bot, the person not, a cloud address's fetch is a bot when its next fetch of the message gives it away, one cloud's addresses fetching three links within seconds are a sandbox, and a cloud fetch 3-15 s after a person's click is its check", async () => {
+  test("a security vendor's network is one client whatever UA it sends, a gateway's time-of-click check before a person's click is a bot, the person not, a cloud address's fetch is a bot when its next fetch of the message gives it away, one cloud's addresses fetching three links within seconds are a sandbox, a cloud fetch 3-15 s after a person's click is its check, and a cloud fetch beside the vendor's with its browser build is the vendor's", async () => {
     const t0 = 1_800_100_000;
     // Undated, no recipient domain: after the vendor's scan window nothing but the batch can decide.
     const click = (id: string, ts: number, message: string, ip: string, uas = CHROME) =>
@@ -111,13 +111,17 @@ describe("POST /{domain}/bot", () => {
       // one second after a person's is left alone, as it may be that person's own on a cloud desktop.
       click("d1", t0 + 900, "m-late-check", "24.5.9.3"), click("d2", t0 + 912, "m-late-check", "20.119.87.243"),
       click("n1", t0 + 1000, "m-own", "24.5.9.4"), click("n2", t0 + 1001, "m-own", "20.42.17.10"),
+      // Safe Links spreading one message's links over Exchange Online's space and Azure's, one browser build: the
+      // Azure fetch a second after Microsoft's is the scanner's; another Azure address with another build is not.
+      click("x1", t0 + 1100, "m-companion", "40.94.29.235"), click("x2", t0 + 1101, "m-companion", "20.119.19.195"),
+      click("x3", t0 + 1102, "m-companion", "20.119.19.196", linux),
       // Googlebot's and Cisco's published space: machines whatever they send.
       click("g1", t0 + 500, "m-crawler", "66.249.66.1"), click("k1", t0 + 600, "m-cisco", "68.232.141.245"),
     ];
     expect((await post({ events, webhook_url: receiver.url })).status).toBe(200);
     const pushes = await receiver.waitFor((r) => r.length > seen);
     const verdicts = Object.fromEntries((pushes[seen]!.json as { events: { event_id: string; is_bot: boolean }[] }).events.map((e) => [e.event_id, e.is_bot]));
-    expect(verdicts).toEqual({ v1: true, v2: true, c1: true, c2: false, a1: true, a2: false, i1: false, e1: true, s1: true, s2: true, s3: false, p1: true, p2: true, z1: true, z2: true, z3: true, z4: false, d1: false, d2: true, n1: false, n2: false, g1: true, k1: true });
+    expect(verdicts).toEqual({ v1: true, v2: true, c1: true, c2: false, a1: true, a2: false, i1: false, e1: true, s1: true, s2: true, s3: false, p1: true, p2: true, z1: true, z2: true, z3: true, z4: false, d1: false, d2: true, n1: false, n2: false, x1: true, x2: true, x3: false, g1: true, k1: true });
   });
 
   test("a hit on the message's hidden link counts as one of its links for the client's clicks of any recipient", async () => {
