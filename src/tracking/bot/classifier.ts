@@ -43,23 +43,21 @@ const MAIL_SERVICE_ROLES = new Set(["google", "mail-proxy-human"]);
 /** Distinct links within the burst window that mark a vendor-network click as a sandbox's outside the delivery window. */
 const UNDATED_VENDOR_BURST_LINKS = 2;
 /**
+ * Distinct links of a message one vendor network fetches within the pattern window (a minute) that mark its
+ * sandbox at any time: one working through a message's links a few seconds each. A person behind the vendor's
+ * isolation opens a link and reads it; five links in a minute from there is a crawl.
+ */
+const VENDOR_MINUTE_LINKS = 5;
+/**
  * Which cloud each kind of MX detonates links from at delivery: third-party gateways from AWS
  * (Proofpoint, Mimecast and Barracuda egress there). Microsoft 365 with Azure is left out: people on
  * Azure Virtual Desktop and Windows 365 read their mail at once too (measured in docs/bot-detection.md).
  */
 const SANDBOX_CLOUD_BY_MX_ROLE: Readonly<Record<string, string | undefined>> = { gateway: "aws" };
 
-function bot(family: string, ...reasons: string[]): BotVerdict {
-  return { verdict: "bot", isBot: true, reasons, family };
-}
-
-function human(...reasons: string[]): BotVerdict {
-  return { verdict: "human", isBot: false, reasons };
-}
-
-function unknown(...reasons: string[]): BotVerdict {
-  return { verdict: "unknown", isBot: false, reasons };
-}
+const bot = (family: string, ...reasons: string[]): BotVerdict => ({ verdict: "bot", isBot: true, reasons, family });
+const human = (...reasons: string[]): BotVerdict => ({ verdict: "human", isBot: false, reasons });
+const unknown = (...reasons: string[]): BotVerdict => ({ verdict: "unknown", isBot: false, reasons });
 
 function staleUaOf(userAgent: string, belowMajor: number): Facts["staleUa"] {
   if (INTERNET_EXPLORER.test(userAgent)) return "ua:retired-ie";
@@ -113,7 +111,7 @@ function decideDeclared(f: Facts): Decision {
  * Vendor networks that also host browser isolation: bot near delivery, within the vendor's
  * documented sandbox delay (Mimecast 2 min, Cisco 3 min) or else the default 5 minutes. Later, or
  * undated, a sandbox still gives itself away by what no isolated browser does: a second link of the
- * message within seconds, or a stale or empty UA (an isolation service runs a current browser for
+ * message within seconds, five within a minute, or a stale or empty UA (an isolation service runs a current browser for
  * the person). A person behind Mimecast's isolation clicking one link at 2-5 minutes stays a person.
  */
 function decideProbableNetwork(s: InteractionSignals, f: Facts, ctx: ClassifierContext): Decision {
@@ -122,9 +120,11 @@ function decideProbableNetwork(s: InteractionSignals, f: Facts, ctx: ClassifierC
   const windowSeconds = ctx.scanSecondsOf(f.network.family) ?? ctx.thresholds.probableNetworkWindowSeconds;
   if (f.seconds !== undefined && f.seconds < windowSeconds) return bot(f.network.family, reason, "timing:delivery-window");
   const timing = f.seconds === undefined ? "timing:unknown" : "timing:after-window";
-  if ((s.pattern?.distinctLinksInBurst ?? 0) >= UNDATED_VENDOR_BURST_LINKS + guessedLinkMargin(s)) {
+  const margin = guessedLinkMargin(s);
+  if ((s.pattern?.distinctLinksInBurst ?? 0) >= UNDATED_VENDOR_BURST_LINKS + margin) {
     return bot(f.network.family, reason, timing, "pattern:two-links-in-burst");
   }
+  if ((s.pattern?.distinctLinksInWindow ?? 0) >= VENDOR_MINUTE_LINKS + margin) return bot(f.network.family, reason, timing, "pattern:links-in-minute");
   if (f.isEmptyUa || f.staleUa) return bot(f.network.family, reason, timing, f.staleUa ?? "ua:empty");
   return f.seconds === undefined ? unknown(reason, timing) : human(reason, "timing:after-window(browser-isolation)");
 }
