@@ -33,27 +33,43 @@ type BotDomain = Pick<Domain, "name" | "zone">;
  * seconds; a person one at a time). The spec's event names no link: a caller's own `url`
  * attribute, when it adds one, is the link; else each second of a client's clicks counts as one
  * fetch, the finest the spec's `ts` can tell apart, so a double click (two events within the
- * same second) stays one fetch while clicks in different seconds are different fetches.
+ * same second) stays one fetch while clicks in different seconds are different fetches. A double
+ * click is two requests: each further click of one browser (address and UA) on the message within
+ * that second (`sameSecond`, counted in the batch) is another fetch, as a sandbox fetching a
+ * message's links at once makes them.
  */
-function linkOf(e: BotEvent, at: number | undefined): string | undefined {
+function linkOf(e: BotEvent, at: number | undefined, sameSecond = 0): string | undefined {
   if ((e.action ?? "click") !== "click") return undefined;
   if (typeof e.url === "string" && e.url) return `url:${e.url.slice(0, 2048)}`;
   // Without a time, no second can be told from another: the client's clicks are one link, as before.
-  return at === undefined ? "click" : `second:${Math.floor(at / 1000)}`;
+  if (at === undefined) return "click";
+  return sameSecond < 2 ? `second:${Math.floor(at / 1000)}` : `second:${Math.floor(at / 1000)}:${sameSecond}`;
+}
+
+/** For each event, how many clicks of the same browser (address and UA) on the same message came before it within its second. */
+function sameSecondOrdinals(events: readonly BotEvent[]): number[] {
+  const seen = new Map<string, number>();
+  return events.map((e) => {
+    if ((e.action ?? "click") !== "click" || typeof e.ts !== "number") return 0;
+    const key = `${e.message_id}\u0000${e.recipient_id ?? ""}\u0000${e.ip ?? ""}\u0000${e.uas ?? ""}\u0000${Math.floor(e.ts)}`;
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
+    return n;
+  });
 }
 
 export function createBotApi(deps: { detector: BotDetector; verdicts: BotVerdicts; now: () => number }) {
   const rate = new Map<string, { second: number; count: number }>();
   const seconds = (ms: number) => Math.floor(ms / 1000);
 
-  const classify = async (domain: BotDomain, e: BotEvent) => {
+  const classify = async (domain: BotDomain, e: BotEvent, sameSecond = 0) => {
     // `ts` names a whole second: the event is placed at its end, so what happened within that second
     // (a hit on the hidden link, timed to the millisecond) comes before it.
     const at = typeof e.ts === "number" && Number.isFinite(e.ts) ? Math.floor(e.ts) * 1000 + 999 : undefined;
     const verdict = await deps.detector.classify({
       zone: domain.zone, ip: e.ip ?? "", userAgent: e.uas ?? "", action: e.action ?? "click", domain: e.domain, messageId: e.message_id, recipientId: e.recipient_id,
       // message_ts is placed like ts (the end of its second) only when ts is: the difference stays whole seconds.
-      linkId: linkOf(e, at), isLinkInferred: !(typeof e.url === "string" && e.url), at, deliveredAt: e.message_ts ? Math.floor(e.message_ts) * 1000 + (at === undefined ? 0 : 999) : undefined, sendingDomain: domain.name,
+      linkId: linkOf(e, at, sameSecond), isLinkInferred: !(typeof e.url === "string" && e.url), at, deliveredAt: e.message_ts ? Math.floor(e.message_ts) * 1000 + (at === undefined ? 0 : 999) : undefined, sendingDomain: domain.name,
     });
     return { at, verdict };
   };
@@ -103,7 +119,8 @@ export function createBotApi(deps: { detector: BotDetector; verdicts: BotVerdict
       const order = events.map((e, i) => ({ i, ts: typeof e.ts === "number" && Number.isFinite(e.ts) ? e.ts : Infinity })).sort((a, b) => a.ts - b.ts || a.i - b.i);
       await deps.detector.prefetchMx(events.flatMap((e) => (typeof e.domain === "string" ? [e.domain] : [])));
       const judgedInOrder: JudgedEvent[] = [];
-      for (const { i } of order) judgedInOrder[i] = { ...(await classify(domain, events[i]!)), ...lookAheadKeys(events[i]!) };
+      const sameSecond = sameSecondOrdinals(order.map(({ i }) => events[i]!));
+      for (const [k, { i }] of order.entries()) judgedInOrder[i] = { ...(await classify(domain, events[i]!, sameSecond[k])), ...lookAheadKeys(events[i]!) };
       const verdicts = withLookAhead(judgedInOrder);
       const judged = events.map((e, i) => ({ ...e, is_bot: verdicts[i]! }));
       await deps.verdicts.push(domain, webhookUrl, { batch: { batch_id: batchId, timeQueued: seconds(started) }, events: judged });

@@ -29,7 +29,7 @@ describe("POST /{domain}/bot", () => {
     expect(createHmac("sha256", key).update(body.signature.timestamp + body.signature.token).digest("hex")).toBe(body.signature.signature);
   });
 
-  test("a batch is judged as its clicks happened, and as a window: a client's four fetches in consecutive seconds are a scanner's, its first fetch too; the same clicks an hour apart, a double click, a link clicked again a second later or links opened in tabs days later are a person's; order in the batch does not matter", async () => {
+  test("a batch is judged as its clicks happened, and as a window: a client's four fetches in consecutive seconds, or one browser's four in one second, are a scanner's, its first fetch too; the same clicks an hour apart, a double click, a link clicked again a second later or links opened in tabs days later are a person's; order in the batch does not matter", async () => {
     const t0 = 1_800_000_000;
     // A broadband address, a current browser, mail delivered a minute before, no recipient domain: only the pattern can decide.
     const click = (id: string, ts: number, message: string, ip = "73.12.34.56", deliveredAgo = 60) =>
@@ -63,6 +63,13 @@ describe("POST /{domain}/bot", () => {
       // A double click: two events in the same second are one fetch.
       click("d1", t0, "m-double", "24.5.6.8"), click("d2", t0, "m-double", "24.5.6.8"), click("d3", t0 + 40, "m-double", "24.5.6.8")];
     expect(await verdicts(person)).toEqual({ p1: false, p2: false, p3: false, d1: false, d2: false, d3: false });
+    // A double click is two requests: each further click of one browser on the message within that second is
+    // another link, as a sandbox fetching every link at once makes them (four: three links in one second).
+    expect(await verdicts(["a1", "a2", "a3", "a4"].map((id) => click(id, t0, "m-at-once", "24.5.6.14")))).toEqual({ a1: true, a2: true, a3: true, a4: true });
+    expect(await verdicts(["b1", "b2", "b3"].map((id) => click(id, t0, "m-triple", "24.5.6.15")))).toEqual({ b1: false, b2: false, b3: false });
+    // Other browsers in that second, or another address, are other clients.
+    expect(await verdicts([click("c1", t0, "m-apart", "24.5.6.16"), click("c2", t0, "m-apart", "24.5.6.16"), click("c3", t0, "m-apart", "24.5.6.17"),
+      click("c4", t0, "m-apart", "24.5.6.18")])).toEqual({ c1: false, c2: false, c3: false, c4: false });
     // Without ts, one client's clicks are one link whenever they are judged.
     const untimed = (id: string) => ({ ip: "24.5.6.11", uas: CHROME, event_id: id, action: "click", message_id: "m-untimed", recipient_id: "m-untimed-r" });
     expect(await verdicts([untimed("n1"), untimed("n2"), untimed("n3")])).toEqual({ n1: false, n2: false, n3: false });
