@@ -36,7 +36,7 @@ const INTERNET_EXPLORER = /\bTrident\/\d|\bMSIE \d/;
 const OLD_WINDOWS = /Windows NT 6\.[0-3]\b/;
 const LAST_CHROME_ON_OLD_WINDOWS = 109;
 const DECLARED_BOT_KINDS = new Set(["tool", "headless", "crawler", "unfurler", "scanner"]);
-const NO_BROWSER_KINDS = new Set(["gmail-prefetch", "gmail-proxy", "yahoo-proxy", "bare-mozilla", "listed-bot"]);
+const NO_BROWSER_KINDS = new Set(["gmail-prefetch", "gmail-proxy", "yahoo-proxy", "bare-mozilla", "pinned-browser", "listed-bot"]);
 const SHARED_HUMAN_ROLES = new Set(["apple-egress", "google", "mail-proxy-human"]);
 /** Networks of mail services' proxies and crawlers: people's opens come through them, people's clicks never do. */
 const MAIL_SERVICE_ROLES = new Set(["google", "mail-proxy-human"]);

@@ -72,6 +72,9 @@ describe("signature data", () => {
     expect(ctx.networks.lookup("2a01:111:f400::25")).toEqual({ family: "microsoft-eop", role: "scanner" });
     // Trend Micro's own block, where its web gateway may carry people: probable, like Mimecast's.
     expect(ctx.networks.lookup("150.70.226.147")).toEqual({ family: "trend-micro", role: "scanner-probable" });
+    // The /24 its Web Reputation re-fetches were seen from; not the rest of 216.104.0.0.
+    expect(ctx.networks.lookup("216.104.15.142")).toEqual({ family: "trend-micro", role: "scanner-probable" });
+    expect(ctx.networks.lookup("216.104.16.1")).toBeUndefined();
     // Next to the hosts seen: not Cisco's as far as anything published shows.
     for (const ip of ["3.41.135.160", "68.232.160.1", "216.71.143.1"]) expect(ctx.networks.lookup(ip)?.family, ip).not.toBe("cisco");
   });

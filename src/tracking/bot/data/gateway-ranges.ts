@@ -134,8 +134,11 @@ export const GATEWAY_SPACE_OBSERVED: readonly NetworkRangeSet[] = [
       "network-ACL block lists ('150.70.0.0/16; # Trend Micro Bot', 'トレンドマイクロ拒否'), a Japanese site's crawler-IP " +
       "list ('TrendMicro'), a WAF fingerprint map (trend_micro ips 150.70.0.0/16), found through public code search; " +
       "Trend Micro Email Security's EU prefilter host (prefilter.emailsecurity.trendmicro.eu, 150.70.226.147) in a " +
-      "published Postfix log; read 2026-11-30 (unverified)",
-    cidrs: ["150.70.0.0/16"],
+      "published Postfix log; read 2026-11-30 (unverified). 216.104.15.0/24: the hosts site operators saw re-fetch " +
+      "what Trend Micro's customers visited, which whois gives as Trend Micro's (serverfault.com question 138240: " +
+      "216.104.15.13, .130, .138, .142; himaj.in 2009-05: .130, .134, .138, .142); Trend Micro's KB tmka-18762 says " +
+      "its Web Reputation servers fetch unrated pages its customers visit",
+    cidrs: ["150.70.0.0/16", "216.104.15.0/24"],
   },
   {
     family: "cisco",

@@ -13,6 +13,8 @@ import { getPattern as isbotPattern } from "isbot";
  * - office-app: an Office application's own WinINet requests; Outlook desktop loading a person's images
  *   (open), an Office app fetching a link itself before it hands it to the browser (click).
  * - bare-mozilla: exactly `Mozilla/5.0`, the Apple MPP fetcher; no browser sends it.
+ * - pinned-browser: a desktop Chrome older than any that system still runs (below 100); a click is a
+ *   scanner's pinned build, an open says nothing.
  * - listed-bot: on isbot's list of web bots and no kind above. No browser sends it, so a click is a
  *   bot's; an open says nothing, as mail apps' own image loads send bare product tokens the list names
  *   (`Outlook-iOS/2.0`, `Thunderbird/128.0`).
@@ -30,6 +32,7 @@ export type UaKind =
   | "outlook-webview"
   | "office-app"
   | "bare-mozilla"
+  | "pinned-browser"
   | "listed-bot";
 
 export interface UaPattern {
@@ -131,6 +134,20 @@ export const UA_PATTERNS: readonly UaPattern[] = [
     family: "apple-mpp",
     pattern: /^Mozilla\/5\.0$/,
     source: "Mailgun open-event example; ClickDimensions 'Adjusted Opens' (UA Mozilla/5.0 AND Apple IP)",
+  },
+  {
+    // Chrome 100 (29 March 2022) reached every desktop system people still run: Windows 7 and 8.1 stopped at 109,
+    // macOS 10.11-10.12 at 103, 10.13-10.14 at 116 (Google's support notices). Chrome updates itself, so a desktop
+    // Chrome below 100 on one of them is a build kept on purpose: Defender's Chrome 57, 79 and 80 (gophish#973,
+    // gophish#2446), Trend Micro's Web Reputation re-fetch with Chrome 22 (blog.z0i.net 2017-01; Trend Micro's KB
+    // tmka-18762 says its servers fetch what its customers visit). Not systems whose last Chrome is older (Windows
+    // XP and Vista, OS X 10.10 and before, 32-bit Linux), Chromebooks past their update date, legacy Edge (Windows
+    // 10 LTSC 2019 keeps it), other Chromium browsers or Electron apps, which keep their own versions.
+    kind: "pinned-browser",
+    family: "pinned-browser",
+    pattern: /^(?!.*(?:Edge?\/|OPR\/|Electron\/|YaBrowser\/|CrOS))Mozilla\/5\.0 \((?:Windows NT (?:10\.0|6\.[1-3])|Macintosh; Intel Mac OS X (?:10_1[1-5]|1[1-9])(?:_\d+)*|X11; Linux x86_64)[^)]*\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\) Chrome\/(?:\d|[1-9]\d)\./,
+    source: "Chrome's release calendar (Chrome 100, 2022-03-29) and Google's end-of-support notices per system; " +
+      "gophish#973, gophish#2446, blog.z0i.net (Trend Micro); no person in 25 independent sets (issue #38)",
   },
   {
     // Last, after every UA whose meaning depends on the action (image proxies, Office, unfurlers): isbot's list
