@@ -132,8 +132,8 @@ export function withSandboxesLookedAhead(events: readonly JudgedEvent[], out = e
  * Each event's verdict, with a fetch from cloud space made a bot when the same browser (the same UA)
  * fetched another link of the message from a security vendor's network within seconds of it, and that
  * fetch is a bot's: one sandbox spreading a message's links over the vendor's own addresses and the cloud
- * it runs in (Safe Links fetches from Exchange Online's 40.94/16, mautic/mautic#9400, and from Azure's
- * 172.176/14, fin3ss3g0d/evilgophish#81; a link per address, emdash-cms/emdash#3298). A person on a cloud
+ * it runs in (Safe Links fetches from Exchange Online's 40.94/16, mautic/mautic#9400, and from Azure,
+ * 172.176.117.104 in fin3ss3g0d/evilgophish#81; a link per address, emdash-cms/emdash#3298). A person on a cloud
  * desktop clicking while the scanner works is joined to it only on another link, in those seconds, with
  * the scanner's browser build to the letter.
  */

@@ -110,9 +110,9 @@ function decideDeclared(f: Facts): Decision {
 /**
  * Vendor networks that also host browser isolation: bot near delivery, within the vendor's
  * documented sandbox delay (Mimecast 2 min, Cisco 3 min) or else the default 5 minutes. Later, or
- * undated, a sandbox still gives itself away by what no isolated browser does: a second link of the
- * message within seconds, five within a minute, or a stale or empty UA (an isolation service runs a current browser for
- * the person). A person behind Mimecast's isolation clicking one link at 2-5 minutes stays a person.
+ * undated, a sandbox still gives itself away by what no isolated browser does: a second link of the message
+ * within seconds, five within a minute, or a stale or empty UA (an isolation service runs a current browser
+ * for the person). A person behind Mimecast's isolation clicking one link at 2-5 minutes stays a person.
  */
 function decideProbableNetwork(s: InteractionSignals, f: Facts, ctx: ClassifierContext): Decision {
   if (f.network?.role !== "scanner-probable") return undefined;
