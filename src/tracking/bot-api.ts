@@ -34,9 +34,9 @@ type BotDomain = Pick<Domain, "name" | "zone">;
  * attribute, when it adds one, is the link; else each second of a client's clicks counts as one
  * fetch, the finest the spec's `ts` can tell apart, so a double click (two events within the
  * same second) stays one fetch while clicks in different seconds are different fetches. A double
- * click is two requests: each further click of one browser (address and UA) on the message within
- * that second (`sameSecond`, counted in the batch) is another fetch, as a sandbox fetching a
- * message's links at once makes them.
+ * click is two requests: each further click with the same UA on the recipient's message within that
+ * second (`sameSecond`, counted in the batch), from any address, is another fetch, as a sandbox
+ * fetching a message's links at once, from one address or spread over several, makes them.
  */
 function linkOf(e: BotEvent, at: number | undefined, sameSecond = 0): string | undefined {
   if ((e.action ?? "click") !== "click") return undefined;
@@ -46,12 +46,12 @@ function linkOf(e: BotEvent, at: number | undefined, sameSecond = 0): string | u
   return sameSecond < 2 ? `second:${Math.floor(at / 1000)}` : `second:${Math.floor(at / 1000)}:${sameSecond}`;
 }
 
-/** For each event, how many clicks of the same browser (address and UA) on the same message came before it within its second. */
+/** For each event, how many clicks with the same UA on the same recipient's message came before it within its second. */
 function sameSecondOrdinals(events: readonly BotEvent[]): number[] {
   const seen = new Map<string, number>();
   return events.map((e) => {
     if ((e.action ?? "click") !== "click" || typeof e.ts !== "number") return 0;
-    const key = `${e.message_id}\u0000${e.recipient_id ?? ""}\u0000${e.ip ?? ""}\u0000${e.uas ?? ""}\u0000${Math.floor(e.ts)}`;
+    const key = `${e.message_id}\u0000${e.recipient_id ?? ""}\u0000${e.uas ?? ""}\u0000${Math.floor(e.ts)}`;
     const n = seen.get(key) ?? 0;
     seen.set(key, n + 1);
     return n;

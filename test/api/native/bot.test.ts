@@ -29,7 +29,7 @@ describe("POST /{domain}/bot", () => {
     expect(createHmac("sha256", key).update(body.signature.timestamp + body.signature.token).digest("hex")).toBe(body.signature.signature);
   });
 
-  test("a batch is judged as its clicks happened, and as a window: a client's four fetches in consecutive seconds, or one browser's four in one second, are a scanner's, its first fetch too; the same clicks an hour apart, a double click, a link clicked again a second later or links opened in tabs days later are a person's; order in the batch does not matter", async () => {
+  test("a batch is judged as its clicks happened, and as a window: a client's four fetches in consecutive seconds, or one browser build's four in one second, are a scanner's, its first fetch too; the same clicks an hour apart, a double click, a link clicked again a second later or links opened in tabs days later are a person's; order in the batch does not matter", async () => {
     const t0 = 1_800_000_000;
     // A broadband address, a current browser, mail delivered a minute before, no recipient domain: only the pattern can decide.
     const click = (id: string, ts: number, message: string, ip = "73.12.34.56", deliveredAgo = 60) =>
@@ -67,9 +67,13 @@ describe("POST /{domain}/bot", () => {
     // another link, as a sandbox fetching every link at once makes them (four: three links in one second).
     expect(await verdicts(["a1", "a2", "a3", "a4"].map((id) => click(id, t0, "m-at-once", "24.5.6.14")))).toEqual({ a1: true, a2: true, a3: true, a4: true });
     expect(await verdicts(["b1", "b2", "b3"].map((id) => click(id, t0, "m-triple", "24.5.6.15")))).toEqual({ b1: false, b2: false, b3: false });
-    // Other browsers in that second, or another address, are other clients.
-    expect(await verdicts([click("c1", t0, "m-apart", "24.5.6.16"), click("c2", t0, "m-apart", "24.5.6.16"), click("c3", t0, "m-apart", "24.5.6.17"),
-      click("c4", t0, "m-apart", "24.5.6.18")])).toEqual({ c1: false, c2: false, c3: false, c4: false });
+    // One browser build spread over addresses counts the same (a sandbox's fetches of one message); other
+    // browsers in that second are other clients.
+    expect(await verdicts([click("c1", t0, "m-spread", "24.5.6.16"), click("c2", t0, "m-spread", "24.5.6.16"), click("c3", t0, "m-spread", "24.5.6.17"),
+      click("c4", t0, "m-spread", "24.5.6.18")])).toEqual({ c1: true, c2: true, c3: true, c4: true });
+    const firefox = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:146.0) Gecko/20100101 Firefox/146.0";
+    expect(await verdicts([click("f1", t0, "m-apart", "24.5.6.19"), click("f2", t0, "m-apart", "24.5.6.19"), { ...click("f3", t0, "m-apart", "24.5.6.20"), uas: firefox },
+      { ...click("f4", t0, "m-apart", "24.5.6.20"), uas: firefox }])).toEqual({ f1: false, f2: false, f3: false, f4: false });
     // Without ts, one client's clicks are one link whenever they are judged.
     const untimed = (id: string) => ({ ip: "24.5.6.11", uas: CHROME, event_id: id, action: "click", message_id: "m-untimed", recipient_id: "m-untimed-r" });
     expect(await verdicts([untimed("n1"), untimed("n2"), untimed("n3")])).toEqual({ n1: false, n2: false, n3: false });
