@@ -43,14 +43,16 @@ function linkOf(e: BotEvent, at: number | undefined, sameSecond = 0): string | u
   if (typeof e.url === "string" && e.url) return `url:${e.url.slice(0, 2048)}`;
   // Without a time, no second can be told from another: the client's clicks are one link, as before.
   if (at === undefined) return "click";
-  return sameSecond < 2 ? `second:${Math.floor(at / 1000)}` : `second:${Math.floor(at / 1000)}:${sameSecond}`;
+  const second = `second:${Math.floor(at / 1000)}`;
+  return sameSecond < 2 ? second : `${second}:${sameSecond}`;
 }
 
 /** For each event, how many clicks with the same UA on the same recipient's message came before it within its second. */
 function sameSecondOrdinals(events: readonly BotEvent[]): number[] {
   const seen = new Map<string, number>();
   return events.map((e) => {
-    if ((e.action ?? "click") !== "click" || typeof e.ts !== "number") return 0;
+    // Only where classify() places the event in a second (a finite `ts`); otherwise its link is "click" anyway.
+    if ((e.action ?? "click") !== "click" || typeof e.ts !== "number" || !Number.isFinite(e.ts)) return 0;
     const key = `${e.message_id}\u0000${e.recipient_id ?? ""}\u0000${e.uas ?? ""}\u0000${Math.floor(e.ts)}`;
     const n = seen.get(key) ?? 0;
     seen.set(key, n + 1);
