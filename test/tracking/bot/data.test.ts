@@ -116,7 +116,7 @@ describe("signature data", () => {
     const ctx = createClassifierContext();
     for (const set of CLOUD_RANGES) {
       expect(set.role).toBe("cloud");
-      expect(set.source).toMatch(/ip-ranges\.json|ServiceTags_Public\.json/);
+      expect(set.source).toMatch(/ip-ranges\.json|ServiceTags_Public\.json|ServiceTags_AzureGovernment\.json/);
       for (const cidr of set.cidrs) expect(parseCidr(cidr), cidr).toBeDefined();
     }
     for (const set of NETWORK_RANGES) {
@@ -124,6 +124,9 @@ describe("signature data", () => {
     }
     expect(ctx.networks.lookup("35.156.8.243")).toEqual({ family: "aws", role: "cloud" });
     expect(ctx.networks.lookup("20.42.17.9")).toEqual({ family: "azure", role: "cloud" });
+    // Azure Government, where GCC High's and DoD's Defender runs; its EOP hosts inside it stay EOP's.
+    expect(ctx.networks.lookup("52.181.45.79")).toEqual({ family: "azure", role: "cloud" });
+    expect(ctx.networks.lookup("52.227.182.149")?.family).toBe("microsoft-eop");
     // EOP inside Azure's published space stays EOP's (those prefixes are left out of the Azure list).
     expect(ctx.networks.lookup("40.107.1.5")?.family).toBe("microsoft-eop");
     expect(ctx.networks.lookup("81.2.69.160")).toBeUndefined();
@@ -171,6 +174,9 @@ describe("signature data", () => {
     ["Mozilla/5.0 (compatible; Yeti/1.1; +https://naver.me/spd)", "crawler"],
     ["Mozilla/5.0 (compatible; Daumoa/4.0; +http://cs.daum.net/)", "crawler"],
     ["Mozilla/5.0 (Linux; Android 15; SM-S928N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/150.0.0.0 Mobile Safari/537.36 KAKAOTALK/11.2.0 (INAPP)", undefined],
+    // Discord's embed fetcher sends exactly this old Firefox (discord/discord-api-docs#3872); a current one is a person's.
+    ["Mozilla/5.0 (Macintosh; Intel Mac OS X 10.10; rv:38.0) Gecko/20100101 Firefox/38.0", "unfurler"],
+    ["Mozilla/5.0 (Macintosh; Intel Mac OS X 10.15; rv:145.0) Gecko/20100101 Firefox/145.0", undefined],
   ];
   test.each(uaTable)("UA %p → %p", (ua, kind) => {
     expect(createClassifierContext().matchUserAgent(ua)?.kind as string | undefined).toBe(kind);

@@ -4,7 +4,7 @@
 // here too): the classifier uses AWS only with a gateway MX and a click within seconds of delivery,
 // Azure (azure-ranges.ts) only with a stale Windows Chrome.
 
-import { AZURE_RANGES } from "./azure-ranges.ts";
+import { AZURE_GOV_RANGES, AZURE_RANGES } from "./azure-ranges.ts";
 import type { NetworkRangeSet } from "./ip-ranges.ts";
 
 /** When the snapshot below was taken (AWS's createDate); refresh at least quarterly. */
@@ -143,4 +143,5 @@ export const CLOUD_RANGES: readonly NetworkRangeSet[] = [
     ],
   },
   AZURE_RANGES,
+  AZURE_GOV_RANGES,
 ];

@@ -115,6 +115,13 @@ export const UA_PATTERNS: readonly UaPattern[] = [
       "'kakaotalk-scrap/1.0; +https://devtalk.kakao.com/' as sites' preview and bot filters match it (issue #38)",
   },
   {
+    kind: "unfurler",
+    family: "discord-embed-proxy",
+    // Exactly this string: Firefox 38 (2015) on OS X 10.10 is no browser anyone clicks with now.
+    pattern: /^Mozilla\/5\.0 \(Macintosh; Intel Mac OS X 10\.10; rv:38\.0\) Gecko\/20100101 Firefox\/38\.0$/,
+    source: "discord/discord-api-docs#3872 (Discord fetches links posted in messages for their embeds with this UA)",
+  },
+  {
     kind: "scanner",
     family: "named-scanner",
     pattern: /Barracuda|Proofpoint|urldefense|Mimecast|Symantec|Trend ?Micro|\bTMES\b|Sophos|IronPort|Cisco ?Secure|ZScaler|Forcepoint|Trustwave|Check ?Point|Avanan|Abnormal|Darktrace|VirusTotal|urlscan/i,
