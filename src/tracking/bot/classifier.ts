@@ -58,6 +58,8 @@ const SANDBOX_CLOUD_BY_MX_ROLE: Readonly<Record<string, string | undefined>> = {
 const bot = (family: string, ...reasons: string[]): BotVerdict => ({ verdict: "bot", isBot: true, reasons, family });
 const human = (...reasons: string[]): BotVerdict => ({ verdict: "human", isBot: false, reasons });
 const unknown = (...reasons: string[]): BotVerdict => ({ verdict: "unknown", isBot: false, reasons });
+/** Internet Explorer, or a Chrome its Windows never had: no person's browser (rule 12a). */
+const noBrowserUa = (f: Facts) => (f.staleUa === "ua:retired-ie" || f.staleUa === "ua:no-such-browser" ? f.staleUa : undefined);
 
 function staleUaOf(userAgent: string, belowMajor: number): Facts["staleUa"] {
   if (INTERNET_EXPLORER.test(userAgent)) return "ua:retired-ie";
@@ -162,10 +164,9 @@ function decideHoneypot(s: InteractionSignals, f: Facts, ctx: ClassifierContext)
   const isEarly = f.seconds !== undefined && f.seconds < t.honeypotWindowSeconds && f.gateway?.role !== "mailbox";
   // The honeypot itself is one of the distinct links, so a crawl means honeypot + a burst's worth.
   const isCrawl = (s.pattern?.distinctLinksInWindow ?? 0) > t.linksInBurst;
-  if (isEarly || isCrawl || f.isEmptyUa) {
-    const why = isEarly ? "timing:delivery-window" : isCrawl ? "pattern:many-links" : "ua:empty";
-    return bot(expectedScanner(f), "honeypot:same-ip-ua", why);
-  }
+  // A UA no person's browser sends (rule 12a's) corroborates the hit as an empty one does.
+  const why = isEarly ? "timing:delivery-window" : isCrawl ? "pattern:many-links" : f.isEmptyUa ? "ua:empty" : noBrowserUa(f);
+  if (why) return bot(expectedScanner(f), "honeypot:same-ip-ua", why);
   // People tap hidden links too (groupvalet); alone, a late hit is not enough to condemn.
   return unknown("honeypot:same-ip-ua", "uncorroborated");
 }
@@ -285,10 +286,9 @@ function classifyClick(s: InteractionSignals, f: Facts, ctx: ClassifierContext):
   if (rest) return rest;
   // Browsers always send a UA; a bare request is a script.
   if (f.isEmptyUa) return bot(expectedScanner(f), "ua:empty");
-  // Internet Explorer, from anywhere at any time: disabled on Windows 10 and 11 since February 2023, and
-  // Edge's IE mode sends its UA only to an organisation's listed sites. Outlook's MSIE-token UAs matched above.
-  // A Chrome its Windows never had is no browser at all.
-  if (f.staleUa === "ua:retired-ie" || f.staleUa === "ua:no-such-browser") return bot(expectedScanner(f), f.staleUa, "action:click");
+  // Internet Explorer (disabled on Windows 10 and 11 since February 2023; Edge's IE mode sends it only to listed
+  // sites), or a Chrome its Windows never had, from anywhere at any time. Outlook's MSIE-token UAs matched above.
+  if (noBrowserUa(f)) return bot(expectedScanner(f), noBrowserUa(f)!, "action:click");
   if (f.network?.role === "apple-egress") return human("network:apple-egress", "private-relay-click");
   return human("no-bot-signal");
 }

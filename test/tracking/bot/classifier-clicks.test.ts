@@ -68,6 +68,7 @@ const scannerClicks: Row[] = [
   ["every link plus the honeypot", click({ secondsSinceDelivery: 9000, pattern: pattern(1, 2, 5, 4) }), "bot", "pattern:every-link-and-honeypot"],
   ["honeypot hit by the same ip+UA soon after delivery", click({ ip: IP.azure, hasHoneypotHit: true, secondsSinceDelivery: 200 }), "bot", "honeypot:same-ip-ua"],
   ["honeypot hit by a crawler hours later (with many links)", click({ hasHoneypotHit: true, secondsSinceDelivery: 30_000, pattern: pattern(1, 1, 4, 10) }), "bot", "pattern:many-links"],
+  ["a late honeypot hit with Internet Explorer's UA: corroborated by a UA no person sends", click({ userAgent: UA.ie11, hasHoneypotHit: true, secondsSinceDelivery: 9000 }), "bot", "ua:retired-ie"],
   ["click 1 s after delivery (Collie: < 1.5 s)", click({ secondsSinceDelivery: 1 }), "bot", "timing:instant"],
   ["empty UA later", click({ userAgent: "", secondsSinceDelivery: 50_000 }), "bot", "ua:empty"],
   ["Outlook existence discovery", click({ userAgent: UA.officeDiscovery, method: "HEAD" }), "bot", "ua:office-preflight", "outlook-preflight"],
