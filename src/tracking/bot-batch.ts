@@ -16,7 +16,9 @@
 //   sandbox's. Its first fetches of a message can come before what gives it away: a pinned old
 //   browser, a second link within seconds;
 // - a vendor's bot fetch of one link: a cloud fetch of another link of the message within seconds of it,
-//   with the same browser build, was the same sandbox's (withCompanionsLookedAhead).
+//   with the same browser build, was the same sandbox's (withCompanionsLookedAhead);
+// - two bot fetches of a message from one cloud address: its further fetches of it within the minute are
+//   the same sandbox's (withSandboxesFollowedUp).
 // Those are revised to bots; nothing else is.
 import type { BotVerdict } from "./bot/index.ts";
 
@@ -24,6 +26,8 @@ import type { BotVerdict } from "./bot/index.ts";
 const BURST_MS = 5_000;
 /** How far back one sandbox's bot verdict reaches over its fetches of the message: the pattern's window. */
 const SANDBOX_MS = 60_000;
+/** How many of one cloud address's bot fetches of a message within the window mark its next fetch of it. */
+const SANDBOX_FOLLOW_UPS = 2;
 /** How far a gateway's check may come from the person's own click it lets through (or re-checks). */
 const CHECK_MS = 5_000;
 /** How long after the person's click a check of it may still come: Defender's came 12 s after (resend/resend-node#901). */
@@ -150,9 +154,28 @@ export function withCompanionsLookedAhead(events: readonly JudgedEvent[], out = 
   return out;
 }
 
+/**
+ * Each event's verdict, with a fetch from one cloud address made a bot when two of that address's fetches
+ * of the message in the minute before it are bots: the same sandbox working on through the message's links
+ * after its burst gave it away (a burst is 5 s; a sandbox detonating a newsletter's every link takes longer).
+ * A person on a cloud desktop is joined to it only after two of their own clicks of the message were bots.
+ */
+export function withSandboxesFollowedUp(events: readonly JudgedEvent[], out = events.map((e) => e.verdict.isBot)): boolean[] {
+  const before = [...out];
+  const keyOf = (e: JudgedEvent) => (e.message !== undefined && e.cloud !== undefined && e.address !== undefined ? [`${e.message}\u0000ip:${e.address}`] : []);
+  for (const indices of byKey(events, keyOf)) {
+    indices.forEach((i, k) => {
+      const prior = indices.slice(0, k).filter((j) => before[j] && events[i]!.at! - events[j]!.at! <= SANDBOX_MS);
+      if (prior.length >= SANDBOX_FOLLOW_UPS) out[i] = true;
+    });
+  }
+  return out;
+}
+
 /** The batch's verdicts with every look-ahead. */
 export function withLookAhead(events: readonly JudgedEvent[]): boolean[] {
-  return withCompanionsLookedAhead(events, withChecksLookedAhead(events, withSandboxesLookedAhead(events, withBurstsLookedAhead(events))));
+  const revised = withChecksLookedAhead(events, withSandboxesLookedAhead(events, withBurstsLookedAhead(events)));
+  return withSandboxesFollowedUp(events, withCompanionsLookedAhead(events, revised));
 }
 
 /** The groups of a click: one client's fetches of one message of one recipient, for each client it belongs to. */

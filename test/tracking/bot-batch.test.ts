@@ -1,9 +1,13 @@
 // A bot-API batch seen as a window: a burst verdict makes bots of the same client's fetches of the
 // message just before it; a gateway's check beside a person's click is the gateway's; a bot verdict on
 // one cloud address's fetch reaches that address's earlier fetches of the message; a cloud fetch with a
-// vendor's bot browser build, seconds from it on another link of the message, is the vendor's; nothing else.
+// vendor's bot browser build, seconds from it on another link of the message, is the vendor's; a cloud address's
+// fetch after two of its bot fetches of the message within a minute is its sandbox's; nothing else.
 import { describe, expect, test } from "bun:test";
-import { burstGroups, withBurstsLookedAhead, withChecksLookedAhead, withCompanionsLookedAhead, withLookAhead, withSandboxesLookedAhead, type JudgedEvent } from "../../src/tracking/bot-batch.ts";
+import {
+  burstGroups, withBurstsLookedAhead, withChecksLookedAhead, withCompanionsLookedAhead, withLookAhead, withSandboxesFollowedUp, withSandboxesLookedAhead,
+  type JudgedEvent,
+} from "../../src/tracking/bot-batch.ts";
 
 const person = { isBot: false, verdict: "human", reasons: [] } as unknown as JudgedEvent["verdict"];
 const burst = { isBot: true, verdict: "bot", reasons: ["pattern:links-in-one-second"] } as unknown as JudgedEvent["verdict"];
@@ -141,5 +145,30 @@ describe("withCompanionsLookedAhead (one sandbox spreading a message's links ove
   test("revisions do not chain, and withLookAhead applies it after the others", () => {
     expect(withCompanionsLookedAhead([eop(0), click(4_000), click(8_000, { address: "13.69.155.90" })])).toEqual([true, true, false]);
     expect(withLookAhead([eop(0), click(1_000)])).toEqual([true, true]);
+  });
+});
+
+describe("withSandboxesFollowedUp (a cloud sandbox working on through a message's links after it gave itself away)", () => {
+  const click = (at: number | undefined, o: Partial<JudgedEvent> = {}): JudgedEvent =>
+    ({ at, groups: ["g"], message: "m\u0000r", cloud: "azure", address: "20.42.9.247", verdict: person, ...o });
+  test("a fetch after two of the address's bot fetches of the message within 60 s is a bot, whatever UA it sends", () => {
+    expect(withSandboxesFollowedUp([click(0, { verdict: burst }), click(2_000, { verdict: burst }), click(9_000, { groups: ["h"] }), click(59_000)]))
+      .toEqual([true, true, true, true]);
+  });
+
+  test("not after one, after two more than 60 s back, from another address or message, outside cloud space, or untimed", () => {
+    expect(withSandboxesFollowedUp([click(0, { verdict: burst }), click(9_000)])).toEqual([true, false]);
+    expect(withSandboxesFollowedUp([click(0, { verdict: burst }), click(1_000, { verdict: burst }), click(61_000)])).toEqual([true, true, false]);
+    expect(withSandboxesFollowedUp([click(0, { verdict: burst }), click(1_000, { verdict: burst }), click(9_000, { address: "20.42.9.248" })])).toEqual([true, true, false]);
+    expect(withSandboxesFollowedUp([click(0, { verdict: burst }), click(1_000, { verdict: burst }), click(9_000, { message: "n\u0000r" })])).toEqual([true, true, false]);
+    const outside = { cloud: undefined, address: undefined };
+    expect(withSandboxesFollowedUp([click(0, { ...outside, verdict: burst }), click(1_000, { ...outside, verdict: burst }), click(9_000, outside)]))
+      .toEqual([true, true, false]);
+    expect(withSandboxesFollowedUp([click(0, { verdict: burst }), click(1_000, { verdict: burst }), click(undefined)])).toEqual([true, true, false]);
+  });
+
+  test("revisions within it do not chain, and withLookAhead applies it last", () => {
+    expect(withSandboxesFollowedUp([click(0, { verdict: burst }), click(1_000), click(2_000, { verdict: burst }), click(3_000)])).toEqual([true, false, true, true]);
+    expect(withLookAhead([click(0, { verdict: byNetwork }), click(1_000, { verdict: byNetwork }), click(30_000, { groups: ["h"] })])).toEqual([true, true, true]);
   });
 });
