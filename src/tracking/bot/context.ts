@@ -50,7 +50,7 @@ export interface ClassifierContext {
   clientsOf(ip: string, userAgent: string): string[];
   /** The security vendor whose network (role `scanner` or `scanner-probable`) `ip` is in, if any. */
   vendorOf(ip: string): string | undefined;
-  /** Where a sandbox may fetch from: a security vendor's network, or else cloud space (AWS, Azure); one look-up. */
+  /** Where a sandbox may fetch from: a security vendor's network, or else cloud space (AWS, Azure, Google Cloud); one look-up. */
   spaceOf(ip: string): { vendor?: string; cloud?: string };
 }
 

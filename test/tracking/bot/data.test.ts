@@ -116,7 +116,7 @@ describe("signature data", () => {
     const ctx = createClassifierContext();
     for (const set of CLOUD_RANGES) {
       expect(set.role).toBe("cloud");
-      expect(set.source).toMatch(/ip-ranges\.json|ServiceTags_Public\.json|ServiceTags_AzureGovernment\.json/);
+      expect(set.source).toMatch(/ip-ranges\.json|ServiceTags_Public\.json|ServiceTags_AzureGovernment\.json|ipranges\/cloud\.json/);
       for (const cidr of set.cidrs) expect(parseCidr(cidr), cidr).toBeDefined();
     }
     for (const set of NETWORK_RANGES) {
@@ -127,6 +127,8 @@ describe("signature data", () => {
     // Azure Government, where GCC High's and DoD's Defender runs; its EOP hosts inside it stay EOP's.
     expect(ctx.networks.lookup("52.181.45.79")).toEqual({ family: "azure", role: "cloud" });
     expect(ctx.networks.lookup("52.227.182.149")?.family).toBe("microsoft-eop");
+    // Google Cloud's customer space, apart from Google's own netblocks.
+    expect(ctx.networks.lookup("34.141.2.3")).toEqual({ family: "gcp", role: "cloud" });
     // EOP inside Azure's published space stays EOP's (those prefixes are left out of the Azure list).
     expect(ctx.networks.lookup("40.107.1.5")?.family).toBe("microsoft-eop");
     expect(ctx.networks.lookup("81.2.69.160")).toBeUndefined();

@@ -2,9 +2,11 @@
 // kept apart from ip-ranges.ts because it is large and machine-derived; docs/bot-detection.md says
 // how to refresh it. A match alone never condemns (VDI, cloud browsers and corporate egress live
 // here too): the classifier uses AWS only with a gateway MX and a click within seconds of delivery,
-// Azure (azure-ranges.ts) only with a stale Windows Chrome.
+// Azure (azure-ranges.ts) only with a stale Windows Chrome; Google Cloud (gcp-ranges.ts) like any cloud
+// space only in the patterns (one address one client, the provider's space one burst) and the batch's look-aheads.
 
 import { AZURE_GOV_RANGES, AZURE_RANGES } from "./azure-ranges.ts";
+import { GCP_RANGES } from "./gcp-ranges.ts";
 import type { NetworkRangeSet } from "./ip-ranges.ts";
 
 /** When the snapshot below was taken (AWS's createDate); refresh at least quarterly. */
@@ -144,4 +146,5 @@ export const CLOUD_RANGES: readonly NetworkRangeSet[] = [
   },
   AZURE_RANGES,
   AZURE_GOV_RANGES,
+  GCP_RANGES,
 ];
