@@ -13,8 +13,8 @@ import { getPattern as isbotPattern } from "isbot";
  * - office-app: an Office application's own WinINet requests; Outlook desktop loading a person's images
  *   (open), an Office app fetching a link itself before it hands it to the browser (click).
  * - bare-mozilla: exactly `Mozilla/5.0`, the Apple MPP fetcher; no browser sends it.
- * - pinned-browser: a desktop Chrome older than any that system still runs (below 100); a click is a
- *   scanner's pinned build, an open says nothing.
+ * - pinned-browser: a desktop Chrome or Firefox older than any that system still runs (below 100); a click
+ *   is a scanner's pinned build, an open says nothing.
  * - listed-bot: on isbot's list of web bots and no kind above. No browser sends it, so a click is a
  *   bot's; an open says nothing, as mail apps' own image loads send bare product tokens the list names
  *   (`Outlook-iOS/2.0`, `Thunderbird/128.0`).
@@ -155,6 +155,17 @@ export const UA_PATTERNS: readonly UaPattern[] = [
     pattern: /^(?!.*(?:Edge?\/|OPR\/|Electron\/|YaBrowser\/|CrOS))Mozilla\/5\.0 \((?:Windows NT (?:10\.0|6\.[1-3])|Macintosh; Intel Mac OS X (?:10_1[1-5]|1[1-9])(?:_\d+)*|X11; Linux x86_64)[^)]*\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\) Chrome\/(?:\d|[1-9]\d)\./,
     source: "Chrome's release calendar (Chrome 100, 2022-03-29) and Google's end-of-support notices per system; " +
       "gophish#973, gophish#2446, blog.z0i.net (Trend Micro); no person in 25 independent sets (issue #38)",
+  },
+  {
+    // The same for Firefox: Firefox 100 shipped on 2022-05-03 and updates itself; Windows 7-8.1 and macOS
+    // 10.12-10.14 stopped at 115 ESR, so below 100 on them is a build kept on purpose (Discord's embed fetcher
+    // keeps a Firefox 38). Not macOS 10.11 and before (78 ESR was their last), and not forks that append their
+    // own token after Firefox's (Pale Moon, Waterfox, SeaMonkey): the UA must end at Firefox's version.
+    kind: "pinned-browser",
+    family: "pinned-browser",
+    pattern: /^Mozilla\/5\.0 \((?:Windows NT (?:10\.0|6\.[1-3])|Macintosh; Intel Mac OS X 10\.1[2-5]|X11; (?:Ubuntu; |Fedora; )?Linux x86_64)[^)]*\) Gecko\/20100101 Firefox\/(?:\d|[1-9]\d)\.[\d.]*$/,
+    source: "Mozilla's release calendar (Firefox 100, 2022-05-03) and its end-of-support notices for Windows 7-8.1 " +
+      "and macOS 10.12-10.14 (115 ESR); discord/discord-api-docs#3872; no person in 32 independent sets (issue #38)",
   },
   {
     // Last, after every UA whose meaning depends on the action (image proxies, Office, unfurlers): isbot's list
