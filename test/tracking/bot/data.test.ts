@@ -147,6 +147,10 @@ describe("signature data", () => {
     expect(ctx.matchMx(["contoso-com.mail.protection.outlook.com"])?.role).toBe("mailbox-scanning");
     expect(ctx.matchMx(["hotmail-com.olc.protection.outlook.com"])?.family).toBe("outlook-consumer");
     expect(ctx.matchMx(["contoso-com.a1b2.mx.microsoft"])?.family).toBe("microsoft-365");
+    // Trend Micro Email Security's regional serving sites (its MTA-STS page) are its gateway as the US and EU ones.
+    for (const mx of ["acme.in.tmes-anz.trendmicro.com", "acme.in.tmems-jp.trendmicro.com", "acme.in.tmes-uae.trendmicro.com"]) {
+      expect(ctx.matchMx([mx]), mx).toEqual({ family: "trend-micro", role: "gateway" });
+    }
     // Microsoft 365 GCC High and DoD tenants, and their Exchange Online Protection's published ranges.
     expect(ctx.matchMx(["agency.mail.protection.office365.us"])).toEqual({ family: "microsoft-365", role: "mailbox-scanning" });
     for (const ip of ["23.103.208.10", "62.10.150.1", "2001:489a:2202:4::1"]) expect(ctx.networks.lookup(ip), ip).toEqual({ family: "microsoft-eop", role: "scanner" });

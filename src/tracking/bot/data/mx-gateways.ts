@@ -29,6 +29,9 @@ export interface MxGateway {
   checksFrom?: string;
 }
 
+/** Trend Micro Email Security's MX per serving site (ANZ, Japan, Singapore, India, UAE), from its own MTA-STS page. */
+const TREND_SITES = "Trend Vision One docs, \"About mta-sts records for inbound protection\" (MX per serving site; read 2026-11-30)";
+
 export const MX_GATEWAYS: readonly MxGateway[] = [
   { suffix: "mail.protection.outlook.com", family: "microsoft-365", role: "mailbox-scanning", source: "c7solutions.com/2024/02/what-is-mx-microsoft" },
   { suffix: "mx.microsoft", family: "microsoft-365", role: "mailbox-scanning", source: "Exchange blog 'Implementing Inbound SMTP DANE with DNSSEC'" },
@@ -60,6 +63,11 @@ export const MX_GATEWAYS: readonly MxGateway[] = [
   { suffix: "inboundmx.com", family: "symantec", role: "gateway", source: "jace/mxsniff" },
   { suffix: "tmes.trendmicro.com", family: "trend-micro", role: "gateway", source: "docs.trendmicro.com" },
   { suffix: "tmes.trendmicro.eu", family: "trend-micro", role: "gateway", source: "docs.trendmicro.com" },
+  { suffix: "tmes-anz.trendmicro.com", family: "trend-micro", role: "gateway", source: TREND_SITES },
+  { suffix: "tmems-jp.trendmicro.com", family: "trend-micro", role: "gateway", source: TREND_SITES },
+  { suffix: "tmes-sg.trendmicro.com", family: "trend-micro", role: "gateway", source: TREND_SITES },
+  { suffix: "tmes-in.trendmicro.com", family: "trend-micro", role: "gateway", source: TREND_SITES },
+  { suffix: "tmes-uae.trendmicro.com", family: "trend-micro", role: "gateway", source: TREND_SITES },
   { suffix: "prod.hydra.sophos.com", family: "sophos", role: "gateway", source: "docs.sophos.com DomainsPorts" },
   { suffix: "mailcontrol.com", family: "forcepoint", role: "gateway", source: "jace/mxsniff" },
   { suffix: "email.fireeyecloud.com", family: "trellix", role: "gateway", source: "jace/mxsniff" },
