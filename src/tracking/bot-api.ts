@@ -82,8 +82,9 @@ export function createBotApi(deps: { detector: BotDetector; verdicts: BotVerdict
     const groups = burstGroups(e, deps.detector.clientsOf(ip, e.uas ?? ""));
     if (!groups.length) return { groups };
     const space = deps.detector.checkSpaceOf(ip);
+    const sinceDelivery = typeof e.ts === "number" && typeof e.message_ts === "number" ? Math.floor(e.ts) - Math.floor(e.message_ts) : NaN;
     return { groups, message: `${e.message_id}\u0000${e.recipient_id ?? ""}`, ...(typeof e.url === "string" && e.url ? { link: e.url } : {}),
-      ...space, ...(space.cloud !== undefined ? { address: ip } : {}) };
+      ...space, ...(space.cloud !== undefined ? { address: ip } : {}), ...(Number.isFinite(sinceDelivery) ? { sinceDelivery } : {}) };
   }
 
   function limitSingle(domain: string) {

@@ -18,7 +18,9 @@
 // - a vendor's bot fetch of one link: a cloud fetch of another link of the message within seconds of it,
 //   with the same browser build, was the same sandbox's (withCompanionsLookedAhead);
 // - two bot fetches of a message from one cloud address: its further fetches of it within the minute are
-//   the same sandbox's (withSandboxesFollowedUp).
+//   the same sandbox's (withSandboxesFollowedUp);
+// - two addresses of one cloud fetching two links of a message within seconds, soon after delivery or
+//   undated: one sandbox spread over its cloud (withCloudSpreadLookedAhead).
 // Those are revised to bots; nothing else is.
 import type { BotVerdict } from "./bot/index.ts";
 
@@ -26,6 +28,8 @@ import type { BotVerdict } from "./bot/index.ts";
 const BURST_MS = 5_000;
 /** How far back one sandbox's bot verdict reaches over its fetches of the message: the pattern's window. */
 const SANDBOX_MS = 60_000;
+/** How long after delivery two addresses of one cloud on a message's links are a sandbox: every delivery-time sandbox is done by 5 minutes. */
+const SPREAD_WINDOW_S = 300;
 /** How many of one cloud address's bot fetches of a message within the window mark its next fetch of it. */
 const SANDBOX_FOLLOW_UPS = 2;
 /** How far a gateway's check may come from the person's own click it lets through (or re-checks). */
@@ -47,10 +51,14 @@ export interface JudgedEvent {
   cloud?: string;
   /** For a click from cloud space: its address. */
   address?: string;
+  /** Seconds from the message's delivery to the click, when the caller gave both times. */
+  sinceDelivery?: number;
   verdict: BotVerdict;
 }
 
 const isBurst = (v: BotVerdict) => v.isBot && v.reasons.some((r) => r.startsWith("pattern:"));
+/** Two clicks of a message fetched different links: as named by the caller, else as the API's whole seconds tell them apart. */
+const isOtherLink = (a: JudgedEvent, b: JudgedEvent) => (a.link !== undefined && b.link !== undefined ? a.link !== b.link : a.at !== b.at);
 
 /** Indices of timed events by key, each list in time order (the batch's order within one instant). */
 function byKey(events: readonly JudgedEvent[], keys: (e: JudgedEvent) => readonly string[]): number[][] {
@@ -143,7 +151,6 @@ export function withSandboxesLookedAhead(events: readonly JudgedEvent[], out = e
  */
 export function withCompanionsLookedAhead(events: readonly JudgedEvent[], out = events.map((e) => e.verdict.isBot)): boolean[] {
   const before = [...out];
-  const isOtherLink = (a: JudgedEvent, b: JudgedEvent) => (a.link !== undefined && b.link !== undefined ? a.link !== b.link : a.at !== b.at);
   for (const indices of byKey(events, (e) => (e.message !== undefined && e.groups[0] !== undefined ? [e.groups[0]] : []))) {
     for (const i of indices) {
       const e = events[i]!;
@@ -172,10 +179,31 @@ export function withSandboxesFollowedUp(events: readonly JudgedEvent[], out = ev
   return out;
 }
 
+/**
+ * Each event's verdict, with a click from cloud space made a bot when another address of the same cloud
+ * fetched another link of the recipient's message within 5 s of it, both in the first 5 minutes after
+ * delivery or undated: one sandbox spread over its cloud's addresses, a link per address (Defender's
+ * detonation: emdash-cms/emdash#3298, gophish#2446; mautic/mautic#9400). The provider's burst needs three
+ * links in 5 s from any of its addresses; two from two addresses is enough, since a person on a cloud
+ * desktop or isolation browser keeps one address for the session. Later than that, the pair may be a person
+ * let through a gateway's check of the link, and two colleagues' desktops never share a recipient's message.
+ */
+export function withCloudSpreadLookedAhead(events: readonly JudgedEvent[], out = events.map((e) => e.verdict.isBot)): boolean[] {
+  const keyOf = (e: JudgedEvent) => (e.message !== undefined && e.cloud !== undefined && e.address !== undefined
+    && (e.sinceDelivery === undefined || e.sinceDelivery < SPREAD_WINDOW_S) ? [`${e.message}\u0000cloud:${e.cloud}`] : []);
+  for (const indices of byKey(events, keyOf)) {
+    for (const i of indices) {
+      const e = events[i]!;
+      if (!out[i]) out[i] = indices.some((j) => events[j]!.address !== e.address && Math.abs(events[j]!.at! - e.at!) <= BURST_MS && isOtherLink(e, events[j]!));
+    }
+  }
+  return out;
+}
+
 /** The batch's verdicts with every look-ahead. */
 export function withLookAhead(events: readonly JudgedEvent[]): boolean[] {
   const revised = withChecksLookedAhead(events, withSandboxesLookedAhead(events, withBurstsLookedAhead(events)));
-  return withSandboxesFollowedUp(events, withCompanionsLookedAhead(events, revised));
+  return withCloudSpreadLookedAhead(events, withSandboxesFollowedUp(events, withCompanionsLookedAhead(events, revised)));
 }
 
 /** The groups of a click: one client's fetches of one message of one recipient, for each client it belongs to. */

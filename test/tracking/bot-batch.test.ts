@@ -2,10 +2,12 @@
 // message just before it; a gateway's check beside a person's click is the gateway's; a bot verdict on
 // one cloud address's fetch reaches that address's earlier fetches of the message; a cloud fetch with a
 // vendor's bot browser build, seconds from it on another link of the message, is the vendor's; a cloud address's
-// fetch after two of its bot fetches of the message within a minute is its sandbox's; nothing else.
+// fetch after two of its bot fetches of the message within a minute is its sandbox's; two addresses of one cloud
+// on two links of a message within seconds, early or undated, are one sandbox; nothing else.
 import { describe, expect, test } from "bun:test";
 import {
-  burstGroups, withBurstsLookedAhead, withChecksLookedAhead, withCompanionsLookedAhead, withLookAhead, withSandboxesFollowedUp, withSandboxesLookedAhead,
+  burstGroups, withBurstsLookedAhead, withChecksLookedAhead, withCloudSpreadLookedAhead, withCompanionsLookedAhead, withLookAhead, withSandboxesFollowedUp,
+  withSandboxesLookedAhead,
   type JudgedEvent,
 } from "../../src/tracking/bot-batch.ts";
 
@@ -170,5 +172,30 @@ describe("withSandboxesFollowedUp (a cloud sandbox working on through a message'
   test("revisions within it do not chain, and withLookAhead applies it last", () => {
     expect(withSandboxesFollowedUp([click(0, { verdict: burst }), click(1_000), click(2_000, { verdict: burst }), click(3_000)])).toEqual([true, false, true, true]);
     expect(withLookAhead([click(0, { verdict: byNetwork }), click(1_000, { verdict: byNetwork }), click(30_000, { groups: ["h"] })])).toEqual([true, true, true]);
+  });
+});
+
+describe("withCloudSpreadLookedAhead (one sandbox spreading a message's links over its cloud's addresses)", () => {
+  const click = (at: number | undefined, address: string, o: Partial<JudgedEvent> = {}): JudgedEvent =>
+    ({ at, groups: [address], message: "m\u0000r", cloud: "azure", address, sinceDelivery: 20, verdict: person, ...o });
+  test("two addresses of one cloud on two links within 5 s, in the first 5 minutes or undated, are both bots", () => {
+    expect(withCloudSpreadLookedAhead([click(0, "20.85.127.57"), click(5_000, "52.146.45.252")])).toEqual([true, true]);
+    expect(withCloudSpreadLookedAhead([click(0, "20.85.127.57", { sinceDelivery: undefined }), click(2_000, "52.146.45.252", { sinceDelivery: undefined })]))
+      .toEqual([true, true]);
+    expect(withCloudSpreadLookedAhead([click(0, "20.85.127.57", { link: "a" }), click(0, "52.146.45.252", { link: "b" })])).toEqual([true, true]);
+  });
+
+  test("not one address (a person's desktop), the same link, another cloud or message, further than 5 s, or after 5 minutes", () => {
+    expect(withCloudSpreadLookedAhead([click(0, "20.85.127.57"), click(2_000, "20.85.127.57")])).toEqual([false, false]);
+    expect(withCloudSpreadLookedAhead([click(0, "20.85.127.57"), click(0, "52.146.45.252")])).toEqual([false, false]);
+    expect(withCloudSpreadLookedAhead([click(0, "20.85.127.57"), click(2_000, "3.91.63.248", { cloud: "aws" })])).toEqual([false, false]);
+    expect(withCloudSpreadLookedAhead([click(0, "20.85.127.57"), click(2_000, "52.146.45.252", { message: "n\u0000r" })])).toEqual([false, false]);
+    expect(withCloudSpreadLookedAhead([click(0, "20.85.127.57"), click(5_001, "52.146.45.252")])).toEqual([false, false]);
+    expect(withCloudSpreadLookedAhead([click(0, "20.85.127.57", { sinceDelivery: 300 }), click(2_000, "52.146.45.252", { sinceDelivery: 302 })])).toEqual([false, false]);
+    expect(withCloudSpreadLookedAhead([click(0, "20.85.127.57"), click(2_000, "198.51.100.7", { cloud: undefined })])).toEqual([false, false]);
+  });
+
+  test("withLookAhead applies it", () => {
+    expect(withLookAhead([click(0, "20.85.127.57"), click(1_000, "52.146.45.252")])).toEqual([true, true]);
   });
 });

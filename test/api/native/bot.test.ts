@@ -84,7 +84,7 @@ describe("POST /{domain}/bot", () => {
       .toEqual({ u1: true, u2: true, v1: false, v2: false });
   });
 
-  test("a security vendor's network is one client whatever UA it sends, a gateway's time-of-click check before a person's click is a bot, the person not, a cloud address's fetch is a bot when its next fetch of the message gives it away, one cloud's addresses fetching three links within seconds are a sandbox, a cloud fetch 3-15 s after a person's click is its check, and a cloud fetch beside the vendor's with its browser build is the vendor's", async () => {
+  test("a security vendor's network is one client whatever UA it sends, a gateway's time-of-click check before a person's click is a bot, the person not, a cloud address's fetch is a bot when its next fetch of the message gives it away, one cloud's addresses fetching three links within seconds are a sandbox, a cloud fetch 3-15 s after a person's click is its check, a cloud fetch beside the vendor's with its browser build is the vendor's, and two addresses of one cloud on two links within seconds of an undated message are one sandbox", async () => {
     const t0 = 1_800_100_000;
     // Undated, no recipient domain: after the vendor's scan window nothing but the batch can decide.
     const click = (id: string, ts: number, message: string, ip: string, uas = CHROME) =>
@@ -106,9 +106,13 @@ describe("POST /{domain}/bot", () => {
       // Internet Explorer from Proofpoint's space: a browser no person runs any more.
       click("e1", t0 + 300, "m-ie", proofpoint, ie11),
       // One Azure address: a current Chrome first, then a pinned old one that gives the sandbox away; another
-      // Azure address on the same message (a person on a cloud desktop) is not joined to it.
-      click("s1", t0 + 400, "m-sandbox", "20.124.68.236"), click("s2", t0 + 401, "m-sandbox", "20.124.68.236", chrome97),
-      click("s3", t0 + 402, "m-sandbox", "20.124.68.237"),
+      // Azure address on the same message ten minutes after delivery (a person on a cloud desktop) is not joined to it.
+      { ...click("s1", t0 + 400, "m-sandbox", "20.124.68.236"), message_ts: t0 - 200 }, { ...click("s2", t0 + 401, "m-sandbox", "20.124.68.236", chrome97), message_ts: t0 - 200 },
+      { ...click("s3", t0 + 402, "m-sandbox", "20.124.68.237"), message_ts: t0 - 200 },
+      // Two Azure addresses on two links of an undated message two seconds apart, a current Chrome each: one sandbox
+      // spread over its cloud, a link per address; the same two seconds apart from one address are a person's two tabs.
+      click("w1", t0 + 450, "m-cloud-spread", "20.85.127.57"), click("w2", t0 + 452, "m-cloud-spread", "52.146.45.252"),
+      click("t1", t0 + 460, "m-tabs", "20.85.127.58"), click("t2", t0 + 462, "m-tabs", "20.85.127.58"),
       // Proofpoint's space half an hour after delivery: one current-browser fetch alone could be a person behind its
       // isolation, but the same network's Internet Explorer fetch of the message 40 s later shows its sandbox.
       click("p1", t0 + 700, "m-vendor-sandbox", proofpoint), click("p2", t0 + 740, "m-vendor-sandbox", "148.163.130.6", ie11),
@@ -124,15 +128,16 @@ describe("POST /{domain}/bot", () => {
       click("n1", t0 + 1000, "m-own", "24.5.9.4"), click("n2", t0 + 1001, "m-own", "20.42.17.10"),
       // Safe Links spreading one message's links over Exchange Online's space and Azure's, one browser build: the
       // Azure fetch a second after Microsoft's is the scanner's; another Azure address with another build is not.
-      click("x1", t0 + 1100, "m-companion", "40.94.29.235"), click("x2", t0 + 1101, "m-companion", "20.119.19.195"),
-      click("x3", t0 + 1102, "m-companion", "20.119.19.196", linux),
+      // (Ten minutes after delivery, so that the two Azure addresses are not joined as one sandbox spread over them.)
+      { ...click("x1", t0 + 1100, "m-companion", "40.94.29.235"), message_ts: t0 + 500 }, { ...click("x2", t0 + 1101, "m-companion", "20.119.19.195"), message_ts: t0 + 500 },
+      { ...click("x3", t0 + 1102, "m-companion", "20.119.19.196", linux), message_ts: t0 + 500 },
       // Googlebot's and Cisco's published space: machines whatever they send.
       click("g1", t0 + 500, "m-crawler", "66.249.66.1"), click("k1", t0 + 600, "m-cisco", "68.232.141.245"),
     ];
     expect((await post({ events, webhook_url: receiver.url })).status).toBe(200);
     const pushes = await receiver.waitFor((r) => r.length > seen);
     const verdicts = Object.fromEntries((pushes[seen]!.json as { events: { event_id: string; is_bot: boolean }[] }).events.map((e) => [e.event_id, e.is_bot]));
-    expect(verdicts).toEqual({ v1: true, v2: true, c1: true, c2: false, a1: true, a2: false, i1: false, e1: true, s1: true, s2: true, s3: false, p1: true, p2: true, z1: true, z2: true, z3: true, z4: false, d1: false, d2: true, n1: false, n2: false, x1: true, x2: true, x3: false, g1: true, k1: true });
+    expect(verdicts).toEqual({ v1: true, v2: true, c1: true, c2: false, a1: true, a2: false, i1: false, e1: true, s1: true, s2: true, s3: false, w1: true, w2: true, t1: false, t2: false, p1: true, p2: true, z1: true, z2: true, z3: true, z4: false, d1: false, d2: true, n1: false, n2: false, x1: true, x2: true, x3: false, g1: true, k1: true });
   });
 
   test("a hit on the message's hidden link counts as one of its links for the client's clicks of any recipient", async () => {
