@@ -179,5 +179,9 @@ export const UA_PATTERNS: readonly UaPattern[] = [
   },
 ];
 
-/** Chrome majors below this, on Windows, are treated as stale (scanners pin old builds). */
-export const DEFAULT_STALE_CHROME_BELOW_MAJOR = 122;
+/**
+ * Chrome majors below this, on Windows, are treated as stale (scanners pin old builds): the Chrome of two
+ * years before (130 shipped on 2024-10-15; raise it as Chrome moves on). Chrome updates itself within weeks;
+ * Defender's pinned build was "8+ versions old" in March 2025 (Chrome 125, fleetdm/fleet#26976).
+ */
+export const DEFAULT_STALE_CHROME_BELOW_MAJOR = 130;
