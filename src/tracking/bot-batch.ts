@@ -59,6 +59,8 @@ export interface JudgedEvent {
 const isBurst = (v: BotVerdict) => v.isBot && v.reasons.some((r) => r.startsWith("pattern:"));
 /** Two clicks of a message fetched different links: as named by the caller, else as the API's whole seconds tell them apart. */
 const isOtherLink = (a: JudgedEvent, b: JudgedEvent) => (a.link !== undefined && b.link !== undefined ? a.link !== b.link : a.at !== b.at);
+/** Another link of the message fetched within one burst of this click: one sandbox working through its links. */
+const isBurstPeer = (a: JudgedEvent, b: JudgedEvent) => Math.abs(b.at! - a.at!) <= BURST_MS && isOtherLink(a, b);
 
 /** Indices of timed events by key, each list in time order (the batch's order within one instant). */
 function byKey(events: readonly JudgedEvent[], keys: (e: JudgedEvent) => readonly string[]): number[][] {
@@ -155,7 +157,7 @@ export function withCompanionsLookedAhead(events: readonly JudgedEvent[], out = 
     for (const i of indices) {
       const e = events[i]!;
       if (out[i] || e.cloud === undefined) continue;
-      out[i] = indices.some((j) => before[j]! && events[j]!.vendor !== undefined && Math.abs(events[j]!.at! - e.at!) <= BURST_MS && isOtherLink(e, events[j]!));
+      out[i] = indices.some((j) => before[j]! && events[j]!.vendor !== undefined && isBurstPeer(e, events[j]!));
     }
   }
   return out;
@@ -194,7 +196,7 @@ export function withCloudSpreadLookedAhead(events: readonly JudgedEvent[], out =
   for (const indices of byKey(events, keyOf)) {
     for (const i of indices) {
       const e = events[i]!;
-      if (!out[i]) out[i] = indices.some((j) => events[j]!.address !== e.address && Math.abs(events[j]!.at! - e.at!) <= BURST_MS && isOtherLink(e, events[j]!));
+      if (!out[i]) out[i] = indices.some((j) => events[j]!.address !== e.address && isBurstPeer(e, events[j]!));
     }
   }
   return out;

@@ -284,11 +284,11 @@ function classifyClick(s: InteractionSignals, f: Facts, ctx: ClassifierContext):
     decideHoneypot(s, f, ctx) ??
     decideTiming(f, ctx);
   if (rest) return rest;
-  // Browsers always send a UA; a bare request is a script.
-  if (f.isEmptyUa) return bot(expectedScanner(f), "ua:empty");
+  if (f.isEmptyUa) return bot(expectedScanner(f), "ua:empty"); // browsers always send a UA: a bare request is a script
   // Internet Explorer (disabled on Windows 10 and 11 since February 2023; Edge's IE mode sends it only to listed
   // sites), or a Chrome its Windows never had, from anywhere at any time. Outlook's MSIE-token UAs matched above.
-  if (noBrowserUa(f)) return bot(expectedScanner(f), noBrowserUa(f)!, "action:click");
+  const noBrowser = noBrowserUa(f);
+  if (noBrowser) return bot(expectedScanner(f), noBrowser, "action:click");
   if (f.network?.role === "apple-egress") return human("network:apple-egress", "private-relay-click");
   return human("no-bot-signal");
 }
